@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Installs and starts what the integration tests need, on loopback only: bubblewrap for the
+# sandbox runtime, PostgreSQL and Redis for the session stores. Safe to run more than once.
+set -euo pipefail
+
+need=()
+command -v bwrap >/dev/null || need+=(bubblewrap)
+command -v redis-server >/dev/null || need+=(redis-server)
+command -v pg_ctlcluster >/dev/null || need+=(postgresql)
+command -v python3 >/dev/null || need+=(python3)
+if [ "${#need[@]}" -gt 0 ]; then
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq "${need[@]}" >/dev/null
+fi
+
+# Redis on loopback, no persistence: tests flush their own key prefix.
+if ! redis-cli -h 127.0.0.1 -p 6379 ping >/dev/null 2>&1; then
+  redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --save '' --appendonly no >/dev/null
+  for _ in $(seq 1 50); do redis-cli -h 127.0.0.1 -p 6379 ping >/dev/null 2>&1 && break; sleep 0.1; done
+fi
+
+# PostgreSQL: the distribution's cluster, listening on loopback, with a test role and database.
+cluster=$(pg_lsclusters --no-header | awk 'NR==1 {print $1" "$2}')
+if [ -z "$cluster" ]; then
+  version=$(ls /usr/lib/postgresql | sort -n | tail -1)
+  pg_createcluster "$version" main >/dev/null
+  cluster="$version main"
+fi
+# shellcheck disable=SC2086
+set -- $cluster
+if ! pg_lsclusters --no-header | awk -v v="$1" -v c="$2" '$1==v && $2==c {print $4}' | grep -q online; then
+  pg_ctlcluster "$1" "$2" start -o "-c listen_addresses=127.0.0.1"
+fi
+for _ in $(seq 1 50); do pg_isready -h 127.0.0.1 -p 5432 >/dev/null 2>&1 && break; sleep 0.2; done
+su postgres -c "psql -qtAc \"SELECT 1 FROM pg_roles WHERE rolname='skillbox'\"" | grep -q 1 ||
+  su postgres -c "psql -qc \"CREATE ROLE skillbox LOGIN PASSWORD 'skillbox'\""
+su postgres -c "psql -qtAc \"SELECT 1 FROM pg_database WHERE datname='skillbox_test'\"" | grep -q 1 ||
+  su postgres -c "psql -qc \"CREATE DATABASE skillbox_test OWNER skillbox\""

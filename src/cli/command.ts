@@ -1,0 +1,27 @@
+/** Where a command writes and what it sees; tests pass their own. */
+export interface CliIo {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  /** Standard input, when the command reads it (chat). */
+  stdin?: NodeJS.ReadableStream;
+}
+
+export interface CliCommand {
+  name: string;
+  /** One line for `skillbox help`. */
+  summary: string;
+  /** Full usage text printed by `skillbox help NAME` and on argument errors. */
+  usage: string;
+  /** Returns the process exit code. Throw CliUsageError for bad arguments. */
+  run(args: string[], io: CliIo): Promise<number>;
+}
+
+/** Bad command-line arguments: printed with the command's usage, exit code 2. */
+export class CliUsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'CliUsageError';
+  }
+}

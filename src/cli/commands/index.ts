@@ -1,0 +1,4 @@
+import type { CliCommand } from '../command.js';
+
+/** Every `skillbox` subcommand. Each lives in its own file in this folder. */
+export const commands: CliCommand[] = [];

@@ -1,0 +1,10 @@
+export { SkillboxError } from './errors.js';
+export type * from './format/types.js';
+export type * from './repository/types.js';
+export type * from './tools/types.js';
+export * from './format/index.js';
+export * from './repository/index.js';
+export * from './disclosure/index.js';
+export * from './tools/index.js';
+export * from './workspace/index.js';
+export * from './sessions/index.js';

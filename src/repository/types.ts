@@ -1,0 +1,77 @@
+/**
+ * Caller-supplied context for visibility filters (who is asking). Repositories pass it through
+ * untouched; only filters read it.
+ */
+export interface SkillContext {
+  userId?: string;
+  tenantId?: string;
+  roles?: readonly string[];
+  [key: string]: unknown;
+}
+
+/** What the model's catalog needs: a name and a description, plus where the skill lives. */
+export interface SkillSummary {
+  name: string;
+  description: string;
+  /** Absolute path of the skill folder for filesystem skills; undefined for skills defined in code. */
+  path?: string;
+  /** The root the skill was found under (absolute path or URL), when it came from a root. */
+  root?: string;
+}
+
+/** A fully loaded skill. */
+export interface Skill extends SkillSummary {
+  /** SKILL.md body, frontmatter stripped. */
+  body: string;
+  /** Text files of the skill other than its SKILL.md, as sorted `/`-separated paths relative to the skill folder. */
+  docs: string[];
+  /** The body's `Tools:` section. */
+  tools: string[];
+  /** Frontmatter `allowed-tools`. */
+  allowedTools: string[];
+  license?: string;
+  compatibility?: string;
+  metadata?: Record<string, unknown>;
+  frontmatter: Record<string, unknown>;
+  /** Lenient-loading warnings for this skill. */
+  warnings: string[];
+}
+
+/** A SKILL.md that could not be loaded, with the reason. */
+export interface SkippedSkill {
+  path: string;
+  reason: string;
+}
+
+/** A skill hidden by an earlier skill of the same name. */
+export interface ShadowedSkill {
+  name: string;
+  path: string;
+  /** Path (or id) of the skill that won. */
+  winner: string;
+}
+
+export interface RepositoryReport {
+  skipped: SkippedSkill[];
+  shadowed: ShadowedSkill[];
+  /** Scan-level warnings (depth or entry bounds reached, unreadable folders, ...). */
+  warnings: string[];
+}
+
+/**
+ * Where skills come from. Every method that takes a name treats a hidden skill exactly like an
+ * unknown one and throws SkillNotFoundError.
+ */
+export interface SkillRepository {
+  /** Visible skills, sorted by name (a stable order, so catalogs are byte-identical). */
+  list(context?: SkillContext): Promise<SkillSummary[]>;
+  get(name: string, context?: SkillContext): Promise<Skill>;
+  /** Every file of the skill (not only docs), sorted, relative `/`-separated paths, SKILL.md included. */
+  listFiles(name: string, context?: SkillContext): Promise<string[]>;
+  /** One file of the skill; refuses absolute paths, `..` and links that leave the skill folder. */
+  readFile(name: string, relativePath: string, context?: SkillContext): Promise<Buffer>;
+  /** Skipped, shadowed and scan warnings from the last scan. */
+  report(): Promise<RepositoryReport>;
+  /** Re-scan sources so added and removed skills are seen. */
+  refresh(): Promise<void>;
+}

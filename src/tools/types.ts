@@ -1,0 +1,38 @@
+import type { z } from 'zod';
+import type { SkillContext } from '../repository/types.js';
+
+/**
+ * A read/write view of one session's state (string keys and string values, as in the seeds).
+ * Writes are recorded as deltas; `null` deletes a key. Tools never touch a store directly, so a
+ * tool call that fails leaves no trace: the caller applies the deltas only on success.
+ */
+export interface StateView {
+  get(key: string): string | undefined;
+  set(key: string, value: string | null): void;
+  /** Keys currently present (after pending writes), in insertion order. */
+  keys(): string[];
+}
+
+/** Everything a tool may know about the call it serves. */
+export interface ToolContext {
+  sessionId: string;
+  /** The agent the call belongs to: disclosure state is kept per agent. */
+  agentName: string;
+  toolCallId?: string;
+  state: StateView;
+  /** Visibility context (user, tenant, role) for the repository's filter. */
+  skillContext?: SkillContext;
+  abortSignal?: AbortSignal;
+}
+
+/**
+ * A model-facing tool, independent of any agent framework. Integrations (AI SDK, MCP) adapt it.
+ * `execute` throws SkillToolError for mistakes the model can correct; the message says what was
+ * wrong and what to call instead.
+ */
+export interface ToolDefinition<Input = unknown, Output = unknown> {
+  name: string;
+  description: string;
+  inputSchema: z.ZodType<Input>;
+  execute(input: Input, context: ToolContext): Promise<Output>;
+}
