@@ -1,0 +1,51 @@
+/**
+ * One command to run in a workspace. Runtimes are small: they start a process confined to
+ * `workspaceRoot`, feed stdin, enforce the timeout and output caps, and report what happened.
+ * Everything about skills (staging, output files, artifacts) lives above them.
+ */
+export interface RuntimeCommand {
+  /** Shell command string, run as `bash -c <command>` (seeds' behaviour). Exclusive with `argv`. */
+  command?: string;
+  /** Program and arguments, run without a shell (used when command allow/deny lists are set). */
+  argv?: string[];
+  /** Absolute host path of the workspace: the only writable place. */
+  workspaceRoot: string;
+  /** Absolute host path inside `workspaceRoot` to run in. */
+  cwd: string;
+  /** The complete environment of the process: nothing from the host is added by the runtime. */
+  env: Record<string, string>;
+  stdin?: string | Uint8Array;
+  /** Kill the whole process tree after this many milliseconds. */
+  timeoutMs: number;
+  /** Bytes kept of stdout and of stderr each; the rest is counted and dropped. */
+  maxOutputBytes: number;
+  /** Allow network access (sandbox runtime: shares the host network namespace). Default false. */
+  network?: boolean;
+  abortSignal?: AbortSignal;
+}
+
+export interface RuntimeResult {
+  stdout: string;
+  stderr: string;
+  /** Exit code; 128 + signal number when killed by a signal; -1 when it could not start. */
+  exitCode: number;
+  timedOut: boolean;
+  durationMs: number;
+  stdoutTruncated: boolean;
+  stderrTruncated: boolean;
+  warnings: string[];
+}
+
+/** Something that runs commands in a workspace: `local`, `sandbox` (bubblewrap), more later. */
+export interface WorkspaceRuntime {
+  /** `local`, `sandbox`, ... */
+  readonly kind: string;
+  /** True when commands cannot touch the host outside the workspace. */
+  readonly isolated: boolean;
+  /**
+   * How paths look to the process: the sandbox may mount the workspace elsewhere. Environment
+   * values such as WORKSPACE_DIR are built with this.
+   */
+  guestPath(hostPath: string, workspaceRoot: string): string;
+  run(command: RuntimeCommand): Promise<RuntimeResult>;
+}
