@@ -1,0 +1,51 @@
+/**
+ * Session-state keys of progressive disclosure, spelled as the Go seed spells them so state written
+ * by one implementation reads the same in the other. Values are strings: "1" for loaded, "*" or a
+ * JSON array for selections, a JSON array of names (oldest to newest touch) for the order.
+ */
+
+const prefix = 'temp:skill:';
+
+/**
+ * Agent names may hold `/` (sub-agents such as `agent/child`); escaping it keeps a parent's key
+ * prefix from matching its children's keys.
+ */
+function agentSegment(agentName: string): string {
+  return encodeURIComponent(agentName.trim()).replace(/%20/g, ' ');
+}
+
+export function loadedKey(agentName: string, skillName: string): string {
+  return `${loadedPrefix(agentName)}${skillName.trim()}`;
+}
+
+export function docsKey(agentName: string, skillName: string): string {
+  return `${docsPrefix(agentName)}${skillName.trim()}`;
+}
+
+export function toolsKey(agentName: string, skillName: string): string {
+  return `${toolsPrefix(agentName)}${skillName.trim()}`;
+}
+
+export function loadedOrderKey(agentName: string): string {
+  return `${prefix}loaded_order_by_agent:${agentSegment(agentName)}`;
+}
+
+export function loadedPrefix(agentName: string): string {
+  return `${prefix}loaded_by_agent:${agentSegment(agentName)}/`;
+}
+
+export function docsPrefix(agentName: string): string {
+  return `${prefix}docs_by_agent:${agentSegment(agentName)}/`;
+}
+
+export function toolsPrefix(agentName: string): string {
+  return `${prefix}tools_by_agent:${agentSegment(agentName)}/`;
+}
+
+/** Every disclosure key of one agent starts with one of these. */
+export function agentKeyPrefixes(agentName: string): string[] {
+  return [loadedPrefix(agentName), docsPrefix(agentName), toolsPrefix(agentName), loadedOrderKey(agentName)];
+}
+
+/** The selection marker meaning "all docs" / "all tools". */
+export const selectAll = '*';
