@@ -1,0 +1,193 @@
+import { stringify } from 'yaml';
+import { normalizeBundledPath } from './bundled-path.js';
+import { compareNames } from './compare-names.js';
+import { isDocumentPath, isSkillFilePath } from './document-files.js';
+import { SkillDefinitionError, SkillFileNotFoundError, SkillNotFoundError } from './errors.js';
+import type { RepositoryReport, Skill, SkillRepository, SkillSummary } from './types.js';
+
+/** A skill defined in code. */
+export interface MemorySkillDefinition {
+  name: string;
+  description: string;
+  /** The Markdown instructions (what a SKILL.md holds after its frontmatter). */
+  body: string;
+  /**
+   * Bundled files by `/`-separated path relative to the skill folder. Strings are stored as UTF-8.
+   * Files with a doc extension (see docs/skill-repositories.md) are the skill's docs.
+   */
+  files?: Record<string, string | Uint8Array>;
+  /** The `Tools:` list the skill makes available. */
+  tools?: readonly string[];
+  allowedTools?: readonly string[];
+  license?: string;
+  compatibility?: string;
+  metadata?: Record<string, unknown>;
+}
+
+interface StoredSkill {
+  skill: Skill;
+  /** Every file, SKILL.md included, by canonical relative path. */
+  files: Map<string, Buffer>;
+  /** Folders implied by the file paths, so reading one gives a clear "no such file". */
+  sortedPaths: string[];
+}
+
+function requireText(value: unknown, index: number, field: string, allowEmpty: boolean): string {
+  if (typeof value !== 'string') throw new SkillDefinitionError(index, field, `must be a string, got ${describe(value)}`);
+  if (!allowEmpty && value.trim() === '') throw new SkillDefinitionError(index, field, 'must not be empty');
+  return value;
+}
+
+function requireTextList(value: unknown, index: number, field: string): string[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value) || value.some((item) => typeof item !== 'string' || item.trim() === '')) {
+    throw new SkillDefinitionError(index, field, 'must be an array of non-empty strings');
+  }
+  return [...(value as string[])];
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value;
+}
+
+/** The SKILL.md a filesystem skill with the same fields would hold, so readFile('SKILL.md') works. */
+function renderSkillFile(skill: Skill): string {
+  const frontmatter = stringify(skill.frontmatter, { lineWidth: 0 }).trimEnd();
+  return `---\n${frontmatter}\n---\n${skill.body}`;
+}
+
+function storeDefinition(definition: MemorySkillDefinition, index: number): StoredSkill {
+  if (typeof definition !== 'object' || definition === null) {
+    throw new SkillDefinitionError(index, '(definition)', `must be an object, got ${describe(definition)}`);
+  }
+  const name = requireText(definition.name, index, 'name', false).trim();
+  const description = requireText(definition.description, index, 'description', false).trim();
+  const body = requireText(definition.body, index, 'body', true);
+  const tools = requireTextList(definition.tools, index, 'tools');
+  const allowedTools = requireTextList(definition.allowedTools, index, 'allowedTools');
+  const license = definition.license === undefined ? undefined : requireText(definition.license, index, 'license', false);
+  const compatibility =
+    definition.compatibility === undefined ? undefined : requireText(definition.compatibility, index, 'compatibility', false);
+  const metadata = definition.metadata;
+  if (metadata !== undefined && (typeof metadata !== 'object' || metadata === null || Array.isArray(metadata))) {
+    throw new SkillDefinitionError(index, 'metadata', `must be an object, got ${describe(metadata)}`);
+  }
+  const given = definition.files ?? {};
+  if (typeof given !== 'object' || given === null || Array.isArray(given)) {
+    throw new SkillDefinitionError(index, 'files', `must be an object of path to content, got ${describe(given)}`);
+  }
+
+  const files = new Map<string, Buffer>();
+  for (const [rawPath, content] of Object.entries(given)) {
+    let path: string;
+    try {
+      path = normalizeBundledPath(name, rawPath);
+    } catch (error) {
+      throw new SkillDefinitionError(index, `files["${rawPath}"]`, (error as Error).message);
+    }
+    if (isSkillFilePath(path)) {
+      throw new SkillDefinitionError(index, `files["${rawPath}"]`, 'is generated from name, description and body; do not give it');
+    }
+    if (files.has(path)) throw new SkillDefinitionError(index, `files["${rawPath}"]`, `names the same file as another entry ("${path}")`);
+    if (typeof content === 'string') files.set(path, Buffer.from(content, 'utf8'));
+    else if (content instanceof Uint8Array) files.set(path, Buffer.from(content));
+    else throw new SkillDefinitionError(index, `files["${rawPath}"]`, `must be a string or Uint8Array, got ${describe(content)}`);
+  }
+  for (const path of files.keys()) {
+    // A path that is both a file and a folder of another file cannot exist on disk either.
+    const segments = path.split('/');
+    for (let depth = 1; depth < segments.length; depth += 1) {
+      const folder = segments.slice(0, depth).join('/');
+      if (files.has(folder)) throw new SkillDefinitionError(index, `files["${folder}"]`, `is a file but "${path}" needs it to be a folder`);
+    }
+  }
+
+  const frontmatter: Record<string, unknown> = { name, description };
+  if (license !== undefined) frontmatter.license = license;
+  if (compatibility !== undefined) frontmatter.compatibility = compatibility;
+  if (metadata !== undefined) frontmatter.metadata = structuredClone(metadata);
+  if (allowedTools.length > 0) frontmatter['allowed-tools'] = allowedTools.join(' ');
+
+  const skill: Skill = {
+    name,
+    description,
+    body,
+    docs: [...files.keys()].filter(isDocumentPath).sort(compareNames),
+    tools,
+    allowedTools,
+    frontmatter,
+    warnings: [],
+    ...(license === undefined ? {} : { license }),
+    ...(compatibility === undefined ? {} : { compatibility }),
+    ...(metadata === undefined ? {} : { metadata: structuredClone(metadata) }),
+  };
+  files.set('SKILL.md', Buffer.from(renderSkillFile(skill), 'utf8'));
+  return { skill, files, sortedPaths: [...files.keys()].sort(compareNames) };
+}
+
+function copySkill(skill: Skill): Skill {
+  return structuredClone(skill);
+}
+
+/**
+ * Skills defined in code. Definitions are validated and copied at construction, so later changes
+ * to the caller's objects do not leak in, and callers get copies they may change freely.
+ */
+export class MemorySkillRepository implements SkillRepository {
+  readonly #skills: Map<string, StoredSkill>;
+
+  constructor(definitions: readonly MemorySkillDefinition[]) {
+    if (!Array.isArray(definitions)) {
+      throw new SkillDefinitionError(0, '(definitions)', `must be an array of skill definitions, got ${describe(definitions)}`);
+    }
+    this.#skills = new Map();
+    definitions.forEach((definition, index) => {
+      const stored = storeDefinition(definition, index);
+      if (this.#skills.has(stored.skill.name)) {
+        throw new SkillDefinitionError(index, 'name', `"${stored.skill.name}" is already used by an earlier definition`);
+      }
+      this.#skills.set(stored.skill.name, stored);
+    });
+  }
+
+  #find(name: string): StoredSkill {
+    const stored = this.#skills.get(name);
+    if (!stored) throw new SkillNotFoundError(name);
+    return stored;
+  }
+
+  async list(): Promise<SkillSummary[]> {
+    return [...this.#skills.values()]
+      .map(({ skill }) => ({ name: skill.name, description: skill.description }))
+      .sort((left, right) => compareNames(left.name, right.name));
+  }
+
+  async get(name: string): Promise<Skill> {
+    return copySkill(this.#find(name).skill);
+  }
+
+  async listFiles(name: string): Promise<string[]> {
+    return [...this.#find(name).sortedPaths];
+  }
+
+  async readFile(name: string, relativePath: string): Promise<Buffer> {
+    const stored = this.#find(name);
+    const path = normalizeBundledPath(name, relativePath);
+    const content = stored.files.get(path);
+    if (!content) throw new SkillFileNotFoundError(name, path);
+    return Buffer.from(content);
+  }
+
+  async report(): Promise<RepositoryReport> {
+    return { skipped: [], shadowed: [], warnings: [] };
+  }
+
+  /** Nothing to re-read: the skills are fixed at construction. */
+  async refresh(): Promise<void> {}
+}
+
+export function createMemorySkillRepository(definitions: readonly MemorySkillDefinition[]): MemorySkillRepository {
+  return new MemorySkillRepository(definitions);
+}
