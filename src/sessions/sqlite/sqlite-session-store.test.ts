@@ -1,0 +1,66 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { SessionStoreOptionsError, SessionStoreSchemaError } from '../session-errors.js';
+import { describeSessionStoreConformance } from '../testing/session-store-conformance.js';
+import { openSqliteSessionStore, sqliteSchemaVersion } from './sqlite-session-store.js';
+
+describeSessionStoreConformance(
+  'sqlite',
+  async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'skillbox-sqlite-sessions-'));
+    return {
+      open: () => openSqliteSessionStore({ path: join(folder, 'sessions.db') }),
+      destroy: () => rm(folder, { recursive: true, force: true }),
+    };
+  },
+  { durable: true },
+);
+
+describe('SqliteSessionStore specifics', () => {
+  let folder: string;
+  beforeEach(async () => {
+    folder = await mkdtemp(join(tmpdir(), 'skillbox-sqlite-sessions-'));
+  });
+  afterEach(async () => {
+    await rm(folder, { recursive: true, force: true });
+  });
+
+  it('opens in WAL mode with the schema version recorded, and passes the integrity check', async () => {
+    const path = join(folder, 'sessions.db');
+    const store = await openSqliteSessionStore({ path, synchronous: 'normal' });
+    expect(await store.checkIntegrity()).toEqual(['ok']);
+    await store.close();
+    const raw = new Database(path, { readonly: true });
+    expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(raw.pragma('user_version', { simple: true })).toBe(sqliteSchemaVersion);
+    raw.close();
+  });
+
+  it('refuses bad options, naming the option', async () => {
+    await expect(openSqliteSessionStore({ path: '' })).rejects.toMatchObject({ name: 'SessionStoreOptionsError', option: 'path' });
+    await expect(openSqliteSessionStore({ path: join(folder, 'missing', 'sessions.db') })).rejects.toMatchObject({ option: 'path' });
+    await expect(openSqliteSessionStore({ path: folder })).rejects.toMatchObject({ option: 'path' });
+    await expect(openSqliteSessionStore({ path: join(folder, 'a.db'), synchronous: 'off' as 'full' })).rejects.toMatchObject({ option: 'synchronous' });
+    await expect(openSqliteSessionStore({ path: join(folder, 'a.db'), busyTimeoutMs: -1 })).rejects.toBeInstanceOf(SessionStoreOptionsError);
+  });
+
+  it('refuses a file written by a newer schema and leaves it untouched', async () => {
+    const path = join(folder, 'future.db');
+    const raw = new Database(path);
+    raw.pragma(`user_version = ${sqliteSchemaVersion + 1}`);
+    raw.close();
+    await expect(openSqliteSessionStore({ path })).rejects.toBeInstanceOf(SessionStoreSchemaError);
+    const again = new Database(path, { readonly: true });
+    expect(again.pragma('user_version', { simple: true })).toBe(sqliteSchemaVersion + 1);
+    again.close();
+  });
+
+  it('refuses a file that is not a database', async () => {
+    const path = join(folder, 'not-a-database.db');
+    await writeFile(path, 'hello, this is text and not SQLite '.repeat(200));
+    await expect(openSqliteSessionStore({ path })).rejects.toBeInstanceOf(SessionStoreSchemaError);
+  });
+});

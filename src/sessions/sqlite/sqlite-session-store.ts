@@ -1,0 +1,262 @@
+import { existsSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import Database from 'better-sqlite3';
+import {
+  SessionConflictError,
+  SessionExistsError,
+  SessionNotFoundError,
+  SessionStoreClosedError,
+  SessionStoreOptionsError,
+  SessionStoreSchemaError,
+} from '../session-errors.js';
+import {
+  applyStateDelta,
+  checkAppName,
+  checkExpectedVersion,
+  checkGetOptions,
+  checkId,
+  checkInitialState,
+  normalizeKey,
+  prepareEvents,
+} from '../session-input.js';
+import type {
+  AppendEventsOptions,
+  AppendEventsResult,
+  CreateSessionOptions,
+  GetSessionOptions,
+  ListSessionsOptions,
+  NewSessionEvent,
+  Session,
+  SessionEvent,
+  SessionKey,
+  SessionStore,
+  SessionSummary,
+} from '../session-store.js';
+
+export interface SqliteSessionStoreOptions {
+  /** The database file (created when missing; its folder must exist), or `":memory:"`. */
+  path: string;
+  /**
+   * `"full"` (default) syncs the WAL on every commit, so an acknowledged append survives power
+   * loss; `"normal"` survives a crashed process but may lose the last commits on power loss, and
+   * appends several times faster.
+   */
+  synchronous?: 'full' | 'normal';
+  /** How long a writer waits for another process's write lock before failing; default 5000 ms. */
+  busyTimeoutMs?: number;
+}
+
+/** Bumped when the tables change; a file written by a newer skillbox is refused, not guessed at. */
+export const sqliteSchemaVersion = 1;
+
+interface SessionRow {
+  id: number;
+  app_name: string;
+  user_id: string;
+  session_id: string;
+  version: number;
+  state: string;
+  created_at: number;
+  updated_at: number;
+}
+
+/**
+ * Sessions in one SQLite file (WAL mode), the embedded default. better-sqlite3 is synchronous;
+ * each call runs one short transaction and returns a settled promise. Appends take the write lock
+ * first (`BEGIN IMMEDIATE`), so the version check and the write see the same data even with
+ * several processes on one file.
+ */
+export class SqliteSessionStore implements SessionStore {
+  readonly path: string;
+  readonly #database: Database.Database;
+  readonly #statements;
+
+  private constructor(path: string, database: Database.Database) {
+    this.path = path;
+    this.#database = database;
+    this.#statements = {
+      insertSession: database.prepare(
+        'INSERT OR IGNORE INTO sessions (app_name, user_id, session_id, version, state, created_at, updated_at) VALUES (?, ?, ?, 0, ?, ?, ?)',
+      ),
+      selectSession: database.prepare<[string, string, string], SessionRow>(
+        'SELECT * FROM sessions WHERE app_name = ? AND user_id = ? AND session_id = ?',
+      ),
+      selectEvents: database.prepare<[number, number, number], { event: string }>(
+        'SELECT event FROM session_events WHERE session = ? AND version > ? ORDER BY version DESC LIMIT ?',
+      ),
+      insertEvent: database.prepare('INSERT INTO session_events (session, version, event) VALUES (?, ?, ?)'),
+      updateSession: database.prepare('UPDATE sessions SET version = ?, state = ?, updated_at = ? WHERE id = ?'),
+      listSessions: database.prepare<[string, string], SessionRow>(
+        'SELECT * FROM sessions WHERE app_name = ? AND user_id = ? ORDER BY updated_at DESC, session_id ASC',
+      ),
+      deleteEvents: database.prepare('DELETE FROM session_events WHERE session = ?'),
+      deleteSession: database.prepare('DELETE FROM sessions WHERE id = ?'),
+    };
+  }
+
+  /** Opens (creating when needed) the file and its tables. */
+  static open(options: SqliteSessionStoreOptions): SqliteSessionStore {
+    const { path, synchronous, busyTimeoutMs } = checkOptions(options);
+    let database: Database.Database;
+    try {
+      database = new Database(path);
+    } catch (error) {
+      throw new SessionStoreSchemaError(`cannot open the SQLite session store "${path}": ${(error as Error).message}`, { cause: error });
+    }
+    try {
+      database.pragma(`busy_timeout = ${busyTimeoutMs}`);
+      database.pragma('journal_mode = WAL');
+      database.pragma(`synchronous = ${synchronous}`);
+      migrate(database, path);
+      return new SqliteSessionStore(path, database);
+    } catch (error) {
+      database.close();
+      if (error instanceof SessionStoreSchemaError) throw error;
+      throw new SessionStoreSchemaError(`cannot use the SQLite session store "${path}": ${(error as Error).message}`, { cause: error });
+    }
+  }
+
+  async createSession(key: SessionKey, options?: CreateSessionOptions): Promise<Session> {
+    this.#open();
+    const normalized = normalizeKey(key);
+    const state = checkInitialState(options?.state);
+    const now = Date.now();
+    const inserted = this.#statements.insertSession.run(normalized.appName, normalized.userId, normalized.sessionId, JSON.stringify(state), now, now);
+    if (inserted.changes === 0) throw new SessionExistsError(normalized);
+    return { ...normalized, version: 0, createdAt: now, updatedAt: now, state, events: [] };
+  }
+
+  async getSession(key: SessionKey, options?: GetSessionOptions): Promise<Session | undefined> {
+    const database = this.#open();
+    const normalized = normalizeKey(key);
+    const { afterVersion, limit } = checkGetOptions(options);
+    // One read transaction: the row and its events come from the same snapshot.
+    return database.transaction(() => {
+      const row = this.#statements.selectSession.get(normalized.appName, normalized.userId, normalized.sessionId);
+      if (row === undefined) return undefined;
+      const events = this.#statements.selectEvents
+        .all(row.id, afterVersion, limit ?? -1)
+        .reverse()
+        .map(({ event }) => JSON.parse(event) as SessionEvent);
+      return { ...summaryOf(row), state: JSON.parse(row.state) as Record<string, string>, events };
+    })();
+  }
+
+  async appendEvents(key: SessionKey, events: NewSessionEvent[], options: AppendEventsOptions): Promise<AppendEventsResult> {
+    const database = this.#open();
+    const normalized = normalizeKey(key);
+    const expectedVersion = checkExpectedVersion(options?.expectedVersion);
+    const prepared = prepareEvents(events, expectedVersion);
+    const append = database.transaction(() => {
+      const row = this.#statements.selectSession.get(normalized.appName, normalized.userId, normalized.sessionId);
+      if (row === undefined) throw new SessionNotFoundError(normalized);
+      if (row.version !== expectedVersion) throw new SessionConflictError(normalized, expectedVersion, row.version);
+      const state = JSON.parse(row.state) as Record<string, string>;
+      for (const { event, json } of prepared) {
+        this.#statements.insertEvent.run(row.id, event.version, json);
+        applyStateDelta(state, event.stateDelta);
+      }
+      const version = expectedVersion + prepared.length;
+      this.#statements.updateSession.run(version, JSON.stringify(state), Date.now(), row.id);
+      return version;
+    });
+    const version = append.immediate();
+    return { version, events: prepared.map(({ event }) => event) };
+  }
+
+  async listSessions(userId: string, options?: ListSessionsOptions): Promise<SessionSummary[]> {
+    this.#open();
+    checkId(userId, 'userId');
+    const appName = checkAppName(options?.appName);
+    return this.#statements.listSessions.all(appName, userId).map(summaryOf);
+  }
+
+  async deleteSession(key: SessionKey): Promise<boolean> {
+    const database = this.#open();
+    const normalized = normalizeKey(key);
+    return database.transaction(() => {
+      const row = this.#statements.selectSession.get(normalized.appName, normalized.userId, normalized.sessionId);
+      if (row === undefined) return false;
+      this.#statements.deleteEvents.run(row.id);
+      this.#statements.deleteSession.run(row.id);
+      return true;
+    }).immediate();
+  }
+
+  /** Runs SQLite's integrity check; resolves to `["ok"]` for a sound file, else the problems found. */
+  async checkIntegrity(): Promise<string[]> {
+    const rows = this.#open().pragma('integrity_check') as { integrity_check: string }[];
+    return rows.map((row) => row.integrity_check);
+  }
+
+  async close(): Promise<void> {
+    if (this.#database.open) this.#database.close();
+  }
+
+  #open(): Database.Database {
+    if (!this.#database.open) throw new SessionStoreClosedError(`SqliteSessionStore "${this.path}"`);
+    return this.#database;
+  }
+}
+
+export async function openSqliteSessionStore(options: SqliteSessionStoreOptions): Promise<SqliteSessionStore> {
+  return SqliteSessionStore.open(options);
+}
+
+function checkOptions(options: SqliteSessionStoreOptions): Required<SqliteSessionStoreOptions> {
+  if (typeof options !== 'object' || options === null) throw new SessionStoreOptionsError('options', 'must be an object { path, synchronous?, busyTimeoutMs? }');
+  const { path } = options;
+  if (typeof path !== 'string' || path.trim() === '') throw new SessionStoreOptionsError('path', 'must be the database file path (or ":memory:")');
+  if (path !== ':memory:') {
+    const folder = dirname(resolve(path));
+    if (!existsSync(folder) || !statSync(folder).isDirectory()) throw new SessionStoreOptionsError('path', `folder "${folder}" does not exist; create it first`);
+    if (existsSync(path) && statSync(path).isDirectory()) throw new SessionStoreOptionsError('path', `"${path}" is a directory, not a database file`);
+  }
+  const synchronous = options.synchronous ?? 'full';
+  if (synchronous !== 'full' && synchronous !== 'normal') throw new SessionStoreOptionsError('synchronous', `must be "full" or "normal", got ${String(synchronous)}`);
+  const busyTimeoutMs = options.busyTimeoutMs ?? 5000;
+  if (!Number.isSafeInteger(busyTimeoutMs) || busyTimeoutMs < 0) throw new SessionStoreOptionsError('busyTimeoutMs', `must be a non-negative integer, got ${String(busyTimeoutMs)}`);
+  return { path, synchronous, busyTimeoutMs };
+}
+
+function migrate(database: Database.Database, path: string): void {
+  database.transaction(() => {
+    const found = database.pragma('user_version', { simple: true }) as number;
+    if (found > sqliteSchemaVersion) {
+      throw new SessionStoreSchemaError(`"${path}" has session schema version ${found}; this skillbox knows up to ${sqliteSchemaVersion}: upgrade skillbox`);
+    }
+    if (found === sqliteSchemaVersion) return;
+    database.exec(`
+      CREATE TABLE sessions (
+        id INTEGER PRIMARY KEY,
+        app_name TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        session_id TEXT NOT NULL,
+        version INTEGER NOT NULL,
+        state TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL,
+        UNIQUE (app_name, user_id, session_id)
+      );
+      CREATE INDEX sessions_by_user ON sessions (app_name, user_id, updated_at);
+      CREATE TABLE session_events (
+        session INTEGER NOT NULL,
+        version INTEGER NOT NULL,
+        event TEXT NOT NULL,
+        PRIMARY KEY (session, version)
+      ) WITHOUT ROWID;
+      PRAGMA user_version = ${sqliteSchemaVersion};
+    `);
+  }).immediate();
+}
+
+function summaryOf(row: SessionRow): SessionSummary {
+  return {
+    appName: row.app_name,
+    userId: row.user_id,
+    sessionId: row.session_id,
+    version: row.version,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
