@@ -1,0 +1,18 @@
+/**
+ * Length in Unicode code points, as the specification and the reference validator count
+ * (Python's `len`); `String.length` counts UTF-16 units and would double every emoji.
+ */
+export function codePointLength(text: string): number {
+  let length = text.length;
+  for (let index = 0; index < text.length; index += 1) {
+    const code = text.charCodeAt(index);
+    if (code >= 0xd800 && code <= 0xdbff) {
+      const next = text.charCodeAt(index + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        length -= 1;
+        index += 1;
+      }
+    }
+  }
+  return length;
+}

@@ -1,0 +1,28 @@
+const strictDecoder = new TextDecoder('utf-8', { fatal: true });
+const replacingDecoder = new TextDecoder('utf-8');
+
+export interface DecodedSkillText {
+  text: string;
+  /** True when some bytes were not UTF-8 and became U+FFFD. */
+  replacedInvalidBytes: boolean;
+}
+
+/**
+ * Turns the bytes of a SKILL.md into text. Invalid UTF-8 is replaced rather than refused: one bad
+ * byte in a long body should not hide a skill whose name and description are fine, and the caller
+ * turns `replacedInvalidBytes` into a warning (lenient) or an error (strict).
+ */
+export function decodeSkillText(input: string | Uint8Array): DecodedSkillText {
+  if (typeof input === 'string') return { text: input, replacedInvalidBytes: false };
+  try {
+    return { text: strictDecoder.decode(input), replacedInvalidBytes: false };
+  } catch {
+    return { text: replacingDecoder.decode(input), replacedInvalidBytes: true };
+  }
+}
+
+/** Drops a leading byte-order mark and turns CRLF and lone CR line ends into LF (line numbers are unchanged). */
+export function normalizeSkillText(text: string): string {
+  const withoutMark = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  return withoutMark.includes('\r') ? withoutMark.replace(/\r\n?/g, '\n') : withoutMark;
+}

@@ -1,0 +1,77 @@
+import { codePointLength } from './code-point-length.js';
+
+export const MAX_NAME_LENGTH = 64;
+export const MAX_DESCRIPTION_LENGTH = 1024;
+export const MAX_COMPATIBILITY_LENGTH = 500;
+/** The frontmatter fields the specification defines, sorted as the reference validator prints them. */
+export const ALLOWED_FRONTMATTER_FIELDS: readonly string[] = ['allowed-tools', 'compatibility', 'description', 'license', 'metadata', 'name'];
+
+// Python's str.isalnum(): letters and numbers of any script (the reference validator accepts `技能`).
+const invalidNameCharacter = /[^\p{L}\p{N}-]/u;
+
+/** A name as it is compared and reported: trimmed and NFKC-normalised. */
+export function normalizeSkillName(name: string): string {
+  return name.trim().normalize('NFKC');
+}
+
+function isNonEmptyString(value: unknown): value is string {
+  return typeof value === 'string' && value.trim() !== '';
+}
+
+/*
+ * Each check below returns the reference validator's (skills-ref) exact messages, so strict
+ * validation reports them as errors and lenient loading can show the same words as warnings.
+ */
+
+export function unexpectedFieldProblems(frontmatter: Record<string, unknown>): string[] {
+  const extra = Object.keys(frontmatter).filter((key) => !ALLOWED_FRONTMATTER_FIELDS.includes(key));
+  if (extra.length === 0) return [];
+  const allowed = ALLOWED_FRONTMATTER_FIELDS.map((field) => `'${field}'`).join(', ');
+  return [`Unexpected fields in frontmatter: ${extra.sort().join(', ')}. Only [${allowed}] are allowed.`];
+}
+
+export function nameProblems(value: unknown, folderName?: string): string[] {
+  if (!isNonEmptyString(value)) return ["Field 'name' must be a non-empty string"];
+  const name = normalizeSkillName(value);
+  const problems: string[] = [];
+  const length = codePointLength(name);
+  if (length > MAX_NAME_LENGTH) problems.push(`Skill name '${name}' exceeds ${MAX_NAME_LENGTH} character limit (${length} chars)`);
+  if (name !== name.toLowerCase()) problems.push(`Skill name '${name}' must be lowercase`);
+  if (name.startsWith('-') || name.endsWith('-')) problems.push('Skill name cannot start or end with a hyphen');
+  if (name.includes('--')) problems.push('Skill name cannot contain consecutive hyphens');
+  if (invalidNameCharacter.test(name)) {
+    problems.push(`Skill name '${name}' contains invalid characters. Only letters, digits, and hyphens are allowed.`);
+  }
+  if (folderName !== undefined && folderName.normalize('NFKC') !== name) {
+    problems.push(`Directory name '${folderName}' must match skill name '${name}'`);
+  }
+  return problems;
+}
+
+export function descriptionProblems(value: unknown): string[] {
+  if (!isNonEmptyString(value)) return ["Field 'description' must be a non-empty string"];
+  // Not trimmed first: the reference validator counts a block scalar's trailing newline too.
+  const length = codePointLength(value);
+  return length > MAX_DESCRIPTION_LENGTH ? [`Description exceeds ${MAX_DESCRIPTION_LENGTH} character limit (${length} chars)`] : [];
+}
+
+export function compatibilityProblems(value: unknown): string[] {
+  if (typeof value !== 'string') return ["Field 'compatibility' must be a string"];
+  const length = codePointLength(value);
+  return length > MAX_COMPATIBILITY_LENGTH ? [`Compatibility exceeds ${MAX_COMPATIBILITY_LENGTH} character limit (${length} chars)`] : [];
+}
+
+/**
+ * Every rule of the specification over one frontmatter mapping, in the reference validator's
+ * order: unknown fields, name, description, compatibility. `folderName` is the skill folder's
+ * name; without it the name-matches-folder rule is not checked.
+ */
+export function frontmatterProblems(frontmatter: Record<string, unknown>, folderName?: string): string[] {
+  const problems = unexpectedFieldProblems(frontmatter);
+  if (!Object.hasOwn(frontmatter, 'name')) problems.push('Missing required field in frontmatter: name');
+  else problems.push(...nameProblems(frontmatter.name, folderName));
+  if (!Object.hasOwn(frontmatter, 'description')) problems.push('Missing required field in frontmatter: description');
+  else problems.push(...descriptionProblems(frontmatter.description));
+  if (Object.hasOwn(frontmatter, 'compatibility')) problems.push(...compatibilityProblems(frontmatter.compatibility));
+  return problems;
+}

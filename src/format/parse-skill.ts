@@ -1,0 +1,148 @@
+import { LineCounter, parseDocument, isMap, isScalar, type Document } from 'yaml';
+import { decodeSkillText } from './decode-skill-text.js';
+import { SkillParseError } from './errors.js';
+import { frontmatterProblems, normalizeSkillName } from './frontmatter-rules.js';
+import { parseAllowedTools } from './parse-allowed-tools.js';
+import { parseToolsSection } from './parse-tools-section.js';
+import { quoteColonValues } from './quote-colon-values.js';
+import { splitFrontmatter } from './split-frontmatter.js';
+import type { ParsedSkill, ParseSkillOptions } from './types.js';
+
+/** The fields the specification types as strings; a YAML number or boolean there is read as its source text. */
+const stringFields = ['name', 'description', 'license', 'compatibility'] as const;
+
+interface ParsedYaml {
+  document: Document.Parsed;
+  lineCounter: LineCounter;
+}
+
+function parseYaml(yaml: string): ParsedYaml {
+  const lineCounter = new LineCounter();
+  // Duplicate keys are tolerated here (the last one wins) and reported as a warning by the caller.
+  const document = parseDocument(yaml, { lineCounter, prettyErrors: false, uniqueKeys: false });
+  return { document, lineCounter };
+}
+
+function isPlainRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Loads the YAML, retrying once with the colon fallback. Throws SkillParseError with the first
+ * error of the original text when even the repaired text does not parse.
+ */
+function loadFrontmatterYaml(yaml: string, yamlStartLine: number, file: string | undefined, warnings: string[]): ParsedYaml {
+  const first = parseYaml(yaml);
+  const firstError = first.document.errors[0];
+  if (firstError === undefined) return first;
+  const repair = quoteColonValues(yaml);
+  if (repair.quoted.length > 0) {
+    const second = parseYaml(repair.yaml);
+    if (second.document.errors.length === 0) {
+      for (const { key, line } of repair.quoted) {
+        warnings.push(`line ${line + yamlStartLine - 1}: the value of '${key}' holds ': ' and is not valid YAML unquoted; it was read as a quoted string`);
+      }
+      return second;
+    }
+  }
+  const line = first.lineCounter.linePos(firstError.pos[0]).line + yamlStartLine - 1;
+  throw new SkillParseError(`Invalid YAML in frontmatter: ${firstError.message}`, { file, line }, { cause: firstError });
+}
+
+/**
+ * Parses one SKILL.md the lenient way the runtime needs (the agentskills.io client guide): every
+ * rule of the specification that is broken becomes a warning and the skill still loads, except
+ * the cases where there is nothing sensible to load, which throw SkillParseError: no frontmatter
+ * (so no description), unclosed frontmatter, YAML that does not parse even after the colon
+ * fallback, a frontmatter that is not a mapping, and a missing or empty description.
+ * Invalid UTF-8 is replaced by U+FFFD with a warning.
+ */
+export function parseSkillMarkdown(input: string | Uint8Array, options: ParseSkillOptions = {}): ParsedSkill {
+  const { file, folderName } = options;
+  const warnings: string[] = [];
+  const { text, replacedInvalidBytes } = decodeSkillText(input);
+  if (replacedInvalidBytes) warnings.push('SKILL.md is not valid UTF-8; invalid bytes were replaced with U+FFFD');
+
+  const split = splitFrontmatter(text);
+  if (split.kind === 'missing') {
+    throw new SkillParseError('SKILL.md must start with YAML frontmatter (---); without it there is no description', { file, line: 1 });
+  }
+  if (split.kind === 'unclosed') {
+    throw new SkillParseError('SKILL.md frontmatter not properly closed with ---', { file, line: 1 });
+  }
+
+  const { document, lineCounter } = loadFrontmatterYaml(split.yaml, split.yamlStartLine, file, warnings);
+  const fileLineOf = (offset: number): number => lineCounter.linePos(offset).line + split.yamlStartLine - 1;
+  const contents = document.contents;
+  if (contents !== null && !isMap(contents)) {
+    throw new SkillParseError('SKILL.md frontmatter must be a YAML mapping', { file, line: fileLineOf(contents.range[0]) });
+  }
+
+  let frontmatter: Record<string, unknown>;
+  try {
+    const value: unknown = document.toJS({ maxAliasCount: 100 });
+    frontmatter = isPlainRecord(value) ? value : {};
+  } catch (error) {
+    throw new SkillParseError(`Invalid YAML in frontmatter: ${(error as Error).message}`, { file, line: split.yamlStartLine }, { cause: error });
+  }
+
+  // The rules judge what the author wrote: `name: 2048` is the name "2048", not a number.
+  const asWritten: Record<string, unknown> = { ...frontmatter };
+  const keyLines = new Map<string, number>();
+  const seenKeys = new Set<string>();
+  for (const pair of contents?.items ?? []) {
+    const key = isScalar(pair.key) ? String(pair.key.value) : undefined;
+    if (key === undefined) continue;
+    if (seenKeys.has(key)) warnings.push(`Duplicate field '${key}' in frontmatter; the last one is used`);
+    seenKeys.add(key);
+    if (pair.key !== null && isScalar(pair.key) && pair.key.range) keyLines.set(key, fileLineOf(pair.key.range[0]));
+    if ((stringFields as readonly string[]).includes(key) && isScalar(pair.value) && typeof pair.value.value !== 'string') {
+      asWritten[key] = pair.value.value === null ? '' : (pair.value.source ?? String(pair.value.value));
+    }
+  }
+
+  if (!Object.hasOwn(asWritten, 'description')) {
+    throw new SkillParseError('Missing required field in frontmatter: description', { file, line: 1 });
+  }
+  const rawDescription = asWritten.description;
+  if (typeof rawDescription !== 'string' || rawDescription.trim() === '') {
+    throw new SkillParseError("Field 'description' must be a non-empty string", { file, line: keyLines.get('description') ?? 1 });
+  }
+
+  warnings.push(...frontmatterProblems(asWritten, folderName));
+
+  const rawName = asWritten.name;
+  let name: string;
+  if (typeof rawName === 'string' && rawName.trim() !== '') name = normalizeSkillName(rawName);
+  else if (folderName !== undefined && folderName.trim() !== '') name = normalizeSkillName(folderName);
+  else throw new SkillParseError('the frontmatter has no name and no folder name was given to fall back on', { file, line: 1 });
+
+  const allowedToolsValue = frontmatter['allowed-tools'];
+  const allowedToolsIsReadable =
+    allowedToolsValue === undefined ||
+    allowedToolsValue === null ||
+    typeof allowedToolsValue === 'string' ||
+    (Array.isArray(allowedToolsValue) && allowedToolsValue.every((item) => typeof item === 'string' || typeof item === 'number'));
+  if (!allowedToolsIsReadable) warnings.push("Field 'allowed-tools' must be a string or a list of strings; ignored");
+
+  const parsed: ParsedSkill = {
+    name,
+    description: rawDescription.trim(),
+    body: split.body,
+    tools: parseToolsSection(split.body),
+    allowedTools: allowedToolsIsReadable ? parseAllowedTools(asWritten['allowed-tools']) : [],
+    frontmatter,
+    bodyStartLine: split.bodyStartLine,
+    warnings,
+  };
+  if (Object.hasOwn(asWritten, 'license')) {
+    if (typeof asWritten.license === 'string') parsed.license = asWritten.license;
+    else warnings.push("Field 'license' must be a string; ignored");
+  }
+  if (typeof asWritten.compatibility === 'string') parsed.compatibility = asWritten.compatibility;
+  if (Object.hasOwn(frontmatter, 'metadata')) {
+    if (isPlainRecord(frontmatter.metadata)) parsed.metadata = frontmatter.metadata;
+    else if (frontmatter.metadata !== null) warnings.push("Field 'metadata' must be a mapping; ignored");
+  }
+  return parsed;
+}
