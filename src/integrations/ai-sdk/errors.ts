@@ -1,0 +1,21 @@
+import { SkillboxError } from '../../errors.js';
+
+/** A tool or `prepareStep` ran without the per-call context that says which session and state it serves. */
+export class MissingSkillCallContextError extends SkillboxError {
+  constructor(where: string) {
+    super(
+      'SKILL_CALL_CONTEXT_MISSING',
+      `${where} needs a skill call context: pass experimental_context: createSkillCallContext({ sessionId, state }) to generateText/streamText, or give the adapter a context`,
+    );
+  }
+}
+
+/** `createSkillAgent` or `createSkillPrepareStep` options that cannot work, named by field. */
+export class SkillAgentConfigError extends SkillboxError {
+  readonly field: string;
+
+  constructor(field: string, message: string) {
+    super('SKILL_AGENT_CONFIG', `invalid option "${field}": ${message}`);
+    this.field = field;
+  }
+}

@@ -1,0 +1,58 @@
+import type { SkillContext } from '../../repository/types.js';
+import type { StateView } from '../../tools/types.js';
+import type { StateDelta } from './state-transaction.js';
+
+/** One committed state change: what a tool call (or the turn bookkeeping) wrote. */
+export interface StateChange {
+  /** `tool` for a tool call's writes; `turn` for load-mode resets, declared loads and eviction before a model call. */
+  source: 'tool' | 'turn';
+  toolCallId?: string;
+  toolName?: string;
+  delta: StateDelta;
+}
+
+/**
+ * What the skill tools and `prepareStep` need to know about the call they serve. It travels in the
+ * AI SDK's `experimental_context`, so one `tools` object and one `prepareStep` serve any number of
+ * sessions at once.
+ */
+export interface SkillCallContext {
+  sessionId: string;
+  /** Disclosure state is kept per agent (default `assistant`). */
+  agentName: string;
+  /** The session's state. Tool calls write into it only when they succeed. */
+  state: StateView;
+  /** Visibility context (user, tenant, roles) for the repository's filter. */
+  skillContext?: SkillContext;
+  /** Told about every committed state change, in order (the runner persists and streams them). */
+  onStateChange?: (change: StateChange) => void;
+}
+
+export const defaultAgentName = 'assistant';
+
+export function createSkillCallContext(options: {
+  sessionId: string;
+  state: StateView;
+  agentName?: string;
+  skillContext?: SkillContext;
+  onStateChange?: (change: StateChange) => void;
+}): SkillCallContext {
+  const context: SkillCallContext = { sessionId: options.sessionId, agentName: options.agentName ?? defaultAgentName, state: options.state };
+  if (options.skillContext !== undefined) context.skillContext = options.skillContext;
+  if (options.onStateChange !== undefined) context.onStateChange = options.onStateChange;
+  return context;
+}
+
+export function isSkillCallContext(value: unknown): value is SkillCallContext {
+  if (typeof value !== 'object' || value === null) return false;
+  const candidate = value as Partial<SkillCallContext>;
+  return (
+    typeof candidate.sessionId === 'string' &&
+    typeof candidate.agentName === 'string' &&
+    typeof candidate.state === 'object' &&
+    candidate.state !== null &&
+    typeof candidate.state.get === 'function' &&
+    typeof candidate.state.set === 'function' &&
+    typeof candidate.state.keys === 'function'
+  );
+}

@@ -1,0 +1,59 @@
+import { tool, type Tool } from 'ai';
+import type { ToolDefinition } from '../../tools/types.js';
+import { MissingSkillCallContextError, SkillAgentConfigError } from './errors.js';
+import { isSkillCallContext, type SkillCallContext } from './skill-call-context.js';
+import { beginStateTransaction } from './state-transaction.js';
+
+export interface ToolAdapterOptions {
+  /**
+   * A fixed context (or a function returning the current one) for callers that do not pass
+   * `experimental_context`. A context in `experimental_context` wins.
+   */
+  context?: SkillCallContext | (() => SkillCallContext);
+}
+
+function resolveContext(fromCall: unknown, options: ToolAdapterOptions, toolName: string): SkillCallContext {
+  if (isSkillCallContext(fromCall)) return fromCall;
+  const fixed = typeof options.context === 'function' ? options.context() : options.context;
+  if (fixed) return fixed;
+  throw new MissingSkillCallContextError(`tool "${toolName}"`);
+}
+
+/**
+ * Adapts one framework-neutral tool to an AI SDK tool. A call runs against a transaction over the
+ * session state: its writes are committed only when it returns. A thrown error (SkillToolError for
+ * mistakes the model can fix) reaches the model as the tool's error result, the AI SDK's own
+ * error path, and leaves the state untouched.
+ */
+export function toAiSdkTool(definition: ToolDefinition<any, any>, options: ToolAdapterOptions = {}): Tool {
+  const adapted: Tool = {
+    description: definition.description,
+    inputSchema: definition.inputSchema,
+    execute: async (input: unknown, { toolCallId, abortSignal, experimental_context }) => {
+      const context = resolveContext(experimental_context, options, definition.name);
+      const transaction = beginStateTransaction(context.state);
+      const output = await definition.execute(input, {
+        sessionId: context.sessionId,
+        agentName: context.agentName,
+        toolCallId,
+        state: transaction.view,
+        ...(context.skillContext !== undefined ? { skillContext: context.skillContext } : {}),
+        ...(abortSignal !== undefined ? { abortSignal } : {}),
+      });
+      const delta = transaction.commit();
+      if (Object.keys(delta).length > 0) context.onStateChange?.({ source: 'tool', toolCallId, toolName: definition.name, delta });
+      return output;
+    },
+  };
+  return tool(adapted);
+}
+
+/** Adapts a list of neutral tools to the `tools` record `generateText` / `streamText` take. */
+export function toAiSdkTools(definitions: readonly ToolDefinition<any, any>[], options: ToolAdapterOptions = {}): Record<string, Tool> {
+  const tools: Record<string, Tool> = {};
+  for (const definition of definitions) {
+    if (definition.name in tools) throw new SkillAgentConfigError('tools', `two tools are named "${definition.name}"`);
+    tools[definition.name] = toAiSdkTool(definition, options);
+  }
+  return tools;
+}
