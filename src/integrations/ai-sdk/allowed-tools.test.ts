@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { enforceAllowedTools, grantedToolNames } from './allowed-tools.js';
+
+const disclosureTools = ['skill_load', 'skill_read', 'skill_run', 'workspace_exec'];
+const candidates = [...disclosureTools, 'get_current_weather', 'send_email'];
+
+describe('allowed-tools enforcement', () => {
+  it('narrows pool and execution tools to the union of the loaded skills that declare it', () => {
+    const result = enforceAllowedTools({
+      candidates,
+      disclosureTools,
+      loadedSkills: [
+        { name: 'weather', allowedTools: ['get_current_weather'] },
+        { name: 'notes', allowedTools: [] },
+      ],
+    });
+    expect(result).toEqual({ active: ['skill_load', 'skill_read', 'get_current_weather'], withheld: ['skill_run', 'workspace_exec', 'send_email'] });
+  });
+
+  it('changes nothing when no loaded skill declares it', () => {
+    expect(enforceAllowedTools({ candidates, disclosureTools, loadedSkills: [{ name: 'a', allowedTools: [] }] }).active).toEqual(candidates);
+  });
+
+  it('reads Claude Code spellings: Bash(pattern) grants Bash, and Bash maps to the execution tools', () => {
+    expect([...grantedToolNames(['Read', 'Bash(git:*)', ' '])]).toEqual(['Read', 'Bash', 'skill_run', 'workspace_exec']);
+    expect([...grantedToolNames(['Bash'], { Bash: ['workspace_exec'] })]).toEqual(['Bash', 'workspace_exec']);
+  });
+});

@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import type { ModelMessage } from 'ai';
+import { explainUnavailableToolCalls, findUnavailableToolCalls, unavailableToolMessage } from './unavailable-tool-calls.js';
+
+const history: ModelMessage[] = [
+  { role: 'user', content: 'hi' },
+  { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'ask_name_information', input: {} }] },
+  {
+    role: 'tool',
+    content: [
+      { type: 'tool-result', toolCallId: 'c1', toolName: 'ask_name_information', output: { type: 'error-text', value: "Model tried to call unavailable tool 'ask_name_information'. Available tools: skill_load." } },
+      { type: 'tool-result', toolCallId: 'c2', toolName: 'other', output: { type: 'error-text', value: 'some other failure' } },
+    ],
+  },
+];
+
+describe('unavailable tool calls', () => {
+  it('finds the SDK results and replaces them without touching the input', () => {
+    expect([...findUnavailableToolCalls(history)]).toEqual(['ask_name_information']);
+    const explained = explainUnavailableToolCalls(history, new Map([['ask_name_information', 'why and what to do']]));
+    expect(explained[0]).toBe(history[0]);
+    expect(explained[2]).toMatchObject({ content: [{ output: { value: 'why and what to do' } }, { output: { value: 'some other failure' } }] });
+    expect(JSON.stringify(history[2])).toContain("Model tried to call unavailable tool 'ask_name_information'");
+  });
+
+  it('tells the model what to call instead', () => {
+    expect(unavailableToolMessage({ toolName: 't', deselectedBy: [], providedBy: [], withheld: false })).toMatch(/no skill lists it/);
+    expect(unavailableToolMessage({ toolName: 't', deselectedBy: [], providedBy: ['a', 'b'], withheld: false })).toMatch(/skill_load with one of them first.*$/);
+    expect(unavailableToolMessage({ toolName: 't', deselectedBy: ['a'], providedBy: [], withheld: false })).toContain('{"skill": "a", "tools": ["t"], "mode": "add"}');
+    expect(unavailableToolMessage({ toolName: 't', deselectedBy: [], providedBy: [], withheld: true })).toMatch(/allowed-tools/);
+  });
+});
