@@ -1,0 +1,74 @@
+import { loadedMarker } from './loaded-content.js';
+import { toolResultText, type ModelMessage, type ToolResultPart } from './model-messages.js';
+
+export interface CompactSkillContentOptions {
+  /** How many messages at the end stay as they are (the recent history the model is working with). */
+  keepRecentMessages?: number;
+}
+
+function inputOf(messages: readonly ModelMessage[]): Map<string, Record<string, unknown>> {
+  const inputs = new Map<string, Record<string, unknown>>();
+  for (const message of messages) {
+    if (message.role !== 'assistant' || typeof message.content === 'string') continue;
+    for (const part of message.content) {
+      if (part.type === 'tool-call' && typeof part.input === 'object' && part.input !== null) {
+        inputs.set(part.toolCallId, part.input as Record<string, unknown>);
+      }
+    }
+  }
+  return inputs;
+}
+
+function lineCount(text: string): number {
+  return text === '' ? 0 : text.split('\n').length;
+}
+
+/** The one-line stand-in for a compacted skill body. */
+export function compactedSkillStub(skill: string, path: string, text: string): string {
+  return `[compacted] skill "${skill}" ${path}: ${text.length} characters, ${lineCount(text)} lines; call skill_load or skill_read with {"skill":"${skill}"} to see it again.`;
+}
+
+/**
+ * What to compact in one result: a skill body shown by `skill_read` without a path, or loaded
+ * content materialised into a `skill_load` / `skill_select_docs` result. Reads of other files are
+ * ordinary file reads and are left to the caller's own compaction.
+ */
+function compactable(part: ToolResultPart, input: Record<string, unknown> | undefined): { skill: string; path: string } | undefined {
+  const skill = typeof input?.skill === 'string' ? input.skill : undefined;
+  const text = toolResultText(part.output);
+  if (part.output.type === 'error-text' || part.output.type === 'error-json') return undefined;
+  if (part.toolName === 'skill_read') {
+    if (skill === undefined || (typeof input?.path === 'string' && input.path !== '' && input.path !== 'SKILL.md')) return undefined;
+    return { skill, path: 'SKILL.md' };
+  }
+  if (part.toolName === 'skill_load' || part.toolName === 'skill_select_docs') {
+    const name = skill ?? /\[Loaded\] (.+)/.exec(text)?.[1];
+    if (name === undefined || !text.includes(loadedMarker(name))) return undefined;
+    return { skill: name, path: 'SKILL.md' };
+  }
+  return undefined;
+}
+
+/**
+ * Replaces skill bodies in old history with a one-line stub (name, path, size), as zapvol does,
+ * so a long conversation stops paying for instructions it loaded long ago. The model can load
+ * the skill again to re-expand it. Returns new messages; the input is not changed.
+ */
+export function compactSkillContent(messages: readonly ModelMessage[], options: CompactSkillContentOptions = {}): ModelMessage[] {
+  const keep = Math.max(0, options.keepRecentMessages ?? 0);
+  const end = Math.max(0, messages.length - keep);
+  const inputs = inputOf(messages);
+  return messages.map((message, index) => {
+    if (index >= end || message.role !== 'tool') return message;
+    let changed = false;
+    const content = message.content.map((part) => {
+      if (part.type !== 'tool-result') return part;
+      const target = compactable(part, inputs.get(part.toolCallId));
+      if (target === undefined) return part;
+      changed = true;
+      const stub = compactedSkillStub(target.skill, target.path, toolResultText(part.output));
+      return { ...part, output: { type: 'text' as const, value: stub } };
+    });
+    return changed ? { ...message, content } : message;
+  });
+}

@@ -1,0 +1,27 @@
+import { DisclosureConfigError } from './errors.js';
+
+/**
+ * How long loaded skills stay in the requests:
+ * - `turn` (default): until the next turn starts (the next user message);
+ * - `once`: for the next model request only;
+ * - `session`: until they are evicted or the session ends.
+ */
+export type LoadMode = 'turn' | 'once' | 'session';
+
+export const loadModes: readonly LoadMode[] = ['turn', 'once', 'session'];
+
+export const defaultLoadMode: LoadMode = 'turn';
+
+/** Validates a configured mode; unlike the seeds, an unknown mode is a configuration error, not `turn`. */
+export function parseLoadMode(value: unknown, field = 'loadMode'): LoadMode {
+  if (value === undefined) return defaultLoadMode;
+  if (typeof value === 'string' && (loadModes as readonly string[]).includes(value)) return value as LoadMode;
+  throw new DisclosureConfigError(field, `must be one of ${loadModes.join(', ')}; got ${JSON.stringify(value)}`);
+}
+
+/** Validates `maxLoadedSkills`: undefined or 0 means unlimited. */
+export function parseMaxLoadedSkills(value: unknown, field = 'maxLoadedSkills'): number | undefined {
+  if (value === undefined || value === 0) return undefined;
+  if (typeof value === 'number' && Number.isInteger(value) && value > 0) return value;
+  throw new DisclosureConfigError(field, `must be a positive integer (0 or undefined for no limit); got ${JSON.stringify(value)}`);
+}

@@ -1,0 +1,153 @@
+import type { Skill, SkillContext, SkillRepository } from '../repository/types.js';
+import { DisclosureConfigError } from './errors.js';
+import { loadedContextHeader, renderLoadedSkill } from './loaded-content.js';
+import { readLoadedSkills } from './loaded-skills.js';
+import { toolResultText, type ModelMessage, type SystemModelMessage, type ToolResultOutput, type ToolResultPart } from './model-messages.js';
+import type { StateReader } from './state-delta.js';
+
+/**
+ * Where loaded skills go in a request:
+ * - `system`: appended to the first system message (simple; the system message changes when a skill loads);
+ * - `tool-result`: into the latest `skill_load` / `skill_select_docs` result of each skill, so the
+ *   system message and every earlier message stay byte-identical (a longer cached prefix).
+ */
+export type MaterializationMode = 'system' | 'tool-result';
+
+export interface MaterializeRequestOptions {
+  /** The request as the transcript has it; never modified. */
+  messages: readonly ModelMessage[];
+  /** The agent's disclosure state for this request. */
+  state: StateReader;
+  agentName: string;
+  repository: SkillRepository;
+  mode?: MaterializationMode;
+  /** The catalog (from `renderCatalog`), appended to the first system message unless already in it. */
+  catalog?: string;
+  skillContext?: SkillContext;
+}
+
+/** Tools whose results carry loaded content in `tool-result` mode. */
+export const anchorToolNames: readonly string[] = ['skill_load', 'skill_select_docs'];
+
+const stubPattern = /^\s*loaded:\s*(.+?)\s*$/i;
+
+function skillFromInput(input: unknown): string | undefined {
+  if (typeof input === 'string') {
+    try {
+      return skillFromInput(JSON.parse(input));
+    } catch {
+      return undefined;
+    }
+  }
+  if (typeof input !== 'object' || input === null) return undefined;
+  const record = input as Record<string, unknown>;
+  const name = record.skill ?? record.skill_name;
+  return typeof name === 'string' && name.trim() !== '' ? name.trim() : undefined;
+}
+
+function skillFromOutput(output: ToolResultOutput): string | undefined {
+  if (output.type === 'json') return skillFromInput(output.value);
+  if (output.type !== 'text') return undefined;
+  return stubPattern.exec(output.value)?.[1] ?? skillFromInput(output.value);
+}
+
+function isErrorOutput(output: ToolResultOutput): boolean {
+  return output.type === 'error-text' || output.type === 'error-json' || output.type === 'execution-denied';
+}
+
+/** Where the latest successful load/select result of each skill sits: [message index, part index]. */
+function findAnchors(messages: readonly ModelMessage[]): Map<string, [number, number]> {
+  const inputs = new Map<string, unknown>();
+  for (const message of messages) {
+    if (message.role !== 'assistant' || typeof message.content === 'string') continue;
+    for (const part of message.content) if (part.type === 'tool-call') inputs.set(part.toolCallId, part.input);
+  }
+  const anchors = new Map<string, [number, number]>();
+  messages.forEach((message, messageIndex) => {
+    if (message.role !== 'tool') return;
+    message.content.forEach((part, partIndex) => {
+      if (part.type !== 'tool-result' || !anchorToolNames.includes(part.toolName) || isErrorOutput(part.output)) return;
+      const skill = skillFromInput(inputs.get(part.toolCallId)) ?? skillFromOutput(part.output);
+      if (skill !== undefined) anchors.set(skill, [messageIndex, partIndex]);
+    });
+  });
+  return anchors;
+}
+
+function withLoadedContent(part: ToolResultPart, skill: string, block: string): ToolResultPart {
+  const original = toolResultText(part.output).trim();
+  const isStub = original.toLowerCase() === `loaded: ${skill}`.toLowerCase();
+  const value = original === '' || isStub ? block : `${original}\n\n${block}`;
+  return { ...part, output: { type: 'text', value } };
+}
+
+function appendToFirstSystem(messages: ModelMessage[], text: string): void {
+  const index = messages.findIndex((message) => message.role === 'system');
+  if (index === -1) {
+    messages.unshift({ role: 'system', content: text });
+    return;
+  }
+  const system = messages[index] as SystemModelMessage;
+  messages[index] = { ...system, content: system.content === '' ? text : `${system.content}\n\n${text}` };
+}
+
+/**
+ * The request to send: the transcript plus the catalog and the agent's loaded skills. Returns new
+ * messages; the input array and its messages are not changed. The same messages, state and
+ * repository give the same request. Skills are rendered in name order; a loaded skill the
+ * repository no longer offers is left out.
+ */
+export async function materializeRequest(options: MaterializeRequestOptions): Promise<ModelMessage[]> {
+  const mode = options.mode ?? 'system';
+  if (mode !== 'system' && mode !== 'tool-result') {
+    throw new DisclosureConfigError('mode', `must be "system" or "tool-result"; got ${JSON.stringify(mode)}`);
+  }
+  const messages = [...options.messages];
+  const catalog = options.catalog ?? '';
+  if (catalog !== '') {
+    const system = messages.find((message): message is SystemModelMessage => message.role === 'system');
+    if (system === undefined || !system.content.includes(catalog)) appendToFirstSystem(messages, catalog);
+  }
+
+  const loaded = readLoadedSkills(options.state, options.agentName).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const blocks: { name: string; text: string }[] = [];
+  for (const entry of loaded) {
+    let skill: Skill;
+    try {
+      skill = await options.repository.get(entry.name, options.skillContext);
+    } catch {
+      continue;
+    }
+    blocks.push({ name: entry.name, text: await renderLoadedSkill(skill, entry, options.repository, options.skillContext) });
+  }
+  if (blocks.length === 0) return messages;
+
+  if (mode === 'system') {
+    appendToFirstSystem(messages, blocks.map((block) => block.text).join('\n\n'));
+    return messages;
+  }
+
+  const anchors = findAnchors(messages);
+  const unanchored: string[] = [];
+  for (const block of blocks) {
+    const anchor = anchors.get(block.name);
+    if (anchor === undefined) {
+      unanchored.push(block.text);
+      continue;
+    }
+    const [messageIndex, partIndex] = anchor;
+    const message = messages[messageIndex];
+    if (message?.role !== 'tool') continue;
+    const content = [...message.content];
+    content[partIndex] = withLoadedContent(content[partIndex] as ToolResultPart, block.name, block.text);
+    messages[messageIndex] = { ...message, content };
+  }
+  if (unanchored.length > 0) {
+    let lastSystem = -1;
+    messages.forEach((message, index) => {
+      if (message.role === 'system') lastSystem = index;
+    });
+    messages.splice(lastSystem + 1, 0, { role: 'system', content: `${loadedContextHeader}\n\n${unanchored.join('\n\n')}` });
+  }
+  return messages;
+}

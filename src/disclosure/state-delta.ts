@@ -1,0 +1,58 @@
+/**
+ * Disclosure state is a flat map of string keys to string values (the seeds' session state). Every
+ * transition reads a snapshot and returns a delta instead of writing, so a caller can apply the
+ * deltas of a whole step at once, or drop them when the step fails.
+ */
+
+/** Read access to a state snapshot: a `Map<string, string>` and a `StateView` both fit. */
+export interface StateReader {
+  get(key: string): string | undefined;
+  keys(): Iterable<string>;
+}
+
+/** Keys to write; `null` deletes the key. */
+export type StateDelta = Record<string, string | null>;
+
+/** Later deltas win key by key. */
+export function mergeDeltas(...deltas: readonly StateDelta[]): StateDelta {
+  return Object.assign({}, ...deltas) as StateDelta;
+}
+
+/** A read-only view of `state` as it would be after `delta`, without copying or changing `state`. */
+export function overlayState(state: StateReader, delta: StateDelta): StateReader {
+  return {
+    get(key) {
+      if (Object.hasOwn(delta, key)) return delta[key] ?? undefined;
+      return state.get(key);
+    },
+    keys() {
+      const result: string[] = [];
+      for (const key of state.keys()) {
+        if (!Object.hasOwn(delta, key) || delta[key] !== null) result.push(key);
+      }
+      for (const [key, value] of Object.entries(delta)) {
+        if (value !== null && state.get(key) === undefined) result.push(key);
+      }
+      return result;
+    },
+  };
+}
+
+/** A new Map holding `state` with `delta` applied; the input is not changed. */
+export function applyDelta(state: StateReader, delta: StateDelta): Map<string, string> {
+  const result = new Map<string, string>();
+  for (const key of state.keys()) {
+    const value = state.get(key);
+    if (value !== undefined) result.set(key, value);
+  }
+  for (const [key, value] of Object.entries(delta)) {
+    if (value === null) result.delete(key);
+    else result.set(key, value);
+  }
+  return result;
+}
+
+/** Writes a delta through anything with a `set(key, value | null)` (a StateView). */
+export function writeDelta(target: { set(key: string, value: string | null): void }, delta: StateDelta): void {
+  for (const [key, value] of Object.entries(delta)) target.set(key, value);
+}

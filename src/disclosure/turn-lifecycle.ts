@@ -1,0 +1,34 @@
+import { parseLoadMode, type LoadMode } from './load-mode.js';
+import type { StateDelta, StateReader } from './state-delta.js';
+import { agentKeyPrefixes } from './state-keys.js';
+
+/** Deletes every disclosure key of one agent (and of no other agent, sub-agents included). */
+export function clearAgentState(state: StateReader, agentName: string): StateDelta {
+  const prefixes = agentKeyPrefixes(agentName);
+  const delta: StateDelta = {};
+  for (const key of state.keys()) {
+    if (prefixes.some((prefix) => key === prefix || (prefix.endsWith('/') && key.startsWith(prefix)))) delta[key] = null;
+  }
+  return delta;
+}
+
+export interface LifecycleOptions {
+  agentName: string;
+  mode?: LoadMode;
+}
+
+/**
+ * Call when a turn starts (a new user message), before the turn's first model request. In `turn`
+ * mode it unloads everything the agent loaded in earlier turns; other modes keep state.
+ */
+export function beginTurn(state: StateReader, options: LifecycleOptions): StateDelta {
+  return parseLoadMode(options.mode, 'mode') === 'turn' ? clearAgentState(state, options.agentName) : {};
+}
+
+/**
+ * Call after each model request was sent. In `once` mode the request just sent showed the loaded
+ * skills, so they are unloaded; other modes keep state.
+ */
+export function afterModelRequest(state: StateReader, options: LifecycleOptions): StateDelta {
+  return parseLoadMode(options.mode, 'mode') === 'once' ? clearAgentState(state, options.agentName) : {};
+}
