@@ -1,0 +1,276 @@
+import pg from 'pg';
+import {
+  SessionConflictError,
+  SessionExistsError,
+  SessionNotFoundError,
+  SessionStoreClosedError,
+  SessionStoreOptionsError,
+  SessionStoreSchemaError,
+} from '../session-errors.js';
+import {
+  applyStateDelta,
+  checkAppName,
+  checkExpectedVersion,
+  checkGetOptions,
+  checkId,
+  checkInitialState,
+  normalizeKey,
+  prepareEvents,
+} from '../session-input.js';
+import type {
+  AppendEventsOptions,
+  AppendEventsResult,
+  CreateSessionOptions,
+  GetSessionOptions,
+  ListSessionsOptions,
+  NewSessionEvent,
+  Session,
+  SessionEvent,
+  SessionKey,
+  SessionStore,
+  SessionSummary,
+} from '../session-store.js';
+
+export interface PostgresSessionStoreOptions {
+  /** A pool the caller owns (and ends); or give `connectionString` and the store owns its pool. */
+  pool?: pg.Pool;
+  /** `postgres://user:password@host:port/database`. */
+  connectionString?: string;
+  /** Schema holding the `skillbox_*` tables, created when missing; default `"public"`. */
+  schema?: string;
+}
+
+/** Bumped when the tables change; a schema written by a newer skillbox is refused, not guessed at. */
+export const postgresSchemaVersion = 1;
+
+const schemaName = /^[a-z_][a-z0-9_]{0,62}$/;
+
+interface SessionRow {
+  id: string;
+  app_name: string;
+  user_id: string;
+  session_id: string;
+  version: number;
+  state: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/**
+ * Sessions in PostgreSQL. An append locks the session row (`SELECT ... FOR UPDATE`), checks the
+ * version, inserts the events and writes the new state in one transaction; the primary key
+ * (session, version) backs the check up. Every read is one statement, so one snapshot.
+ */
+export class PostgresSessionStore implements SessionStore {
+  readonly schema: string;
+  readonly #pool: pg.Pool;
+  readonly #ownsPool: boolean;
+  readonly #tables: { sessions: string; events: string };
+  #closed = false;
+
+  private constructor(pool: pg.Pool, ownsPool: boolean, schema: string) {
+    this.#pool = pool;
+    this.#ownsPool = ownsPool;
+    this.schema = schema;
+    this.#tables = { sessions: `"${schema}".skillbox_sessions`, events: `"${schema}".skillbox_session_events` };
+  }
+
+  /** Connects, and creates the schema and tables when missing. */
+  static async open(options: PostgresSessionStoreOptions): Promise<PostgresSessionStore> {
+    const { pool, ownsPool, schema } = checkOptions(options);
+    try {
+      await migrate(pool, schema);
+    } catch (error) {
+      if (ownsPool) await pool.end();
+      if (error instanceof SessionStoreSchemaError) throw error;
+      throw new SessionStoreSchemaError(`cannot prepare the PostgreSQL session store in schema "${schema}": ${(error as Error).message}`, { cause: error });
+    }
+    return new PostgresSessionStore(pool, ownsPool, schema);
+  }
+
+  async createSession(key: SessionKey, options?: CreateSessionOptions): Promise<Session> {
+    this.#checkOpen();
+    const normalized = normalizeKey(key);
+    const state = checkInitialState(options?.state);
+    const now = Date.now();
+    const inserted = await this.#pool.query(
+      `INSERT INTO ${this.#tables.sessions} (app_name, user_id, session_id, version, state, created_at, updated_at)
+       VALUES ($1, $2, $3, 0, $4, $5, $5) ON CONFLICT DO NOTHING RETURNING id`,
+      [normalized.appName, normalized.userId, normalized.sessionId, JSON.stringify(state), now],
+    );
+    if (inserted.rowCount === 0) throw new SessionExistsError(normalized);
+    return { ...normalized, version: 0, createdAt: now, updatedAt: now, state, events: [] };
+  }
+
+  async getSession(key: SessionKey, options?: GetSessionOptions): Promise<Session | undefined> {
+    this.#checkOpen();
+    const normalized = normalizeKey(key);
+    const { afterVersion, limit } = checkGetOptions(options);
+    const result = await this.#pool.query<SessionRow & { event: string | null }>(
+      `SELECT s.*, e.event FROM ${this.#tables.sessions} s
+       LEFT JOIN LATERAL (
+         SELECT version, event FROM ${this.#tables.events}
+         WHERE session = s.id AND version > $4 ORDER BY version DESC LIMIT $5
+       ) e ON true
+       WHERE s.app_name = $1 AND s.user_id = $2 AND s.session_id = $3
+       ORDER BY e.version ASC`,
+      [normalized.appName, normalized.userId, normalized.sessionId, afterVersion, limit ?? null],
+    );
+    const first = result.rows[0];
+    if (first === undefined) return undefined;
+    const events = result.rows.flatMap(({ event }) => (event === null ? [] : [JSON.parse(event) as SessionEvent]));
+    return { ...summaryOf(first), state: JSON.parse(first.state) as Record<string, string>, events };
+  }
+
+  async appendEvents(key: SessionKey, events: NewSessionEvent[], options: AppendEventsOptions): Promise<AppendEventsResult> {
+    this.#checkOpen();
+    const normalized = normalizeKey(key);
+    const expectedVersion = checkExpectedVersion(options?.expectedVersion);
+    const prepared = prepareEvents(events, expectedVersion);
+    const client = await this.#pool.connect();
+    try {
+      await client.query('BEGIN');
+      const found = await client.query<Pick<SessionRow, 'id' | 'version' | 'state'>>(
+        `SELECT id, version, state FROM ${this.#tables.sessions} WHERE app_name = $1 AND user_id = $2 AND session_id = $3 FOR UPDATE`,
+        [normalized.appName, normalized.userId, normalized.sessionId],
+      );
+      const row = found.rows[0];
+      if (row === undefined) throw new SessionNotFoundError(normalized);
+      if (row.version !== expectedVersion) throw new SessionConflictError(normalized, expectedVersion, row.version);
+      const state = JSON.parse(row.state) as Record<string, string>;
+      for (const { event } of prepared) applyStateDelta(state, event.stateDelta);
+      await client.query(`INSERT INTO ${this.#tables.events} (session, version, event) SELECT $1, * FROM unnest($2::integer[], $3::text[])`, [
+        row.id,
+        prepared.map(({ event }) => event.version),
+        prepared.map(({ json }) => json),
+      ]);
+      const version = expectedVersion + prepared.length;
+      await client.query(`UPDATE ${this.#tables.sessions} SET version = $1, state = $2, updated_at = $3 WHERE id = $4`, [
+        version,
+        JSON.stringify(state),
+        Date.now(),
+        row.id,
+      ]);
+      await client.query('COMMIT');
+      return { version, events: prepared.map(({ event }) => event) };
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
+  async listSessions(userId: string, options?: ListSessionsOptions): Promise<SessionSummary[]> {
+    this.#checkOpen();
+    checkId(userId, 'userId');
+    const appName = checkAppName(options?.appName);
+    const result = await this.#pool.query<SessionRow>(
+      `SELECT id, app_name, user_id, session_id, version, created_at, updated_at FROM ${this.#tables.sessions}
+       WHERE app_name = $1 AND user_id = $2 ORDER BY updated_at DESC, session_id COLLATE "C" ASC`,
+      [appName, userId],
+    );
+    return result.rows.map(summaryOf);
+  }
+
+  async deleteSession(key: SessionKey): Promise<boolean> {
+    this.#checkOpen();
+    const normalized = normalizeKey(key);
+    const deleted = await this.#pool.query(`DELETE FROM ${this.#tables.sessions} WHERE app_name = $1 AND user_id = $2 AND session_id = $3`, [
+      normalized.appName,
+      normalized.userId,
+      normalized.sessionId,
+    ]);
+    return (deleted.rowCount ?? 0) > 0;
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    if (this.#ownsPool) await this.#pool.end();
+  }
+
+  #checkOpen(): void {
+    if (this.#closed) throw new SessionStoreClosedError(`PostgresSessionStore (schema "${this.schema}")`);
+  }
+}
+
+export function openPostgresSessionStore(options: PostgresSessionStoreOptions): Promise<PostgresSessionStore> {
+  return PostgresSessionStore.open(options);
+}
+
+function checkOptions(options: PostgresSessionStoreOptions): { pool: pg.Pool; ownsPool: boolean; schema: string } {
+  if (typeof options !== 'object' || options === null) throw new SessionStoreOptionsError('options', 'must be an object { pool } or { connectionString }');
+  const schema = options.schema ?? 'public';
+  if (typeof schema !== 'string' || !schemaName.test(schema)) {
+    throw new SessionStoreOptionsError('schema', `must be a lower-case identifier (letters, digits, _; at most 63), got ${JSON.stringify(schema)}`);
+  }
+  if (options.pool !== undefined && options.connectionString !== undefined) {
+    throw new SessionStoreOptionsError('pool', 'give either pool or connectionString, not both');
+  }
+  if (options.pool !== undefined) {
+    if (!(options.pool instanceof pg.Pool)) throw new SessionStoreOptionsError('pool', 'must be a pg Pool');
+    return { pool: options.pool, ownsPool: false, schema };
+  }
+  const { connectionString } = options;
+  if (typeof connectionString !== 'string' || !/^postgres(ql)?:\/\//.test(connectionString)) {
+    throw new SessionStoreOptionsError('connectionString', 'must be a postgres:// URL (or pass a pg Pool as pool)');
+  }
+  return { pool: new pg.Pool({ connectionString }), ownsPool: true, schema };
+}
+
+async function migrate(pool: pg.Pool, schema: string): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    // Concurrent first opens would race on CREATE TABLE IF NOT EXISTS; one lock per schema serialises them.
+    await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`skillbox_sessions:${schema}`]);
+    await client.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
+    await client.query(`CREATE TABLE IF NOT EXISTS "${schema}".skillbox_meta (name text PRIMARY KEY, value text NOT NULL)`);
+    const found = await client.query<{ value: string }>(`SELECT value FROM "${schema}".skillbox_meta WHERE name = 'sessions_schema_version'`);
+    const version = found.rows[0] === undefined ? 0 : Number(found.rows[0].value);
+    if (version > postgresSchemaVersion) {
+      throw new SessionStoreSchemaError(`schema "${schema}" has session schema version ${version}; this skillbox knows up to ${postgresSchemaVersion}: upgrade skillbox`);
+    }
+    if (version < postgresSchemaVersion) {
+      await client.query(`
+        CREATE TABLE "${schema}".skillbox_sessions (
+          id bigserial PRIMARY KEY,
+          app_name text NOT NULL,
+          user_id text NOT NULL,
+          session_id text NOT NULL,
+          version integer NOT NULL,
+          state text NOT NULL,
+          created_at bigint NOT NULL,
+          updated_at bigint NOT NULL,
+          UNIQUE (app_name, user_id, session_id)
+        );
+        CREATE INDEX skillbox_sessions_by_user ON "${schema}".skillbox_sessions (app_name, user_id, updated_at DESC);
+        CREATE TABLE "${schema}".skillbox_session_events (
+          session bigint NOT NULL REFERENCES "${schema}".skillbox_sessions (id) ON DELETE CASCADE,
+          version integer NOT NULL,
+          event text NOT NULL,
+          PRIMARY KEY (session, version)
+        );
+        INSERT INTO "${schema}".skillbox_meta (name, value) VALUES ('sessions_schema_version', '${postgresSchemaVersion}');
+      `);
+    }
+    await client.query('COMMIT');
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+function summaryOf(row: SessionRow): SessionSummary {
+  return {
+    appName: row.app_name,
+    userId: row.user_id,
+    sessionId: row.session_id,
+    version: row.version,
+    createdAt: Number(row.created_at),
+    updatedAt: Number(row.updated_at),
+  };
+}
