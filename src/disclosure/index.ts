@@ -1,5 +1,6 @@
 export * from './state-keys.js';
-export * from './state-delta.js';
+// StateDelta is the same type the sessions layer exports under that name; the root exports theirs.
+export { applyDelta, mergeDeltas, overlayState, writeDelta, type StateReader } from './state-delta.js';
 export * from './selection.js';
 export * from './loaded-order.js';
 export * from './load-mode.js';
