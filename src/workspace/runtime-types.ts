@@ -21,18 +21,33 @@ export interface RuntimeCommand {
   maxOutputBytes: number;
   /** Allow network access (sandbox runtime: shares the host network namespace). Default false. */
   network?: boolean;
+  /**
+   * Host paths the process may read (not write) besides the workspace, seen at the same path
+   * (sandbox: read-only bind mounts; local: everything is visible anyway). For example the source
+   * folder of a skill staged as links instead of copies.
+   */
+  readOnlyPaths?: string[];
   abortSignal?: AbortSignal;
 }
 
 export interface RuntimeResult {
   stdout: string;
   stderr: string;
-  /** Exit code; 128 + signal number when killed by a signal; -1 when it could not start. */
+  /**
+   * Exit code; 128 + signal number when killed by a signal (a timeout kills with SIGKILL: 137);
+   * 127 when the program was not found, 126 when it could not be executed (as a shell reports
+   * them); -1 when it could not start for another reason.
+   */
   exitCode: number;
+  /** Name of the signal that ended the process (`SIGKILL`, ...), when one did. */
+  signal?: string;
   timedOut: boolean;
   durationMs: number;
   stdoutTruncated: boolean;
   stderrTruncated: boolean;
+  /** Bytes of stdout / stderr dropped by the cap (0 when nothing was dropped). */
+  stdoutDroppedBytes?: number;
+  stderrDroppedBytes?: number;
   warnings: string[];
 }
 

@@ -1,0 +1,94 @@
+import { lstatSync, readlinkSync } from 'node:fs';
+
+/** Where the workspace appears inside the sandbox. */
+export const SANDBOX_WORKSPACE_PATH = '/workspace';
+
+/** Top-level system folders mirrored read-only (or as the same symlink on merged-/usr systems). */
+const SYSTEM_FOLDERS = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32'];
+
+/**
+ * The parts of /etc programs need to start and behave: dynamic linking, user and group names,
+ * name resolution, time zone, locale, TLS certificates and Debian's alternatives symlinks.
+ * Nothing here is a secret; shadow, gshadow, sudoers, ssh keys and the like are never mounted.
+ */
+export const SANDBOX_ETC_FILES = [
+  'ld.so.cache',
+  'ld.so.conf',
+  'ld.so.conf.d',
+  'nsswitch.conf',
+  'passwd',
+  'group',
+  'hosts',
+  'host.conf',
+  'gai.conf',
+  'localtime',
+  'timezone',
+  'locale.alias',
+  'locale.conf',
+  'ssl',
+  'ca-certificates',
+  'ca-certificates.conf',
+  'pki',
+  'crypto-policies',
+  'alternatives',
+  'mime.types',
+  'protocols',
+  'services',
+  'os-release',
+];
+
+let systemMounts: string[] | undefined;
+
+/** bwrap arguments for the read-only system paths, computed once from the host's layout. */
+export function systemMountArguments(): string[] {
+  if (systemMounts) return systemMounts;
+  const args: string[] = [];
+  for (const folder of SYSTEM_FOLDERS) {
+    let isLink: boolean;
+    try {
+      isLink = lstatSync(folder).isSymbolicLink();
+    } catch {
+      continue;
+    }
+    if (isLink) args.push('--symlink', readlinkSync(folder), folder);
+    else args.push('--ro-bind', folder, folder);
+  }
+  for (const name of SANDBOX_ETC_FILES) args.push('--ro-bind-try', `/etc/${name}`, `/etc/${name}`);
+  systemMounts = args;
+  return args;
+}
+
+export interface SandboxLayout {
+  /** The host workspace, bound read-write at SANDBOX_WORKSPACE_PATH, and the guest path to start in. */
+  workspace?: { root: string; cwd: string };
+  network: boolean;
+  readOnlyPaths: string[];
+}
+
+/**
+ * Everything before the program: namespaces, mounts, and the process settings. The environment is
+ * not on this list on purpose: it is handed to bwrap as its own environment (which bwrap passes on
+ * unchanged), because command-line arguments are readable by every user on the host.
+ */
+export function bubblewrapArguments(layout: SandboxLayout): string[] {
+  const args = [
+    '--unshare-all',
+    ...(layout.network ? ['--share-net', '--ro-bind-try', '/etc/resolv.conf', '/etc/resolv.conf'] : []),
+    '--die-with-parent',
+    '--new-session',
+    '--cap-drop',
+    'ALL',
+    '--hostname',
+    'sandbox',
+    ...systemMountArguments(),
+    '--proc',
+    '/proc',
+    '--dev',
+    '/dev',
+    '--tmpfs',
+    '/tmp',
+  ];
+  for (const path of layout.readOnlyPaths) args.push('--ro-bind', path, path);
+  if (layout.workspace) args.push('--bind', layout.workspace.root, SANDBOX_WORKSPACE_PATH, '--chdir', layout.workspace.cwd);
+  return args;
+}

@@ -1,0 +1,38 @@
+import type { WorkspaceRuntime } from '../runtime-types.js';
+import { RuntimeConfigError } from './errors.js';
+import { LocalRuntime } from './local-runtime.js';
+import { SandboxRuntime, type SandboxRuntimeOptions } from './sandbox-runtime.js';
+import { detectSandboxSupport } from './sandbox-support.js';
+
+export type RuntimeKind = 'auto' | 'sandbox' | 'local';
+
+export interface CreateRuntimeOptions extends SandboxRuntimeOptions {
+  /** `auto` (default): the sandbox where bubblewrap works, else local with a warning on every result. */
+  kind?: RuntimeKind;
+}
+
+export const RUNTIME_KINDS: readonly RuntimeKind[] = ['auto', 'sandbox', 'local'];
+
+/**
+ * The runtime for a kind. `sandbox` throws SandboxUnavailableError here, at construction, when
+ * bubblewrap cannot work; `auto` falls back to the local runtime instead and puts the reason and
+ * the fix in a warning on every run result, so nobody mistakes an unconfined run for a safe one.
+ */
+export function createRuntime(options: CreateRuntimeOptions = {}): WorkspaceRuntime {
+  const { kind = 'auto', ...rest } = options;
+  if (!RUNTIME_KINDS.includes(kind)) {
+    throw new RuntimeConfigError('kind', `must be one of ${RUNTIME_KINDS.join(', ')}, got ${JSON.stringify(kind)}`);
+  }
+  const localOptions = rest.shell === undefined ? {} : { shell: rest.shell };
+  if (kind === 'local') return new LocalRuntime(localOptions);
+  if (kind === 'sandbox') return new SandboxRuntime(rest);
+  const support = detectSandboxSupport(rest.bubblewrapPath === undefined ? {} : { bubblewrapPath: rest.bubblewrapPath });
+  if (support.available) return new SandboxRuntime(rest);
+  return new LocalRuntime({
+    ...localOptions,
+    isolationWarning:
+      `NOT ISOLATED: the sandbox is unavailable (${support.reason}), so this command ran directly on the host ` +
+      'with access to everything this user can read and change. Install bubblewrap (apt-get install bubblewrap) to isolate skill scripts, ' +
+      'or choose runtime "local" explicitly to accept this.',
+  });
+}

@@ -1,0 +1,36 @@
+import { SkillboxError } from '../../errors.js';
+
+/** A RuntimeCommand that cannot run as given (bad field, cwd missing or outside the workspace). */
+export class RuntimeCommandError extends SkillboxError {
+  /** The RuntimeCommand field at fault: `cwd`, `argv`, `timeoutMs`, ... */
+  readonly field: string;
+
+  constructor(field: string, why: string) {
+    super('RUNTIME_COMMAND_INVALID', `invalid runtime command field "${field}": ${why}`);
+    this.field = field;
+  }
+}
+
+/** Bad options given to a runtime factory; thrown at construction. */
+export class RuntimeConfigError extends SkillboxError {
+  readonly option: string;
+
+  constructor(option: string, why: string) {
+    super('RUNTIME_CONFIG_ERROR', `invalid runtime option "${option}": ${why}`);
+    this.option = option;
+  }
+}
+
+/** The bubblewrap sandbox was asked for explicitly but cannot work on this machine. */
+export class SandboxUnavailableError extends SkillboxError {
+  readonly reason: string;
+
+  constructor(reason: string) {
+    super(
+      'SANDBOX_UNAVAILABLE',
+      `the sandbox runtime cannot run here: ${reason}. Install bubblewrap (for example \`apt-get install bubblewrap\`) ` +
+        `on a Linux host that allows user namespaces, or choose runtime "local" to run scripts without isolation`,
+    );
+    this.reason = reason;
+  }
+}

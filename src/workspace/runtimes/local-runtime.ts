@@ -1,0 +1,62 @@
+import type { RuntimeCommand, RuntimeResult, WorkspaceRuntime } from '../runtime-types.js';
+import { RuntimeConfigError } from './errors.js';
+import { findExecutable, SYSTEM_PATH } from './find-executable.js';
+import { runProcess } from './run-process.js';
+import { shellArgv } from './shell-argv.js';
+import { withRunSpan } from './run-span.js';
+import { validateRuntimeCommand } from './validate-command.js';
+
+export interface LocalRuntimeOptions {
+  /** Shell for `command` strings; found on the host PATH (then the system paths) when not absolute. Default `bash`. */
+  shell?: string;
+  /** Replaces the default no-isolation warning added to every result (used by `auto` to say why it fell back). */
+  isolationWarning?: string;
+}
+
+export const LOCAL_ISOLATION_WARNING =
+  'local runtime: the command ran on the host without isolation and could read or change anything this user can';
+
+/**
+ * Runs commands as plain host processes: for development and for hosts without bubblewrap. It
+ * keeps the run's contract (exact environment, cwd, stdin, caps, whole-tree timeout) but confines
+ * nothing, and says so on every result.
+ */
+export class LocalRuntime implements WorkspaceRuntime {
+  readonly kind = 'local';
+  readonly isolated = false;
+  readonly shell: string;
+  private readonly isolationWarning: string;
+
+  constructor(options: LocalRuntimeOptions = {}) {
+    const shellName = options.shell ?? 'bash';
+    const shell = findExecutable(shellName) ?? findExecutable(shellName, SYSTEM_PATH);
+    if (!shell) throw new RuntimeConfigError('shell', `no executable "${shellName}" found on PATH or in ${SYSTEM_PATH}`);
+    this.shell = shell;
+    this.isolationWarning = options.isolationWarning ?? LOCAL_ISOLATION_WARNING;
+  }
+
+  /** Local processes see the host as it is. */
+  guestPath(hostPath: string): string {
+    return hostPath;
+  }
+
+  run(command: RuntimeCommand): Promise<RuntimeResult> {
+    return withRunSpan(this.kind, async () => {
+      const { cwd } = validateRuntimeCommand(command);
+      const [file, ...args] = command.argv ?? shellArgv(this.shell, command.command as string);
+      const outcome = await runProcess({
+        file: file as string,
+        args,
+        cwd,
+        env: { ...command.env },
+        ...(command.stdin === undefined ? {} : { stdin: command.stdin }),
+        timeoutMs: command.timeoutMs,
+        maxOutputBytes: command.maxOutputBytes,
+        ...(command.abortSignal ? { abortSignal: command.abortSignal } : {}),
+        displayName: command.argv?.[0] ?? this.shell,
+      });
+      const { aborted: _aborted, ...result } = outcome;
+      return { ...result, warnings: [this.isolationWarning, ...outcome.warnings] };
+    });
+  }
+}

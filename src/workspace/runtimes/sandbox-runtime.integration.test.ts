@@ -1,0 +1,73 @@
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { describeRuntimeConformance } from '../testing/runtime-conformance.js';
+import { RuntimeCommandError, RuntimeConfigError, SandboxUnavailableError } from './errors.js';
+import { SandboxRuntime } from './sandbox-runtime.js';
+
+// Linux hosts must have a working bubblewrap (CI installs it): a missing sandbox fails here loudly.
+describe.runIf(process.platform === 'linux')('sandbox runtime', () => {
+  describeRuntimeConformance('sandbox', () => new SandboxRuntime());
+
+  describe('SandboxRuntime', () => {
+    const workspace = mkdtempSync(join(tmpdir(), 'skillbox-sandbox-'));
+    afterAll(() => rmSync(workspace, { recursive: true, force: true }));
+    const command = { workspaceRoot: workspace, cwd: workspace, env: { PATH: '/usr/bin:/bin' }, timeoutMs: 10_000, maxOutputBytes: 64 * 1024 };
+
+    it('mounts the workspace at /workspace and maps paths there', async () => {
+      const runtime = new SandboxRuntime();
+      expect(runtime.isolated).toBe(true);
+      expect(runtime.guestPath(workspace, workspace)).toBe('/workspace');
+      expect(runtime.guestPath(join(workspace, 'skills', 'a'), workspace)).toBe('/workspace/skills/a');
+      expect(() => runtime.guestPath('/etc', workspace)).toThrow(RuntimeCommandError);
+      const result = await runtime.run({ ...command, command: 'ls -d /workspace && touch /workspace/made' });
+      expect(result).toMatchObject({ stdout: '/workspace\n', exitCode: 0 });
+    });
+
+    it('shows only system folders, proc, dev, tmp and the workspace at the root', async () => {
+      const result = await new SandboxRuntime().run({ ...command, command: 'ls /' });
+      const allowed = ['bin', 'dev', 'etc', 'lib', 'lib32', 'lib64', 'libx32', 'proc', 'sbin', 'tmp', 'usr', 'workspace'];
+      for (const entry of result.stdout.split('\n').filter(Boolean)) expect(allowed).toContain(entry);
+    });
+
+    it('runs python3, bash and coreutils inside', async () => {
+      const result = await new SandboxRuntime().run({
+        ...command,
+        command: 'python3 -c "import json, ssl, sqlite3; print(json.dumps({\'ok\': 1}))" && sort <<< "b\na" | tr "\\n" , && date +%Y >/dev/null',
+      });
+      expect(result).toMatchObject({ stdout: '{"ok": 1}\na,b,', exitCode: 0 });
+    });
+
+    it('applies the memory and file-size limits', async () => {
+      const runtime = new SandboxRuntime({ maxFileSizeBytes: 1024 * 1024, maxMemoryBytes: 512 * 1024 * 1024 });
+      const big = await runtime.run({ ...command, command: 'head -c 2000000 /dev/zero > big.bin; echo status=$?; stat -c %s big.bin' });
+      expect(big.stdout).toBe('status=153\n1048576\n'); // SIGXFSZ (25) + 128
+      const hungry = await runtime.run({ ...command, command: 'python3 -c "b = bytearray(1024 * 1024 * 1024)"' });
+      expect(hungry.exitCode).not.toBe(0);
+      expect(hungry.stderr).toContain('MemoryError');
+    });
+
+    it('makes extra read-only paths visible but not writable', async () => {
+      const source = mkdtempSync(join(tmpdir(), 'skillbox-readonly-'));
+      try {
+        mkdirSync(join(source, 'folder'));
+        const result = await new SandboxRuntime().run({
+          ...command,
+          readOnlyPaths: [source],
+          command: `ls ${source}; touch ${source}/new 2>/dev/null || echo refused`,
+        });
+        expect(result.stdout).toBe('folder\nrefused\n');
+        await expect(new SandboxRuntime().run({ ...command, command: 'true', readOnlyPaths: ['relative'] })).rejects.toMatchObject({ field: 'readOnlyPaths[0]' });
+      } finally {
+        rmSync(source, { recursive: true, force: true });
+      }
+    });
+
+    it('refuses bad options and a bubblewrap that is not there, at construction', () => {
+      expect(() => new SandboxRuntime({ maxProcesses: 0 })).toThrow(RuntimeConfigError);
+      expect(() => new SandboxRuntime({ bubblewrapPath: '/nonexistent/bwrap' })).toThrow(SandboxUnavailableError);
+      expect(() => new SandboxRuntime({ bubblewrapPath: '/nonexistent/bwrap' })).toThrow(/apt-get install bubblewrap/);
+    });
+  });
+});

@@ -1,0 +1,54 @@
+import { spawnSync } from 'node:child_process';
+import { bubblewrapArguments } from './bubblewrap-arguments.js';
+import { findExecutable, SYSTEM_PATH } from './find-executable.js';
+import { pidsCgroupParent } from './pids-cgroup.js';
+
+export type SandboxSupport =
+  | {
+      available: true;
+      bubblewrapPath: string;
+      /** `prlimit` (util-linux), used inside the sandbox to set memory, file-size and process rlimits. */
+      prlimitPath?: string;
+      /**
+       * How the process cap is enforced: `cgroup` (a pids cgroup per run, binds root too), `rlimit`
+       * (RLIMIT_NPROC, which the kernel does not apply to host root) or `none`.
+       */
+      processLimit: 'cgroup' | 'rlimit' | 'none';
+    }
+  | { available: false; reason: string };
+
+const probes = new Map<string, SandboxSupport>();
+
+/**
+ * Whether the bubblewrap sandbox works here, found by running `true` in a sandbox with the real
+ * mounts (bubblewrap may be installed yet refused user namespaces). Cached per bubblewrap path:
+ * the probe costs one process start, paid once.
+ */
+export function detectSandboxSupport(options: { bubblewrapPath?: string } = {}): SandboxSupport {
+  const key = options.bubblewrapPath ?? '';
+  const cached = probes.get(key);
+  if (cached) return cached;
+  const support = probe(options.bubblewrapPath);
+  probes.set(key, support);
+  return support;
+}
+
+function probe(requestedPath: string | undefined): SandboxSupport {
+  if (process.platform !== 'linux') return { available: false, reason: `bubblewrap needs Linux, this is ${process.platform}` };
+  const bubblewrapPath = findExecutable(requestedPath ?? 'bwrap') ?? (requestedPath ? undefined : findExecutable('bwrap', SYSTEM_PATH));
+  if (!bubblewrapPath) {
+    return { available: false, reason: requestedPath ? `"${requestedPath}" is not an executable file` : 'bubblewrap (bwrap) is not installed' };
+  }
+  const truePath = findExecutable('true', SYSTEM_PATH);
+  if (!truePath) return { available: false, reason: 'no `true` program found to probe the sandbox with' };
+  const probeArgs = [...bubblewrapArguments({ network: false, readOnlyPaths: [] }), truePath];
+  const result = spawnSync(bubblewrapPath, probeArgs, { env: {}, timeout: 10_000, encoding: 'utf8' });
+  if (result.error) return { available: false, reason: `running ${bubblewrapPath} failed: ${result.error.message}` };
+  if (result.status !== 0) {
+    const detail = (result.stderr || '').trim() || `exit status ${String(result.status ?? result.signal)}`;
+    return { available: false, reason: `${bubblewrapPath} cannot create a sandbox here (${detail})` };
+  }
+  const prlimitPath = findExecutable('prlimit', '/usr/bin:/bin');
+  const processLimit = pidsCgroupParent() ? 'cgroup' : prlimitPath ? 'rlimit' : 'none';
+  return { available: true, bubblewrapPath, ...(prlimitPath ? { prlimitPath } : {}), processLimit };
+}

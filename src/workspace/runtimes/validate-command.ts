@@ -1,0 +1,81 @@
+import { realpathSync, statSync } from 'node:fs';
+import { isAbsolute, relative, sep } from 'node:path';
+import type { RuntimeCommand } from '../runtime-types.js';
+import { RuntimeCommandError } from './errors.js';
+
+/**
+ * Checks a RuntimeCommand before anything is started, so a bad field is reported by name instead
+ * of surfacing as a confusing spawn failure. Returns the canonical workspace root and cwd.
+ */
+export function validateRuntimeCommand(command: RuntimeCommand): { workspaceRoot: string; cwd: string } {
+  const hasCommand = command.command !== undefined;
+  const hasArgv = command.argv !== undefined;
+  if (hasCommand === hasArgv) {
+    throw new RuntimeCommandError('command', 'give exactly one of `command` (a shell string) or `argv` (program and arguments)');
+  }
+  if (hasCommand) {
+    if (typeof command.command !== 'string' || command.command.trim() === '') {
+      throw new RuntimeCommandError('command', 'must be a non-empty string');
+    }
+    refuseNul('command', command.command);
+  } else {
+    const argv = command.argv;
+    if (!Array.isArray(argv) || argv.length === 0 || argv.some((part) => typeof part !== 'string')) {
+      throw new RuntimeCommandError('argv', 'must be a non-empty array of strings');
+    }
+    if (argv[0] === '') throw new RuntimeCommandError('argv', 'the program (argv[0]) is empty');
+    argv.forEach((part, index) => refuseNul(`argv[${index}]`, part));
+  }
+
+  if (typeof command.env !== 'object' || command.env === null) {
+    throw new RuntimeCommandError('env', 'must be an object of string values (the complete environment)');
+  }
+  for (const [name, value] of Object.entries(command.env)) {
+    if (name === '' || name.includes('=') || name.includes('\0')) {
+      throw new RuntimeCommandError(`env.${name}`, 'a variable name must be non-empty and contain neither "=" nor NUL');
+    }
+    if (typeof value !== 'string') throw new RuntimeCommandError(`env.${name}`, 'the value must be a string');
+    refuseNul(`env.${name}`, value);
+  }
+
+  if (!Number.isFinite(command.timeoutMs) || command.timeoutMs <= 0) {
+    throw new RuntimeCommandError('timeoutMs', `must be a positive number of milliseconds, got ${String(command.timeoutMs)}`);
+  }
+  if (!Number.isInteger(command.maxOutputBytes) || command.maxOutputBytes < 0) {
+    throw new RuntimeCommandError('maxOutputBytes', `must be a non-negative integer, got ${String(command.maxOutputBytes)}`);
+  }
+  if (command.stdin !== undefined && typeof command.stdin !== 'string' && !(command.stdin instanceof Uint8Array)) {
+    throw new RuntimeCommandError('stdin', 'must be a string or a Uint8Array');
+  }
+
+  const workspaceRoot = existingDirectory('workspaceRoot', command.workspaceRoot);
+  const cwd = existingDirectory('cwd', command.cwd);
+  if (!isInside(cwd, workspaceRoot)) {
+    throw new RuntimeCommandError('cwd', `"${command.cwd}" is not inside the workspace "${command.workspaceRoot}"`);
+  }
+  return { workspaceRoot, cwd };
+}
+
+/** True when `path` is `root` or below it (both already canonical). */
+export function isInside(path: string, root: string): boolean {
+  const rel = relative(root, path);
+  return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
+}
+
+function existingDirectory(field: string, path: unknown): string {
+  if (typeof path !== 'string' || !isAbsolute(path)) {
+    throw new RuntimeCommandError(field, `must be an absolute path, got ${JSON.stringify(path)}`);
+  }
+  let canonical: string;
+  try {
+    canonical = realpathSync(path);
+  } catch {
+    throw new RuntimeCommandError(field, `"${path}" does not exist`);
+  }
+  if (!statSync(canonical).isDirectory()) throw new RuntimeCommandError(field, `"${path}" is not a directory`);
+  return canonical;
+}
+
+function refuseNul(field: string, value: string): void {
+  if (value.includes('\0')) throw new RuntimeCommandError(field, 'contains a NUL byte, which no process can receive');
+}
