@@ -1,6 +1,7 @@
+import type { DeclaredSkillLoad } from '../../disclosure/declared-loads.js';
 import type { SkillContext } from '../../repository/types.js';
 import type { StateView } from '../../tools/types.js';
-import type { StateDelta } from './state-transaction.js';
+import type { StateDelta } from '../../disclosure/state-delta.js';
 
 /** One committed state change: what a tool call (or the turn bookkeeping) wrote. */
 export interface StateChange {
@@ -24,6 +25,11 @@ export interface SkillCallContext {
   state: StateView;
   /** Visibility context (user, tenant, roles) for the repository's filter. */
   skillContext?: SkillContext;
+  /**
+   * Skills the caller loads for this turn without a model tool call, validated as one batch before
+   * the first model request (see docs/ai-sdk.md).
+   */
+  skillLoads?: readonly DeclaredSkillLoad[];
   /** Told about every committed state change, in order (the runner persists and streams them). */
   onStateChange?: (change: StateChange) => void;
 }
@@ -35,10 +41,12 @@ export function createSkillCallContext(options: {
   state: StateView;
   agentName?: string;
   skillContext?: SkillContext;
+  skillLoads?: readonly DeclaredSkillLoad[];
   onStateChange?: (change: StateChange) => void;
 }): SkillCallContext {
   const context: SkillCallContext = { sessionId: options.sessionId, agentName: options.agentName ?? defaultAgentName, state: options.state };
   if (options.skillContext !== undefined) context.skillContext = options.skillContext;
+  if (options.skillLoads !== undefined) context.skillLoads = options.skillLoads;
   if (options.onStateChange !== undefined) context.onStateChange = options.onStateChange;
   return context;
 }

@@ -1,7 +1,5 @@
+import type { StateDelta } from '../../disclosure/state-delta.js';
 import type { StateView } from '../../tools/types.js';
-
-/** Pending writes of one tool call: `null` deletes a key. */
-export type StateDelta = Record<string, string | null>;
 
 export interface StateTransaction {
   /** What the tool reads and writes: the parent's state with this call's writes on top. */

@@ -5,29 +5,26 @@ const sdkUnavailablePrefix = 'Model tried to call unavailable tool ';
 
 export interface UnavailableToolFacts {
   toolName: string;
-  /** Loaded skills whose `Tools:` section names it but whose selection leaves it out. */
-  deselectedBy: string[];
-  /** Skills not loaded whose `Tools:` section names it. */
-  providedBy: string[];
-  /** A loaded skill lists it but `allowed-tools` enforcement withholds it. */
-  withheld: boolean;
+  /** Visible skills whose `Tools:` section names it, by name. */
+  providedBy: readonly string[];
 }
 
-/** What the model reads instead of the SDK's generic message: why, and what to call instead. */
+/**
+ * What the model reads instead of the SDK's generic message: why, and what to call instead. It
+ * depends on the repository only, not on what is loaded now, so the explanation of an old call
+ * stays byte-identical from request to request (a stable, cacheable prefix).
+ */
 export function unavailableToolMessage(facts: UnavailableToolFacts): string {
-  const head = `tool "${facts.toolName}" is not available now`;
-  if (facts.withheld) {
-    return `${head}: the allowed-tools of the loaded skills do not include it. Use the tools the loaded skills allow, or load a skill that allows it with skill_load.`;
+  const head = `tool "${facts.toolName}" is not available`;
+  if (facts.providedBy.length === 0) {
+    return `${head}: no skill lists it in its Tools: section, so it cannot be used in this conversation. Continue with the tools you have.`;
   }
-  const first = facts.deselectedBy[0];
-  if (first !== undefined) {
-    return `${head}: skill "${first}" lists it, but its tool selection leaves it out. Call skill_select_tools with {"skill": "${first}", "tools": ["${facts.toolName}"], "mode": "add"} first.`;
-  }
-  if (facts.providedBy.length > 0) {
-    const names = facts.providedBy.map((name) => `"${name}"`).join(', ');
-    return `${head}: it becomes available after loading a skill that lists it in its Tools: section (${names}). Call skill_load with one of them first.`;
-  }
-  return `${head}: no skill lists it in its Tools: section, so it cannot be used in this conversation. Continue with the tools you have.`;
+  const names = facts.providedBy.map((name) => `"${name}"`).join(', ');
+  return (
+    `${head}: it is active only while a skill that lists it in its Tools: section is loaded (${names}) and the tool is selected. ` +
+    `Call skill_load with one of these skills first; if the skill is already loaded, call skill_select_tools with {"skill": <skill>, "tools": ["${facts.toolName}"], "mode": "add"}. ` +
+    `A loaded skill's allowed-tools can also keep it out.`
+  );
 }
 
 /** Tool names whose calls failed because the tool was not active (as the SDK reported them in the history). */

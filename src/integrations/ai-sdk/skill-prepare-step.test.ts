@@ -1,0 +1,162 @@
+import { describe, expect, it } from 'vitest';
+import { jsonSchema, tool, type LanguageModel, type ModelMessage, type Tool } from 'ai';
+import { loadedKey, loadedOrderKey, toolsKey } from '../../disclosure/state-keys.js';
+import { createMemorySkillRepository } from '../../repository/memory-skill-repository.js';
+import { createInMemoryStateView } from '../../tools/in-memory-state-view.js';
+import { SkillAgentConfigError } from './errors.js';
+import { createSkillCallContext, type SkillCallContext, type StateChange } from './skill-call-context.js';
+import { createSkillPrepareStep, type SkillPrepareStepOptions } from './skill-prepare-step.js';
+
+const repository = createMemorySkillRepository([
+  {
+    name: 'weather-tools',
+    description: 'Weather queries.',
+    body: 'Use get_current_weather for today.',
+    tools: ['get_current_weather', 'get_weather_forecast'],
+    files: { 'docs/units.md': 'Celsius.' },
+  },
+  { name: 'notes', description: 'Take notes.', body: 'Write notes tersely.', allowedTools: ['save_note'], tools: ['save_note'] },
+  { name: 'plain', description: 'No tools.', body: 'Plain body.' },
+]);
+
+function poolTool(name: string): Tool {
+  return tool({ description: `${name} tool`, inputSchema: jsonSchema({ type: 'object', properties: {} }), execute: async () => name });
+}
+const toolPool = Object.fromEntries(['get_current_weather', 'get_weather_forecast', 'save_note', 'ask_name_information'].map((name) => [name, poolTool(name)]));
+const skillToolNames = ['skill_load', 'skill_select_docs', 'skill_select_tools', 'skill_run'];
+const model = {} as LanguageModel;
+
+function setup(options: Partial<SkillPrepareStepOptions> = {}, initial: Record<string, string> = {}) {
+  const state = createInMemoryStateView(initial);
+  const changes: StateChange[] = [];
+  const context: SkillCallContext = createSkillCallContext({ sessionId: 's', state, onStateChange: (change) => changes.push(change) });
+  const prepareStep = createSkillPrepareStep({ repository, skillToolNames, toolPool, instructions: 'You are terse.', ...options });
+  const run = (stepNumber: number, messages: ModelMessage[]) => prepareStep({ stepNumber, messages, steps: [], model, experimental_context: context });
+  return { state, changes, context, run };
+}
+
+const user: ModelMessage = { role: 'user', content: 'weather in Beijing?' };
+const loadCall: ModelMessage = { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'skill_load', input: { skill: 'weather-tools' } }] };
+const loadResult: ModelMessage = { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c1', toolName: 'skill_load', output: { type: 'text', value: 'loaded: weather-tools' } }] };
+const loadedWeather = { [loadedKey('assistant', 'weather-tools')]: '1', [loadedOrderKey('assistant')]: '["weather-tools"]' };
+
+describe('createSkillPrepareStep', () => {
+  it('before any load: instructions plus catalog as system, only the skill tools active, messages untouched', async () => {
+    const { run } = setup();
+    const result = await run(0, [user]);
+    const system = result?.system as Array<{ content: string }>;
+    expect(system).toHaveLength(1);
+    expect(system[0]?.content.startsWith('You are terse.\n\n')).toBe(true);
+    expect(system[0]?.content).toContain('- weather-tools: Weather queries.');
+    expect(result?.messages).toEqual([user]);
+    expect(result?.activeTools).toEqual(skillToolNames);
+  });
+
+  it('tool-result mode puts the body into the skill_load result and activates the skill\'s pool tools; the input is not changed', async () => {
+    const { run } = setup({ loadMode: 'session' }, loadedWeather);
+    const messages = [user, loadCall, loadResult];
+    const snapshot = JSON.stringify(messages);
+    const result = await run(1, messages);
+    const toolMessage = result?.messages?.[2] as { content: Array<{ output: { value: string } }> };
+    expect(toolMessage.content[0]?.output.value).toMatch(/^\[Loaded\] weather-tools\n\nUse get_current_weather for today\./);
+    expect((result?.system as Array<{ content: string }>)[0]?.content).not.toContain('[Loaded]');
+    expect(result?.activeTools).toEqual([...skillToolNames, 'get_current_weather', 'get_weather_forecast']);
+    expect(JSON.stringify(messages)).toBe(snapshot);
+  });
+
+  it('system mode appends the body to the system message; without a matching tool result tool-result mode falls back to a system message', async () => {
+    const systemMode = setup({ loadMode: 'session', materialize: 'system' }, loadedWeather);
+    const bySystem = await systemMode.run(1, [user]);
+    expect((bySystem?.system as Array<{ content: string }>)[0]?.content).toContain('[Loaded] weather-tools');
+
+    const fallback = setup({ loadMode: 'session' }, loadedWeather);
+    const byFallback = await fallback.run(1, [user]);
+    const system = byFallback?.system as Array<{ content: string }>;
+    expect(system).toHaveLength(2);
+    expect(system[1]?.content).toMatch(/^Loaded skill context:\n\n\[Loaded\] weather-tools/);
+  });
+
+  it('turn mode unloads the previous turn at step 0 only, and reports it as a turn change', async () => {
+    const { run, state, changes } = setup({}, loadedWeather);
+    await run(0, [user]);
+    expect(state.get(loadedKey('assistant', 'weather-tools'))).toBeUndefined();
+    expect(changes).toEqual([{ source: 'turn', delta: { [loadedKey('assistant', 'weather-tools')]: null, [loadedOrderKey('assistant')]: null } }]);
+    state.set(loadedKey('assistant', 'plain'), '1');
+    await run(1, [user]);
+    expect(state.get(loadedKey('assistant', 'plain'))).toBe('1');
+  });
+
+  it('once mode shows loaded skills in one request and then unloads them', async () => {
+    const { run, state } = setup({ loadMode: 'once', materialize: 'system' }, loadedWeather);
+    const result = await run(1, [user]);
+    expect((result?.system as Array<{ content: string }>)[0]?.content).toContain('[Loaded] weather-tools');
+    expect(result?.activeTools).toContain('get_current_weather');
+    expect(state.get(loadedKey('assistant', 'weather-tools'))).toBeUndefined();
+  });
+
+  it('applies declared loads atomically at step 0, and a bad batch throws with nothing written', async () => {
+    const good = setup({ loadMode: 'session' });
+    good.context.skillLoads = [{ name: 'weather-tools', docs: ['docs/units.md'] }];
+    const result = await good.run(0, [user]);
+    expect(result?.activeTools).toContain('get_weather_forecast');
+    expect((result?.system as Array<{ content: string }>)[1]?.content).toContain('[Doc] docs/units.md');
+
+    const bad = setup({}, loadedWeather);
+    bad.context.skillLoads = [{ name: 'plain' }, { name: 'missing-skill' }];
+    await expect(bad.run(0, [user])).rejects.toThrow(/missing-skill/);
+    expect(bad.state.get(loadedKey('assistant', 'weather-tools'))).toBe('1');
+    expect(bad.changes).toEqual([]);
+  });
+
+  it('narrows to skill_select_tools and evicts beyond maxLoadedSkills', async () => {
+    const narrowed = setup({ loadMode: 'session' }, { ...loadedWeather, [toolsKey('assistant', 'weather-tools')]: '["get_weather_forecast"]' });
+    expect((await narrowed.run(1, [user]))?.activeTools).toEqual([...skillToolNames, 'get_weather_forecast']);
+
+    const evicting = setup({ loadMode: 'session', maxLoadedSkills: 1 }, {
+      ...loadedWeather,
+      [loadedKey('assistant', 'plain')]: '1',
+      [loadedOrderKey('assistant')]: '["weather-tools","plain"]',
+    });
+    const result = await evicting.run(1, [user]);
+    expect(result?.activeTools).toEqual(skillToolNames);
+    expect(evicting.state.get(loadedKey('assistant', 'weather-tools'))).toBeUndefined();
+    expect(evicting.state.get(loadedKey('assistant', 'plain'))).toBe('1');
+  });
+
+  it('enforces allowed-tools of loaded skills only when asked', async () => {
+    const loaded = { ...loadedWeather, [loadedKey('assistant', 'notes')]: '1' };
+    const open = setup({ loadMode: 'session' }, loaded);
+    expect((await open.run(1, [user]))?.activeTools).toEqual([...skillToolNames, 'get_current_weather', 'get_weather_forecast', 'save_note']);
+    const enforced = setup({ loadMode: 'session', enforceAllowedTools: true }, loaded);
+    expect((await enforced.run(1, [user]))?.activeTools).toEqual(['skill_load', 'skill_select_docs', 'skill_select_tools', 'save_note']);
+  });
+
+  it('explains calls to pool tools that were not active, the same way every time', async () => {
+    const { run } = setup();
+    const history: ModelMessage[] = [
+      user,
+      { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'c9', toolName: 'ask_name_information', input: {} }, { type: 'tool-call', toolCallId: 'c10', toolName: 'get_weather_forecast', input: {} }] },
+      {
+        role: 'tool',
+        content: [
+          { type: 'tool-result', toolCallId: 'c9', toolName: 'ask_name_information', output: { type: 'error-text', value: "Model tried to call unavailable tool 'ask_name_information'. Available tools: skill_load." } },
+          { type: 'tool-result', toolCallId: 'c10', toolName: 'get_weather_forecast', output: { type: 'error-text', value: "Model tried to call unavailable tool 'get_weather_forecast'. Available tools: skill_load." } },
+        ],
+      },
+    ];
+    const first = await run(1, history);
+    const second = await run(2, history);
+    const results = (first?.messages?.[2] as { content: Array<{ output: { value: string } }> }).content.map((part) => part.output.value);
+    expect(results[0]).toMatch(/^tool "ask_name_information" is not available: no skill lists it/);
+    expect(results[1]).toContain('("weather-tools")');
+    expect(JSON.stringify(second?.messages)).toBe(JSON.stringify(first?.messages));
+  });
+
+  it('validates options by field and needs a context', async () => {
+    expect(() => createSkillPrepareStep({ repository, skillToolNames, materialize: 'inline' as never })).toThrow(SkillAgentConfigError);
+    expect(() => createSkillPrepareStep({ repository, skillToolNames, loadMode: 'forever' as never })).toThrow(/loadMode/);
+    expect(() => createSkillPrepareStep({ repository, skillToolNames, toolPool: { skill_load: poolTool('x') } })).toThrow(/toolPool/);
+    const prepareStep = createSkillPrepareStep({ repository, skillToolNames });
+    await expect(prepareStep({ stepNumber: 0, messages: [user], steps: [], model, experimental_context: undefined })).rejects.toThrow(/experimental_context/);
+  });
+});

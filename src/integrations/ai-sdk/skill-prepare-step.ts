@@ -1,0 +1,185 @@
+import type { ModelMessage, PrepareStepFunction, PrepareStepResult, SystemModelMessage, Tool } from 'ai';
+import { renderCatalog, type CatalogBudget, type CatalogFormat } from '../../disclosure/catalog.js';
+import { applyDeclaredLoads } from '../../disclosure/declared-loads.js';
+import { parseLoadMode, parseMaxLoadedSkills, type LoadMode } from '../../disclosure/load-mode.js';
+import { materializeRequest, type MaterializationMode } from '../../disclosure/materialize-request.js';
+import type { ModelMessage as NeutralModelMessage } from '../../disclosure/model-messages.js';
+import { evictLeastRecentlyTouched } from '../../disclosure/skill-transitions.js';
+import { mergeDeltas, overlayState, writeDelta, type StateDelta } from '../../disclosure/state-delta.js';
+import { afterModelRequest, beginTurn } from '../../disclosure/turn-lifecycle.js';
+import type { SkillRepository } from '../../repository/types.js';
+import { selectActiveTools, type ToolSelection } from './dynamic-tool-selection.js';
+import { MissingSkillCallContextError, SkillAgentConfigError } from './errors.js';
+import { isSkillCallContext, type SkillCallContext } from './skill-call-context.js';
+import { explainUnavailableToolCalls, findUnavailableToolCalls, unavailableToolMessage } from './unavailable-tool-calls.js';
+
+export interface SkillPrepareStepOptions {
+  repository: SkillRepository;
+  /** Names of the skill tools registered with the model (skill_load, ..., skill_run): always active. */
+  skillToolNames: readonly string[];
+  /** Tools that become active only when a loaded skill's `Tools:` section names them. */
+  toolPool?: Readonly<Record<string, Tool>>;
+  /** Where loaded skills go: `tool-result` (default, cache-friendly) or `system`. */
+  materialize?: MaterializationMode;
+  /** `turn` (default), `once` or `session`. */
+  loadMode?: LoadMode;
+  /** Keep at most this many loaded skills, evicting the least recently touched. */
+  maxLoadedSkills?: number;
+  /** Your system prompt. The catalog is appended to it; it replaces any `system` given to generateText. */
+  instructions?: string;
+  /** Catalog rendering; `false` leaves the catalog out (the model must know the skills some other way). */
+  catalog?: false | { format?: CatalogFormat; budget?: CatalogBudget; guidance?: string | false };
+  /** Narrow active tools to the loaded skills' `allowed-tools`. */
+  enforceAllowedTools?: boolean;
+  allowedToolAliases?: Readonly<Record<string, readonly string[]>>;
+  /** Used when a call carries no `experimental_context`. */
+  context?: SkillCallContext | (() => SkillCallContext);
+  /** Told what the step will show the model (for events and tests). */
+  onStepPrepared?: (prepared: PreparedStep) => void;
+}
+
+export interface PreparedStep {
+  stepNumber: number;
+  selection: ToolSelection;
+}
+
+/** The AI SDK's and the disclosure layer's messages have the same shape; this is the one place that says so. */
+function toNeutral(messages: readonly ModelMessage[]): NeutralModelMessage[] {
+  return messages as unknown as NeutralModelMessage[];
+}
+
+function fromNeutral(messages: readonly NeutralModelMessage[]): ModelMessage[] {
+  return messages as unknown as ModelMessage[];
+}
+
+function validateOptions(options: SkillPrepareStepOptions): { loadMode: LoadMode; maxLoadedSkills: number | undefined; materialize: MaterializationMode } {
+  if (options.repository === undefined || typeof options.repository.list !== 'function') throw new SkillAgentConfigError('repository', 'a SkillRepository is required');
+  if (!Array.isArray(options.skillToolNames)) throw new SkillAgentConfigError('skillToolNames', 'must be an array of tool names');
+  const materialize = options.materialize ?? 'tool-result';
+  if (materialize !== 'system' && materialize !== 'tool-result') throw new SkillAgentConfigError('materialize', `must be "system" or "tool-result"; got ${JSON.stringify(materialize)}`);
+  for (const name of Object.keys(options.toolPool ?? {})) {
+    if (options.skillToolNames.includes(name)) throw new SkillAgentConfigError('toolPool', `pool tool "${name}" has the name of a skill tool`);
+  }
+  return { loadMode: parseLoadMode(options.loadMode), maxLoadedSkills: parseMaxLoadedSkills(options.maxLoadedSkills), materialize };
+}
+
+/** Writes a turn-level delta into the session state and tells the listener. */
+function commitTurnDelta(context: SkillCallContext, delta: StateDelta): void {
+  const changed: StateDelta = {};
+  for (const [key, value] of Object.entries(delta)) if ((context.state.get(key) ?? null) !== value) changed[key] = value;
+  if (Object.keys(changed).length === 0) return;
+  writeDelta(context.state, changed);
+  context.onStateChange?.({ source: 'turn', delta: changed });
+}
+
+async function skillsListing(repository: SkillRepository, context: SkillCallContext, toolName: string): Promise<string[]> {
+  const providers: string[] = [];
+  for (const summary of await repository.list(context.skillContext)) {
+    try {
+      if ((await repository.get(summary.name, context.skillContext)).tools.includes(toolName)) providers.push(summary.name);
+    } catch {
+      // A skill that cannot be read provides nothing.
+    }
+  }
+  return providers;
+}
+
+/**
+ * A `prepareStep` for `generateText` / `streamText` / `ToolLoopAgent` that does progressive
+ * disclosure before every model call:
+ * - on the first step of a call (one call = one turn) it applies the load mode's turn reset and the
+ *   caller-declared loads atomically;
+ * - it evicts beyond `maxLoadedSkills`;
+ * - it adds the catalog to the system prompt and materialises loaded skills (into the system
+ *   message, or into their `skill_load` / `skill_select_docs` results with the system fallback);
+ * - it sets `activeTools`: the skill tools plus the pool tools the loaded skills select;
+ * - it replaces the SDK's generic "unavailable tool" results with what to call instead;
+ * - in `once` mode it unloads the skills the request just showed.
+ * The caller's messages are never changed; only the request is.
+ */
+export function createSkillPrepareStep(options: SkillPrepareStepOptions): PrepareStepFunction<Record<string, Tool>> {
+  const { loadMode, maxLoadedSkills, materialize } = validateOptions(options);
+  const poolToolNames = Object.keys(options.toolPool ?? {});
+
+  return async ({ stepNumber, messages, experimental_context }): Promise<PrepareStepResult<Record<string, Tool>>> => {
+    const context = resolveContext(experimental_context, options.context);
+    const { agentName, state, skillContext } = context;
+
+    if (stepNumber === 0) {
+      // Reset and declared loads land together or not at all: a bad declaration throws before anything is written.
+      const reset = beginTurn(state, { agentName, mode: loadMode });
+      const declared = await applyDeclaredLoads(overlayState(state, reset), {
+        agentName,
+        repository: options.repository,
+        loads: context.skillLoads ?? [],
+        ...(skillContext !== undefined ? { skillContext } : {}),
+        ...(maxLoadedSkills !== undefined ? { maxLoadedSkills: maxLoadedSkills } : {}),
+      });
+      commitTurnDelta(context, mergeDeltas(reset, declared));
+    }
+    commitTurnDelta(context, evictLeastRecentlyTouched(state, { agentName, maxLoadedSkills: maxLoadedSkills }));
+
+    const selection = await selectActiveTools({
+      repository: options.repository,
+      state,
+      agentName,
+      skillToolNames: options.skillToolNames,
+      poolToolNames,
+      ...(skillContext !== undefined ? { skillContext } : {}),
+      ...(options.enforceAllowedTools ? { enforceAllowedTools: true } : {}),
+      ...(options.allowedToolAliases ? { allowedToolAliases: options.allowedToolAliases } : {}),
+    });
+
+    const catalog =
+      options.catalog === false
+        ? ''
+        : renderCatalog({
+            skills: await options.repository.list(skillContext),
+            tools: options.skillToolNames,
+            ...(options.catalog?.format !== undefined ? { format: options.catalog.format } : {}),
+            ...(options.catalog?.budget !== undefined ? { budget: options.catalog.budget } : {}),
+            ...(options.catalog?.guidance !== undefined ? { guidance: options.catalog.guidance } : {}),
+          });
+    const request: ModelMessage[] = options.instructions !== undefined && options.instructions !== '' ? [{ role: 'system', content: options.instructions }, ...messages] : [...messages];
+    const materialized = fromNeutral(
+      await materializeRequest({
+        messages: toNeutral(request),
+        state,
+        agentName,
+        repository: options.repository,
+        mode: materialize,
+        catalog,
+        ...(skillContext !== undefined ? { skillContext } : {}),
+      }),
+    );
+
+    const explained = await explainPoolToolCalls(materialized, poolToolNames, options.repository, context);
+    if (loadMode === 'once') commitTurnDelta(context, afterModelRequest(state, { agentName, mode: 'once' }));
+    options.onStepPrepared?.({ stepNumber, selection });
+
+    // Leading system messages go to `system` (the SDK warns about system messages inside `messages`).
+    const firstOther = explained.findIndex((message) => message.role !== 'system');
+    const split = firstOther === -1 ? explained.length : firstOther;
+    const system = explained.slice(0, split) as SystemModelMessage[];
+    return {
+      ...(system.length > 0 ? { system } : {}),
+      messages: explained.slice(split),
+      activeTools: selection.activeTools,
+    };
+  };
+}
+
+function resolveContext(fromCall: unknown, fallback: SkillPrepareStepOptions['context']): SkillCallContext {
+  if (isSkillCallContext(fromCall)) return fromCall;
+  const fixed = typeof fallback === 'function' ? fallback() : fallback;
+  if (fixed) return fixed;
+  throw new MissingSkillCallContextError('prepareStep');
+}
+
+async function explainPoolToolCalls(messages: ModelMessage[], poolToolNames: readonly string[], repository: SkillRepository, context: SkillCallContext): Promise<ModelMessage[]> {
+  const names = [...findUnavailableToolCalls(messages)].filter((name) => poolToolNames.includes(name));
+  if (names.length === 0) return messages;
+  const explanations = new Map<string, string>();
+  for (const toolName of names) explanations.set(toolName, unavailableToolMessage({ toolName, providedBy: await skillsListing(repository, context, toolName) }));
+  return explainUnavailableToolCalls(messages, explanations);
+}
