@@ -6,3 +6,13 @@ export class SkillToolError extends SkillboxError {
     super('SKILL_TOOL_ERROR', message);
   }
 }
+
+/** `createSkillTools` was given options that cannot work together (a profile without its tools, an unknown tool name). */
+export class SkillToolsConfigError extends SkillboxError {
+  readonly field: string;
+
+  constructor(field: string, why: string) {
+    super('SKILL_TOOLS_CONFIG_INVALID', `${field} ${why}`);
+    this.field = field;
+  }
+}

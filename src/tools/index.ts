@@ -1,1 +1,11 @@
-export {};
+export * from './errors.js';
+export * from './in-memory-state-view.js';
+export * from './create-skill-tools.js';
+export { maxSkillEnumValues, skillNameSchema } from './skill-tool-support.js';
+export * from './skill-load-tool.js';
+export * from './skill-list-tool.js';
+export * from './skill-list-docs-tool.js';
+export * from './skill-select-docs-tool.js';
+export * from './skill-select-tools-tool.js';
+export * from './skill-list-tools-tool.js';
+export * from './skill-read-tool.js';

@@ -1,0 +1,104 @@
+import { parseMaxLoadedSkills } from '../disclosure/load-mode.js';
+import type { SkillRepository } from '../repository/types.js';
+import { SkillToolsConfigError } from './errors.js';
+import { createSkillListDocsTool } from './skill-list-docs-tool.js';
+import { createSkillListTool } from './skill-list-tool.js';
+import { createSkillListToolsTool } from './skill-list-tools-tool.js';
+import { createSkillLoadTool } from './skill-load-tool.js';
+import { createSkillReadTool, defaultReadPageCharacters } from './skill-read-tool.js';
+import { createSkillSelectDocsTool } from './skill-select-docs-tool.js';
+import { createSkillSelectToolsTool } from './skill-select-tools-tool.js';
+import { skillNameSchema, type SkillToolSettings } from './skill-tool-support.js';
+import type { ToolDefinition } from './types.js';
+
+export type SkillToolProfile = 'knowledge' | 'full';
+
+export interface SkillToolsOptions {
+  repository: SkillRepository;
+  /** `knowledge` (default), `full`, or the exact tool names to register. */
+  profile?: SkillToolProfile | readonly string[];
+  /** The workspace layer's tools (`skill_run`, `workspace_exec`); required by `full`. */
+  executionTools?: readonly ToolDefinition[];
+  /** Visible skill names: the `skill` input becomes an enum of them (up to 256 names). */
+  skillNames?: readonly string[];
+  /** Names of the tools skills may activate (their `Tools:` sections); `full` then adds skill_list_tools and skill_select_tools. */
+  toolPool?: readonly string[];
+  /** Keep at most this many loaded skills per agent, evicting the least recently touched. */
+  maxLoadedSkills?: number;
+  /** Page size of skill_read in characters (default 20,000). */
+  readPageCharacters?: number;
+}
+
+/** The knowledge tools, in the order they are registered. */
+export const knowledgeToolNames: readonly string[] = ['skill_load', 'skill_list_docs', 'skill_select_docs', 'skill_read'];
+
+/** The tool-selection pair, registered by `full` when a tool pool is configured. */
+export const toolSelectionToolNames: readonly string[] = ['skill_list_tools', 'skill_select_tools'];
+
+const builders: Record<string, (settings: SkillToolSettings) => ToolDefinition> = {
+  skill_list: createSkillListTool as (settings: SkillToolSettings) => ToolDefinition,
+  skill_load: createSkillLoadTool as (settings: SkillToolSettings) => ToolDefinition,
+  skill_list_docs: createSkillListDocsTool as (settings: SkillToolSettings) => ToolDefinition,
+  skill_select_docs: createSkillSelectDocsTool as (settings: SkillToolSettings) => ToolDefinition,
+  skill_read: createSkillReadTool as (settings: SkillToolSettings) => ToolDefinition,
+  skill_list_tools: createSkillListToolsTool as (settings: SkillToolSettings) => ToolDefinition,
+  skill_select_tools: createSkillSelectToolsTool as (settings: SkillToolSettings) => ToolDefinition,
+};
+
+/** Names of every disclosure tool `createSkillTools` can build. */
+export const skillToolNames: readonly string[] = Object.keys(builders);
+
+function profileNames(options: SkillToolsOptions, executionNames: readonly string[]): string[] {
+  const profile = options.profile ?? 'knowledge';
+  if (profile === 'knowledge') return [...knowledgeToolNames];
+  if (profile === 'full') {
+    if (executionNames.length === 0) {
+      throw new SkillToolsConfigError(
+        'profile',
+        '"full" needs executionTools (skill_run and workspace_exec from the workspace layer); pass them, or use profile "knowledge".',
+      );
+    }
+    const selection = (options.toolPool?.length ?? 0) > 0 ? toolSelectionToolNames : [];
+    return [...knowledgeToolNames, ...selection, ...executionNames];
+  }
+  if (!Array.isArray(profile)) {
+    throw new SkillToolsConfigError('profile', `must be "knowledge", "full" or an array of tool names; got ${JSON.stringify(profile)}`);
+  }
+  const known = new Set([...skillToolNames, ...executionNames]);
+  const unknown = profile.filter((name) => !known.has(name));
+  if (unknown.length > 0) {
+    throw new SkillToolsConfigError(
+      'profile',
+      `names unknown tools: ${unknown.join(', ')}. Known: ${[...known].join(', ')} (execution tools must be passed in executionTools).`,
+    );
+  }
+  return [...new Set(profile)];
+}
+
+/**
+ * The model-facing skill tools for one repository. Tools write state only through
+ * `context.state.set`, so a caller that drops the writes of a failed call keeps state unchanged.
+ */
+export function createSkillTools(options: SkillToolsOptions): ToolDefinition[] {
+  if (typeof options?.repository?.get !== 'function') throw new SkillToolsConfigError('repository', 'must be a SkillRepository');
+  const executionTools = options.executionTools ?? [];
+  const executionNames = executionTools.map((tool) => tool.name);
+  const clash = executionNames.find((name) => skillToolNames.includes(name));
+  if (clash !== undefined) throw new SkillToolsConfigError('executionTools', `holds "${clash}", the name of a disclosure tool`);
+  const pageCharacters = options.readPageCharacters ?? defaultReadPageCharacters;
+  if (!Number.isInteger(pageCharacters) || pageCharacters < 1000) {
+    throw new SkillToolsConfigError('readPageCharacters', `must be an integer of at least 1000; got ${JSON.stringify(options.readPageCharacters)}`);
+  }
+  const maxLoadedSkills = parseMaxLoadedSkills(options.maxLoadedSkills);
+  const settings: SkillToolSettings = {
+    repository: options.repository,
+    skillSchema: skillNameSchema(options.skillNames),
+    readPageCharacters: pageCharacters,
+    ...(maxLoadedSkills === undefined ? {} : { maxLoadedSkills }),
+  };
+  return profileNames(options, executionNames).map((name) => {
+    const build = builders[name];
+    if (build !== undefined) return build(settings);
+    return executionTools.find((tool) => tool.name === name)!;
+  });
+}

@@ -1,0 +1,62 @@
+import { z } from 'zod';
+import { SkillNotFoundError } from '../repository/errors.js';
+import type { Skill, SkillRepository } from '../repository/types.js';
+import { SkillToolError } from './errors.js';
+import type { ToolContext } from './types.js';
+
+/** Above this many visible skills the `skill` input is a plain string (a huge enum costs tokens on every request). */
+export const maxSkillEnumValues = 256;
+
+/** What every skill tool is built with. */
+export interface SkillToolSettings {
+  repository: SkillRepository;
+  /** The `skill` input: an enum of the visible names, or a string. */
+  skillSchema: z.ZodType<string>;
+  maxLoadedSkills?: number;
+  /** Page size of skill_read, in characters. */
+  readPageCharacters: number;
+}
+
+export function skillNameSchema(skillNames?: readonly string[]): z.ZodType<string> {
+  const names = [...new Set((skillNames ?? []).map((name) => name.trim()).filter((name) => name !== ''))].sort();
+  const described = (schema: z.ZodType<string>) => schema.describe('Name of the skill, as listed under "Available skills"');
+  if (names.length === 0 || names.length > maxSkillEnumValues) return described(z.string().trim().min(1));
+  return described(z.enum(names as [string, ...string[]]));
+}
+
+/**
+ * Checks the input against the tool's schema even when the integration already did, so every
+ * caller gets the same model-readable error instead of a framework-specific one.
+ */
+export function parseToolInput<T>(toolName: string, schema: z.ZodType<T>, input: unknown, example: string): T {
+  const result = schema.safeParse(input ?? {});
+  if (result.success) return result.data;
+  const problems = result.error.issues.map((issue) => `${issue.path.length > 0 ? issue.path.join('.') : 'input'}: ${issue.message}`);
+  throw new SkillToolError(`invalid input for ${toolName}: ${problems.join('; ')}. Call it like ${example}.`);
+}
+
+function nameList(names: readonly string[], limit = 20): string {
+  if (names.length === 0) return '(none)';
+  const shown = names.slice(0, limit).join(', ');
+  return names.length > limit ? `${shown}, ... (${names.length} in all)` : shown;
+}
+
+/** The skill as this caller may see it; a hidden skill gets the same answer as an unknown one. */
+export async function getVisibleSkill(settings: SkillToolSettings, name: string, context: ToolContext): Promise<Skill> {
+  try {
+    return await settings.repository.get(name, context.skillContext);
+  } catch (error) {
+    if (!(error instanceof SkillNotFoundError)) throw error;
+    const visible = (await settings.repository.list(context.skillContext)).map((summary) => summary.name);
+    throw new SkillToolError(`unknown skill "${name}". Use one of the listed skills: ${nameList(visible)}.`);
+  }
+}
+
+/** Rejects names that are not items of the skill, naming the ones that are. */
+export function requireKnownItems(skill: string, kind: 'doc' | 'tool', items: readonly string[], available: readonly string[], hint: string): void {
+  const unknown = items.filter((item) => !available.includes(item));
+  if (unknown.length === 0) return;
+  const what = unknown.length === 1 ? `${kind} "${unknown[0]}"` : `${kind}s ${unknown.map((item) => `"${item}"`).join(', ')}`;
+  const has = available.length === 0 ? `it has no ${kind}s` : `its ${kind}s are: ${nameList(available, 50)}`;
+  throw new SkillToolError(`skill "${skill}" has no ${what}; ${has}. ${hint}`);
+}
