@@ -36,7 +36,7 @@ export class LocalRuntime implements WorkspaceRuntime {
   }
 
   /** Local processes see the host as it is. */
-  guestPath(hostPath: string): string {
+  guestPath(hostPath: string, _workspaceRoot?: string): string {
     return hostPath;
   }
 
