@@ -1,4 +1,5 @@
 import { stringify } from 'yaml';
+import { parseToolsSection } from '../format/parse-tools-section.js';
 import { normalizeBundledPath } from './bundled-path.js';
 import { compareNames } from './compare-names.js';
 import { isDocumentPath, isSkillFilePath } from './document-files.js';
@@ -16,7 +17,7 @@ export interface MemorySkillDefinition {
    * Files with a doc extension (see docs/skill-repositories.md) are the skill's docs.
    */
   files?: Record<string, string | Uint8Array>;
-  /** The `Tools:` list the skill makes available. */
+  /** The tools the skill makes available; when absent, read from the body's `Tools:` section. */
   tools?: readonly string[];
   allowedTools?: readonly string[];
   license?: string;
@@ -65,7 +66,7 @@ function storeDefinition(definition: MemorySkillDefinition, index: number): Stor
   const name = requireText(definition.name, index, 'name', false).trim();
   const description = requireText(definition.description, index, 'description', false).trim();
   const body = requireText(definition.body, index, 'body', true);
-  const tools = requireTextList(definition.tools, index, 'tools');
+  const tools = definition.tools === undefined ? parseToolsSection(body) : requireTextList(definition.tools, index, 'tools');
   const allowedTools = requireTextList(definition.allowedTools, index, 'allowedTools');
   const license = definition.license === undefined ? undefined : requireText(definition.license, index, 'license', false);
   const compatibility =

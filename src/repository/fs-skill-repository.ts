@@ -1,0 +1,409 @@
+import { watch as watchFolder, type FSWatcher } from 'node:fs';
+import { readFile, realpath, stat } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import { SkillParseError } from '../format/errors.js';
+import { parseSkillMarkdown } from '../format/parse-skill.js';
+import type { ParsedSkill } from '../format/types.js';
+import { normalizeBundledPath } from './bundled-path.js';
+import { compareNames } from './compare-names.js';
+import { isDocumentPath, isSkillFilePath } from './document-files.js';
+import {
+  SkillFileNotFoundError,
+  SkillNotFoundError,
+  SkillPathError,
+  SkillRepositoryOptionsError,
+  StrictRepositoryError,
+} from './errors.js';
+import { listSkillFiles } from './list-skill-files.js';
+import { mapWithConcurrency } from './map-with-concurrency.js';
+import { isWithin, skippedFolderNames } from './resolve-link.js';
+import { resolveSkillRoots, type RootEntry } from './resolve-skill-roots.js';
+import { scanSkillRoot, type FoundSkillFolder } from './scan-skill-root.js';
+import { splitSkillsRootList, standardSkillRoots } from './standard-roots.js';
+import type { RepositoryReport, ShadowedSkill, Skill, SkippedSkill, SkillRepository, SkillSummary } from './types.js';
+
+export interface FsSkillRepositoryOptions {
+  /**
+   * Folders (or `file://` URLs) to scan, in priority order. When absent, the standard roots:
+   * `SKILLS_ROOT` entries, `./.agents/skills`, `./.claude/skills`, `./skills`, `~/.agents/skills`,
+   * `~/.claude/skills`.
+   */
+  roots?: readonly string[];
+  /** Relative roots and the `./…` standard roots are resolved against this; defaults to `process.cwd()`. */
+  cwd?: string;
+  /** Where `SKILLS_ROOT` is read from; defaults to `process.env`. */
+  env?: NodeJS.ProcessEnv;
+  /** Home folder for the `~/…` standard roots; defaults to `os.homedir()`. */
+  home?: string;
+  /**
+   * Fail instead of skipping: a skill that cannot be loaded, a duplicate name, or a named root that
+   * is missing makes `open()` (and later `refresh()`) throw StrictRepositoryError listing them all.
+   */
+  strict?: boolean;
+  /** Folder levels below a root that are scanned (default 12). */
+  maxDepth?: number;
+  /** Directory entries read per root before the scan stops with a warning (default 250,000). */
+  maxEntries?: number;
+  /** Files listed per skill by `listFiles` and docs discovery (default 10,000). */
+  maxFilesPerSkill?: number;
+  /** A larger SKILL.md is skipped with a reason instead of parsed (default 8 MiB). */
+  maxSkillFileBytes?: number;
+}
+
+/** What changed in the catalog between two scans, by skill name. */
+export interface SkillChangeEvent {
+  added: string[];
+  removed: string[];
+  /** Skills whose SKILL.md changed or whose winning folder moved. */
+  changed: string[];
+}
+
+export interface SkillWatchOptions {
+  /** Quiet time after the last file event before the repository re-scans (default 100 ms). */
+  debounceMs?: number;
+  /** Called when a re-scan fails (a strict repository that turned invalid); the previous skills stay. */
+  onError?: (error: unknown) => void;
+}
+
+export interface SkillWatcher {
+  close(): void;
+}
+
+interface IndexedFolder extends FoundSkillFolder {
+  root: string;
+}
+
+type LoadOutcome = { parsed: ParsedSkill } | { reason: string };
+
+interface CacheEntry {
+  signature: string;
+  outcome: LoadOutcome;
+}
+
+interface LoadedSkill {
+  indexed: IndexedFolder;
+  parsed: ParsedSkill;
+  signature: string;
+  summary: SkillSummary;
+}
+
+interface ScanIndex {
+  roots: string[];
+  folders: IndexedFolder[];
+  skipped: SkippedSkill[];
+  warnings: string[];
+  problems: string[];
+}
+
+interface CatalogView {
+  winners: Map<string, LoadedSkill>;
+  summaries: SkillSummary[];
+  skipped: SkippedSkill[];
+  shadowed: ShadowedSkill[];
+}
+
+/** Simultaneous SKILL.md reads: keeps well under the usual 1,024 open-descriptor limit. */
+const readConcurrency = 64;
+
+function positiveInteger(options: FsSkillRepositoryOptions, key: keyof FsSkillRepositoryOptions, fallback: number): number {
+  const value = options[key];
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
+    throw new SkillRepositoryOptionsError(key, `must be a positive integer, got ${String(value)}`);
+  }
+  return value;
+}
+
+function reasonOf(error: unknown): string {
+  if (error instanceof SkillParseError) return error.line === undefined ? error.reason : `line ${error.line}: ${error.reason}`;
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code !== undefined) return `cannot read the file: ${code}`;
+  return `cannot be parsed: ${error instanceof Error ? error.message : String(error)}`;
+}
+
+/**
+ * Skills in folders on disk. Roots are scanned in order, recursively; the first skill of a name
+ * wins. Parsed SKILL.md files are cached by size, modification time and inode, so `list()` costs one
+ * `stat` per skill once warm and picks up edits without a re-scan; added and removed folders are
+ * seen after `refresh()` or through `watch()`.
+ */
+export class FsSkillRepository implements SkillRepository {
+  readonly #options: FsSkillRepositoryOptions;
+  readonly #rootEntries: RootEntry[];
+  readonly #cwd: string;
+  readonly #bounds: { maxDepth: number; maxEntries: number; maxFilesPerSkill: number; maxSkillFileBytes: number };
+  readonly #cache = new Map<string, CacheEntry>();
+  #index: ScanIndex = { roots: [], folders: [], skipped: [], warnings: [], problems: [] };
+  #view: CatalogView | undefined;
+
+  /** Use `FsSkillRepository.open()`: scanning is asynchronous and a strict repository must fail there. */
+  private constructor(options: FsSkillRepositoryOptions) {
+    this.#options = options;
+    this.#cwd = options.cwd ?? process.cwd();
+    this.#bounds = {
+      maxDepth: positiveInteger(options, 'maxDepth', 12),
+      maxEntries: positiveInteger(options, 'maxEntries', 250_000),
+      maxFilesPerSkill: positiveInteger(options, 'maxFilesPerSkill', 10_000),
+      maxSkillFileBytes: positiveInteger(options, 'maxSkillFileBytes', 8 * 1024 * 1024),
+    };
+    if (options.roots === undefined) {
+      const environment = options.env ?? process.env;
+      const fromEnvironment = splitSkillsRootList(environment.SKILLS_ROOT ?? '').length;
+      this.#rootEntries = standardSkillRoots({ cwd: this.#cwd, env: environment, ...(options.home ? { home: options.home } : {}) }).map(
+        (root, index) => ({ root, explicit: index < fromEnvironment }),
+      );
+    } else {
+      if (!Array.isArray(options.roots)) throw new SkillRepositoryOptionsError('roots', 'must be an array of folder paths');
+      options.roots.forEach((root, index) => {
+        if (typeof root !== 'string' || root.trim() === '') {
+          throw new SkillRepositoryOptionsError(`roots[${index}]`, `must be a non-empty folder path, got ${JSON.stringify(root)}`);
+        }
+      });
+      this.#rootEntries = options.roots.map((root) => ({ root, explicit: true }));
+    }
+  }
+
+  /** Scans the roots and returns the repository; throws StrictRepositoryError in strict mode. */
+  static async open(options: FsSkillRepositoryOptions = {}): Promise<FsSkillRepository> {
+    const repository = new FsSkillRepository(options);
+    await repository.refresh();
+    return repository;
+  }
+
+  /** The resolved root folders of the last scan, in priority order. */
+  roots(): string[] {
+    return [...this.#index.roots];
+  }
+
+  async refresh(): Promise<void> {
+    const resolved = await resolveSkillRoots(this.#rootEntries, this.#cwd);
+    const scans = await Promise.all(
+      resolved.roots.map((root) => scanSkillRoot(root, { maxDepth: this.#bounds.maxDepth, maxEntries: this.#bounds.maxEntries })),
+    );
+    const index: ScanIndex = {
+      roots: resolved.roots,
+      folders: scans.flatMap((scan, position) => scan.found.map((found) => ({ ...found, root: resolved.roots[position] as string }))),
+      skipped: scans.flatMap((scan) => scan.skipped),
+      warnings: [...resolved.warnings, ...scans.flatMap((scan) => scan.warnings)],
+      problems: resolved.problems,
+    };
+    const view = await this.#buildView(index);
+    if (this.#options.strict) {
+      const problems = [
+        ...index.problems,
+        ...view.skipped.map((skipped) => `${skipped.path}: ${skipped.reason}`),
+        ...view.shadowed.map((shadowed) => `duplicate skill name "${shadowed.name}" at ${shadowed.path} (first defined at ${shadowed.winner})`),
+      ];
+      // The previous index stays in place, so a failed refresh changes nothing.
+      if (problems.length > 0) throw new StrictRepositoryError(problems);
+    }
+    this.#index = index;
+    this.#view = view;
+    const live = new Set(index.folders.map((folder) => folder.file));
+    for (const file of this.#cache.keys()) if (!live.has(file)) this.#cache.delete(file);
+  }
+
+  async #load(indexed: IndexedFolder): Promise<{ signature: string; outcome: LoadOutcome } | undefined> {
+    let signature: string;
+    try {
+      const stats = await stat(indexed.file, { bigint: true });
+      if (!stats.isFile()) return undefined;
+      signature = `${stats.size}:${stats.mtimeNs}:${stats.ino}`;
+      if (stats.size > BigInt(this.#bounds.maxSkillFileBytes)) {
+        return { signature, outcome: { reason: `the file is ${stats.size} bytes, over the ${this.#bounds.maxSkillFileBytes}-byte limit (maxSkillFileBytes)` } };
+      }
+    } catch {
+      // Removed since the scan: the skill is gone until it comes back.
+      return undefined;
+    }
+    const cached = this.#cache.get(indexed.file);
+    if (cached && cached.signature === signature) return cached;
+    let outcome: LoadOutcome;
+    try {
+      const bytes = await readFile(indexed.file);
+      outcome = { parsed: parseSkillMarkdown(bytes, { file: indexed.file, folderName: basename(indexed.folder) }) };
+    } catch (error) {
+      outcome = { reason: reasonOf(error) };
+      // A read error may be passing; only a verdict on the content is worth remembering.
+      if (!(error instanceof SkillParseError)) return { signature, outcome };
+    }
+    const entry = { signature, outcome };
+    this.#cache.set(indexed.file, entry);
+    return entry;
+  }
+
+  async #buildView(index: ScanIndex): Promise<CatalogView> {
+    const loads = await mapWithConcurrency(index.folders, readConcurrency, (indexed) => this.#load(indexed));
+    const view: CatalogView = { winners: new Map(), summaries: [], skipped: [...index.skipped], shadowed: [] };
+    index.folders.forEach((indexed, position) => {
+      const load = loads[position];
+      if (load === undefined) return;
+      if ('reason' in load.outcome) {
+        view.skipped.push({ path: indexed.file, reason: load.outcome.reason });
+        return;
+      }
+      const { parsed } = load.outcome;
+      const winner = view.winners.get(parsed.name);
+      if (winner) {
+        view.shadowed.push({ name: parsed.name, path: indexed.folder, winner: winner.indexed.folder });
+        return;
+      }
+      const summary: SkillSummary = { name: parsed.name, description: parsed.description, path: indexed.folder, root: indexed.root };
+      view.winners.set(parsed.name, { indexed, parsed, signature: load.signature, summary });
+    });
+    view.summaries = [...view.winners.values()].map((loaded) => loaded.summary).sort((left, right) => compareNames(left.name, right.name));
+    return view;
+  }
+
+  /** Re-checks every indexed SKILL.md (one stat each, a parse only for changed files). */
+  async #currentView(): Promise<CatalogView> {
+    const index = this.#index;
+    const view = await this.#buildView(index);
+    // A refresh that finished meanwhile has a newer view; do not replace it with this one.
+    if (this.#index === index) this.#view = view;
+    return view;
+  }
+
+  /** The winning skill of a name, re-parsed when its SKILL.md changed since the last look. */
+  async #winner(name: string): Promise<LoadedSkill> {
+    let loaded = (this.#view ?? (await this.#currentView())).winners.get(name);
+    if (loaded) {
+      const fresh = await this.#load(loaded.indexed);
+      if (!fresh || fresh.signature !== loaded.signature) loaded = (await this.#currentView()).winners.get(name);
+    }
+    if (!loaded) throw new SkillNotFoundError(name);
+    return loaded;
+  }
+
+  async list(): Promise<SkillSummary[]> {
+    return (await this.#currentView()).summaries.map((summary) => ({ ...summary }));
+  }
+
+  async get(name: string): Promise<Skill> {
+    const { parsed, summary, indexed } = await this.#winner(name);
+    const listing = await listSkillFiles(indexed.folder, { maxDepth: this.#bounds.maxDepth, maxFiles: this.#bounds.maxFilesPerSkill });
+    const skill: Skill = {
+      ...summary,
+      body: parsed.body,
+      docs: listing.files.filter((file) => isDocumentPath(file) && !isSkillFilePath(file)),
+      tools: [...parsed.tools],
+      allowedTools: [...parsed.allowedTools],
+      frontmatter: structuredClone(parsed.frontmatter),
+      warnings: [...parsed.warnings, ...listing.warnings],
+      ...(parsed.license === undefined ? {} : { license: parsed.license }),
+      ...(parsed.compatibility === undefined ? {} : { compatibility: parsed.compatibility }),
+      ...(parsed.metadata === undefined ? {} : { metadata: structuredClone(parsed.metadata) }),
+    };
+    return skill;
+  }
+
+  async listFiles(name: string): Promise<string[]> {
+    const { indexed } = await this.#winner(name);
+    return (await listSkillFiles(indexed.folder, { maxDepth: this.#bounds.maxDepth, maxFiles: this.#bounds.maxFilesPerSkill })).files;
+  }
+
+  async readFile(name: string, relativePath: string): Promise<Buffer> {
+    const { indexed } = await this.#winner(name);
+    const path = normalizeBundledPath(name, relativePath);
+    let target: string;
+    let folder: string;
+    try {
+      folder = await realpath(indexed.folder);
+      target = await realpath(join(indexed.folder, path));
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ELOOP') throw new SkillPathError(name, relativePath, 'the path goes through a link loop');
+      throw new SkillFileNotFoundError(name, path);
+    }
+    if (!isWithin(target, folder)) throw new SkillPathError(name, relativePath, 'a link in the path leads out of the skill folder');
+    try {
+      // Reading the resolved path means a link swapped after the check cannot redirect the read.
+      if (!(await stat(target)).isFile()) throw new SkillFileNotFoundError(name, path);
+      return await readFile(target);
+    } catch (error) {
+      if (error instanceof SkillFileNotFoundError) throw error;
+      throw new SkillFileNotFoundError(name, path);
+    }
+  }
+
+  async report(): Promise<RepositoryReport> {
+    const view = this.#view ?? (await this.#currentView());
+    return {
+      skipped: view.skipped.map((skipped) => ({ ...skipped })),
+      shadowed: view.shadowed.map((shadowed) => ({ ...shadowed })),
+      warnings: [...this.#index.warnings],
+    };
+  }
+
+  /**
+   * Watches the roots of the last scan (recursively) and re-scans after file events settle. The
+   * listener hears only catalog changes (skills added, removed or changed), not edits to other
+   * files. Roots that did not exist at the last scan are not watched.
+   */
+  watch(listener: (event: SkillChangeEvent) => void, options: SkillWatchOptions = {}): SkillWatcher {
+    if (typeof listener !== 'function') throw new SkillRepositoryOptionsError('listener', 'must be a function');
+    const debounceMs = options.debounceMs ?? 100;
+    if (!Number.isFinite(debounceMs) || debounceMs < 0) {
+      throw new SkillRepositoryOptionsError('debounceMs', `must be a non-negative number, got ${String(debounceMs)}`);
+    }
+    const onError =
+      options.onError ?? ((error: unknown) => process.emitWarning(`skill watch: re-scan failed: ${(error as Error).message ?? String(error)}`));
+    let closed = false;
+    let timer: NodeJS.Timeout | undefined;
+    let queue: Promise<void> = Promise.resolve();
+
+    const rescan = async (): Promise<void> => {
+      const before = this.#view?.winners ?? new Map<string, LoadedSkill>();
+      try {
+        await this.refresh();
+      } catch (error) {
+        if (!closed) onError(error);
+        return;
+      }
+      const after = this.#view?.winners ?? new Map<string, LoadedSkill>();
+      const event: SkillChangeEvent = { added: [], removed: [], changed: [] };
+      for (const [name, loaded] of after) {
+        const previous = before.get(name);
+        if (!previous) event.added.push(name);
+        else if (previous.signature !== loaded.signature || previous.indexed.file !== loaded.indexed.file) event.changed.push(name);
+      }
+      for (const name of before.keys()) if (!after.has(name)) event.removed.push(name);
+      if (closed || event.added.length + event.removed.length + event.changed.length === 0) return;
+      for (const names of [event.added, event.removed, event.changed]) names.sort(compareNames);
+      listener(event);
+    };
+    const schedule = (filename: string | Buffer | null): void => {
+      if (closed) return;
+      const segments = filename === null ? [] : filename.toString().split(/[\\/]/);
+      if (segments.some((segment) => skippedFolderNames.has(segment))) return;
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        queue = queue.then(rescan);
+      }, debounceMs);
+    };
+    const watchers: FSWatcher[] = [];
+    const close = (): void => {
+      closed = true;
+      clearTimeout(timer);
+      for (const watcher of watchers) watcher.close();
+    };
+    try {
+      for (const root of this.#index.roots) {
+        const watcher = watchFolder(root, { recursive: true }, (_event, filename) => schedule(filename));
+        watcher.on('error', (error) => {
+          if (!closed) onError(error);
+        });
+        watchers.push(watcher);
+      }
+    } catch (error) {
+      close();
+      throw error;
+    }
+    return { close };
+  }
+}
+
+/** Scans the roots and returns the repository (same as `FsSkillRepository.open`). */
+export function createFsSkillRepository(options: FsSkillRepositoryOptions = {}): Promise<FsSkillRepository> {
+  return FsSkillRepository.open(options);
+}

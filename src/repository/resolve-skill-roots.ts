@@ -1,0 +1,66 @@
+import { realpath, stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { isUrl } from './standard-roots.js';
+
+export interface RootEntry {
+  root: string;
+  /** Named by the caller (or in SKILLS_ROOT) rather than a standard folder that may well be absent. */
+  explicit: boolean;
+}
+
+export interface ResolvedRoots {
+  /** Real paths of the folders to scan, in the given order, each once. */
+  roots: string[];
+  warnings: string[];
+  /** Problems that fail a strict repository: explicit roots that are missing or cannot be used. */
+  problems: string[];
+}
+
+/**
+ * Turns root strings into real folder paths. `file://` URLs become paths; other URLs are reported
+ * as unsupported (archive roots are a later piece of work). A missing root is only worth a warning
+ * when the caller named it: the standard roots are usually absent.
+ */
+export async function resolveSkillRoots(given: readonly RootEntry[], cwd: string): Promise<ResolvedRoots> {
+  const result: ResolvedRoots = { roots: [], warnings: [], problems: [] };
+  for (const { root, explicit } of given) {
+    const report = (message: string): void => {
+      result.warnings.push(message);
+      if (explicit) result.problems.push(message);
+    };
+    let path: string;
+    if (isUrl(root)) {
+      if (!root.toLowerCase().startsWith('file://')) {
+        report(`skills root ${root} is a URL; only file:// URLs are supported for now, so it was skipped`);
+        continue;
+      }
+      try {
+        path = fileURLToPath(root);
+      } catch (error) {
+        report(`skills root ${root} is not a usable file URL: ${(error as Error).message}`);
+        continue;
+      }
+    } else {
+      path = resolve(cwd, root);
+    }
+    let real: string;
+    try {
+      real = await realpath(path);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') {
+        if (explicit) report(`skills root ${path} does not exist`);
+      } else {
+        report(`skills root ${path} cannot be resolved: ${code ?? (error as Error).message}`);
+      }
+      continue;
+    }
+    if (!(await stat(real)).isDirectory()) {
+      report(`skills root ${path} is not a folder`);
+      continue;
+    }
+    if (!result.roots.includes(real)) result.roots.push(real);
+  }
+  return result;
+}

@@ -1,0 +1,174 @@
+import type { Dirent } from 'node:fs';
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { compareNames } from './compare-names.js';
+import { isWithin, resolveLink, skippedFolderNames } from './resolve-link.js';
+import type { SkippedSkill } from './types.js';
+
+export interface ScanBounds {
+  /** Folder levels below the root that are read; deeper folders are reported, not scanned. */
+  maxDepth: number;
+  /** Directory entries read per root before the scan stops with a warning. */
+  maxEntries: number;
+}
+
+/** A folder that holds a SKILL.md (or skill.md) that is a regular file. */
+export interface FoundSkillFolder {
+  /** Absolute folder path: the resolved root joined with the path inside it (links kept as named). */
+  folder: string;
+  /** Absolute path of the SKILL.md inside `folder`. */
+  file: string;
+  /** `/`-separated path of the folder relative to the root ('' when the root itself is the skill). */
+  relativeFolder: string;
+}
+
+export interface RootScan {
+  found: FoundSkillFolder[];
+  /** Skill folders whose SKILL.md is not something that can be read (a folder, a dangling link, ...). */
+  skipped: SkippedSkill[];
+  warnings: string[];
+}
+
+interface PendingFolder {
+  path: string;
+  /** The folder's real location, used to notice a link that leads back to a folder already scanned. */
+  realPath: string;
+  relative: string;
+  depth: number;
+}
+
+/** Sibling folders read at once: enough to keep the thread pool busy without a burst of open handles. */
+const readBatchSize = 64;
+
+function byRelativePath(left: FoundSkillFolder, right: FoundSkillFolder): number {
+  return compareNames(left.relativeFolder.split('/').join('\0'), right.relativeFolder.split('/').join('\0'));
+}
+
+async function readEntries(path: string): Promise<Dirent[] | NodeJS.ErrnoException> {
+  try {
+    return (await readdir(path, { withFileTypes: true })).sort((left, right) => compareNames(left.name, right.name));
+  } catch (error) {
+    return error as NodeJS.ErrnoException;
+  }
+}
+
+/**
+ * Finds the skill folders under one root (given as its real path). A folder holding `SKILL.md` or
+ * `skill.md` is a skill and owns everything below it, so the scan does not descend into it. The
+ * scan goes level by level, reading each level's folders in parallel but deciding in sorted order,
+ * so the result (and which folders a bound cuts off) is the same on every run.
+ */
+export async function scanSkillRoot(root: string, bounds: ScanBounds): Promise<RootScan> {
+  const found: FoundSkillFolder[] = [];
+  const skipped: SkippedSkill[] = [];
+  const warnings: string[] = [];
+  const visited = new Set<string>([root]);
+  let level: PendingFolder[] = [{ path: root, realPath: root, relative: '', depth: 0 }];
+  let entriesRead = 0;
+  let tooDeep = 0;
+  let firstTooDeep: string | undefined;
+
+  scan: while (level.length > 0) {
+    const next: PendingFolder[] = [];
+    for (let start = 0; start < level.length; start += readBatchSize) {
+      const batch = level.slice(start, start + readBatchSize);
+      const listings = await Promise.all(batch.map((folder) => readEntries(folder.path)));
+      for (const [index, folder] of batch.entries()) {
+        const listing = listings[index];
+        if (listing === undefined) continue;
+        if (!Array.isArray(listing)) {
+          warnings.push(`cannot read folder ${folder.path}: ${listing.code ?? listing.message}`);
+          continue;
+        }
+        entriesRead += listing.length;
+        if (entriesRead > bounds.maxEntries) {
+          warnings.push(
+            `stopped scanning ${root} after ${bounds.maxEntries} entries (maxEntries); skills in ${folder.path} and later folders were not looked for`,
+          );
+          break scan;
+        }
+        const skillFile =
+          listing.find((entry) => entry.name === 'SKILL.md') ?? listing.find((entry) => entry.name === 'skill.md');
+        if (skillFile) {
+          const outcome = await classifySkillFile(root, folder, skillFile);
+          if ('reason' in outcome) skipped.push(outcome);
+          else found.push(outcome);
+          continue;
+        }
+        for (const entry of listing) {
+          if (skippedFolderNames.has(entry.name)) continue;
+          const child = await childFolder(root, folder, entry, visited, warnings);
+          if (!child) continue;
+          if (child.depth > bounds.maxDepth) {
+            tooDeep += 1;
+            firstTooDeep ??= child.path;
+            continue;
+          }
+          next.push(child);
+        }
+      }
+    }
+    level = next;
+  }
+  if (tooDeep > 0) {
+    warnings.push(
+      `${tooDeep} folder${tooDeep === 1 ? '' : 's'} under ${root} deeper than ${bounds.maxDepth} levels (maxDepth) not scanned, first: ${firstTooDeep}`,
+    );
+  }
+  return { found: found.sort(byRelativePath), skipped, warnings };
+}
+
+async function childFolder(
+  root: string,
+  parent: PendingFolder,
+  entry: Dirent,
+  visited: Set<string>,
+  warnings: string[],
+): Promise<PendingFolder | undefined> {
+  const path = join(parent.path, entry.name);
+  const relative = parent.relative === '' ? entry.name : `${parent.relative}/${entry.name}`;
+  let realPath: string;
+  if (entry.isDirectory()) {
+    realPath = join(parent.realPath, entry.name);
+  } else if (entry.isSymbolicLink()) {
+    const target = await resolveLink(path, root);
+    if (target.kind === 'outside') {
+      warnings.push(`not following ${path}: the link leads out of the root to ${target.realPath}`);
+      return undefined;
+    }
+    if (target.kind === 'dangling') {
+      if (target.code === 'ELOOP') warnings.push(`not following ${path}: the link loops on itself`);
+      return undefined;
+    }
+    if (!target.stats.isDirectory()) return undefined;
+    if (isWithin(parent.realPath, target.realPath)) {
+      warnings.push(`not following ${path}: the link leads back to ${target.realPath}, which holds it (a loop)`);
+      return undefined;
+    }
+    realPath = target.realPath;
+  } else {
+    return undefined;
+  }
+  // A folder reached twice (through a link and by its own name) is scanned once.
+  if (visited.has(realPath)) return undefined;
+  visited.add(realPath);
+  return { path, realPath, relative, depth: parent.depth + 1 };
+}
+
+async function classifySkillFile(
+  root: string,
+  folder: PendingFolder,
+  entry: Dirent,
+): Promise<FoundSkillFolder | SkippedSkill> {
+  const file = join(folder.path, entry.name);
+  if (entry.isFile()) return { folder: folder.path, file, relativeFolder: folder.relative };
+  if (entry.isDirectory()) return { path: file, reason: `${entry.name} is a folder, not a file` };
+  if (entry.isSymbolicLink()) {
+    const target = await resolveLink(file, root);
+    if (target.kind === 'outside') return { path: file, reason: `${entry.name} is a link that leads out of the root (to ${target.realPath})` };
+    if (target.kind === 'dangling') return { path: file, reason: `${entry.name} is a link that cannot be followed (${target.code})` };
+    if (target.stats.isFile()) return { folder: folder.path, file, relativeFolder: folder.relative };
+    return { path: file, reason: `${entry.name} is a link to something that is not a file` };
+  }
+  return { path: file, reason: `${entry.name} is not a regular file` };
+}
