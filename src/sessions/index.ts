@@ -7,6 +7,7 @@ export {
   SessionStoreClosedError,
   SessionStoreOptionsError,
   SessionStoreSchemaError,
+  SessionStoreUnavailableError,
 } from './session-errors.js';
 export { MemorySessionStore, createMemorySessionStore } from './memory-session-store.js';
 export { clearTemporaryState, temporaryStatePrefix } from './clear-temporary-state.js';

@@ -78,3 +78,10 @@ export class SessionStoreClosedError extends SkillboxError {
     super('SESSION_STORE_CLOSED', `${storeName} is closed; open a new store`);
   }
 }
+
+/** The store's server cannot be reached (refused, timed out, authentication failed). */
+export class SessionStoreUnavailableError extends SkillboxError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('SESSION_STORE_UNAVAILABLE', message, options);
+  }
+}

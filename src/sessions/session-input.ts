@@ -11,6 +11,8 @@ export const defaultAppName = 'default';
 const maxIdLength = 256;
 // Control characters would break line-oriented tools and key encodings; nothing legitimate needs them in an id.
 const controlCharacter = /[\u0000-\u001f\u007f]/;
+// A lone UTF-16 surrogate has no UTF-8 form: Redis and the SQL drivers would store U+FFFD instead.
+const loneSurrogate = /\p{Cs}/u;
 
 export type NormalizedSessionKey = Required<SessionKey>;
 
@@ -19,7 +21,12 @@ export function checkId(value: unknown, argument: string): string {
   if (value.trim() === '') throw new SessionInputError(argument, 'must not be empty');
   if (value.length > maxIdLength) throw new SessionInputError(argument, `must be at most ${maxIdLength} characters, got ${value.length}`);
   if (controlCharacter.test(value)) throw new SessionInputError(argument, 'must not contain control characters');
+  checkWellFormed(value, argument);
   return value;
+}
+
+function checkWellFormed(value: string, argument: string): void {
+  if (loneSurrogate.test(value)) throw new SessionInputError(argument, 'holds a lone UTF-16 surrogate, which is not valid Unicode text');
 }
 
 export function normalizeKey(key: SessionKey): NormalizedSessionKey {
@@ -56,6 +63,7 @@ export function checkGetOptions(options: GetSessionOptions | undefined): { after
 
 function checkStateKey(key: string, argument: string): void {
   if (key === '') throw new SessionInputError(argument, 'state keys must not be empty');
+  checkWellFormed(key, `${argument}[${JSON.stringify(key)}]`);
 }
 
 export function checkInitialState(state: unknown): Record<string, string> {
@@ -65,6 +73,7 @@ export function checkInitialState(state: unknown): Record<string, string> {
   for (const [key, value] of Object.entries(state)) {
     checkStateKey(key, 'options.state');
     if (typeof value !== 'string') throw new SessionInputError(`options.state[${JSON.stringify(key)}]`, `must be a string, got ${describe(value)}`);
+    checkWellFormed(value, `options.state[${JSON.stringify(key)}]`);
     copy[key] = value;
   }
   return copy;
@@ -77,6 +86,7 @@ function checkStateDelta(delta: unknown, argument: string): StateDelta {
     if (typeof value !== 'string' && value !== null) {
       throw new SessionInputError(`${argument}[${JSON.stringify(key)}]`, `must be a string or null (null deletes the key), got ${describe(value)}`);
     }
+    if (value !== null) checkWellFormed(value, `${argument}[${JSON.stringify(key)}]`);
   }
   return delta as StateDelta;
 }

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SessionStoreSchemaError } from '../session-errors.js';
+import { SessionStoreSchemaError, SessionStoreUnavailableError } from '../session-errors.js';
 import { appendUntilKilled } from '../testing/append-until-killed-runner.js';
 import { describeSessionStoreConformance } from '../testing/session-store-conformance.js';
 import { openPostgresSessionStore, postgresSchemaVersion } from './postgres-session-store.js';
@@ -77,7 +77,7 @@ describe('PostgresSessionStore specifics', () => {
   });
 
   it('fails clearly when the server cannot be reached', async () => {
-    await expect(openPostgresSessionStore({ connectionString: 'postgres://skillbox:skillbox@127.0.0.1:1/none', schema })).rejects.toBeInstanceOf(SessionStoreSchemaError);
+    await expect(openPostgresSessionStore({ connectionString: 'postgres://skillbox:skillbox@127.0.0.1:1/none', schema })).rejects.toBeInstanceOf(SessionStoreUnavailableError);
   });
 
   it('keeps every acknowledged event after the writer is killed with SIGKILL', async () => {

@@ -6,6 +6,7 @@ import {
   SessionStoreClosedError,
   SessionStoreOptionsError,
   SessionStoreSchemaError,
+  SessionStoreUnavailableError,
 } from '../session-errors.js';
 import {
   applyStateDelta,
@@ -82,7 +83,7 @@ export class PostgresSessionStore implements SessionStore {
       await migrate(pool, schema);
     } catch (error) {
       if (ownsPool) await pool.end();
-      if (error instanceof SessionStoreSchemaError) throw error;
+      if (error instanceof SessionStoreSchemaError || error instanceof SessionStoreUnavailableError) throw error;
       throw new SessionStoreSchemaError(`cannot prepare the PostgreSQL session store in schema "${schema}": ${(error as Error).message}`, { cause: error });
     }
     return new PostgresSessionStore(pool, ownsPool, schema);
@@ -220,7 +221,12 @@ function checkOptions(options: PostgresSessionStoreOptions): { pool: pg.Pool; ow
 }
 
 async function migrate(pool: pg.Pool, schema: string): Promise<void> {
-  const client = await pool.connect();
+  let client: pg.PoolClient;
+  try {
+    client = await pool.connect();
+  } catch (error) {
+    throw new SessionStoreUnavailableError(`cannot connect to PostgreSQL for the session store: ${(error as Error).message}`, { cause: error });
+  }
   try {
     await client.query('BEGIN');
     // Concurrent first opens would race on CREATE TABLE IF NOT EXISTS; one lock per schema serialises them.

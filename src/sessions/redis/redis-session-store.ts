@@ -1,0 +1,259 @@
+import { Redis } from 'ioredis';
+import {
+  SessionConflictError,
+  SessionExistsError,
+  SessionNotFoundError,
+  SessionStoreClosedError,
+  SessionStoreOptionsError,
+  SessionStoreSchemaError,
+  SessionStoreUnavailableError,
+} from '../session-errors.js';
+import {
+  checkAppName,
+  checkExpectedVersion,
+  checkGetOptions,
+  checkId,
+  checkInitialState,
+  normalizeKey,
+  prepareEvents,
+  sortSummaries,
+} from '../session-input.js';
+import type { NormalizedSessionKey } from '../session-input.js';
+import type {
+  AppendEventsOptions,
+  AppendEventsResult,
+  CreateSessionOptions,
+  GetSessionOptions,
+  ListSessionsOptions,
+  NewSessionEvent,
+  Session,
+  SessionEvent,
+  SessionKey,
+  SessionStore,
+  SessionSummary,
+  StateDelta,
+} from '../session-store.js';
+import { appendEventsScript, createSessionScript, deleteSessionScript, getSessionScript } from './redis-session-scripts.js';
+
+export interface RedisSessionStoreOptions {
+  /** A client the caller owns (and disconnects); or give `url` and the store owns its client. */
+  client?: Redis;
+  /** `redis://[:password@]host:port[/db]`. */
+  url?: string;
+  /** Prepended to every key, so several apps or test runs share one server; default `"skillbox:"`. */
+  keyPrefix?: string;
+}
+
+/** Bumped when the key layout changes; recorded under `<prefix>schema`. */
+export const redisSchemaVersion = 1;
+
+const scriptSources = {
+  createSession: createSessionScript,
+  appendEvents: appendEventsScript,
+  getSession: getSessionScript,
+  deleteSession: deleteSessionScript,
+};
+
+/**
+ * Sessions in Redis: a hash of metadata, a list of events and a hash of state per session, and a
+ * sorted set per user for listing. Every change is one Lua script, hence atomic. Keys hold
+ * URI-encoded ids, so no id can forge another session's key.
+ */
+export class RedisSessionStore implements SessionStore {
+  readonly keyPrefix: string;
+  readonly #client: Redis;
+  readonly #ownsClient: boolean;
+  readonly #scripts = new Map<keyof typeof scriptSources, string>();
+  #closed = false;
+
+  private constructor(client: Redis, ownsClient: boolean, keyPrefix: string) {
+    this.#client = client;
+    this.#ownsClient = ownsClient;
+    this.keyPrefix = keyPrefix;
+  }
+
+  /** Connects, loads the scripts and checks (or records) the key layout version. */
+  static async open(options: RedisSessionStoreOptions): Promise<RedisSessionStore> {
+    const { client, ownsClient, keyPrefix } = checkOptions(options);
+    const store = new RedisSessionStore(client, ownsClient, keyPrefix);
+    try {
+      if (ownsClient) {
+        try {
+          await client.connect();
+        } catch (error) {
+          throw new SessionStoreUnavailableError(`cannot connect to Redis for the session store: ${(error as Error).message}`, { cause: error });
+        }
+      }
+      await client.set(`${keyPrefix}schema`, String(redisSchemaVersion), 'NX');
+      const found = Number(await client.get(`${keyPrefix}schema`));
+      if (found !== redisSchemaVersion) {
+        throw new SessionStoreSchemaError(`Redis keys under "${keyPrefix}" have session schema version ${found}; this skillbox knows ${redisSchemaVersion}`);
+      }
+      for (const [name, source] of Object.entries(scriptSources)) {
+        store.#scripts.set(name as keyof typeof scriptSources, (await client.script('LOAD', source)) as string);
+      }
+      return store;
+    } catch (error) {
+      if (ownsClient) client.disconnect();
+      throw error;
+    }
+  }
+
+  async createSession(key: SessionKey, options?: CreateSessionOptions): Promise<Session> {
+    this.#checkOpen();
+    const normalized = normalizeKey(key);
+    const state = checkInitialState(options?.state);
+    const now = Date.now();
+    const created = await this.#run('createSession', this.#keys(normalized), [now, normalized.sessionId, ...Object.entries(state).flat()]);
+    if (created === 0) throw new SessionExistsError(normalized);
+    return { ...normalized, version: 0, createdAt: now, updatedAt: now, state, events: [] };
+  }
+
+  async getSession(key: SessionKey, options?: GetSessionOptions): Promise<Session | undefined> {
+    this.#checkOpen();
+    const normalized = normalizeKey(key);
+    const { afterVersion, limit } = checkGetOptions(options);
+    const found = (await this.#run('getSession', this.#keys(normalized), [afterVersion, limit ?? -1])) as [string[], string[], string[]] | null;
+    if (found === null) return undefined;
+    const [meta, state, events] = found;
+    const metaFields = pairs(meta);
+    return {
+      ...normalized,
+      version: Number(metaFields.version),
+      createdAt: Number(metaFields.createdAt),
+      updatedAt: Number(metaFields.updatedAt),
+      state: pairs(state),
+      events: events.map((event) => JSON.parse(event) as SessionEvent),
+    };
+  }
+
+  async appendEvents(key: SessionKey, events: NewSessionEvent[], options: AppendEventsOptions): Promise<AppendEventsResult> {
+    this.#checkOpen();
+    const normalized = normalizeKey(key);
+    const expectedVersion = checkExpectedVersion(options?.expectedVersion);
+    const prepared = prepareEvents(events, expectedVersion);
+    const changes: string[] = [];
+    for (const [name, value] of Object.entries(netDelta(prepared.map(({ event }) => event.stateDelta)))) {
+      changes.push(value === null ? 'd' : 's', name, value ?? '');
+    }
+    const result = (await this.#run('appendEvents', this.#keys(normalized), [
+      expectedVersion,
+      Date.now(),
+      normalized.sessionId,
+      prepared.length,
+      ...prepared.map(({ json }) => json),
+      ...changes,
+    ])) as number[];
+    if (result[0] === -1) throw new SessionNotFoundError(normalized);
+    if (result[0] === -2) throw new SessionConflictError(normalized, expectedVersion, result[1] ?? Number.NaN);
+    return { version: result[0] ?? Number.NaN, events: prepared.map(({ event }) => event) };
+  }
+
+  async listSessions(userId: string, options?: ListSessionsOptions): Promise<SessionSummary[]> {
+    this.#checkOpen();
+    checkId(userId, 'userId');
+    const appName = checkAppName(options?.appName);
+    const sessionIds = await this.#client.zrange(this.#userIndexKey(appName, userId), 0, -1);
+    if (sessionIds.length === 0) return [];
+    const pipeline = this.#client.pipeline();
+    for (const sessionId of sessionIds) pipeline.hgetall(this.#keys({ appName, userId, sessionId })[0]);
+    const metas = (await pipeline.exec()) ?? [];
+    const summaries: SessionSummary[] = [];
+    metas.forEach(([error, meta], index) => {
+      if (error) throw error;
+      const fields = meta as Record<string, string>;
+      // A session deleted between the two reads has no metadata any more; it is simply gone.
+      if (fields.version === undefined) return;
+      summaries.push({
+        appName,
+        userId,
+        sessionId: sessionIds[index]!,
+        version: Number(fields.version),
+        createdAt: Number(fields.createdAt),
+        updatedAt: Number(fields.updatedAt),
+      });
+    });
+    return sortSummaries(summaries);
+  }
+
+  async deleteSession(key: SessionKey): Promise<boolean> {
+    this.#checkOpen();
+    const normalized = normalizeKey(key);
+    return (await this.#run('deleteSession', this.#keys(normalized), [normalized.sessionId])) === 1;
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    if (this.#ownsClient) await this.#client.quit();
+  }
+
+  #checkOpen(): void {
+    if (this.#closed) throw new SessionStoreClosedError(`RedisSessionStore (prefix "${this.keyPrefix}")`);
+  }
+
+  #userIndexKey(appName: string, userId: string): string {
+    return `${this.#userTag(appName, userId)}:sessions`;
+  }
+
+  #userTag(appName: string, userId: string): string {
+    return `${this.keyPrefix}{${encodeURIComponent(appName)}:${encodeURIComponent(userId)}}`;
+  }
+
+  #keys(key: NormalizedSessionKey): [string, string, string, string] {
+    const base = `${this.#userTag(key.appName, key.userId)}:session:${encodeURIComponent(key.sessionId)}`;
+    return [`${base}:meta`, `${base}:events`, `${base}:state`, this.#userIndexKey(key.appName, key.userId)];
+  }
+
+  async #run(name: keyof typeof scriptSources, keys: string[], argv: (string | number)[]): Promise<unknown> {
+    const sha = this.#scripts.get(name)!;
+    try {
+      return await this.#client.evalsha(sha, keys.length, ...keys, ...argv);
+    } catch (error) {
+      // A server restart or SCRIPT FLUSH forgets loaded scripts; send the source once and go on.
+      if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error;
+      return this.#client.eval(scriptSources[name], keys.length, ...keys, ...argv);
+    }
+  }
+}
+
+export function openRedisSessionStore(options: RedisSessionStoreOptions): Promise<RedisSessionStore> {
+  return RedisSessionStore.open(options);
+}
+
+function checkOptions(options: RedisSessionStoreOptions): { client: Redis; ownsClient: boolean; keyPrefix: string } {
+  if (typeof options !== 'object' || options === null) throw new SessionStoreOptionsError('options', 'must be an object { client } or { url }');
+  const keyPrefix = options.keyPrefix ?? 'skillbox:';
+  if (typeof keyPrefix !== 'string' || keyPrefix === '' || /[{}\s]/.test(keyPrefix)) {
+    throw new SessionStoreOptionsError('keyPrefix', `must be a non-empty string without braces or spaces (braces are Redis hash tags), got ${JSON.stringify(keyPrefix)}`);
+  }
+  if (options.client !== undefined && options.url !== undefined) throw new SessionStoreOptionsError('client', 'give either client or url, not both');
+  if (options.client !== undefined) {
+    if (!(options.client instanceof Redis)) throw new SessionStoreOptionsError('client', 'must be an ioredis Redis client');
+    return { client: options.client, ownsClient: false, keyPrefix };
+  }
+  const { url } = options;
+  if (typeof url !== 'string' || !/^rediss?:\/\//.test(url)) throw new SessionStoreOptionsError('url', 'must be a redis:// or rediss:// URL (or pass an ioredis client as client)');
+  // lazyConnect lets open() report an unreachable server instead of queueing commands for ever.
+  const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 2 });
+  // Without a listener ioredis prints every reconnect failure; the failed commands reject anyway.
+  client.on('error', () => undefined);
+  return { client, ownsClient: true, keyPrefix };
+}
+
+/** The combined effect of several deltas applied in order: later writes of a key win. */
+function netDelta(deltas: (StateDelta | undefined)[]): StateDelta {
+  const net: StateDelta = {};
+  for (const delta of deltas) {
+    if (delta === undefined) continue;
+    for (const [name, value] of Object.entries(delta)) net[name] = value;
+  }
+  return net;
+}
+
+function pairs(flat: string[]): Record<string, string> {
+  const record: Record<string, string> = {};
+  for (let index = 0; index + 1 < flat.length; index += 2) record[flat[index]!] = flat[index + 1]!;
+  return record;
+}
+
