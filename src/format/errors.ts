@@ -14,10 +14,14 @@ export class SkillParseError extends SkillboxError {
   readonly reason: string;
 
   constructor(reason: string, location: { file?: string; line?: number } = {}, options?: { cause?: unknown }) {
-    const where = `${location.file ?? 'SKILL.md'}${location.line === undefined ? '' : `:${location.line}`}`;
-    super('SKILL_PARSE_ERROR', `${where}: ${reason}`, options);
+    super('SKILL_PARSE_ERROR', `${describeLocation(location)}${reason}`, options);
     if (location.file !== undefined) this.file = location.file;
     if (location.line !== undefined) this.line = location.line;
     this.reason = reason;
   }
+}
+
+function describeLocation({ file, line }: { file?: string; line?: number }): string {
+  if (file !== undefined) return line === undefined ? `${file}: ` : `${file}:${line}: `;
+  return line === undefined ? '' : `line ${line}: `;
 }

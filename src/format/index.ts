@@ -13,3 +13,9 @@ export {
   frontmatterProblems,
   normalizeSkillName,
 } from './frontmatter-rules.js';
+export type { ValidationResult } from './validation-result.js';
+export { validateSkillText, type ValidateSkillTextOptions } from './validate-skill-text.js';
+export { validateSkillDirectory } from './validate-skill-directory.js';
+export { findSkillMarkdown, SKILL_FILE_NAMES } from './find-skill-markdown.js';
+export { parseStrictYaml, type StrictYamlResult } from './parse-strict-yaml.js';
+export { parseSkillDirectory } from './parse-skill-directory.js';

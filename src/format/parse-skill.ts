@@ -1,4 +1,4 @@
-import { LineCounter, parseDocument, isMap, isScalar, type Document } from 'yaml';
+import { LineCounter, isMap, isNode, isScalar, parseDocument, type Document, type Scalar, type YAMLMap } from 'yaml';
 import { decodeSkillText } from './decode-skill-text.js';
 import { SkillParseError } from './errors.js';
 import { frontmatterProblems, normalizeSkillName } from './frontmatter-rules.js';
@@ -10,6 +10,28 @@ import type { ParsedSkill, ParseSkillOptions } from './types.js';
 
 /** The fields the specification types as strings; a YAML number or boolean there is read as its source text. */
 const stringFields = ['name', 'description', 'license', 'compatibility'] as const;
+
+/** A scalar as the author wrote it: `1.10` stays "1.10" rather than becoming the number 1.1. */
+function writtenText(scalar: Scalar): string {
+  if (typeof scalar.value === 'string') return scalar.value;
+  if (scalar.value === null || scalar.value === undefined) return '';
+  return scalar.source ?? String(scalar.value);
+}
+
+/**
+ * `metadata` as the specification defines it, a map to strings: scalar values as written, nested
+ * collections (which real skills ship) as the YAML library produced them.
+ */
+function metadataAsWritten(map: YAMLMap, document: Document.Parsed): Record<string, unknown> {
+  const metadata: Record<string, unknown> = {};
+  for (const pair of map.items) {
+    const key = isScalar(pair.key) ? writtenText(pair.key) : String(pair.key);
+    const value = isScalar(pair.value) ? writtenText(pair.value) : isNode(pair.value) ? pair.value.toJS(document, { maxAliasCount: 100 }) : pair.value;
+    // defineProperty: a `__proto__` key must stay data, not replace the prototype.
+    Object.defineProperty(metadata, key, { value, enumerable: true, writable: true, configurable: true });
+  }
+  return metadata;
+}
 
 interface ParsedYaml {
   document: Document.Parsed;
@@ -96,9 +118,8 @@ export function parseSkillMarkdown(input: string | Uint8Array, options: ParseSki
     if (seenKeys.has(key)) warnings.push(`Duplicate field '${key}' in frontmatter; the last one is used`);
     seenKeys.add(key);
     if (pair.key !== null && isScalar(pair.key) && pair.key.range) keyLines.set(key, fileLineOf(pair.key.range[0]));
-    if ((stringFields as readonly string[]).includes(key) && isScalar(pair.value) && typeof pair.value.value !== 'string') {
-      asWritten[key] = pair.value.value === null ? '' : (pair.value.source ?? String(pair.value.value));
-    }
+    if ((stringFields as readonly string[]).includes(key) && isScalar(pair.value)) asWritten[key] = writtenText(pair.value);
+    if (key === 'metadata') asWritten.metadata = isMap(pair.value) ? metadataAsWritten(pair.value, document) : frontmatter.metadata;
   }
 
   if (!Object.hasOwn(asWritten, 'description')) {
@@ -140,9 +161,9 @@ export function parseSkillMarkdown(input: string | Uint8Array, options: ParseSki
     else warnings.push("Field 'license' must be a string; ignored");
   }
   if (typeof asWritten.compatibility === 'string') parsed.compatibility = asWritten.compatibility;
-  if (Object.hasOwn(frontmatter, 'metadata')) {
-    if (isPlainRecord(frontmatter.metadata)) parsed.metadata = frontmatter.metadata;
-    else if (frontmatter.metadata !== null) warnings.push("Field 'metadata' must be a mapping; ignored");
+  if (Object.hasOwn(asWritten, 'metadata')) {
+    if (isPlainRecord(asWritten.metadata)) parsed.metadata = asWritten.metadata;
+    else if (asWritten.metadata !== null) warnings.push("Field 'metadata' must be a mapping; ignored");
   }
   return parsed;
 }

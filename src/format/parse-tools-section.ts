@@ -1,10 +1,18 @@
 const sectionStart = /^[ \t]*tools:[ \t]*$/im;
-const fenceOpener = /^(`{3,}|~{3,})/;
 
 /** Drops a trailing ` # comment`, so `- get_weather  # current only` names `get_weather`. */
 function withoutComment(item: string): string {
   const comment = item.search(/[ \t]#/);
   return (comment === -1 ? item : item.slice(0, comment)).trim();
+}
+
+/** Length of a run of three or more fence characters (backticks or tildes) at `start`, else 0. */
+function fenceLength(text: string, start: number, end: number): number {
+  const marker = text.charCodeAt(start);
+  if (marker !== 0x60 && marker !== 0x7e) return 0;
+  let index = start;
+  while (index < end && text.charCodeAt(index) === marker) index += 1;
+  return index - start >= 3 ? index - start : 0;
 }
 
 /**
@@ -16,35 +24,41 @@ function withoutComment(item: string): string {
 export function parseToolsSection(body: string): string[] {
   // Most bodies have no section; one linear scan decides that without splitting lines.
   if (!sectionStart.test(body)) return [];
+  const text = body.includes('\r') ? body.replace(/\r\n?/g, '\n') : body;
   const tools: string[] = [];
   const seen = new Set<string>();
-  let fence: string | undefined;
+  // Inside a fence: its marker character and length; a closing fence is at least as long.
+  let fenceMarker = 0;
+  let fenceSize = 0;
   let collecting = false;
-  for (const rawLine of body.split(/\r\n|\r|\n/)) {
-    const line = rawLine.trim();
-    if (fence !== undefined) {
-      if (line.startsWith(fence) && line.slice(fence.length).trim() === '') fence = undefined;
-      continue;
-    }
-    const opener = fenceOpener.exec(line);
-    if (opener) {
-      fence = opener[1];
+  for (let lineStart = 0; lineStart <= text.length; ) {
+    const newline = text.indexOf('\n', lineStart);
+    const lineEnd = newline === -1 ? text.length : newline;
+    let first = lineStart;
+    while (first < lineEnd && (text.charCodeAt(first) === 0x20 || text.charCodeAt(first) === 0x09)) first += 1;
+    const code = first < lineEnd ? text.charCodeAt(first) : -1;
+    const fence = fenceLength(text, first, lineEnd);
+    if (fenceSize > 0) {
+      if (code === fenceMarker && fence >= fenceSize && text.slice(first + fence, lineEnd).trim() === '') fenceSize = 0;
+    } else if (fence > 0) {
+      fenceMarker = code;
+      fenceSize = fence;
       collecting = false;
-      continue;
-    }
-    if (line.toLowerCase() === 'tools:') {
+    } else if ((code === 0x74 || code === 0x54) && lineEnd - first <= 64 && text.slice(first, lineEnd).trimEnd().toLowerCase() === 'tools:') {
       collecting = true;
-      continue;
+    } else if (collecting && code !== -1 && code !== 0x23 /* # */) {
+      if (code !== 0x2d /* - */) {
+        collecting = false;
+      } else {
+        const name = withoutComment(text.slice(first + 1, lineEnd).trim());
+        if (name !== '' && !name.startsWith('#') && !seen.has(name)) {
+          seen.add(name);
+          tools.push(name);
+        }
+      }
     }
-    if (!collecting || line === '' || line.startsWith('#')) continue;
-    if (!line.startsWith('-')) {
-      collecting = false;
-      continue;
-    }
-    const name = withoutComment(line.slice(1).trim());
-    if (name === '' || name.startsWith('#') || seen.has(name)) continue;
-    seen.add(name);
-    tools.push(name);
+    if (newline === -1) break;
+    lineStart = newline + 1;
   }
   return tools;
 }
