@@ -90,5 +90,7 @@ export function bubblewrapArguments(layout: SandboxLayout): string[] {
   ];
   for (const path of layout.readOnlyPaths) args.push('--ro-bind', path, path);
   if (layout.workspace) args.push('--bind', layout.workspace.root, SANDBOX_WORKSPACE_PATH, '--chdir', layout.workspace.cwd);
+  // bwrap builds the root on a writable tmpfs; sealing it leaves /workspace and /tmp the only writable places.
+  args.push('--remount-ro', '/');
   return args;
 }

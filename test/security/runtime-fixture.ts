@@ -1,0 +1,39 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { RuntimeCommand, RuntimeResult } from '../../src/workspace/runtime-types.js';
+import { SandboxRuntime, type SandboxRuntimeOptions } from '../../src/workspace/runtimes/sandbox-runtime.js';
+
+/** A fresh workspace folder and a sandbox runtime to attack it from; `dispose` removes the folder. */
+export function sandboxFixture(options: SandboxRuntimeOptions = {}) {
+  const workspace = mkdtempSync(join(tmpdir(), 'skillbox-security-'));
+  const runtime = new SandboxRuntime(options);
+  const run = (command: string, extra: Partial<RuntimeCommand> = {}): Promise<RuntimeResult> =>
+    runtime.run({
+      workspaceRoot: workspace,
+      cwd: workspace,
+      env: { PATH: '/usr/local/bin:/usr/bin:/bin' },
+      timeoutMs: 10_000,
+      maxOutputBytes: 64 * 1024,
+      command,
+      ...extra,
+    });
+  return { workspace, runtime, run, dispose: () => rmSync(workspace, { recursive: true, force: true }) };
+}
+
+/** Host pids whose command line contains `token`: what a run left alive. */
+export function hostProcessesMentioning(token: string): number[] {
+  const found: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    try {
+      const commandLine = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
+      if (commandLine.includes(token)) found.push(Number(entry));
+    } catch {
+      // exited while listing
+    }
+  }
+  return found;
+}
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,0 +1,72 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { hostProcessesMentioning, sandboxFixture, sleep } from './runtime-fixture.js';
+
+describe.runIf(process.platform === 'linux')('sandbox runtime: processes and output', () => {
+  const fixture = sandboxFixture({ maxProcesses: 48 });
+  afterAll(() => fixture.dispose());
+
+  it('leaves nothing alive after a timeout, even what left the session or double-forked', async () => {
+    const token = `skillbox-timeout-${process.pid}`;
+    const loop = `while true; do echo tick >> /workspace/$0; sleep 0.05; done`;
+    const result = await fixture.run(
+      `sh -c '${loop}' ${token}-plain & setsid sh -c '${loop}' ${token}-setsid & (setsid sh -c '${loop}' ${token}-daemon &) ; sleep 30`,
+      { timeoutMs: 600 },
+    );
+    expect(result.timedOut).toBe(true);
+    await sleep(100);
+    const sizes = ['plain', 'setsid', 'daemon'].map((kind) => statSync(join(fixture.workspace, `${token}-${kind}`)).size);
+    await sleep(400);
+    expect(['plain', 'setsid', 'daemon'].map((kind) => statSync(join(fixture.workspace, `${token}-${kind}`)).size)).toEqual(sizes);
+    expect(hostProcessesMentioning(token)).toEqual([]);
+  });
+
+  it('caps the number of processes a run may start', async () => {
+    const result = await fixture.run(
+      'python3 -c "\nimport os, time\nn = 0\ntry:\n    while n < 1000:\n        if os.fork() == 0:\n            time.sleep(20)\n            os._exit(0)\n        n += 1\nexcept OSError:\n    pass\nprint(n)"',
+    );
+    expect(result.exitCode).toBe(0);
+    const started = Number(result.stdout.trim());
+    expect(started).toBeGreaterThan(5);
+    expect(started).toBeLessThan(48);
+  });
+
+  it('contains a fork storm: the host stays responsive and nothing survives', async () => {
+    const token = `skillbox-storm-${process.pid}`;
+    const storm = fixture.run(`storm() { storm | storm & }; storm; sleep 30 # ${token}`, { timeoutMs: 2_000 });
+    await sleep(500);
+    // While the storm runs, the host can still start a process at once.
+    const probeStarted = performance.now();
+    const probe = spawnSync('true');
+    const probeMs = performance.now() - probeStarted;
+    const result = await storm;
+    expect(probe.status).toBe(0);
+    expect(probeMs).toBeLessThan(1_000);
+    expect(result.durationMs).toBeLessThan(10_000);
+    await sleep(200);
+    expect(hostProcessesMentioning(token)).toEqual([]);
+  });
+
+  it('caps 100 MB on stdout without holding it in memory', async () => {
+    const rssBefore = process.memoryUsage().rss;
+    const result = await fixture.run('head -c 100000000 /dev/zero | tr "\\0" a; echo done >&2', { maxOutputBytes: 64 * 1024 });
+    const rssGrowth = process.memoryUsage().rss - rssBefore;
+    expect(result).toMatchObject({ exitCode: 0, stdoutTruncated: true, stdoutDroppedBytes: 100_000_000 - 64 * 1024, stderr: 'done\n' });
+    expect(result.stdout.length).toBe(64 * 1024);
+    expect(rssGrowth).toBeLessThan(50 * 1024 * 1024);
+  });
+
+  it('cannot fill the disk past the file-size limit', async () => {
+    const limited = sandboxFixture({ maxFileSizeBytes: 4096 });
+    try {
+      const result = await limited.run('head -c 100000 /dev/zero > big.bin; echo $?');
+      expect(result.stdout.trim()).toBe('153');
+      expect(statSync(join(limited.workspace, 'big.bin')).size).toBe(4096);
+      expect(existsSync(join(limited.workspace, 'big.bin'))).toBe(true);
+    } finally {
+      limited.dispose();
+    }
+  });
+});
