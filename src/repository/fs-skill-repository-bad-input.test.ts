@@ -1,0 +1,68 @@
+import { realpath } from 'node:fs/promises';
+import { afterEach, describe, expect, it } from 'vitest';
+import { FsSkillRepository } from './fs-skill-repository.js';
+import { createSkillTree, skillMarkdown, type SkillTree } from './testing/skill-tree.js';
+
+const trees: SkillTree[] = [];
+afterEach(async () => {
+  await Promise.all(trees.splice(0).map((created) => created.remove()));
+});
+
+describe('bad input never crashes the scan', () => {
+  it('skips what cannot be read, with a reason, and still lists the good skills', async () => {
+    const outside = await createSkillTree({ 'SKILL.md': skillMarkdown('outside', 'Outside the root.') });
+    const hugeBody = `${'Lorem ipsum dolor sit amet. '.repeat(40)}\n`.repeat(Math.ceil((5 * 1024 * 1024) / 1121));
+    const invalidUtf8 = Buffer.concat([Buffer.from('---\nname: latin1\ndescription: Caf'), Buffer.from([0xe9, 0xff]), Buffer.from('\n---\nBody\n')]);
+    const root = await createSkillTree({
+      'good/SKILL.md': skillMarkdown('good', 'Fine.'),
+      // Tests run as root, so chmod 000 would still be readable: these are unreadable by shape.
+      'folder-named-skill-md/SKILL.md': { folder: true },
+      'dangling/SKILL.md': { link: 'nowhere.md' },
+      'self-loop/SKILL.md': { link: 'SKILL.md' },
+      'escaping/SKILL.md': { link: `${outside.dir}/SKILL.md` },
+      'binary/SKILL.md': new Uint8Array([0, 159, 146, 150, 0, 0, 255]),
+      'invalid-utf8/SKILL.md': invalidUtf8,
+      'huge/SKILL.md': skillMarkdown('huge', 'A 5 MB SKILL.md.', hugeBody),
+      'empty/SKILL.md': '',
+      'loop/a/b': { link: '../..' },
+      'loop/self': { link: 'self' },
+      'escape-folder': { link: outside.dir },
+    });
+    trees.push(outside, root);
+    const real = await realpath(root.dir);
+    const repository = await FsSkillRepository.open({ roots: [root.dir] });
+    const report = await repository.report();
+    const skipped = new Map(report.skipped.map((entry) => [entry.path.slice(real.length + 1), entry.reason]));
+
+    expect(await repository.list().then((list) => list.map((summary) => summary.name))).toEqual(['good', 'huge', 'latin1']);
+    expect(skipped.get('folder-named-skill-md/SKILL.md')).toBe('SKILL.md is a folder, not a file');
+    expect(skipped.get('dangling/SKILL.md')).toBe('SKILL.md is a link that cannot be followed (ENOENT)');
+    expect(skipped.get('self-loop/SKILL.md')).toBe('SKILL.md is a link that cannot be followed (ELOOP)');
+    expect(skipped.get('escaping/SKILL.md')).toMatch(/^SKILL\.md is a link that leads out of the root/);
+    expect(skipped.get('binary/SKILL.md')).toMatch(/frontmatter/i);
+    expect(skipped.get('empty/SKILL.md')).toMatch(/frontmatter/i);
+    expect(report.skipped).toHaveLength(6);
+    expect((await repository.get('latin1')).warnings.join('\n')).toMatch(/UTF-8/i);
+    expect((await repository.get('huge')).body.length).toBeGreaterThan(5 * 1024 * 1024 - 100);
+    expect(report.warnings).toContainEqual(expect.stringContaining(`not following ${real}/escape-folder: the link leads out of the root`));
+    expect(report.warnings).toContainEqual(`not following ${real}/loop/self: the link loops on itself`);
+    expect(report.warnings).toContainEqual(expect.stringContaining(`not following ${real}/loop/a/b: the link leads back`));
+  });
+
+  it('skips a SKILL.md over the size bound without reading it', async () => {
+    const root = await createSkillTree({ 'big/SKILL.md': skillMarkdown('big', 'Too big.', 'x'.repeat(2048)) });
+    trees.push(root);
+    const repository = await FsSkillRepository.open({ roots: [root.dir], maxSkillFileBytes: 1024 });
+    expect(await repository.list()).toEqual([]);
+    expect((await repository.report()).skipped[0]?.reason).toMatch(/^the file is \d+ bytes, over the 1024-byte limit \(maxSkillFileBytes\)$/);
+  });
+
+  it('treats a root that is a file, or a dangling link, as unusable without failing', async () => {
+    const root = await createSkillTree({ 'file.txt': 'not a folder', 'gone': { link: 'missing' } });
+    trees.push(root);
+    const repository = await FsSkillRepository.open({ roots: [root.path('file.txt'), root.path('gone')] });
+    expect(await repository.list()).toEqual([]);
+    const real = await realpath(root.dir);
+    expect((await repository.report()).warnings).toEqual([`skills root ${real}/file.txt is not a folder`, `skills root ${root.path('gone')} does not exist`]);
+  });
+});

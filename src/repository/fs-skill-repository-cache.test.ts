@@ -1,0 +1,48 @@
+import { utimes, writeFile } from 'node:fs/promises';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { parseSkillMarkdown } from '../format/parse-skill.js';
+import { FsSkillRepository } from './fs-skill-repository.js';
+import { createSkillTree, skillMarkdown, type SkillTree } from './testing/skill-tree.js';
+
+// Counts real parses: the wrapped function is the parser itself, only observed.
+vi.mock('../format/parse-skill.js', async (importOriginal) => {
+  const original = await importOriginal<typeof import('../format/parse-skill.js')>();
+  return { ...original, parseSkillMarkdown: vi.fn(original.parseSkillMarkdown) };
+});
+const parses = vi.mocked(parseSkillMarkdown);
+
+let root: SkillTree;
+beforeEach(async () => {
+  const entries: Record<string, string> = {};
+  for (let index = 0; index < 20; index += 1) entries[`skill-${index}/SKILL.md`] = skillMarkdown(`skill-${index}`, `Skill ${index}.`);
+  entries['broken/SKILL.md'] = '---\nname: broken\n---\nno description\n';
+  root = await createSkillTree(entries);
+  parses.mockClear();
+});
+afterEach(() => root.remove());
+
+describe('FsSkillRepository cache', () => {
+  it('parses each SKILL.md once across opening, listing twice, get and report', async () => {
+    const repository = await FsSkillRepository.open({ roots: [root.dir] });
+    expect(parses).toHaveBeenCalledTimes(21);
+    expect(await repository.list()).toHaveLength(20);
+    expect(await repository.list()).toHaveLength(20);
+    await repository.get('skill-3');
+    expect((await repository.report()).skipped).toHaveLength(1);
+    // The broken one is remembered as broken too, not re-parsed on every listing.
+    expect(parses).toHaveBeenCalledTimes(21);
+  });
+
+  it('re-parses only the file whose size or modification time changed', async () => {
+    const repository = await FsSkillRepository.open({ roots: [root.dir] });
+    parses.mockClear();
+    await writeFile(root.path('skill-7/SKILL.md'), skillMarkdown('skill-7', 'Changed, same length.'));
+    const later = new Date(Date.now() + 5_000);
+    await utimes(root.path('skill-8/SKILL.md'), later, later);
+    const descriptions = new Map((await repository.list()).map((summary) => [summary.name, summary.description]));
+    expect(descriptions.get('skill-7')).toBe('Changed, same length.');
+    expect(parses).toHaveBeenCalledTimes(2);
+    await repository.refresh();
+    expect(parses).toHaveBeenCalledTimes(2);
+  });
+});
