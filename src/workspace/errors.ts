@@ -1,0 +1,77 @@
+import { SkillboxError } from '../errors.js';
+
+/** A workspace path (cwd, input destination, output pattern) that would leave the workspace. */
+export class WorkspacePathError extends SkillboxError {
+  readonly path: string;
+
+  constructor(path: string, why: string) {
+    super('WORKSPACE_PATH_REFUSED', `refused workspace path "${path}": ${why}`);
+    this.path = path;
+  }
+}
+
+/** An input that cannot be staged: unknown scheme, missing source, refused host path. */
+export class WorkspaceInputError extends SkillboxError {
+  readonly input: string;
+
+  constructor(input: string, why: string) {
+    super('WORKSPACE_INPUT_ERROR', `cannot stage input "${input}": ${why}`);
+    this.input = input;
+  }
+}
+
+/** Bad options given to a workspace factory; thrown at construction, before anything is written. */
+export class WorkspaceConfigError extends SkillboxError {
+  readonly option: string;
+
+  constructor(option: string, why: string) {
+    super('WORKSPACE_CONFIG_ERROR', `invalid workspace option "${option}": ${why}`);
+    this.option = option;
+  }
+}
+
+/** A skill that cannot be staged into a workspace (bad name, unreadable source). */
+export class SkillStagingError extends SkillboxError {
+  readonly skill: string;
+
+  constructor(skill: string, why: string, options?: { cause?: unknown }) {
+    super('SKILL_STAGING_FAILED', `cannot stage skill "${skill}": ${why}`, options);
+    this.skill = skill;
+  }
+}
+
+/** A caller environment entry that is refused (bad name, loader-injection key, NUL byte). */
+export class RunEnvironmentError extends SkillboxError {
+  readonly variable: string;
+
+  constructor(variable: string, why: string) {
+    super('RUN_ENV_REFUSED', `refused environment variable "${variable}": ${why}`);
+    this.variable = variable;
+  }
+}
+
+/** A command refused by the command allow/deny lists or not splittable without a shell. */
+export class CommandPolicyError extends SkillboxError {
+  constructor(message: string) {
+    super('COMMAND_REFUSED', message);
+  }
+}
+
+export class ArtifactNotFoundError extends SkillboxError {
+  readonly artifact: string;
+
+  constructor(artifact: string, version?: number) {
+    super('ARTIFACT_NOT_FOUND', `artifact "${artifact}"${version === undefined ? '' : ` version ${version}`} not found`);
+    this.artifact = artifact;
+  }
+}
+
+/** An artifact name that cannot be stored (empty, `.`/`..`, too long). */
+export class ArtifactNameError extends SkillboxError {
+  readonly artifact: string;
+
+  constructor(artifact: string, why: string) {
+    super('ARTIFACT_NAME_REFUSED', `refused artifact name "${artifact}": ${why}`);
+    this.artifact = artifact;
+  }
+}

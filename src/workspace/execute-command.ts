@@ -1,0 +1,123 @@
+import { stat } from 'node:fs/promises';
+import { SkillboxError } from '../errors.js';
+import { SkillNotFoundError } from '../repository/errors.js';
+import { SkillToolError } from '../tools/errors.js';
+import type { ToolContext } from '../tools/types.js';
+import type { ResolvedExecutionOptions } from './execution-options.js';
+import type { InputSpec } from './input-stager.js';
+import { assertAllowedVariable } from './run-environment.js';
+import { shapeRunResult, type SkillRunResult } from './run-result.js';
+import { toWorkspaceRelative, workspaceFolders } from './workspace-paths.js';
+import type { Workspace } from './workspace.js';
+
+/** What `skill_run` and `workspace_exec` share, after their own checks. */
+export interface ExecuteCommandRequest {
+  tool: 'skill_run' | 'workspace_exec';
+  command: string;
+  skill?: string;
+  cwd?: string;
+  env?: Record<string, string>;
+  stdin?: string;
+  timeoutSeconds?: number;
+  /** Undefined: collect what this run wrote under `out/` (at most `autoCollectLimit` files). */
+  outputFiles?: readonly string[];
+  inputs?: readonly InputSpec[];
+  saveAsArtifacts?: boolean;
+  omitInlineContent?: boolean;
+  /** Prepares the workspace (staging) once the cheap checks passed; returns warnings. */
+  prepare?: (workspace: Workspace) => Promise<string[]>;
+}
+
+/** Files auto-collected from `out/` when the call names no output_files (the Python seed's figure). */
+export const autoCollectLimit = 20;
+
+/**
+ * Runs one command for a tool call. Every check that can refuse the call (command policy, env
+ * names, timeout, cwd) runs before anything is staged or started, so a refused call changes nothing.
+ */
+export async function executeCommand(options: ResolvedExecutionOptions, request: ExecuteCommandRequest, context: ToolContext): Promise<SkillRunResult> {
+  return translateErrors(request.tool, async () => {
+    const warnings: string[] = [];
+    const command = request.command.trim();
+    if (command === '') throw new SkillToolError(`${request.tool}: command is empty; pass the shell command to run`);
+    const argv = options.policy.check(command);
+    for (const [name, value] of Object.entries(request.env ?? {})) assertAllowedVariable(name, value);
+    let timeoutSeconds = request.timeoutSeconds ?? options.defaultTimeoutSeconds;
+    if (!Number.isFinite(timeoutSeconds) || timeoutSeconds <= 0) throw new SkillToolError(`${request.tool}: timeout must be a positive number of seconds`);
+    if (timeoutSeconds > options.maxTimeoutSeconds) {
+      warnings.push(`timeout ${timeoutSeconds}s capped to ${options.maxTimeoutSeconds}s`);
+      timeoutSeconds = options.maxTimeoutSeconds;
+    }
+
+    const workspace = await options.workspaces.workspace(context.sessionId);
+    const base = request.skill === undefined ? '' : `${workspaceFolders.skills}/${request.skill}`;
+    if (request.cwd !== undefined && request.cwd.trim() !== '') toWorkspaceRelative(request.cwd, base, workspace.paths);
+    if (request.prepare !== undefined) warnings.push(...(await request.prepare(workspace)));
+    if (request.inputs !== undefined && request.inputs.length > 0) {
+      await workspace.stageInputs(request.inputs, { hostAccess: options.hostInputs, skillContext: context.skillContext });
+    }
+
+    const startedAt = Date.now();
+    const outcome = await workspace.run({
+      ...(argv === undefined ? { command } : { argv }),
+      skill: request.skill,
+      cwd: request.cwd,
+      env: request.env,
+      hostEnv: options.hostEnvironment,
+      stdin: request.stdin,
+      timeoutMs: Math.round(timeoutSeconds * 1000),
+      maxOutputBytes: options.maxOutputBytes,
+      network: options.network,
+      abortSignal: context.abortSignal,
+    });
+
+    let collected;
+    if (request.outputFiles === undefined) {
+      const everything = await workspace.collect([`${workspaceFolders.out}/**`], {
+        runDir: outcome.runDir,
+        limits: { ...options.outputLimits, maxFiles: Number.MAX_SAFE_INTEGER, maxTotalBytes: Number.MAX_SAFE_INTEGER, maxFileBytes: 0 },
+      });
+      // Only what this run wrote: earlier runs' outputs would repeat in every result.
+      const fresh: string[] = [];
+      for (const file of everything.files) {
+        if ((await stat(file.hostPath)).mtimeMs >= startedAt - 1) fresh.push(file.name);
+      }
+      collected = await workspace.collect(fresh.slice(0, autoCollectLimit), { runDir: outcome.runDir, limits: options.outputLimits });
+      if (fresh.length > autoCollectLimit) {
+        collected.warnings.push(`${fresh.length} files written under out/; the first ${autoCollectLimit} are returned, name the others in output_files`);
+      }
+    } else {
+      collected = await workspace.collect(request.outputFiles, { cwd: outcome.cwd, runDir: outcome.runDir, limits: options.outputLimits });
+    }
+
+    return shapeRunResult({
+      run: outcome.result,
+      collected,
+      inline: options.inlineLimits,
+      omitInlineContent: request.omitInlineContent ?? false,
+      saveAsArtifacts: request.saveAsArtifacts ?? false,
+      artifacts: options.workspaces.artifacts === undefined ? undefined : { store: options.workspaces.artifacts, scope: context.sessionId },
+      warnings,
+    });
+  });
+}
+
+/**
+ * Errors the model can correct become SkillToolError with the reason and what to do; anything else
+ * (a broken disk, a bug) propagates unchanged.
+ */
+async function translateErrors<T>(tool: string, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof SkillToolError) throw error;
+    if (error instanceof SkillNotFoundError) throw new SkillToolError(`${tool}: unknown skill "${error.skill}"; call skill_list to see the available skills`);
+    if (error instanceof SkillboxError && correctable.has(error.code)) throw new SkillToolError(`${tool}: ${error.message}`);
+    throw error;
+  }
+}
+
+const correctable = new Set([
+  'WORKSPACE_PATH_REFUSED', 'WORKSPACE_INPUT_ERROR', 'RUN_ENV_REFUSED', 'COMMAND_REFUSED', 'ARTIFACT_NOT_FOUND', 'ARTIFACT_NAME_REFUSED',
+  'SKILL_STAGING_FAILED', 'SKILL_PATH_REFUSED', 'SKILL_FILE_NOT_FOUND', 'RUNTIME_COMMAND_INVALID',
+]);

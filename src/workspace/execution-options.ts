@@ -1,0 +1,126 @@
+import { WorkspaceConfigError } from './errors.js';
+import { CommandPolicy } from './command-policy.js';
+import { defaultOutputLimits, type OutputLimits } from './output-collector.js';
+import { defaultInlineLimits, type InlineLimits } from './run-result.js';
+import { assertAllowedVariable } from './run-environment.js';
+import type { WorkspaceManager } from './workspace-manager.js';
+
+export interface ExecutionToolsOptions {
+  workspaces: WorkspaceManager;
+  /**
+   * Refuse `skill_run` for a skill the agent has not `skill_load`ed in this session (default true,
+   * as the Go seed's agent). Set false when the tools are used without the disclosure tools.
+   */
+  requireSkillLoaded?: boolean;
+  /** Only these programs may run; commands are then split and run without a shell. */
+  allowedCommands?: readonly string[];
+  /** These programs never run; commands are then split and run without a shell. */
+  deniedCommands?: readonly string[];
+  /** Host environment variables passed through by name (none by default). */
+  allowHostEnv?: readonly string[];
+  /** Where allowed host variables are read from; default `process.env`. */
+  hostEnv?: NodeJS.ProcessEnv;
+  /**
+   * Whether `inputs` may name host paths: false (default: a model must not copy host files into
+   * its sandbox), true, or a list of host folders below which paths are allowed.
+   */
+  hostInputs?: boolean | readonly string[];
+  /** Give commands network access (default false: the sandbox has none). */
+  network?: boolean;
+  /** Timeout when the call gives none; default 300 s (the seeds' tool default). */
+  defaultTimeoutSeconds?: number;
+  /** Largest timeout a call may ask for; default 1800 s. Larger requests are capped with a warning. */
+  maxTimeoutSeconds?: number;
+  /** Bytes of stdout and of stderr kept each; default 16 KiB (the seeds' figure). */
+  maxOutputBytes?: number;
+  /** Caps on collected files (count, bytes per file, bytes in all). */
+  outputLimits?: Partial<OutputLimits>;
+  /** Caps on text inlined in results. */
+  inlineLimits?: Partial<InlineLimits>;
+  /** Visible skill names: when given, the `skill` input is an enum of them (as DESIGN.md asks). */
+  skillNames?: readonly string[];
+}
+
+export interface ResolvedExecutionOptions {
+  workspaces: WorkspaceManager;
+  requireSkillLoaded: boolean;
+  policy: CommandPolicy;
+  hostEnvironment: Record<string, string>;
+  hostInputs: boolean | readonly string[];
+  network: boolean;
+  defaultTimeoutSeconds: number;
+  maxTimeoutSeconds: number;
+  maxOutputBytes: number;
+  outputLimits: OutputLimits;
+  inlineLimits: InlineLimits;
+  skillNames?: readonly string[];
+}
+
+export const defaultTimeoutSeconds = 300;
+export const defaultMaxTimeoutSeconds = 1800;
+export const defaultMaxOutputBytes = 16 * 1024;
+
+/** Validates every option up front, so a misconfiguration fails at construction and names the option. */
+export function resolveExecutionOptions(options: ExecutionToolsOptions): ResolvedExecutionOptions {
+  if (options === null || typeof options !== 'object') throw new WorkspaceConfigError('options', 'expected an object');
+  const { workspaces } = options;
+  if (workspaces === null || typeof workspaces !== 'object' || typeof workspaces.workspace !== 'function') {
+    throw new WorkspaceConfigError('workspaces', 'expected a WorkspaceManager (createWorkspaceManager())');
+  }
+  const positive = (name: string, value: number | undefined, fallback: number): number => {
+    const chosen = value ?? fallback;
+    if (typeof chosen !== 'number' || !Number.isFinite(chosen) || chosen <= 0) throw new WorkspaceConfigError(name, `expected a positive number, got ${String(value)}`);
+    return chosen;
+  };
+  const defaultTimeout = positive('defaultTimeoutSeconds', options.defaultTimeoutSeconds, defaultTimeoutSeconds);
+  const maxTimeout = positive('maxTimeoutSeconds', options.maxTimeoutSeconds, Math.max(defaultMaxTimeoutSeconds, defaultTimeout));
+  if (defaultTimeout > maxTimeout) throw new WorkspaceConfigError('defaultTimeoutSeconds', `is larger than maxTimeoutSeconds (${maxTimeout})`);
+  const outputLimits: OutputLimits = {
+    maxFiles: positive('outputLimits.maxFiles', options.outputLimits?.maxFiles, defaultOutputLimits.maxFiles),
+    maxFileBytes: positive('outputLimits.maxFileBytes', options.outputLimits?.maxFileBytes, defaultOutputLimits.maxFileBytes),
+    maxTotalBytes: positive('outputLimits.maxTotalBytes', options.outputLimits?.maxTotalBytes, defaultOutputLimits.maxTotalBytes),
+  };
+  const inlineLimits: InlineLimits = {
+    fileBytes: positive('inlineLimits.fileBytes', options.inlineLimits?.fileBytes, defaultInlineLimits.fileBytes),
+    totalBytes: positive('inlineLimits.totalBytes', options.inlineLimits?.totalBytes, defaultInlineLimits.totalBytes),
+    primaryBytes: positive('inlineLimits.primaryBytes', options.inlineLimits?.primaryBytes, defaultInlineLimits.primaryBytes),
+  };
+  const hostEnv = options.hostEnv ?? process.env;
+  const hostEnvironment: Record<string, string> = {};
+  for (const name of options.allowHostEnv ?? []) {
+    try {
+      assertAllowedVariable(name, hostEnv[name] ?? '');
+    } catch (error) {
+      throw new WorkspaceConfigError('allowHostEnv', (error as Error).message);
+    }
+    const value = hostEnv[name];
+    if (value !== undefined) hostEnvironment[name] = value;
+  }
+  const hostInputs = options.hostInputs ?? false;
+  if (typeof hostInputs !== 'boolean' && (!Array.isArray(hostInputs) || hostInputs.some((item) => typeof item !== 'string' || item === ''))) {
+    throw new WorkspaceConfigError('hostInputs', 'expected true, false or a list of host folders');
+  }
+  if (options.skillNames !== undefined && (!Array.isArray(options.skillNames) || options.skillNames.length === 0)) {
+    throw new WorkspaceConfigError('skillNames', 'expected a non-empty list of skill names');
+  }
+  let policy: CommandPolicy;
+  try {
+    policy = new CommandPolicy({ allowedCommands: options.allowedCommands, deniedCommands: options.deniedCommands });
+  } catch (error) {
+    throw new WorkspaceConfigError('allowedCommands', (error as Error).message);
+  }
+  return {
+    workspaces,
+    requireSkillLoaded: options.requireSkillLoaded ?? true,
+    policy,
+    hostEnvironment,
+    hostInputs,
+    network: options.network ?? false,
+    defaultTimeoutSeconds: defaultTimeout,
+    maxTimeoutSeconds: maxTimeout,
+    maxOutputBytes: Math.floor(positive('maxOutputBytes', options.maxOutputBytes, defaultMaxOutputBytes)),
+    outputLimits,
+    inlineLimits,
+    skillNames: options.skillNames,
+  };
+}

@@ -1,0 +1,121 @@
+import { createHash } from 'node:crypto';
+import { constants, createReadStream } from 'node:fs';
+import { chmod, copyFile, lstat, mkdir, readdir, realpath, symlink } from 'node:fs/promises';
+import path from 'node:path';
+import { isInside } from './workspace-paths.js';
+
+/** One entry of a skill folder, as staging copies it. */
+export type FolderEntry =
+  | { kind: 'directory'; path: string; mode: number }
+  | { kind: 'file'; path: string; mode: number; size: number; mtimeMs: number }
+  /** A link that stays inside the skill; `target` is relative to the link's own folder. */
+  | { kind: 'link'; path: string; target: string };
+
+export interface FolderScan {
+  entries: FolderEntry[];
+  /** sha256 over every entry's path, size, modification time and mode: cheap, no file is read. */
+  manifest: string;
+  warnings: string[];
+}
+
+/**
+ * Names never copied from a skill folder. `out`, `work` and `inputs` at the top are replaced by links
+ * to the workspace folders; `.git`, `.venv` and `__pycache__` are history, a host-bound virtual
+ * environment (it holds absolute paths) and caches.
+ */
+const reservedTopLevel = new Set(['out', 'work', 'inputs']);
+const skippedAnywhere = new Set(['.git', '.venv', '__pycache__']);
+
+export interface ScanOptions {
+  /** Skip the working copy's reserved names and the caches (`.git`, `.venv`, `__pycache__`); true for skills. */
+  skillFolder: boolean;
+}
+
+/**
+ * Lists a folder without reading file contents. Links are kept only when they resolve inside the
+ * folder (re-created as relative links in the copy); a link that leaves it, or dangles, is skipped
+ * with a warning, so staging never copies host files the author did not ship.
+ */
+export async function scanFolder(skillDir: string, options: ScanOptions = { skillFolder: true }): Promise<FolderScan> {
+  const root = await realpath(skillDir);
+  const entries: FolderEntry[] = [];
+  const warnings: string[] = [];
+  async function walk(relativeDir: string): Promise<void> {
+    const names = (await readdir(path.join(root, relativeDir))).sort();
+    for (const name of names) {
+      const relative = relativeDir === '' ? name : `${relativeDir}/${name}`;
+      if (options.skillFolder && skippedAnywhere.has(name)) continue;
+      if (options.skillFolder && relativeDir === '' && reservedTopLevel.has(name)) {
+        warnings.push(`skipped "${name}" of the skill folder: the working copy links ${name}/ to the workspace's folder`);
+        continue;
+      }
+      const absolute = path.join(root, relative);
+      const stats = await lstat(absolute);
+      if (stats.isSymbolicLink()) {
+        const resolved = await realpath(absolute).catch(() => undefined);
+        if (resolved === undefined || !isInside(root, resolved)) {
+          warnings.push(`skipped link "${relative}": it ${resolved === undefined ? 'dangles' : 'leads out of the skill folder'}`);
+          continue;
+        }
+        const target = path.relative(path.dirname(path.join(root, relative)), resolved) || '.';
+        entries.push({ kind: 'link', path: relative, target: target.split(path.sep).join('/') });
+      } else if (stats.isDirectory()) {
+        entries.push({ kind: 'directory', path: relative, mode: stats.mode & 0o777 });
+        await walk(relative);
+      } else if (stats.isFile()) {
+        entries.push({ kind: 'file', path: relative, mode: stats.mode & 0o777, size: stats.size, mtimeMs: stats.mtimeMs });
+      }
+      // Sockets, FIFOs and devices are not skill content.
+    }
+  }
+  await walk('');
+  const hash = createHash('sha256');
+  for (const entry of entries) {
+    hash.update(entry.kind === 'file' ? `f\0${entry.path}\0${entry.size}\0${entry.mtimeMs}\0${entry.mode}\n` : entry.kind === 'link' ? `l\0${entry.path}\0${entry.target}\n` : `d\0${entry.path}\0${entry.mode}\n`);
+  }
+  return { entries, manifest: hash.digest('hex'), warnings };
+}
+
+/** sha256 over the entries' paths and file contents (streamed), independent of times and modes. */
+export async function digestFolder(skillDir: string, entries: readonly FolderEntry[]): Promise<string> {
+  const root = await realpath(skillDir);
+  const hash = createHash('sha256');
+  for (const entry of entries) {
+    if (entry.kind === 'directory') continue;
+    hash.update(`${entry.kind}\0${entry.path}\0`);
+    if (entry.kind === 'link') {
+      hash.update(entry.target);
+    } else {
+      for await (const chunk of createReadStream(path.join(root, entry.path))) hash.update(chunk as Buffer);
+    }
+    hash.update('\0');
+  }
+  return hash.digest('hex');
+}
+
+/** The same digest for skills defined in code, whose files come from the repository as buffers. */
+export function digestFiles(files: ReadonlyArray<{ path: string; data: Uint8Array }>): string {
+  const hash = createHash('sha256');
+  for (const file of files) {
+    hash.update(`file\0${file.path}\0`);
+    hash.update(file.data);
+    hash.update('\0');
+  }
+  return hash.digest('hex');
+}
+
+/** Re-creates scanned entries under `destination` (which exists); files copy-on-write where possible. */
+export async function copyScannedEntries(source: string, entries: readonly FolderEntry[], destination: string): Promise<void> {
+  for (const entry of entries) {
+    const target = path.join(destination, ...entry.path.split('/'));
+    if (entry.kind === 'directory') {
+      await mkdir(target, { mode: entry.mode | 0o700 });
+    } else if (entry.kind === 'link') {
+      await symlink(entry.target, target);
+    } else {
+      await copyFile(path.join(source, ...entry.path.split('/')), target, constants.COPYFILE_FICLONE);
+      // The copy belongs to the session, which may change it.
+      await chmod(target, entry.mode | 0o600);
+    }
+  }
+}

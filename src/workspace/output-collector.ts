@@ -1,0 +1,135 @@
+import { constants } from 'node:fs';
+import { lstat, open, readdir, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { compileGlob } from './glob-pattern.js';
+import { metadataFileName, realPathInside } from './workspace-paths.js';
+
+export interface OutputLimits {
+  /** Files collected at most; later matches are left out and `limitsHit` is set. */
+  maxFiles: number;
+  /** Bytes read per file; a larger file is truncated (and then never saved as an artifact). */
+  maxFileBytes: number;
+  /** Bytes read over all files of one collection. */
+  maxTotalBytes: number;
+}
+
+/** Defaults of the seeds' runtimes: 100 files, 4 MiB each, 64 MiB in all. */
+export const defaultOutputLimits: OutputLimits = { maxFiles: 100, maxFileBytes: 4 * 1024 * 1024, maxTotalBytes: 64 * 1024 * 1024 };
+
+/** Entries a collection walks at most, so `**` over a huge tree cannot stall a tool call. */
+export const maxWalkedEntries = 50_000;
+
+export interface CollectedFile {
+  /** Workspace-relative path of the file itself, links resolved (`skills/x/out/a.txt` is `out/a.txt`). */
+  name: string;
+  hostPath: string;
+  sizeBytes: number;
+  /** The first bytes of the file, at most the per-file and remaining total budget. */
+  data: Buffer;
+  truncated: boolean;
+}
+
+export interface CollectedOutputs {
+  files: CollectedFile[];
+  limitsHit: boolean;
+  warnings: string[];
+}
+
+/**
+ * Collects files matching workspace-relative patterns. Everything is resolved against the real
+ * workspace root: a match (or a pattern's base folder) whose real path is outside the workspace is
+ * never read, whatever links the process planted. Links to folders are not descended into during
+ * `**` walks (no loops, no duplicates); the skill copies' `out` link works because a pattern's base
+ * is resolved before the walk.
+ */
+export async function collectOutputs(root: string, patterns: readonly string[], limits: OutputLimits = defaultOutputLimits): Promise<CollectedOutputs> {
+  const warnings: string[] = [];
+  const found = new Map<string, string>();
+  let walked = 0;
+  for (const pattern of patterns) {
+    const glob = compileGlob(pattern);
+    const base = await realPathInside(root, path.join(root, glob.base));
+    if (base === undefined) {
+      const exists = await lstat(path.join(root, glob.base)).then(() => true, () => false);
+      if (exists) warnings.push(`output pattern "${pattern}" leads out of the workspace; nothing collected from it`);
+      continue;
+    }
+    const baseStats = await stat(base);
+    const matches: Array<[string, string]> = [];
+    const consider = async (logical: string, absolute: string): Promise<void> => {
+      const real = await realPathInside(root, absolute);
+      if (real === undefined) {
+        warnings.push(`skipped "${logical}": a link that leads out of the workspace`);
+        return;
+      }
+      if (!(await stat(real)).isFile()) return;
+      const name = path.relative(root, real).split(path.sep).join('/');
+      if (!isInternal(name)) matches.push([name, real]);
+    };
+    if (baseStats.isFile()) {
+      if (!glob.hasWildcards) await consider(glob.base, path.join(root, glob.base));
+    } else if (baseStats.isDirectory()) {
+      // A plain folder path collects the folder's files, as `folder/**` would.
+      const matcher = glob.hasWildcards ? glob : compileGlob(`${glob.base}/**`);
+      const maxDepth = glob.hasWildcards ? glob.maxDepth : Infinity;
+      const walk = async (directory: string, logicalDir: string, depth: number): Promise<void> => {
+        if (depth > maxDepth) return;
+        const entries = await readdir(directory, { withFileTypes: true }).catch(() => []);
+        entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+        for (const entry of entries) {
+          walked += 1;
+          if (walked > maxWalkedEntries) return;
+          const logical = logicalDir === '' ? entry.name : `${logicalDir}/${entry.name}`;
+          const absolute = path.join(directory, entry.name);
+          if (entry.isDirectory()) await walk(absolute, logical, depth + 1);
+          else if ((entry.isFile() || entry.isSymbolicLink()) && matcher.matches(logical)) await consider(logical, absolute);
+        }
+      };
+      await walk(base, glob.base, 1);
+    }
+    matches.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+    for (const [name, real] of matches) if (!found.has(name)) found.set(name, real);
+  }
+  if (walked > maxWalkedEntries) warnings.push(`output patterns walked more than ${maxWalkedEntries} entries; the rest was not searched`);
+
+  const files: CollectedFile[] = [];
+  let total = 0;
+  let limitsHit = false;
+  for (const [name, hostPath] of found) {
+    if (files.length >= limits.maxFiles || total >= limits.maxTotalBytes) {
+      limitsHit = true;
+      warnings.push(`output files limited to ${limits.maxFiles} files and ${limits.maxTotalBytes} bytes; ${found.size - files.length} more matched`);
+      break;
+    }
+    const budget = Math.min(limits.maxFileBytes, limits.maxTotalBytes - total);
+    const { data, sizeBytes } = await readHead(hostPath, budget);
+    const truncated = sizeBytes > data.length;
+    if (truncated) limitsHit = true;
+    total += data.length;
+    files.push({ name, hostPath, sizeBytes, data, truncated });
+  }
+  return { files, limitsHit, warnings };
+}
+
+/** Workspace bookkeeping is never an output file. */
+function isInternal(name: string): boolean {
+  return name === metadataFileName || /^\.metadata\..*\.tmp$/.test(name) || /^skills\/\.(staging|retired)-/.test(name);
+}
+
+/** Reads at most `limit` bytes without following a link (the path is already resolved). */
+async function readHead(hostPath: string, limit: number): Promise<{ data: Buffer; sizeBytes: number }> {
+  const handle = await open(hostPath, constants.O_RDONLY | constants.O_NOFOLLOW);
+  try {
+    const { size } = await handle.stat();
+    const buffer = Buffer.alloc(Math.min(size, limit));
+    let filled = 0;
+    while (filled < buffer.length) {
+      const { bytesRead } = await handle.read(buffer, filled, buffer.length - filled, filled);
+      if (bytesRead === 0) break;
+      filled += bytesRead;
+    }
+    return { data: buffer.subarray(0, filled), sizeBytes: size };
+  } finally {
+    await handle.close();
+  }
+}

@@ -1,0 +1,81 @@
+import { RunEnvironmentError } from './errors.js';
+
+/** Where system programs are looked up when the caller does not allow the host's PATH. */
+export const systemPath = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
+
+const validName = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/**
+ * Variables that make a loader, a shell or an interpreter run code before the command does. With a
+ * command allow list these would be a way around it, so they are refused whatever the mode.
+ */
+const refusedNames = new Set([
+  'BASH_ENV', 'ENV', 'PROMPT_COMMAND', 'SHELLOPTS', 'BASHOPTS', 'IFS', 'CDPATH', 'GLOBIGNORE', 'PS4',
+  'PYTHONSTARTUP', 'PYTHONHOME', 'PYTHONINSPECT', 'PERL5OPT', 'PERL5DB', 'PERLLIB', 'PERL5LIB', 'RUBYOPT', 'RUBYLIB',
+  'NODE_OPTIONS', 'NODE_PATH', 'JAVA_TOOL_OPTIONS', '_JAVA_OPTIONS', 'JDK_JAVA_OPTIONS', 'OPENSSL_CONF', 'GCONV_PATH',
+  'HOSTALIASES', 'LOCALDOMAIN', 'RESOLV_HOST_CONF', 'NLSPATH', 'GIT_SSH_COMMAND', 'GIT_EXEC_PATH',
+]);
+const refusedPrefixes = ['LD_', 'DYLD_', 'BASH_FUNC_', 'MALLOC_'];
+
+/** Throws RunEnvironmentError for a name that is malformed or on the refused list, or a value with NUL. */
+export function assertAllowedVariable(name: string, value: unknown): void {
+  if (!validName.test(name)) throw new RunEnvironmentError(name, 'names must match [A-Za-z_][A-Za-z0-9_]*');
+  const upper = name.toUpperCase();
+  if (refusedNames.has(upper) || refusedPrefixes.some((prefix) => upper.startsWith(prefix))) {
+    throw new RunEnvironmentError(name, 'it changes how programs load or start, so it cannot be set for a skill command');
+  }
+  if (typeof value !== 'string') throw new RunEnvironmentError(name, 'the value must be a string');
+  if (value.includes('\0')) throw new RunEnvironmentError(name, 'the value contains a NUL byte');
+}
+
+export interface RunEnvironmentInput {
+  /** Guest paths of the workspace folders. */
+  folders: { workspace: string; skills: string; work: string; output: string; run: string };
+  /** Home folder the process sees (inside the workspace, so tools that write caches can). */
+  home: string;
+  skill?: { name: string; guestPath: string; hasVirtualEnv: boolean };
+  /** Host variables the caller allows, already read from the host (PATH among them replaces the system PATH). */
+  allowedHost: Record<string, string>;
+  /** Variables from the tool call or the command line; checked here. */
+  caller: Record<string, string>;
+}
+
+/**
+ * The whole environment of a command: nothing of the host passes unless the caller allowed it by
+ * name. Order of precedence, lowest first: defaults, allowed host variables, workspace variables,
+ * caller variables (the seeds let the model point OUTPUT_DIR elsewhere). The skill's `.venv/bin` and
+ * `bin/` lead PATH as absolute paths, so a `cd` in the command does not change what runs.
+ */
+export function buildRunEnvironment(input: RunEnvironmentInput): Record<string, string> {
+  for (const [name, value] of Object.entries(input.caller)) assertAllowedVariable(name, value);
+  const basePath = input.allowedHost.PATH ?? systemPath;
+  const skillPath = input.skill === undefined ? [] : [...(input.skill.hasVirtualEnv ? [`${input.skill.guestPath}/.venv/bin`] : []), `${input.skill.guestPath}/bin`];
+  const environment: Record<string, string> = {
+    LANG: 'C.UTF-8',
+    HOME: input.home,
+    ...input.allowedHost,
+    PATH: [...skillPath, basePath].join(':'),
+    WORKSPACE_DIR: input.folders.workspace,
+    SKILLS_DIR: input.folders.skills,
+    WORK_DIR: input.folders.work,
+    OUTPUT_DIR: input.folders.output,
+    RUN_DIR: input.folders.run,
+  };
+  if (input.skill !== undefined) {
+    environment.SKILL_NAME = input.skill.name;
+    if (input.skill.hasVirtualEnv) environment.VIRTUAL_ENV = `${input.skill.guestPath}/.venv`;
+  }
+  return { ...environment, ...input.caller };
+}
+
+/** Picks the allowed names from the host environment; names are checked like caller variables. */
+export function pickHostVariables(names: readonly string[], host: NodeJS.ProcessEnv): Record<string, string> {
+  const picked: Record<string, string> = {};
+  for (const name of names) {
+    const value = host[name];
+    if (value === undefined) continue;
+    assertAllowedVariable(name, value);
+    picked[name] = value;
+  }
+  return picked;
+}

@@ -1,0 +1,145 @@
+import type { RuntimeResult } from './runtime-types.js';
+import { artifactReference, type ArtifactStore } from './artifact-store.js';
+import { detectMimeType, isTextMimeType, sniffBytes } from './mime-type.js';
+import type { CollectedOutputs } from './output-collector.js';
+
+/** One collected file as the model sees it. */
+export interface OutputFile {
+  /** Workspace-relative path, links resolved (`out/fib.txt`). */
+  name: string;
+  /** The text, when the file is text and fits the inline caps; never set for binary files. */
+  content?: string;
+  mime_type: string;
+  size_bytes: number;
+  /** True when `content` (or the bytes read) stops before the end of the file. */
+  truncated: boolean;
+  /** `workspace://<name>`: a stable handle to pass to other tools. */
+  ref: string;
+}
+
+export interface ArtifactFile {
+  name: string;
+  version: number;
+  /** `artifact://<name>@<version>` */
+  ref: string;
+}
+
+/** The result of `skill_run` and `workspace_exec`, field names as in the seeds. */
+export interface SkillRunResult {
+  stdout: string;
+  stderr: string;
+  exit_code: number;
+  timed_out: boolean;
+  duration_ms: number;
+  output_files: OutputFile[];
+  /** The smallest-named small text output: what a model usually wants to read first. */
+  primary_output?: OutputFile;
+  artifact_files?: ArtifactFile[];
+  warnings: string[];
+  /** Set when an output cap (files, per-file or total bytes) left something out. */
+  limits_hit?: boolean;
+}
+
+/** Caps on what a result carries inline; every one is documented in docs/workspaces.md. */
+export interface InlineLimits {
+  /** Bytes of text inlined per output file. */
+  fileBytes: number;
+  /** Bytes of text inlined over all output files of one result. */
+  totalBytes: number;
+  /** Largest file that can be `primary_output`. */
+  primaryBytes: number;
+}
+
+export const defaultInlineLimits: InlineLimits = { fileBytes: 32 * 1024, totalBytes: 256 * 1024, primaryBytes: 32 * 1024 };
+
+/** The seeds' warning, kept word for word so prompts written for them still match. */
+export const emptyOutputsDroppedWarning = 'empty output_files omitted because command failed; shell redirections can create empty files before execution fails';
+
+export interface ShapeResultInput {
+  run: RuntimeResult;
+  collected: CollectedOutputs;
+  inline: InlineLimits;
+  omitInlineContent: boolean;
+  saveAsArtifacts: boolean;
+  artifacts?: { store: ArtifactStore; scope: string };
+  /** Warnings gathered before the run (staging, inputs, capped timeout). */
+  warnings: string[];
+}
+
+/** Turns a runtime result and collected files into the tool result. */
+export async function shapeRunResult(input: ShapeResultInput): Promise<SkillRunResult> {
+  const { run, collected } = input;
+  const warnings = [...input.warnings, ...run.warnings, ...collected.warnings];
+  const failed = run.exitCode !== 0 || run.timedOut;
+  let files = collected.files;
+  if (failed && files.some((file) => file.sizeBytes === 0)) {
+    files = files.filter((file) => file.sizeBytes > 0);
+    warnings.push(emptyOutputsDroppedWarning);
+  }
+
+  let inlineBudget = input.inline.totalBytes;
+  let inlineCut = false;
+  const outputFiles: OutputFile[] = files.map((file) => {
+    const mimeType = detectMimeType(file.name, file.data.subarray(0, sniffBytes));
+    const entry: OutputFile = { name: file.name, mime_type: mimeType, size_bytes: file.sizeBytes, truncated: file.truncated, ref: `workspace://${file.name}` };
+    if (!isTextMimeType(mimeType)) return entry;
+    const allowed = Math.min(input.inline.fileBytes, inlineBudget);
+    if (allowed <= 0 && file.data.length > 0) {
+      inlineCut = true;
+      return entry;
+    }
+    const end = utf8Boundary(file.data, Math.min(file.data.length, allowed));
+    entry.content = file.data.subarray(0, end).toString('utf8');
+    entry.truncated = end < file.sizeBytes;
+    inlineBudget -= end;
+    return entry;
+  });
+  if (inlineCut) warnings.push(`inline content stopped at ${input.inline.totalBytes} bytes in all; read the remaining files by their ref`);
+
+  const primary = outputFiles
+    .filter((file) => file.content !== undefined && file.content.trim() !== '' && !file.truncated && file.size_bytes <= input.inline.primaryBytes)
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))[0];
+
+  const result: SkillRunResult = {
+    stdout: run.stdout,
+    stderr: run.stderr,
+    exit_code: run.exitCode,
+    timed_out: run.timedOut,
+    duration_ms: Math.round(run.durationMs),
+    output_files: outputFiles,
+    warnings,
+  };
+  if (primary !== undefined) result.primary_output = { ...primary };
+
+  if (input.saveAsArtifacts && files.length > 0) {
+    if (input.artifacts === undefined) {
+      warnings.push('save_as_artifacts requested but no artifact store is configured; outputs are not persisted');
+    } else {
+      result.artifact_files = [];
+      for (const [index, file] of files.entries()) {
+        if (file.truncated) {
+          warnings.push(`"${file.name}" was not saved as an artifact: only its first ${file.data.length} of ${file.sizeBytes} bytes were read`);
+          continue;
+        }
+        const saved = await input.artifacts.store.save({ scope: input.artifacts.scope, name: file.name }, file.data, (outputFiles[index] as OutputFile).mime_type);
+        result.artifact_files.push({ name: saved.name, version: saved.version, ref: artifactReference(saved.name, saved.version) });
+      }
+    }
+  }
+
+  if (input.omitInlineContent) {
+    for (const file of result.output_files) delete file.content;
+    if (result.primary_output !== undefined) delete result.primary_output.content;
+  }
+  if (collected.limitsHit) result.limits_hit = true;
+  return result;
+}
+
+/** The largest offset <= `end` that does not cut a UTF-8 character. */
+function utf8Boundary(bytes: Uint8Array, end: number): number {
+  if (end >= bytes.length) return bytes.length;
+  let cut = end;
+  // Step back over continuation bytes to the lead byte of the character that `end` splits.
+  while (cut > 0 && cut > end - 4 && ((bytes[cut] as number) & 0xc0) === 0x80) cut -= 1;
+  return cut;
+}

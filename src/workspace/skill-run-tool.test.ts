@@ -1,0 +1,219 @@
+import { mkdtemp, mkdir, readFile, rm, symlink, writeFile, readdir } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { loadedKey } from '../disclosure/state-keys.js';
+import { createFsSkillRepository } from '../repository/fs-skill-repository.js';
+import { createInMemoryStateView } from '../tools/in-memory-state-view.js';
+import { SkillToolError } from '../tools/errors.js';
+import type { ToolContext, ToolDefinition } from '../tools/types.js';
+import { createExecutionTools } from './execution-tools.js';
+import type { SkillRunResult } from './run-result.js';
+import { emptyOutputsDroppedWarning } from './run-result.js';
+import { LocalRuntime } from './runtimes/local-runtime.js';
+import { createWorkspaceManager, type WorkspaceManager } from './workspace-manager.js';
+
+const examples = path.resolve('examples/skills');
+const png = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
+
+let temporary: string;
+let workspaces: WorkspaceManager;
+
+async function setup(options: Parameters<typeof createExecutionTools>[0] extends infer O ? Partial<O> : never = {}) {
+  const repository = await createFsSkillRepository({ roots: [examples, path.join(temporary, 'skills')] });
+  workspaces = createWorkspaceManager({ runtime: new LocalRuntime(), repository, baseDir: path.join(temporary, 'workspaces') });
+  const [skillRun, workspaceExec] = createExecutionTools({ workspaces, ...options }) as [ToolDefinition, ToolDefinition];
+  const state = createInMemoryStateView();
+  const context: ToolContext = { sessionId: 'session-1', agentName: 'agent', state };
+  const load = (skill: string) => state.set(loadedKey('agent', skill), '1');
+  const run = (input: Record<string, unknown>, ctx: ToolContext = context) => skillRun.execute(skillRun.inputSchema.parse(input), ctx) as Promise<SkillRunResult>;
+  const exec = (input: Record<string, unknown>, ctx: ToolContext = context) => workspaceExec.execute(workspaceExec.inputSchema.parse(input), ctx) as Promise<SkillRunResult>;
+  return { run, exec, load, context, state, skillRun, workspaceExec };
+}
+
+beforeEach(async () => {
+  temporary = await mkdtemp(path.join(os.tmpdir(), 'skillbox-run-'));
+  await mkdir(path.join(temporary, 'skills', 'maker', 'scripts'), { recursive: true });
+  await writeFile(path.join(temporary, 'skills', 'maker', 'SKILL.md'), '---\nname: maker\ndescription: Makes files for tests.\n---\nRun scripts/make.sh\n');
+  await writeFile(path.join(temporary, 'skills', 'maker', 'scripts', 'make.sh'), '#!/bin/sh\nprintf "made %s" "$1" > "$OUTPUT_DIR/$1.txt"\n', { mode: 0o755 });
+});
+
+afterEach(async () => {
+  await rm(temporary, { recursive: true, force: true });
+});
+
+describe('skill_run', () => {
+  it('runs a skill script in its working copy and returns the file it wrote under out/', async () => {
+    const { run, load } = await setup();
+    load('python-math');
+    const result = await run({ skill: 'python-math', command: 'python3 scripts/fib.py 10 > out/fib.txt' });
+    expect(result.exit_code).toBe(0);
+    expect(result.timed_out).toBe(false);
+    expect(result.output_files.map((file) => file.name)).toEqual(['out/fib.txt']);
+    const file = result.output_files[0]!;
+    expect(file.content?.split(/\s+/).filter(Boolean).slice(0, 5)).toEqual(['0', '1', '1', '2', '3']);
+    expect(file.mime_type).toBe('text/plain; charset=utf-8');
+    expect(file.ref).toBe('workspace://out/fib.txt');
+    expect(result.primary_output?.name).toBe('out/fib.txt');
+    expect(typeof result.duration_ms).toBe('number');
+  });
+
+  it('sets the workspace variables, the skill PATH, and passes no host variable unless allowed', async () => {
+    process.env.SKILLBOX_TEST_SECRET = 'hidden';
+    process.env.SKILLBOX_TEST_ALLOWED = 'shown';
+    try {
+      const { run, load } = await setup({ allowHostEnv: ['SKILLBOX_TEST_ALLOWED'] });
+      load('maker');
+      const result = await run({ skill: 'maker', command: 'env | sort', output_files: [] });
+      const env = Object.fromEntries(result.stdout.trim().split('\n').map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]));
+      const root = env.WORKSPACE_DIR!;
+      expect(path.basename(root)).toMatch(/^ws_session-1_\d+$/);
+      expect(env.SKILLS_DIR).toBe(`${root}/skills`);
+      expect(env.WORK_DIR).toBe(`${root}/work`);
+      expect(env.OUTPUT_DIR).toBe(`${root}/out`);
+      expect(env.RUN_DIR).toMatch(new RegExp(`^${root}/runs/run_\\d{8}T\\d{6}\\.\\d{3}`));
+      expect(env.SKILL_NAME).toBe('maker');
+      expect(env.PATH!.split(':')[0]).toBe(`${root}/skills/maker/bin`);
+      expect(env.SKILLBOX_TEST_SECRET).toBeUndefined();
+      expect(env.SKILLBOX_TEST_ALLOWED).toBe('shown');
+      expect(env.HOME).toBe(`${root}/work/.home`);
+    } finally {
+      delete process.env.SKILLBOX_TEST_SECRET;
+      delete process.env.SKILLBOX_TEST_ALLOWED;
+    }
+  });
+
+  it('refuses a skill that was not loaded first, and creates no workspace', async () => {
+    const { run } = await setup();
+    await expect(run({ skill: 'maker', command: 'true' })).rejects.toThrow(/skill_run requires skill_load first for "maker": call skill_load/);
+    await expect(readdir(path.join(temporary, 'workspaces'))).rejects.toThrow();
+  });
+
+  it('runs without skill_load when requireSkillLoaded is off, and names unknown skills', async () => {
+    const { run } = await setup({ requireSkillLoaded: false });
+    expect((await run({ skill: 'maker', command: 'true' })).exit_code).toBe(0);
+    await expect(run({ skill: 'nope', command: 'true' })).rejects.toThrow(/unknown skill "nope"; call skill_list/);
+  });
+
+  it('refuses a cwd that leaves the workspace and accepts $WORK_DIR and relative climbs that stay inside', async () => {
+    const { run, load } = await setup();
+    load('maker');
+    await expect(run({ skill: 'maker', command: 'pwd', cwd: '../../..' })).rejects.toThrow(SkillToolError);
+    await expect(run({ skill: 'maker', command: 'pwd', cwd: '/etc' })).rejects.toThrow(/outside the workspace/);
+    const work = await run({ skill: 'maker', command: 'pwd', cwd: '$WORK_DIR' });
+    expect(work.stdout.trim()).toMatch(/\/work$/);
+    const climbed = await run({ skill: 'maker', command: 'pwd', cwd: '../../out' });
+    expect(climbed.stdout.trim()).toMatch(/\/out$/);
+  });
+
+  it('refuses loader-injection variables and bad names before anything runs', async () => {
+    const { run, load } = await setup();
+    load('maker');
+    await expect(run({ skill: 'maker', command: 'touch out/ran', env: { LD_PRELOAD: '/tmp/x.so' } })).rejects.toThrow(/LD_PRELOAD/);
+    await expect(run({ skill: 'maker', command: 'touch out/ran', env: { 'BAD-NAME': 'x' } })).rejects.toThrow(/BAD-NAME/);
+    await expect(run({ skill: 'maker', command: 'touch out/ran', env: { BASH_ENV: 'x' } })).rejects.toThrow(/BASH_ENV/);
+    expect((await run({ skill: 'maker', command: 'echo "$GREETING"', env: { GREETING: 'hi' } })).stdout).toBe('hi\n');
+  });
+
+  it('drops empty output files of a failed run with the seeds\' warning', async () => {
+    const { run, load } = await setup();
+    load('maker');
+    const result = await run({ skill: 'maker', command: 'no-such-program > out/result.txt', output_files: ['out/*.txt'] });
+    expect(result.exit_code).not.toBe(0);
+    expect(result.output_files).toEqual([]);
+    expect(result.warnings).toContain(emptyOutputsDroppedWarning);
+  });
+
+  it('never inlines a binary file, sniffs its type, and saves it intact as versioned artifacts', async () => {
+    const { run, load, context } = await setup();
+    load('maker');
+    await writeFile(path.join(temporary, 'image.bin'), png);
+    const command = `cp ${path.join(temporary, 'image.bin')} out/picture.dat && printf 'hello' > out/note.txt`;
+    const first = await run({ skill: 'maker', command, output_files: ['$OUTPUT_DIR/*'], save_as_artifacts: true });
+    const picture = first.output_files.find((file) => file.name === 'out/picture.dat')!;
+    expect(picture.mime_type).toBe('image/png');
+    expect(picture.content).toBeUndefined();
+    expect(picture.size_bytes).toBe(png.length);
+    expect(first.artifact_files).toEqual([
+      { name: 'out/note.txt', version: 1, ref: 'artifact://out/note.txt@1' },
+      { name: 'out/picture.dat', version: 1, ref: 'artifact://out/picture.dat@1' },
+    ]);
+    const second = await run({ skill: 'maker', command, output_files: ['out/picture.dat'], save_as_artifacts: true });
+    expect(second.artifact_files).toEqual([{ name: 'out/picture.dat', version: 2, ref: 'artifact://out/picture.dat@2' }]);
+    const stored = await workspaces.artifacts!.load({ scope: context.sessionId, name: 'out/picture.dat' }, 2);
+    expect(Buffer.compare(stored.data, png)).toBe(0);
+    expect(stored.mimeType).toBe('image/png');
+  });
+
+  it('omits inline content on request but keeps names, sizes and refs', async () => {
+    const { run, load } = await setup();
+    load('maker');
+    const result = await run({ skill: 'maker', command: 'sh scripts/make.sh a', omit_inline_content: true });
+    expect(result.output_files).toEqual([{ name: 'out/a.txt', mime_type: 'text/plain; charset=utf-8', size_bytes: 6, truncated: false, ref: 'workspace://out/a.txt' }]);
+    expect(result.primary_output?.content).toBeUndefined();
+  });
+
+  it('does not follow an output link that leads out of the workspace', async () => {
+    const { run, load } = await setup();
+    load('maker');
+    const secret = path.join(temporary, 'secret.txt');
+    await writeFile(secret, 'top secret');
+    const result = await run({ skill: 'maker', command: `ln -s ${secret} out/leak.txt && ln -s ${temporary} out/dir`, output_files: ['out/**', `${temporary}/secret.txt`, '../../../secret.txt'] });
+    expect(result.output_files).toEqual([]);
+    expect(JSON.stringify(result)).not.toContain('top secret');
+    expect(result.warnings.join('\n')).toMatch(/leads out of the workspace/);
+  });
+
+  it('caps the number of collected files and says so with limits_hit', async () => {
+    const { run, load } = await setup({ outputLimits: { maxFiles: 3 } });
+    load('maker');
+    const result = await run({ skill: 'maker', command: 'for i in 1 2 3 4 5; do echo $i > out/f$i.txt; done', output_files: ['out/*.txt'] });
+    expect(result.output_files.map((file) => file.name)).toEqual(['out/f1.txt', 'out/f2.txt', 'out/f3.txt']);
+    expect(result.limits_hit).toBe(true);
+  });
+
+  it('inlines text only up to the per-file cap, cutting on a character boundary', async () => {
+    const { run, load } = await setup({ inlineLimits: { fileBytes: 5 } });
+    load('maker');
+    const result = await run({ skill: 'maker', command: "printf 'abcdé' > out/t.txt", output_files: ['out/t.txt'] });
+    expect(result.output_files[0]).toMatchObject({ content: 'abcd', truncated: true, size_bytes: 6 });
+    expect(result.primary_output).toBeUndefined();
+  });
+
+  it('stages inputs from the workspace, a skill and an artifact, and refuses host paths and climbing destinations', async () => {
+    const { run, load } = await setup();
+    load('maker');
+    await run({ skill: 'maker', command: 'echo data > work/data.txt && echo v1 > out/art.txt', output_files: ['out/art.txt'], save_as_artifacts: true });
+    const result = await run({
+      skill: 'maker',
+      command: 'cat inputs/data.txt inputs/make.sh inputs/art.txt | wc -l',
+      inputs: [{ from: 'workspace://work/data.txt' }, { from: 'skill://maker/scripts/make.sh' }, { from: 'artifact://out/art.txt@1' }],
+      output_files: [],
+    });
+    expect(result.stdout.trim()).toBe('4');
+    await expect(run({ skill: 'maker', command: 'true', inputs: [{ from: '/etc/hostname' }] })).rejects.toThrow(/host paths are not allowed/);
+    await expect(run({ skill: 'maker', command: 'true', inputs: [{ from: 'workspace://work/data.txt', to: '../escape.txt' }] })).rejects.toThrow(/climbs out/);
+    await expect(readFile(path.join(temporary, 'workspaces', 'escape.txt'))).rejects.toThrow();
+  });
+
+  it('with an allow list runs argv without a shell and refuses other programs and shell syntax', async () => {
+    const { run, load, skillRun } = await setup({ allowedCommands: ['echo', 'python3'] });
+    load('maker');
+    expect(skillRun.description).toContain('Allowed commands: echo, python3');
+    expect((await run({ skill: 'maker', command: 'echo "a b" $HOME' })).stdout).toBe('a b $HOME\n');
+    await expect(run({ skill: 'maker', command: 'cat /etc/passwd' })).rejects.toThrow(/"cat" is not in allowed_commands/);
+    await expect(run({ skill: 'maker', command: 'echo hi; rm -rf out' })).rejects.toThrow(/shell metacharacter ";"/);
+  });
+});
+
+describe('workspace_exec', () => {
+  it('stages the loaded skills before running in the workspace root', async () => {
+    const { exec, load } = await setup();
+    load('maker');
+    load('python-math');
+    const result = await exec({ command: 'ls skills && bash skills/maker/scripts/make.sh z', output_files: ['out/z.txt'] });
+    expect(result.stdout.split('\n')).toEqual(expect.arrayContaining(['maker', 'python-math']));
+    expect(result.output_files[0]?.content).toBe('made z');
+    await expect(exec({ command: 'pwd', cwd: '../' })).rejects.toThrow(/climbs out/);
+  });
+});

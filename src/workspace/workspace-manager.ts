@@ -1,0 +1,211 @@
+import { mkdir, readdir, realpath, rm, stat } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import os from 'node:os';
+import path from 'node:path';
+import type { SkillRepository } from '../repository/types.js';
+import type { WorkspaceRuntime } from './runtime-types.js';
+import type { ArtifactStore } from './artifact-store.js';
+import { WorkspaceConfigError } from './errors.js';
+import { FilesystemArtifactStore } from './filesystem-artifact-store.js';
+import type { StageMode } from './skill-stager.js';
+import { freshMetadata, readMetadata, writeMetadata } from './workspace-metadata.js';
+import { metadataFileName } from './workspace-paths.js';
+import { inSpan, Workspace } from './workspace.js';
+
+export interface WorkspaceManagerOptions {
+  runtime: WorkspaceRuntime;
+  repository: SkillRepository;
+  /** Folder holding every session's `ws_<session>_<time>/`; default `<tmp>/skillbox-workspaces`. */
+  baseDir?: string;
+  /** `copy` (default): a private working copy. `link`: links to the source; only for runtimes that see host paths. */
+  stageMode?: StageMode;
+  /**
+   * Workspaces untouched for longer than this are removed by `cleanupExpired()`, which `workspace()` also
+   * runs now and then. Default 24 hours; `Infinity` keeps them.
+   */
+  ttlMs?: number;
+  /** Where `save_as_artifacts` and `artifact://` inputs go; default a filesystem store in `<baseDir>/artifacts`. */
+  artifacts?: ArtifactStore | false;
+}
+
+export const defaultWorkspaceTtlMs = 24 * 60 * 60 * 1000;
+
+/** Longest session part of a workspace folder name; the real id is kept in metadata.json. */
+const maxSessionSegment = 64;
+
+/**
+ * Session ids become folder names: anything but letters, digits, `_` and `-` turns into `_`, and
+ * long ids are cut. When that changed the id, a short hash of the real id is added, so `a/b` and
+ * `a_b` never share a folder (metadata.json is writable by the sandboxed process and cannot be
+ * trusted to tell them apart).
+ */
+export function sanitizeSessionId(sessionId: string): string {
+  const safe = sessionId.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, maxSessionSegment);
+  if (safe === sessionId && safe !== '') return safe;
+  return `${safe === '' ? 'anon' : safe}-${createHash('sha256').update(sessionId).digest('hex').slice(0, 10)}`;
+}
+
+/**
+ * One workspace per session, created on first use and found again on disk after a restart (the
+ * Python seed lost them). Expired workspaces are removed by age of last use.
+ */
+export class WorkspaceManager {
+  readonly runtime: WorkspaceRuntime;
+  readonly repository: SkillRepository;
+  readonly baseDir: string;
+  readonly stageMode: StageMode;
+  readonly ttlMs: number;
+  readonly artifacts: ArtifactStore | undefined;
+  private readonly opened = new Map<string, Promise<Workspace>>();
+  private lastSweep = 0;
+
+  constructor(options: WorkspaceManagerOptions) {
+    if (options === null || typeof options !== 'object') throw new WorkspaceConfigError('options', 'expected an object');
+    const { runtime, repository } = options;
+    if (runtime === null || typeof runtime !== 'object' || typeof runtime.run !== 'function' || typeof runtime.guestPath !== 'function') {
+      throw new WorkspaceConfigError('runtime', 'expected a WorkspaceRuntime (createRuntime(), LocalRuntime or SandboxRuntime)');
+    }
+    if (repository === null || typeof repository !== 'object' || typeof repository.get !== 'function') {
+      throw new WorkspaceConfigError('repository', 'expected a SkillRepository');
+    }
+    const stageMode = options.stageMode ?? 'copy';
+    if (stageMode !== 'copy' && stageMode !== 'link') throw new WorkspaceConfigError('stageMode', `expected "copy" or "link", got ${JSON.stringify(stageMode)}`);
+    if (stageMode === 'link' && runtime.isolated) {
+      throw new WorkspaceConfigError('stageMode', `"link" needs a runtime that sees host paths; the ${runtime.kind} runtime shows only the workspace, so use "copy"`);
+    }
+    const ttlMs = options.ttlMs ?? defaultWorkspaceTtlMs;
+    if (typeof ttlMs !== 'number' || Number.isNaN(ttlMs) || ttlMs <= 0) throw new WorkspaceConfigError('ttlMs', 'expected a positive number of milliseconds (or Infinity)');
+    if (options.baseDir !== undefined && (typeof options.baseDir !== 'string' || options.baseDir.trim() === '')) {
+      throw new WorkspaceConfigError('baseDir', 'expected a non-empty folder path');
+    }
+    this.runtime = runtime;
+    this.repository = repository;
+    this.baseDir = path.resolve(options.baseDir ?? path.join(os.tmpdir(), 'skillbox-workspaces'));
+    this.stageMode = stageMode;
+    this.ttlMs = ttlMs;
+    this.artifacts = options.artifacts === false ? undefined : (options.artifacts ?? new FilesystemArtifactStore({ dir: path.join(this.baseDir, 'artifacts') }));
+  }
+
+  /** The session's workspace, created (with its layout and metadata.json) when it does not exist. */
+  async workspace(sessionId: string): Promise<Workspace> {
+    if (typeof sessionId !== 'string' || sessionId.length === 0) throw new WorkspaceConfigError('sessionId', 'expected a non-empty string');
+    void this.sweepNowAndThen();
+    let pending = this.opened.get(sessionId);
+    if (pending === undefined) {
+      pending = this.openOrCreate(sessionId);
+      this.opened.set(sessionId, pending);
+      pending.catch(() => this.opened.delete(sessionId));
+    }
+    const workspace = await pending;
+    // The folder may have been removed behind our back (another process's cleanup): start over.
+    if (!(await stat(workspace.root).then((stats) => stats.isDirectory(), () => false))) {
+      this.opened.delete(sessionId);
+      return this.workspace(sessionId);
+    }
+    return workspace;
+  }
+
+  /** Removes the session's workspace; false when it had none. */
+  async cleanup(sessionId: string): Promise<boolean> {
+    return inSpan('workspace.cleanup', { 'workspace.session': sessionId }, async () => {
+      this.opened.delete(sessionId);
+      const roots = await this.findRoots(sessionId);
+      for (const root of roots) await rm(root, { recursive: true, force: true, maxRetries: 2 });
+      return roots.length > 0;
+    });
+  }
+
+  /** Removes workspaces whose last use is older than the ttl; returns the session ids removed. */
+  async cleanupExpired(now: number = Date.now()): Promise<string[]> {
+    if (this.ttlMs === Infinity) return [];
+    return inSpan('workspace.cleanup', { 'workspace.expired': true }, async () => {
+      const removed: string[] = [];
+      for (const root of await this.allRoots()) {
+        const metadata = await readMetadata(root);
+        const lastUse = Date.parse(metadata?.last_access ?? '') || (await stat(root).then((stats) => stats.mtimeMs, () => now));
+        if (now - lastUse <= this.ttlMs) continue;
+        const sessionId = metadata?.session_id;
+        const live = sessionId === undefined ? undefined : await this.opened.get(sessionId)?.catch(() => undefined);
+        if (live?.busy) continue;
+        if (sessionId !== undefined && live?.root === root) this.opened.delete(sessionId);
+        await rm(root, { recursive: true, force: true, maxRetries: 2 });
+        removed.push(sessionId ?? path.basename(root));
+      }
+      return removed;
+    });
+  }
+
+  private async sweepNowAndThen(): Promise<void> {
+    const now = Date.now();
+    if (this.ttlMs === Infinity || now - this.lastSweep < Math.min(this.ttlMs / 10, 10 * 60 * 1000)) return;
+    this.lastSweep = now;
+    await this.cleanupExpired(now).catch(() => undefined);
+  }
+
+  private async openOrCreate(sessionId: string): Promise<Workspace> {
+    await mkdir(this.baseDir, { recursive: true, mode: 0o700 });
+    const existing = (await this.findRoots(sessionId))[0];
+    if (existing !== undefined) {
+      const workspace = new Workspace(sessionId, existing, this.settings());
+      await workspace.ensureLayout();
+      return workspace;
+    }
+    return inSpan('workspace.create', { 'workspace.session': sessionId }, async (span) => {
+      const base = await realpath(this.baseDir);
+      let root: string;
+      for (let stamp = Date.now(); ; stamp += 1) {
+        root = path.join(base, `ws_${sanitizeSessionId(sessionId)}_${stamp}`);
+        try {
+          await mkdir(root, { mode: 0o700 });
+          break;
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+        }
+      }
+      span.setAttribute('workspace.path', root);
+      try {
+        await writeMetadata(root, freshMetadata(sessionId, new Date()));
+        const workspace = new Workspace(sessionId, root, this.settings());
+        await workspace.ensureLayout();
+        return workspace;
+      } catch (error) {
+        await rm(root, { recursive: true, force: true });
+        throw error;
+      }
+    });
+  }
+
+  private settings() {
+    return { runtime: this.runtime, repository: this.repository, stageMode: this.stageMode, artifacts: this.artifacts };
+  }
+
+  /** Workspace folders of one session, newest first (there is normally one). */
+  private async findRoots(sessionId: string): Promise<string[]> {
+    const prefix = `ws_${sanitizeSessionId(sessionId)}_`;
+    const matches: Array<[number, string]> = [];
+    for (const root of await this.allRoots()) {
+      const name = path.basename(root);
+      if (!name.startsWith(prefix) || !/^\d+$/.test(name.slice(prefix.length))) continue;
+      const metadata = await readMetadata(root);
+      if (metadata?.session_id === sessionId) matches.push([Number(name.slice(prefix.length)), root]);
+    }
+    return matches.sort((a, b) => b[0] - a[0]).map(([, root]) => root);
+  }
+
+  private async allRoots(): Promise<string[]> {
+    const base = await realpath(this.baseDir).catch(() => undefined);
+    if (base === undefined) return [];
+    const names = await readdir(base).catch(() => [] as string[]);
+    const roots: string[] = [];
+    for (const name of names) {
+      if (!name.startsWith('ws_')) continue;
+      const root = path.join(base, name);
+      if (await stat(path.join(root, metadataFileName)).then((stats) => stats.isFile(), () => false)) roots.push(root);
+    }
+    return roots;
+  }
+}
+
+export function createWorkspaceManager(options: WorkspaceManagerOptions): WorkspaceManager {
+  return new WorkspaceManager(options);
+}
