@@ -32,6 +32,18 @@ export interface SkillCallContext {
   skillLoads?: readonly DeclaredSkillLoad[];
   /** Told about every committed state change, in order (the runner persists and streams them). */
   onStateChange?: (change: StateChange) => void;
+  /** Told which tools each step makes active, before the model call. */
+  onStepPrepared?: (prepared: PreparedStep) => void;
+}
+
+export interface PreparedStep {
+  stepNumber: number;
+  /** The tools the model sees in this step. */
+  activeTools: string[];
+  /** Loaded skills, least recently touched first. */
+  loadedSkills: string[];
+  /** Tools loaded skills name that the pool does not hold. */
+  missingTools: Array<{ skill: string; tool: string }>;
 }
 
 export const defaultAgentName = 'assistant';
@@ -43,11 +55,13 @@ export function createSkillCallContext(options: {
   skillContext?: SkillContext;
   skillLoads?: readonly DeclaredSkillLoad[];
   onStateChange?: (change: StateChange) => void;
+  onStepPrepared?: (prepared: PreparedStep) => void;
 }): SkillCallContext {
   const context: SkillCallContext = { sessionId: options.sessionId, agentName: options.agentName ?? defaultAgentName, state: options.state };
   if (options.skillContext !== undefined) context.skillContext = options.skillContext;
   if (options.skillLoads !== undefined) context.skillLoads = options.skillLoads;
   if (options.onStateChange !== undefined) context.onStateChange = options.onStateChange;
+  if (options.onStepPrepared !== undefined) context.onStepPrepared = options.onStepPrepared;
   return context;
 }
 

@@ -7,8 +7,8 @@ import type { ModelMessage as NeutralModelMessage } from '../../disclosure/model
 import { evictLeastRecentlyTouched } from '../../disclosure/skill-transitions.js';
 import { mergeDeltas, overlayState, writeDelta, type StateDelta } from '../../disclosure/state-delta.js';
 import { afterModelRequest, beginTurn } from '../../disclosure/turn-lifecycle.js';
-import type { SkillRepository } from '../../repository/types.js';
-import { selectActiveTools, type ToolSelection } from './dynamic-tool-selection.js';
+import type { SkillContext, SkillRepository } from '../../repository/types.js';
+import { selectActiveTools } from './dynamic-tool-selection.js';
 import { MissingSkillCallContextError, SkillAgentConfigError } from './errors.js';
 import { isSkillCallContext, type SkillCallContext } from './skill-call-context.js';
 import { explainUnavailableToolCalls, findUnavailableToolCalls, unavailableToolMessage } from './unavailable-tool-calls.js';
@@ -34,13 +34,6 @@ export interface SkillPrepareStepOptions {
   allowedToolAliases?: Readonly<Record<string, readonly string[]>>;
   /** Used when a call carries no `experimental_context`. */
   context?: SkillCallContext | (() => SkillCallContext);
-  /** Told what the step will show the model (for events and tests). */
-  onStepPrepared?: (prepared: PreparedStep) => void;
-}
-
-export interface PreparedStep {
-  stepNumber: number;
-  selection: ToolSelection;
 }
 
 /** The AI SDK's and the disclosure layer's messages have the same shape; this is the one place that says so. */
@@ -72,16 +65,17 @@ function commitTurnDelta(context: SkillCallContext, delta: StateDelta): void {
   context.onStateChange?.({ source: 'turn', delta: changed });
 }
 
-async function skillsListing(repository: SkillRepository, context: SkillCallContext, toolName: string): Promise<string[]> {
-  const providers: string[] = [];
-  for (const summary of await repository.list(context.skillContext)) {
+/** The explanation the model reads for a call to a pool tool that was not active. */
+export async function describeUnavailableTool(repository: SkillRepository, skillContext: SkillContext | undefined, toolName: string): Promise<string> {
+  const providedBy: string[] = [];
+  for (const summary of await repository.list(skillContext)) {
     try {
-      if ((await repository.get(summary.name, context.skillContext)).tools.includes(toolName)) providers.push(summary.name);
+      if ((await repository.get(summary.name, skillContext)).tools.includes(toolName)) providedBy.push(summary.name);
     } catch {
       // A skill that cannot be read provides nothing.
     }
   }
-  return providers;
+  return unavailableToolMessage({ toolName, providedBy });
 }
 
 /**
@@ -155,7 +149,7 @@ export function createSkillPrepareStep(options: SkillPrepareStepOptions): Prepar
 
     const explained = await explainPoolToolCalls(materialized, poolToolNames, options.repository, context);
     if (loadMode === 'once') commitTurnDelta(context, afterModelRequest(state, { agentName, mode: 'once' }));
-    options.onStepPrepared?.({ stepNumber, selection });
+    context.onStepPrepared?.({ stepNumber, activeTools: selection.activeTools, loadedSkills: selection.loadedSkills, missingTools: selection.missing });
 
     // Leading system messages go to `system` (the SDK warns about system messages inside `messages`).
     const firstOther = explained.findIndex((message) => message.role !== 'system');
@@ -180,6 +174,6 @@ async function explainPoolToolCalls(messages: ModelMessage[], poolToolNames: rea
   const names = [...findUnavailableToolCalls(messages)].filter((name) => poolToolNames.includes(name));
   if (names.length === 0) return messages;
   const explanations = new Map<string, string>();
-  for (const toolName of names) explanations.set(toolName, unavailableToolMessage({ toolName, providedBy: await skillsListing(repository, context, toolName) }));
+  for (const toolName of names) explanations.set(toolName, await describeUnavailableTool(repository, context.skillContext, toolName));
   return explainUnavailableToolCalls(messages, explanations);
 }

@@ -1,0 +1,12 @@
+export { SkillAgentConfigError, MissingSkillCallContextError } from './errors.js';
+export { createSkillCallContext, isSkillCallContext, defaultAgentName } from './skill-call-context.js';
+export type { SkillCallContext, StateChange, PreparedStep } from './skill-call-context.js';
+export { beginStateTransaction, type StateTransaction } from './state-transaction.js';
+export { toAiSdkTool, toAiSdkTools, type ToolAdapterOptions } from './tool-adapter.js';
+export { selectActiveTools, type ToolSelection, type ToolSelectionOptions } from './dynamic-tool-selection.js';
+export { enforceAllowedTools, grantedToolNames, defaultAllowedToolAliases } from './allowed-tools.js';
+export { explainUnavailableToolCalls, findUnavailableToolCalls, unavailableToolMessage, type UnavailableToolFacts } from './unavailable-tool-calls.js';
+export { createSkillPrepareStep, describeUnavailableTool, type SkillPrepareStepOptions } from './skill-prepare-step.js';
+export { createSkillToolkit, type SkillToolkit, type SkillToolkitOptions } from './skill-toolkit.js';
+export { createSkillAgent, type SkillAgent, type SkillAgentOptions, type SkillAgentRunOptions } from './skill-agent.js';
+export { addUsage, emptyUsage, type SkillAgentEvent, type SkillAgentEventType, type TokenUsage } from './agent-events.js';

@@ -1,0 +1,224 @@
+import { NoSuchToolError, stepCountIs, streamText, type LanguageModel, type LanguageModelUsage, type ModelMessage, type UserModelMessage } from 'ai';
+import type { DeclaredSkillLoad } from '../../disclosure/declared-loads.js';
+import type { StateDelta } from '../../disclosure/state-delta.js';
+import { FilteredSkillRepository, type SkillVisibility } from '../../repository/filter-skills.js';
+import type { SkillContext, SkillRepository } from '../../repository/types.js';
+import { createMemorySessionStore } from '../../sessions/memory-session-store.js';
+import { SessionConflictError, SessionExistsError } from '../../sessions/session-errors.js';
+import type { NewSessionEvent, Session, SessionKey, SessionStore } from '../../sessions/session-store.js';
+import { createInMemoryStateView } from '../../tools/in-memory-state-view.js';
+import { addUsage, emptyUsage, type SkillAgentEvent, type TokenUsage } from './agent-events.js';
+import { SkillAgentConfigError } from './errors.js';
+import { createSkillCallContext, defaultAgentName, type PreparedStep } from './skill-call-context.js';
+import { describeUnavailableTool } from './skill-prepare-step.js';
+import { createSkillToolkit, type SkillToolkitOptions } from './skill-toolkit.js';
+
+export interface SkillAgentOptions extends Omit<SkillToolkitOptions, 'repository' | 'context'> {
+  model: LanguageModel;
+  /** Where skills come from. */
+  skills: SkillRepository;
+  /** Hides skills per caller (user, tenant, roles from `run`'s `context`). */
+  filter?: SkillVisibility;
+  /** Conversations; default: a new in-memory store. */
+  sessions?: SessionStore;
+  /** Separates applications sharing one store; default `"default"`. */
+  appName?: string;
+  /** The agent's name: disclosure state and stored events are per agent. Default `assistant`. */
+  name?: string;
+  /** Most model calls in one turn (default 20). */
+  maxSteps?: number;
+  /** How often a turn is re-appended when another writer moved the session on (default 5). */
+  maxAppendAttempts?: number;
+}
+
+export interface SkillAgentRunOptions {
+  userId: string;
+  sessionId: string;
+  message: string | UserModelMessage;
+  /** Skills to load for this turn without a model tool call (validated as one batch before the first request). */
+  skillLoads?: readonly DeclaredSkillLoad[];
+  /** Visibility context for `filter` (user, tenant, roles). */
+  context?: SkillContext;
+  abortSignal?: AbortSignal;
+}
+
+export interface SkillAgent {
+  readonly name: string;
+  readonly sessions: SessionStore;
+  /** Tools the agent registers: skill tools first, then pool tools. */
+  readonly toolNames: string[];
+  /**
+   * Runs one turn: the user message, as many model calls and tool calls as it takes, then the turn
+   * is stored. One run is one turn for the load modes.
+   */
+  run(options: SkillAgentRunOptions): AsyncIterable<SkillAgentEvent>;
+}
+
+function usageOf(usage: LanguageModelUsage): TokenUsage {
+  const input = usage.inputTokens ?? 0;
+  const output = usage.outputTokens ?? 0;
+  return { inputTokens: input, outputTokens: output, totalTokens: usage.totalTokens ?? input + output, cachedInputTokens: usage.inputTokenDetails?.cacheReadTokens ?? 0 };
+}
+
+function positiveInteger(value: unknown, field: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value === 'number' && Number.isInteger(value) && value > 0) return value;
+  throw new SkillAgentConfigError(field, `must be a positive integer; got ${JSON.stringify(value)}`);
+}
+
+function requireId(value: unknown, argument: string): string {
+  if (typeof value !== 'string' || value.trim() === '') throw new SkillAgentConfigError(argument, 'must be a non-empty string');
+  return value;
+}
+
+/** Keys whose value differs between two states; `null` for a removed key. */
+function stateDifference(before: Record<string, string>, after: ReadonlyMap<string, string>): StateDelta {
+  const delta: StateDelta = {};
+  for (const key of Object.keys(before)) if (!after.has(key)) delta[key] = null;
+  for (const [key, value] of after) if (before[key] !== value) delta[key] = value;
+  return delta;
+}
+
+async function openSession(store: SessionStore, key: SessionKey): Promise<Session> {
+  const existing = await store.getSession(key);
+  if (existing) return existing;
+  try {
+    return await store.createSession(key);
+  } catch (error) {
+    // Another writer created it between our read and our create: use theirs.
+    if (!(error instanceof SessionExistsError)) throw error;
+    const created = await store.getSession(key);
+    if (!created) throw error;
+    return created;
+  }
+}
+
+/**
+ * A skills agent over the AI SDK (`streamText`): progressive disclosure, dynamic tools and
+ * sessions. Each `run` reads the session, streams events as the model works, and appends the turn
+ * (the user message, the response messages with tool calls and results, and one state event with
+ * the turn's net state change) in one atomic append. When another writer appended meanwhile, the
+ * append is retried on top of their events, so neither loses anything; the turn's state writes win
+ * for the keys it changed.
+ */
+export function createSkillAgent(options: SkillAgentOptions): SkillAgent {
+  if (options === undefined || options.model === undefined) throw new SkillAgentConfigError('model', 'a language model is required');
+  if (typeof options.skills?.list !== 'function') throw new SkillAgentConfigError('skills', 'must be a SkillRepository');
+  if (options.filter !== undefined && typeof options.filter !== 'function') throw new SkillAgentConfigError('filter', 'must be a function (summary, context) => boolean');
+  const name = options.name === undefined ? defaultAgentName : requireId(options.name, 'name');
+  const maxSteps = positiveInteger(options.maxSteps, 'maxSteps', 20);
+  const maxAppendAttempts = positiveInteger(options.maxAppendAttempts, 'maxAppendAttempts', 5);
+  const repository = options.filter ? new FilteredSkillRepository(options.skills, options.filter) : options.skills;
+  const sessions = options.sessions ?? createMemorySessionStore();
+  const toolkit = createSkillToolkit({ ...options, repository });
+  const appName = options.appName;
+
+  async function* run(runOptions: SkillAgentRunOptions): AsyncGenerator<SkillAgentEvent> {
+    const key: SessionKey = { userId: requireId(runOptions?.userId, 'userId'), sessionId: requireId(runOptions.sessionId, 'sessionId'), ...(appName !== undefined ? { appName } : {}) };
+    const userMessage: UserModelMessage = typeof runOptions.message === 'string' ? { role: 'user', content: runOptions.message } : runOptions.message;
+    if (userMessage?.role !== 'user') throw new SkillAgentConfigError('message', 'must be a string or a user ModelMessage');
+
+    const session = await openSession(sessions, key);
+    const history = session.events.filter((event) => event.type === 'message').map((event) => event.content as ModelMessage);
+    const state = createInMemoryStateView(session.state);
+    const pending: SkillAgentEvent[] = [];
+    let stepNumber = 0;
+    let activeTools: string[] = [];
+    const context = createSkillCallContext({
+      sessionId: key.sessionId,
+      agentName: name,
+      state,
+      ...(runOptions.context !== undefined ? { skillContext: runOptions.context } : {}),
+      ...(runOptions.skillLoads !== undefined ? { skillLoads: runOptions.skillLoads } : {}),
+      onStateChange: (change) => pending.push({ type: 'state-change', stepNumber, ...change }),
+      onStepPrepared: (prepared: PreparedStep) => {
+        activeTools = prepared.activeTools;
+      },
+    });
+
+    const result = streamText({
+      model: options.model,
+      tools: toolkit.tools,
+      prepareStep: toolkit.prepareStep,
+      messages: [...history, userMessage],
+      stopWhen: stepCountIs(maxSteps),
+      experimental_context: context,
+      // Errors are rethrown from the event stream; the SDK's default would also print them.
+      onError: () => {},
+      ...(runOptions.abortSignal !== undefined ? { abortSignal: runOptions.abortSignal } : {}),
+    });
+
+    let usage = emptyUsage;
+    for await (const part of result.fullStream) {
+      yield* pending.splice(0);
+      switch (part.type) {
+        case 'text-delta':
+          yield { type: 'text-delta', stepNumber, text: part.text };
+          break;
+        case 'tool-call':
+          yield { type: 'tool-call', stepNumber, toolCallId: part.toolCallId, toolName: part.toolName, input: part.input };
+          break;
+        case 'tool-result':
+          yield { type: 'tool-result', stepNumber, toolCallId: part.toolCallId, toolName: part.toolName, output: part.output };
+          break;
+        case 'tool-error': {
+          const error =
+            NoSuchToolError.isInstance(part.error) && toolkit.poolToolNames.includes(part.toolName)
+              ? await describeUnavailableTool(repository, runOptions.context, part.toolName)
+              : part.error instanceof Error
+                ? part.error.message
+                : String(part.error);
+          yield { type: 'tool-result', stepNumber, toolCallId: part.toolCallId, toolName: part.toolName, error };
+          break;
+        }
+        case 'finish-step': {
+          const stepUsage = usageOf(part.usage);
+          usage = addUsage(usage, stepUsage);
+          yield { type: 'step-finish', stepNumber, finishReason: part.finishReason, usage: stepUsage, activeTools };
+          stepNumber += 1;
+          break;
+        }
+        case 'error':
+          throw part.error;
+        default:
+          break;
+      }
+    }
+    yield* pending.splice(0);
+
+    const response = await result.response;
+    const delta = stateDifference(session.state, state.snapshot());
+    const events: NewSessionEvent[] = [
+      { author: 'user', type: 'message', content: userMessage },
+      ...response.messages.map((message): NewSessionEvent => ({ author: name, type: 'message', content: message })),
+    ];
+    const last = events[events.length - 1]!;
+    last.usage = { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, totalTokens: usage.totalTokens, cachedInputTokens: usage.cachedInputTokens };
+    if (Object.keys(delta).length > 0) events.push({ author: name, type: 'state', stateDelta: delta });
+    const version = await appendTurn(sessions, key, events, session.version, maxAppendAttempts);
+    yield { type: 'done', text: await result.text, steps: stepNumber, usage, sessionVersion: version };
+  }
+
+  return {
+    name,
+    sessions,
+    toolNames: Object.keys(toolkit.tools),
+    run: (runOptions) => run(runOptions),
+  };
+}
+
+async function appendTurn(store: SessionStore, key: SessionKey, events: NewSessionEvent[], readVersion: number, maxAttempts: number): Promise<number> {
+  let expectedVersion = readVersion;
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return (await store.appendEvents(key, events, { expectedVersion })).version;
+    } catch (error) {
+      if (!(error instanceof SessionConflictError) || attempt >= maxAttempts) throw error;
+      // Re-read only the version: the turn's events go after whatever the other writer appended.
+      const current = await store.getSession(key, { limit: 0 });
+      if (!current) throw error;
+      expectedVersion = current.version;
+    }
+  }
+}
+
