@@ -1,7 +1,11 @@
 import type { CliCommand } from '../command.js';
+import { listCommand } from './list.js';
+import { showCommand } from './show.js';
 import { validateCommand } from './validate.js';
 
 /** Every `skillbox` subcommand. Each lives in its own file in this folder. */
 export const commands: CliCommand[] = [
   validateCommand,
+  listCommand,
+  showCommand,
 ];

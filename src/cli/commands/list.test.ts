@@ -1,0 +1,98 @@
+import { realpath } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createSkillTree, skillMarkdown, type SkillTree } from '../../repository/testing/skill-tree.js';
+import { main } from '../main.js';
+
+const examples = resolve(import.meta.dirname, '../../../examples/skills');
+let tree: SkillTree | undefined;
+afterEach(async () => {
+  await tree?.remove();
+  tree = undefined;
+});
+
+async function runList(args: string[], cwd = process.cwd(), env: NodeJS.ProcessEnv = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const io = { stdout: (text: string) => void (stdout += text), stderr: (text: string) => void (stderr += text), cwd, env };
+  const code = await main(['list', ...args], io);
+  return { code, stdout, stderr };
+}
+
+async function fixture(): Promise<{ tree: SkillTree; real: string }> {
+  tree = await createSkillTree({
+    'first/tool/SKILL.md': `${skillMarkdown('tool', 'Uses tools.', 'Tools:\n- fetch_data\n')}`,
+    'first/tool/docs/guide.md': 'guide',
+    'first/tool/scripts/run.sh': 'echo',
+    'first/Mismatch/SKILL.md': skillMarkdown('other-name', 'Name differs from its folder.'),
+    'first/broken/SKILL.md': '---\nname: broken\n---\n',
+    'second/tool/SKILL.md': skillMarkdown('tool', 'Shadowed copy.'),
+  });
+  return { tree, real: await realpath(tree.dir) };
+}
+
+describe('skillbox list --json', () => {
+  it('prints exactly the documented shape with absolute paths', async () => {
+    const { real } = await fixture();
+    const result = await runList(['--root', 'first', '--root', 'second', '--json'], real);
+    expect(result.code).toBe(0);
+    const output = JSON.parse(result.stdout) as Record<string, unknown>;
+    expect(Object.keys(output)).toEqual(['skills', 'skipped', 'shadowed']);
+    expect(output.skills).toEqual([
+      {
+        name: 'other-name',
+        description: 'Name differs from its folder.',
+        path: `${real}/first/Mismatch`,
+        root: `${real}/first`,
+        docs: [],
+        tools: [],
+        warnings: [expect.stringContaining('Mismatch')],
+      },
+      { name: 'tool', description: 'Uses tools.', path: `${real}/first/tool`, root: `${real}/first`, docs: ['docs/guide.md'], tools: ['fetch_data'], warnings: [] },
+    ]);
+    expect(output.skipped).toEqual([{ path: `${real}/first/broken/SKILL.md`, reason: expect.stringContaining('description') }]);
+    expect(output.shadowed).toEqual([{ name: 'tool', path: `${real}/second/tool`, winner: `${real}/first/tool` }]);
+    expect(result.stderr).toBe('');
+  });
+
+  it('lists the bundled examples', async () => {
+    const result = await runList(['--root', examples, '--json']);
+    const output = JSON.parse(result.stdout) as { skills: { name: string; tools: string[] }[] };
+    expect(output.skills.map((skill) => skill.name)).toEqual(['file-ops', 'python-math', 'user-file-ops', 'weather-tools']);
+    expect(output.skills.find((skill) => skill.name === 'weather-tools')?.tools).toEqual(['get_current_weather', 'get_weather_forecast', 'search_city_by_name']);
+  });
+});
+
+describe('skillbox list', () => {
+  it('prints an aligned table, then skipped and shadowed skills, warnings on stderr', async () => {
+    const { real } = await fixture();
+    const result = await runList(['--root', 'first', '--root', 'second'], real);
+    expect(result.code).toBe(0);
+    const lines = result.stdout.split('\n');
+    expect(lines.slice(0, 3)).toEqual([
+      'NAME        DOCS  TOOLS  DESCRIPTION',
+      'other-name  0     0      Name differs from its folder.',
+      'tool        1     1      Uses tools.',
+    ]);
+    expect(result.stdout).toContain(`2 skills in ${real}/first, ${real}/second\n`);
+    expect(result.stdout).toContain(`Skipped:\n  ${real}/first/broken/SKILL.md: `);
+    expect(result.stdout).toContain(`Shadowed (an earlier skill has the name):\n  tool: ${real}/second/tool (uses ${real}/first/tool)\n`);
+    expect(result.stderr).toMatch(/^warning: other-name: .*Mismatch/);
+  });
+
+  it('uses the standard roots without --root, and warns about a missing --root', async () => {
+    tree = await createSkillTree({ '.claude/skills/local/SKILL.md': skillMarkdown('local', 'From ./.claude/skills.') });
+    const real = await realpath(tree.dir);
+    const standard = await runList([], real, { HOME: real });
+    expect(standard.stdout).toMatch(/^NAME {3}DOCS {2}TOOLS {2}DESCRIPTION\nlocal/);
+    const missing = await runList(['--root', 'nowhere'], real);
+    expect(missing.stdout).toBe(`No skills found in nowhere (none usable).\n`);
+    expect(missing.stderr).toBe(`warning: skills root ${real}/nowhere does not exist\n`);
+  });
+
+  it('rejects unknown options with usage and exit 2', async () => {
+    const result = await runList(['--bogus']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^skillbox list: .*--bogus[\s\S]*Usage: skillbox list/);
+  });
+});

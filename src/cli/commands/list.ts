@@ -1,0 +1,99 @@
+import { parseArgs } from 'node:util';
+import { compareNames } from '../../repository/compare-names.js';
+import { CliUsageError, type CliCommand, type CliIo } from '../command.js';
+import { describeRoots, openRepositoryFromArgs } from '../skill-roots.js';
+
+const usage = `Usage: skillbox list [--root DIR]... [--json]
+
+Lists the skills an agent would see (lenient loading: skills that break a naming rule are listed
+with warnings; skills without a description or with broken YAML are skipped with the reason).
+
+Options:
+  --root DIR   a folder to scan recursively; repeat for several, earlier roots win a name.
+               Without --root: $SKILLS_ROOT (':'-separated), ./.agents/skills, ./.claude/skills,
+               ./skills, ~/.agents/skills, ~/.claude/skills
+  --json       print {"skills":[{"name","description","path","root","docs","tools","warnings"}],
+               "skipped":[{"path","reason"}],"shadowed":[{"name","path","winner"}]} with absolute paths
+
+Exit status: 0 (skipped skills do not fail a listing), 2 on bad usage.
+`;
+
+/** Longest description shown in the table; the full text is in --json. */
+const descriptionWidth = 80;
+
+function parse(args: string[]): { roots: string[]; json: boolean } {
+  try {
+    const { values } = parseArgs({
+      args,
+      options: { root: { type: 'string', multiple: true, default: [] }, json: { type: 'boolean', default: false } },
+      allowPositionals: false,
+      strict: true,
+    });
+    return { roots: values.root ?? [], json: values.json === true };
+  } catch (error) {
+    throw new CliUsageError((error as Error).message);
+  }
+}
+
+function oneLine(text: string, width: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  const characters = [...flat];
+  return characters.length <= width ? flat : `${characters.slice(0, width - 1).join('')}…`;
+}
+
+function table(rows: string[][]): string {
+  const widths = rows[0]?.map((_, column) => Math.max(...rows.map((row) => [...(row[column] ?? '')].length))) ?? [];
+  return rows
+    .map((row) => row.map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column] ?? 0))).join('  ').trimEnd())
+    .join('\n');
+}
+
+async function run(args: string[], io: CliIo): Promise<number> {
+  const { roots, json } = parse(args);
+  const repository = await openRepositoryFromArgs(roots, io);
+  const summaries = await repository.list();
+  const skills = await Promise.all(summaries.map((summary) => repository.get(summary.name)));
+  const report = await repository.report();
+
+  if (json) {
+    const output = {
+      skills: skills.map((skill) => ({
+        name: skill.name,
+        description: skill.description,
+        path: skill.path,
+        root: skill.root,
+        docs: skill.docs,
+        tools: skill.tools,
+        warnings: skill.warnings,
+      })),
+      skipped: report.skipped.map(({ path, reason }) => ({ path, reason })),
+      shadowed: report.shadowed.map(({ name, path, winner }) => ({ name, path, winner })),
+    };
+    io.stdout(`${JSON.stringify(output, null, 2)}\n`);
+    return 0;
+  }
+
+  if (skills.length === 0) {
+    io.stdout(`No skills found in ${describeRoots(repository, roots)}.\n`);
+  } else {
+    const rows = [['NAME', 'DOCS', 'TOOLS', 'DESCRIPTION']];
+    for (const skill of skills) rows.push([skill.name, String(skill.docs.length), String(skill.tools.length), oneLine(skill.description, descriptionWidth)]);
+    io.stdout(`${table(rows)}\n\n${skills.length} skill${skills.length === 1 ? '' : 's'} in ${describeRoots(repository, roots)}\n`);
+  }
+  if (report.skipped.length > 0) {
+    io.stdout(`\nSkipped:\n${report.skipped.map((entry) => `  ${entry.path}: ${entry.reason}\n`).join('')}`);
+  }
+  if (report.shadowed.length > 0) {
+    const sorted = [...report.shadowed].sort((left, right) => compareNames(left.name, right.name));
+    io.stdout(`\nShadowed (an earlier skill has the name):\n${sorted.map((entry) => `  ${entry.name}: ${entry.path} (uses ${entry.winner})\n`).join('')}`);
+  }
+  for (const skill of skills) for (const warning of skill.warnings) io.stderr(`warning: ${skill.name}: ${warning}\n`);
+  return 0;
+}
+
+export const listCommand: CliCommand = {
+  name: 'list',
+  summary: 'list the skills under the roots, with skipped and shadowed ones',
+  usage,
+  run,
+};
