@@ -7,6 +7,11 @@ import { createMemorySessionStore } from '../../sessions/memory-session-store.js
 import { SessionConflictError, SessionExistsError } from '../../sessions/session-errors.js';
 import type { NewSessionEvent, Session, SessionKey, SessionStore } from '../../sessions/session-store.js';
 import { createInMemoryStateView } from '../../tools/in-memory-state-view.js';
+import type { ToolDefinition } from '../../tools/types.js';
+import type { ExecutionToolsOptions } from '../../workspace/execution-options.js';
+import { createExecutionTools } from '../../workspace/execution-tools.js';
+import type { WorkspaceRuntime } from '../../workspace/runtime-types.js';
+import { createWorkspaceManager, type WorkspaceManager } from '../../workspace/workspace-manager.js';
 import { addUsage, emptyUsage, type SkillAgentEvent, type TokenUsage } from './agent-events.js';
 import { SkillAgentConfigError } from './errors.js';
 import { createSkillCallContext, defaultAgentName, type PreparedStep } from './skill-call-context.js';
@@ -25,6 +30,16 @@ export interface SkillAgentOptions extends Omit<SkillToolkitOptions, 'repository
   appName?: string;
   /** The agent's name: disclosure state and stored events are per agent. Default `assistant`. */
   name?: string;
+  /**
+   * Runs skill scripts: with a runtime (`createRuntime({ kind })`) the agent creates a workspace
+   * manager and the `skill_run` / `workspace_exec` tools, and the profile defaults to `full`.
+   * Without one (and without `executionTools`) the agent is knowledge-only.
+   */
+  runtime?: WorkspaceRuntime;
+  /** A workspace manager to use instead of one made from `runtime` (to share workspaces or set their folder). */
+  workspaces?: WorkspaceManager;
+  /** Options of the execution tools (command policy, host inputs, limits, network). */
+  execution?: Omit<ExecutionToolsOptions, 'workspaces'>;
   /** Most model calls in one turn (default 20). */
   maxSteps?: number;
   /** How often a turn is re-appended when another writer moved the session on (default 5). */
@@ -47,6 +62,8 @@ export interface SkillAgent {
   readonly sessions: SessionStore;
   /** Tools the agent registers: skill tools first, then pool tools. */
   readonly toolNames: string[];
+  /** The workspace manager when the agent runs scripts. */
+  readonly workspaces: WorkspaceManager | undefined;
   /**
    * Runs one turn: the user message, as many model calls and tool calls as it takes, then the turn
    * is stored. One run is one turn for the load modes.
@@ -110,7 +127,8 @@ export function createSkillAgent(options: SkillAgentOptions): SkillAgent {
   const maxAppendAttempts = positiveInteger(options.maxAppendAttempts, 'maxAppendAttempts', 5);
   const repository = options.filter ? new FilteredSkillRepository(options.skills, options.filter) : options.skills;
   const sessions = options.sessions ?? createMemorySessionStore();
-  const toolkit = createSkillToolkit({ ...options, repository });
+  const { workspaces, executionTools } = executionSetup(options, repository);
+  const toolkit = createSkillToolkit({ ...options, repository, ...(executionTools !== undefined ? { executionTools } : {}) });
   const appName = options.appName;
 
   async function* run(runOptions: SkillAgentRunOptions): AsyncGenerator<SkillAgentEvent> {
@@ -202,9 +220,23 @@ export function createSkillAgent(options: SkillAgentOptions): SkillAgent {
   return {
     name,
     sessions,
+    workspaces,
     toolNames: Object.keys(toolkit.tools),
     run: (runOptions) => run(runOptions),
   };
+}
+
+function executionSetup(options: SkillAgentOptions, repository: SkillRepository): { workspaces: WorkspaceManager | undefined; executionTools: readonly ToolDefinition[] | undefined } {
+  if (options.executionTools !== undefined) {
+    if (options.runtime !== undefined || options.workspaces !== undefined) throw new SkillAgentConfigError('executionTools', 'give executionTools, or runtime/workspaces, not both');
+    return { workspaces: undefined, executionTools: options.executionTools };
+  }
+  if (options.runtime === undefined && options.workspaces === undefined) {
+    if (options.execution !== undefined) throw new SkillAgentConfigError('execution', 'needs a runtime or workspaces to run anything');
+    return { workspaces: undefined, executionTools: undefined };
+  }
+  const workspaces = options.workspaces ?? createWorkspaceManager({ runtime: options.runtime!, repository });
+  return { workspaces, executionTools: createExecutionTools({ ...options.execution, workspaces }) };
 }
 
 async function appendTurn(store: SessionStore, key: SessionKey, events: NewSessionEvent[], readVersion: number, maxAttempts: number): Promise<number> {
