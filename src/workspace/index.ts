@@ -12,7 +12,6 @@ export { artifactReference, parseArtifactReference, type ArtifactStore, type Art
 export { FilesystemArtifactStore, createFilesystemArtifactStore, type FilesystemArtifactStoreOptions } from './filesystem-artifact-store.js';
 export { detectMimeType, isTextMimeType } from './mime-type.js';
 export { CommandPolicy, splitCommandLine, type CommandPolicyOptions } from './command-policy.js';
-export { systemPath } from './run-environment.js';
 export type { WorkspaceMetadata, StagedSkillRecord, InputRecord, RunRecord } from './workspace-metadata.js';
 export { createExecutionTools } from './execution-tools.js';
 export type { ExecutionToolsOptions } from './execution-options.js';

@@ -1,7 +1,5 @@
 import { RunEnvironmentError } from './errors.js';
-
-/** Where system programs are looked up when the caller does not allow the host's PATH. */
-export const systemPath = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
+import { SYSTEM_PATH } from './runtimes/find-executable.js';
 
 const validName = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -48,7 +46,7 @@ export interface RunEnvironmentInput {
  */
 export function buildRunEnvironment(input: RunEnvironmentInput): Record<string, string> {
   for (const [name, value] of Object.entries(input.caller)) assertAllowedVariable(name, value);
-  const basePath = input.allowedHost.PATH ?? systemPath;
+  const basePath = input.allowedHost.PATH ?? SYSTEM_PATH;
   const skillPath = input.skill === undefined ? [] : [...(input.skill.hasVirtualEnv ? [`${input.skill.guestPath}/.venv/bin`] : []), `${input.skill.guestPath}/bin`];
   const environment: Record<string, string> = {
     LANG: 'C.UTF-8',

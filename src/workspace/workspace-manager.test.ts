@@ -1,0 +1,89 @@
+import { mkdtemp, readdir, rm, stat, writeFile, symlink } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createMemorySkillRepository } from '../repository/memory-skill-repository.js';
+import { WorkspaceConfigError } from './errors.js';
+import { LocalRuntime } from './runtimes/local-runtime.js';
+import { readMetadata } from './workspace-metadata.js';
+import { createWorkspaceManager, sanitizeSessionId } from './workspace-manager.js';
+
+let temporary: string;
+const repository = createMemorySkillRepository([{ name: 'one', description: 'One.', body: 'b' }]);
+const manager = (extra: { ttlMs?: number } = {}) => createWorkspaceManager({ runtime: new LocalRuntime(), repository, baseDir: path.join(temporary, 'base'), ...extra });
+
+beforeEach(async () => {
+  temporary = await mkdtemp(path.join(os.tmpdir(), 'skillbox-manager-'));
+});
+
+afterEach(async () => {
+  await rm(temporary, { recursive: true, force: true });
+});
+
+describe('workspace manager', () => {
+  it('creates the layout with a private metadata.json and reuses it for the same session', async () => {
+    const workspaces = manager();
+    const workspace = await workspaces.workspace('chat/42');
+    expect(path.basename(workspace.root)).toMatch(/^ws_chat_42-[0-9a-f]{10}_\d+$/);
+    expect((await readdir(workspace.root)).sort()).toEqual(['metadata.json', 'out', 'runs', 'skills', 'work']);
+    expect(await readdir(path.join(workspace.root, 'work'))).toEqual(expect.arrayContaining(['inputs']));
+    expect((await stat(path.join(workspace.root, 'metadata.json'))).mode & 0o777).toBe(0o600);
+    expect((await stat(workspace.root)).mode & 0o777).toBe(0o700);
+    expect((await readMetadata(workspace.root))?.session_id).toBe('chat/42');
+    expect((await workspaces.workspace('chat/42')).root).toBe(workspace.root);
+  });
+
+  it('finds a session\'s workspace again after a restart, and never mixes ids that sanitise alike', async () => {
+    const first = await manager().workspace('a/b');
+    const again = await manager().workspace('a/b');
+    expect(again.root).toBe(first.root);
+    const other = await manager().workspace('a_b');
+    expect(other.root).not.toBe(first.root);
+    expect(sanitizeSessionId('a_b')).toBe('a_b');
+    expect(sanitizeSessionId('a/b')).not.toBe(sanitizeSessionId('a?b'));
+    expect(sanitizeSessionId('')).toMatch(/^anon-/);
+  });
+
+  it('opens one workspace when the same session asks concurrently', async () => {
+    const workspaces = manager();
+    const roots = await Promise.all([1, 2, 3, 4].map(() => workspaces.workspace('same').then((ws) => ws.root)));
+    expect(new Set(roots).size).toBe(1);
+    expect((await readdir(path.join(temporary, 'base'))).filter((name) => name.startsWith('ws_'))).toHaveLength(1);
+  });
+
+  it('cleans up on request and by age, leaving fresh workspaces', async () => {
+    const workspaces = manager({ ttlMs: 60_000 });
+    const old = await workspaces.workspace('old');
+    const fresh = await workspaces.workspace('fresh');
+    await old.updateMetadata((metadata) => void metadata);
+    expect(await workspaces.cleanupExpired(Date.now() + 30_000)).toEqual([]);
+    await fresh.updateMetadata(() => undefined);
+    const removed = await workspaces.cleanupExpired(Date.now() + 61_000);
+    expect(removed.sort()).toEqual(['fresh', 'old']);
+    await expect(stat(old.root)).rejects.toThrow();
+    const again = await workspaces.workspace('old');
+    expect(again.root).not.toBe(old.root);
+    expect(await workspaces.cleanup('old')).toBe(true);
+    expect(await workspaces.cleanup('old')).toBe(false);
+  });
+
+  it('repairs a top-level folder the process replaced by a link, without touching the link target', async () => {
+    const workspace = await manager().workspace('repair');
+    const victim = path.join(temporary, 'victim');
+    await writeFile(victim, 'keep');
+    await rm(path.join(workspace.root, 'out'), { recursive: true });
+    await symlink(temporary, path.join(workspace.root, 'out'));
+    await workspace.ensureLayout();
+    expect((await stat(path.join(workspace.root, 'out'))).isDirectory()).toBe(true);
+    expect(await readdir(path.join(workspace.root, 'out'))).toEqual([]);
+    expect((await stat(victim)).isFile()).toBe(true);
+  });
+
+  it('validates its options at construction', () => {
+    const runtime = new LocalRuntime();
+    expect(() => createWorkspaceManager({ runtime: {} as never, repository })).toThrow(/runtime/);
+    expect(() => createWorkspaceManager({ runtime, repository: null as never })).toThrow(/repository/);
+    expect(() => createWorkspaceManager({ runtime, repository, ttlMs: -1 })).toThrow(WorkspaceConfigError);
+    expect(() => createWorkspaceManager({ runtime, repository, stageMode: 'move' as never })).toThrow(/stageMode/);
+  });
+});
