@@ -59,6 +59,12 @@ export function shortenDescription(text: string, limit: number): string {
   return `${cut.replace(/[\s,;:.\-–—]+$/u, '')}…`;
 }
 
+/** One skill's catalog entry as it appears in a full catalog (what the skill alone adds to it). */
+export function renderCatalogEntry(skill: SkillSummary, format: CatalogFormat = 'text'): string {
+  const location = format === 'xml' ? locationOf(skill) : undefined;
+  return renderEntry({ name: skill.name, description: oneLine(skill.description), ...(location === undefined ? {} : { location }) }, format);
+}
+
 function renderEntry(entry: Entry, format: CatalogFormat): string {
   if (format === 'text') return entry.description === undefined ? '' : `- ${entry.name}: ${entry.description}\n`;
   const parts = [`<skill>\n<name>\n${escapeXml(entry.name)}\n</name>\n`];

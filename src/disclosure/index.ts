@@ -16,3 +16,4 @@ export * from './model-messages.js';
 export * from './loaded-content.js';
 export * from './materialize-request.js';
 export * from './compact-skill-content.js';
+export * from './token-report.js';

@@ -1,0 +1,72 @@
+import type { SkillContext, SkillRepository } from '../repository/types.js';
+import { renderCatalog, renderCatalogEntry, type CatalogFormat } from './catalog.js';
+import { countTokens, tokenizerName } from './token-counter.js';
+
+/** Token figures of one skill. Keys are snake_case because they are the `skillbox tokens --json` output. */
+export interface SkillTokenFigures {
+  name: string;
+  /** The name and the description counted on their own: the least any catalog can cost. */
+  name_description_tokens: number;
+  /** The skill's entry in the catalog of the report's format. */
+  catalog_tokens: number;
+  /** The SKILL.md body (frontmatter stripped): what loading the skill costs. */
+  body_tokens: number;
+  /** Every doc of the skill together. */
+  docs_tokens: number;
+}
+
+export interface TokenReport {
+  tokenizer: string;
+  skills: SkillTokenFigures[];
+  totals: {
+    name_description: number;
+    /** The whole catalog (header included, guidance excluded): what progressive disclosure costs up front. */
+    catalog: number;
+    /** Every body at once: what injecting all skills up front would cost. */
+    bodies: number;
+    bodies_and_docs: number;
+  };
+}
+
+export interface TokenReportOptions {
+  repository: SkillRepository;
+  format?: CatalogFormat;
+  skillContext?: SkillContext;
+}
+
+/** Percentage of `full` that `part` saves, one decimal; 0 when there is nothing to save. */
+export function percentSaved(part: number, full: number): number {
+  return full <= 0 ? 0 : Math.round((1 - part / full) * 1000) / 10;
+}
+
+/** Measures the visible skills of a repository with the o200k tokenizer. */
+export async function buildTokenReport(options: TokenReportOptions): Promise<TokenReport> {
+  const format = options.format ?? 'text';
+  const summaries = await options.repository.list(options.skillContext);
+  const skills: SkillTokenFigures[] = [];
+  for (const summary of summaries) {
+    const skill = await options.repository.get(summary.name, options.skillContext);
+    let docsTokens = 0;
+    for (const doc of skill.docs) {
+      docsTokens += countTokens((await options.repository.readFile(skill.name, doc, options.skillContext)).toString('utf8'));
+    }
+    skills.push({
+      name: skill.name,
+      name_description_tokens: countTokens(skill.name) + countTokens(skill.description),
+      catalog_tokens: countTokens(renderCatalogEntry(summary, format)),
+      body_tokens: countTokens(skill.body),
+      docs_tokens: docsTokens,
+    });
+  }
+  const sum = (pick: (figures: SkillTokenFigures) => number) => skills.reduce((total, figures) => total + pick(figures), 0);
+  return {
+    tokenizer: tokenizerName,
+    skills,
+    totals: {
+      name_description: sum((figures) => figures.name_description_tokens),
+      catalog: countTokens(renderCatalog({ skills: summaries, format, guidance: false })),
+      bodies: sum((figures) => figures.body_tokens),
+      bodies_and_docs: sum((figures) => figures.body_tokens + figures.docs_tokens),
+    },
+  };
+}
