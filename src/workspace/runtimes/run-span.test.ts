@@ -16,8 +16,8 @@ interface RecordedSpan {
 function recordingProvider(spans: RecordedSpan[]): TracerProvider {
   return {
     getTracer(tracerName: string): Tracer {
-      const startSpan = (name: string): Span => {
-        const record: RecordedSpan = { name, tracer: tracerName, attributes: {}, ended: false };
+      const startSpan = (name: string, options?: { attributes?: Attributes }): Span => {
+        const record: RecordedSpan = { name, tracer: tracerName, attributes: { ...options?.attributes }, ended: false };
         spans.push(record);
         const span = trace.wrapSpanContext({ traceId: '0'.repeat(31) + '1', spanId: '0'.repeat(15) + '1', traceFlags: 1 });
         return Object.assign(span, {
@@ -38,7 +38,8 @@ function recordingProvider(spans: RecordedSpan[]): TracerProvider {
         startSpan,
         startActiveSpan: ((name: string, ...rest: unknown[]) => {
           const callback = rest[rest.length - 1] as (span: Span) => unknown;
-          const span = startSpan(name);
+          const options = rest.length > 1 ? (rest[0] as { attributes?: Attributes }) : undefined;
+          const span = startSpan(name, options);
           return context.with(trace.setSpan(context.active(), span), () => callback(span));
         }) as Tracer['startActiveSpan'],
       };
