@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SessionStoreSchemaError, SessionStoreUnavailableError } from '../session-errors.js';
-import { appendUntilKilled } from '../testing/append-until-killed-runner.js';
+import { appendUntilKilled, expectAcknowledgedEventsKept } from '../testing/append-until-killed-runner.js';
 import { describeSessionStoreConformance } from '../testing/session-store-conformance.js';
 import { openPostgresSessionStore, postgresSchemaVersion } from './postgres-session-store.js';
 
@@ -88,12 +88,8 @@ describe('PostgresSessionStore specifics', () => {
     const acknowledged = await appendUntilKilled(['postgres', connectionString, schema], 30);
     const store = await openPostgresSessionStore({ connectionString, schema });
     try {
-      const session = await store.getSession(key);
-      const last = acknowledged.at(-1)!;
-      expect(session!.version === last || session!.version === last + 3).toBe(true);
-      expect(session!.events.map((event) => event.version)).toEqual(Array.from({ length: session!.version }, (_, index) => index + 1));
-      for (const event of session!.events) expect(event.content).toEqual({ role: 'user', content: `event ${event.version}` });
-      expect(session!.state).toEqual({ last: String(session!.version) });
+      expect(acknowledged.length).toBeGreaterThanOrEqual(30);
+      await expectAcknowledgedEventsKept(store, key, acknowledged);
     } finally {
       await store.close();
     }

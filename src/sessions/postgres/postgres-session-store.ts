@@ -18,6 +18,8 @@ import {
   normalizeKey,
   prepareEvents,
 } from '../session-input.js';
+import { summaryOfSqlRow } from '../sql-session-row.js';
+import type { SqlSessionRow } from '../sql-session-row.js';
 import type {
   AppendEventsOptions,
   AppendEventsResult,
@@ -46,16 +48,6 @@ export const postgresSchemaVersion = 1;
 
 const schemaName = /^[a-z_][a-z0-9_]{0,62}$/;
 
-interface SessionRow {
-  id: string;
-  app_name: string;
-  user_id: string;
-  session_id: string;
-  version: number;
-  state: string;
-  created_at: string;
-  updated_at: string;
-}
 
 /**
  * Sessions in PostgreSQL. An append locks the session row (`SELECT ... FOR UPDATE`), checks the
@@ -107,7 +99,7 @@ export class PostgresSessionStore implements SessionStore {
     this.#checkOpen();
     const normalized = normalizeKey(key);
     const { afterVersion, limit } = checkGetOptions(options);
-    const result = await this.#pool.query<SessionRow & { event: string | null }>(
+    const result = await this.#pool.query<SqlSessionRow & { event: string | null }>(
       `SELECT s.*, e.event FROM ${this.#tables.sessions} s
        LEFT JOIN LATERAL (
          SELECT version, event FROM ${this.#tables.events}
@@ -120,7 +112,7 @@ export class PostgresSessionStore implements SessionStore {
     const first = result.rows[0];
     if (first === undefined) return undefined;
     const events = result.rows.flatMap(({ event }) => (event === null ? [] : [JSON.parse(event) as SessionEvent]));
-    return { ...summaryOf(first), state: JSON.parse(first.state) as Record<string, string>, events };
+    return { ...summaryOfSqlRow(first), state: JSON.parse(first.state) as Record<string, string>, events };
   }
 
   async appendEvents(key: SessionKey, events: NewSessionEvent[], options: AppendEventsOptions): Promise<AppendEventsResult> {
@@ -129,9 +121,8 @@ export class PostgresSessionStore implements SessionStore {
     const expectedVersion = checkExpectedVersion(options?.expectedVersion);
     const prepared = prepareEvents(events, expectedVersion);
     const client = await this.#pool.connect();
-    try {
-      await client.query('BEGIN');
-      const found = await client.query<Pick<SessionRow, 'id' | 'version' | 'state'>>(
+    return inTransaction(client, async () => {
+      const found = await client.query<Pick<SqlSessionRow, 'id' | 'version' | 'state'>>(
         `SELECT id, version, state FROM ${this.#tables.sessions} WHERE app_name = $1 AND user_id = $2 AND session_id = $3 FOR UPDATE`,
         [normalized.appName, normalized.userId, normalized.sessionId],
       );
@@ -152,26 +143,20 @@ export class PostgresSessionStore implements SessionStore {
         Date.now(),
         row.id,
       ]);
-      await client.query('COMMIT');
       return { version, events: prepared.map(({ event }) => event) };
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw error;
-    } finally {
-      client.release();
-    }
+    });
   }
 
   async listSessions(userId: string, options?: ListSessionsOptions): Promise<SessionSummary[]> {
     this.#checkOpen();
     checkId(userId, 'userId');
     const appName = checkAppName(options?.appName);
-    const result = await this.#pool.query<SessionRow>(
+    const result = await this.#pool.query<SqlSessionRow>(
       `SELECT id, app_name, user_id, session_id, version, created_at, updated_at FROM ${this.#tables.sessions}
        WHERE app_name = $1 AND user_id = $2 ORDER BY updated_at DESC, session_id COLLATE "C" ASC`,
       [appName, userId],
     );
-    return result.rows.map(summaryOf);
+    return result.rows.map(summaryOfSqlRow);
   }
 
   async deleteSession(key: SessionKey): Promise<boolean> {
@@ -227,8 +212,7 @@ async function migrate(pool: pg.Pool, schema: string): Promise<void> {
   } catch (error) {
     throw new SessionStoreUnavailableError(`cannot connect to PostgreSQL for the session store: ${(error as Error).message}`, { cause: error });
   }
-  try {
-    await client.query('BEGIN');
+  await inTransaction(client, async () => {
     // Concurrent first opens would race on CREATE TABLE IF NOT EXISTS; one lock per schema serialises them.
     await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`skillbox_sessions:${schema}`]);
     await client.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
@@ -261,22 +245,20 @@ async function migrate(pool: pg.Pool, schema: string): Promise<void> {
         INSERT INTO "${schema}".skillbox_meta (name, value) VALUES ('sessions_schema_version', '${postgresSchemaVersion}');
       `);
     }
+  });
+}
+
+/** Runs `body` between BEGIN and COMMIT on a pooled client, rolls back on any error, and releases the client. */
+async function inTransaction<T>(client: pg.PoolClient, body: () => Promise<T>): Promise<T> {
+  try {
+    await client.query('BEGIN');
+    const result = await body();
     await client.query('COMMIT');
+    return result;
   } catch (error) {
     await client.query('ROLLBACK').catch(() => undefined);
     throw error;
   } finally {
     client.release();
   }
-}
-
-function summaryOf(row: SessionRow): SessionSummary {
-  return {
-    appName: row.app_name,
-    userId: row.user_id,
-    sessionId: row.session_id,
-    version: row.version,
-    createdAt: Number(row.created_at),
-    updatedAt: Number(row.updated_at),
-  };
 }

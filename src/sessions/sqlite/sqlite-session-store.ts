@@ -19,6 +19,8 @@ import {
   normalizeKey,
   prepareEvents,
 } from '../session-input.js';
+import { summaryOfSqlRow } from '../sql-session-row.js';
+import type { SqlSessionRow } from '../sql-session-row.js';
 import type {
   AppendEventsOptions,
   AppendEventsResult,
@@ -49,16 +51,6 @@ export interface SqliteSessionStoreOptions {
 /** Bumped when the tables change; a file written by a newer skillbox is refused, not guessed at. */
 export const sqliteSchemaVersion = 1;
 
-interface SessionRow {
-  id: number;
-  app_name: string;
-  user_id: string;
-  session_id: string;
-  version: number;
-  state: string;
-  created_at: number;
-  updated_at: number;
-}
 
 /**
  * Sessions in one SQLite file (WAL mode), the embedded default. better-sqlite3 is synchronous;
@@ -78,15 +70,15 @@ export class SqliteSessionStore implements SessionStore {
       insertSession: database.prepare(
         'INSERT OR IGNORE INTO sessions (app_name, user_id, session_id, version, state, created_at, updated_at) VALUES (?, ?, ?, 0, ?, ?, ?)',
       ),
-      selectSession: database.prepare<[string, string, string], SessionRow>(
+      selectSession: database.prepare<[string, string, string], SqlSessionRow>(
         'SELECT * FROM sessions WHERE app_name = ? AND user_id = ? AND session_id = ?',
       ),
-      selectEvents: database.prepare<[number, number, number], { event: string }>(
+      selectEvents: database.prepare<[number | string, number, number], { event: string }>(
         'SELECT event FROM session_events WHERE session = ? AND version > ? ORDER BY version DESC LIMIT ?',
       ),
       insertEvent: database.prepare('INSERT INTO session_events (session, version, event) VALUES (?, ?, ?)'),
       updateSession: database.prepare('UPDATE sessions SET version = ?, state = ?, updated_at = ? WHERE id = ?'),
-      listSessions: database.prepare<[string, string], SessionRow>(
+      listSessions: database.prepare<[string, string], SqlSessionRow>(
         'SELECT * FROM sessions WHERE app_name = ? AND user_id = ? ORDER BY updated_at DESC, session_id ASC',
       ),
       deleteEvents: database.prepare('DELETE FROM session_events WHERE session = ?'),
@@ -138,7 +130,7 @@ export class SqliteSessionStore implements SessionStore {
         .all(row.id, afterVersion, limit ?? -1)
         .reverse()
         .map(({ event }) => JSON.parse(event) as SessionEvent);
-      return { ...summaryOf(row), state: JSON.parse(row.state) as Record<string, string>, events };
+      return { ...summaryOfSqlRow(row), state: JSON.parse(row.state) as Record<string, string>, events };
     })();
   }
 
@@ -168,7 +160,7 @@ export class SqliteSessionStore implements SessionStore {
     this.#open();
     checkId(userId, 'userId');
     const appName = checkAppName(options?.appName);
-    return this.#statements.listSessions.all(appName, userId).map(summaryOf);
+    return this.#statements.listSessions.all(appName, userId).map(summaryOfSqlRow);
   }
 
   async deleteSession(key: SessionKey): Promise<boolean> {
@@ -248,15 +240,4 @@ function migrate(database: Database.Database, path: string): void {
       PRAGMA user_version = ${sqliteSchemaVersion};
     `);
   }).immediate();
-}
-
-function summaryOf(row: SessionRow): SessionSummary {
-  return {
-    appName: row.app_name,
-    userId: row.user_id,
-    sessionId: row.session_id,
-    version: row.version,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  };
 }

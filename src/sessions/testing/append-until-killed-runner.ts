@@ -1,5 +1,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { expect } from 'vitest';
+import type { SessionKey, SessionStore } from '../session-store.js';
 
 const writerScript = fileURLToPath(new URL('./append-until-killed.ts', import.meta.url));
 
@@ -36,4 +38,19 @@ export function appendUntilKilled(writerArguments: string[], acknowledgements: n
       else reject(new Error(`writer exited on its own (code ${String(code)}, signal ${String(signal)}) after ${versions.length} acknowledgements: ${stderr}`));
     });
   });
+}
+
+/**
+ * Checks a store after the writer was killed: every acknowledged batch is there, no batch is half
+ * written (the writer may have committed one more batch between its last line and the kill), the
+ * events are whole and in order, and the state matches the log.
+ */
+export async function expectAcknowledgedEventsKept(store: SessionStore, key: SessionKey, acknowledged: number[]): Promise<void> {
+  const session = await store.getSession(key);
+  expect(session).toBeDefined();
+  const last = acknowledged.at(-1) ?? 0;
+  expect([last, last + 3]).toContain(session!.version);
+  expect(session!.events.map((event) => event.version)).toEqual(Array.from({ length: session!.version }, (_, index) => index + 1));
+  for (const event of session!.events) expect(event.content).toEqual({ role: 'user', content: `event ${event.version}` });
+  expect(session!.state).toEqual({ last: String(session!.version) });
 }
