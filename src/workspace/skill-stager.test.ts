@@ -126,12 +126,12 @@ describe('skill staging', () => {
     let inner = memory();
     // Delegates to a real in-memory repository; readFile fails on demand, as a disk error would.
     const repository: SkillRepository = {
-      list: (context) => inner.list(context),
-      get: (name, context) => inner.get(name, context),
-      listFiles: (name, context) => inner.listFiles(name, context),
-      readFile: async (name, file, context) => {
+      list: () => inner.list(),
+      get: (name) => inner.get(name),
+      listFiles: (name) => inner.listFiles(name),
+      readFile: async (name, file) => {
         if (failing && file === 'more.txt') throw new Error('disk read failed');
-        return inner.readFile(name, file, context);
+        return inner.readFile(name, file);
       },
       report: () => inner.report(),
       refresh: () => inner.refresh(),
