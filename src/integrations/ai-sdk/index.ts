@@ -5,7 +5,7 @@ export { beginStateTransaction, type StateTransaction } from './state-transactio
 export { toAiSdkTool, toAiSdkTools, type ToolAdapterOptions } from './tool-adapter.js';
 export { selectActiveTools, type ToolSelection, type ToolSelectionOptions } from './dynamic-tool-selection.js';
 export { enforceAllowedTools, grantedToolNames, defaultAllowedToolAliases } from './allowed-tools.js';
-export { explainUnavailableToolCalls, findUnavailableToolCalls, unavailableToolMessage, type UnavailableToolFacts } from './unavailable-tool-calls.js';
+export { explainUnavailableToolCalls, findUnavailableToolCalls, isUnavailableToolError, unavailableToolMessage, type UnavailableToolFacts } from './unavailable-tool-calls.js';
 export { createSkillPrepareStep, describeUnavailableTool, type SkillPrepareStepOptions } from './skill-prepare-step.js';
 export { createSkillToolkit, type SkillToolkit, type SkillToolkitOptions } from './skill-toolkit.js';
 export { createSkillAgent, type SkillAgent, type SkillAgentOptions, type SkillAgentRunOptions } from './skill-agent.js';

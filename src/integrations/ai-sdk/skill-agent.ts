@@ -1,4 +1,4 @@
-import { NoSuchToolError, stepCountIs, streamText, type LanguageModel, type LanguageModelUsage, type ModelMessage, type UserModelMessage } from 'ai';
+import { stepCountIs, streamText, type LanguageModel, type LanguageModelUsage, type ModelMessage, type UserModelMessage } from 'ai';
 import type { DeclaredSkillLoad } from '../../disclosure/declared-loads.js';
 import type { StateDelta } from '../../disclosure/state-delta.js';
 import { FilteredSkillRepository, type SkillVisibility } from '../../repository/filter-skills.js';
@@ -17,6 +17,7 @@ import { SkillAgentConfigError } from './errors.js';
 import { createSkillCallContext, defaultAgentName, type PreparedStep } from './skill-call-context.js';
 import { describeUnavailableTool } from './skill-prepare-step.js';
 import { createSkillToolkit, type SkillToolkitOptions } from './skill-toolkit.js';
+import { isUnavailableToolError } from './unavailable-tool-calls.js';
 
 export interface SkillAgentOptions extends Omit<SkillToolkitOptions, 'repository' | 'context'> {
   model: LanguageModel;
@@ -181,7 +182,7 @@ export function createSkillAgent(options: SkillAgentOptions): SkillAgent {
           break;
         case 'tool-error': {
           const error =
-            NoSuchToolError.isInstance(part.error) && toolkit.poolToolNames.includes(part.toolName)
+            isUnavailableToolError(part.error) && toolkit.poolToolNames.includes(part.toolName)
               ? await describeUnavailableTool(repository, runOptions.context, part.toolName)
               : part.error instanceof Error
                 ? part.error.message

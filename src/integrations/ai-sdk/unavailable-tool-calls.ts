@@ -3,6 +3,12 @@ import type { ModelMessage } from 'ai';
 /** How the AI SDK words a call to a tool that is not active in the step (NoSuchToolError). */
 const sdkUnavailablePrefix = 'Model tried to call unavailable tool ';
 
+/** True for the SDK's report of a call to a tool that was not active (a NoSuchToolError or its message). */
+export function isUnavailableToolError(error: unknown): boolean {
+  const text = typeof error === 'string' ? error : error instanceof Error ? error.message : '';
+  return text.startsWith(sdkUnavailablePrefix);
+}
+
 export interface UnavailableToolFacts {
   toolName: string;
   /** Visible skills whose `Tools:` section names it, by name. */
@@ -33,7 +39,7 @@ export function findUnavailableToolCalls(messages: readonly ModelMessage[]): Set
   for (const message of messages) {
     if (message.role !== 'tool') continue;
     for (const part of message.content) {
-      if (part.type === 'tool-result' && part.output.type === 'error-text' && part.output.value.startsWith(sdkUnavailablePrefix)) names.add(part.toolName);
+      if (part.type === 'tool-result' && part.output.type === 'error-text' && isUnavailableToolError(part.output.value)) names.add(part.toolName);
     }
   }
   return names;
@@ -48,7 +54,7 @@ export function explainUnavailableToolCalls(messages: readonly ModelMessage[], e
     if (message.role !== 'tool') return message;
     let changed = false;
     const content = message.content.map((part) => {
-      if (part.type !== 'tool-result' || part.output.type !== 'error-text' || !part.output.value.startsWith(sdkUnavailablePrefix)) return part;
+      if (part.type !== 'tool-result' || part.output.type !== 'error-text' || !isUnavailableToolError(part.output.value)) return part;
       const explanation = explanations.get(part.toolName);
       if (explanation === undefined) return part;
       changed = true;

@@ -1,0 +1,190 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { jsonSchema, tool, type Tool } from 'ai';
+import { renderCatalog } from '../../src/disclosure/catalog.js';
+import { createSkillAgent, type SkillAgentEvent } from '../../src/integrations/ai-sdk/index.js';
+import { createScriptedModel } from '../../src/integrations/ai-sdk/testing/scripted-model.js';
+import { FsSkillRepository } from '../../src/repository/fs-skill-repository.js';
+import { createMemorySessionStore } from '../../src/sessions/memory-session-store.js';
+import { createRuntime } from '../../src/workspace/runtimes/create-runtime.js';
+import { createWorkspaceManager } from '../../src/workspace/workspace-manager.js';
+
+// The seeds' example flows end to end: the AI SDK's mock model plays the model, everything else is
+// real (skills on disk, the tools, the sandbox, the session store). Each test pins the exact
+// messages the model received at every step.
+
+const examples = fileURLToPath(new URL('../../examples/skills/', import.meta.url));
+const instructions = 'You are a helpful assistant.';
+let repository: FsSkillRepository;
+let scratch: string;
+
+beforeAll(async () => {
+  repository = await FsSkillRepository.open({ roots: [examples] });
+  scratch = await mkdtemp(join(tmpdir(), 'skillbox-seed-flows-'));
+});
+afterAll(async () => {
+  await rm(scratch, { recursive: true, force: true });
+});
+
+async function collect(events: AsyncIterable<SkillAgentEvent>): Promise<SkillAgentEvent[]> {
+  const all: SkillAgentEvent[] = [];
+  for await (const event of events) all.push(event);
+  return all;
+}
+
+async function skillBody(name: string): Promise<string> {
+  return (await repository.get(name)).body.trim();
+}
+
+function weatherTool(name: string, result: (input: Record<string, unknown>) => unknown): Tool {
+  return tool({
+    description: `${name} (weather pool tool)`,
+    inputSchema: jsonSchema<Record<string, unknown>>({ type: 'object', properties: { city: { type: 'string' }, name: { type: 'string' }, days: { type: 'number' } } }),
+    execute: async (input) => result(input),
+  });
+}
+
+describe('seed flows with the AI SDK mock model', () => {
+  it('weather-tools: the pool tools appear after skill_load; ask_name_information stays unavailable with a clear error', async () => {
+    const toolPool = {
+      get_current_weather: weatherTool('get_current_weather', ({ city }) => ({ city, temperature: 22, condition: 'Partly Cloudy' })),
+      get_weather_forecast: weatherTool('get_weather_forecast', ({ city, days }) => ({ city, days })),
+      search_city_by_name: weatherTool('search_city_by_name', ({ name }) => ({ name, country: 'China' })),
+      ask_name_information: weatherTool('ask_name_information', ({ name }) => ({ name, age: 20 })),
+    };
+    const { model, calls } = createScriptedModel([
+      { toolCalls: [{ name: 'skill_load', input: { skill: 'weather-tools' }, id: 'load-1' }] },
+      {
+        toolCalls: [
+          { name: 'get_current_weather', input: { city: 'Beijing' }, id: 'weather-1' },
+          { name: 'ask_name_information', input: { name: 'Alice' }, id: 'ask-1' },
+        ],
+      },
+      { text: 'Beijing is 22°C and partly cloudy. I cannot look up people.' },
+    ]);
+    const agent = createSkillAgent({ model, skills: repository, toolPool, instructions, loadMode: 'turn' });
+    const events = await collect(agent.run({ userId: 'demo', sessionId: 'weather', message: "What's the weather in Beijing? Also ask about Alice." }));
+
+    const skillTools = ['skill_load', 'skill_list_docs', 'skill_select_docs', 'skill_read', 'skill_list_tools', 'skill_select_tools'];
+    const system = {
+      role: 'system',
+      content: `${instructions}\n\n${renderCatalog({ skills: await repository.list(), tools: skillTools })}`,
+    };
+    const user = { role: 'user', content: [{ type: 'text', text: "What's the weather in Beijing? Also ask about Alice." }] };
+    const loadCall = { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'load-1', toolName: 'skill_load', input: { skill: 'weather-tools' } }] };
+    const loadedBlock =
+      `[Loaded] weather-tools\n\n${await skillBody('weather-tools')}\n\nDocs loaded: none\n` +
+      'Tools selected: get_current_weather, get_weather_forecast, search_city_by_name';
+    const loadResult = { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'load-1', toolName: 'skill_load', output: { type: 'text', value: loadedBlock } }] };
+
+    expect(calls).toHaveLength(3);
+    expect(calls[0]?.prompt).toEqual([system, user]);
+    expect(calls[0]?.tools?.map((entry) => entry.name)).toEqual(skillTools);
+
+    expect(calls[1]?.prompt).toEqual([system, user, loadCall, loadResult]);
+    expect(calls[1]?.tools?.map((entry) => entry.name)).toEqual([...skillTools, 'get_current_weather', 'get_weather_forecast', 'search_city_by_name']);
+
+    expect(calls[2]?.prompt).toEqual([
+      system,
+      user,
+      loadCall,
+      loadResult,
+      {
+        role: 'assistant',
+        content: [
+          { type: 'tool-call', toolCallId: 'weather-1', toolName: 'get_current_weather', input: { city: 'Beijing' } },
+          { type: 'tool-call', toolCallId: 'ask-1', toolName: 'ask_name_information', input: { name: 'Alice' } },
+        ],
+      },
+      {
+        role: 'tool',
+        content: [
+          { type: 'tool-result', toolCallId: 'weather-1', toolName: 'get_current_weather', output: { type: 'json', value: { city: 'Beijing', temperature: 22, condition: 'Partly Cloudy' } } },
+          {
+            type: 'tool-result',
+            toolCallId: 'ask-1',
+            toolName: 'ask_name_information',
+            output: { type: 'error-text', value: 'tool "ask_name_information" is not available: no skill lists it in its Tools: section, so it cannot be used in this conversation. Continue with the tools you have.' },
+          },
+        ],
+      },
+    ]);
+    expect(events.find((event) => event.type === 'tool-result' && event.toolName === 'ask_name_information')).toMatchObject({ error: expect.stringContaining('not available') });
+    expect(events.at(-1)).toMatchObject({ type: 'done', text: 'Beijing is 22°C and partly cloudy. I cannot look up people.', steps: 3 });
+  });
+
+  it('user-file-ops: stages the user file, runs the script in the sandbox and returns the output file', async () => {
+    const inputFile = join(scratch, 'notes.txt');
+    await writeFile(inputFile, 'alpha beta\n\ngamma\ndelta epsilon zeta\n');
+    const workspaces = createWorkspaceManager({ runtime: createRuntime({ kind: 'auto' }), repository, baseDir: join(scratch, 'workspaces') });
+    const run = {
+      skill: 'user-file-ops',
+      command: 'bash scripts/summarize_file.sh work/inputs/notes.txt out/notes-summary.txt',
+      inputs: [{ from: `host://${inputFile}` }],
+      output_files: ['out/notes-summary.txt'],
+    };
+    const { model, calls } = createScriptedModel([
+      { toolCalls: [{ name: 'skill_load', input: { skill: 'user-file-ops' }, id: 'load-1' }] },
+      { toolCalls: [{ name: 'skill_run', input: run, id: 'run-1' }] },
+      { text: 'Summary written to out/notes-summary.txt.' },
+    ]);
+    const agent = createSkillAgent({ model, skills: repository, workspaces, execution: { hostInputs: [scratch] }, instructions });
+    const events = await collect(agent.run({ userId: 'demo', sessionId: 'files', message: `Summarize ${inputFile}` }));
+
+    const expectedSummary = [
+      'File: work/inputs/notes.txt',
+      'Lines: 4',
+      'Words: 6',
+      'Bytes: 37',
+      '',
+      'First 20 non-empty lines:',
+      '     1\talpha beta',
+      '     2\tgamma',
+      '     3\tdelta epsilon zeta',
+      '',
+    ].join('\n');
+    const runResult = calls[2]?.prompt.at(-1);
+    expect(runResult).toMatchObject({ role: 'tool', content: [{ type: 'tool-result', toolCallId: 'run-1', toolName: 'skill_run', output: { type: 'json' } }] });
+    const output = (runResult as unknown as { content: Array<{ output: { value: { exit_code: number; stdout: string; output_files: Array<{ name: string; content: string; mime_type: string }> } } }> }).content[0]!.output.value;
+    expect(output.exit_code).toBe(0);
+    expect(output.output_files).toEqual([expect.objectContaining({ name: 'out/notes-summary.txt', content: expectedSummary, mime_type: 'text/plain; charset=utf-8', ref: 'workspace://out/notes-summary.txt', truncated: false })]);
+    expect(calls[1]?.tools?.map((entry) => entry.name)).toContain('skill_run');
+    expect(JSON.stringify(calls[1]?.prompt.at(-1))).toContain('[Loaded] user-file-ops');
+    const workspace = await workspaces.workspace('files');
+    expect(await readFile(join(workspace.root, 'out', 'notes-summary.txt'), 'utf8')).toBe(expectedSummary);
+    expect(events.at(-1)).toMatchObject({ type: 'done', text: 'Summary written to out/notes-summary.txt.' });
+  });
+
+  it('python-math: load, run fib.py in the sandbox, answer from its output; the next turn starts unloaded (turn mode)', async () => {
+    const sessions = createMemorySessionStore();
+    const workspaces = createWorkspaceManager({ runtime: createRuntime({ kind: 'auto' }), repository, baseDir: join(scratch, 'workspaces-math') });
+    const { model, calls } = createScriptedModel([
+      { toolCalls: [{ name: 'skill_load', input: { skill: 'python-math', docs: ['docs/usage.md'] }, id: 'load-1' }] },
+      { toolCalls: [{ name: 'skill_run', input: { skill: 'python-math', command: 'python3 scripts/fib.py 10 > out/fib.txt', output_files: ['out/fib.txt'] }, id: 'run-1' }] },
+      { text: 'The first ten Fibonacci numbers end with 34.' },
+      { text: 'You are welcome.' },
+    ]);
+    const agent = createSkillAgent({ model, skills: repository, workspaces, sessions, instructions });
+    await collect(agent.run({ userId: 'demo', sessionId: 'math', message: 'First 10 Fibonacci numbers?' }));
+
+    const usage = (await repository.readFile('python-math', 'docs/usage.md')).toString('utf8');
+    const loadResult = calls[1]?.prompt.at(-1) as { content: Array<{ output: { type: string; value: string } }> };
+    expect(loadResult.content[0]?.output).toEqual({
+      type: 'text',
+      value: `[Loaded] python-math\n\n${await skillBody('python-math')}\n\nDocs loaded: docs/usage.md\n\n[Doc] docs/usage.md\n\n${usage.trim()}`,
+    });
+    const runResult = calls[2]?.prompt.at(-1) as unknown as { content: Array<{ output: { value: { output_files: Array<{ name: string; content: string }> } } }> };
+    expect(runResult.content[0]?.output.value.output_files).toEqual([expect.objectContaining({ name: 'out/fib.txt', content: '0\n1\n1\n2\n3\n5\n8\n13\n21\n34\n' })]);
+
+    await collect(agent.run({ userId: 'demo', sessionId: 'math', message: 'Thanks!' }));
+    const nextTurn = calls[3]!;
+    // The stored transcript keeps the stub; turn mode unloaded the skill, so nothing is materialised.
+    expect(JSON.stringify(nextTurn.prompt)).not.toContain('[Loaded] python-math');
+    expect(JSON.stringify(nextTurn.prompt)).toContain('loaded: python-math');
+    const stored = await sessions.getSession({ userId: 'demo', sessionId: 'math' });
+    expect(Object.keys(stored?.state ?? {}).filter((key) => key.startsWith('temp:skill:'))).toEqual([]);
+  });
+});
