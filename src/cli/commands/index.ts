@@ -1,6 +1,8 @@
 import type { CliCommand } from '../command.js';
 import { listCommand } from './list.js';
+import { promptCommand } from './prompt.js';
 import { showCommand } from './show.js';
+import { tokensCommand } from './tokens.js';
 import { validateCommand } from './validate.js';
 
 /** Every `skillbox` subcommand. Each lives in its own file in this folder. */
@@ -8,4 +10,6 @@ export const commands: CliCommand[] = [
   validateCommand,
   listCommand,
   showCommand,
+  promptCommand,
+  tokensCommand,
 ];

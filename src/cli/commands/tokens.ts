@@ -1,0 +1,92 @@
+import { parseArgs } from 'node:util';
+import { renderCatalog, type CatalogFormat } from '../../disclosure/catalog.js';
+import { countTokens } from '../../disclosure/token-counter.js';
+import { buildTokenReport, percentSaved } from '../../disclosure/token-report.js';
+import { CliUsageError, type CliCommand, type CliIo } from '../command.js';
+import { describeRoots, openRepositoryFromArgs } from '../skill-roots.js';
+
+const usage = `Usage: skillbox tokens [--root DIR]... [--json] [--format text|xml]
+
+Measures what progressive disclosure saves, with the o200k_base tokenizer: per skill the name and
+description alone, its catalog entry, its SKILL.md body and its docs; in total the catalog against
+injecting every body (and every body and doc) up front. Both catalog formats are reported.
+
+Options:
+  --root DIR       a folder to scan recursively; repeat for several (default: the standard roots)
+  --json           print {"tokenizer","skills":[{"name","name_description_tokens","catalog_tokens",
+                   "body_tokens","docs_tokens"}],"totals":{"name_description","catalog","bodies",
+                   "bodies_and_docs"}}
+  --format FORMAT  the catalog format the catalog figures use: text (default) or xml
+
+Exit status: 0, or 2 on bad usage.
+`;
+
+function parse(args: string[]): { roots: string[]; json: boolean; format: CatalogFormat } {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args,
+      options: {
+        root: { type: 'string', multiple: true, default: [] },
+        json: { type: 'boolean', default: false },
+        format: { type: 'string', default: 'text' },
+      },
+      allowPositionals: false,
+      strict: true,
+    }));
+  } catch (error) {
+    throw new CliUsageError((error as Error).message);
+  }
+  if (values.format !== 'text' && values.format !== 'xml') throw new CliUsageError(`--format must be text or xml, got "${values.format}"`);
+  return { roots: values.root ?? [], json: values.json === true, format: values.format };
+}
+
+function table(rows: string[][]): string {
+  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => (row[column] ?? '').length)));
+  return rows.map((row) => row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join('  ')).join('\n');
+}
+
+function times(value: number, base: number): string {
+  return base === 0 ? '-' : `${(value / base).toFixed(2)}x`;
+}
+
+async function run(args: string[], io: CliIo): Promise<number> {
+  const options = parse(args);
+  const repository = await openRepositoryFromArgs(options.roots, io);
+  const report = await buildTokenReport({ repository, format: options.format });
+  if (options.json) {
+    io.stdout(`${JSON.stringify(report, null, 2)}\n`);
+    return 0;
+  }
+  if (report.skills.length === 0) {
+    io.stdout(`No skills found in ${describeRoots(repository, options.roots)}.\n`);
+    return 0;
+  }
+  const { totals } = report;
+  const other: CatalogFormat = options.format === 'text' ? 'xml' : 'text';
+  const otherCatalog = countTokens(renderCatalog({ skills: await repository.list(), format: other, guidance: false }));
+  const rows = [['SKILL', 'NAME+DESC', 'CATALOG', 'BODY', 'DOCS']];
+  for (const skill of report.skills) {
+    rows.push([skill.name, String(skill.name_description_tokens), String(skill.catalog_tokens), String(skill.body_tokens), String(skill.docs_tokens)]);
+  }
+  rows.push(['TOTAL', String(totals.name_description), String(totals.catalog), String(totals.bodies), String(totals.bodies_and_docs - totals.bodies)]);
+  const lines = [
+    table(rows),
+    '',
+    `tokenizer: ${report.tokenizer}; ${report.skills.length} skills`,
+    `names and descriptions alone: ${totals.name_description} tokens`,
+    `catalog (${options.format}): ${totals.catalog} tokens (${times(totals.catalog, totals.name_description)} the names and descriptions)`,
+    `catalog (${other}): ${otherCatalog} tokens (${times(otherCatalog, totals.name_description)} the names and descriptions)`,
+    `all bodies up front: ${totals.bodies} tokens; the ${options.format} catalog saves ${percentSaved(totals.catalog, totals.bodies)}%`,
+    `all bodies and docs up front: ${totals.bodies_and_docs} tokens; the ${options.format} catalog saves ${percentSaved(totals.catalog, totals.bodies_and_docs)}%`,
+  ];
+  io.stdout(`${lines.join('\n')}\n`);
+  return 0;
+}
+
+export const tokensCommand: CliCommand = {
+  name: 'tokens',
+  summary: 'measure catalog, body and doc tokens (o200k) and what progressive disclosure saves',
+  usage,
+  run,
+};
