@@ -1,6 +1,7 @@
 import type { CliCommand } from '../command.js';
 import { listCommand } from './list.js';
 import { promptCommand } from './prompt.js';
+import { runCommand } from './run.js';
 import { showCommand } from './show.js';
 import { tokensCommand } from './tokens.js';
 import { validateCommand } from './validate.js';
@@ -12,4 +13,5 @@ export const commands: CliCommand[] = [
   showCommand,
   promptCommand,
   tokensCommand,
+  runCommand,
 ];

@@ -1,0 +1,172 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { createInMemoryStateView } from '../../tools/in-memory-state-view.js';
+import type { ToolDefinition } from '../../tools/types.js';
+import { createExecutionTools } from '../../workspace/execution-tools.js';
+import type { SkillRunResult } from '../../workspace/run-result.js';
+import { assertAllowedVariable } from '../../workspace/run-environment.js';
+import { createRuntime, RUNTIME_KINDS, type RuntimeKind } from '../../workspace/runtimes/create-runtime.js';
+import { createWorkspaceManager } from '../../workspace/workspace-manager.js';
+import { CliUsageError, type CliCommand, type CliIo } from '../command.js';
+import { openRepositoryFromArgs } from '../skill-roots.js';
+
+const usage = `Usage: skillbox run SKILL [options] -- COMMAND...
+
+Runs one command of a skill in a fresh workspace, as the skill_run tool does, and prints the
+result as JSON: {stdout, stderr, exit_code, timed_out, duration_ms, output_files, primary_output?,
+warnings, limits_hit?}. The words after -- are joined with spaces into one command string run by
+bash in the skill's working copy (quote them as you would for ssh):
+
+  skillbox run python-math -- python3 scripts/fib.py 10 '>' out/fib.txt
+  skillbox run python-math --output 'out/*.txt' -- 'python3 scripts/fib.py 10 > out/fib.txt'
+
+Options:
+  --root DIR          a skills folder; repeat for several (default: the standard roots)
+  --runtime KIND      auto (default: the bubblewrap sandbox where it works, else local with a
+                      warning), sandbox (fail if unavailable) or local (no isolation)
+  --output GLOB       files to return, e.g. 'out/*.png' or '$OUTPUT_DIR/**'; repeatable
+                      (default: the files the command wrote under out/)
+  --input PATH        a host file or folder copied to work/inputs/<name> first; repeatable
+                      (also skill://NAME/PATH)
+  --env K=V           set a variable for the command; repeatable
+  --allow-env NAME    pass this variable from your environment; repeatable (none by default)
+  --timeout SECONDS   kill the command and everything it started after this long (default 300)
+  --network           allow network access (the sandbox has none by default)
+  --keep              keep the workspace and print its path on standard error
+
+Exit status: the command's own exit status (so scripts can test it), 124 when it timed out,
+1 when it could not run (unknown skill, sandbox unavailable), 2 on bad usage.
+`;
+
+interface RunArguments {
+  skill: string;
+  command: string;
+  roots: string[];
+  runtime: RuntimeKind;
+  outputs?: string[];
+  inputs: string[];
+  env: Record<string, string>;
+  allowEnv: string[];
+  timeoutSeconds?: number;
+  network: boolean;
+  keep: boolean;
+}
+
+function parse(args: string[]): RunArguments {
+  const separator = args.indexOf('--');
+  if (separator === -1) throw new CliUsageError('give the command after --, e.g. skillbox run python-math -- python3 scripts/fib.py 10');
+  const words = args.slice(separator + 1);
+  if (words.length === 0 || words.join(' ').trim() === '') throw new CliUsageError('the command after -- is empty');
+  let values;
+  let positionals;
+  try {
+    ({ values, positionals } = parseArgs({
+      args: args.slice(0, separator),
+      options: {
+        root: { type: 'string', multiple: true, default: [] },
+        runtime: { type: 'string', default: 'auto' },
+        output: { type: 'string', multiple: true },
+        input: { type: 'string', multiple: true, default: [] },
+        env: { type: 'string', multiple: true, default: [] },
+        'allow-env': { type: 'string', multiple: true, default: [] },
+        timeout: { type: 'string' },
+        network: { type: 'boolean', default: false },
+        keep: { type: 'boolean', default: false },
+      },
+      allowPositionals: true,
+      strict: true,
+    }));
+  } catch (error) {
+    throw new CliUsageError((error as Error).message);
+  }
+  if (positionals.length !== 1) throw new CliUsageError(positionals.length === 0 ? 'name the skill to run' : `expected one skill name before --, got ${positionals.join(' ')}`);
+  const runtime = values.runtime as RuntimeKind;
+  if (!RUNTIME_KINDS.includes(runtime)) throw new CliUsageError(`--runtime must be one of ${RUNTIME_KINDS.join(', ')}, got "${values.runtime}"`);
+  let timeoutSeconds: number | undefined;
+  if (values.timeout !== undefined) {
+    timeoutSeconds = Number(values.timeout);
+    if (!Number.isFinite(timeoutSeconds) || timeoutSeconds <= 0) throw new CliUsageError(`--timeout must be a positive number of seconds, got "${values.timeout}"`);
+  }
+  const env: Record<string, string> = {};
+  for (const entry of values.env ?? []) {
+    const equals = entry.indexOf('=');
+    if (equals <= 0) throw new CliUsageError(`--env expects NAME=VALUE, got "${entry}"`);
+    const name = entry.slice(0, equals);
+    env[name] = entry.slice(equals + 1);
+    try {
+      assertAllowedVariable(name, env[name]);
+    } catch (error) {
+      throw new CliUsageError(`--env ${(error as Error).message}`);
+    }
+  }
+  for (const name of values['allow-env'] ?? []) {
+    try {
+      assertAllowedVariable(name, '');
+    } catch (error) {
+      throw new CliUsageError(`--allow-env ${(error as Error).message}`);
+    }
+  }
+  return {
+    skill: positionals[0] as string,
+    command: words.join(' '),
+    roots: values.root ?? [],
+    runtime,
+    outputs: values.output,
+    inputs: values.input ?? [],
+    env,
+    allowEnv: values['allow-env'] ?? [],
+    timeoutSeconds,
+    network: values.network === true,
+    keep: values.keep === true,
+  };
+}
+
+/** The command's status for the shell: its own exit code, 124 on timeout (as timeout(1)), else 1. */
+export function exitStatusOf(result: SkillRunResult): number {
+  if (result.timed_out) return 124;
+  return Number.isInteger(result.exit_code) && result.exit_code >= 0 && result.exit_code <= 255 ? result.exit_code : 1;
+}
+
+async function run(args: string[], io: CliIo): Promise<number> {
+  const options = parse(args);
+  const repository = await openRepositoryFromArgs(options.roots, io);
+  await repository.get(options.skill);
+  const runtime = createRuntime({ kind: options.runtime });
+  const baseDir = await mkdtemp(path.join(os.tmpdir(), 'skillbox-run-'));
+  try {
+    const workspaces = createWorkspaceManager({ runtime, repository, baseDir, artifacts: false, ttlMs: Infinity });
+    const timeout = options.timeoutSeconds ?? 300;
+    const [skillRun] = createExecutionTools({
+      workspaces,
+      requireSkillLoaded: false,
+      allowHostEnv: options.allowEnv,
+      hostEnv: io.env,
+      hostInputs: true,
+      network: options.network,
+      defaultTimeoutSeconds: timeout,
+      maxTimeoutSeconds: timeout,
+    }) as [ToolDefinition];
+    const input = skillRun.inputSchema.parse({
+      skill: options.skill,
+      command: options.command,
+      env: options.env,
+      ...(options.outputs === undefined ? {} : { output_files: options.outputs }),
+      ...(options.inputs.length === 0 ? {} : { inputs: options.inputs.map((from) => ({ from: /^[a-z]+:\/\//i.test(from) ? from : path.resolve(io.cwd, from) })) }),
+    });
+    const result = (await skillRun.execute(input, { sessionId: 'cli', agentName: 'cli', state: createInMemoryStateView() })) as SkillRunResult;
+    io.stdout(`${JSON.stringify(result, null, 2)}\n`);
+    if (options.keep) io.stderr(`workspace kept at ${(await workspaces.workspace('cli')).root}\n`);
+    return exitStatusOf(result);
+  } finally {
+    if (!options.keep) await rm(baseDir, { recursive: true, force: true, maxRetries: 2 });
+  }
+}
+
+export const runCommand: CliCommand = {
+  name: 'run',
+  summary: 'Run a skill command in a fresh sandboxed workspace and print the result as JSON',
+  usage,
+  run,
+};
