@@ -7,7 +7,8 @@ need=()
 command -v bwrap >/dev/null || need+=(bubblewrap)
 command -v redis-server >/dev/null || need+=(redis-server)
 command -v pg_ctlcluster >/dev/null || need+=(postgresql)
-command -v python3 >/dev/null || need+=(python3)
+# The sandbox sees only /usr, so skill scripts need the distribution's python3, not a user-local one.
+[ -x /usr/bin/python3 ] || need+=(python3)
 if [ "${#need[@]}" -gt 0 ]; then
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq
