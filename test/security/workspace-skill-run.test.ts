@@ -1,0 +1,88 @@
+import { readdir, readFile, stat, symlink } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SkillToolError } from '../../src/tools/errors.js';
+import { treeFingerprint, workspaceSecurityFixture } from './workspace-fixture.js';
+
+// skill_run and workspace_exec on the sandbox runtime: nothing of the host is reachable or changed.
+describe.runIf(process.platform === 'linux')('workspace security: skill_run in the sandbox', () => {
+  let fixture: Awaited<ReturnType<typeof workspaceSecurityFixture>>;
+  beforeAll(async () => {
+    fixture = await workspaceSecurityFixture();
+  });
+  afterAll(async () => {
+    await fixture.dispose();
+  });
+
+  it('cannot change the source skill, by its copy or by its host path', async () => {
+    const before = await treeFingerprint(fixture.skillDir);
+    const result = await fixture.run({
+      command: [
+        'echo pwned > scripts/probe.sh',
+        'rm -f SKILL.md',
+        `echo pwned > '${fixture.skillDir}/scripts/probe.sh'`,
+        `rm -f '${fixture.skillDir}/SKILL.md'`,
+        'touch "$SKILLS_DIR/../../skills/probe/new"',
+        'true',
+      ].join('; '),
+      output_files: [],
+    });
+    expect(result.exit_code).toBe(0);
+    expect(await treeFingerprint(fixture.skillDir)).toBe(before);
+    expect(await readFile(path.join(fixture.skillDir, 'scripts', 'probe.sh'), 'utf8')).toBe('echo probe\n');
+  });
+
+  it('returns nothing from outside for output globs that point out', async () => {
+    const result = await fixture.run({
+      command: 'true',
+      output_files: ['/etc/passwd', fixture.hostSecret, '../../../host-secret.txt', '$WORKSPACE_DIR/../../host-secret.txt', '$OUTPUT_DIR/../../*', '/workspace/../etc/hostname'],
+    });
+    expect(result.output_files).toEqual([]);
+    expect(JSON.stringify(result)).not.toContain('host secret');
+    expect(result.warnings.length).toBeGreaterThan(0);
+  });
+
+  it('does not follow output links that lead out, planted inside the sandbox or by a host-side link', async () => {
+    const workspace = await fixture.workspaces.workspace('attacker');
+    await symlink(fixture.hostSecret, path.join(workspace.root, 'out', 'host-link.txt'));
+    await symlink(path.dirname(fixture.hostSecret), path.join(workspace.root, 'out', 'host-dir'));
+    const result = await fixture.run({
+      command: 'ln -sf /etc/passwd out/passwd.txt; ln -sfn / out/rootfs; true',
+      output_files: ['out/**', 'out/host-dir/host-secret.txt', 'out/rootfs/etc/passwd'],
+    });
+    expect(result.output_files).toEqual([]);
+    const text = JSON.stringify(result);
+    expect(text).not.toContain('host secret');
+    expect(text).not.toContain('root:x:0');
+  });
+
+  it('refuses a cwd that climbs out, and an input destination that climbs out or goes through a planted link', async () => {
+    const hostFolder = path.dirname(fixture.hostSecret);
+    const before = await readdir(hostFolder);
+    for (const cwd of ['../../..', '/', '/etc', `${hostFolder}`, '$WORK_DIR/../..']) {
+      await expect(fixture.run({ command: 'touch climbed', cwd }), cwd).rejects.toThrow(SkillToolError);
+    }
+    await fixture.run({ command: 'echo data > work/data.txt', output_files: [] });
+    for (const to of ['../../escape.txt', '/escape.txt', `${hostFolder}/escape.txt`, '$WORKSPACE_DIR/../escape.txt']) {
+      await expect(fixture.run({ command: 'true', inputs: [{ from: 'workspace://work/data.txt', to }] }), to).rejects.toThrow(SkillToolError);
+    }
+    // A link planted by an earlier command must not carry a later input out of the workspace.
+    const workspace = await fixture.workspaces.workspace('attacker');
+    await symlink(hostFolder, path.join(workspace.root, 'work', 'inputs', 'planted'));
+    await expect(fixture.run({ command: 'true', inputs: [{ from: 'workspace://work/data.txt', to: 'inputs/planted/escape.txt' }] })).rejects.toThrow(/leads out of the workspace/);
+    await expect(fixture.run({ command: 'true', cwd: 'inputs/planted' })).rejects.toThrow(/leads out of the workspace/);
+    expect(await readdir(hostFolder)).toEqual(before);
+  });
+
+  it('keeps the host environment out and the network off', async () => {
+    process.env.SKILLBOX_SECURITY_SECRET = 'env secret';
+    try {
+      const result = await fixture.exec({ command: 'env; (exec 3<>/dev/tcp/127.0.0.1/5432) 2>&1 && echo CONNECTED' });
+      expect(result.stdout).not.toContain('env secret');
+      expect(result.stdout).not.toContain('CONNECTED');
+    } finally {
+      delete process.env.SKILLBOX_SECURITY_SECRET;
+    }
+    expect((await stat(fixture.hostSecret)).isFile()).toBe(true);
+  });
+});
