@@ -1,4 +1,5 @@
 import type { CliCommand } from '../command.js';
+import { chatCommand } from './chat.js';
 import { listCommand } from './list.js';
 import { promptCommand } from './prompt.js';
 import { runCommand } from './run.js';
@@ -14,4 +15,5 @@ export const commands: CliCommand[] = [
   promptCommand,
   tokensCommand,
   runCommand,
+  chatCommand,
 ];

@@ -1,0 +1,270 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { parseArgs } from 'node:util';
+import { loadModes, type LoadMode } from '../../disclosure/load-mode.js';
+import type { MaterializationMode } from '../../disclosure/materialize-request.js';
+import type { SkillAgentEvent } from '../../integrations/ai-sdk/agent-events.js';
+import type { SessionStore } from '../../sessions/session-store.js';
+import { createRuntime, RUNTIME_KINDS, type RuntimeKind } from '../../workspace/runtimes/create-runtime.js';
+import { CliUsageError, type CliCommand, type CliIo } from '../command.js';
+import { openRepositoryFromArgs } from '../skill-roots.js';
+
+const usage = `Usage: skillbox chat [--root DIR]... [--session ID] [--once "MESSAGE"]
+                    [--materialize system|tool-result] [--load-mode once|turn|session]
+                    [--runtime auto|sandbox|local] [--db PATH] [--user ID] [--max-steps N]
+
+An agent in the terminal over any OpenAI-compatible chat-completions endpoint, with the skills
+under the roots, skill scripts run in a workspace, and the conversation kept in SQLite.
+Type a message and press Enter; an empty line or Ctrl-D ends the chat.
+
+Options:
+  --root DIR         a skills folder; repeat for several (default: the standard roots)
+  --session ID       resume this session (default: a new one, whose id is printed)
+  --once MESSAGE     run one turn, print the final answer on stdout and exit
+  --materialize M    where loaded skills go in requests: tool-result (default) or system
+  --load-mode M      how long loaded skills stay: turn (default), once or session
+  --runtime KIND     where scripts run: auto (default: the sandbox when bubblewrap works),
+                     sandbox or local
+  --db PATH          the SQLite session file (default ~/.skillbox/sessions.db)
+  --user ID          the user the sessions belong to (default $USER, else "local")
+  --max-steps N      most model calls in one turn (default 20)
+
+Environment:
+  OPENAI_BASE_URL    the endpoint, e.g. https://api.openai.com/v1 or http://127.0.0.1:11434/v1
+  SKILLBOX_MODEL     the model id, e.g. gpt-4o-mini
+  OPENAI_API_KEY     the API key, when the endpoint needs one
+
+Exit status: 0 when the chat ends, 1 when a turn fails, 2 on bad usage or a missing endpoint.
+`;
+
+const instructions =
+  'You are a helpful assistant working in a terminal. When a task matches a skill in the catalog, load it with skill_load and follow its instructions; run its scripts with skill_run.';
+
+export interface ChatArguments {
+  roots: string[];
+  sessionId?: string;
+  once?: string;
+  materialize: MaterializationMode;
+  loadMode: LoadMode;
+  runtime: RuntimeKind;
+  db?: string;
+  userId?: string;
+  maxSteps: number;
+}
+
+function oneOf<T extends string>(value: string | undefined, allowed: readonly T[], option: string, fallback: T): T {
+  if (value === undefined) return fallback;
+  if ((allowed as readonly string[]).includes(value)) return value as T;
+  throw new CliUsageError(`${option} must be one of ${allowed.join(', ')}; got "${value}"`);
+}
+
+export function parseChatArguments(args: string[]): ChatArguments {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args,
+      options: {
+        root: { type: 'string', multiple: true, default: [] },
+        session: { type: 'string' },
+        once: { type: 'string' },
+        materialize: { type: 'string' },
+        'load-mode': { type: 'string' },
+        runtime: { type: 'string' },
+        db: { type: 'string' },
+        user: { type: 'string' },
+        'max-steps': { type: 'string' },
+      },
+      allowPositionals: false,
+      strict: true,
+    }));
+  } catch (error) {
+    throw new CliUsageError((error as Error).message);
+  }
+  const parsed: ChatArguments = {
+    roots: values.root ?? [],
+    materialize: oneOf(values.materialize, ['system', 'tool-result'] as const, '--materialize', 'tool-result'),
+    loadMode: oneOf(values['load-mode'], loadModes, '--load-mode', 'turn'),
+    runtime: oneOf(values.runtime, RUNTIME_KINDS, '--runtime', 'auto'),
+    maxSteps: 20,
+  };
+  for (const [option, value] of [['--session', values.session], ['--once', values.once], ['--db', values.db], ['--user', values.user]] as const) {
+    if (value !== undefined && value.trim() === '') throw new CliUsageError(`${option} needs a non-empty value`);
+  }
+  if (values.session !== undefined) parsed.sessionId = values.session;
+  if (values.once !== undefined) parsed.once = values.once;
+  if (values.db !== undefined) parsed.db = values.db;
+  if (values.user !== undefined) parsed.userId = values.user;
+  if (values['max-steps'] !== undefined) {
+    const steps = Number(values['max-steps']);
+    if (!Number.isInteger(steps) || steps < 1) throw new CliUsageError(`--max-steps must be a positive integer; got "${values['max-steps']}"`);
+    parsed.maxSteps = steps;
+  }
+  return parsed;
+}
+
+export interface ChatEndpoint {
+  baseUrl: string;
+  model: string;
+  apiKey?: string;
+}
+
+/** The endpoint from the environment, or the exact text telling what to set. */
+export function readChatEndpoint(env: NodeJS.ProcessEnv): ChatEndpoint | { problem: string } {
+  const baseUrl = env.OPENAI_BASE_URL?.trim() ?? '';
+  const model = env.SKILLBOX_MODEL?.trim() ?? '';
+  const missing = [baseUrl === '' ? 'OPENAI_BASE_URL' : undefined, model === '' ? 'SKILLBOX_MODEL' : undefined].filter((name) => name !== undefined);
+  if (missing.length > 0) {
+    return {
+      problem:
+        `no model endpoint is configured (missing: ${missing.join(', ')}). Set:\n` +
+        '  OPENAI_BASE_URL  the OpenAI-compatible endpoint, e.g. https://api.openai.com/v1 or http://127.0.0.1:11434/v1\n' +
+        '  SKILLBOX_MODEL   the model id, e.g. gpt-4o-mini\n' +
+        '  OPENAI_API_KEY   the API key, when the endpoint needs one\n',
+    };
+  }
+  try {
+    const url = new URL(baseUrl);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http');
+  } catch {
+    return { problem: `OPENAI_BASE_URL must be an http(s) URL such as https://api.openai.com/v1; got "${baseUrl}"\n` };
+  }
+  const apiKey = env.OPENAI_API_KEY?.trim();
+  return { baseUrl, model, ...(apiKey ? { apiKey } : {}) };
+}
+
+function newSessionId(): string {
+  const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, '').replace('T', '-');
+  return `chat-${stamp}-${randomBytes(3).toString('hex')}`;
+}
+
+function shorten(text: string, width: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length <= width ? flat : `${flat.slice(0, width - 1)}…`;
+}
+
+function describeOutput(output: unknown): string {
+  if (typeof output === 'string') return output;
+  if (typeof output === 'object' && output !== null && 'exit_code' in output) {
+    const run = output as { exit_code: number; output_files?: Array<{ name: string }> };
+    const files = run.output_files?.map((file) => file.name) ?? [];
+    return `exit ${run.exit_code}${files.length > 0 ? `, files: ${files.join(', ')}` : ''}`;
+  }
+  return JSON.stringify(output) ?? '';
+}
+
+/** One line per finished tool call: what was called and what came back. */
+export function toolCallLine(call: { toolName: string; input: unknown } | undefined, result: Extract<SkillAgentEvent, { type: 'tool-result' }>): string {
+  const input = call === undefined ? '' : ` ${shorten(JSON.stringify(call.input) ?? '', 100)}`;
+  const outcome = result.error !== undefined ? `failed: ${shorten(result.error, 160)}` : shorten(describeOutput(result.output), 160);
+  return `· ${result.toolName}${input} → ${outcome}\n`;
+}
+
+async function loadIntegration(io: CliIo): Promise<{ agentModule: typeof import('../../integrations/ai-sdk/skill-agent.js'); providerModule: typeof import('@ai-sdk/openai-compatible'); sqliteModule: typeof import('../../sessions/sqlite/index.js') } | undefined> {
+  try {
+    // Imported here, not at the top: `ai`, the provider and better-sqlite3 are optional, and the other commands must work without them.
+    const [agentModule, providerModule, sqliteModule] = await Promise.all([
+      import('../../integrations/ai-sdk/skill-agent.js'),
+      import('@ai-sdk/openai-compatible'),
+      import('../../sessions/sqlite/index.js'),
+    ]);
+    return { agentModule, providerModule, sqliteModule };
+  } catch (error) {
+    io.stderr(`skillbox chat: needs the optional packages ai, @ai-sdk/openai-compatible and better-sqlite3 (npm install ai @ai-sdk/openai-compatible better-sqlite3): ${(error as Error).message}\n`);
+    return undefined;
+  }
+}
+
+async function run(args: string[], io: CliIo): Promise<number> {
+  const options = parseChatArguments(args);
+  const endpoint = readChatEndpoint(io.env);
+  if ('problem' in endpoint) {
+    io.stderr(`skillbox chat: ${endpoint.problem}`);
+    return 2;
+  }
+  const modules = await loadIntegration(io);
+  if (!modules) return 2;
+
+  const repository = await openRepositoryFromArgs(options.roots, io);
+  const runtime = createRuntime({ kind: options.runtime });
+  const dbPath = options.db !== undefined ? resolve(io.cwd, options.db) : join(io.env.HOME ?? homedir(), '.skillbox', 'sessions.db');
+  mkdirSync(dirname(dbPath), { recursive: true });
+  const sessions: SessionStore = modules.sqliteModule.SqliteSessionStore.open({ path: dbPath });
+  try {
+    const provider = modules.providerModule.createOpenAICompatible({
+      name: 'openai-compatible',
+      baseURL: endpoint.baseUrl,
+      includeUsage: true,
+      ...(endpoint.apiKey !== undefined ? { apiKey: endpoint.apiKey } : {}),
+    });
+    const agent = modules.agentModule.createSkillAgent({
+      model: provider.chatModel(endpoint.model),
+      skills: repository,
+      runtime,
+      sessions,
+      appName: 'skillbox-chat',
+      instructions,
+      loadMode: options.loadMode,
+      materialize: options.materialize,
+      maxSteps: options.maxSteps,
+    });
+    const userId = options.userId ?? io.env.USER ?? 'local';
+    const sessionId = options.sessionId ?? newSessionId();
+    io.stderr(`session ${sessionId} (resume with --session ${sessionId})\n`);
+
+    const turn = async (message: string, streaming: boolean): Promise<number> => {
+      const calls = new Map<string, { toolName: string; input: unknown }>();
+      const toolOut = streaming ? io.stdout : io.stderr;
+      let midLine = false;
+      try {
+        for await (const event of agent.run({ userId, sessionId, message })) {
+          if (event.type === 'text-delta' && streaming) {
+            io.stdout(event.text);
+            midLine = !event.text.endsWith('\n');
+          } else if (event.type === 'tool-call') {
+            calls.set(event.toolCallId, { toolName: event.toolName, input: event.input });
+          } else if (event.type === 'tool-result') {
+            if (midLine) io.stdout('\n');
+            midLine = false;
+            toolOut(toolCallLine(calls.get(event.toolCallId), event));
+          } else if (event.type === 'done') {
+            if (streaming) io.stdout(midLine ? '\n' : '');
+            else io.stdout(`${event.text}\n`);
+          }
+        }
+        return 0;
+      } catch (error) {
+        if (midLine) io.stdout('\n');
+        io.stderr(`skillbox chat: the turn failed: ${(error as Error).message}\n`);
+        return 1;
+      }
+    };
+
+    if (options.once !== undefined) return await turn(options.once, false);
+    if (!io.stdin) {
+      io.stderr('skillbox chat: no standard input to read messages from; use --once "MESSAGE"\n');
+      return 2;
+    }
+    const lines = createInterface({ input: io.stdin, terminal: false });
+    let status = 0;
+    io.stderr('> ');
+    for await (const line of lines) {
+      if (line.trim() === '') break;
+      status = await turn(line, true);
+      io.stderr('> ');
+    }
+    lines.close();
+    return status;
+  } finally {
+    await sessions.close();
+  }
+}
+
+export const chatCommand: CliCommand = {
+  name: 'chat',
+  summary: 'chat with an agent that uses the skills (any OpenAI-compatible endpoint)',
+  usage,
+  run,
+};
