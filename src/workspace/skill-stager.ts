@@ -88,11 +88,16 @@ export async function stageSkill(request: StageSkillRequest): Promise<{ staged: 
     throw new SkillStagingError(skill.name, `cannot read ${skill.path}: ${(error as Error).message}`, { cause: error });
   });
   if (intact && previous.manifest === scan.manifest) return result(previous.digest, false, scan.warnings, scan.manifest);
-  const digest = await digestFolder(skill.path, scan.entries);
-  if (intact && previous.digest === digest) return result(digest, false, scan.warnings, scan.manifest);
-  await swapIn(root, skill.name, (temporary) =>
-    mode === 'copy' ? copyScannedEntries(skill.path as string, scan.entries, temporary) : linkTopLevel(skill.path as string, scan.entries, temporary),
-  );
+  const source = skill.path;
+  const build = () => swapIn(root, skill.name, (temporary) => (mode === 'copy' ? copyScannedEntries(source, scan.entries, temporary) : linkTopLevel(source, scan.entries, temporary)));
+  if (intact) {
+    const digest = await digestFolder(source, scan.entries);
+    if (previous.digest === digest) return result(digest, false, scan.warnings, scan.manifest);
+    await build();
+    return result(digest, true, scan.warnings, scan.manifest);
+  }
+  // Nothing usable to compare with: hash while copying instead of before.
+  const [digest] = await Promise.all([digestFolder(source, scan.entries), build()]);
   return result(digest, true, scan.warnings, scan.manifest);
 }
 

@@ -1,0 +1,89 @@
+// Warm skill_run overhead (staging check, env, run folder, metadata, output collection) over the
+// physical floor: a bare spawn of the same command (local runtime) and a bare `bwrap ... true`
+// (sandbox runtime). The first run of a session (workspace creation + staging) is reported apart.
+// Medians; figures only, nothing fails on a time.
+import { spawn } from 'node:child_process';
+import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { loadedKey } from '../src/disclosure/state-keys.js';
+import { FsSkillRepository } from '../src/repository/fs-skill-repository.js';
+import { createInMemoryStateView } from '../src/tools/in-memory-state-view.js';
+import type { ToolDefinition } from '../src/tools/types.js';
+import { createExecutionTools } from '../src/workspace/execution-tools.js';
+import type { WorkspaceRuntime } from '../src/workspace/runtime-types.js';
+import { bubblewrapArguments } from '../src/workspace/runtimes/bubblewrap-arguments.js';
+import { LocalRuntime } from '../src/workspace/runtimes/local-runtime.js';
+import { SandboxRuntime } from '../src/workspace/runtimes/sandbox-runtime.js';
+import { detectSandboxSupport } from '../src/workspace/runtimes/sandbox-support.js';
+import { createWorkspaceManager } from '../src/workspace/workspace-manager.js';
+
+const runs = Number(process.env.SKILL_RUN_BENCH_RUNS ?? 20);
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] as number;
+}
+
+async function medianOf(task: () => Promise<unknown>, count = runs): Promise<number> {
+  await task();
+  const times: number[] = [];
+  for (let index = 0; index < count; index += 1) {
+    const started = performance.now();
+    await task();
+    times.push(performance.now() - started);
+  }
+  return median(times);
+}
+
+function bareSpawn(file: string, args: string[]): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(file, args, { env: { PATH: '/usr/bin:/bin' }, stdio: 'ignore' });
+    child.on('error', reject);
+    child.on('exit', () => resolve());
+  });
+}
+
+async function measure(label: string, runtime: WorkspaceRuntime, floor: () => Promise<void>, floorLabel: string, skillsRoot: string, baseDir: string): Promise<void> {
+  const repository = await FsSkillRepository.open({ roots: [skillsRoot] });
+  const workspaces = createWorkspaceManager({ runtime, repository, baseDir, artifacts: false });
+  const [skillRun] = createExecutionTools({ workspaces }) as [ToolDefinition];
+  const context = (sessionId: string) => ({ sessionId, agentName: 'bench', state: createInMemoryStateView({ [loadedKey('bench', 'bench-skill')]: '1' }) });
+  const call = (sessionId: string, input: Record<string, unknown>) => skillRun.execute(skillRun.inputSchema.parse({ skill: 'bench-skill', ...input }), context(sessionId));
+
+  const floorMs = await medianOf(floor);
+  const warmTrue = await medianOf(() => call('warm', { command: 'true', output_files: [] }));
+  const warmWithOutput = await medianOf(() => call('warm', { command: 'echo 42 > out/answer.txt' }));
+  const firstRuns: number[] = [];
+  for (let index = 0; index < Math.max(5, Math.floor(runs / 4)); index += 1) {
+    const started = performance.now();
+    await call(`first-${index}`, { command: 'true', output_files: [] });
+    firstRuns.push(performance.now() - started);
+  }
+  const first = median(firstRuns);
+  console.log(`${label} | ${floorLabel}: ${floorMs.toFixed(2)} ms | warm skill_run true: ${warmTrue.toFixed(2)} ms (${(warmTrue / floorMs).toFixed(2)}x, +${(warmTrue - floorMs).toFixed(2)} ms) | warm with an out/ file collected: ${warmWithOutput.toFixed(2)} ms (${(warmWithOutput / floorMs).toFixed(2)}x) | first run of a session (workspace + staging): ${first.toFixed(2)} ms (${(first / floorMs).toFixed(2)}x)`);
+}
+
+export async function run(): Promise<void> {
+  const temporary = await mkdtemp(path.join(os.tmpdir(), 'skillbox-bench-run-'));
+  try {
+    const skillDir = path.join(temporary, 'skills', 'bench-skill');
+    await mkdir(path.join(skillDir, 'scripts'), { recursive: true });
+    await writeFile(path.join(skillDir, 'SKILL.md'), '---\nname: bench-skill\ndescription: Benchmark skill.\n---\nRun true.\n');
+    for (let index = 0; index < 20; index += 1) await writeFile(path.join(skillDir, 'scripts', `s${index}.py`), `print(${index})\n`);
+    console.log(`medians of ${runs} runs; the command is \`true\` so the figures are pure overhead`);
+    await measure('local', new LocalRuntime(), () => bareSpawn('/bin/bash', ['-c', 'true']), 'bare spawn of bash -c true', path.join(temporary, 'skills'), path.join(temporary, 'ws-local'));
+    const support = detectSandboxSupport();
+    if (!support.available) {
+      console.log(`sandbox | n/a (${support.reason})`);
+      return;
+    }
+    const floorWorkspace = path.join(temporary, 'floor-ws');
+    await mkdir(floorWorkspace);
+    const bwrapArgs = [...bubblewrapArguments({ workspace: { root: floorWorkspace, cwd: '/workspace' }, network: false, readOnlyPaths: [] }), '/bin/true'];
+    await measure('sandbox', new SandboxRuntime(), () => bareSpawn(support.bubblewrapPath, bwrapArgs), 'bare bwrap (same mounts) true', path.join(temporary, 'skills'), path.join(temporary, 'ws-sandbox'));
+  } finally {
+    await rm(temporary, { recursive: true, force: true });
+  }
+}
