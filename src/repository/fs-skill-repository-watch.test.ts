@@ -33,7 +33,8 @@ describe('FsSkillRepository.watch', () => {
         if (waiter) waiter(event);
         else events.push(event);
       },
-      { debounceMs: 50 },
+      // Long enough that a loaded machine still finishes the burst of writes inside one quiet window.
+      { debounceMs: 400 },
     );
     try {
       // Several writes in one burst: added twice over and edited, so only the debounce makes this one event.

@@ -14,7 +14,7 @@ import {
   SkillRepositoryOptionsError,
   StrictRepositoryError,
 } from './errors.js';
-import { listSkillFiles } from './list-skill-files.js';
+import { listSkillFiles, type SkillFileListing } from './list-skill-files.js';
 import { mapWithConcurrency } from './map-with-concurrency.js';
 import { isWithin, skippedFolderNames } from './resolve-link.js';
 import { resolveSkillRoots, type RootEntry } from './resolve-skill-roots.js';
@@ -279,9 +279,19 @@ export class FsSkillRepository implements SkillRepository {
     return (await this.#currentView()).summaries.map((summary) => ({ ...summary }));
   }
 
+  /** The skill's files; a folder removed since the last look means the skill is gone. */
+  async #files(name: string, folder: string): Promise<SkillFileListing> {
+    try {
+      return await listSkillFiles(folder, { maxDepth: this.#bounds.maxDepth, maxFiles: this.#bounds.maxFilesPerSkill });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new SkillNotFoundError(name);
+      throw error;
+    }
+  }
+
   async get(name: string): Promise<Skill> {
     const { parsed, summary, indexed } = await this.#winner(name);
-    const listing = await listSkillFiles(indexed.folder, { maxDepth: this.#bounds.maxDepth, maxFiles: this.#bounds.maxFilesPerSkill });
+    const listing = await this.#files(name, indexed.folder);
     const skill: Skill = {
       ...summary,
       body: parsed.body,
@@ -299,7 +309,7 @@ export class FsSkillRepository implements SkillRepository {
 
   async listFiles(name: string): Promise<string[]> {
     const { indexed } = await this.#winner(name);
-    return (await listSkillFiles(indexed.folder, { maxDepth: this.#bounds.maxDepth, maxFiles: this.#bounds.maxFilesPerSkill })).files;
+    return (await this.#files(name, indexed.folder)).files;
   }
 
   async readFile(name: string, relativePath: string): Promise<Buffer> {
