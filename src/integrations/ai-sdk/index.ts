@@ -1,5 +1,5 @@
 export { SkillAgentConfigError, MissingSkillCallContextError } from './errors.js';
-export { createSkillCallContext, isSkillCallContext, defaultAgentName } from './skill-call-context.js';
+export { createSkillCallContext, isSkillCallContext, resolveSkillCallContext, defaultAgentName } from './skill-call-context.js';
 export type { SkillCallContext, StateChange, PreparedStep } from './skill-call-context.js';
 export { beginStateTransaction, type StateTransaction } from './state-transaction.js';
 export { toAiSdkTool, toAiSdkTools, type ToolAdapterOptions } from './tool-adapter.js';

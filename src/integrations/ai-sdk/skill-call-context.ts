@@ -2,6 +2,7 @@ import type { DeclaredSkillLoad } from '../../disclosure/declared-loads.js';
 import type { SkillContext } from '../../repository/types.js';
 import type { StateView } from '../../tools/types.js';
 import type { StateDelta } from '../../disclosure/state-delta.js';
+import { MissingSkillCallContextError } from './errors.js';
 
 /** One committed state change: what a tool call (or the turn bookkeeping) wrote. */
 export interface StateChange {
@@ -77,4 +78,12 @@ export function isSkillCallContext(value: unknown): value is SkillCallContext {
     typeof candidate.state.set === 'function' &&
     typeof candidate.state.keys === 'function'
   );
+}
+
+/** The context of one call: the one in `experimental_context`, else the fallback, else a clear error naming `where`. */
+export function resolveSkillCallContext(fromCall: unknown, fallback: SkillCallContext | (() => SkillCallContext) | undefined, where: string): SkillCallContext {
+  if (isSkillCallContext(fromCall)) return fromCall;
+  const fixed = typeof fallback === 'function' ? fallback() : fallback;
+  if (fixed) return fixed;
+  throw new MissingSkillCallContextError(where);
 }

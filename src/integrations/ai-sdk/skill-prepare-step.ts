@@ -9,8 +9,8 @@ import { mergeDeltas, overlayState, writeDelta, type StateDelta } from '../../di
 import { afterModelRequest, beginTurn } from '../../disclosure/turn-lifecycle.js';
 import type { SkillContext, SkillRepository } from '../../repository/types.js';
 import { selectActiveTools } from './dynamic-tool-selection.js';
-import { MissingSkillCallContextError, SkillAgentConfigError } from './errors.js';
-import { isSkillCallContext, type SkillCallContext } from './skill-call-context.js';
+import { SkillAgentConfigError } from './errors.js';
+import { resolveSkillCallContext, type SkillCallContext } from './skill-call-context.js';
 import { explainUnavailableToolCalls, findUnavailableToolCalls, unavailableToolMessage } from './unavailable-tool-calls.js';
 
 export interface SkillPrepareStepOptions {
@@ -96,7 +96,7 @@ export function createSkillPrepareStep(options: SkillPrepareStepOptions): Prepar
   const poolToolNames = Object.keys(options.toolPool ?? {});
 
   return async ({ stepNumber, messages, experimental_context }): Promise<PrepareStepResult<Record<string, Tool>>> => {
-    const context = resolveContext(experimental_context, options.context);
+    const context = resolveSkillCallContext(experimental_context, options.context, 'prepareStep');
     const { agentName, state, skillContext } = context;
 
     if (stepNumber === 0) {
@@ -161,13 +161,6 @@ export function createSkillPrepareStep(options: SkillPrepareStepOptions): Prepar
       activeTools: selection.activeTools,
     };
   };
-}
-
-function resolveContext(fromCall: unknown, fallback: SkillPrepareStepOptions['context']): SkillCallContext {
-  if (isSkillCallContext(fromCall)) return fromCall;
-  const fixed = typeof fallback === 'function' ? fallback() : fallback;
-  if (fixed) return fixed;
-  throw new MissingSkillCallContextError('prepareStep');
 }
 
 async function explainPoolToolCalls(messages: ModelMessage[], poolToolNames: readonly string[], repository: SkillRepository, context: SkillCallContext): Promise<ModelMessage[]> {

@@ -1,7 +1,7 @@
 import { tool, type Tool } from 'ai';
 import type { ToolDefinition } from '../../tools/types.js';
-import { MissingSkillCallContextError, SkillAgentConfigError } from './errors.js';
-import { isSkillCallContext, type SkillCallContext } from './skill-call-context.js';
+import { SkillAgentConfigError } from './errors.js';
+import { resolveSkillCallContext, type SkillCallContext } from './skill-call-context.js';
 import { beginStateTransaction } from './state-transaction.js';
 
 export interface ToolAdapterOptions {
@@ -10,13 +10,6 @@ export interface ToolAdapterOptions {
    * `experimental_context`. A context in `experimental_context` wins.
    */
   context?: SkillCallContext | (() => SkillCallContext);
-}
-
-function resolveContext(fromCall: unknown, options: ToolAdapterOptions, toolName: string): SkillCallContext {
-  if (isSkillCallContext(fromCall)) return fromCall;
-  const fixed = typeof options.context === 'function' ? options.context() : options.context;
-  if (fixed) return fixed;
-  throw new MissingSkillCallContextError(`tool "${toolName}"`);
 }
 
 /**
@@ -30,7 +23,7 @@ export function toAiSdkTool(definition: ToolDefinition<any, any>, options: ToolA
     description: definition.description,
     inputSchema: definition.inputSchema,
     execute: async (input: unknown, { toolCallId, abortSignal, experimental_context }) => {
-      const context = resolveContext(experimental_context, options, definition.name);
+      const context = resolveSkillCallContext(experimental_context, options.context, `tool "${definition.name}"`);
       const transaction = beginStateTransaction(context.state);
       const output = await definition.execute(input, {
         sessionId: context.sessionId,
