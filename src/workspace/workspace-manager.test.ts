@@ -55,7 +55,6 @@ describe('workspace manager', () => {
     const workspaces = manager({ ttlMs: 60_000 });
     const old = await workspaces.workspace('old');
     const fresh = await workspaces.workspace('fresh');
-    await old.updateMetadata((metadata) => void metadata);
     expect(await workspaces.cleanupExpired(Date.now() + 30_000)).toEqual([]);
     await fresh.updateMetadata(() => undefined);
     const removed = await workspaces.cleanupExpired(Date.now() + 61_000);
