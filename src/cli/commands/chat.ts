@@ -3,12 +3,12 @@ import { mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
-import { parseArgs } from 'node:util';
 import { loadModes, type LoadMode } from '../../disclosure/load-mode.js';
 import type { MaterializationMode } from '../../disclosure/materialize-request.js';
 import type { SkillAgentEvent } from '../../integrations/ai-sdk/agent-events.js';
 import type { SessionStore } from '../../sessions/session-store.js';
 import { createRuntime, RUNTIME_KINDS, type RuntimeKind } from '../../workspace/runtimes/create-runtime.js';
+import { oneOf, parseCommandArguments } from '../parse-command-arguments.js';
 import { CliUsageError, type CliCommand, type CliIo } from '../command.js';
 import { openRepositoryFromArgs } from '../skill-roots.js';
 
@@ -55,34 +55,23 @@ export interface ChatArguments {
   maxSteps: number;
 }
 
-function oneOf<T extends string>(value: string | undefined, allowed: readonly T[], option: string, fallback: T): T {
-  if (value === undefined) return fallback;
-  if ((allowed as readonly string[]).includes(value)) return value as T;
-  throw new CliUsageError(`${option} must be one of ${allowed.join(', ')}; got "${value}"`);
-}
-
 export function parseChatArguments(args: string[]): ChatArguments {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args,
-      options: {
-        root: { type: 'string', multiple: true, default: [] },
-        session: { type: 'string' },
-        once: { type: 'string' },
-        materialize: { type: 'string' },
-        'load-mode': { type: 'string' },
-        runtime: { type: 'string' },
-        db: { type: 'string' },
-        user: { type: 'string' },
-        'max-steps': { type: 'string' },
-      },
-      allowPositionals: false,
-      strict: true,
-    }));
-  } catch (error) {
-    throw new CliUsageError((error as Error).message);
-  }
+  const { values } = parseCommandArguments({
+    args,
+    options: {
+      root: { type: 'string', multiple: true, default: [] },
+      session: { type: 'string' },
+      once: { type: 'string' },
+      materialize: { type: 'string' },
+      'load-mode': { type: 'string' },
+      runtime: { type: 'string' },
+      db: { type: 'string' },
+      user: { type: 'string' },
+      'max-steps': { type: 'string' },
+    },
+    allowPositionals: false,
+    strict: true,
+  });
   const parsed: ChatArguments = {
     roots: values.root ?? [],
     materialize: oneOf(values.materialize, ['system', 'tool-result'] as const, '--materialize', 'tool-result'),

@@ -1,7 +1,7 @@
-import { parseArgs } from 'node:util';
 import { compareNames } from '../../repository/compare-names.js';
 import { CliUsageError, type CliCommand, type CliIo } from '../command.js';
 import { describeRoots, openRepositoryFromArgs } from '../skill-roots.js';
+import { parseCommandArguments } from '../parse-command-arguments.js';
 
 const usage = `Usage: skillbox list [--root DIR]... [--json]
 
@@ -22,17 +22,13 @@ Exit status: 0 (skipped skills do not fail a listing), 2 on bad usage.
 const descriptionWidth = 80;
 
 function parse(args: string[]): { roots: string[]; json: boolean } {
-  try {
-    const { values } = parseArgs({
-      args,
-      options: { root: { type: 'string', multiple: true, default: [] }, json: { type: 'boolean', default: false } },
-      allowPositionals: false,
-      strict: true,
-    });
-    return { roots: values.root ?? [], json: values.json === true };
-  } catch (error) {
-    throw new CliUsageError((error as Error).message);
-  }
+  const { values } = parseCommandArguments({
+    args,
+    options: { root: { type: 'string', multiple: true, default: [] }, json: { type: 'boolean', default: false } },
+    allowPositionals: false,
+    strict: true,
+  });
+  return { roots: values.root ?? [], json: values.json === true };
 }
 
 function oneLine(text: string, width: number): string {

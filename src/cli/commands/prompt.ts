@@ -1,6 +1,6 @@
-import { parseArgs } from 'node:util';
 import { renderCatalog, type CatalogFormat } from '../../disclosure/catalog.js';
 import { knowledgeToolNames } from '../../tools/create-skill-tools.js';
+import { parseCommandArguments } from '../parse-command-arguments.js';
 import { CliUsageError, type CliCommand, type CliIo } from '../command.js';
 import { describeRoots, openRepositoryFromArgs } from '../skill-roots.js';
 
@@ -37,22 +37,17 @@ interface PromptArgs {
 }
 
 function parse(args: string[]): PromptArgs {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args,
-      options: {
-        root: { type: 'string', multiple: true, default: [] },
-        format: { type: 'string', default: 'text' },
-        budget: { type: 'string' },
-        profile: { type: 'string', default: 'knowledge' },
-      },
-      allowPositionals: false,
-      strict: true,
-    }));
-  } catch (error) {
-    throw new CliUsageError((error as Error).message);
-  }
+  const { values } = parseCommandArguments({
+    args,
+    options: {
+      root: { type: 'string', multiple: true, default: [] },
+      format: { type: 'string', default: 'text' },
+      budget: { type: 'string' },
+      profile: { type: 'string', default: 'knowledge' },
+    },
+    allowPositionals: false,
+    strict: true,
+  });
   const format = values.format;
   if (format !== 'text' && format !== 'xml') throw new CliUsageError(`--format must be text or xml, got "${format}"`);
   const profile = values.profile ?? 'knowledge';

@@ -1,7 +1,6 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { createInMemoryStateView } from '../../tools/in-memory-state-view.js';
 import type { ToolDefinition } from '../../tools/types.js';
 import { createExecutionTools } from '../../workspace/execution-tools.js';
@@ -11,6 +10,7 @@ import { createRuntime, RUNTIME_KINDS, type RuntimeKind } from '../../workspace/
 import { createWorkspaceManager } from '../../workspace/workspace-manager.js';
 import { CliUsageError, type CliCommand, type CliIo } from '../command.js';
 import { openRepositoryFromArgs } from '../skill-roots.js';
+import { parseCommandArguments } from '../parse-command-arguments.js';
 
 const usage = `Usage: skillbox run SKILL [options] -- COMMAND...
 
@@ -59,28 +59,22 @@ function parse(args: string[]): RunArguments {
   if (separator === -1) throw new CliUsageError('give the command after --, e.g. skillbox run python-math -- python3 scripts/fib.py 10');
   const words = args.slice(separator + 1);
   if (words.length === 0 || words.join(' ').trim() === '') throw new CliUsageError('the command after -- is empty');
-  let values;
-  let positionals;
-  try {
-    ({ values, positionals } = parseArgs({
-      args: args.slice(0, separator),
-      options: {
-        root: { type: 'string', multiple: true, default: [] },
-        runtime: { type: 'string', default: 'auto' },
-        output: { type: 'string', multiple: true },
-        input: { type: 'string', multiple: true, default: [] },
-        env: { type: 'string', multiple: true, default: [] },
-        'allow-env': { type: 'string', multiple: true, default: [] },
-        timeout: { type: 'string' },
-        network: { type: 'boolean', default: false },
-        keep: { type: 'boolean', default: false },
-      },
-      allowPositionals: true,
-      strict: true,
-    }));
-  } catch (error) {
-    throw new CliUsageError((error as Error).message);
-  }
+  const { values, positionals } = parseCommandArguments({
+    args: args.slice(0, separator),
+    options: {
+      root: { type: 'string', multiple: true, default: [] },
+      runtime: { type: 'string', default: 'auto' },
+      output: { type: 'string', multiple: true },
+      input: { type: 'string', multiple: true, default: [] },
+      env: { type: 'string', multiple: true, default: [] },
+      'allow-env': { type: 'string', multiple: true, default: [] },
+      timeout: { type: 'string' },
+      network: { type: 'boolean', default: false },
+      keep: { type: 'boolean', default: false },
+    },
+    allowPositionals: true,
+    strict: true,
+  });
   if (positionals.length !== 1) throw new CliUsageError(positionals.length === 0 ? 'name the skill to run' : `expected one skill name before --, got ${positionals.join(' ')}`);
   const runtime = values.runtime as RuntimeKind;
   if (!RUNTIME_KINDS.includes(runtime)) throw new CliUsageError(`--runtime must be one of ${RUNTIME_KINDS.join(', ')}, got "${values.runtime}"`);

@@ -1,7 +1,7 @@
-import { parseArgs } from 'node:util';
 import { SkillNotFoundError } from '../../repository/errors.js';
 import { CliUsageError, type CliCommand, type CliIo } from '../command.js';
 import { openRepositoryFromArgs } from '../skill-roots.js';
+import { parseCommandArguments } from '../parse-command-arguments.js';
 
 const usage = `Usage: skillbox show NAME [--root DIR]... [--file REL]
 
@@ -19,21 +19,16 @@ Exit status: 0 on success, 1 when the skill or file does not exist or the path i
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
 function parse(args: string[]): { name: string; roots: string[]; file: string | undefined } {
-  try {
-    const { values, positionals } = parseArgs({
-      args,
-      options: { root: { type: 'string', multiple: true, default: [] }, file: { type: 'string' } },
-      allowPositionals: true,
-      strict: true,
-    });
-    const [name, ...extra] = positionals;
-    if (name === undefined) throw new CliUsageError('NAME is required');
-    if (extra.length > 0) throw new CliUsageError(`expected one NAME, got ${positionals.length}: ${positionals.join(' ')}`);
-    return { name, roots: values.root ?? [], file: values.file };
-  } catch (error) {
-    if (error instanceof CliUsageError) throw error;
-    throw new CliUsageError((error as Error).message);
-  }
+  const { values, positionals } = parseCommandArguments({
+    args,
+    options: { root: { type: 'string', multiple: true, default: [] }, file: { type: 'string' } },
+    allowPositionals: true,
+    strict: true,
+  });
+  const [name, ...extra] = positionals;
+  if (name === undefined) throw new CliUsageError('NAME is required');
+  if (extra.length > 0) throw new CliUsageError(`expected one NAME, got ${positionals.length}: ${positionals.join(' ')}`);
+  return { name, roots: values.root ?? [], file: values.file };
 }
 
 async function run(args: string[], io: CliIo): Promise<number> {

@@ -1,7 +1,7 @@
-import { parseArgs } from 'node:util';
 import { renderCatalog, type CatalogFormat } from '../../disclosure/catalog.js';
 import { countTokens } from '../../disclosure/token-counter.js';
 import { buildTokenReport, percentSaved } from '../../disclosure/token-report.js';
+import { parseCommandArguments } from '../parse-command-arguments.js';
 import { CliUsageError, type CliCommand, type CliIo } from '../command.js';
 import { describeRoots, openRepositoryFromArgs } from '../skill-roots.js';
 
@@ -22,21 +22,16 @@ Exit status: 0, or 2 on bad usage.
 `;
 
 function parse(args: string[]): { roots: string[]; json: boolean; format: CatalogFormat } {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args,
-      options: {
-        root: { type: 'string', multiple: true, default: [] },
-        json: { type: 'boolean', default: false },
-        format: { type: 'string', default: 'text' },
-      },
-      allowPositionals: false,
-      strict: true,
-    }));
-  } catch (error) {
-    throw new CliUsageError((error as Error).message);
-  }
+  const { values } = parseCommandArguments({
+    args,
+    options: {
+      root: { type: 'string', multiple: true, default: [] },
+      json: { type: 'boolean', default: false },
+      format: { type: 'string', default: 'text' },
+    },
+    allowPositionals: false,
+    strict: true,
+  });
   if (values.format !== 'text' && values.format !== 'xml') throw new CliUsageError(`--format must be text or xml, got "${values.format}"`);
   return { roots: values.root ?? [], json: values.json === true, format: values.format };
 }

@@ -1,6 +1,6 @@
-import { parseArgs } from 'node:util';
 import { validateSkillDirectory } from '../../format/validate-skill-directory.js';
 import { CliUsageError, type CliCommand, type CliIo } from '../command.js';
+import { parseCommandArguments } from '../parse-command-arguments.js';
 
 const usage = `Usage: skillbox validate PATH... [--json]
 
@@ -18,15 +18,9 @@ Exit status: 0 when every skill is valid, 1 when any is not, 2 on bad usage.
 `;
 
 function parse(args: string[]): { paths: string[]; json: boolean } {
-  try {
-    const { values, positionals } = parseArgs({ args, options: { json: { type: 'boolean', default: false } }, allowPositionals: true, strict: true });
-    if (positionals.length === 0) throw new CliUsageError('at least one PATH is required');
-    return { paths: positionals, json: values.json === true };
-  } catch (error) {
-    if (error instanceof CliUsageError) throw error;
-    // parseArgs reports unknown options and misplaced values as TypeErrors with an ERR_PARSE_ARGS_* code.
-    throw new CliUsageError((error as Error).message);
-  }
+  const { values, positionals } = parseCommandArguments({ args, options: { json: { type: 'boolean', default: false } }, allowPositionals: true, strict: true });
+  if (positionals.length === 0) throw new CliUsageError('at least one PATH is required');
+  return { paths: positionals, json: values.json === true };
 }
 
 async function run(args: string[], io: CliIo): Promise<number> {
