@@ -1,0 +1,27 @@
+import { SkillboxError } from '../../errors.js';
+
+/**
+ * An archive refused before anything was written: an entry whose path could escape or collide, a
+ * link or device, a size that breaks a limit, or bytes that are not the format they claim to be.
+ * `entry` names the offending entry as the archive spells it, when one is to blame.
+ */
+export class UnsafeArchiveError extends SkillboxError {
+  readonly entry: string | undefined;
+  readonly reason: string;
+
+  constructor(reason: string, entry?: string) {
+    super('ARCHIVE_REFUSED', entry === undefined ? `archive refused: ${reason}` : `archive entry ${JSON.stringify(entry)} refused: ${reason}`);
+    this.entry = entry;
+    this.reason = reason;
+  }
+}
+
+/** Limits given to an archive reader that cannot work (zero, negative or not an integer). */
+export class ArchiveLimitsError extends SkillboxError {
+  readonly limit: string;
+
+  constructor(limit: string, why: string) {
+    super('INVALID_ARCHIVE_LIMITS', `archive limit "${limit}" ${why}`);
+    this.limit = limit;
+  }
+}

@@ -1,0 +1,176 @@
+import { promisify } from 'node:util';
+import { inflateRaw } from 'node:zlib';
+import type { ArchiveEntry } from './archive-entry.js';
+import { ArchiveBudget } from './archive-limits.js';
+import { ArchivePathSet, cleanArchivePath } from './archive-path.js';
+import { crc32 } from './crc32.js';
+import { decodeEntryName } from './decode-entry-name.js';
+import { UnsafeArchiveError } from './errors.js';
+
+const inflate = promisify(inflateRaw);
+
+const endOfCentralDirectorySignature = 0x06054b50;
+const zip64LocatorSignature = 0x07064b50;
+const centralHeaderSignature = 0x02014b50;
+const localHeaderSignature = 0x04034b50;
+const unixHost = 3;
+const fileTypeMask = 0o170000;
+
+interface CentralEntry {
+  rawName: string;
+  nameBytes: Buffer;
+  path: string | undefined;
+  type: 'file' | 'directory';
+  mode: number;
+  method: number;
+  crc: number;
+  compressedSize: number;
+  size: number;
+  localOffset: number;
+}
+
+function findEndOfCentralDirectory(zip: Buffer): number {
+  // The record is 22 bytes plus a comment of at most 65,535; the comment must run exactly to the end.
+  const lowest = Math.max(0, zip.length - 22 - 0xffff);
+  for (let offset = zip.length - 22; offset >= lowest; offset -= 1) {
+    if (zip.readUInt32LE(offset) === endOfCentralDirectorySignature && offset + 22 + zip.readUInt16LE(offset + 20) === zip.length) return offset;
+  }
+  throw new UnsafeArchiveError('no end-of-central-directory record: not a zip, or truncated');
+}
+
+function entryKind(rawName: string, versionMadeBy: number, externalAttributes: number): { type: 'file' | 'directory'; mode: number } {
+  const unixMode = versionMadeBy >>> 8 === unixHost ? externalAttributes >>> 16 : 0;
+  const fileType = unixMode & fileTypeMask;
+  if (fileType === 0o120000) throw new UnsafeArchiveError('symbolic links are not allowed', rawName);
+  if (fileType !== 0 && fileType !== 0o100000 && fileType !== 0o040000) throw new UnsafeArchiveError('devices, FIFOs and sockets are not allowed', rawName);
+  const isDirectory = rawName.endsWith('/') || fileType === 0o040000 || (externalAttributes & 0x10) !== 0;
+  const permissions = unixMode & 0o777;
+  return { type: isDirectory ? 'directory' : 'file', mode: permissions === 0 ? (isDirectory ? 0o755 : 0o644) : permissions };
+}
+
+function readCentralDirectory(zip: Buffer, budget: ArchiveBudget): { entries: CentralEntry[]; centralStart: number } {
+  const end = findEndOfCentralDirectory(zip);
+  if (end >= 20 && zip.readUInt32LE(end - 20) === zip64LocatorSignature) throw new UnsafeArchiveError('ZIP64 archives are not supported');
+  const diskNumber = zip.readUInt16LE(end + 4);
+  const centralDisk = zip.readUInt16LE(end + 6);
+  const entriesOnDisk = zip.readUInt16LE(end + 8);
+  const count = zip.readUInt16LE(end + 10);
+  const centralSize = zip.readUInt32LE(end + 12);
+  const centralStart = zip.readUInt32LE(end + 16);
+  if (count === 0xffff || centralSize === 0xffffffff || centralStart === 0xffffffff) throw new UnsafeArchiveError('ZIP64 archives are not supported');
+  if (diskNumber !== 0 || centralDisk !== 0 || entriesOnDisk !== count) throw new UnsafeArchiveError('multi-part (spanned) zips are not supported');
+  if (count > budget.limits.maxEntries) throw new UnsafeArchiveError(`the archive holds ${count} entries, more than ${budget.limits.maxEntries} (maxEntries)`);
+  if (centralStart + centralSize !== end) throw new UnsafeArchiveError('the central directory does not end where the end record says');
+
+  const paths = new ArchivePathSet();
+  const entries: CentralEntry[] = [];
+  let offset = centralStart;
+  for (let index = 0; index < count; index += 1) {
+    if (offset + 46 > end || zip.readUInt32LE(offset) !== centralHeaderSignature) throw new UnsafeArchiveError(`central directory entry #${index} is malformed`);
+    const versionMadeBy = zip.readUInt16LE(offset + 4);
+    const flags = zip.readUInt16LE(offset + 8);
+    const method = zip.readUInt16LE(offset + 10);
+    const crc = zip.readUInt32LE(offset + 16);
+    const compressedSize = zip.readUInt32LE(offset + 20);
+    const size = zip.readUInt32LE(offset + 24);
+    const nameLength = zip.readUInt16LE(offset + 28);
+    const extraLength = zip.readUInt16LE(offset + 30);
+    const commentLength = zip.readUInt16LE(offset + 32);
+    const externalAttributes = zip.readUInt32LE(offset + 38);
+    const localOffset = zip.readUInt32LE(offset + 42);
+    const next = offset + 46 + nameLength + extraLength + commentLength;
+    if (next > end) throw new UnsafeArchiveError(`central directory entry #${index} runs past the directory`);
+    const nameBytes = zip.subarray(offset + 46, offset + 46 + nameLength);
+    const rawName = decodeEntryName(nameBytes);
+    offset = next;
+
+    if (flags & 0x41) throw new UnsafeArchiveError('encrypted entries are not supported', rawName);
+    if (compressedSize === 0xffffffff || size === 0xffffffff || localOffset === 0xffffffff) throw new UnsafeArchiveError('ZIP64 entries are not supported', rawName);
+    const { type, mode } = entryKind(rawName, versionMadeBy, externalAttributes);
+    const path = cleanArchivePath(rawName);
+    if (type === 'directory' && size !== 0) throw new UnsafeArchiveError('a folder entry holds data', rawName);
+    if (path === undefined && type === 'file') throw new UnsafeArchiveError('a file entry has no name', rawName);
+    if (method !== 0 && method !== 8) throw new UnsafeArchiveError(`compression method ${method} is not supported (only stored and deflate)`, rawName);
+    if (method === 0 && compressedSize !== size) throw new UnsafeArchiveError(`a stored entry claims ${size} bytes but holds ${compressedSize}`, rawName);
+    const { maxCompressionRatio, compressionRatioFloorBytes } = budget.limits;
+    if (size > compressionRatioFloorBytes && size / Math.max(compressedSize, 1) > maxCompressionRatio) {
+      throw new UnsafeArchiveError(
+        `${compressedSize} compressed bytes claim to expand to ${size}, a ratio over ${maxCompressionRatio}:1 (maxCompressionRatio; a zip bomb?)`,
+        rawName,
+      );
+    }
+    if (path !== undefined) paths.add(path, type, rawName);
+    budget.admit(rawName, size);
+    entries.push({ rawName, nameBytes, path, type, mode, method, crc, compressedSize, size, localOffset });
+  }
+  if (offset !== end) throw new UnsafeArchiveError('the central directory holds more than its entry count says');
+  return { entries, centralStart };
+}
+
+/**
+ * Where each entry's data lies, checked against its local header. Entries that share bytes are
+ * refused: overlapping entries are how a small zip expands to terabytes without a high ratio in
+ * any single entry.
+ */
+function locateData(zip: Buffer, entries: CentralEntry[], centralStart: number): Map<CentralEntry, Buffer> {
+  const located = new Map<CentralEntry, Buffer>();
+  const spans: { start: number; end: number; entry: CentralEntry }[] = [];
+  for (const entry of entries) {
+    const start = entry.localOffset;
+    if (start + 30 > centralStart || zip.readUInt32LE(start) !== localHeaderSignature) throw new UnsafeArchiveError('the local header is missing or malformed', entry.rawName);
+    const nameLength = zip.readUInt16LE(start + 26);
+    const extraLength = zip.readUInt16LE(start + 28);
+    const localName = zip.subarray(start + 30, start + 30 + nameLength);
+    // Two names for one entry let two extractors see two different archives.
+    if (!localName.equals(entry.nameBytes)) throw new UnsafeArchiveError('the local header names a different path than the central directory', entry.rawName);
+    const dataStart = start + 30 + nameLength + extraLength;
+    const dataEnd = dataStart + entry.compressedSize;
+    if (dataEnd > centralStart) throw new UnsafeArchiveError('the entry data runs into the central directory (truncated?)', entry.rawName);
+    spans.push({ start, end: dataEnd, entry });
+    located.set(entry, zip.subarray(dataStart, dataEnd));
+  }
+  spans.sort((left, right) => left.start - right.start);
+  for (let index = 1; index < spans.length; index += 1) {
+    const previous = spans[index - 1] as (typeof spans)[number];
+    const current = spans[index] as (typeof spans)[number];
+    if (current.start < previous.end) throw new UnsafeArchiveError(`its data overlaps entry ${JSON.stringify(previous.entry.rawName)} (a zip bomb?)`, current.entry.rawName);
+  }
+  return located;
+}
+
+async function inflateEntry(entry: CentralEntry, compressed: Buffer): Promise<Buffer> {
+  if (entry.method === 0) return Buffer.from(compressed);
+  try {
+    // One byte of headroom shows a stream that goes past its declared size without inflating all of it.
+    return await inflate(compressed, { maxOutputLength: entry.size + 1 });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE' || error instanceof RangeError) {
+      throw new UnsafeArchiveError(`inflates to more than its declared ${entry.size} bytes (a zip bomb?)`, entry.rawName);
+    }
+    throw new UnsafeArchiveError(`the deflate data is corrupt: ${(error as Error).message}`, entry.rawName);
+  }
+}
+
+/**
+ * Reads a whole zip through its central directory into checked entries. Every size, name and type
+ * is checked before the first byte is inflated, and each inflated entry must match its declared
+ * size and CRC-32.
+ */
+export async function readZipEntries(zip: Buffer, budget: ArchiveBudget): Promise<ArchiveEntry[]> {
+  if (zip.length < 22) throw new UnsafeArchiveError('the file is too short to be a zip');
+  const { entries, centralStart } = readCentralDirectory(zip, budget);
+  const located = locateData(zip, entries, centralStart);
+  const result: ArchiveEntry[] = [];
+  for (const entry of entries) {
+    if (entry.path === undefined) continue;
+    if (entry.type === 'directory') {
+      result.push({ path: entry.path, type: 'directory', mode: entry.mode, data: Buffer.alloc(0) });
+      continue;
+    }
+    const data = await inflateEntry(entry, located.get(entry) as Buffer);
+    if (data.length !== entry.size) throw new UnsafeArchiveError(`inflates to ${data.length} bytes, not the declared ${entry.size}`, entry.rawName);
+    if (crc32(data) !== entry.crc) throw new UnsafeArchiveError('the CRC-32 does not match the data (corrupted?)', entry.rawName);
+    result.push({ path: entry.path, type: 'file', mode: entry.mode, data });
+  }
+  return result;
+}
