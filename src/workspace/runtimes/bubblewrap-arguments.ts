@@ -71,26 +71,38 @@ export interface SandboxLayout {
  * unchanged), because command-line arguments are readable by every user on the host.
  */
 export function bubblewrapArguments(layout: SandboxLayout): string[] {
-  const args = [
-    '--unshare-all',
-    ...(layout.network ? ['--share-net', '--ro-bind-try', '/etc/resolv.conf', '/etc/resolv.conf'] : []),
-    '--die-with-parent',
-    '--new-session',
-    '--cap-drop',
-    'ALL',
-    '--hostname',
-    'sandbox',
-    ...systemMountArguments(),
-    '--proc',
-    '/proc',
-    '--dev',
-    '/dev',
-    '--tmpfs',
-    '/tmp',
-  ];
+  const args = [...fixedPrefix(layout.network)];
   for (const path of layout.readOnlyPaths) args.push('--ro-bind', path, path);
   if (layout.workspace) args.push('--bind', layout.workspace.root, SANDBOX_WORKSPACE_PATH, '--chdir', layout.workspace.cwd);
   // bwrap builds the root on a writable tmpfs; sealing it leaves /workspace and /tmp the only writable places.
   args.push('--remount-ro', '/');
   return args;
+}
+
+const fixedPrefixes = new Map<boolean, readonly string[]>();
+
+/** Namespaces, process settings and system mounts: the same for every run, so built once per network setting. */
+function fixedPrefix(network: boolean): readonly string[] {
+  let prefix = fixedPrefixes.get(network);
+  if (prefix === undefined) {
+    prefix = [
+      '--unshare-all',
+      ...(network ? ['--share-net', '--ro-bind-try', '/etc/resolv.conf', '/etc/resolv.conf'] : []),
+      '--die-with-parent',
+      '--new-session',
+      '--cap-drop',
+      'ALL',
+      '--hostname',
+      'sandbox',
+      ...systemMountArguments(),
+      '--proc',
+      '/proc',
+      '--dev',
+      '/dev',
+      '--tmpfs',
+      '/tmp',
+    ];
+    fixedPrefixes.set(network, prefix);
+  }
+  return prefix;
 }

@@ -42,7 +42,7 @@ export class LocalRuntime implements WorkspaceRuntime {
 
   run(command: RuntimeCommand): Promise<RuntimeResult> {
     return withRunSpan(this.kind, async () => {
-      const { cwd } = validateRuntimeCommand(command);
+      const { cwd } = await validateRuntimeCommand(command);
       const [file, ...args] = command.argv ?? shellArgv(this.shell, command.command as string);
       const outcome = await runProcess({
         file: file as string,

@@ -1,4 +1,5 @@
-import { mkdirSync, readFileSync, rmdirSync, writeFileSync, existsSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
+import { mkdir, readFile, rmdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /**
@@ -6,52 +7,100 @@ import { join } from 'node:path';
  * because RLIMIT_NPROC does not bind processes whose real user is host root (the kernel exempts
  * it), and the sandbox keeps the caller's uid so that the workspace stays writable. Available
  * where this process may create cgroups (root in most containers, or a delegated cgroup v2 subtree).
+ *
+ * Creating and removing a cgroup costs the kernel far more than a run's other set-up, so a released
+ * cgroup that is truly empty (no member, nothing still charged) goes back to a small pool and serves
+ * the next run with the same cap. Pooled cgroups are removed when this process exits; ones left by
+ * a process that died are removed the next time a process finds the parent.
  */
 export class PidsCgroup {
-  private constructor(readonly path: string) {}
+  private constructor(
+    readonly path: string,
+    readonly maxProcesses: number,
+  ) {}
 
-  /** A fresh cgroup limited to `maxProcesses`, or undefined where cgroups cannot be created. */
-  static create(maxProcesses: number): PidsCgroup | undefined {
+  /** An empty cgroup limited to `maxProcesses` (pooled or fresh), or undefined where cgroups cannot be created. */
+  static async acquire(maxProcesses: number): Promise<PidsCgroup | undefined> {
+    const pooled = idle.get(maxProcesses)?.pop();
+    if (pooled) return pooled;
     const parent = pidsCgroupParent();
     if (!parent) return undefined;
     counter += 1;
     const path = join(parent, `run-${process.pid}-${counter}`);
     try {
-      mkdirSync(path);
-      writeFileSync(join(path, 'pids.max'), String(maxProcesses));
-      return new PidsCgroup(path);
+      await mkdir(path);
+      await writeFile(join(path, 'pids.max'), String(maxProcesses));
+      return new PidsCgroup(path, maxProcesses);
     } catch {
-      tryRemove(path);
+      await rmdir(path).catch(() => undefined);
       return undefined;
     }
   }
 
-  add(pid: number): void {
-    writeFileSync(join(this.path, 'cgroup.procs'), String(pid));
+  async add(pid: number): Promise<void> {
+    await writeFile(join(this.path, 'cgroup.procs'), String(pid));
   }
 
-  /** Kills whatever is still inside, then removes the cgroup (the kernel refuses while tasks remain). */
+  /**
+   * Kills whatever is still inside. An empty cgroup whose charge has dropped to zero is pooled;
+   * anything else is removed (the kernel refuses while tasks remain, so this retries).
+   */
   async release(): Promise<void> {
     for (let attempt = 0; attempt < 40; attempt += 1) {
-      for (const pid of this.members()) {
+      const members = await this.members();
+      for (const pid of members) {
         try {
           process.kill(pid, 'SIGKILL');
         } catch {
           // exited meanwhile
         }
       }
+      // A zombie not yet reaped is no member but still charged: pooling it would lower the next run's cap.
+      if (members.length === 0 && (await this.charged()) === 0 && this.pool()) return;
       if (tryRemove(this.path)) return;
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
   }
 
-  private members(): number[] {
+  private pool(): boolean {
+    const list = idle.get(this.maxProcesses) ?? [];
+    if (list.length >= maxIdlePerCap) return false;
+    list.push(this);
+    idle.set(this.maxProcesses, list);
+    removeIdleOnExit();
+    return true;
+  }
+
+  private async members(): Promise<number[]> {
     try {
-      return readFileSync(join(this.path, 'cgroup.procs'), 'utf8').split('\n').filter(Boolean).map(Number);
+      return (await readFile(join(this.path, 'cgroup.procs'), 'utf8')).split('\n').filter(Boolean).map(Number);
     } catch {
       return [];
     }
   }
+
+  private async charged(): Promise<number> {
+    try {
+      return Number((await readFile(join(this.path, 'pids.current'), 'utf8')).trim());
+    } catch {
+      return Number.NaN;
+    }
+  }
+}
+
+/** Idle cgroups kept per cap: enough for a few concurrent runs, few enough to leave no clutter. */
+const maxIdlePerCap = 8;
+const idle = new Map<number, PidsCgroup[]>();
+let exitHookInstalled = false;
+
+function removeIdleOnExit(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  // 'exit' handlers must be synchronous; rmdir of an empty cgroup is a single quick call.
+  process.once('exit', () => {
+    for (const list of idle.values()) for (const cgroup of list) tryRemove(cgroup.path);
+    idle.clear();
+  });
 }
 
 let counter = 0;
@@ -77,6 +126,7 @@ export function pidsCgroupParent(): string | undefined {
       tryRemove(probe);
       if (works) {
         parentProbe = { path: parent };
+        removeStaleRunCgroups(parent);
         break;
       }
     } catch {
@@ -120,6 +170,30 @@ function candidateFolders(): string[] {
     }
   }
   return folders;
+}
+
+/** Empty run cgroups of processes that are gone (pooled ones of a process that was killed). */
+function removeStaleRunCgroups(parent: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(parent);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const owner = /^run-(\d+)-\d+$/.exec(name)?.[1];
+    if (owner === undefined || Number(owner) === process.pid || processAlive(Number(owner))) continue;
+    tryRemove(join(parent, name));
+  }
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 function tryRemove(path: string): boolean {

@@ -13,6 +13,16 @@ export function killProcessTree(rootPid: number): void {
   for (const pid of victims) signal(pid);
 }
 
+/**
+ * Kills what is left of the process group of a root that has already exited and been reaped. The
+ * /proc walk of killProcessTree would find nothing then: the root's children were re-parented to
+ * init the moment it died, so no parent chain reaches its pid any more (and walking from a reaped
+ * pid could only ever match an unrelated process that reused it).
+ */
+export function killProcessGroup(rootPid: number): void {
+  signal(-rootPid);
+}
+
 function signal(pid: number): void {
   try {
     process.kill(pid, 'SIGKILL');

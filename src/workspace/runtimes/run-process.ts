@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { constants as osConstants } from 'node:os';
 import type { Readable } from 'node:stream';
 import { CappedOutput } from './capped-output.js';
-import { killProcessTree } from './process-tree.js';
+import { killProcessGroup, killProcessTree } from './process-tree.js';
 
 export interface ProcessSpec {
   file: string;
@@ -154,7 +154,7 @@ export function runProcess(spec: ProcessSpec): Promise<ProcessOutcome> {
     child.on('exit', (code, signal) => {
       exit = { code, signal };
       // Background jobs die with the run; they would otherwise hold the pipes open forever.
-      killTree();
+      if (child.pid !== undefined) killProcessGroup(child.pid);
       if (openPipes === 0) {
         finish();
         return;

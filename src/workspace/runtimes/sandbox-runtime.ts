@@ -1,5 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
-import { statSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { isAbsolute, posix, relative, resolve, sep } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import type { RuntimeCommand, RuntimeResult, WorkspaceRuntime } from '../runtime-types.js';
@@ -45,8 +45,9 @@ export class SandboxRuntime implements WorkspaceRuntime {
   readonly bubblewrapPath: string;
   readonly shell: string;
   readonly limits: { maxProcesses: number | null; maxMemoryBytes: number | null; maxFileSizeBytes: number | null };
-  private readonly prlimitPath: string | undefined;
   private readonly envPath: string;
+  /** `prlimit --nproc=… --as=… --fsize=… --`, fixed for the runtime's life; empty without prlimit. */
+  private readonly rlimitArguments: readonly string[];
   private readonly processLimit: 'cgroup' | 'rlimit' | 'none';
 
   constructor(options: SandboxRuntimeOptions = {}) {
@@ -65,8 +66,8 @@ export class SandboxRuntime implements WorkspaceRuntime {
     if (!envPath) throw new SandboxUnavailableError(`no \`env\` program in the system folders ${SYSTEM_PATH}`);
     this.envPath = envPath;
     this.bubblewrapPath = support.bubblewrapPath;
-    this.prlimitPath = support.prlimitPath;
     this.processLimit = support.processLimit;
+    this.rlimitArguments = rlimitArguments(support.prlimitPath, this.limits);
   }
 
   guestPath(hostPath: string, workspaceRoot: string): string {
@@ -81,10 +82,10 @@ export class SandboxRuntime implements WorkspaceRuntime {
 
   run(command: RuntimeCommand): Promise<RuntimeResult> {
     return withRunSpan(this.kind, async () => {
-      const { workspaceRoot, cwd } = validateRuntimeCommand(command);
-      const readOnlyPaths = (command.readOnlyPaths ?? []).map((path, index) => readOnlyPath(path, index));
+      const { workspaceRoot, cwd } = await validateRuntimeCommand(command);
+      const readOnlyPaths = await Promise.all((command.readOnlyPaths ?? []).map((path, index) => readOnlyPath(path, index)));
       const warnings: string[] = [];
-      const cgroup = this.limits.maxProcesses !== null && this.processLimit === 'cgroup' ? PidsCgroup.create(this.limits.maxProcesses) : undefined;
+      const cgroup = this.limits.maxProcesses !== null && this.processLimit === 'cgroup' ? await PidsCgroup.acquire(this.limits.maxProcesses) : undefined;
       if (this.limits.maxProcesses !== null && !cgroup && this.processLimit !== 'rlimit') {
         warnings.push('sandbox: the process limit could not be applied on this host (no pids cgroup, no prlimit)');
       }
@@ -96,7 +97,7 @@ export class SandboxRuntime implements WorkspaceRuntime {
           readOnlyPaths,
         }),
         ...(cgroup ? ['--info-fd', '3', '--block-fd', '4'] : []),
-        ...this.rlimitPrefix(),
+        ...this.rlimitArguments,
         ...this.environmentPrefix(command.env),
         ...program,
       ];
@@ -130,17 +131,6 @@ export class SandboxRuntime implements WorkspaceRuntime {
     return env.PWD === undefined ? [this.envPath, '-u', 'PWD', '--'] : [this.envPath, `PWD=${env.PWD}`, '--'];
   }
 
-  /** prlimit sets the rlimits on itself and then execs the program, inside the sandbox. */
-  private rlimitPrefix(): string[] {
-    if (!this.prlimitPath) return [];
-    const { maxProcesses, maxMemoryBytes, maxFileSizeBytes } = this.limits;
-    const limits = [
-      ...(maxProcesses === null ? [] : [`--nproc=${maxProcesses}`]),
-      ...(maxMemoryBytes === null ? [] : [`--as=${maxMemoryBytes}`]),
-      ...(maxFileSizeBytes === null ? [] : [`--fsize=${maxFileSizeBytes}`]),
-    ];
-    return limits.length === 0 ? [] : [this.prlimitPath, ...limits, '--'];
-  }
 }
 
 /**
@@ -163,8 +153,7 @@ async function joinCgroup(child: ChildProcess, cgroup: PidsCgroup): Promise<void
     info.on('data', onData);
     info.once('close', () => reject(new Error('bubblewrap exited before reporting its sandbox process')));
   });
-  cgroup.add(child.pid as number);
-  cgroup.add(sandboxPid);
+  await Promise.all([cgroup.add(child.pid as number), cgroup.add(sandboxPid)]);
   go.on('error', () => {});
   go.end('go');
 }
@@ -176,13 +165,25 @@ function limitOption(name: string, value: number | null | undefined, fallback: n
   return value;
 }
 
-function readOnlyPath(path: string, index: number): string {
+async function readOnlyPath(path: string, index: number): Promise<string> {
   const field = `readOnlyPaths[${index}]`;
   if (typeof path !== 'string' || !isAbsolute(path)) throw new RuntimeCommandError(field, `must be an absolute host path, got ${JSON.stringify(path)}`);
   try {
-    statSync(path);
+    await stat(path);
   } catch {
     throw new RuntimeCommandError(field, `"${path}" does not exist`);
   }
   return resolve(path);
+}
+
+/** prlimit sets the rlimits on itself and then execs the program, inside the sandbox. */
+function rlimitArguments(prlimitPath: string | undefined, limits: SandboxRuntime['limits']): readonly string[] {
+  if (!prlimitPath) return [];
+  const { maxProcesses, maxMemoryBytes, maxFileSizeBytes } = limits;
+  const settings = [
+    ...(maxProcesses === null ? [] : [`--nproc=${maxProcesses}`]),
+    ...(maxMemoryBytes === null ? [] : [`--as=${maxMemoryBytes}`]),
+    ...(maxFileSizeBytes === null ? [] : [`--fsize=${maxFileSizeBytes}`]),
+  ];
+  return settings.length === 0 ? [] : [prlimitPath, ...settings, '--'];
 }

@@ -1,4 +1,4 @@
-import { realpathSync, statSync } from 'node:fs';
+import { realpath, stat } from 'node:fs/promises';
 import { isAbsolute, relative, sep } from 'node:path';
 import type { RuntimeCommand } from '../runtime-types.js';
 import { RuntimeCommandError } from './errors.js';
@@ -7,7 +7,7 @@ import { RuntimeCommandError } from './errors.js';
  * Checks a RuntimeCommand before anything is started, so a bad field is reported by name instead
  * of surfacing as a confusing spawn failure. Returns the canonical workspace root and cwd.
  */
-export function validateRuntimeCommand(command: RuntimeCommand): { workspaceRoot: string; cwd: string } {
+export async function validateRuntimeCommand(command: RuntimeCommand): Promise<{ workspaceRoot: string; cwd: string }> {
   const hasCommand = command.command !== undefined;
   const hasArgv = command.argv !== undefined;
   if (hasCommand === hasArgv) {
@@ -48,8 +48,8 @@ export function validateRuntimeCommand(command: RuntimeCommand): { workspaceRoot
     throw new RuntimeCommandError('stdin', 'must be a string or a Uint8Array');
   }
 
-  const workspaceRoot = existingDirectory('workspaceRoot', command.workspaceRoot);
-  const cwd = existingDirectory('cwd', command.cwd);
+  // Both lookups at once, and off the event loop: they sit on every run's path.
+  const [workspaceRoot, cwd] = await Promise.all([existingDirectory('workspaceRoot', command.workspaceRoot), existingDirectory('cwd', command.cwd)]);
   if (!isInside(cwd, workspaceRoot)) {
     throw new RuntimeCommandError('cwd', `"${command.cwd}" is not inside the workspace "${command.workspaceRoot}"`);
   }
@@ -62,17 +62,18 @@ export function isInside(path: string, root: string): boolean {
   return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
 }
 
-function existingDirectory(field: string, path: unknown): string {
+async function existingDirectory(field: string, path: unknown): Promise<string> {
   if (typeof path !== 'string' || !isAbsolute(path)) {
     throw new RuntimeCommandError(field, `must be an absolute path, got ${JSON.stringify(path)}`);
   }
   let canonical: string;
   try {
-    canonical = realpathSync(path);
+    canonical = await realpath(path);
   } catch {
     throw new RuntimeCommandError(field, `"${path}" does not exist`);
   }
-  if (!statSync(canonical).isDirectory()) throw new RuntimeCommandError(field, `"${path}" is not a directory`);
+  const isDirectory = await stat(canonical).then((stats) => stats.isDirectory(), () => false);
+  if (!isDirectory) throw new RuntimeCommandError(field, `"${path}" is not a directory`);
   return canonical;
 }
 
