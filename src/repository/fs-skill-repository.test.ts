@@ -132,7 +132,7 @@ describe('FsSkillRepository roots', () => {
     const repository = await FsSkillRepository.open({
       cwd: project.dir,
       home: home.dir,
-      env: { SKILLS_ROOT: `${environment.dir}:https://example.com/skills.zip:${project.path('missing')}` },
+      env: { SKILLS_ROOT: `${environment.dir}:ftp://example.com/skills.zip:${project.path('missing')}` },
     });
     expect(repository.roots()).toEqual([environment.real, `${project.real}/.agents/skills`, `${project.real}/.claude/skills`, `${project.real}/skills`, `${home.real}/.claude/skills`]);
     const summaries = await repository.list();
@@ -142,7 +142,7 @@ describe('FsSkillRepository roots', () => {
       'shared: from SKILLS_ROOT',
     ]);
     const { warnings } = await repository.report();
-    expect(warnings).toContain('skills root https://example.com/skills.zip is a URL; only file:// URLs are supported for now, so it was skipped');
+    expect(warnings).toContain('skills root ftp://example.com/skills.zip is a URL of a scheme that is not supported (http, https and file are), so it was skipped');
     expect(warnings).toContain(`skills root ${project.real}/missing does not exist`);
     // Absent standard folders (~/.agents/skills here) are not worth a warning.
     expect(warnings).toHaveLength(2);

@@ -20,11 +20,14 @@ import { isWithin, skippedFolderNames } from './resolve-link.js';
 import { resolveSkillRoots, type RootEntry } from './resolve-skill-roots.js';
 import { scanSkillRoot, type FoundSkillFolder } from './scan-skill-root.js';
 import { splitSkillsRootList, standardSkillRoots } from './standard-roots.js';
+import { checkUrlRootOptions, type UrlRootOptions } from './url-root.js';
+import { defaultSkillsCacheDir } from './url-root-cache-dir.js';
 import type { RepositoryReport, ShadowedSkill, Skill, SkippedSkill, SkillRepository, SkillSummary } from './types.js';
 
 export interface FsSkillRepositoryOptions {
   /**
-   * Folders (or `file://` URLs) to scan, in priority order. When absent, the standard roots:
+   * Folders, `file://` URLs or `http(s)://` URLs of archives (or of one SKILL.md) to scan, in
+   * priority order. A URL is downloaded once into the cache (see `urlRoots`). When absent, the standard roots:
    * `SKILLS_ROOT` entries, `./.agents/skills`, `./.claude/skills`, `./skills`, `~/.agents/skills`,
    * `~/.claude/skills`.
    */
@@ -48,6 +51,18 @@ export interface FsSkillRepositoryOptions {
   maxFilesPerSkill?: number;
   /** A larger SKILL.md is skipped with a reason instead of parsed (default 8 MiB). */
   maxSkillFileBytes?: number;
+  /**
+   * Index a SKILL.md inside another skill's folder as a skill of its own (default false: it is a
+   * bundled file of the outer skill). The outer skill still owns every file below it (`listFiles`,
+   * `readFile`, staging), but its `docs` leave out the files of the skills nested in it.
+   */
+  nested?: boolean;
+  /**
+   * Cache folder, limits, timeout and redirects for `http(s)://` roots. The cache folder defaults to
+   * `SKILLS_CACHE_DIR` from `env`, else `$XDG_CACHE_HOME/skillbox/skills`, else `~/.cache/skillbox/skills`
+   * under `home`.
+   */
+  urlRoots?: UrlRootOptions;
 }
 
 /** What changed in the catalog between two scans, by skill name. */
@@ -131,6 +146,7 @@ export class FsSkillRepository implements SkillRepository {
   readonly #options: FsSkillRepositoryOptions;
   readonly #rootEntries: RootEntry[];
   readonly #cwd: string;
+  readonly #urlRoots: UrlRootOptions;
   readonly #bounds: { maxDepth: number; maxEntries: number; maxFilesPerSkill: number; maxSkillFileBytes: number };
   readonly #cache = new Map<string, CacheEntry>();
   #index: ScanIndex = { roots: [], folders: [], skipped: [], warnings: [], problems: [] };
@@ -146,6 +162,15 @@ export class FsSkillRepository implements SkillRepository {
       maxFilesPerSkill: positiveInteger(options, 'maxFilesPerSkill', 10_000),
       maxSkillFileBytes: positiveInteger(options, 'maxSkillFileBytes', 8 * 1024 * 1024),
     };
+    if (options.nested !== undefined && typeof options.nested !== 'boolean') {
+      throw new SkillRepositoryOptionsError('nested', `must be true or false, got ${String(options.nested)}`);
+    }
+    this.#urlRoots = {
+      ...options.urlRoots,
+      cacheDir:
+        options.urlRoots?.cacheDir ?? defaultSkillsCacheDir({ cwd: this.#cwd, ...(options.env ? { env: options.env } : {}), ...(options.home ? { home: options.home } : {}) }),
+    };
+    checkUrlRootOptions(this.#urlRoots);
     if (options.roots === undefined) {
       const environment = options.env ?? process.env;
       const fromEnvironment = splitSkillsRootList(environment.SKILLS_ROOT ?? '').length;
@@ -176,13 +201,15 @@ export class FsSkillRepository implements SkillRepository {
   }
 
   async refresh(): Promise<void> {
-    const resolved = await resolveSkillRoots(this.#rootEntries, this.#cwd);
+    const resolved = await resolveSkillRoots(this.#rootEntries, this.#cwd, this.#urlRoots);
     const scans = await Promise.all(
-      resolved.roots.map((root) => scanSkillRoot(root, { maxDepth: this.#bounds.maxDepth, maxEntries: this.#bounds.maxEntries })),
+      resolved.roots.map((root) =>
+        scanSkillRoot(root, { maxDepth: this.#bounds.maxDepth, maxEntries: this.#bounds.maxEntries, nested: this.#options.nested === true }),
+      ),
     );
     const index: ScanIndex = {
       roots: resolved.roots,
-      folders: scans.flatMap((scan, position) => scan.found.map((found) => ({ ...found, root: resolved.roots[position] as string }))),
+      folders: scans.flatMap((scan, position) => scan.found.map((found) => ({ ...found, root: resolved.sources[position] as string }))),
       skipped: scans.flatMap((scan) => scan.skipped),
       warnings: [...resolved.warnings, ...scans.flatMap((scan) => scan.warnings)],
       problems: resolved.problems,
@@ -289,13 +316,25 @@ export class FsSkillRepository implements SkillRepository {
     }
   }
 
+  /** `/`-separated folders, relative to this skill's folder, of the skills found inside it. */
+  #nestedSkillFolders(indexed: IndexedFolder): string[] {
+    if (!this.#options.nested) return [];
+    const prefix = indexed.relativeFolder === '' ? '' : `${indexed.relativeFolder}/`;
+    return this.#index.folders
+      .filter((other) => other.root === indexed.root && other !== indexed && other.relativeFolder.startsWith(prefix) && other.relativeFolder !== indexed.relativeFolder)
+      .map((other) => `${other.relativeFolder.slice(prefix.length)}/`);
+  }
+
   async get(name: string): Promise<Skill> {
     const { parsed, summary, indexed } = await this.#winner(name);
     const listing = await this.#files(name, indexed.folder);
+    const nested = this.#nestedSkillFolders(indexed);
     const skill: Skill = {
       ...summary,
       body: parsed.body,
-      docs: listing.files.filter((file) => isDocumentPath(file) && !isSkillFilePath(file)),
+      docs: listing.files.filter(
+        (file) => isDocumentPath(file) && !isSkillFilePath(file) && !nested.some((folder) => file.startsWith(folder)),
+      ),
       tools: [...parsed.tools],
       allowedTools: [...parsed.allowedTools],
       frontmatter: structuredClone(parsed.frontmatter),

@@ -2,6 +2,8 @@ import { realpath, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isUrl } from './standard-roots.js';
+import { resolveUrlRoot, type UrlRootOptions } from './url-root.js';
+import { displayUrl } from './url-root-errors.js';
 
 export interface RootEntry {
   root: string;
@@ -12,27 +14,38 @@ export interface RootEntry {
 export interface ResolvedRoots {
   /** Real paths of the folders to scan, in the given order, each once. */
   roots: string[];
+  /** What each of `roots` was given as: the URL for a downloaded root, else the same path. */
+  sources: string[];
   warnings: string[];
   /** Problems that fail a strict repository: explicit roots that are missing or cannot be used. */
   problems: string[];
 }
 
 /**
- * Turns root strings into real folder paths. `file://` URLs become paths; other URLs are reported
- * as unsupported (archive roots are a later piece of work). A missing root is only worth a warning
- * when the caller named it: the standard roots are usually absent.
+ * Turns root strings into real folder paths. `file://` URLs become paths; `http(s)://` URLs are
+ * downloaded into the cache (or found there) and become the cached folder; other schemes are
+ * reported. A missing root is only worth a warning when the caller named it: the standard roots are
+ * usually absent.
  */
-export async function resolveSkillRoots(given: readonly RootEntry[], cwd: string): Promise<ResolvedRoots> {
-  const result: ResolvedRoots = { roots: [], warnings: [], problems: [] };
+export async function resolveSkillRoots(given: readonly RootEntry[], cwd: string, urlRoots: UrlRootOptions = {}): Promise<ResolvedRoots> {
+  const result: ResolvedRoots = { roots: [], sources: [], warnings: [], problems: [] };
   for (const { root, explicit } of given) {
     const report = (message: string): void => {
       result.warnings.push(message);
       if (explicit) result.problems.push(message);
     };
     let path: string;
-    if (isUrl(root)) {
-      if (!root.toLowerCase().startsWith('file://')) {
-        report(`skills root ${root} is a URL; only file:// URLs are supported for now, so it was skipped`);
+    const lower = root.toLowerCase();
+    if (lower.startsWith('http://') || lower.startsWith('https://')) {
+      try {
+        path = await resolveUrlRoot(root, urlRoots);
+      } catch (error) {
+        report((error as Error).message);
+        continue;
+      }
+    } else if (isUrl(root)) {
+      if (!lower.startsWith('file://')) {
+        report(`skills root ${root} is a URL of a scheme that is not supported (http, https and file are), so it was skipped`);
         continue;
       }
       try {
@@ -60,7 +73,10 @@ export async function resolveSkillRoots(given: readonly RootEntry[], cwd: string
       report(`skills root ${path} is not a folder`);
       continue;
     }
-    if (!result.roots.includes(real)) result.roots.push(real);
+    if (!result.roots.includes(real)) {
+      result.roots.push(real);
+      result.sources.push(isUrl(root) && !lower.startsWith('file://') ? displayUrl(root) : real);
+    }
   }
   return result;
 }

@@ -10,6 +10,8 @@ export interface ScanBounds {
   maxDepth: number;
   /** Directory entries read per root before the scan stops with a warning. */
   maxEntries: number;
+  /** Look for skills inside skill folders too (nested discovery); by default a skill owns its subtree. */
+  nested?: boolean;
 }
 
 /** A folder that holds a SKILL.md (or skill.md) that is a regular file. */
@@ -54,7 +56,8 @@ async function readEntries(path: string): Promise<Dirent[] | NodeJS.ErrnoExcepti
 
 /**
  * Finds the skill folders under one root (given as its real path). A folder holding `SKILL.md` or
- * `skill.md` is a skill and owns everything below it, so the scan does not descend into it. The
+ * `skill.md` is a skill and owns everything below it, so the scan does not descend into it, unless
+ * `nested` asks for the skills inside skills as well. The
  * scan goes level by level, reading each level's folders in parallel but deciding in sorted order,
  * so the result (and which folders a bound cuts off) is the same on every run.
  */
@@ -93,7 +96,7 @@ export async function scanSkillRoot(root: string, bounds: ScanBounds): Promise<R
           const outcome = await classifySkillFile(root, folder, skillFile);
           if ('reason' in outcome) skipped.push(outcome);
           else found.push(outcome);
-          continue;
+          if (!bounds.nested) continue;
         }
         for (const entry of listing) {
           if (skippedFolderNames.has(entry.name)) continue;

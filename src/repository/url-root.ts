@@ -1,0 +1,180 @@
+import { createHash } from 'node:crypto';
+import { mkdir, mkdtemp, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { ArchiveEntry } from './archive/archive-entry.js';
+import { archiveLimits, type ArchiveLimits } from './archive/archive-limits.js';
+import { detectArchiveFormat } from './archive/detect-archive-format.js';
+import { UnsafeArchiveError } from './archive/errors.js';
+import { readArchive } from './archive/read-archive.js';
+import { writeArchiveEntries } from './archive/write-archive-entries.js';
+import { SkillRepositoryOptionsError } from './errors.js';
+import { defaultSkillsCacheDir } from './url-root-cache-dir.js';
+import { DownloadFailure, downloadWithLimits, type Download } from './url-root-download.js';
+import { UrlRootError, displayUrl } from './url-root-errors.js';
+
+export interface UrlRootOptions {
+  /** Folder holding one entry per URL; defaults to `defaultSkillsCacheDir()` (`SKILLS_CACHE_DIR`, ...). */
+  cacheDir?: string;
+  /** Bytes a download may have (default 64 MiB), by `Content-Length` and as streamed. */
+  maxDownloadBytes?: number;
+  /** Milliseconds for the whole download, redirects and body included (default 60,000). */
+  timeoutMs?: number;
+  /** Redirects followed before giving up (default 5). */
+  maxRedirects?: number;
+  /** Entry count, per-file and total extracted bytes, compression ratio; see `defaultArchiveLimits`. */
+  archiveLimits?: Partial<ArchiveLimits>;
+}
+
+/** The name of the file whose presence marks a cache entry as complete. */
+export const urlRootSentinelName = '.complete';
+
+const mebibyte = 1024 * 1024;
+/** Downloads in flight in this process, by cache entry: concurrent opens of one URL share one. */
+const inFlight = new Map<string, Promise<string>>();
+
+interface CheckedOptions {
+  cacheDir: string;
+  download: { maxBytes: number; timeoutMs: number; maxRedirects: number };
+  archive: ArchiveLimits;
+}
+
+/** Throws SkillRepositoryOptionsError for an option that cannot work, so a factory can fail at construction. */
+export function checkUrlRootOptions(options: UrlRootOptions): void {
+  checkOptions(options);
+}
+
+function checkOptions(options: UrlRootOptions): CheckedOptions {
+  const integer = (key: 'maxDownloadBytes' | 'timeoutMs' | 'maxRedirects', fallback: number, minimum: number): number => {
+    const value = options[key];
+    if (value === undefined) return fallback;
+    if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < minimum) {
+      throw new SkillRepositoryOptionsError(`urlRoots.${key}`, `must be an integer of at least ${minimum}, got ${String(value)}`);
+    }
+    return value;
+  };
+  const cacheDir = options.cacheDir ?? defaultSkillsCacheDir();
+  if (typeof cacheDir !== 'string' || cacheDir.trim() === '') throw new SkillRepositoryOptionsError('urlRoots.cacheDir', 'must be a non-empty folder path');
+  let archive: ArchiveLimits;
+  try {
+    archive = archiveLimits(options.archiveLimits);
+  } catch (error) {
+    throw new SkillRepositoryOptionsError('urlRoots.archiveLimits', (error as Error).message);
+  }
+  return {
+    cacheDir,
+    download: {
+      maxBytes: integer('maxDownloadBytes', 64 * mebibyte, 1),
+      timeoutMs: integer('timeoutMs', 60_000, 1),
+      maxRedirects: integer('maxRedirects', 5, 0),
+    },
+    archive,
+  };
+}
+
+/** Where the cache keeps one URL: `<cacheDir>/<sha256 of the URL>`, the skills in its `root/`. */
+export function urlRootCacheEntry(url: string, cacheDir: string): string {
+  return join(cacheDir, createHash('sha256').update(url).digest('hex'));
+}
+
+async function isComplete(entry: string): Promise<boolean> {
+  return stat(join(entry, urlRootSentinelName)).then(
+    (stats) => stats.isFile(),
+    () => false,
+  );
+}
+
+/**
+ * The folder a lone `SKILL.md` goes in: named after the folder the URL names it in
+ * (`…/pdf-tools/SKILL.md` gives `pdf-tools`), so a skill without a `name` field is still named sensibly.
+ */
+function skillFileFolder(finalUrl: URL, original: URL): string {
+  for (const url of [original, finalUrl]) {
+    const segments = url.pathname.split('/').filter((segment) => segment !== '');
+    const parent = segments.length >= 2 ? decodeURIComponent(segments[segments.length - 2] as string) : '';
+    if (/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(parent) && parent.length <= 64) return parent;
+  }
+  return 'skill';
+}
+
+async function entriesOf(download: Download, original: URL, limits: ArchiveLimits): Promise<ArchiveEntry[]> {
+  // The URL the caller wrote names the format more reliably than a redirect target such as `/zip/refs/heads/main`.
+  const named = detectArchiveFormat(original.pathname, new Uint8Array(0));
+  const kind = named !== undefined && named !== 'skill-file' ? named : detectArchiveFormat(download.finalUrl.pathname, download.bytes) ?? named;
+  if (kind === undefined) {
+    throw new UnsafeArchiveError(`${original.pathname} is not a .zip, .tar.gz, .tgz, .tar or SKILL.md, and its bytes are none of those formats either`);
+  }
+  if (kind !== 'skill-file') return readArchive(download.bytes, kind, limits);
+  if (download.bytes.length > limits.maxEntryBytes) {
+    throw new UnsafeArchiveError(`the SKILL.md is ${download.bytes.length} bytes, over the ${limits.maxEntryBytes}-byte limit (maxEntryBytes)`);
+  }
+  return [{ path: `${skillFileFolder(download.finalUrl, original)}/SKILL.md`, type: 'file', mode: 0o644, data: download.bytes }];
+}
+
+async function install(url: string, entry: string, options: CheckedOptions): Promise<string> {
+  const shown = displayUrl(url);
+  const root = join(entry, 'root');
+  let entries: ArchiveEntry[];
+  try {
+    const download = await downloadWithLimits(url, options.download);
+    entries = await entriesOf(download, new URL(url), options.archive);
+  } catch (error) {
+    if (error instanceof DownloadFailure || error instanceof UnsafeArchiveError) throw new UrlRootError(shown, error.message, { cause: error });
+    throw error;
+  }
+  // Only an archive that passed every check reaches the disk; it is built beside the entry and renamed
+  // into place with its sentinel already inside, so no reader ever sees half of it.
+  let temporary: string | undefined;
+  try {
+    await mkdir(options.cacheDir, { recursive: true });
+    temporary = await mkdtemp(join(options.cacheDir, '.tmp-'));
+    await writeArchiveEntries(join(temporary, 'root'), entries);
+    const record = { url: shown, files: entries.filter((item) => item.type === 'file').length, completedAt: new Date().toISOString() };
+    await writeFile(join(temporary, urlRootSentinelName), `${JSON.stringify(record)}\n`, { mode: 0o644 });
+    try {
+      await rename(temporary, entry);
+    } catch (error) {
+      // Another process finished the same URL first: its copy is as good as ours.
+      if (await isComplete(entry)) return root;
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== 'ENOTEMPTY' && code !== 'EEXIST') throw error;
+      // A folder without a sentinel was not made by a finished install (those arrive whole); replace it.
+      await rm(entry, { recursive: true, force: true });
+      await rename(temporary, entry);
+    }
+    temporary = undefined;
+    return root;
+  } catch (error) {
+    throw new UrlRootError(shown, `cannot write the cache entry ${entry}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, {
+      cause: error,
+    });
+  } finally {
+    if (temporary !== undefined) await rm(temporary, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Makes an `http://` or `https://` skills root into a local folder and returns its path. The first
+ * call downloads the file (an archive or a lone `SKILL.md`), checks it whole, and extracts it into
+ * the cache; later calls, in this process or another, find the entry complete and download nothing.
+ * A cached entry is never revalidated: to pick up a new version, publish it under a new URL or
+ * delete the entry. Throws UrlRootError (naming the URL, and the entry for a refused archive).
+ */
+export async function resolveUrlRoot(url: string, options: UrlRootOptions = {}): Promise<string> {
+  const checked = checkOptions(options);
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new UrlRootError(displayUrl(url), 'not a valid URL');
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    throw new UrlRootError(displayUrl(url), `${parsed.protocol} URLs are not downloaded; use http, https or file`);
+  }
+  const entry = urlRootCacheEntry(url, checked.cacheDir);
+  if (await isComplete(entry)) return join(entry, 'root');
+  const pending = inFlight.get(entry);
+  if (pending) return pending;
+  const started = install(url, entry, checked).finally(() => inFlight.delete(entry));
+  inFlight.set(entry, started);
+  return started;
+}
