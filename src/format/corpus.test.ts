@@ -9,8 +9,9 @@ import { describe, expect, it } from 'vitest';
 import { SkillParseError } from './errors.js';
 import { parseSkillMarkdown } from './parse-skill.js';
 import { validateSkillText } from './validate-skill-text.js';
+import { corpusRoot } from '../../test/support/corpus.js';
 
-const corpus = join(import.meta.dirname, '../../../shared/corpus');
+const corpus = corpusRoot;
 
 async function skillFiles(folder: string): Promise<string[]> {
   const entries = await readdir(folder, { recursive: true, withFileTypes: true });

@@ -2,8 +2,9 @@ import { readdir } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FsSkillRepository } from './fs-skill-repository.js';
+import { corpusRoot } from '../../test/support/corpus.js';
 
-const corpus = '/work/shared/corpus';
+const corpus = corpusRoot;
 
 /** Every SKILL.md / skill.md under a folder, found independently of the repository's scanner. */
 async function skillFiles(folder: string): Promise<string[]> {
