@@ -1,7 +1,7 @@
 import type { SkillSummary } from '../repository/types.js';
 import { renderCatalogGuidance } from './catalog-guidance.js';
 import { DisclosureConfigError } from './errors.js';
-import { countTokens } from './token-counter.js';
+import { createTokenCounter } from './token-counter.js';
 
 export type CatalogFormat = 'text' | 'xml';
 
@@ -51,7 +51,11 @@ function escapeXml(text: string): string {
 
 /** Cuts to at most `limit` code points, at a word boundary when one is near, ending in `…`. */
 export function shortenDescription(text: string, limit: number): string {
-  const points = [...text];
+  return shortenCodePoints(text, [...text], limit);
+}
+
+/** `shortenDescription` with the code points split once: the budget search cuts each description many times. */
+function shortenCodePoints(text: string, points: readonly string[], limit: number): string {
   if (points.length <= limit) return text;
   let cut = points.slice(0, Math.max(limit - 1, 0)).join('');
   const space = cut.lastIndexOf(' ');
@@ -74,17 +78,29 @@ function renderEntry(entry: Entry, format: CatalogFormat): string {
   return parts.join('');
 }
 
-function renderList(entries: readonly Entry[], format: CatalogFormat): string {
+/**
+ * The catalog as consecutive parts (a header, one part per skill, the tail, the guidance): joined,
+ * they are the catalog. A budget search counts parts, so a part it has seen before costs nothing.
+ */
+function renderParts(entries: readonly Entry[], format: CatalogFormat, guidanceText: string): string[] {
   const described = entries.filter((entry) => entry.description !== undefined).length;
   const note = described < entries.length ? ` (showing ${described} of ${entries.length} skills; the others are listed by name)` : '';
+  const parts: string[] = [];
   if (format === 'xml') {
-    const header = note === '' ? '' : `${note.trim()}\n`;
-    return `${header}<available_skills>\n${entries.map((entry) => renderEntry(entry, format)).join('')}</available_skills>`;
+    if (note !== '') parts.push(`${note.trim()}\n`);
+    parts.push('<available_skills>\n');
+    for (const entry of entries) parts.push(renderEntry(entry, format));
+    parts.push('</available_skills>');
+  } else {
+    parts.push(`Available skills${note}:\n`);
+    for (const entry of entries) if (entry.description !== undefined) parts.push(renderEntry(entry, format));
+    const others = entries.filter((entry) => entry.description === undefined).map((entry) => entry.name);
+    if (others.length > 0) parts.push(`Other skills: ${others.join(', ')}\n`);
+    // The list ends without trailing whitespace; every part starts with a visible character, so only the last part can hold any.
+    parts.push(parts.pop()!.trimEnd());
   }
-  const lines = entries.map((entry) => renderEntry(entry, format)).join('');
-  const others = entries.filter((entry) => entry.description === undefined).map((entry) => entry.name);
-  const tail = others.length === 0 ? '' : `Other skills: ${others.join(', ')}\n`;
-  return `Available skills${note}:\n${lines}${tail}`.trimEnd();
+  if (guidanceText !== '') parts.push(`\n\n${guidanceText}`);
+  return parts;
 }
 
 function locationOf(skill: SkillSummary): string | undefined {
@@ -121,33 +137,47 @@ export function renderCatalog(options: CatalogOptions): string {
     return { name: skill.name, description: oneLine(skill.description), ...(location === undefined ? {} : { location }) };
   });
   const guidanceText = options.guidance === false ? '' : (options.guidance ?? renderCatalogGuidance(options.tools ?? []));
-  const render = (entries: readonly Entry[]) => (guidanceText === '' ? renderList(entries, format) : `${renderList(entries, format)}\n\n${guidanceText}`);
+  const parts = (entries: readonly Entry[]) => renderParts(entries, format, guidanceText);
   const budget = options.budget;
-  if (budget === undefined || (budget.tokens === undefined && budget.characters === undefined)) return render(full);
+  if (budget === undefined || (budget.tokens === undefined && budget.characters === undefined)) return parts(full).join('');
 
-  const fits = (text: string) =>
-    (budget.characters === undefined || codePointLength(text) <= budget.characters) && (budget.tokens === undefined || countTokens(text) <= budget.tokens);
+  // The search renders many variants that share most parts; each distinct part is measured once.
+  const counter = createTokenCounter();
+  const characters = new Map<string, number>();
+  const characterCount = (catalogParts: readonly string[]) => {
+    let total = 0;
+    for (const part of catalogParts) {
+      let count = characters.get(part);
+      if (count === undefined) characters.set(part, (count = codePointLength(part)));
+      total += count;
+    }
+    return total;
+  };
+  const fits = (catalogParts: readonly string[]) =>
+    (budget.characters === undefined || characterCount(catalogParts) <= budget.characters) &&
+    (budget.tokens === undefined || counter.count(catalogParts, budget.tokens) <= budget.tokens);
 
-  const fullText = render(full);
-  if (fits(fullText)) return fullText;
+  const fullParts = parts(full);
+  if (fits(fullParts)) return fullParts.join('');
 
-  const shortened = (limit: number) => full.map((entry) => ({ ...entry, description: shortenDescription(entry.description!, limit) }));
-  const longest = Math.max(...full.map((entry) => codePointLength(entry.description!)));
+  const points = full.map((entry) => [...entry.description!]);
+  const shortened = (limit: number) => full.map((entry, index) => ({ ...entry, description: shortenCodePoints(entry.description!, points[index]!, limit) }));
+  const longest = Math.max(...points.map((entryPoints) => entryPoints.length));
   // Largest description cap that fits: fitting is monotone in the cap, so a binary search finds it.
   let low = minimumDescriptionLength;
   let high = longest - 1;
-  let best: string | undefined;
+  let best: string[] | undefined;
   while (low <= high) {
     const middle = Math.floor((low + high) / 2);
-    const text = render(shortened(middle));
-    if (fits(text)) {
-      best = text;
+    const candidate = parts(shortened(middle));
+    if (fits(candidate)) {
+      best = candidate;
       low = middle + 1;
     } else {
       high = middle - 1;
     }
   }
-  if (best !== undefined) return best;
+  if (best !== undefined) return best.join('');
 
   const shortest = shortened(minimumDescriptionLength);
   const withDescriptions = (count: number) =>
@@ -157,12 +187,12 @@ export function renderCatalog(options: CatalogOptions): string {
   let bestCount = -1;
   while (low <= high) {
     const middle = Math.floor((low + high) / 2);
-    if (fits(render(withDescriptions(middle)))) {
+    if (fits(parts(withDescriptions(middle)))) {
       bestCount = middle;
       low = middle + 1;
     } else {
       high = middle - 1;
     }
   }
-  return render(withDescriptions(Math.max(bestCount, 0)));
+  return parts(withDescriptions(Math.max(bestCount, 0))).join('');
 }

@@ -5,7 +5,16 @@ import { Tiktoken, type TiktokenBPE } from 'js-tiktoken/lite';
 export const tokenizerName = 'o200k_base';
 
 const require = createRequire(import.meta.url);
+let ranks: TiktokenBPE | undefined;
 let tokenizer: Tiktoken | undefined;
+
+function loadRanks(): TiktokenBPE {
+  if (ranks === undefined) {
+    const loaded = require('js-tiktoken/ranks/o200k_base') as TiktokenBPE | { default: TiktokenBPE };
+    ranks = 'default' in loaded ? loaded.default : loaded;
+  }
+  return ranks;
+}
 
 /**
  * The ranks are megabytes of data and building the encoder takes about a second, so both happen on
@@ -13,10 +22,7 @@ let tokenizer: Tiktoken | undefined;
  * first count synchronous, so a catalog budget can be checked without making rendering async.
  */
 function encoder(): Tiktoken {
-  if (tokenizer === undefined) {
-    const ranks = require('js-tiktoken/ranks/o200k_base') as TiktokenBPE | { default: TiktokenBPE };
-    tokenizer = new Tiktoken('default' in ranks ? ranks.default : ranks);
-  }
+  tokenizer ??= new Tiktoken(loadRanks());
   return tokenizer;
 }
 
@@ -24,4 +30,107 @@ function encoder(): Tiktoken {
 export function countTokens(text: string): number {
   if (text === '') return 0;
   return encoder().encode(text, [], []).length;
+}
+
+/** Counts many overlapping texts (catalog variants), each distinct piece of text counted once. */
+export interface TokenCounter {
+  /**
+   * The exact o200k_base count of `text` (or of the concatenation of `parts`, which need not be
+   * joined), as `countTokens` gives it. With `limit`, counting stops as soon as the count passes the
+   * limit, and the result is then some number above `limit`.
+   */
+  count(text: string | readonly string[], limit?: number): number;
+}
+
+/**
+ * Whether a line break just before `text[index]` must end a pre-token: the only o200k pre-tokens
+ * that hold a line break are whitespace runs and punctuation runs; the former may go on over
+ * whitespace, the latter over line breaks and `/`, and nothing else goes on past a line break.
+ */
+function endsPreTokenBefore(text: string, index: number): boolean {
+  const next = text[index];
+  return next !== undefined && next !== '/' && !/\s/.test(next);
+}
+
+/**
+ * Pre-token counts shared by every counter in the process: the same words recur in every catalog a
+ * process renders (an agent renders one per model call). Bounded so that an unusual stream of text
+ * cannot grow it without end; when full it starts over.
+ */
+const pieceCounts = new Map<string, number>();
+const maxRememberedPieces = 100_000;
+let pattern: RegExp | undefined;
+
+function countPieces(text: string): number {
+  // The encoder's own flags: 'u' for \p classes, 'g' to walk the text.
+  pattern ??= new RegExp(loadRanks().pat_str, 'ug');
+  let total = 0;
+  for (const match of text.matchAll(pattern)) {
+    const piece = match[0];
+    let count = pieceCounts.get(piece);
+    if (count === undefined) {
+      count = countTokens(piece);
+      if (pieceCounts.size >= maxRememberedPieces) pieceCounts.clear();
+      pieceCounts.set(piece, count);
+    }
+    total += count;
+  }
+  return total;
+}
+
+/**
+ * A `TokenCounter` whose counts are exact by construction, not estimates. The encoder splits text
+ * into pre-tokens with a regular expression that looks neither back nor (past whitespace) ahead, and
+ * encodes each pre-token on its own; a text's count is therefore the sum of its pre-tokens' counts,
+ * and a pre-token counted alone splits into itself. The counter remembers the count of every
+ * pre-token (shared by the process) and of every part and line it was given (cut only where a line
+ * break must end a pre-token, see `endsPreTokenBefore`), so a text that differs from an earlier one
+ * in a few lines costs those lines. That memory grows with the distinct text counted: make one
+ * counter per job, not one per process.
+ */
+export function createTokenCounter(): TokenCounter {
+  const remembered = new Map<string, number>();
+
+  const countLine = (line: string): number => {
+    let count = remembered.get(line);
+    if (count === undefined) {
+      count = countPieces(line);
+      remembered.set(line, count);
+    }
+    return count;
+  };
+
+  /** A text that starts where a pre-token starts and ends where one ends; remembered whole and by line. */
+  const countSegment = (segment: string, limit: number): number => {
+    const known = remembered.get(segment);
+    if (known !== undefined) return known;
+    let total = 0;
+    let start = 0;
+    for (let newline = segment.indexOf('\n'); newline !== -1 && total <= limit; newline = segment.indexOf('\n', newline + 1)) {
+      if (!endsPreTokenBefore(segment, newline + 1)) continue;
+      total += countLine(segment.slice(start, newline + 1));
+      start = newline + 1;
+    }
+    if (total > limit) return total;
+    if (start < segment.length) total += countLine(segment.slice(start));
+    remembered.set(segment, total);
+    return total;
+  };
+
+  return {
+    count(text: string | readonly string[], limit = Number.POSITIVE_INFINITY): number {
+      const parts = typeof text === 'string' ? [text] : text;
+      let total = 0;
+      // Parts are counted apart only where the text between them must split into pre-tokens anyway.
+      let pending = '';
+      for (let index = 0; index < parts.length && total <= limit; index += 1) {
+        pending += parts[index]!;
+        const next = parts[index + 1];
+        if (next !== undefined && !(pending.endsWith('\n') && endsPreTokenBefore(next, 0))) continue;
+        total += countSegment(pending, limit - total);
+        pending = '';
+      }
+      return total;
+    },
+  };
 }

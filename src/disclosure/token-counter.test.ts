@@ -1,0 +1,49 @@
+import fc from 'fast-check';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { countTokens, createTokenCounter } from './token-counter.js';
+
+const corpus = join(import.meta.dirname, '../../../shared/corpus');
+
+describe('createTokenCounter', () => {
+  it('gives countTokens exactly, for text whose lines meet every kind of junction', () => {
+    const counter = createTokenCounter();
+    const junctions = ['a.\n/b', 'end.\n\nNext', 'x \n- y', 'tab\t\n\tz', 'crlf\r\nline', '…\n<skill>', 'word\n/path\n', '\n\n\n', ' \n ', 'é\n😀\n数据', "it's\n'quoted'"];
+    for (const text of junctions) expect(counter.count(text), JSON.stringify(text)).toBe(countTokens(text));
+    expect(counter.count(junctions)).toBe(countTokens(junctions.join('')));
+    expect(counter.count('')).toBe(0);
+    expect(counter.count([])).toBe(0);
+  });
+
+  it('gives countTokens exactly for random text split into random parts', () => {
+    const counter = createTokenCounter();
+    const alphabet = fc.constantFrom('a', 'Z', 'é', '数', '😀', '1', '22', ' ', '  ', '\n', '\r\n', '\t', '/', '.', '…', '<', '&', "'s", '-', ':');
+    fc.assert(
+      fc.property(fc.array(fc.array(alphabet, { maxLength: 12 }).map((pieces) => pieces.join('')), { maxLength: 8 }), (parts) => {
+        expect(counter.count(parts)).toBe(countTokens(parts.join('')));
+        expect(counter.count(parts.join(''))).toBe(countTokens(parts.join('')));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('gives countTokens exactly on real SKILL.md text, counted twice (the second time from memory)', () => {
+    const text = readFileSync(join(corpus, 'anthropics__skills/skills/skill-creator/SKILL.md'), 'utf8');
+    const expected = countTokens(text);
+    const counter = createTokenCounter();
+    expect(counter.count(text)).toBe(expected);
+    expect(counter.count(text.split(/(?<=\n)/))).toBe(expected);
+    expect(counter.count(text)).toBe(expected);
+  });
+
+  it('stops past a limit with a number above it, and is exact within it', () => {
+    const text = 'one line of words\n'.repeat(50);
+    const total = countTokens(text);
+    const counter = createTokenCounter();
+    expect(counter.count(text, 10)).toBeGreaterThan(10);
+    expect(counter.count(text, 10)).toBeLessThan(total);
+    expect(counter.count(text, total)).toBe(total);
+    expect(counter.count(text)).toBe(total);
+  });
+});
