@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { corpusRoot } from '../../test/support/corpus.js';
 import { createFsSkillRepository } from '../repository/fs-skill-repository.js';
 import type { SkillSummary } from '../repository/types.js';
 import { renderCatalog, type CatalogBudget, type CatalogOptions } from './catalog.js';
@@ -23,7 +24,7 @@ interface Fixtures {
 }
 
 const fixtures = JSON.parse(readFileSync(join(import.meta.dirname, 'catalog-budget-fixtures.json'), 'utf8')) as Fixtures;
-const corpus = join(import.meta.dirname, '../../../shared/corpus');
+const corpus = corpusRoot;
 const roots: Record<string, string> = {
   anthropics__skills: 'anthropics__skills/skills',
   'K-Dense-AI__claude-scientific-skills': 'K-Dense-AI__claude-scientific-skills/scientific-skills',

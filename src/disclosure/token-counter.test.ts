@@ -2,9 +2,10 @@ import fc from 'fast-check';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { corpusRoot } from '../../test/support/corpus.js';
 import { countTokens, createTokenCounter } from './token-counter.js';
 
-const corpus = join(import.meta.dirname, '../../../shared/corpus');
+const corpus = corpusRoot;
 
 describe('createTokenCounter', () => {
   it('gives countTokens exactly, for text whose lines meet every kind of junction', () => {
