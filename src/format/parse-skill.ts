@@ -4,8 +4,9 @@ import { SkillParseError } from './errors.js';
 import { frontmatterProblems, normalizeSkillName } from './frontmatter-rules.js';
 import { parseAllowedTools } from './parse-allowed-tools.js';
 import { parseToolsSection } from './parse-tools-section.js';
-import { quoteColonValues } from './quote-colon-values.js';
-import { splitFrontmatter } from './split-frontmatter.js';
+import { quoteColonValues, type QuotedColonValue } from './quote-colon-values.js';
+import { readSimpleFrontmatter } from './read-simple-frontmatter.js';
+import { splitFrontmatter, type FrontmatterSplit } from './split-frontmatter.js';
 import type { ParsedSkill, ParseSkillOptions } from './types.js';
 
 /** The fields the specification types as strings; a YAML number or boolean there is read as its source text. */
@@ -49,6 +50,10 @@ function isPlainRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+function colonFallbackWarning(key: string, fileLine: number): string {
+  return `line ${fileLine}: the value of '${key}' holds ': ' and is not valid YAML unquoted; it was read as a quoted string`;
+}
+
 /**
  * Loads the YAML, retrying once with the colon fallback. Throws SkillParseError with the first
  * error of the original text when even the repaired text does not parse.
@@ -62,7 +67,7 @@ function loadFrontmatterYaml(yaml: string, yamlStartLine: number, file: string |
     const second = parseYaml(repair.yaml);
     if (second.document.errors.length === 0) {
       for (const { key, line } of repair.quoted) {
-        warnings.push(`line ${line + yamlStartLine - 1}: the value of '${key}' holds ': ' and is not valid YAML unquoted; it was read as a quoted string`);
+        warnings.push(colonFallbackWarning(key, line + yamlStartLine - 1));
       }
       return second;
     }
@@ -71,28 +76,19 @@ function loadFrontmatterYaml(yaml: string, yamlStartLine: number, file: string |
   throw new SkillParseError(`Invalid YAML in frontmatter: ${firstError.message}`, { file, line }, { cause: firstError });
 }
 
-/**
- * Parses one SKILL.md the lenient way the runtime needs (the agentskills.io client guide): every
- * rule of the specification that is broken becomes a warning and the skill still loads, except
- * the cases where there is nothing sensible to load, which throw SkillParseError: no frontmatter
- * (so no description), unclosed frontmatter, YAML that does not parse even after the colon
- * fallback, a frontmatter that is not a mapping, and a missing or empty description.
- * Invalid UTF-8 is replaced by U+FFFD with a warning.
- */
-export function parseSkillMarkdown(input: string | Uint8Array, options: ParseSkillOptions = {}): ParsedSkill {
-  const { file, folderName } = options;
-  const warnings: string[] = [];
-  const { text, replacedInvalidBytes } = decodeSkillText(input);
-  if (replacedInvalidBytes) warnings.push('SKILL.md is not valid UTF-8; invalid bytes were replaced with U+FFFD');
+/** A frontmatter mapping read either way, with what the rules need. */
+interface FrontmatterReading {
+  /** The mapping with the YAML types. */
+  frontmatter: Record<string, unknown>;
+  /** The same with the specification's string fields and `metadata` scalars as written. */
+  asWritten: Record<string, unknown>;
+  /** Line in the file of each top-level key. */
+  keyLines: Map<string, number>;
+}
 
-  const split = splitFrontmatter(text);
-  if (split.kind === 'missing') {
-    throw new SkillParseError('SKILL.md must start with YAML frontmatter (---); without it there is no description', { file, line: 1 });
-  }
-  if (split.kind === 'unclosed') {
-    throw new SkillParseError('SKILL.md frontmatter not properly closed with ---', { file, line: 1 });
-  }
+type ClosedSplit = Extract<FrontmatterSplit, { kind: 'closed' }>;
 
+function readFrontmatterYaml(split: ClosedSplit, file: string | undefined, warnings: string[]): FrontmatterReading {
   const { document, lineCounter } = loadFrontmatterYaml(split.yaml, split.yamlStartLine, file, warnings);
   const fileLineOf = (offset: number): number => lineCounter.linePos(offset).line + split.yamlStartLine - 1;
   const contents = document.contents;
@@ -121,6 +117,76 @@ export function parseSkillMarkdown(input: string | Uint8Array, options: ParseSki
     if ((stringFields as readonly string[]).includes(key) && isScalar(pair.value)) asWritten[key] = writtenText(pair.value);
     if (key === 'metadata') asWritten.metadata = isMap(pair.value) ? metadataAsWritten(pair.value, document) : frontmatter.metadata;
   }
+  return { frontmatter, asWritten, keyLines };
+}
+
+/**
+ * The fast reader's result for a frontmatter in the simple shape (see read-simple-frontmatter.ts),
+ * including the colon fallback when that is all it needs; undefined sends it to the YAML library.
+ */
+function readSimpleFrontmatterFast(split: ClosedSplit, warnings: string[]): FrontmatterReading | undefined {
+  let reading = readSimpleFrontmatter(split.yaml);
+  let repaired: QuotedColonValue[] = [];
+  if (reading?.kind === 'colon-values') {
+    // The YAML library refuses such a value, so its first parse would fail and the repaired text be read.
+    const repair = quoteColonValues(split.yaml);
+    if (repair.quoted.length === 0) return undefined;
+    reading = readSimpleFrontmatter(repair.yaml);
+    repaired = repair.quoted;
+  }
+  if (reading?.kind !== 'read') return undefined;
+  for (const { key, line } of repaired) {
+    warnings.push(colonFallbackWarning(key, line + split.yamlStartLine - 1));
+  }
+  const frontmatter = reading.values;
+  const asWritten: Record<string, unknown> = { ...frontmatter };
+  for (const key of stringFields) {
+    const written = reading.written[key];
+    if (typeof written === 'string') asWritten[key] = written;
+  }
+  // `written.metadata` is its own object, as the YAML path gives: changing it does not change `frontmatter`.
+  if (isPlainRecord(reading.written.metadata)) asWritten.metadata = reading.written.metadata;
+  const keyLines = new Map<string, number>();
+  for (const [key, line] of reading.keyLines) keyLines.set(key, line + split.yamlStartLine - 1);
+  return { frontmatter, asWritten, keyLines };
+}
+
+/**
+ * Parses one SKILL.md the lenient way the runtime needs (the agentskills.io client guide): every
+ * rule of the specification that is broken becomes a warning and the skill still loads, except
+ * the cases where there is nothing sensible to load, which throw SkillParseError: no frontmatter
+ * (so no description), unclosed frontmatter, YAML that does not parse even after the colon
+ * fallback, a frontmatter that is not a mapping, and a missing or empty description.
+ * Invalid UTF-8 is replaced by U+FFFD with a warning.
+ */
+export function parseSkillMarkdown(input: string | Uint8Array, options: ParseSkillOptions = {}): ParsedSkill {
+  return parseSkill(input, options, 'fast-when-simple');
+}
+
+/**
+ * parseSkillMarkdown with every frontmatter read by the YAML library, never by the fast reader:
+ * what the identity tests and the parse benchmark compare the fast reader with. Not exported from the package.
+ */
+export function parseSkillMarkdownWithFullYaml(input: string | Uint8Array, options: ParseSkillOptions = {}): ParsedSkill {
+  return parseSkill(input, options, 'full-yaml');
+}
+
+function parseSkill(input: string | Uint8Array, options: ParseSkillOptions, yamlReading: 'fast-when-simple' | 'full-yaml'): ParsedSkill {
+  const { file, folderName } = options;
+  const warnings: string[] = [];
+  const { text, replacedInvalidBytes } = decodeSkillText(input);
+  if (replacedInvalidBytes) warnings.push('SKILL.md is not valid UTF-8; invalid bytes were replaced with U+FFFD');
+
+  const split = splitFrontmatter(text);
+  if (split.kind === 'missing') {
+    throw new SkillParseError('SKILL.md must start with YAML frontmatter (---); without it there is no description', { file, line: 1 });
+  }
+  if (split.kind === 'unclosed') {
+    throw new SkillParseError('SKILL.md frontmatter not properly closed with ---', { file, line: 1 });
+  }
+
+  const { frontmatter, asWritten, keyLines } =
+    (yamlReading === 'fast-when-simple' ? readSimpleFrontmatterFast(split, warnings) : undefined) ?? readFrontmatterYaml(split, file, warnings);
 
   if (!Object.hasOwn(asWritten, 'description')) {
     throw new SkillParseError('Missing required field in frontmatter: description', { file, line: 1 });
