@@ -29,7 +29,8 @@ async function gunzipTar(bytes: Buffer, limits: ArchiveLimits): Promise<Buffer> 
 
 /**
  * Reads and checks a whole archive in memory and returns its entries, or throws UnsafeArchiveError
- * naming the first entry that breaks a rule. Nothing touches the disk, so a caller writes only
+ * naming an entry that breaks a rule (names, types and sizes are checked in archive order; zip
+ * entries are then inflated several at a time). Nothing touches the disk, so a caller writes only
  * archives that passed every check.
  */
 export async function readArchive(bytes: Uint8Array, format: ArchiveFormat, limits: Partial<ArchiveLimits> = {}): Promise<ArchiveEntry[]> {

@@ -1,34 +1,30 @@
-import { chmod, mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { mapWithConcurrency } from '../map-with-concurrency.js';
 import type { ArchiveEntry } from './archive-entry.js';
 
+/** Files written at once: enough to keep the thread pool busy without a burst of open handles. */
+const writeConcurrency = 16;
+
 /**
- * Writes checked entries below `folder`, which should be new and empty. Files are created with the
- * exclusive flag, so two names that one file system treats as the same (`A.md` and `a.md` on a
- * case-insensitive disk) fail instead of one silently replacing the other. Owners keep read and
- * write on everything so the tree can always be removed; set-id and sticky bits are never applied.
+ * Writes checked entries below `folder`, which should be new and empty. Folders are made first,
+ * then files are written several at a time. Files are created with the exclusive flag, so two names
+ * that one file system treats as the same (`A.md` and `a.md` on a case-insensitive disk) fail
+ * instead of one silently replacing the other. Modes are the archive's permission bits, always
+ * with owner read and write (so the tree can be removed), never set-id or sticky bits, and trimmed
+ * by the process umask as every extractor does.
  */
 export async function writeArchiveEntries(folder: string, entries: readonly ArchiveEntry[]): Promise<void> {
-  const made = new Set<string>();
-  const ensureFolder = async (path: string): Promise<void> => {
-    if (made.has(path)) return;
-    await mkdir(path, { recursive: true, mode: 0o755 });
-    made.add(path);
-  };
-  await ensureFolder(folder);
-  const folderModes: [string, number][] = [];
+  const folders = new Map<string, number>([[folder, 0o755]]);
   for (const entry of entries) {
     const target = join(folder, entry.path);
-    if (entry.type === 'directory') {
-      await ensureFolder(target);
-      folderModes.push([target, (entry.mode & 0o777) | 0o700]);
-      continue;
-    }
-    await ensureFolder(dirname(target));
-    await writeFile(target, entry.data, { flag: 'wx', mode: (entry.mode & 0o777) | 0o600 });
-    // The process umask trims the mode given at creation; the archive's bits are what was asked for.
-    await chmod(target, (entry.mode & 0o777) | 0o600);
+    if (entry.type === 'directory') folders.set(target, (entry.mode & 0o777) | 0o700);
+    else if (!folders.has(dirname(target))) folders.set(dirname(target), 0o755);
   }
-  // Folders last: a folder the archive marks read-only must still take the files inside it.
-  for (const [path, mode] of folderModes) await chmod(path, mode);
+  // Sorted, a parent is always made before its children, so no call needs `recursive`'s extra stats.
+  for (const path of [...folders.keys()].sort()) await mkdir(path, { recursive: true, mode: folders.get(path) });
+  const files = entries.filter((entry) => entry.type === 'file');
+  await mapWithConcurrency(files, writeConcurrency, (entry) =>
+    writeFile(join(folder, entry.path), entry.data, { flag: 'wx', mode: (entry.mode & 0o777) | 0o600 }),
+  );
 }

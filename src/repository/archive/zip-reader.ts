@@ -3,11 +3,14 @@ import { inflateRaw } from 'node:zlib';
 import type { ArchiveEntry } from './archive-entry.js';
 import { ArchiveBudget } from './archive-limits.js';
 import { ArchivePathSet, cleanArchivePath } from './archive-path.js';
+import { mapWithConcurrency } from '../map-with-concurrency.js';
 import { crc32 } from './crc32.js';
 import { decodeEntryName } from './decode-entry-name.js';
 import { UnsafeArchiveError } from './errors.js';
 
 const inflate = promisify(inflateRaw);
+/** Entries inflated at once on the thread pool; sizes are already checked, so memory stays within maxTotalBytes. */
+const inflateConcurrency = 8;
 
 const endOfCentralDirectorySignature = 0x06054b50;
 const zip64LocatorSignature = 0x07064b50;
@@ -160,17 +163,12 @@ export async function readZipEntries(zip: Buffer, budget: ArchiveBudget): Promis
   if (zip.length < 22) throw new UnsafeArchiveError('the file is too short to be a zip');
   const { entries, centralStart } = readCentralDirectory(zip, budget);
   const located = locateData(zip, entries, centralStart);
-  const result: ArchiveEntry[] = [];
-  for (const entry of entries) {
-    if (entry.path === undefined) continue;
-    if (entry.type === 'directory') {
-      result.push({ path: entry.path, type: 'directory', mode: entry.mode, data: Buffer.alloc(0) });
-      continue;
-    }
+  const named = entries.filter((entry): entry is CentralEntry & { path: string } => entry.path !== undefined);
+  return mapWithConcurrency(named, inflateConcurrency, async (entry): Promise<ArchiveEntry> => {
+    if (entry.type === 'directory') return { path: entry.path, type: 'directory', mode: entry.mode, data: Buffer.alloc(0) };
     const data = await inflateEntry(entry, located.get(entry) as Buffer);
     if (data.length !== entry.size) throw new UnsafeArchiveError(`inflates to ${data.length} bytes, not the declared ${entry.size}`, entry.rawName);
     if (crc32(data) !== entry.crc) throw new UnsafeArchiveError('the CRC-32 does not match the data (corrupted?)', entry.rawName);
-    result.push({ path: entry.path, type: 'file', mode: entry.mode, data });
-  }
-  return result;
+    return { path: entry.path, type: 'file', mode: entry.mode, data };
+  });
 }
