@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startLoopbackFileServer, type LoopbackFileServer, type RouteHandler } from './archive/testing/loopback-file-server.js';
 import { tarArchive, tarGzArchive, zipArchive } from './archive/testing/archive-writers.js';
+import { rejectionOf } from './archive/testing/rejection-of.js';
 import { SkillRepositoryOptionsError, StrictRepositoryError } from './errors.js';
 import { FsSkillRepository } from './fs-skill-repository.js';
 import { skillMarkdown } from './testing/skill-tree.js';
@@ -43,14 +44,7 @@ async function cacheListing(): Promise<string[]> {
   return readdir(cacheDir).catch(() => []);
 }
 
-async function failure(promise: Promise<unknown>): Promise<UrlRootError> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(UrlRootError);
-  return error as UrlRootError;
-}
+const failure = (promise: Promise<unknown>): Promise<UrlRootError> => rejectionOf(promise, UrlRootError);
 
 /** Answers after a pause, so several clients are in flight at once. */
 function slowly(body: Buffer, delayMs: number): RouteHandler {

@@ -7,16 +7,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ArchiveEntry, ArchiveFormat } from './archive-entry.js';
 import { ArchiveLimitsError, UnsafeArchiveError } from './errors.js';
 import { readArchive } from './read-archive.js';
+import { rejectionOf } from './testing/rejection-of.js';
 import { paxRecords, tarArchive, tarGzArchive, zipArchive, type TarMember, type ZipMember } from './testing/archive-writers.js';
 
-async function refusal(promise: Promise<unknown>): Promise<UnsafeArchiveError> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(UnsafeArchiveError);
-  return error as UnsafeArchiveError;
-}
+const refusal = (promise: Promise<unknown>): Promise<UnsafeArchiveError> => rejectionOf(promise, UnsafeArchiveError);
 
 const summary = (entries: ArchiveEntry[]): string[] =>
   entries.map((entry) => `${entry.type === 'directory' ? 'd' : 'f'} ${entry.path} ${entry.mode.toString(8)}${entry.type === 'file' ? ` ${entry.data.toString('utf8')}` : ''}`);
