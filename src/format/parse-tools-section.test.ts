@@ -9,6 +9,9 @@ describe('parseToolsSection', () => {
   it('starts at Tools: in any case, skips blank and # lines, and stops at the first other line', () => {
     expect(parseToolsSection('TOOLS:\n# Comment\n- tool_a\n\n# - old_tool\n-\n- #x\n- tool_b\nMore text\n- tool_c')).toEqual(['tool_a', 'tool_b']);
     expect(parseToolsSection('tools:\n- tool_a\nDescription: something\n- tool_b')).toEqual(['tool_a']);
+    expect(parseToolsSection('Intro: text\nhttp://x\n  tOoLs: \t\n- mixed_case')).toEqual(['mixed_case']);
+    // Case-blind matching is ASCII only: the long s (which upper-cases to S) does not make `tools`.
+    expect(parseToolsSection('tool\u017f:\n- not_a_tool')).toEqual([]);
   });
 
   it('adds up several sections, keeps a repeated name once and drops inline comments', () => {

@@ -1,5 +1,24 @@
 const sectionStart = /^[ \t]*tools:[ \t]*$/im;
 
+const lowercaseTools = [0x74, 0x6f, 0x6f, 0x6c, 0x73];
+
+/**
+ * Whether some `:` follows `tools` in any ASCII case: every section line holds that, and finding
+ * colons with indexOf is several times quicker than the multi-line, case-blind regex over a long
+ * body. (Without the `u` flag the regex folds no non-ASCII letter onto ASCII, so ASCII is enough.)
+ */
+function holdsToolsColon(body: string): boolean {
+  for (let colon = body.indexOf(':', 5); colon !== -1; colon = body.indexOf(':', colon + 1)) {
+    let matches = true;
+    for (let offset = 0; offset < 5 && matches; offset += 1) {
+      // `| 0x20` lowercases an ASCII letter and maps nothing else onto one.
+      matches = (body.charCodeAt(colon - 5 + offset) | 0x20) === lowercaseTools[offset];
+    }
+    if (matches) return true;
+  }
+  return false;
+}
+
 /** Drops a trailing ` # comment`, so `- get_weather  # current only` names `get_weather`. */
 function withoutComment(item: string): string {
   const comment = item.search(/[ \t]#/);
@@ -22,8 +41,8 @@ function fenceLength(text: string, start: number, end: number): number {
  * fenced code blocks are ignored, so a SKILL.md quoted as an example does not declare tools.
  */
 export function parseToolsSection(body: string): string[] {
-  // Most bodies have no section; one linear scan decides that without splitting lines.
-  if (!sectionStart.test(body)) return [];
+  // Most bodies have no section; linear scans decide that without splitting lines.
+  if (!holdsToolsColon(body) || !sectionStart.test(body)) return [];
   const text = body.includes('\r') ? body.replace(/\r\n?/g, '\n') : body;
   const tools: string[] = [];
   const seen = new Set<string>();

@@ -12,8 +12,8 @@ import { SkillParseError } from './errors.js';
 import { parseSkillMarkdown, parseSkillMarkdownWithFullYaml } from './parse-skill.js';
 import { readSimpleFrontmatter } from './read-simple-frontmatter.js';
 import { splitFrontmatter } from './split-frontmatter.js';
+import { corpusRoot } from '../../test/support/corpus.js';
 
-const corpus = join(import.meta.dirname, '../../../shared/corpus');
 
 type Outcome = { parsed: unknown } | { error: string; line: number | undefined };
 
@@ -42,7 +42,7 @@ const skill = (frontmatter: string): string => `---\n${frontmatter}\n---\n# Body
 
 describe('the fast frontmatter reader', () => {
   it('gives the YAML library result for every SKILL.md of the corpus, and reads nearly all of them itself', async () => {
-    const entries = await readdir(corpus, { recursive: true, withFileTypes: true });
+    const entries = await readdir(corpusRoot, { recursive: true, withFileTypes: true });
     const files = entries.filter((entry) => entry.isFile() && (entry.name === 'SKILL.md' || entry.name === 'skill.md')).map((entry) => join(entry.parentPath, entry.name));
     expect(files.length).toBeGreaterThan(600);
     let readFast = 0;
