@@ -1,7 +1,7 @@
 export * from './errors.js';
 export * from './in-memory-state-view.js';
 export * from './create-skill-tools.js';
-export { maxSkillEnumValues, skillNameSchema } from './skill-tool-support.js';
+export { maxSkillEnumValues, skillEnumValues, skillNameSchema } from './skill-tool-support.js';
 export * from './skill-load-tool.js';
 export * from './skill-list-tool.js';
 export * from './skill-list-docs-tool.js';

@@ -17,10 +17,19 @@ export interface SkillToolSettings {
   readPageCharacters: number;
 }
 
-export function skillNameSchema(skillNames?: readonly string[]): z.ZodType<string> {
+/**
+ * The values of the `skill` enum for these visible names: trimmed, without blanks or repeats,
+ * sorted. Empty when the input is a plain string instead: no names, or more than `maxSkillEnumValues`.
+ */
+export function skillEnumValues(skillNames?: readonly string[]): string[] {
   const names = [...new Set((skillNames ?? []).map((name) => name.trim()).filter((name) => name !== ''))].sort();
+  return names.length > maxSkillEnumValues ? [] : names;
+}
+
+export function skillNameSchema(skillNames?: readonly string[]): z.ZodType<string> {
+  const names = skillEnumValues(skillNames);
   const described = (schema: z.ZodType<string>) => schema.describe('Name of the skill, as listed under "Available skills"');
-  if (names.length === 0 || names.length > maxSkillEnumValues) return described(z.string().trim().min(1));
+  if (names.length === 0) return described(z.string().trim().min(1));
   return described(z.enum(names as [string, ...string[]]));
 }
 

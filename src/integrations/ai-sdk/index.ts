@@ -8,5 +8,6 @@ export { enforceAllowedTools, grantedToolNames, defaultAllowedToolAliases } from
 export { explainUnavailableToolCalls, findUnavailableToolCalls, isUnavailableToolError, unavailableToolMessage, type UnavailableToolFacts } from './unavailable-tool-calls.js';
 export { createSkillPrepareStep, describeUnavailableTool, type SkillPrepareStepOptions } from './skill-prepare-step.js';
 export { createSkillToolkit, type SkillToolkit, type SkillToolkitOptions } from './skill-toolkit.js';
+export { createVisibleSkillToolkits, defaultMaxCachedToolkits, type VisibleSkillToolkits, type VisibleSkillToolkitsOptions } from './visible-skill-toolkits.js';
 export { createSkillAgent, type SkillAgent, type SkillAgentOptions, type SkillAgentRunOptions } from './skill-agent.js';
 export { addUsage, emptyUsage, type SkillAgentEvent, type SkillAgentEventType, type TokenUsage } from './agent-events.js';

@@ -94,6 +94,35 @@ describe('createSkillAgent', () => {
     expect((await sessions.getSession({ userId: 'u', sessionId: 's' }))?.version).toBe(0);
   });
 
+  it("gives each run's model an enum of exactly the skills its context can see; a hidden skill is refused like an unknown one", async () => {
+    const { model, calls } = createScriptedModel([
+      { toolCalls: [{ name: 'skill_load', input: { skill: 'staff-only' }, id: 'hidden' }, { name: 'skill_load', input: { skill: 'no-such-skill' }, id: 'unknown' }] },
+      { text: 'cannot' },
+      { toolCalls: [{ name: 'skill_load', input: { skill: 'staff-only' }, id: 'visible' }] },
+      { text: 'loaded' },
+    ]);
+    const agent = createSkillAgent({ model, skills: repository, toolPool, filter: (summary, context) => summary.name !== 'staff-only' || context.roles?.includes('staff') === true });
+    const skillEnum = (call: (typeof calls)[number]) => {
+      const load = call.tools?.find((entry) => entry.name === 'skill_load');
+      if (load?.type !== 'function') throw new Error('skill_load was not sent as a function tool');
+      return (load.inputSchema as { properties: { skill: { enum?: string[] } } }).properties.skill.enum;
+    };
+    const catalogOf = (call: (typeof calls)[number]) => JSON.stringify(call.prompt.filter((message) => message.role === 'system'));
+
+    const guest = await collect(agent.run({ userId: 'guest', sessionId: 's', message: 'internal please' }));
+    expect(skillEnum(calls[0]!)).toEqual(['poetry']);
+    expect(catalogOf(calls[0]!)).not.toContain('staff-only');
+    const errors = guest.filter((event) => event.type === 'tool-result').map((event) => (event as { error?: string }).error);
+    expect(errors).toHaveLength(2);
+    expect(errors[0]).toBeDefined();
+    expect(errors[0]!.replaceAll('staff-only', 'NAME')).toBe(errors[1]!.replaceAll('no-such-skill', 'NAME'));
+
+    const staff = await collect(agent.run({ userId: 'staff', sessionId: 's', message: 'internal please', context: { roles: ['staff'] } }));
+    expect(skillEnum(calls[2]!)).toEqual(['poetry', 'staff-only']);
+    expect(catalogOf(calls[2]!)).toContain('staff-only');
+    expect(staff.find((event) => event.type === 'tool-result')).toMatchObject({ output: 'loaded: staff-only' });
+  });
+
   it('validates its options and run arguments by name', () => {
     const { model } = createScriptedModel([]);
     expect(() => createSkillAgent({ model, skills: repository, maxSteps: 0 })).toThrow(SkillAgentConfigError);

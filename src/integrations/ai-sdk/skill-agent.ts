@@ -16,10 +16,10 @@ import { addUsage, emptyUsage, type SkillAgentEvent, type TokenUsage } from './a
 import { SkillAgentConfigError } from './errors.js';
 import { createSkillCallContext, defaultAgentName, type PreparedStep } from './skill-call-context.js';
 import { describeUnavailableTool } from './skill-prepare-step.js';
-import { createSkillToolkit, type SkillToolkitOptions } from './skill-toolkit.js';
 import { isUnavailableToolError } from './unavailable-tool-calls.js';
+import { createVisibleSkillToolkits, type VisibleSkillToolkitsOptions } from './visible-skill-toolkits.js';
 
-export interface SkillAgentOptions extends Omit<SkillToolkitOptions, 'repository' | 'context'> {
+export interface SkillAgentOptions extends Omit<VisibleSkillToolkitsOptions, 'repository' | 'context'> {
   model: LanguageModel;
   /** Where skills come from. */
   skills: SkillRepository;
@@ -129,7 +129,8 @@ export function createSkillAgent(options: SkillAgentOptions): SkillAgent {
   const repository = options.filter ? new FilteredSkillRepository(options.skills, options.filter) : options.skills;
   const sessions = options.sessions ?? createMemorySessionStore();
   const { workspaces, executionTools } = executionSetup(options, repository);
-  const toolkit = createSkillToolkit({ ...options, repository, ...(executionTools !== undefined ? { executionTools } : {}) });
+  // The `skill` input of each run is an enum of the skills that run's context can see.
+  const toolkits = createVisibleSkillToolkits({ ...options, repository, ...(executionTools !== undefined ? { executionTools } : {}) });
   const appName = options.appName;
 
   async function* run(runOptions: SkillAgentRunOptions): AsyncGenerator<SkillAgentEvent> {
@@ -137,6 +138,7 @@ export function createSkillAgent(options: SkillAgentOptions): SkillAgent {
     const userMessage: UserModelMessage = typeof runOptions.message === 'string' ? { role: 'user', content: runOptions.message } : runOptions.message;
     if (userMessage?.role !== 'user') throw new SkillAgentConfigError('message', 'must be a string or a user ModelMessage');
 
+    const toolkit = await toolkits.forContext(runOptions.context);
     const session = await openSession(sessions, key);
     const history = session.events.filter((event) => event.type === 'message').map((event) => event.content as ModelMessage);
     const state = createInMemoryStateView(session.state);
@@ -182,7 +184,7 @@ export function createSkillAgent(options: SkillAgentOptions): SkillAgent {
           break;
         case 'tool-error': {
           const error =
-            isUnavailableToolError(part.error) && toolkit.poolToolNames.includes(part.toolName)
+            isUnavailableToolError(part.error) && toolkits.poolToolNames.includes(part.toolName)
               ? await describeUnavailableTool(repository, runOptions.context, part.toolName)
               : part.error instanceof Error
                 ? part.error.message
@@ -222,7 +224,7 @@ export function createSkillAgent(options: SkillAgentOptions): SkillAgent {
     name,
     sessions,
     workspaces,
-    toolNames: Object.keys(toolkit.tools),
+    toolNames: [...toolkits.toolNames],
     run: (runOptions) => run(runOptions),
   };
 }

@@ -15,6 +15,12 @@ export interface SkillToolkitOptions extends Omit<SkillPrepareStepOptions, 'skil
   profile?: SkillToolProfile | readonly string[];
   /** The workspace layer's `skill_run` and `workspace_exec`. */
   executionTools?: readonly ToolDefinition[];
+  /**
+   * The names the callers of this toolkit can see: the `skill` input becomes an enum of them (a
+   * plain string when absent, empty or above `maxSkillEnumValues`). Callers that see different
+   * skills need different toolkits: see `createVisibleSkillToolkits`.
+   */
+  skillNames?: readonly string[];
 }
 
 /** Everything `generateText` / `streamText` / `ToolLoopAgent` need for skills. */
@@ -48,6 +54,7 @@ export function createSkillToolkit(options: SkillToolkitOptions): SkillToolkit {
     ...(options.executionTools !== undefined ? { executionTools: options.executionTools } : {}),
     ...(poolToolNames.length > 0 ? { toolPool: poolToolNames } : {}),
     ...(options.maxLoadedSkills !== undefined ? { maxLoadedSkills: options.maxLoadedSkills } : {}),
+    ...(options.skillNames !== undefined ? { skillNames: options.skillNames } : {}),
   });
   const skillToolNames = definitions.map((definition) => definition.name);
   const clash = poolToolNames.find((name) => skillToolNames.includes(name));

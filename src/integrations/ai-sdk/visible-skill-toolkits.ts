@@ -1,0 +1,59 @@
+import type { SkillContext } from '../../repository/types.js';
+import { skillEnumValues } from '../../tools/skill-tool-support.js';
+import { SkillAgentConfigError } from './errors.js';
+import { createSkillToolkit, type SkillToolkit, type SkillToolkitOptions } from './skill-toolkit.js';
+
+export interface VisibleSkillToolkitsOptions extends Omit<SkillToolkitOptions, 'skillNames'> {
+  /** Toolkits kept, one per distinct list of visible names; the least recently used goes first. Default 64. */
+  maxCachedToolkits?: number;
+}
+
+/** Toolkits whose `skill` input is an enum of exactly the skills the caller can see. */
+export interface VisibleSkillToolkits {
+  /** Skill tools, then pool tools: the same names in every toolkit. */
+  readonly toolNames: readonly string[];
+  readonly poolToolNames: readonly string[];
+  /**
+   * The toolkit for the skills `repository.list(context)` returns now. Callers that see the same
+   * names share one toolkit; above `maxSkillEnumValues` names (or with none) they all share the one
+   * whose `skill` input is a plain string.
+   */
+  forContext(context?: SkillContext): Promise<SkillToolkit>;
+}
+
+export const defaultMaxCachedToolkits = 64;
+
+/**
+ * Builds a toolkit per distinct visible-name list and keeps the most recently used ones, so
+ * repeated calls from the same audience reuse their tools. The tool set is built from the names the
+ * repository lists at the time of the call; a skill added later yields a new list, hence a new
+ * toolkit, on the next call.
+ */
+export function createVisibleSkillToolkits(options: VisibleSkillToolkitsOptions): VisibleSkillToolkits {
+  const { maxCachedToolkits = defaultMaxCachedToolkits, ...toolkitOptions } = options;
+  if (!Number.isInteger(maxCachedToolkits) || maxCachedToolkits < 1) {
+    throw new SkillAgentConfigError('maxCachedToolkits', `must be a positive integer; got ${JSON.stringify(maxCachedToolkits)}`);
+  }
+  // Built now so that bad options fail at construction, and reused as the plain-string toolkit.
+  const unrestricted = createSkillToolkit(toolkitOptions);
+  const cache = new Map<string, SkillToolkit>();
+
+  return {
+    toolNames: Object.keys(unrestricted.tools),
+    poolToolNames: unrestricted.poolToolNames,
+    async forContext(context?: SkillContext): Promise<SkillToolkit> {
+      const names = skillEnumValues((await toolkitOptions.repository.list(context)).map((summary) => summary.name));
+      if (names.length === 0) return unrestricted;
+      const key = JSON.stringify(names);
+      let toolkit = cache.get(key);
+      if (toolkit !== undefined) {
+        cache.delete(key); // re-inserted below: Map order is the recency order
+      } else {
+        toolkit = createSkillToolkit({ ...toolkitOptions, skillNames: names });
+        if (cache.size >= maxCachedToolkits) cache.delete(cache.keys().next().value!);
+      }
+      cache.set(key, toolkit);
+      return toolkit;
+    },
+  };
+}
