@@ -1,4 +1,3 @@
-import { stat } from 'node:fs/promises';
 import { SkillboxError } from '../errors.js';
 import { SkillNotFoundError } from '../repository/errors.js';
 import { SkillToolError } from '../tools/errors.js';
@@ -8,7 +7,7 @@ import type { InputSpec } from './input-stager.js';
 import { assertAllowedVariable } from './run-environment.js';
 import { shapeRunResult, type SkillRunResult } from './run-result.js';
 import { toWorkspaceRelative, workspaceFolders } from './workspace-paths.js';
-import type { Workspace } from './workspace.js';
+import { inSpan, type Workspace } from './workspace.js';
 
 /** What `skill_run` and `workspace_exec` share, after their own checks. */
 export interface ExecuteCommandRequest {
@@ -73,19 +72,17 @@ export async function executeCommand(options: ResolvedExecutionOptions, request:
 
     let collected;
     if (request.outputFiles === undefined) {
-      const everything = await workspace.collect([`${workspaceFolders.out}/**`], {
-        runDir: outcome.runDir,
-        limits: { ...options.outputLimits, maxFiles: Number.MAX_SAFE_INTEGER, maxTotalBytes: Number.MAX_SAFE_INTEGER, maxFileBytes: 0 },
+      // Only what this run wrote (earlier runs' outputs would repeat in every result), found in the
+      // same walk that lists out/; only the files returned are read.
+      collected = await inSpan('workspace.collect', { 'workspace.session': context.sessionId, 'collect.patterns': 1 }, async (span) => {
+        const written = await workspace.findOutputs([`${workspaceFolders.out}/**`], { runDir: outcome.runDir, modifiedSince: startedAt - 1 });
+        const read = await workspace.readOutputs(written.matches.slice(0, autoCollectLimit), options.outputLimits);
+        if (written.matches.length > autoCollectLimit) {
+          read.warnings.push(`${written.matches.length} files written under out/; the first ${autoCollectLimit} are returned, name the others in output_files`);
+        }
+        span.setAttribute('collect.files', read.files.length);
+        return read;
       });
-      // Only what this run wrote: earlier runs' outputs would repeat in every result.
-      const fresh: string[] = [];
-      for (const file of everything.files) {
-        if ((await stat(file.hostPath)).mtimeMs >= startedAt - 1) fresh.push(file.name);
-      }
-      collected = await workspace.collect(fresh.slice(0, autoCollectLimit), { runDir: outcome.runDir, limits: options.outputLimits });
-      if (fresh.length > autoCollectLimit) {
-        collected.warnings.push(`${fresh.length} files written under out/; the first ${autoCollectLimit} are returned, name the others in output_files`);
-      }
     } else {
       collected = await workspace.collect(request.outputFiles, { cwd: outcome.cwd, runDir: outcome.runDir, limits: options.outputLimits });
     }

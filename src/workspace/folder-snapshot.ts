@@ -38,37 +38,45 @@ export interface ScanOptions {
  */
 export async function scanFolder(skillDir: string, options: ScanOptions = { skillFolder: true }): Promise<FolderScan> {
   const root = await realpath(skillDir);
-  const entries: FolderEntry[] = [];
-  const warnings: string[] = [];
-  async function walk(relativeDir: string): Promise<void> {
-    const names = (await readdir(path.join(root, relativeDir))).sort();
-    for (const name of names) {
-      const relative = relativeDir === '' ? name : `${relativeDir}/${name}`;
-      if (options.skillFolder && skippedAnywhere.has(name)) continue;
-      if (options.skillFolder && relativeDir === '' && reservedTopLevel.has(name)) {
-        warnings.push(`skipped "${name}" of the skill folder: the working copy links ${name}/ to the workspace's folder`);
-        continue;
-      }
-      const absolute = path.join(root, relative);
-      const stats = await lstat(absolute);
-      if (stats.isSymbolicLink()) {
-        const resolved = await realpath(absolute).catch(() => undefined);
-        if (resolved === undefined || !isInside(root, resolved)) {
-          warnings.push(`skipped link "${relative}": it ${resolved === undefined ? 'dangles' : 'leads out of the skill folder'}`);
-          continue;
-        }
-        const target = path.relative(path.dirname(path.join(root, relative)), resolved) || '.';
-        entries.push({ kind: 'link', path: relative, target: target.split(path.sep).join('/') });
-      } else if (stats.isDirectory()) {
-        entries.push({ kind: 'directory', path: relative, mode: stats.mode & 0o777 });
-        await walk(relative);
-      } else if (stats.isFile()) {
-        entries.push({ kind: 'file', path: relative, mode: stats.mode & 0o777, size: stats.size, mtimeMs: stats.mtimeMs });
-      }
-      // Sockets, FIFOs and devices are not skill content.
-    }
+  interface Visited {
+    entries: FolderEntry[];
+    warnings: string[];
   }
-  await walk('');
+  // Every entry of a folder is looked at concurrently (the disk or cache answers several at once);
+  // results are put back in sorted order, so entries and warnings do not depend on timing.
+  async function walk(relativeDir: string): Promise<Visited> {
+    const names = (await readdir(path.join(root, relativeDir))).sort();
+    const visited = await Promise.all(
+      names.map(async (name): Promise<Visited> => {
+        if (options.skillFolder && skippedAnywhere.has(name)) return { entries: [], warnings: [] };
+        if (options.skillFolder && relativeDir === '' && reservedTopLevel.has(name)) {
+          return { entries: [], warnings: [`skipped "${name}" of the skill folder: the working copy links ${name}/ to the workspace's folder`] };
+        }
+        return visit(relativeDir === '' ? name : `${relativeDir}/${name}`);
+      }),
+    );
+    return { entries: visited.flatMap((result) => result.entries), warnings: visited.flatMap((result) => result.warnings) };
+  }
+  async function visit(relative: string): Promise<Visited> {
+    const absolute = path.join(root, relative);
+    const stats = await lstat(absolute);
+    if (stats.isSymbolicLink()) {
+      const resolved = await realpath(absolute).catch(() => undefined);
+      if (resolved === undefined || !isInside(root, resolved)) {
+        return { entries: [], warnings: [`skipped link "${relative}": it ${resolved === undefined ? 'dangles' : 'leads out of the skill folder'}`] };
+      }
+      const target = path.relative(path.dirname(absolute), resolved) || '.';
+      return { entries: [{ kind: 'link', path: relative, target: target.split(path.sep).join('/') }], warnings: [] };
+    }
+    if (stats.isDirectory()) {
+      const inside = await walk(relative);
+      return { entries: [{ kind: 'directory', path: relative, mode: stats.mode & 0o777 }, ...inside.entries], warnings: inside.warnings };
+    }
+    if (stats.isFile()) return { entries: [{ kind: 'file', path: relative, mode: stats.mode & 0o777, size: stats.size, mtimeMs: stats.mtimeMs }], warnings: [] };
+    // Sockets, FIFOs and devices are not skill content.
+    return { entries: [], warnings: [] };
+  }
+  const { entries, warnings } = await walk('');
   const hash = createHash('sha256');
   for (const entry of entries) {
     hash.update(entry.kind === 'file' ? `f\0${entry.path}\0${entry.size}\0${entry.mtimeMs}\0${entry.mode}\n` : entry.kind === 'link' ? `l\0${entry.path}\0${entry.target}\n` : `d\0${entry.path}\0${entry.mode}\n`);

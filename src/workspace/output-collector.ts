@@ -35,6 +35,19 @@ export interface CollectedOutputs {
   warnings: string[];
 }
 
+/** A file a pattern matched, resolved but not read yet. */
+export interface OutputMatch {
+  /** Workspace-relative path of the file itself, links resolved. */
+  name: string;
+  hostPath: string;
+  mtimeMs: number;
+}
+
+export interface FindOutputsOptions {
+  /** Only files modified at or after this time (ms since the epoch): what a run wrote. */
+  modifiedSince?: number;
+}
+
 /**
  * Collects files matching workspace-relative patterns. Everything is resolved against the real
  * workspace root: a match (or a pattern's base folder) whose real path is outside the workspace is
@@ -43,8 +56,19 @@ export interface CollectedOutputs {
  * is resolved before the walk.
  */
 export async function collectOutputs(root: string, patterns: readonly string[], limits: OutputLimits = defaultOutputLimits): Promise<CollectedOutputs> {
+  const found = await findOutputs(root, patterns);
+  const read = await readOutputs(found.matches, limits);
+  return { ...read, warnings: [...found.warnings, ...read.warnings] };
+}
+
+/**
+ * The files the patterns match, in order (each pattern's matches sorted by name, duplicates
+ * dropped), without reading any: one walk that also yields each file's modification time, so
+ * "what did this run write" needs no second pass.
+ */
+export async function findOutputs(root: string, patterns: readonly string[], options: FindOutputsOptions = {}): Promise<{ matches: OutputMatch[]; warnings: string[] }> {
   const warnings: string[] = [];
-  const found = new Map<string, string>();
+  const found = new Map<string, OutputMatch>();
   let walked = 0;
   for (const pattern of patterns) {
     const glob = compileGlob(pattern);
@@ -55,16 +79,18 @@ export async function collectOutputs(root: string, patterns: readonly string[], 
       continue;
     }
     const baseStats = await stat(base);
-    const matches: Array<[string, string]> = [];
+    const matches: OutputMatch[] = [];
     const consider = async (logical: string, absolute: string): Promise<void> => {
       const real = await realPathInside(root, absolute);
       if (real === undefined) {
         warnings.push(`skipped "${logical}": a link that leads out of the workspace`);
         return;
       }
-      if (!(await stat(real)).isFile()) return;
+      const stats = await stat(real);
+      if (!stats.isFile()) return;
+      if (options.modifiedSince !== undefined && stats.mtimeMs < options.modifiedSince) return;
       const name = path.relative(root, real).split(path.sep).join('/');
-      if (!isInternal(name)) matches.push([name, real]);
+      if (!isInternal(name)) matches.push({ name, hostPath: real, mtimeMs: stats.mtimeMs });
     };
     if (baseStats.isFile()) {
       if (!glob.hasWildcards) await consider(glob.base, path.join(root, glob.base));
@@ -87,18 +113,23 @@ export async function collectOutputs(root: string, patterns: readonly string[], 
       };
       await walk(base, glob.base, 1);
     }
-    matches.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-    for (const [name, real] of matches) if (!found.has(name)) found.set(name, real);
+    matches.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const match of matches) if (!found.has(match.name)) found.set(match.name, match);
   }
   if (walked > maxWalkedEntries) warnings.push(`output patterns walked more than ${maxWalkedEntries} entries; the rest was not searched`);
+  return { matches: [...found.values()], warnings };
+}
 
+/** Reads the matched files in order, within the limits. */
+export async function readOutputs(matches: readonly OutputMatch[], limits: OutputLimits = defaultOutputLimits): Promise<CollectedOutputs> {
+  const warnings: string[] = [];
   const files: CollectedFile[] = [];
   let total = 0;
   let limitsHit = false;
-  for (const [name, hostPath] of found) {
+  for (const { name, hostPath } of matches) {
     if (files.length >= limits.maxFiles || total >= limits.maxTotalBytes) {
       limitsHit = true;
-      warnings.push(`output files limited to ${limits.maxFiles} files and ${limits.maxTotalBytes} bytes; ${found.size - files.length} more matched`);
+      warnings.push(`output files limited to ${limits.maxFiles} files and ${limits.maxTotalBytes} bytes; ${matches.length - files.length} more matched`);
       break;
     }
     const budget = Math.min(limits.maxFileBytes, limits.maxTotalBytes - total);

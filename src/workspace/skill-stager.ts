@@ -29,6 +29,19 @@ export interface StageSkillRequest {
   context?: SkillContext;
   mode: StageMode;
   previous?: StagedSkillRecord;
+  /**
+   * Inode of the working copy when this workspace last staged or checked it. A different one means
+   * someone else replaced the folder since (another process on the same workspace, or the command),
+   * so `previous` no longer describes it and the copy is rebuilt.
+   */
+  expectedCopyInode?: number;
+}
+
+export interface StageSkillOutcome {
+  staged: StagedSkill;
+  record: StagedSkillRecord;
+  /** Inode of the working copy as staging left it. */
+  copyInode: number;
 }
 
 /** Links every working copy holds, so paths written in SKILL.md work from the skill folder. */
@@ -58,47 +71,50 @@ export function assertStageableName(name: string): void {
  * rebuilt. A rebuild is written beside the old copy and swapped in, so a failure leaves the previous
  * copy untouched. The source is only ever read.
  */
-export async function stageSkill(request: StageSkillRequest): Promise<{ staged: StagedSkill; record: StagedSkillRecord }> {
+export async function stageSkill(request: StageSkillRequest): Promise<StageSkillOutcome> {
   const { root, skill, mode, previous } = request;
   assertStageableName(skill.name);
   const relativePath = `${workspaceFolders.skills}/${skill.name}`;
   const hostPath = path.join(root, relativePath);
-  const intact = previous !== undefined && previous.mode === mode && (await workingCopyIntact(hostPath));
-  const result = (digest: string, staged: boolean, warnings: string[], manifest?: string) => ({
-    staged: { name: skill.name, relativePath, hostPath, digest, staged, warnings },
-    record: { name: skill.name, rel_path: relativePath, digest, ...(manifest === undefined ? {} : { manifest }), mode, staged_at: staged || previous === undefined ? new Date().toISOString() : previous.staged_at },
-  });
+  const currentInode = previous !== undefined && previous.mode === mode ? await workingCopyInode(hostPath) : undefined;
+  const intact = previous !== undefined && currentInode !== undefined && (request.expectedCopyInode === undefined || request.expectedCopyInode === currentInode);
+  const result = (digest: string, staged: boolean, copyInode: number, warnings: string[], manifest?: string): StageSkillOutcome => {
+    return {
+      staged: { name: skill.name, relativePath, hostPath, digest, staged, warnings },
+      record: { name: skill.name, rel_path: relativePath, digest, ...(manifest === undefined ? {} : { manifest }), mode, staged_at: staged || previous === undefined ? new Date().toISOString() : previous.staged_at },
+      copyInode,
+    };
+  };
 
   if (skill.path === undefined) {
     if (mode === 'link') throw new SkillStagingError(skill.name, 'a skill defined in code has no folder to link; use copy staging');
     const files = await readSkillFiles(request);
     const digest = digestFiles(files);
-    if (intact && previous.digest === digest) return result(digest, false, []);
-    await swapIn(root, skill.name, async (temporary) => {
+    if (intact && previous.digest === digest) return result(digest, false, currentInode, []);
+    const copyInode = await swapIn(root, skill.name, async (temporary) => {
       for (const file of files) {
         const target = path.join(temporary, ...file.path.split('/'));
         await mkdir(path.dirname(target), { recursive: true });
         await writeFile(target, file.data, { mode: 0o644 });
       }
     });
-    return result(digest, true, []);
+    return result(digest, true, copyInode, []);
   }
 
   const scan = await scanFolder(skill.path).catch((error: unknown) => {
     throw new SkillStagingError(skill.name, `cannot read ${skill.path}: ${(error as Error).message}`, { cause: error });
   });
-  if (intact && previous.manifest === scan.manifest) return result(previous.digest, false, scan.warnings, scan.manifest);
+  if (intact && previous.manifest === scan.manifest) return result(previous.digest, false, currentInode, scan.warnings, scan.manifest);
   const source = skill.path;
   const build = () => swapIn(root, skill.name, (temporary) => (mode === 'copy' ? copyScannedEntries(source, scan.entries, temporary) : linkTopLevel(source, scan.entries, temporary)));
   if (intact) {
     const digest = await digestFolder(source, scan.entries);
-    if (previous.digest === digest) return result(digest, false, scan.warnings, scan.manifest);
-    await build();
-    return result(digest, true, scan.warnings, scan.manifest);
+    if (previous.digest === digest) return result(digest, false, currentInode, scan.warnings, scan.manifest);
+    return result(digest, true, await build(), scan.warnings, scan.manifest);
   }
   // Nothing usable to compare with: hash while copying instead of before.
-  const [digest] = await Promise.all([digestFolder(source, scan.entries), build()]);
-  return result(digest, true, scan.warnings, scan.manifest);
+  const [digest, copyInode] = await Promise.all([digestFolder(source, scan.entries), build()]);
+  return result(digest, true, copyInode, scan.warnings, scan.manifest);
 }
 
 async function readSkillFiles(request: StageSkillRequest): Promise<Array<{ path: string; data: Buffer }>> {
@@ -116,23 +132,22 @@ async function readSkillFiles(request: StageSkillRequest): Promise<Array<{ path:
   return files;
 }
 
-async function workingCopyIntact(hostPath: string): Promise<boolean> {
+/** The working copy's inode when it is a folder that still holds its workspace links; else undefined. */
+async function workingCopyInode(hostPath: string): Promise<number | undefined> {
   try {
-    if (!(await lstat(hostPath)).isDirectory()) return false;
-    for (const [link] of workingCopyLinks) {
-      if (!(await lstat(path.join(hostPath, link))).isSymbolicLink()) return false;
-    }
-    return true;
+    const [folder, ...links] = await Promise.all([lstat(hostPath), ...workingCopyLinks.map(([link]) => lstat(path.join(hostPath, link)))]);
+    return folder.isDirectory() && links.every((link) => link.isSymbolicLink()) ? folder.ino : undefined;
   } catch {
-    return false;
+    return undefined;
   }
 }
 
 /**
  * Builds the new copy in a sibling folder, adds the workspace links, then replaces the old copy by
  * two renames. The folder `skills/` is checked first so a link planted there cannot redirect writes.
+ * Returns the new copy's inode (a rename keeps it).
  */
-async function swapIn(root: string, name: string, fill: (temporary: string) => Promise<void>): Promise<void> {
+async function swapIn(root: string, name: string, fill: (temporary: string) => Promise<void>): Promise<number> {
   const skillsDir = await ensureDirectoryInside(root, workspaceFolders.skills);
   const suffix = randomBytes(6).toString('hex');
   const temporary = path.join(skillsDir, `.staging-${name}-${suffix}`);
@@ -140,6 +155,7 @@ async function swapIn(root: string, name: string, fill: (temporary: string) => P
   const target = path.join(skillsDir, name);
   await mkdir(temporary, { mode: 0o755 });
   try {
+    const { ino } = await lstat(temporary);
     await fill(temporary);
     for (const [link, destination] of workingCopyLinks) {
       await rm(path.join(temporary, link), { recursive: true, force: true });
@@ -149,6 +165,7 @@ async function swapIn(root: string, name: string, fill: (temporary: string) => P
     if (hadPrevious) await rename(target, retired);
     await rename(temporary, target);
     if (hadPrevious) await removeTree(retired);
+    return ino;
   } catch (error) {
     await removeTree(temporary);
     throw error;

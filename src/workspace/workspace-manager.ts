@@ -108,6 +108,8 @@ export class WorkspaceManager {
   /** Removes the session's workspace; false when it had none. */
   async cleanup(sessionId: string): Promise<boolean> {
     return inSpan('workspace.cleanup', { 'workspace.session': sessionId }, async () => {
+      // A metadata write still under way would race the removal.
+      await (await this.opened.get(sessionId)?.catch(() => undefined))?.flushMetadata().catch(() => undefined);
       this.opened.delete(sessionId);
       const roots = await this.findRoots(sessionId);
       for (const root of roots) await rm(root, { recursive: true, force: true, maxRetries: 2 });
@@ -127,7 +129,10 @@ export class WorkspaceManager {
         const sessionId = metadata?.session_id;
         const live = sessionId === undefined ? undefined : await this.opened.get(sessionId)?.catch(() => undefined);
         if (live?.busy) continue;
-        if (sessionId !== undefined && live?.root === root) this.opened.delete(sessionId);
+        if (sessionId !== undefined && live?.root === root) {
+          await live.flushMetadata().catch(() => undefined);
+          this.opened.delete(sessionId);
+        }
         await rm(root, { recursive: true, force: true, maxRetries: 2 });
         removed.push(sessionId ?? path.basename(root));
       }

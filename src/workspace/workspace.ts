@@ -5,7 +5,7 @@ import type { SkillContext, SkillRepository } from '../repository/types.js';
 import type { RuntimeResult, WorkspaceRuntime } from './runtime-types.js';
 import type { ArtifactStore } from './artifact-store.js';
 import { stageInput, type InputSpec, type StagedInput } from './input-stager.js';
-import { collectOutputs, defaultOutputLimits, type CollectedOutputs, type OutputLimits } from './output-collector.js';
+import { defaultOutputLimits, findOutputs, readOutputs, type CollectedOutputs, type OutputLimits, type OutputMatch } from './output-collector.js';
 import { buildRunEnvironment } from './run-environment.js';
 import { assertStageableName, stageSkill, type StagedSkill, type StageMode } from './skill-stager.js';
 import { freshMetadata, readMetadata, writeMetadata, type WorkspaceMetadata } from './workspace-metadata.js';
@@ -66,6 +66,12 @@ export interface WorkspaceRunOutcome {
 /**
  * One session's workspace on disk. Methods may be called concurrently: metadata updates are
  * serialised, and staging of one skill is never interleaved with itself.
+ *
+ * metadata.json is read once, when the workspace is first used in this process, and from then on
+ * kept in memory: every change is made there and written out whole (temporary file, then rename),
+ * changes that arrive while a write is under way sharing the next write. The file is the record
+ * that survives a restart, not the source of truth while the process lives, which also means a
+ * command that rewrites it cannot change what this process believes was staged.
  */
 export class Workspace {
   readonly sessionId: string;
@@ -73,9 +79,18 @@ export class Workspace {
   readonly root: string;
   readonly paths: WorkspacePathContext;
   private readonly settings: WorkspaceSettings;
-  private metadataQueue: Promise<unknown> = Promise.resolve();
+  private metadataState: WorkspaceMetadata | undefined;
+  private metadataLoad: Promise<void> | undefined;
+  private metadataWrites: Promise<unknown> = Promise.resolve();
+  private queuedMetadataWrite: Promise<void> | undefined;
+  private metadataWriteError: unknown;
+  /** Inode of each working copy as staging left it: a copy swapped in by anyone else is not trusted. */
+  private readonly copyInodes = new Map<string, number>();
   private readonly skillLocks = new Map<string, Promise<unknown>>();
   private activeRuns = 0;
+  /** Bumped when a command starts and when it ends: the only times this process lets anything change the layout. */
+  private runGeneration = 0;
+  private layoutCheckedGeneration = -1;
 
   constructor(sessionId: string, root: string, settings: WorkspaceSettings) {
     this.sessionId = sessionId;
@@ -94,32 +109,102 @@ export class Workspace {
     return this.settings.runtime.guestPath(path.join(this.root, relative), this.root);
   }
 
-  /** Reads metadata.json (fresh metadata when it is missing or damaged). */
+  /** The workspace's metadata (read from metadata.json on first use, fresh when it is missing or damaged); a copy. */
   async metadata(): Promise<WorkspaceMetadata> {
-    return (await readMetadata(this.root)) ?? freshMetadata(this.sessionId, new Date());
+    return structuredClone(await this.currentMetadata());
   }
 
-  /** Applies `change` to metadata.json atomically, one change at a time. */
+  /**
+   * Applies `change` and writes metadata.json atomically; resolves once a write holding the change
+   * is on disk. A change that throws changes nothing.
+   */
   async updateMetadata(change: (metadata: WorkspaceMetadata) => void): Promise<void> {
-    const next = this.metadataQueue.then(async () => {
-      const metadata = await this.metadata();
-      change(metadata);
-      const now = new Date().toISOString();
-      metadata.updated_at = now;
-      metadata.last_access = now;
-      await writeMetadata(this.root, metadata);
+    return this.changeMetadata((current) => {
+      const draft = structuredClone(current);
+      change(draft);
+      return draft;
     });
-    this.metadataQueue = next.catch(() => undefined);
-    return next;
+  }
+
+  /** Resolves when every change made so far is on disk; throws when the last write failed. */
+  async flushMetadata(): Promise<void> {
+    await this.metadataWrites;
+    if (this.metadataWriteError !== undefined) {
+      // Every write holds the whole state, so a retry repairs whatever an earlier failure missed.
+      await this.writeMetadataSoon();
+    }
+  }
+
+  private async currentMetadata(): Promise<WorkspaceMetadata> {
+    if (this.metadataState === undefined) {
+      this.metadataLoad ??= readMetadata(this.root).then((metadata) => {
+        this.metadataState ??= metadata ?? freshMetadata(this.sessionId, new Date());
+      });
+      await this.metadataLoad;
+    }
+    return this.metadataState as WorkspaceMetadata;
+  }
+
+  /**
+   * `change` receives the latest metadata and returns the next (the same object when it only
+   * appends); it runs synchronously on the latest state, so concurrent changes never lose one another.
+   */
+  private async changeMetadata(change: (metadata: WorkspaceMetadata) => WorkspaceMetadata): Promise<void> {
+    await this.currentMetadata();
+    const next = change(this.metadataState as WorkspaceMetadata);
+    const now = new Date().toISOString();
+    next.updated_at = now;
+    next.last_access = now;
+    this.metadataState = next;
+    return this.writeMetadataSoon();
+  }
+
+  private writeMetadataSoon(): Promise<void> {
+    if (this.queuedMetadataWrite !== undefined) return this.queuedMetadataWrite;
+    const write = this.metadataWrites.then(async () => {
+      // From here on, a new change needs a write of its own: this one may already have serialised.
+      this.queuedMetadataWrite = undefined;
+      try {
+        await writeMetadata(this.root, await this.currentMetadata());
+        this.metadataWriteError = undefined;
+      } catch (error) {
+        this.metadataWriteError = error;
+        throw error;
+      }
+    });
+    this.queuedMetadataWrite = write;
+    this.metadataWrites = write.catch(() => undefined);
+    return write;
+  }
+
+  /**
+   * ensureLayout, skipped when the layout was checked since the last command started or ended: in
+   * between, nothing this workspace runs can have changed it, so one check serves a whole tool call
+   * (staging, inputs and the run) instead of one per step.
+   */
+  private async ensureLayoutSinceLastRun(): Promise<void> {
+    if (this.layoutCheckedGeneration !== this.runGeneration) await this.ensureLayout();
   }
 
   /** Recreates a top-level folder the process removed or replaced by a link. */
   async ensureLayout(): Promise<void> {
-    for (const folder of [workspaceFolders.skills, workspaceFolders.work, workspaceFolders.inputs, workspaceFolders.out, workspaceFolders.runs, homeFolder]) {
+    const generation = this.runGeneration;
+    await this.repairLayout();
+    // A check that overlapped a command proves nothing about the layout after it.
+    if (this.activeRuns === 0 && generation === this.runGeneration) this.layoutCheckedGeneration = generation;
+  }
+
+  private async repairLayout(): Promise<void> {
+    const folders = [workspaceFolders.skills, workspaceFolders.work, workspaceFolders.inputs, workspaceFolders.out, workspaceFolders.runs, homeFolder];
+    // Checked all at once: when every one is a real folder (the usual case) nothing else is needed.
+    const stats = await Promise.all(folders.map((folder) => lstat(path.join(this.root, folder)).catch(() => undefined)));
+    if (stats.every((entry) => entry?.isDirectory() === true)) return;
+    // Repairs go one by one, parents first: a nested folder's check above may have passed through a link.
+    for (const folder of folders) {
       const absolute = path.join(this.root, folder);
-      const stats = await lstat(absolute).catch(() => undefined);
-      if (stats?.isDirectory()) continue;
-      if (stats !== undefined) await rm(absolute, { recursive: true, force: true });
+      const current = await lstat(absolute).catch(() => undefined);
+      if (current?.isDirectory()) continue;
+      if (current !== undefined) await rm(absolute, { recursive: true, force: true });
       await mkdir(absolute, { recursive: true, mode: 0o755 });
     }
   }
@@ -129,14 +214,25 @@ export class Workspace {
     assertStageableName(name);
     return this.withSkillLock(name, () =>
       inSpan('workspace.stage.skill', { 'skill.name': name, 'workspace.session': this.sessionId }, async (span) => {
+        // An unknown skill is refused before the workspace is touched.
         const skill = await this.settings.repository.get(name, context);
-        await this.ensureLayout();
-        const previous = (await this.metadata()).skills[skill.name];
-        const { staged, record } = await stageSkill({ root: this.root, skill, repository: this.settings.repository, context, mode: this.settings.stageMode, previous });
+        const [current] = await Promise.all([this.currentMetadata(), this.ensureLayoutSinceLastRun()]);
+        const previous = current.skills[skill.name];
+        const { staged, record, copyInode } = await stageSkill({
+          root: this.root,
+          skill,
+          repository: this.settings.repository,
+          context,
+          mode: this.settings.stageMode,
+          previous,
+          expectedCopyInode: this.copyInodes.get(skill.name),
+        });
+        this.copyInodes.set(skill.name, copyInode);
         span.setAttribute('skill.staged', staged.staged);
         if (staged.staged || previous?.manifest !== record.manifest || previous?.digest !== record.digest) {
-          await this.updateMetadata((metadata) => {
+          await this.changeMetadata((metadata) => {
             metadata.skills[skill.name] = record;
+            return metadata;
           });
         }
         return staged;
@@ -148,7 +244,7 @@ export class Workspace {
   async stageInputs(specs: readonly InputSpec[], options: { hostAccess: boolean | readonly string[]; skillContext?: SkillContext }): Promise<StagedInput[]> {
     if (specs.length === 0) return [];
     return inSpan('workspace.stage.inputs', { 'workspace.session': this.sessionId, 'inputs.count': specs.length }, async () => {
-      await this.ensureLayout();
+      await this.ensureLayoutSinceLastRun();
       const staged: StagedInput[] = [];
       for (const spec of specs) {
         staged.push(
@@ -165,8 +261,9 @@ export class Workspace {
         );
       }
       const ts = new Date().toISOString();
-      await this.updateMetadata((metadata) => {
+      await this.changeMetadata((metadata) => {
         metadata.inputs.push(...staged.map((input) => ({ ...input, ts })));
+        return metadata;
       });
       return staged;
     });
@@ -186,11 +283,22 @@ export class Workspace {
 
   /** Runs one command with the workspace environment; the caller collects outputs afterwards. */
   async run(request: WorkspaceRunRequest): Promise<WorkspaceRunOutcome> {
-    await this.ensureLayout();
-    const cwd = await this.resolveCwd(request.cwd, request.skill);
-    const runDir = await this.createRunFolder();
+    await this.ensureLayoutSinceLastRun();
     const skillFolder = request.skill === undefined ? undefined : `${workspaceFolders.skills}/${request.skill}`;
-    const hasVirtualEnv = skillFolder !== undefined && (await lstat(path.join(this.root, skillFolder, '.venv')).then((stats) => stats.isDirectory(), () => false));
+    // Independent look-ups, made at once.
+    const [cwdOutcome, virtualEnvOutcome, runDirOutcome] = await Promise.allSettled([
+      this.resolveCwd(request.cwd, request.skill),
+      skillFolder !== undefined && lstat(path.join(this.root, skillFolder, '.venv')).then((stats) => stats.isDirectory(), () => false),
+      this.createRunFolder(),
+    ]);
+    if (cwdOutcome.status === 'rejected' || virtualEnvOutcome.status === 'rejected' || runDirOutcome.status === 'rejected') {
+      // A refused run leaves no folder behind.
+      if (runDirOutcome.status === 'fulfilled') await rm(path.join(this.root, runDirOutcome.value), { recursive: true, force: true });
+      throw [cwdOutcome, virtualEnvOutcome, runDirOutcome].find((outcome) => outcome.status === 'rejected')?.reason;
+    }
+    const cwd = cwdOutcome.value;
+    const runDir = runDirOutcome.value;
+    const hasVirtualEnv = virtualEnvOutcome.value;
     const env = buildRunEnvironment({
       folders: {
         workspace: this.guestPath(''),
@@ -206,6 +314,7 @@ export class Workspace {
     });
     const startedAt = new Date().toISOString();
     this.activeRuns += 1;
+    this.runGeneration += 1;
     let result: RuntimeResult;
     try {
       result = await this.settings.runtime.run({
@@ -221,8 +330,11 @@ export class Workspace {
       });
     } finally {
       this.activeRuns -= 1;
+      this.runGeneration += 1;
     }
-    await this.updateMetadata((metadata) => {
+    // The record is bookkeeping: the caller gets its result without waiting for the disk. A failed
+    // write is retried by the next one (each holds everything) and reported by flushMetadata().
+    this.changeMetadata((metadata) => {
       metadata.runs.push({
         run_dir: runDir,
         ...(request.skill === undefined ? {} : { skill: request.skill }),
@@ -231,7 +343,8 @@ export class Workspace {
         duration_ms: Math.round(result.durationMs),
         started_at: startedAt,
       });
-    });
+      return metadata;
+    }).catch(() => undefined);
     return { result, runDir, cwd };
   }
 
@@ -241,24 +354,40 @@ export class Workspace {
    */
   async collect(patterns: readonly string[], options: { cwd?: string; runDir?: string; limits?: OutputLimits } = {}): Promise<CollectedOutputs> {
     return inSpan('workspace.collect', { 'workspace.session': this.sessionId, 'collect.patterns': patterns.length }, async (span) => {
-      const warnings: string[] = [];
-      const normalized: string[] = [];
-      const context = { ...this.paths, runDir: options.runDir };
-      for (const pattern of patterns) {
-        const trimmed = pattern.trim().replace(/\\/g, '/');
-        if (trimmed === '') continue;
-        const first = trimmed.replace(/^workspace:\/\//, '').split('/')[0] ?? '';
-        const workspaceRooted = first.startsWith('$') || trimmed.startsWith('/') || trimmed.startsWith('workspace://') || topLevelNames.has(first);
-        try {
-          normalized.push(toWorkspaceRelative(trimmed, workspaceRooted ? '' : (options.cwd ?? ''), context));
-        } catch (error) {
-          warnings.push(`output pattern "${pattern}" ignored: ${(error as Error).message}`);
-        }
-      }
-      const collected = await collectOutputs(this.root, normalized, options.limits ?? defaultOutputLimits);
+      const found = await this.findOutputs(patterns, options);
+      const collected = await readOutputs(found.matches, options.limits ?? defaultOutputLimits);
       span.setAttribute('collect.files', collected.files.length);
-      return { ...collected, warnings: [...warnings, ...collected.warnings] };
+      return { ...collected, warnings: [...found.warnings, ...collected.warnings] };
     });
+  }
+
+  /**
+   * The files the patterns match (written as for `collect`), without reading them; with
+   * `modifiedSince`, only files modified since then. `readOutputs` reads what the caller keeps.
+   */
+  async findOutputs(patterns: readonly string[], options: { cwd?: string; runDir?: string; modifiedSince?: number } = {}): Promise<{ matches: OutputMatch[]; warnings: string[] }> {
+    const warnings: string[] = [];
+    const normalized: string[] = [];
+    const context = { ...this.paths, runDir: options.runDir };
+    for (const pattern of patterns) {
+      const trimmed = pattern.trim().replace(/\\/g, '/');
+      if (trimmed === '') continue;
+      const first = trimmed.replace(/^workspace:\/\//, '').split('/')[0] ?? '';
+      const workspaceRooted = first.startsWith('$') || trimmed.startsWith('/') || trimmed.startsWith('workspace://') || topLevelNames.has(first);
+      try {
+        normalized.push(toWorkspaceRelative(trimmed, workspaceRooted ? '' : (options.cwd ?? ''), context));
+      } catch (error) {
+        warnings.push(`output pattern "${pattern}" ignored: ${(error as Error).message}`);
+      }
+    }
+    if (normalized.length === 0) return { matches: [], warnings };
+    const found = await findOutputs(this.root, normalized, options.modifiedSince === undefined ? {} : { modifiedSince: options.modifiedSince });
+    return { matches: found.matches, warnings: [...warnings, ...found.warnings] };
+  }
+
+  /** Reads matched files within the limits. */
+  readOutputs(matches: readonly OutputMatch[], limits: OutputLimits = defaultOutputLimits): Promise<CollectedOutputs> {
+    return readOutputs(matches, limits);
   }
 
   private async createRunFolder(): Promise<string> {
