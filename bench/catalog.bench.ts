@@ -95,7 +95,51 @@ export async function run(): Promise<void> {
       `budget ${characters} chars: ${budgeted.length} chars, ${countTokens(budgeted)} tokens, ${shown ? `${shown[1]} of ${shown[2]} described` : 'all described (shortened)'}, ${(performance.now() - started).toFixed(0)} ms`,
     );
   }
-  started = performance.now();
-  const byTokens = renderCatalog({ skills, budget: { tokens: 4_000 }, tools: ['skill_load'] });
-  console.log(`budget 4000 tokens: ${countTokens(byTokens)} tokens, ${(performance.now() - started).toFixed(0)} ms`);
+  budgetSearch(skills);
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+/**
+ * The token-budget search: the first budgeted render in the process (its pre-token memory empty)
+ * and the median of repeats (what an agent's later model calls pay), against the floor of any
+ * budget check, counting the returned text once with js-tiktoken, and against counting the whole
+ * unbudgeted catalog once (what every step of a search that re-counts the text pays at least).
+ */
+function budgetSearch(skills: Awaited<ReturnType<Awaited<ReturnType<typeof createFsSkillRepository>>['list']>>): void {
+  console.log(`token budget on ${skills.length} skills | first render | repeat (median of 5) | count output once (floor) | count full catalog once | repeat / floor | repeat / full count`);
+  for (const format of ['text', 'xml'] as const) {
+    let started = performance.now();
+    const fullCount = countTokens(renderCatalog({ skills, format, tools: ['skill_load'] }));
+    const fullCountMs = performance.now() - started;
+    for (const tokens of [40_000, 20_000, 4_000, 1_000]) {
+      const options = { skills, format, budget: { tokens }, tools: ['skill_load'] };
+      started = performance.now();
+      const text = renderCatalog(options);
+      const firstMs = performance.now() - started;
+      const repeats = Array.from({ length: 5 }, () => {
+        const start = performance.now();
+        renderCatalog(options);
+        return performance.now() - start;
+      });
+      started = performance.now();
+      const outputTokens = countTokens(text);
+      const floorMs = performance.now() - started;
+      const repeatMs = median(repeats);
+      console.log(
+        [
+          `${format} ${tokens} tokens -> ${outputTokens}`,
+          `${firstMs.toFixed(1)} ms`,
+          `${repeatMs.toFixed(1)} ms`,
+          `${floorMs.toFixed(1)} ms`,
+          `${fullCountMs.toFixed(1)} ms (${fullCount} tokens)`,
+          ratio(repeatMs, floorMs),
+          ratio(repeatMs, fullCountMs),
+        ].join(' | '),
+      );
+    }
+  }
 }
