@@ -15,7 +15,10 @@ export function decodeSkillText(input: string | Uint8Array): DecodedSkillText {
   if (typeof input === 'string') return { text: input, replacedInvalidBytes: false };
   // isUtf8 and Buffer#toString are native and far quicker than a fatal TextDecoder on large files.
   const bytes = Buffer.isBuffer(input) ? input : Buffer.from(input.buffer, input.byteOffset, input.byteLength);
-  return { text: bytes.toString('utf8'), replacedInvalidBytes: !isUtf8(bytes) };
+  const text = bytes.toString('utf8');
+  // Every invalid sequence decodes to U+FFFD, so a text without one came from valid UTF-8 and the
+  // second pass over the bytes is needed only when the file holds a U+FFFD (written or replaced).
+  return { text, replacedInvalidBytes: text.includes('\uFFFD') && !isUtf8(bytes) };
 }
 
 /** Drops a leading byte-order mark and turns CRLF and lone CR line ends into LF (line numbers are unchanged). */

@@ -9,9 +9,16 @@ export const ALLOWED_FRONTMATTER_FIELDS: readonly string[] = ['allowed-tools', '
 // Python's str.isalnum(): letters and numbers of any script (the reference validator accepts `技能`).
 const invalidNameCharacter = /[^\p{L}\p{N}-]/u;
 
+const asciiOnly = /^[\x00-\x7f]*$/;
+
+/** NFKC leaves ASCII text as it is; testing for that is several times quicker than normalising. */
+function nfkc(text: string): string {
+  return asciiOnly.test(text) ? text : text.normalize('NFKC');
+}
+
 /** A name as it is compared and reported: trimmed and NFKC-normalised. */
 export function normalizeSkillName(name: string): string {
-  return name.trim().normalize('NFKC');
+  return nfkc(name.trim());
 }
 
 function isNonEmptyString(value: unknown): value is string {
@@ -42,7 +49,7 @@ export function nameProblems(value: unknown, folderName?: string): string[] {
   if (invalidNameCharacter.test(name)) {
     problems.push(`Skill name '${name}' contains invalid characters. Only letters, digits, and hyphens are allowed.`);
   }
-  if (folderName !== undefined && folderName.normalize('NFKC') !== name) {
+  if (folderName !== undefined && nfkc(folderName) !== name) {
     problems.push(`Directory name '${folderName}' must match skill name '${name}'`);
   }
   return problems;
