@@ -9,21 +9,12 @@ import { LocalRuntime } from '../src/workspace/runtimes/local-runtime.js';
 import { SandboxRuntime } from '../src/workspace/runtimes/sandbox-runtime.js';
 import { detectSandboxSupport } from '../src/workspace/runtimes/sandbox-support.js';
 import type { RuntimeCommand, WorkspaceRuntime } from '../src/workspace/runtime-types.js';
+import { medianTime } from './bench-support.js';
 
 const RUNS = Number(process.env.RUNTIME_BENCH_RUNS ?? 25);
 const WARMUP = 3;
 
-async function medianMs(task: () => Promise<unknown>): Promise<number> {
-  for (let i = 0; i < WARMUP; i += 1) await task();
-  const times: number[] = [];
-  for (let i = 0; i < RUNS; i += 1) {
-    const started = performance.now();
-    await task();
-    times.push(performance.now() - started);
-  }
-  times.sort((a, b) => a - b);
-  return times[Math.floor(times.length / 2)] as number;
-}
+const medianMs = (task: () => Promise<unknown>) => medianTime(task, RUNS, WARMUP);
 
 function bareSpawn(file: string, args: string[], env: Record<string, string>): Promise<void> {
   return new Promise((resolve, reject) => {

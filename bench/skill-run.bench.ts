@@ -1,6 +1,7 @@
 // Warm skill_run overhead (staging check, env, run folder, metadata, output collection) over the
 // physical floor: a bare spawn of the same command (local runtime) and a bare `bwrap ... true`
-// (sandbox runtime). The first run of a session (workspace creation + staging) is reported apart.
+// (sandbox runtime), and over the runtime alone running the same command in the same workspace.
+// The first run of a session (workspace creation + staging) is reported apart.
 // Medians; figures only, nothing fails on a time.
 import { spawn } from 'node:child_process';
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
@@ -18,24 +19,10 @@ import { LocalRuntime } from '../src/workspace/runtimes/local-runtime.js';
 import { SandboxRuntime } from '../src/workspace/runtimes/sandbox-runtime.js';
 import { detectSandboxSupport } from '../src/workspace/runtimes/sandbox-support.js';
 import { createWorkspaceManager } from '../src/workspace/workspace-manager.js';
+import { interleavedMedians, median } from './bench-support.js';
 
 const runs = Number(process.env.SKILL_RUN_BENCH_RUNS ?? 20);
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] as number;
-}
-
-async function medianOf(task: () => Promise<unknown>, count = runs): Promise<number> {
-  await task();
-  const times: number[] = [];
-  for (let index = 0; index < count; index += 1) {
-    const started = performance.now();
-    await task();
-    times.push(performance.now() - started);
-  }
-  return median(times);
-}
 
 function bareSpawn(file: string, args: string[]): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -52,9 +39,18 @@ async function measure(label: string, runtime: WorkspaceRuntime, floor: () => Pr
   const context = (sessionId: string) => ({ sessionId, agentName: 'bench', state: createInMemoryStateView({ [loadedKey('bench', 'bench-skill')]: '1' }) });
   const call = (sessionId: string, input: Record<string, unknown>) => skillRun.execute(skillRun.inputSchema.parse({ skill: 'bench-skill', ...input }), context(sessionId));
 
-  const floorMs = await medianOf(floor);
-  const warmTrue = await medianOf(() => call('warm', { command: 'true', output_files: [] }));
-  const warmWithOutput = await medianOf(() => call('warm', { command: 'echo 42 > out/answer.txt' }));
+  const warm = await workspaces.workspace('warm');
+  const figures = await interleavedMedians(
+    {
+      floor,
+      // The runtime alone, same command and workspace: what skill_run adds on top is the layer's own cost.
+      runtime: () => runtime.run({ command: 'true', workspaceRoot: warm.root, cwd: warm.root, env: { PATH: '/usr/bin:/bin' }, timeoutMs: 30_000, maxOutputBytes: 65_536 }),
+      warmTrue: () => call('warm', { command: 'true', output_files: [] }),
+      warmWithOutput: () => call('warm', { command: 'echo 42 > out/answer.txt' }),
+    },
+    runs,
+  );
+  const { floor: floorMs, runtime: runtimeMs, warmTrue, warmWithOutput } = figures;
   const firstRuns: number[] = [];
   for (let index = 0; index < Math.max(5, Math.floor(runs / 4)); index += 1) {
     const started = performance.now();
@@ -62,7 +58,7 @@ async function measure(label: string, runtime: WorkspaceRuntime, floor: () => Pr
     firstRuns.push(performance.now() - started);
   }
   const first = median(firstRuns);
-  console.log(`${label} | ${floorLabel}: ${floorMs.toFixed(2)} ms | warm skill_run true: ${warmTrue.toFixed(2)} ms (${(warmTrue / floorMs).toFixed(2)}x, +${(warmTrue - floorMs).toFixed(2)} ms) | warm with an out/ file collected: ${warmWithOutput.toFixed(2)} ms (${(warmWithOutput / floorMs).toFixed(2)}x) | first run of a session (workspace + staging): ${first.toFixed(2)} ms (${(first / floorMs).toFixed(2)}x)`);
+  console.log(`${label} | ${floorLabel}: ${floorMs.toFixed(2)} ms | runtime.run alone: ${runtimeMs.toFixed(2)} ms (${(runtimeMs / floorMs).toFixed(2)}x) | warm skill_run true: ${warmTrue.toFixed(2)} ms (${(warmTrue / floorMs).toFixed(2)}x floor, ${(warmTrue / runtimeMs).toFixed(2)}x runtime, +${(warmTrue - floorMs).toFixed(2)} ms) | warm with an out/ file collected: ${warmWithOutput.toFixed(2)} ms (${(warmWithOutput / floorMs).toFixed(2)}x floor, ${(warmWithOutput / runtimeMs).toFixed(2)}x runtime) | first run of a session (workspace + staging): ${first.toFixed(2)} ms (${(first / floorMs).toFixed(2)}x)`);
 }
 
 export async function run(): Promise<void> {
@@ -72,7 +68,7 @@ export async function run(): Promise<void> {
     await mkdir(path.join(skillDir, 'scripts'), { recursive: true });
     await writeFile(path.join(skillDir, 'SKILL.md'), '---\nname: bench-skill\ndescription: Benchmark skill.\n---\nRun true.\n');
     for (let index = 0; index < 20; index += 1) await writeFile(path.join(skillDir, 'scripts', `s${index}.py`), `print(${index})\n`);
-    console.log(`medians of ${runs} runs; the command is \`true\` so the figures are pure overhead`);
+    console.log(`medians of ${runs} runs, the cases taking turns; the command is \`true\` so the figures are pure overhead`);
     await measure('local', new LocalRuntime(), () => bareSpawn('/bin/bash', ['-c', 'true']), 'bare spawn of bash -c true', path.join(temporary, 'skills'), path.join(temporary, 'ws-local'));
     const support = detectSandboxSupport();
     if (!support.available) {

@@ -12,6 +12,7 @@ import { FsSkillRepository } from '../src/repository/fs-skill-repository.js';
 import { digestFolder, scanFolder } from '../src/workspace/folder-snapshot.js';
 import { LocalRuntime } from '../src/workspace/runtimes/local-runtime.js';
 import { createWorkspaceManager } from '../src/workspace/workspace-manager.js';
+import { median } from './bench-support.js';
 
 const megabytes = Number(process.env.STAGING_BENCH_MB ?? 50);
 const rounds = Number(process.env.STAGING_BENCH_ROUNDS ?? 5);
@@ -20,11 +21,6 @@ async function timed(task: () => Promise<unknown>): Promise<number> {
   const started = performance.now();
   await task();
   return performance.now() - started;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] as number;
 }
 
 const ratio = (value: number, base: number) => (base === 0 ? 'n/a' : `${(value / base).toFixed(2)}x`);
