@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { buildTokenReport, countTokens, percentSaved, renderCatalog } from '../src/disclosure/index.js';
 import { createFsSkillRepository } from '../src/repository/fs-skill-repository.js';
+import { median } from './bench-support.js';
 
 const corpus = new URL('../../shared/corpus/', import.meta.url).pathname;
 const collections: [string, string][] = [
@@ -96,11 +97,6 @@ export async function run(): Promise<void> {
     );
   }
   budgetSearch(skills);
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
 }
 
 /**
