@@ -164,6 +164,27 @@ describe('skill_run', () => {
     expect(result.warnings.join('\n')).toMatch(/leads out of the workspace/);
   });
 
+  it('returns only what this run wrote under out/, at most 20 files, saying how many more there were', async () => {
+    const { run, load } = await setup();
+    load('maker');
+    await run({ skill: 'maker', command: 'echo old > out/old.txt' });
+    const second = await run({ skill: 'maker', command: 'echo new > out/new.txt' });
+    expect(second.output_files.map((file) => file.name)).toEqual(['out/new.txt']);
+    const many = await run({ skill: 'maker', command: 'for i in $(seq 10 34); do echo $i > out/m$i.txt; done' });
+    expect(many.output_files.map((file) => file.name)).toEqual(Array.from({ length: 20 }, (_, index) => `out/m${index + 10}.txt`));
+    expect(many.warnings.join('\n')).toMatch(/25 files written under out\/; the first 20 are returned/);
+    expect(many.limits_hit).toBeUndefined();
+  });
+
+  it('puts back a workspace folder a command removed before the next run', async () => {
+    const { run, load } = await setup();
+    load('maker');
+    expect((await run({ skill: 'maker', command: 'rm -rf "$OUTPUT_DIR" "$WORK_DIR"', output_files: [] })).exit_code).toBe(0);
+    const next = await run({ skill: 'maker', command: 'echo back > out/back.txt && test -d "$WORK_DIR/inputs"' });
+    expect(next.exit_code).toBe(0);
+    expect(next.output_files.map((file) => file.content)).toEqual(['back\n']);
+  });
+
   it('caps the number of collected files and says so with limits_hit', async () => {
     const { run, load } = await setup({ outputLimits: { maxFiles: 3 } });
     load('maker');

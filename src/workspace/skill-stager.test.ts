@@ -149,4 +149,21 @@ describe('skill staging', () => {
     expect((await workspace.stageSkill('flaky')).staged).toBe(true);
     expect(await readFile(path.join(workspace.root, 'skills', 'flaky', 'data.txt'), 'utf8')).toBe('two');
   });
+
+  it('re-stages a copy that another workspace object replaced, even when the source looks as it did', async () => {
+    const first = await open();
+    await first.workspace.stageSkill('alpha');
+    const script = path.join(source, 'scripts', 'run.sh');
+    const original = await stat(script);
+    // A second manager on the same folders (another process, say) stages a changed source...
+    const second = await open(undefined, 's1');
+    expect(second.workspace.root).toBe(first.workspace.root);
+    await writeFile(script, 'echo other\n');
+    expect((await second.workspace.stageSkill('alpha')).staged).toBe(true);
+    // ...which then goes back, times included: only the copy's identity tells the first that it changed.
+    await writeFile(script, 'echo run\n');
+    await utimes(script, original.atime, original.mtime);
+    expect((await first.workspace.stageSkill('alpha')).staged).toBe(true);
+    expect(await readFile(path.join(first.workspace.root, 'skills', 'alpha', 'scripts', 'run.sh'), 'utf8')).toBe('echo run\n');
+  });
 });

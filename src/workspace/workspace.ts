@@ -84,6 +84,8 @@ export class Workspace {
   private metadataWrites: Promise<unknown> = Promise.resolve();
   private queuedMetadataWrite: Promise<void> | undefined;
   private metadataWriteError: unknown;
+  /** Changes not yet handed to a write (waiting for the first load): flushMetadata waits for them too. */
+  private readonly pendingMetadataChanges = new Set<Promise<void>>();
   /** Inode of each working copy as staging left it: a copy swapped in by anyone else is not trusted. */
   private readonly copyInodes = new Map<string, number>();
   private readonly skillLocks = new Map<string, Promise<unknown>>();
@@ -128,6 +130,7 @@ export class Workspace {
 
   /** Resolves when every change made so far is on disk; throws when the last write failed. */
   async flushMetadata(): Promise<void> {
+    await Promise.allSettled([...this.pendingMetadataChanges]);
     await this.metadataWrites;
     if (this.metadataWriteError !== undefined) {
       // Every write holds the whole state, so a retry repairs whatever an earlier failure missed.
@@ -149,7 +152,15 @@ export class Workspace {
    * `change` receives the latest metadata and returns the next (the same object when it only
    * appends); it runs synchronously on the latest state, so concurrent changes never lose one another.
    */
-  private async changeMetadata(change: (metadata: WorkspaceMetadata) => WorkspaceMetadata): Promise<void> {
+  private changeMetadata(change: (metadata: WorkspaceMetadata) => WorkspaceMetadata): Promise<void> {
+    const done = this.applyMetadataChange(change);
+    this.pendingMetadataChanges.add(done);
+    const settle = () => void this.pendingMetadataChanges.delete(done);
+    done.then(settle, settle);
+    return done;
+  }
+
+  private async applyMetadataChange(change: (metadata: WorkspaceMetadata) => WorkspaceMetadata): Promise<void> {
     await this.currentMetadata();
     const next = change(this.metadataState as WorkspaceMetadata);
     const now = new Date().toISOString();

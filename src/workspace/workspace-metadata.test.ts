@@ -1,0 +1,96 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createFsSkillRepository } from '../repository/fs-skill-repository.js';
+import { LocalRuntime } from './runtimes/local-runtime.js';
+import { createWorkspaceManager } from './workspace-manager.js';
+import { readMetadata } from './workspace-metadata.js';
+
+let temporary: string;
+
+beforeEach(async () => {
+  temporary = await mkdtemp(path.join(os.tmpdir(), 'skillbox-metadata-'));
+  const source = path.join(temporary, 'skills', 'alpha');
+  await import('node:fs/promises').then(({ mkdir }) => mkdir(source, { recursive: true }));
+  await writeFile(path.join(source, 'SKILL.md'), '---\nname: alpha\ndescription: A test skill.\n---\nBody\n');
+  await writeFile(path.join(source, 'data.txt'), 'one');
+});
+
+afterEach(async () => {
+  await rm(temporary, { recursive: true, force: true });
+});
+
+async function open(sessionId = 's1') {
+  const repository = await createFsSkillRepository({ roots: [path.join(temporary, 'skills')] });
+  const manager = createWorkspaceManager({ runtime: new LocalRuntime(), repository, baseDir: path.join(temporary, 'ws'), artifacts: false });
+  return manager.workspace(sessionId);
+}
+
+const run = { timeoutMs: 10_000, maxOutputBytes: 4096 };
+
+describe('workspace metadata', () => {
+  it('records every run on disk once flushed, and loses none of several concurrent changes', async () => {
+    const workspace = await open();
+    await Promise.all([1, 2, 3].map(() => workspace.run({ ...run, command: 'true' })));
+    await Promise.all(['a', 'b', 'c'].map((key) => workspace.updateMetadata((metadata) => void metadata.inputs.push({ from: key, to: key, mode: 'copy', ts: 'now' }))));
+    await workspace.flushMetadata();
+    const onDisk = await readMetadata(workspace.root);
+    expect(onDisk?.runs).toHaveLength(3);
+    expect(onDisk?.inputs.map((input) => input.from).sort()).toEqual(['a', 'b', 'c']);
+    expect(onDisk).toEqual(await workspace.metadata());
+  });
+
+  it('a change that throws changes nothing, in memory or on disk', async () => {
+    const workspace = await open();
+    await workspace.stageSkill('alpha');
+    await workspace.flushMetadata();
+    const before = await workspace.metadata();
+    await expect(
+      workspace.updateMetadata((metadata) => {
+        delete metadata.skills.alpha;
+        throw new Error('half-way');
+      }),
+    ).rejects.toThrow('half-way');
+    expect(await workspace.metadata()).toEqual(before);
+    expect(await readMetadata(workspace.root)).toEqual(before);
+  });
+
+  it('hands out copies: changing what metadata() returned changes nothing', async () => {
+    const workspace = await open();
+    const copy = await workspace.metadata();
+    copy.runs.push({ run_dir: 'runs/forged', exit_code: 0, timed_out: false, duration_ms: 0, started_at: 'now' });
+    expect((await workspace.metadata()).runs).toEqual([]);
+  });
+
+  it('a command that rewrites metadata.json cannot make staging skip a changed skill, and the next write restores the file', async () => {
+    const workspace = await open();
+    await workspace.stageSkill('alpha');
+    // Forge a record claiming the copy already matches whatever the source will be.
+    const forged = await workspace.run({
+      ...run,
+      argv: ['python3', '-c', 'import json,sys; p=sys.argv[1]; m=json.load(open(p)); m["skills"]={}; m["session_id"]="someone-else"; json.dump(m, open(p,"w"))', path.join(workspace.root, 'metadata.json')],
+    });
+    expect(forged.result.exitCode).toBe(0);
+    await writeFile(path.join(temporary, 'skills', 'alpha', 'data.txt'), 'two');
+    expect((await workspace.stageSkill('alpha')).staged).toBe(true);
+    expect(await readFile(path.join(workspace.root, 'skills', 'alpha', 'data.txt'), 'utf8')).toBe('two');
+    await workspace.flushMetadata();
+    const onDisk = await readMetadata(workspace.root);
+    expect(onDisk?.session_id).toBe('s1');
+    expect(Object.keys(onDisk?.skills ?? {})).toEqual(['alpha']);
+  });
+
+  it('reports a failed write from flushMetadata, and a later write repairs the file', async () => {
+    const workspace = await open();
+    await workspace.flushMetadata();
+    // A folder where the file should be: the rename over it fails.
+    await rm(path.join(workspace.root, 'metadata.json'));
+    await import('node:fs/promises').then(({ mkdir }) => mkdir(path.join(workspace.root, 'metadata.json', 'blocker'), { recursive: true }));
+    await workspace.run({ ...run, command: 'true' });
+    await expect(workspace.flushMetadata()).rejects.toThrow();
+    await rm(path.join(workspace.root, 'metadata.json'), { recursive: true });
+    await workspace.flushMetadata();
+    expect((await readMetadata(workspace.root))?.runs).toHaveLength(1);
+  });
+});
