@@ -32,6 +32,39 @@ export class SkillFileNotFoundError extends SkillboxError {
   }
 }
 
+/** Why a bundled file that exists could not be read. */
+export type SkillFileReadProblem = 'too-large' | 'folder' | 'not-a-file' | 'permission' | 'io';
+
+/**
+ * A bundled file that is there but cannot be served: larger than the repository's read limit, a
+ * folder, a device or pipe, not readable by this process, or an I/O failure. Kept apart from
+ * SkillFileNotFoundError so a caller (or a model) is not sent to look for a file that exists.
+ */
+export class SkillFileReadError extends SkillboxError {
+  readonly skill: string;
+  readonly path: string;
+  readonly problem: SkillFileReadProblem;
+  /** The file's size in bytes, when the problem is its size. */
+  readonly size: number | undefined;
+  /** The read limit in bytes, when the problem is the file's size. */
+  readonly limit: number | undefined;
+
+  constructor(
+    skill: string,
+    path: string,
+    problem: SkillFileReadProblem,
+    why: string,
+    options: { cause?: unknown; size?: number; limit?: number } = {},
+  ) {
+    super('SKILL_FILE_UNREADABLE', `cannot read file "${path}" of skill "${skill}": ${why}`, { cause: options.cause });
+    this.skill = skill;
+    this.path = path;
+    this.problem = problem;
+    this.size = options.size;
+    this.limit = options.limit;
+  }
+}
+
 /** A skill defined in code (MemorySkillRepository) with a missing or malformed field. */
 export class SkillDefinitionError extends SkillboxError {
   /** Position of the definition in the array given to the factory. */

@@ -2,6 +2,7 @@ import { realpath, rm, writeFile } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   SkillFileNotFoundError,
+  SkillFileReadError,
   SkillNotFoundError,
   SkillPathError,
   SkillRepositoryOptionsError,
@@ -218,7 +219,7 @@ describe('FsSkillRepository reading', () => {
     await expect(repository.readFile('tool', 'docs/leak.md')).rejects.toThrow('a link in the path leads out of the skill folder');
     await expect(repository.readFile('tool', 'docs/out-folder/secret.txt')).rejects.toBeInstanceOf(SkillPathError);
     await expect(repository.readFile('tool', 'docs/dangling.md')).rejects.toBeInstanceOf(SkillFileNotFoundError);
-    await expect(repository.readFile('tool', 'docs')).rejects.toBeInstanceOf(SkillFileNotFoundError);
+    await expect(repository.readFile('tool', 'docs')).rejects.toBeInstanceOf(SkillFileReadError);
     await expect(repository.readFile('tool', 'nothing.md')).rejects.toThrow('skill "tool" has no file "nothing.md"');
     await expect(repository.readFile('missing', 'SKILL.md')).rejects.toBeInstanceOf(SkillNotFoundError);
     await expect(repository.get('missing')).rejects.toThrow('skill "missing" not found');

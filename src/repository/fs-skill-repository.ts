@@ -8,7 +8,6 @@ import { normalizeBundledPath } from './bundled-path.js';
 import { compareNames } from './compare-names.js';
 import { isDocumentPath, isSkillFilePath } from './document-files.js';
 import {
-  SkillFileNotFoundError,
   SkillNotFoundError,
   SkillPathError,
   SkillRepositoryOptionsError,
@@ -16,6 +15,7 @@ import {
 } from './errors.js';
 import { listSkillFiles, type SkillFileListing } from './list-skill-files.js';
 import { mapWithConcurrency } from './map-with-concurrency.js';
+import { bundledFileError, defaultMaxReadableFileBytes, readBundledFile } from './read-bundled-file.js';
 import { isWithin, skippedFolderNames } from './resolve-link.js';
 import { resolveSkillRoots, type RootEntry } from './resolve-skill-roots.js';
 import { scanSkillRoot, type FoundSkillFolder } from './scan-skill-root.js';
@@ -51,6 +51,11 @@ export interface FsSkillRepositoryOptions {
   maxFilesPerSkill?: number;
   /** A larger SKILL.md is skipped with a reason instead of parsed (default 8 MiB). */
   maxSkillFileBytes?: number;
+  /**
+   * `readFile` refuses a larger bundled file with SkillFileReadError naming its size and this limit,
+   * checked by stat before anything is read (default 32 MiB).
+   */
+  maxReadableFileBytes?: number;
   /**
    * Index a SKILL.md inside another skill's folder as a skill of its own (default false: it is a
    * bundled file of the outer skill). The outer skill still owns every file below it (`listFiles`,
@@ -147,7 +152,7 @@ export class FsSkillRepository implements SkillRepository {
   readonly #rootEntries: RootEntry[];
   readonly #cwd: string;
   readonly #urlRoots: UrlRootOptions;
-  readonly #bounds: { maxDepth: number; maxEntries: number; maxFilesPerSkill: number; maxSkillFileBytes: number };
+  readonly #bounds: { maxDepth: number; maxEntries: number; maxFilesPerSkill: number; maxSkillFileBytes: number; maxReadableFileBytes: number };
   readonly #cache = new Map<string, CacheEntry>();
   #index: ScanIndex = { roots: [], folders: [], skipped: [], warnings: [], problems: [] };
   #view: CatalogView | undefined;
@@ -161,6 +166,7 @@ export class FsSkillRepository implements SkillRepository {
       maxEntries: positiveInteger(options, 'maxEntries', 250_000),
       maxFilesPerSkill: positiveInteger(options, 'maxFilesPerSkill', 10_000),
       maxSkillFileBytes: positiveInteger(options, 'maxSkillFileBytes', 8 * 1024 * 1024),
+      maxReadableFileBytes: positiveInteger(options, 'maxReadableFileBytes', defaultMaxReadableFileBytes),
     };
     if (options.nested !== undefined && typeof options.nested !== 'boolean') {
       throw new SkillRepositoryOptionsError('nested', `must be true or false, got ${String(options.nested)}`);
@@ -362,17 +368,11 @@ export class FsSkillRepository implements SkillRepository {
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'ELOOP') throw new SkillPathError(name, relativePath, 'the path goes through a link loop');
-      throw new SkillFileNotFoundError(name, path);
+      throw bundledFileError(name, path, error);
     }
     if (!isWithin(target, folder)) throw new SkillPathError(name, relativePath, 'a link in the path leads out of the skill folder');
-    try {
-      // Reading the resolved path means a link swapped after the check cannot redirect the read.
-      if (!(await stat(target)).isFile()) throw new SkillFileNotFoundError(name, path);
-      return await readFile(target);
-    } catch (error) {
-      if (error instanceof SkillFileNotFoundError) throw error;
-      throw new SkillFileNotFoundError(name, path);
-    }
+    // Reading the resolved path means a link swapped after the check cannot redirect the read.
+    return readBundledFile(name, path, target, this.#bounds.maxReadableFileBytes);
   }
 
   async report(): Promise<RepositoryReport> {

@@ -1,5 +1,6 @@
 export * from './errors.js';
 export { normalizeBundledPath } from './bundled-path.js';
+export { defaultMaxReadableFileBytes } from './read-bundled-file.js';
 export { documentFileExtensions, isDocumentPath } from './document-files.js';
 export { MemorySkillRepository, createMemorySkillRepository, type MemorySkillDefinition } from './memory-skill-repository.js';
 export { CombinedSkillRepository, combineRepositories } from './combine-repositories.js';

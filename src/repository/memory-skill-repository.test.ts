@@ -61,7 +61,7 @@ describe('MemorySkillRepository', () => {
     await expect(repository.readFile('greeting', 'docs\\..\\..\\x')).rejects.toBeInstanceOf(SkillPathError);
     await expect(repository.readFile('greeting', 'C:/x')).rejects.toBeInstanceOf(SkillPathError);
     await expect(repository.readFile('greeting', '')).rejects.toBeInstanceOf(SkillPathError);
-    await expect(repository.readFile('greeting', 'docs')).rejects.toBeInstanceOf(SkillFileNotFoundError);
+    await expect(repository.readFile('greeting', 'docs')).rejects.toThrow('cannot read file "docs" of skill "greeting": it is a folder, not a file');
     await expect(repository.readFile('greeting', 'missing.md')).rejects.toThrow('skill "greeting" has no file "missing.md"');
     await expect(repository.get('nope')).rejects.toBeInstanceOf(SkillNotFoundError);
     await expect(repository.listFiles('nope')).rejects.toBeInstanceOf(SkillNotFoundError);

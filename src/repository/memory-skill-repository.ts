@@ -3,7 +3,7 @@ import { parseToolsSection } from '../format/parse-tools-section.js';
 import { normalizeBundledPath } from './bundled-path.js';
 import { compareNames } from './compare-names.js';
 import { isDocumentPath, isSkillFilePath } from './document-files.js';
-import { SkillDefinitionError, SkillFileNotFoundError, SkillNotFoundError } from './errors.js';
+import { SkillDefinitionError, SkillFileNotFoundError, SkillFileReadError, SkillNotFoundError } from './errors.js';
 import type { RepositoryReport, Skill, SkillRepository, SkillSummary } from './types.js';
 
 /** A skill defined in code. */
@@ -29,7 +29,7 @@ interface StoredSkill {
   skill: Skill;
   /** Every file, SKILL.md included, by canonical relative path. */
   files: Map<string, Buffer>;
-  /** Folders implied by the file paths, so reading one gives a clear "no such file". */
+  /** Every file path, sorted: what listFiles gives, and how readFile tells a folder from a missing file. */
   sortedPaths: string[];
 }
 
@@ -177,7 +177,13 @@ export class MemorySkillRepository implements SkillRepository {
     const stored = this.#find(name);
     const path = normalizeBundledPath(name, relativePath);
     const content = stored.files.get(path);
-    if (!content) throw new SkillFileNotFoundError(name, path);
+    if (!content) {
+      const prefix = `${path}/`;
+      if (stored.sortedPaths.some((file) => file.startsWith(prefix))) {
+        throw new SkillFileReadError(name, path, 'folder', 'it is a folder, not a file');
+      }
+      throw new SkillFileNotFoundError(name, path);
+    }
     return Buffer.from(content);
   }
 
