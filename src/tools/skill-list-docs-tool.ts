@@ -10,6 +10,7 @@ export function createSkillListDocsTool(settings: SkillToolSettings): ToolDefini
   const inputSchema = z.object({ skill: settings.skillSchema });
   return {
     name: 'skill_list_docs',
+    writesState: false,
     description: "List a skill's docs (paths relative to the skill folder) that skill_load or skill_select_docs can add.",
     inputSchema,
     async execute(input, context) {

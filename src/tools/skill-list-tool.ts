@@ -8,6 +8,7 @@ export function createSkillListTool(settings: SkillToolSettings): ToolDefinition
   const inputSchema = z.object({}).strict() as unknown as z.ZodType<SkillListInput>;
   return {
     name: 'skill_list',
+    writesState: false,
     description: 'List the names of the skills available to you (the catalog in your instructions also has their descriptions).',
     inputSchema,
     async execute(input, context) {

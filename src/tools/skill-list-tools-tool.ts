@@ -15,6 +15,7 @@ export function createSkillListToolsTool(settings: SkillToolSettings): ToolDefin
   const inputSchema = z.object({ skill: settings.skillSchema });
   return {
     name: 'skill_list_tools',
+    writesState: false,
     description: "List the tools a skill makes available (its SKILL.md `Tools:` section); loading the skill selects them all.",
     inputSchema,
     async execute(input, context) {

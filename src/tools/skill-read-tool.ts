@@ -41,6 +41,7 @@ export function createSkillReadTool(settings: SkillToolSettings): ToolDefinition
   });
   return {
     name: 'skill_read',
+    writesState: false,
     description:
       "Read a skill without loading it: without path, its SKILL.md instructions and the list of its files; with path, one of those files (a script, template or reference). Long files come in pages.",
     inputSchema,

@@ -34,5 +34,11 @@ export interface ToolDefinition<Input = unknown, Output = unknown> {
   name: string;
   description: string;
   inputSchema: z.ZodType<Input>;
+  /**
+   * `false` promises that `execute` never calls `context.state.set`, so integrations may run its
+   * calls alongside others. Absent or `true`: calls on one session's agent run one at a time, each
+   * seeing the previous call's writes.
+   */
+  writesState?: boolean;
   execute(input: Input, context: ToolContext): Promise<Output>;
 }

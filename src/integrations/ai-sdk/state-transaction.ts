@@ -45,3 +45,37 @@ export function beginStateTransaction(parent: StateView): StateTransaction {
     },
   };
 }
+
+/**
+ * Tail of the queue of calls per state object and (session, agent). A WeakMap so a session's
+ * state that is no longer referenced takes its queue with it.
+ */
+const queues = new WeakMap<StateView, Map<string, Promise<unknown>>>();
+
+/**
+ * Runs `work` once every earlier call queued for the same state, session and agent has finished
+ * (successfully or not). The AI SDK runs a step's tool calls concurrently; a disclosure tool
+ * computes keys such as the loaded order from what it reads, so two calls working from the same
+ * snapshot would overwrite each other's writes. Queued, each call reads what the previous one
+ * committed.
+ */
+export async function runSerialized<T>(state: StateView, sessionId: string, agentName: string, work: () => Promise<T>): Promise<T> {
+  let byAgent = queues.get(state);
+  if (byAgent === undefined) {
+    byAgent = new Map();
+    queues.set(state, byAgent);
+  }
+  const key = `${sessionId}\u0000${agentName}`;
+  const previous = byAgent.get(key) ?? Promise.resolve();
+  const current = previous.then(work, work);
+  const tail = current.then(
+    () => undefined,
+    () => undefined,
+  );
+  byAgent.set(key, tail);
+  // The last call out removes the entry, so an idle session keeps no queue.
+  void tail.then(() => {
+    if (byAgent.get(key) === tail) byAgent.delete(key);
+  });
+  return current;
+}

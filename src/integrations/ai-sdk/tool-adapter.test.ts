@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { stepCountIs, streamText } from 'ai';
 import { z } from 'zod';
+import { readLoadedSkills } from '../../disclosure/loaded-skills.js';
+import { docsKey, loadedKey, loadedOrderKey } from '../../disclosure/state-keys.js';
+import { createMemorySkillRepository } from '../../repository/memory-skill-repository.js';
+import { createSkillTools } from '../../tools/create-skill-tools.js';
 import { SkillToolError } from '../../tools/errors.js';
 import type { StateView, ToolDefinition } from '../../tools/types.js';
 import { MissingSkillCallContextError } from './errors.js';
@@ -75,5 +79,61 @@ describe('toAiSdkTool', () => {
 
   it('refuses two tools of one name', () => {
     expect(() => toAiSdkTools([remember, remember])).toThrow(/two tools are named "remember"/);
+  });
+});
+
+describe('parallel tool calls in one step', () => {
+  const repository = createMemorySkillRepository([
+    { name: 'alpha', description: 'a', body: 'A', files: { 'docs/one.md': '1', 'docs/two.md': '2', 'docs/three.md': '3' } },
+    { name: 'beta', description: 'b', body: 'B' },
+    { name: 'gamma', description: 'c', body: 'C' },
+  ]);
+
+  it('run one after another per state and agent, so three loads honour maxLoadedSkills and the order', async () => {
+    const state = mapState();
+    const changes: StateChange[] = [];
+    const tools = toAiSdkTools(createSkillTools({ repository, maxLoadedSkills: 2 }));
+    const { model } = createScriptedModel([
+      {
+        toolCalls: [
+          { name: 'skill_load', input: { skill: 'alpha' } },
+          { name: 'skill_load', input: { skill: 'beta' } },
+          { name: 'skill_load', input: { skill: 'gamma' } },
+        ],
+      },
+      { text: 'done' },
+    ]);
+    const result = streamText({
+      model,
+      prompt: 'load three',
+      tools,
+      stopWhen: stepCountIs(3),
+      experimental_context: createSkillCallContext({ sessionId: 's', state, onStateChange: (change) => changes.push(change) }),
+    });
+    expect(await result.text).toBe('done');
+    expect(readLoadedSkills(state, 'assistant').map((skill) => skill.name)).toEqual(['beta', 'gamma']);
+    expect(state.get(loadedOrderKey('assistant'))).toBe('["beta","gamma"]');
+    expect(changes.map((change) => change.toolName)).toEqual(['skill_load', 'skill_load', 'skill_load']);
+  });
+
+  it('keep every concurrent skill_select_docs add', async () => {
+    const state = mapState({ [loadedKey('assistant', 'alpha')]: '1' });
+    const tools = toAiSdkTools(createSkillTools({ repository }));
+    const context = createSkillCallContext({ sessionId: 's', state });
+    const select = (doc: string, id: string) =>
+      tools.skill_select_docs!.execute!({ skill: 'alpha', docs: [doc], mode: 'add' }, { toolCallId: id, messages: [], experimental_context: context });
+    await Promise.all([select('docs/one.md', 'a'), select('docs/two.md', 'b'), select('docs/three.md', 'c')]);
+    expect(JSON.parse(state.get(docsKey('assistant', 'alpha')) ?? '[]')).toEqual(['docs/one.md', 'docs/two.md', 'docs/three.md']);
+  });
+
+  it('of other agents or other states do not wait for each other, and a failed call releases the next', async () => {
+    const state = mapState();
+    const tools = toAiSdkTools(createSkillTools({ repository }));
+    const call = (agentName: string, skill: string) =>
+      tools.skill_load!.execute!({ skill }, { toolCallId: skill, messages: [], experimental_context: createSkillCallContext({ sessionId: 's', agentName, state }) });
+    const outcomes = await Promise.allSettled([call('one', 'nope'), call('one', 'alpha'), call('two', 'beta')]);
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(['rejected', 'fulfilled', 'fulfilled']);
+    expect(readLoadedSkills(state, 'one').map((skill) => skill.name)).toEqual(['alpha']);
+    expect(readLoadedSkills(state, 'two').map((skill) => skill.name)).toEqual(['beta']);
   });
 });

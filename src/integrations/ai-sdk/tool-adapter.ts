@@ -2,7 +2,7 @@ import { tool, type Tool } from 'ai';
 import type { ToolDefinition } from '../../tools/types.js';
 import { SkillAgentConfigError } from './errors.js';
 import { resolveSkillCallContext, type SkillCallContext } from './skill-call-context.js';
-import { beginStateTransaction } from './state-transaction.js';
+import { beginStateTransaction, runSerialized } from './state-transaction.js';
 
 export interface ToolAdapterOptions {
   /**
@@ -16,7 +16,9 @@ export interface ToolAdapterOptions {
  * Adapts one framework-neutral tool to an AI SDK tool. A call runs against a transaction over the
  * session state: its writes are committed only when it returns. A thrown error (SkillToolError for
  * mistakes the model can fix) reaches the model as the tool's error result, the AI SDK's own
- * error path, and leaves the state untouched.
+ * error path, and leaves the state untouched. Calls of tools that may write state run one at a
+ * time per state, session and agent (the AI SDK starts a step's calls together), so each sees the
+ * writes of the one before.
  */
 export function toAiSdkTool(definition: ToolDefinition<any, any>, options: ToolAdapterOptions = {}): Tool {
   const adapted: Tool = {
@@ -24,18 +26,23 @@ export function toAiSdkTool(definition: ToolDefinition<any, any>, options: ToolA
     inputSchema: definition.inputSchema,
     execute: async (input: unknown, { toolCallId, abortSignal, experimental_context }) => {
       const context = resolveSkillCallContext(experimental_context, options.context, `tool "${definition.name}"`);
-      const transaction = beginStateTransaction(context.state);
-      const output = await definition.execute(input, {
-        sessionId: context.sessionId,
-        agentName: context.agentName,
-        toolCallId,
-        state: transaction.view,
-        ...(context.skillContext !== undefined ? { skillContext: context.skillContext } : {}),
-        ...(abortSignal !== undefined ? { abortSignal } : {}),
-      });
-      const delta = transaction.commit();
-      if (Object.keys(delta).length > 0) context.onStateChange?.({ source: 'tool', toolCallId, toolName: definition.name, delta });
-      return output;
+      const run = async () => {
+        const transaction = beginStateTransaction(context.state);
+        const output = await definition.execute(input, {
+          sessionId: context.sessionId,
+          agentName: context.agentName,
+          toolCallId,
+          state: transaction.view,
+          ...(context.skillContext !== undefined ? { skillContext: context.skillContext } : {}),
+          ...(abortSignal !== undefined ? { abortSignal } : {}),
+        });
+        const delta = transaction.commit();
+        if (Object.keys(delta).length > 0) context.onStateChange?.({ source: 'tool', toolCallId, toolName: definition.name, delta });
+        return output;
+      };
+      // A tool that never writes state (reads, script runs) need not wait for the others.
+      if (definition.writesState === false) return run();
+      return runSerialized(context.state, context.sessionId, context.agentName, run);
     },
   };
   return tool(adapted);
