@@ -8,6 +8,7 @@ export * from './errors.js';
 export * from './loaded-skills.js';
 export * from './skill-transitions.js';
 export * from './turn-lifecycle.js';
+export * from './skill-activation.js';
 export * from './declared-loads.js';
 export * from './token-counter.js';
 export * from './catalog-guidance.js';

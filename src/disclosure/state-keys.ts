@@ -42,6 +42,19 @@ export function toolsPrefix(agentName: string): string {
   return `${prefix}tools_by_agent:${agentSegment(agentName)}/`;
 }
 
+/**
+ * "1" for a skill loaded in the current turn: it stays runnable (skill_run, workspace_exec staging)
+ * until the turn ends even when `once` mode took its content out of later requests. Not among
+ * agentKeyPrefixes, so unloading a skill leaves its activation; a new turn clears it.
+ */
+export function activatedKey(agentName: string, skillName: string): string {
+  return `${activatedPrefix(agentName)}${skillName.trim()}`;
+}
+
+export function activatedPrefix(agentName: string): string {
+  return `${prefix}activated_by_agent:${agentSegment(agentName)}/`;
+}
+
 /** Every disclosure key of one agent starts with one of these. */
 export function agentKeyPrefixes(agentName: string): string[] {
   return [loadedPrefix(agentName), docsPrefix(agentName), toolsPrefix(agentName), loadedOrderKey(agentName)];

@@ -1,4 +1,5 @@
 import { parseLoadMode, type LoadMode } from './load-mode.js';
+import { activateLoadedSkills, clearActivations } from './skill-activation.js';
 import type { StateDelta, StateReader } from './state-delta.js';
 import { agentKeyPrefixes } from './state-keys.js';
 
@@ -19,16 +20,20 @@ export interface LifecycleOptions {
 
 /**
  * Call when a turn starts (a new user message), before the turn's first model request. In `turn`
- * mode it unloads everything the agent loaded in earlier turns; other modes keep state.
+ * mode it unloads everything the agent loaded in earlier turns; other modes keep state. Every mode
+ * ends the last turn's activations.
  */
 export function beginTurn(state: StateReader, options: LifecycleOptions): StateDelta {
-  return parseLoadMode(options.mode, 'mode') === 'turn' ? clearAgentState(state, options.agentName) : {};
+  const activations = clearActivations(state, options.agentName);
+  return parseLoadMode(options.mode, 'mode') === 'turn' ? { ...activations, ...clearAgentState(state, options.agentName) } : activations;
 }
 
 /**
  * Call after each model request was sent. In `once` mode the request just sent showed the loaded
- * skills, so they are unloaded; other modes keep state.
+ * skills, so they are unloaded; they stay activated, so the model can still run what it just read
+ * until the turn ends. Other modes keep state.
  */
 export function afterModelRequest(state: StateReader, options: LifecycleOptions): StateDelta {
-  return parseLoadMode(options.mode, 'mode') === 'once' ? clearAgentState(state, options.agentName) : {};
+  if (parseLoadMode(options.mode, 'mode') !== 'once') return {};
+  return { ...activateLoadedSkills(state, options.agentName), ...clearAgentState(state, options.agentName) };
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { loadedKey } from '../disclosure/state-keys.js';
+import { isSkillRunnable } from '../disclosure/skill-activation.js';
 import { SkillToolError } from '../tools/errors.js';
 import type { ToolDefinition } from '../tools/types.js';
 import { executeCommand } from './execute-command.js';
@@ -43,7 +43,7 @@ export function createSkillRunTool(options: ResolvedExecutionOptions): ToolDefin
     inputSchema: inputSchema(options.skillNames),
     async execute(input, context) {
       const skill = input.skill.trim();
-      if (options.requireSkillLoaded && context.state.get(loadedKey(context.agentName, skill)) !== '1') {
+      if (options.requireSkillLoaded && !isSkillRunnable(context.state, context.agentName, skill)) {
         throw new SkillToolError(`skill_run requires skill_load first for "${skill}": call skill_load with {"skill": "${skill}"}, read its instructions, then run the command`);
       }
       return executeCommand(

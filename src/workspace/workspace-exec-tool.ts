@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { loadedPrefix } from '../disclosure/state-keys.js';
+import { runnableSkillNames } from '../disclosure/skill-activation.js';
 import { SkillNotFoundError } from '../repository/errors.js';
 import type { StateView, ToolDefinition } from '../tools/types.js';
 import { executeCommand } from './execute-command.js';
@@ -17,14 +17,9 @@ const inputSchema = z.object({
 
 export type WorkspaceExecInput = z.infer<typeof inputSchema>;
 
-/** Skills the agent has loaded in this session, from the disclosure state. */
+/** Skills the agent has loaded (or, in `once` mode, loaded earlier in this turn), from the disclosure state. */
 export function loadedSkills(state: StateView, agentName: string): string[] {
-  const prefix = loadedPrefix(agentName);
-  return state
-    .keys()
-    .filter((key) => key.startsWith(prefix) && state.get(key) === '1')
-    .map((key) => key.slice(prefix.length))
-    .sort();
+  return runnableSkillNames(state, agentName);
 }
 
 /** `workspace_exec`: a shell in the session's workspace, with every loaded skill staged first. */
