@@ -6,7 +6,7 @@ export { createWorkspaceManager, WorkspaceManager, sanitizeSessionId, defaultWor
 export { Workspace, homeFolder, type WorkspaceRunRequest, type WorkspaceRunOutcome } from './workspace.js';
 export type { StagedSkill, StageMode } from './skill-stager.js';
 export type { InputSpec, StagedInput } from './input-stager.js';
-export { defaultOutputLimits, type OutputLimits, type CollectedFile, type CollectedOutputs } from './output-collector.js';
+export { defaultOutputLimits, type OutputLimits, type CollectedFile, type CollectedOutputs, type OutputMatch } from './output-collector.js';
 export { defaultInlineLimits, emptyOutputsDroppedWarning, type InlineLimits, type OutputFile, type ArtifactFile, type SkillRunResult } from './run-result.js';
 export { artifactReference, parseArtifactReference, type ArtifactStore, type ArtifactVersion, type StoredArtifact, type ArtifactAddress } from './artifact-store.js';
 export { FilesystemArtifactStore, createFilesystemArtifactStore, type FilesystemArtifactStoreOptions } from './filesystem-artifact-store.js';

@@ -8,21 +8,21 @@ import { PidsCgroup, pidsCgroupParent } from './pids-cgroup.js';
 // Needs a pids cgroup this process may create children in (root in most containers).
 describe.runIf(pidsCgroupParent() !== undefined)('pids cgroup pool', () => {
   it('kills what is left on release and hands the same empty cgroup, cap intact, to the next run', async () => {
-    const first = await PidsCgroup.acquire(17);
+    const first = PidsCgroup.acquire(17);
     expect(first).toBeDefined();
     const cgroup = first as PidsCgroup;
     const sleeper = spawn('sleep', ['30'], { stdio: 'ignore' });
     const exited = new Promise((resolve) => sleeper.once('exit', resolve));
-    await cgroup.add(sleeper.pid as number);
+    cgroup.add(sleeper.pid as number);
     expect(readFileSync(join(cgroup.path, 'cgroup.procs'), 'utf8').trim()).toBe(String(sleeper.pid));
     await cgroup.release();
     await exited;
-    const again = await PidsCgroup.acquire(17);
+    const again = PidsCgroup.acquire(17);
     expect(again?.path).toBe(cgroup.path);
     expect(readFileSync(join(cgroup.path, 'pids.max'), 'utf8').trim()).toBe('17');
     expect(readFileSync(join(cgroup.path, 'cgroup.procs'), 'utf8').trim()).toBe('');
     // A different cap never gets a pooled cgroup of another.
-    const other = await PidsCgroup.acquire(18);
+    const other = PidsCgroup.acquire(18);
     expect(other?.path).not.toBe(cgroup.path);
     await other?.release();
     await again?.release();
@@ -31,7 +31,7 @@ describe.runIf(pidsCgroupParent() !== undefined)('pids cgroup pool', () => {
   it('removes pooled cgroups when the process exits', () => {
     const script = `
       import { PidsCgroup } from './src/workspace/runtimes/pids-cgroup.ts';
-      const cgroup = await PidsCgroup.acquire(9);
+      const cgroup = PidsCgroup.acquire(9);
       await cgroup.release();
       console.log(cgroup.path);
     `;

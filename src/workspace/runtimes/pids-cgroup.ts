@@ -1,5 +1,4 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
-import { mkdir, readFile, rmdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /**
@@ -12,6 +11,10 @@ import { join } from 'node:path';
  * cgroup that is truly empty (no member, nothing still charged) goes back to a small pool and serves
  * the next run with the same cap. Pooled cgroups are removed when this process exits; ones left by
  * a process that died are removed the next time a process finds the parent.
+ *
+ * The cgroup files are read and written synchronously on purpose: they live in kernel memory and
+ * answer at once, while the thread pool's round trips (three or four per file) would sit on the
+ * run's critical path, between bubblewrap's report and the command's start.
  */
 export class PidsCgroup {
   private constructor(
@@ -20,7 +23,7 @@ export class PidsCgroup {
   ) {}
 
   /** An empty cgroup limited to `maxProcesses` (pooled or fresh), or undefined where cgroups cannot be created. */
-  static async acquire(maxProcesses: number): Promise<PidsCgroup | undefined> {
+  static acquire(maxProcesses: number): PidsCgroup | undefined {
     const pooled = idle.get(maxProcesses)?.pop();
     if (pooled) return pooled;
     const parent = pidsCgroupParent();
@@ -28,17 +31,17 @@ export class PidsCgroup {
     counter += 1;
     const path = join(parent, `run-${process.pid}-${counter}`);
     try {
-      await mkdir(path);
-      await writeFile(join(path, 'pids.max'), String(maxProcesses));
+      mkdirSync(path);
+      writeFileSync(join(path, 'pids.max'), String(maxProcesses));
       return new PidsCgroup(path, maxProcesses);
     } catch {
-      await rmdir(path).catch(() => undefined);
+      tryRemove(path);
       return undefined;
     }
   }
 
-  async add(pid: number): Promise<void> {
-    await writeFile(join(this.path, 'cgroup.procs'), String(pid));
+  add(pid: number): void {
+    writeFileSync(join(this.path, 'cgroup.procs'), String(pid));
   }
 
   /**
@@ -47,7 +50,7 @@ export class PidsCgroup {
    */
   async release(): Promise<void> {
     for (let attempt = 0; attempt < 40; attempt += 1) {
-      const members = await this.members();
+      const members = this.members();
       for (const pid of members) {
         try {
           process.kill(pid, 'SIGKILL');
@@ -56,7 +59,7 @@ export class PidsCgroup {
         }
       }
       // A zombie not yet reaped is no member but still charged: pooling it would lower the next run's cap.
-      if (members.length === 0 && (await this.charged()) === 0 && this.pool()) return;
+      if (members.length === 0 && this.charged() === 0 && this.pool()) return;
       if (tryRemove(this.path)) return;
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
@@ -71,17 +74,17 @@ export class PidsCgroup {
     return true;
   }
 
-  private async members(): Promise<number[]> {
+  private members(): number[] {
     try {
-      return (await readFile(join(this.path, 'cgroup.procs'), 'utf8')).split('\n').filter(Boolean).map(Number);
+      return readFileSync(join(this.path, 'cgroup.procs'), 'utf8').split('\n').filter(Boolean).map(Number);
     } catch {
       return [];
     }
   }
 
-  private async charged(): Promise<number> {
+  private charged(): number {
     try {
-      return Number((await readFile(join(this.path, 'pids.current'), 'utf8')).trim());
+      return Number(readFileSync(join(this.path, 'pids.current'), 'utf8').trim());
     } catch {
       return Number.NaN;
     }

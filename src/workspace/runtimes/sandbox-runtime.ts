@@ -85,7 +85,7 @@ export class SandboxRuntime implements WorkspaceRuntime {
       const { workspaceRoot, cwd } = await validateRuntimeCommand(command);
       const readOnlyPaths = await Promise.all((command.readOnlyPaths ?? []).map((path, index) => readOnlyPath(path, index)));
       const warnings: string[] = [];
-      const cgroup = this.limits.maxProcesses !== null && this.processLimit === 'cgroup' ? await PidsCgroup.acquire(this.limits.maxProcesses) : undefined;
+      const cgroup = this.limits.maxProcesses !== null && this.processLimit === 'cgroup' ? PidsCgroup.acquire(this.limits.maxProcesses) : undefined;
       if (this.limits.maxProcesses !== null && !cgroup && this.processLimit !== 'rlimit') {
         warnings.push('sandbox: the process limit could not be applied on this host (no pids cgroup, no prlimit)');
       }
@@ -153,7 +153,8 @@ async function joinCgroup(child: ChildProcess, cgroup: PidsCgroup): Promise<void
     info.on('data', onData);
     info.once('close', () => reject(new Error('bubblewrap exited before reporting its sandbox process')));
   });
-  await Promise.all([cgroup.add(child.pid as number), cgroup.add(sandboxPid)]);
+  cgroup.add(child.pid as number);
+  cgroup.add(sandboxPid);
   go.on('error', () => {});
   go.end('go');
 }
