@@ -53,6 +53,9 @@ describe('skillbox chat over a scripted OpenAI-compatible server', () => {
     expect(first.code).toBe(0);
     expect(first.stdout).toBe('The primes below 20 are 2, 3, 5, 7, 11, 13, 17 and 19.\n');
     expect(first.stderr).toContain('session primes (resume with --session primes)\n');
+    // bubblewrap works here, so `auto` picks the sandbox and there is nothing to warn about.
+    expect(first.stderr).not.toContain('WITHOUT isolation');
+    expect(first.stderr).not.toContain('  ! ');
     expect(first.stderr).toContain('· skill_load {"skill":"python-math"} → loaded: python-math\n');
     expect(first.stderr).toMatch(/· skill_run \{"skill":"python-math",.*… → exit 0, files: out\/primes.txt\n/);
 
@@ -93,6 +96,9 @@ describe('skillbox chat over a scripted OpenAI-compatible server', () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toBe('Hello there!\nBye.\n');
     expect(server.requests).toHaveLength(2);
+    // The user, not only the model, is told once that scripts run unconfined.
+    expect(result.stderr.match(/WITHOUT isolation, because you chose --runtime local/g)).toHaveLength(1);
+    expect(result.stderr).toContain('apt-get install bubblewrap');
   });
 
   it('reports a failing endpoint as a failed turn with exit 1', async () => {

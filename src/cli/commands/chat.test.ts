@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { main } from '../main.js';
-import { parseChatArguments, readChatEndpoint, toolCallLine } from './chat.js';
+import { isolationBanner, parseChatArguments, readChatEndpoint, toolCallLine } from './chat.js';
 
 async function runChat(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = '';
@@ -56,5 +56,23 @@ describe('skillbox chat arguments', () => {
       '· skill_run → exit 0, files: out/a.txt\n',
     );
     expect(toolCallLine(undefined, { type: 'tool-result', stepNumber: 0, toolCallId: 'c', toolName: 't', error: 'bad\ninput' })).toBe('· t → failed: bad input\n');
+  });
+
+  it('prints each run warning under the tool line', () => {
+    const output = { exit_code: 0, output_files: [], warnings: ['NOT ISOLATED: ran on the host', 'stdout cut at 1 MiB'] };
+    expect(toolCallLine(undefined, { type: 'tool-result', stepNumber: 0, toolCallId: 'c', toolName: 'skill_run', output })).toBe(
+      '· skill_run → exit 0\n  ! NOT ISOLATED: ran on the host\n  ! stdout cut at 1 MiB\n',
+    );
+  });
+
+  it('explains an unisolated runtime and how to get the sandbox on this platform', () => {
+    const linux = isolationBanner({ requested: 'auto', platform: 'linux', reason: 'bwrap was not found' });
+    expect(linux).toContain('WITHOUT isolation, because the sandbox is unavailable (bwrap was not found)');
+    expect(linux).toContain('can read and change anything you can');
+    expect(linux).toContain('apt-get install bubblewrap');
+    expect(isolationBanner({ requested: 'local', platform: 'linux' })).toContain('because you chose --runtime local');
+    const mac = isolationBanner({ requested: 'auto', platform: 'darwin', reason: 'bubblewrap needs Linux, this is darwin' });
+    expect(mac).toContain('The sandbox needs Linux (bubblewrap); on macOS');
+    expect(mac).not.toContain('apt-get');
   });
 });

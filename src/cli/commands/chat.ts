@@ -8,6 +8,7 @@ import type { MaterializationMode } from '../../disclosure/materialize-request.j
 import type { SkillAgentEvent } from '../../integrations/ai-sdk/agent-events.js';
 import type { SessionStore } from '../../sessions/session-store.js';
 import { createRuntime, RUNTIME_KINDS, type RuntimeKind } from '../../workspace/runtimes/create-runtime.js';
+import { detectSandboxSupport } from '../../workspace/runtimes/sandbox-support.js';
 import { oneOf, parseCommandArguments } from '../parse-command-arguments.js';
 import { CliUsageError, type CliCommand, type CliIo } from '../command.js';
 import { openRepositoryFromArgs } from '../skill-roots.js';
@@ -144,11 +145,42 @@ function describeOutput(output: unknown): string {
   return JSON.stringify(output) ?? '';
 }
 
-/** One line per finished tool call: what was called and what came back. */
+function runWarnings(output: unknown): string[] {
+  if (typeof output !== 'object' || output === null || !('warnings' in output)) return [];
+  const warnings = (output as { warnings: unknown }).warnings;
+  return Array.isArray(warnings) ? warnings.filter((warning): warning is string => typeof warning === 'string') : [];
+}
+
+/**
+ * One line per finished tool call: what was called and what came back, then one indented line per
+ * warning of a script run (the user, not only the model, must learn that a run was unconfined or
+ * its output cut).
+ */
 export function toolCallLine(call: { toolName: string; input: unknown } | undefined, result: Extract<SkillAgentEvent, { type: 'tool-result' }>): string {
   const input = call === undefined ? '' : ` ${shorten(JSON.stringify(call.input) ?? '', 100)}`;
   const outcome = result.error !== undefined ? `failed: ${shorten(result.error, 160)}` : shorten(describeOutput(result.output), 160);
-  return `· ${result.toolName}${input} → ${outcome}\n`;
+  const warnings = result.error !== undefined ? [] : runWarnings(result.output);
+  return `· ${result.toolName}${input} → ${outcome}\n${warnings.map((warning) => `  ! ${shorten(warning, 200)}\n`).join('')}`;
+}
+
+/**
+ * The notice printed once at start when scripts will run unconfined: what that means and how to
+ * get the sandbox on this platform. `reason` is why `auto` could not use the sandbox.
+ */
+export function isolationBanner(options: { requested: RuntimeKind; platform: NodeJS.Platform; reason?: string }): string {
+  const why =
+    options.requested === 'local'
+      ? 'you chose --runtime local'
+      : `the sandbox is unavailable${options.reason !== undefined ? ` (${options.reason})` : ''}`;
+  const fix =
+    options.platform === 'linux'
+      ? 'To isolate them, install bubblewrap (apt-get install bubblewrap) and use --runtime auto or --runtime sandbox.'
+      : `The sandbox needs Linux (bubblewrap); on ${options.platform === 'darwin' ? 'macOS' : options.platform} run skillbox inside a Linux VM or container to isolate scripts.`;
+  return (
+    `skillbox chat: WARNING: skill scripts run WITHOUT isolation, because ${why}. ` +
+    'They run directly on this machine as you, and can read and change anything you can.\n' +
+    `  ${fix}\n`
+  );
 }
 
 async function loadIntegration(io: CliIo): Promise<{ agentModule: typeof import('../../integrations/ai-sdk/skill-agent.js'); providerModule: typeof import('@ai-sdk/openai-compatible'); sqliteModule: typeof import('../../sessions/sqlite/index.js') } | undefined> {
@@ -178,6 +210,10 @@ async function run(args: string[], io: CliIo): Promise<number> {
 
   const repository = await openRepositoryFromArgs(options.roots, io);
   const runtime = createRuntime({ kind: options.runtime });
+  if (!runtime.isolated) {
+    const support = options.runtime === 'local' ? undefined : detectSandboxSupport();
+    io.stderr(isolationBanner({ requested: options.runtime, platform: process.platform, ...(support !== undefined && !support.available ? { reason: support.reason } : {}) }));
+  }
   const dbPath = options.db !== undefined ? resolve(io.cwd, options.db) : join(io.env.HOME ?? homedir(), '.skillbox', 'sessions.db');
   mkdirSync(dirname(dbPath), { recursive: true });
   const sessions: SessionStore = modules.sqliteModule.SqliteSessionStore.open({ path: dbPath });
