@@ -12,7 +12,8 @@ export interface TokenUsage {
 /**
  * What `SkillAgent.run` streams, in order. Events are meant for clients (a terminal, a web UI):
  * a loaded skill appears as the short `loaded: <name>` stub of its tool result, never as its
- * materialised body, which exists only in the requests sent to the model.
+ * materialised body, which exists only in the requests sent to the model; a `skill_read` result
+ * appears as `read: <skill>[/<path>] (<N> chars)` (the stored transcript keeps the text the model read).
  */
 export type SkillAgentEvent =
   | { type: 'text-delta'; stepNumber: number; text: string }

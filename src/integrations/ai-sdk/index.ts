@@ -10,4 +10,5 @@ export { createSkillPrepareStep, describeUnavailableTool, type SkillPrepareStepO
 export { createSkillToolkit, type SkillToolkit, type SkillToolkitOptions } from './skill-toolkit.js';
 export { createVisibleSkillToolkits, defaultMaxCachedToolkits, type VisibleSkillToolkits, type VisibleSkillToolkitsOptions } from './visible-skill-toolkits.js';
 export { createSkillAgent, type SkillAgent, type SkillAgentOptions, type SkillAgentRunOptions } from './skill-agent.js';
+export { clientToolOutput } from './client-tool-output.js';
 export { addUsage, emptyUsage, type SkillAgentEvent, type SkillAgentEventType, type TokenUsage } from './agent-events.js';

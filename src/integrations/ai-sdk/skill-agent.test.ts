@@ -130,4 +130,22 @@ describe('createSkillAgent', () => {
     const agent = createSkillAgent({ model, skills: repository });
     return expect(collect(agent.run({ userId: '', sessionId: 's', message: 'x' }))).rejects.toThrow(/userId/);
   });
+
+  it('streams skill_read results as a stub; the model and the stored transcript keep the text it read', async () => {
+    const files = createMemorySkillRepository([{ name: 'poetry', description: 'Write poems.', body, files: { 'forms/haiku.md': 'HAIKU-FILE: 5-7-5' } }]);
+    const { model, calls } = createScriptedModel([
+      { toolCalls: [{ name: 'skill_read', input: { skill: 'poetry' }, id: 'r1' }, { name: 'skill_read', input: { skill: 'poetry', path: 'forms/haiku.md' }, id: 'r2' }] },
+      { text: 'read both' },
+    ]);
+    const sessions = createMemorySessionStore();
+    const agent = createSkillAgent({ model, skills: files, sessions });
+    const events = await collect(agent.run({ userId: 'u', sessionId: 's', message: 'read it' }));
+    const reads = events.filter((event) => event.type === 'tool-result');
+    expect(reads.map((event) => (event as { output?: unknown }).output)).toEqual([expect.stringMatching(/^read: poetry \(\d+ chars\)$/), 'read: poetry/forms/haiku.md (17 chars)']);
+    expect(JSON.stringify(events)).not.toContain('SECRET-BODY');
+    expect(JSON.stringify(events)).not.toContain('HAIKU-FILE');
+    expect(JSON.stringify(calls[1]?.prompt)).toContain('HAIKU-FILE');
+    const stored = await sessions.getSession({ userId: 'u', sessionId: 's' });
+    expect(JSON.stringify(stored?.events)).toContain('HAIKU-FILE');
+  });
 });

@@ -13,6 +13,7 @@ import { createExecutionTools } from '../../workspace/execution-tools.js';
 import type { WorkspaceRuntime } from '../../workspace/runtime-types.js';
 import { createWorkspaceManager, type WorkspaceManager } from '../../workspace/workspace-manager.js';
 import { addUsage, emptyUsage, type SkillAgentEvent, type TokenUsage } from './agent-events.js';
+import { clientToolOutput } from './client-tool-output.js';
 import { SkillAgentConfigError } from './errors.js';
 import { createSkillCallContext, defaultAgentName, type PreparedStep } from './skill-call-context.js';
 import { describeUnavailableTool } from './skill-prepare-step.js';
@@ -180,7 +181,7 @@ export function createSkillAgent(options: SkillAgentOptions): SkillAgent {
           yield { type: 'tool-call', stepNumber, toolCallId: part.toolCallId, toolName: part.toolName, input: part.input };
           break;
         case 'tool-result':
-          yield { type: 'tool-result', stepNumber, toolCallId: part.toolCallId, toolName: part.toolName, output: part.output };
+          yield { type: 'tool-result', stepNumber, toolCallId: part.toolCallId, toolName: part.toolName, output: clientToolOutput(part.toolName, part.input, part.output) };
           break;
         case 'tool-error': {
           const error =
