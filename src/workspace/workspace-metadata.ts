@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { constants } from 'node:fs';
 import { open, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -79,7 +79,9 @@ export async function readMetadata(root: string): Promise<WorkspaceMetadata | un
 export async function writeMetadata(root: string, metadata: WorkspaceMetadata): Promise<void> {
   metadata.inputs = metadata.inputs.slice(-metadataRecordLimit);
   metadata.runs = metadata.runs.slice(-metadataRecordLimit);
-  const temporary = path.join(root, `.metadata.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+  // Unguessable, so a command cannot plant the name in advance; randomUUID draws from a buffered
+  // pool, where randomBytes asks the system for every call (this runs once per run).
+  const temporary = path.join(root, `.metadata.${process.pid}.${randomUUID()}.tmp`);
   try {
     await writeFile(temporary, `${JSON.stringify(metadata, null, 2)}\n`, { mode: 0o600, flag: 'wx' });
     await rename(temporary, path.join(root, metadataFileName));
