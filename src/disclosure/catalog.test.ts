@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SkillSummary } from '../repository/types.js';
-import { minimumDescriptionLength, renderCatalog, shortenDescription } from './catalog.js';
+import { maxCatalogDescriptionLength, minimumDescriptionLength, renderCatalog, shortenDescription } from './catalog.js';
 import { countTokens } from './token-counter.js';
 
 const skills: SkillSummary[] = [
@@ -98,5 +98,16 @@ describe('shortenDescription', () => {
     const cut = shortenDescription('one two three four five six seven eight nine ten eleven', minimumDescriptionLength);
     expect(cut).toBe('one two three four five six seven…');
     expect([...cut].length).toBeLessThanOrEqual(minimumDescriptionLength);
+  });
+});
+
+describe('renderCatalog with an oversized description', () => {
+  it('cuts it to the spec limit before counting, so a budget over a 6,000-character word is quick', { timeout: 10_000 }, () => {
+    const long = { name: 'long', description: 'x'.repeat(6000) };
+    const full = renderCatalog({ skills: [long], guidance: false });
+    expect([...full.slice('Available skills:\n- long: '.length)].length).toBe(maxCatalogDescriptionLength);
+    expect(full.endsWith('…')).toBe(true);
+    const budgeted = renderCatalog({ skills: [long, ...skills], guidance: false, budget: { tokens: 60 } });
+    expect(countTokens(budgeted)).toBeLessThanOrEqual(60);
   });
 });

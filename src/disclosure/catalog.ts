@@ -45,6 +45,19 @@ function oneLine(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
 }
 
+/**
+ * The longest description the catalog shows, in code points: the Agent Skills spec's limit. A
+ * longer one (a loader may accept it leniently) is cut here, before anything counts it, so one
+ * oversized description can neither crowd out the others nor make a budget search slow.
+ */
+export const maxCatalogDescriptionLength = 1024;
+
+/** A description as the catalog shows it: one line, at most `maxCatalogDescriptionLength` code points. */
+function catalogDescription(text: string): string {
+  const line = oneLine(text);
+  return line.length <= maxCatalogDescriptionLength ? line : shortenDescription(line, maxCatalogDescriptionLength);
+}
+
 function escapeXml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#x27;');
 }
@@ -66,7 +79,7 @@ function shortenCodePoints(text: string, points: readonly string[], limit: numbe
 /** One skill's catalog entry as it appears in a full catalog (what the skill alone adds to it). */
 export function renderCatalogEntry(skill: SkillSummary, format: CatalogFormat = 'text'): string {
   const location = format === 'xml' ? locationOf(skill) : undefined;
-  return renderEntry({ name: skill.name, description: oneLine(skill.description), ...(location === undefined ? {} : { location }) }, format);
+  return renderEntry({ name: skill.name, description: catalogDescription(skill.description), ...(location === undefined ? {} : { location }) }, format);
 }
 
 function renderEntry(entry: Entry, format: CatalogFormat): string {
@@ -134,7 +147,7 @@ export function renderCatalog(options: CatalogOptions): string {
   const sorted = [...options.skills].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const full: Entry[] = sorted.map((skill) => {
     const location = format === 'xml' ? locationOf(skill) : undefined;
-    return { name: skill.name, description: oneLine(skill.description), ...(location === undefined ? {} : { location }) };
+    return { name: skill.name, description: catalogDescription(skill.description), ...(location === undefined ? {} : { location }) };
   });
   const guidanceText = options.guidance === false ? '' : (options.guidance ?? renderCatalogGuidance(options.tools ?? []));
   const parts = (entries: readonly Entry[]) => renderParts(entries, format, guidanceText);

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { corpusRoot } from '../../test/support/corpus.js';
-import { countTokens, createTokenCounter } from './token-counter.js';
+import { countTokens, createTokenCounter, maxEncodedPieceCharacters } from './token-counter.js';
 
 const corpus = corpusRoot;
 
@@ -46,5 +46,25 @@ describe('createTokenCounter', () => {
     expect(counter.count(text, 10)).toBeLessThan(total);
     expect(counter.count(text, total)).toBe(total);
     expect(counter.count(text)).toBe(total);
+  });
+});
+
+describe('countTokens on long pieces without spaces', () => {
+  it('counts 20,000 repeated letters and 100 KB of minified JSON in linear time, as chunks of at most maxEncodedPieceCharacters', { timeout: 15_000 }, () => {
+    const letters = 'a'.repeat(20_000);
+    let chunked = 0;
+    for (let start = 0; start < letters.length; start += maxEncodedPieceCharacters) chunked += countTokens(letters.slice(start, start + maxEncodedPieceCharacters));
+    expect(countTokens(letters)).toBe(chunked);
+    const json = JSON.stringify(Array.from({ length: 4000 }, (_, index) => ({ id: index, tag: `t${index}`, ok: index % 2 === 0 })));
+    expect(json.length).toBeGreaterThan(100_000);
+    expect(countTokens(json)).toBeGreaterThan(json.length / 8);
+    expect(createTokenCounter().count(letters)).toBe(countTokens(letters));
+  });
+
+  it('counts the ordinary text around a long piece exactly', () => {
+    const words = 'Extract text and tables from PDF files, fill forms, merge documents.\n'.repeat(20);
+    const long = 'x'.repeat(3 * maxEncodedPieceCharacters);
+    expect(countTokens(`${words}${long}\n${words}`)).toBe(countTokens(words) + countTokens(long) + countTokens(`\n${words}`));
+    expect(countTokens(long)).toBeGreaterThan(0);
   });
 });

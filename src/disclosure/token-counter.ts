@@ -7,6 +7,8 @@ export const tokenizerName = 'o200k_base';
 const require = createRequire(import.meta.url);
 let ranks: TiktokenBPE | undefined;
 let tokenizer: Tiktoken | undefined;
+/** The encoder's pre-token pattern, with its own flags: 'u' for \p classes, 'g' to walk a text. */
+let pattern: RegExp | undefined;
 
 function loadRanks(): TiktokenBPE {
   if (ranks === undefined) {
@@ -26,10 +28,56 @@ function encoder(): Tiktoken {
   return tokenizer;
 }
 
-/** Number of o200k_base tokens in `text`. Special-token text in a skill counts as ordinary text. */
+/**
+ * Pre-tokens longer than this are counted in chunks of this many characters. js-tiktoken's byte-pair
+ * merge is quadratic in the length of a pre-token, and a run without spaces (minified JSON, base64,
+ * a line of `=`) is one pre-token: 20,000 letters took 35 s whole and take well under a second in
+ * chunks. A chunk edge can add a token the whole piece would not have, so counts of such text are
+ * an upper bound (at most one token per chunk too many); text with ordinary words is counted exactly.
+ */
+export const maxEncodedPieceCharacters = 256;
+
+/** A run this long of non-space or of space characters may hold a pre-token over the chunk size. */
+const longRun = new RegExp(`\\S{${maxEncodedPieceCharacters + 1}}|\\s{${maxEncodedPieceCharacters + 1}}`);
+
+function encodedLength(text: string): number {
+  return encoder().encode(text, [], []).length;
+}
+
+/** Counts one long pre-token in chunks, never splitting a surrogate pair. */
+function countLongPiece(piece: string): number {
+  let total = 0;
+  for (let start = 0; start < piece.length; ) {
+    let end = Math.min(piece.length, start + maxEncodedPieceCharacters);
+    const last = piece.charCodeAt(end - 1);
+    if (end < piece.length && last >= 0xd800 && last <= 0xdbff) end -= 1;
+    total += encodedLength(piece.slice(start, end));
+    start = end;
+  }
+  return total;
+}
+
+/**
+ * Number of o200k_base tokens in `text`. Special-token text in a skill counts as ordinary text.
+ * Exact, except for pre-tokens over `maxEncodedPieceCharacters` (see there), which give an upper bound.
+ */
 export function countTokens(text: string): number {
   if (text === '') return 0;
-  return encoder().encode(text, [], []).length;
+  if (!longRun.test(text)) return encodedLength(text);
+  pattern ??= new RegExp(loadRanks().pat_str, 'ug');
+  let total = 0;
+  let pending = '';
+  for (const match of text.matchAll(pattern)) {
+    const piece = match[0];
+    if (piece.length <= maxEncodedPieceCharacters) {
+      pending += piece;
+      continue;
+    }
+    if (pending !== '') total += encodedLength(pending);
+    pending = '';
+    total += countLongPiece(piece);
+  }
+  return pending === '' ? total : total + encodedLength(pending);
 }
 
 /** Counts many overlapping texts (catalog variants), each distinct piece of text counted once. */
@@ -59,10 +107,8 @@ function endsPreTokenBefore(text: string, index: number): boolean {
  */
 const pieceCounts = new Map<string, number>();
 const maxRememberedPieces = 100_000;
-let pattern: RegExp | undefined;
 
 function countPieces(text: string): number {
-  // The encoder's own flags: 'u' for \p classes, 'g' to walk the text.
   pattern ??= new RegExp(loadRanks().pat_str, 'ug');
   let total = 0;
   for (const match of text.matchAll(pattern)) {
