@@ -1,6 +1,6 @@
 import { watch as watchFolder, type FSWatcher } from 'node:fs';
 import { readFile, realpath, stat } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { basename, join, relative, sep } from 'node:path';
 import { SkillParseError } from '../format/errors.js';
 import { parseSkillMarkdown } from '../format/parse-skill.js';
 import type { ParsedSkill } from '../format/types.js';
@@ -16,7 +16,8 @@ import {
 import { listSkillFiles, type SkillFileListing } from './list-skill-files.js';
 import { mapWithConcurrency } from './map-with-concurrency.js';
 import { bundledFileError, defaultMaxReadableFileBytes, readBundledFile } from './read-bundled-file.js';
-import { isWithin, skippedFolderNames } from './resolve-link.js';
+import { createBundledFileRule, isSkippedFolderName, type BundledFileRule } from './bundled-file-rule.js';
+import { isWithin } from './resolve-link.js';
 import { resolveSkillRoots, type RootEntry } from './resolve-skill-roots.js';
 import { scanSkillRoot, type FoundSkillFolder } from './scan-skill-root.js';
 import { splitSkillsRootList, standardSkillRoots } from './standard-roots.js';
@@ -56,6 +57,14 @@ export interface FsSkillRepositoryOptions {
    * checked by stat before anything is read (default 32 MiB).
    */
   maxReadableFileBytes?: number;
+  /**
+   * Case-insensitive name patterns (`*`, `?`) of files and folders inside a skill that are never
+   * listed, counted as docs or served, because they usually hold secrets. Default:
+   * `defaultDeniedFileNames` (`.env`, `.env.*`, `*.pem`, `*.key`, `id_rsa*`, `.npmrc`, ...); extend it
+   * with `[...defaultDeniedFileNames, 'secrets.yaml']`, or pass `[]` to serve them. Paths through
+   * `.git`, `node_modules`, `.venv` and `__pycache__` are refused whatever this says.
+   */
+  deniedFileNames?: readonly string[];
   /**
    * Index a SKILL.md inside another skill's folder as a skill of its own (default false: it is a
    * bundled file of the outer skill). The outer skill still owns every file below it (`listFiles`,
@@ -153,6 +162,7 @@ export class FsSkillRepository implements SkillRepository {
   readonly #cwd: string;
   readonly #urlRoots: UrlRootOptions;
   readonly #bounds: { maxDepth: number; maxEntries: number; maxFilesPerSkill: number; maxSkillFileBytes: number; maxReadableFileBytes: number };
+  readonly #fileRule: BundledFileRule;
   readonly #cache = new Map<string, CacheEntry>();
   #index: ScanIndex = { roots: [], folders: [], skipped: [], warnings: [], problems: [] };
   #view: CatalogView | undefined;
@@ -168,6 +178,7 @@ export class FsSkillRepository implements SkillRepository {
       maxSkillFileBytes: positiveInteger(options, 'maxSkillFileBytes', 8 * 1024 * 1024),
       maxReadableFileBytes: positiveInteger(options, 'maxReadableFileBytes', defaultMaxReadableFileBytes),
     };
+    this.#fileRule = createBundledFileRule(options.deniedFileNames);
     if (options.nested !== undefined && typeof options.nested !== 'boolean') {
       throw new SkillRepositoryOptionsError('nested', `must be true or false, got ${String(options.nested)}`);
     }
@@ -315,7 +326,7 @@ export class FsSkillRepository implements SkillRepository {
   /** The skill's files; a folder removed since the last look means the skill is gone. */
   async #files(name: string, folder: string): Promise<SkillFileListing> {
     try {
-      return await listSkillFiles(folder, { maxDepth: this.#bounds.maxDepth, maxFiles: this.#bounds.maxFilesPerSkill });
+      return await listSkillFiles(folder, { maxDepth: this.#bounds.maxDepth, maxFiles: this.#bounds.maxFilesPerSkill, rule: this.#fileRule });
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new SkillNotFoundError(name);
       throw error;
@@ -360,6 +371,8 @@ export class FsSkillRepository implements SkillRepository {
   async readFile(name: string, relativePath: string): Promise<Buffer> {
     const { indexed } = await this.#winner(name);
     const path = normalizeBundledPath(name, relativePath);
+    const refusal = this.#fileRule.refusalOf(path);
+    if (refusal !== undefined) throw new SkillPathError(name, relativePath, refusal);
     let target: string;
     let folder: string;
     try {
@@ -371,6 +384,9 @@ export class FsSkillRepository implements SkillRepository {
       throw bundledFileError(name, path, error);
     }
     if (!isWithin(target, folder)) throw new SkillPathError(name, relativePath, 'a link in the path leads out of the skill folder');
+    const realRelative = relative(folder, target).split(sep).join('/');
+    const linkRefusal = realRelative === '' ? undefined : this.#fileRule.refusalOf(realRelative);
+    if (linkRefusal !== undefined) throw new SkillPathError(name, relativePath, `a link in the path leads to "${realRelative}": ${linkRefusal}`);
     // Reading the resolved path means a link swapped after the check cannot redirect the read.
     return readBundledFile(name, path, target, this.#bounds.maxReadableFileBytes);
   }
@@ -424,7 +440,7 @@ export class FsSkillRepository implements SkillRepository {
     const schedule = (filename: string | Buffer | null): void => {
       if (closed) return;
       const segments = filename === null ? [] : filename.toString().split(/[\\/]/);
-      if (segments.some((segment) => skippedFolderNames.has(segment))) return;
+      if (segments.some(isSkippedFolderName)) return;
       clearTimeout(timer);
       timer = setTimeout(() => {
         queue = queue.then(rescan);

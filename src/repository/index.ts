@@ -2,7 +2,19 @@ export * from './errors.js';
 export { normalizeBundledPath } from './bundled-path.js';
 export { defaultMaxReadableFileBytes } from './read-bundled-file.js';
 export { documentFileExtensions, isDocumentPath } from './document-files.js';
-export { MemorySkillRepository, createMemorySkillRepository, type MemorySkillDefinition } from './memory-skill-repository.js';
+export {
+  MemorySkillRepository,
+  createMemorySkillRepository,
+  type MemorySkillDefinition,
+  type MemorySkillRepositoryOptions,
+} from './memory-skill-repository.js';
+export {
+  createBundledFileRule,
+  defaultDeniedFileNames,
+  isSkippedFolderName,
+  skippedFolderNames,
+  type BundledFileRule,
+} from './bundled-file-rule.js';
 export { CombinedSkillRepository, combineRepositories } from './combine-repositories.js';
 export { FilteredSkillRepository, filterSkills, type SkillVisibility } from './filter-skills.js';
 export {

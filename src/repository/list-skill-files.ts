@@ -1,8 +1,9 @@
 import type { Dirent } from 'node:fs';
 import { readdir, realpath } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, relative, sep } from 'node:path';
+import type { BundledFileRule } from './bundled-file-rule.js';
 import { compareNames } from './compare-names.js';
-import { resolveLink, skippedFolderNames } from './resolve-link.js';
+import { resolveLink } from './resolve-link.js';
 
 export interface SkillFileListing {
   /** Sorted `/`-separated paths relative to the skill folder. */
@@ -13,12 +14,15 @@ export interface SkillFileListing {
 export interface SkillFileBounds {
   maxDepth: number;
   maxFiles: number;
+  /** Which names are left out (skipped folders, secret-looking files); a link is judged by its target too. */
+  rule: BundledFileRule;
 }
 
 /**
  * Every regular file of a skill folder, links included only when they resolve inside the folder.
  * The same folders are skipped as in a root scan, so a skill that vendors `node_modules` does not
- * list thousands of files.
+ * list thousands of files, and nothing the rule refuses to serve is listed (a link whose target is
+ * refused included), so a listing never offers a file that readFile would refuse.
  */
 export async function listSkillFiles(folder: string, bounds: SkillFileBounds): Promise<SkillFileListing> {
   const boundary = await realpath(folder);
@@ -40,7 +44,8 @@ export async function listSkillFiles(folder: string, bounds: SkillFileBounds): P
         continue;
       }
       for (const entry of listing as Dirent[]) {
-        const relative = current.relative === '' ? entry.name : `${current.relative}/${entry.name}`;
+        if (bounds.rule.excludes(entry.name)) continue;
+        const relativePath = current.relative === '' ? entry.name : `${current.relative}/${entry.name}`;
         const path = join(current.path, entry.name);
         let isFile = entry.isFile();
         let isFolder = entry.isDirectory();
@@ -48,6 +53,7 @@ export async function listSkillFiles(folder: string, bounds: SkillFileBounds): P
         if (entry.isSymbolicLink()) {
           const target = await resolveLink(path, boundary);
           if (target.kind !== 'inside') continue;
+          if (bounds.rule.refusalOf(relative(boundary, target.realPath).split(sep).join('/')) !== undefined) continue;
           isFile = target.stats.isFile();
           isFolder = target.stats.isDirectory();
           realPath = target.realPath;
@@ -57,8 +63,8 @@ export async function listSkillFiles(folder: string, bounds: SkillFileBounds): P
             warnings.push(`listed only the first ${bounds.maxFiles} files of ${folder} (maxFiles)`);
             return { files: files.sort(compareNames), warnings };
           }
-          files.push(relative);
-        } else if (isFolder && !skippedFolderNames.has(entry.name)) {
+          files.push(relativePath);
+        } else if (isFolder) {
           // A folder reached twice (by its name and through a link, or by a link loop) is listed once.
           if (visited.has(realPath)) continue;
           visited.add(realPath);
@@ -66,7 +72,7 @@ export async function listSkillFiles(folder: string, bounds: SkillFileBounds): P
             warnings.push(`did not list ${path}: deeper than ${bounds.maxDepth} levels (maxDepth)`);
             continue;
           }
-          next.push({ path, realPath, relative, depth: current.depth + 1 });
+          next.push({ path, realPath, relative: relativePath, depth: current.depth + 1 });
         }
       }
     }

@@ -1,6 +1,7 @@
 import { stringify } from 'yaml';
 import { parseToolsSection } from '../format/parse-tools-section.js';
 import { normalizeBundledPath } from './bundled-path.js';
+import { createBundledFileRule, type BundledFileRule } from './bundled-file-rule.js';
 import { compareNames } from './compare-names.js';
 import { isDocumentPath, isSkillFilePath } from './document-files.js';
 import { SkillDefinitionError, SkillFileNotFoundError, SkillFileReadError, SkillNotFoundError } from './errors.js';
@@ -23,6 +24,14 @@ export interface MemorySkillDefinition {
   license?: string;
   compatibility?: string;
   metadata?: Record<string, unknown>;
+}
+
+export interface MemorySkillRepositoryOptions {
+  /**
+   * Name patterns of files that may not be defined (default `defaultDeniedFileNames`, the same rule
+   * as on disk): a definition holding `.env` or `keys/id_rsa` throws at construction.
+   */
+  deniedFileNames?: readonly string[];
 }
 
 interface StoredSkill {
@@ -59,7 +68,7 @@ function renderSkillFile(skill: Skill): string {
   return `---\n${frontmatter}\n---\n${skill.body}`;
 }
 
-function storeDefinition(definition: MemorySkillDefinition, index: number): StoredSkill {
+function storeDefinition(definition: MemorySkillDefinition, index: number, rule: BundledFileRule): StoredSkill {
   if (typeof definition !== 'object' || definition === null) {
     throw new SkillDefinitionError(index, '(definition)', `must be an object, got ${describe(definition)}`);
   }
@@ -88,6 +97,9 @@ function storeDefinition(definition: MemorySkillDefinition, index: number): Stor
     } catch (error) {
       throw new SkillDefinitionError(index, `files["${rawPath}"]`, (error as Error).message);
     }
+    const refusal = rule.refusalOf(path);
+    // Refused here rather than hidden later: the code that defined the file should hear about it.
+    if (refusal !== undefined) throw new SkillDefinitionError(index, `files["${rawPath}"]`, `would never be served: ${refusal}`);
     if (isSkillFilePath(path)) {
       throw new SkillDefinitionError(index, `files["${rawPath}"]`, 'is generated from name, description and body; do not give it');
     }
@@ -139,13 +151,14 @@ function copySkill(skill: Skill): Skill {
 export class MemorySkillRepository implements SkillRepository {
   readonly #skills: Map<string, StoredSkill>;
 
-  constructor(definitions: readonly MemorySkillDefinition[]) {
+  constructor(definitions: readonly MemorySkillDefinition[], options: MemorySkillRepositoryOptions = {}) {
+    const rule = createBundledFileRule(options.deniedFileNames);
     if (!Array.isArray(definitions)) {
       throw new SkillDefinitionError(0, '(definitions)', `must be an array of skill definitions, got ${describe(definitions)}`);
     }
     this.#skills = new Map();
     definitions.forEach((definition, index) => {
-      const stored = storeDefinition(definition, index);
+      const stored = storeDefinition(definition, index, rule);
       if (this.#skills.has(stored.skill.name)) {
         throw new SkillDefinitionError(index, 'name', `"${stored.skill.name}" is already used by an earlier definition`);
       }
@@ -195,6 +208,6 @@ export class MemorySkillRepository implements SkillRepository {
   async refresh(): Promise<void> {}
 }
 
-export function createMemorySkillRepository(definitions: readonly MemorySkillDefinition[]): MemorySkillRepository {
-  return new MemorySkillRepository(definitions);
+export function createMemorySkillRepository(definitions: readonly MemorySkillDefinition[], options: MemorySkillRepositoryOptions = {}): MemorySkillRepository {
+  return new MemorySkillRepository(definitions, options);
 }

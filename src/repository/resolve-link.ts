@@ -2,9 +2,6 @@ import type { Stats } from 'node:fs';
 import { realpath, stat } from 'node:fs/promises';
 import { sep } from 'node:path';
 
-/** Folders no scan enters: tool caches and dependency trees that never hold a skill of their own. */
-export const skippedFolderNames: ReadonlySet<string> = new Set(['.git', 'node_modules', '.venv', '__pycache__']);
-
 /** Whether `path` is `folder` or lies below it (both absolute, already resolved). */
 export function isWithin(path: string, folder: string): boolean {
   return path === folder || path.startsWith(folder.endsWith(sep) ? folder : folder + sep);

@@ -2,7 +2,8 @@ import type { Dirent } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { compareNames } from './compare-names.js';
-import { isWithin, resolveLink, skippedFolderNames } from './resolve-link.js';
+import { isSkippedFolderName } from './bundled-file-rule.js';
+import { isWithin, resolveLink } from './resolve-link.js';
 import type { SkippedSkill } from './types.js';
 
 export interface ScanBounds {
@@ -99,7 +100,7 @@ export async function scanSkillRoot(root: string, bounds: ScanBounds): Promise<R
           if (!bounds.nested) continue;
         }
         for (const entry of listing) {
-          if (skippedFolderNames.has(entry.name)) continue;
+          if (isSkippedFolderName(entry.name)) continue;
           const child = await childFolder(root, folder, entry, visited, warnings);
           if (!child) continue;
           if (child.depth > bounds.maxDepth) {

@@ -48,6 +48,22 @@ describe('skillbox show', () => {
     expect(unknown.stderr).toBe('skillbox show: skill "nope" not found; `skillbox list` shows the available names\n');
   });
 
+  it('does not print secrets from a skill folder that is a git checkout', async () => {
+    await tree.write({
+      'skills/demo/.git/config': '[remote "origin"]\n\turl = https://x-access-token:ghp_TOKEN@example.com/o/r.git\n',
+      'skills/demo/.env': 'API_KEY=TOKEN\n',
+    });
+    const config = await runShow(['demo', '--root', 'skills', '--file', '.git/config']);
+    expect(config).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'skillbox show: refused path ".git/config" in skill "demo": it goes through ".git", which is never listed or served\n',
+    });
+    const environment = await runShow(['demo', '--root', 'skills', '--file', '.env']);
+    expect(environment.code).toBe(1);
+    expect(environment.stdout + environment.stderr).not.toContain('TOKEN');
+  });
+
   it('does not print binary files', async () => {
     const result = await runShow(['demo', '--root', 'skills', '--file', 'assets/blob.bin']);
     expect(result).toEqual({ code: 1, stdout: '', stderr: 'skillbox show: assets/blob.bin of skill "demo" is not UTF-8 text (3 bytes); not printed\n' });

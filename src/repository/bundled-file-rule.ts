@@ -1,0 +1,108 @@
+import { SkillRepositoryOptionsError } from './errors.js';
+
+/** Folders no scan or listing enters: tool caches and dependency trees that never hold a skill of their own. */
+export const skippedFolderNames: ReadonlySet<string> = new Set(['.git', 'node_modules', '.venv', '__pycache__']);
+
+/**
+ * Names of files and folders that usually hold secrets, as case-insensitive patterns (`*` any run of
+ * characters, `?` one). A skill folder is often a checkout or a working folder, and what the model
+ * may read should not include the `.env` or deploy key that happens to sit there.
+ */
+export const defaultDeniedFileNames: readonly string[] = Object.freeze([
+  // Environment files (and direnv's .envrc), including .env.local, .env.production and the templates (.env.example):
+  // telling a real one from a template would need reading it.
+  '.env',
+  '.env.*',
+  '.envrc',
+  // Private keys and key stores.
+  '*.pem',
+  '*.key',
+  '*.p12',
+  '*.pfx',
+  '*.jks',
+  '*.keystore',
+  '*.ppk',
+  'id_rsa*',
+  'id_dsa*',
+  'id_ecdsa*',
+  'id_ed25519*',
+  // Credential files of package managers, version control and other tools.
+  '.npmrc',
+  '.pypirc',
+  '.netrc',
+  '_netrc',
+  '.pgpass',
+  '.git-credentials',
+  '.htpasswd',
+  '.dockercfg',
+  '.vault-token',
+  '.s3cfg',
+  'credentials*.json',
+  'client_secret*.json',
+  'service-account*.json',
+  // Folders of credentials, refused with everything below them.
+  '.ssh',
+  '.aws',
+  '.azure',
+  '.gnupg',
+  '.kube',
+]);
+
+/**
+ * Which paths inside a skill folder are never listed, counted as docs or served. One rule for the
+ * repository's listing and reading, and for anything else that copies a skill folder (staging).
+ */
+export interface BundledFileRule {
+  /** The denied-name patterns in force. */
+  readonly deniedFileNames: readonly string[];
+  /** Why a `/`-separated path relative to a skill folder is refused, or undefined when it may be served. */
+  refusalOf(relativePath: string): string | undefined;
+  /** Whether a walk of a skill folder leaves out an entry of this name (and, for a folder, all below it). */
+  excludes(name: string): boolean;
+}
+
+const lowerSkippedFolderNames = new Set([...skippedFolderNames].map((name) => name.toLowerCase()));
+
+/** Case-insensitive, since on a case-insensitive disk `.GIT/config` is `.git/config`. */
+export function isSkippedFolderName(name: string): boolean {
+  return lowerSkippedFolderNames.has(name.toLowerCase());
+}
+
+function patternExpression(pattern: string): RegExp {
+  const source = [...pattern].map((character) => (character === '*' ? '.*' : character === '?' ? '.' : character.replace(/[\\^$.|+()[\]{}]/g, '\\$&')));
+  return new RegExp(`^${source.join('')}$`, 'isu');
+}
+
+/**
+ * The rule for a list of denied-name patterns (default: `defaultDeniedFileNames`; `[]` denies
+ * nothing beyond the skipped folders). `option` names the option in the error for a bad pattern.
+ */
+export function createBundledFileRule(deniedFileNames: readonly string[] = defaultDeniedFileNames, option = 'deniedFileNames'): BundledFileRule {
+  if (!Array.isArray(deniedFileNames)) throw new SkillRepositoryOptionsError(option, 'must be an array of file name patterns');
+  const patterns = deniedFileNames.map((pattern, index) => {
+    if (typeof pattern !== 'string' || pattern.trim() === '') {
+      throw new SkillRepositoryOptionsError(`${option}[${index}]`, `must be a non-empty file name pattern, got ${JSON.stringify(pattern)}`);
+    }
+    if (pattern.includes('/') || pattern.includes('\\')) {
+      throw new SkillRepositoryOptionsError(`${option}[${index}]`, `is matched against one file or folder name and cannot hold a separator, got ${JSON.stringify(pattern)}`);
+    }
+    return { pattern, expression: patternExpression(pattern) };
+  });
+  const deniedPattern = (name: string): string | undefined => patterns.find(({ expression }) => expression.test(name))?.pattern;
+  return {
+    deniedFileNames: Object.freeze([...deniedFileNames]),
+    refusalOf(relativePath) {
+      for (const segment of relativePath.split('/')) {
+        if (isSkippedFolderName(segment)) return `it goes through "${segment}", which is never listed or served`;
+        const pattern = deniedPattern(segment);
+        if (pattern !== undefined) {
+          return `"${segment}" matches the denied name "${pattern}" (files that usually hold secrets are not served; see deniedFileNames)`;
+        }
+      }
+      return undefined;
+    },
+    excludes(name) {
+      return isSkippedFolderName(name) || deniedPattern(name) !== undefined;
+    },
+  };
+}
