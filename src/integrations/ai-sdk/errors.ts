@@ -19,3 +19,10 @@ export class SkillAgentConfigError extends SkillboxError {
     this.field = field;
   }
 }
+
+/** The caller's abort signal ended a turn; what the turn had completed is stored with an error event. */
+export class TurnAbortedError extends SkillboxError {
+  constructor(reason?: unknown) {
+    super('SKILL_AGENT_TURN_ABORTED', `the turn was aborted${reason instanceof Error ? `: ${reason.message}` : typeof reason === 'string' ? `: ${reason}` : ''}`);
+  }
+}

@@ -1,4 +1,4 @@
-export { SkillAgentConfigError, MissingSkillCallContextError } from './errors.js';
+export { SkillAgentConfigError, MissingSkillCallContextError, TurnAbortedError } from './errors.js';
 export { createSkillCallContext, isSkillCallContext, resolveSkillCallContext, defaultAgentName } from './skill-call-context.js';
 export type { SkillCallContext, StateChange, PreparedStep } from './skill-call-context.js';
 export { beginStateTransaction, type StateTransaction } from './state-transaction.js';

@@ -91,7 +91,8 @@ describe('createSkillAgent', () => {
     const agent = createSkillAgent({ model, skills: repository, sessions, filter: (summary, context) => summary.name !== 'staff-only' || context.roles?.includes('staff') === true });
     await expect(collect(agent.run({ userId: 'u', sessionId: 's', message: 'x', skillLoads: [{ name: 'staff-only' }] }))).rejects.toThrow(/staff-only/);
     expect(calls).toHaveLength(0);
-    expect((await sessions.getSession({ userId: 'u', sessionId: 's' }))?.version).toBe(0);
+    // Nothing happened, so nothing is stored: not even an empty session.
+    expect(await sessions.getSession({ userId: 'u', sessionId: 's' })).toBeUndefined();
   });
 
   it("gives each run's model an enum of exactly the skills its context can see; a hidden skill is refused like an unknown one", async () => {
@@ -147,5 +148,78 @@ describe('createSkillAgent', () => {
     expect(JSON.stringify(calls[1]?.prompt)).toContain('HAIKU-FILE');
     const stored = await sessions.getSession({ userId: 'u', sessionId: 's' });
     expect(JSON.stringify(stored?.events)).toContain('HAIKU-FILE');
+  });
+
+  it('a turn that fails on step 3 stores its finished steps, their state and an error event; a retry sees that history', async () => {
+    const { model, calls } = createScriptedModel([
+      { toolCalls: [{ name: 'skill_load', input: { skill: 'poetry' }, id: 'l1' }] },
+      { toolCalls: [{ name: 'count_syllables', input: { text: 'old pond' }, id: 'c1' }] },
+      // no third step scripted: the third model call throws, as a provider error would
+    ]);
+    const sessions = createMemorySessionStore();
+    const key = { userId: 'u', sessionId: 'fails' };
+    const agent = createSkillAgent({ model, skills: repository, sessions, toolPool, loadMode: 'session' });
+    const seen: SkillAgentEvent[] = [];
+    await expect(
+      (async () => {
+        for await (const event of agent.run({ ...key, message: 'a poem please' })) seen.push(event);
+      })(),
+    ).rejects.toThrow(/no step scripted for model call 3/);
+    expect(seen.filter((event) => event.type === 'step-finish')).toHaveLength(2);
+
+    const stored = await sessions.getSession(key);
+    expect(stored?.events.map((event) => `${event.author}:${event.type}`)).toEqual([
+      'user:message', 'assistant:message', 'assistant:message', 'assistant:message', 'assistant:message', 'assistant:state', 'assistant:error',
+    ]);
+    expect(stored?.events.at(-1)?.content).toEqual({ message: expect.stringContaining('no step scripted for model call 3'), steps: 2 });
+    expect(stored?.state[loadedKey('assistant', 'poetry')]).toBe('1');
+    expect(stored?.events[4]?.usage).toMatchObject({ inputTokens: 20, outputTokens: 10 });
+
+    // The retry's request carries the failed turn's finished steps, in order, then the new message.
+    const second = createScriptedModel([{ text: 'An old pond' }]);
+    const retry = createSkillAgent({ model: second.model, skills: repository, sessions, toolPool, loadMode: 'session' });
+    const done = (await collect(retry.run({ ...key, message: 'try again' }))).at(-1);
+    expect(done).toMatchObject({ type: 'done', sessionVersion: 9 });
+    expect(calls).toHaveLength(3);
+    const replayed = second.calls[0]!.prompt.filter((message) => message.role !== 'system');
+    expect(replayed.map((message) => message.role)).toEqual(['user', 'assistant', 'tool', 'assistant', 'tool', 'user']);
+    expect(JSON.stringify(replayed[3])).toContain('"toolCallId":"c1"');
+    expect(JSON.stringify(replayed[5])).toContain('try again');
+  });
+
+  it('an aborted turn stores what it finished with an error event, and rethrows', async () => {
+    const controller = new AbortController();
+    const aborting = {
+      ...toolPool,
+      count_syllables: tool({
+        description: 'Count syllables.',
+        inputSchema: jsonSchema<{ text: string }>({ type: 'object', properties: { text: { type: 'string' } } }),
+        execute: async () => {
+          controller.abort();
+          return 2;
+        },
+      }),
+    };
+    const { model } = createScriptedModel([
+      { toolCalls: [{ name: 'skill_load', input: { skill: 'poetry' }, id: 'l1' }] },
+      { toolCalls: [{ name: 'count_syllables', input: { text: 'old pond' }, id: 'c1' }] },
+      { text: 'never reached' },
+    ]);
+    const sessions = createMemorySessionStore();
+    const agent = createSkillAgent({ model, skills: repository, sessions, toolPool: aborting, loadMode: 'session' });
+    await expect(collect(agent.run({ userId: 'u', sessionId: 'abort', message: 'poem', abortSignal: controller.signal }))).rejects.toThrow(/aborted/);
+    const stored = await sessions.getSession({ userId: 'u', sessionId: 'abort' });
+    const types = stored?.events.map((event) => `${event.author}:${event.type}`) ?? [];
+    expect(types.slice(0, 3)).toEqual(['user:message', 'assistant:message', 'assistant:message']);
+    expect(types.at(-1)).toBe('assistant:error');
+    expect(stored?.events.at(-1)?.content).toMatchObject({ message: expect.stringMatching(/aborted/) });
+    expect(stored?.state[loadedKey('assistant', 'poetry')]).toBe('1');
+  });
+
+  it('a turn that fails before finishing any step stores nothing and leaves no session', async () => {
+    const sessions = createMemorySessionStore();
+    const agent = createSkillAgent({ model: createScriptedModel([]).model, skills: repository, sessions });
+    await expect(collect(agent.run({ userId: 'u', sessionId: 'empty', message: 'hi' }))).rejects.toThrow(/no step scripted/);
+    expect(await sessions.getSession({ userId: 'u', sessionId: 'empty' })).toBeUndefined();
   });
 });

@@ -4,8 +4,8 @@ import type { StateDelta } from '../../disclosure/state-delta.js';
 import { FilteredSkillRepository, type SkillVisibility } from '../../repository/filter-skills.js';
 import type { SkillContext, SkillRepository } from '../../repository/types.js';
 import { createMemorySessionStore } from '../../sessions/memory-session-store.js';
-import { SessionConflictError, SessionExistsError } from '../../sessions/session-errors.js';
-import type { NewSessionEvent, Session, SessionKey, SessionStore } from '../../sessions/session-store.js';
+import { SessionConflictError, SessionExistsError, SessionNotFoundError } from '../../sessions/session-errors.js';
+import type { NewSessionEvent, SessionKey, SessionStore } from '../../sessions/session-store.js';
 import { createInMemoryStateView } from '../../tools/in-memory-state-view.js';
 import type { ToolDefinition } from '../../tools/types.js';
 import type { ExecutionToolsOptions } from '../../workspace/execution-options.js';
@@ -14,7 +14,7 @@ import type { WorkspaceRuntime } from '../../workspace/runtime-types.js';
 import { createWorkspaceManager, type WorkspaceManager } from '../../workspace/workspace-manager.js';
 import { addUsage, emptyUsage, type SkillAgentEvent, type TokenUsage } from './agent-events.js';
 import { clientToolOutput } from './client-tool-output.js';
-import { SkillAgentConfigError } from './errors.js';
+import { SkillAgentConfigError, TurnAbortedError } from './errors.js';
 import { createSkillCallContext, defaultAgentName, type PreparedStep } from './skill-call-context.js';
 import { describeUnavailableTool } from './skill-prepare-step.js';
 import { isUnavailableToolError } from './unavailable-tool-calls.js';
@@ -98,18 +98,17 @@ function stateDifference(before: Record<string, string>, after: ReadonlyMap<stri
   return delta;
 }
 
-async function openSession(store: SessionStore, key: SessionKey): Promise<Session> {
-  const existing = await store.getSession(key);
-  if (existing) return existing;
+/** Creates the session unless another writer did first; a turn creates it only when it has something to store. */
+async function ensureSession(store: SessionStore, key: SessionKey): Promise<void> {
   try {
-    return await store.createSession(key);
+    await store.createSession(key);
   } catch (error) {
-    // Another writer created it between our read and our create: use theirs.
     if (!(error instanceof SessionExistsError)) throw error;
-    const created = await store.getSession(key);
-    if (!created) throw error;
-    return created;
   }
+}
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
 /**
@@ -140,12 +139,16 @@ export function createSkillAgent(options: SkillAgentOptions): SkillAgent {
     if (userMessage?.role !== 'user') throw new SkillAgentConfigError('message', 'must be a string or a user ModelMessage');
 
     const toolkit = await toolkits.forContext(runOptions.context);
-    const session = await openSession(sessions, key);
+    // A session is read, not created: a turn that stores nothing must not leave an empty session.
+    const session = (await sessions.getSession(key)) ?? { version: 0, state: {}, events: [] };
     const history = session.events.filter((event) => event.type === 'message').map((event) => event.content as ModelMessage);
     const state = createInMemoryStateView(session.state);
     const pending: SkillAgentEvent[] = [];
     let stepNumber = 0;
     let activeTools: string[] = [];
+    // The response messages of every finished step (the SDK's step results are cumulative).
+    let completedMessages: ModelMessage[] = [];
+    let usage = emptyUsage;
     const context = createSkillCallContext({
       sessionId: key.sessionId,
       agentName: name,
@@ -158,6 +161,19 @@ export function createSkillAgent(options: SkillAgentOptions): SkillAgent {
       },
     });
 
+    /** The turn's events: the user message, the messages of `messages`, the net state change, and `extra`. */
+    const turnEvents = (messages: readonly ModelMessage[], extra: NewSessionEvent[]): NewSessionEvent[] => {
+      const events: NewSessionEvent[] = [
+        { author: 'user', type: 'message', content: userMessage },
+        ...messages.map((message): NewSessionEvent => ({ author: name, type: 'message', content: message })),
+      ];
+      const last = events[events.length - 1]!;
+      last.usage = { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, totalTokens: usage.totalTokens, cachedInputTokens: usage.cachedInputTokens };
+      const delta = stateDifference(session.state, state.snapshot());
+      if (Object.keys(delta).length > 0) events.push({ author: name, type: 'state', stateDelta: delta });
+      return [...events, ...extra];
+    };
+
     const result = streamText({
       model: options.model,
       tools: toolkit.tools,
@@ -165,59 +181,67 @@ export function createSkillAgent(options: SkillAgentOptions): SkillAgent {
       messages: [...history, userMessage],
       stopWhen: stepCountIs(maxSteps),
       experimental_context: context,
+      onStepFinish: (step) => {
+        completedMessages = step.response.messages;
+      },
       // Errors are rethrown from the event stream; the SDK's default would also print them.
       onError: () => {},
       ...(runOptions.abortSignal !== undefined ? { abortSignal: runOptions.abortSignal } : {}),
     });
 
-    let usage = emptyUsage;
-    for await (const part of result.fullStream) {
-      yield* pending.splice(0);
-      switch (part.type) {
-        case 'text-delta':
-          yield { type: 'text-delta', stepNumber, text: part.text };
-          break;
-        case 'tool-call':
-          yield { type: 'tool-call', stepNumber, toolCallId: part.toolCallId, toolName: part.toolName, input: part.input };
-          break;
-        case 'tool-result':
-          yield { type: 'tool-result', stepNumber, toolCallId: part.toolCallId, toolName: part.toolName, output: clientToolOutput(part.toolName, part.input, part.output) };
-          break;
-        case 'tool-error': {
-          const error =
-            isUnavailableToolError(part.error) && toolkits.poolToolNames.includes(part.toolName)
-              ? await describeUnavailableTool(repository, runOptions.context, part.toolName)
-              : part.error instanceof Error
-                ? part.error.message
-                : String(part.error);
-          yield { type: 'tool-result', stepNumber, toolCallId: part.toolCallId, toolName: part.toolName, error };
-          break;
+    try {
+      for await (const part of result.fullStream) {
+        yield* pending.splice(0);
+        switch (part.type) {
+          case 'text-delta':
+            yield { type: 'text-delta', stepNumber, text: part.text };
+            break;
+          case 'tool-call':
+            yield { type: 'tool-call', stepNumber, toolCallId: part.toolCallId, toolName: part.toolName, input: part.input };
+            break;
+          case 'tool-result':
+            yield { type: 'tool-result', stepNumber, toolCallId: part.toolCallId, toolName: part.toolName, output: clientToolOutput(part.toolName, part.input, part.output) };
+            break;
+          case 'tool-error': {
+            const error =
+              isUnavailableToolError(part.error) && toolkits.poolToolNames.includes(part.toolName)
+                ? await describeUnavailableTool(repository, runOptions.context, part.toolName)
+                : part.error instanceof Error
+                  ? part.error.message
+                  : String(part.error);
+            yield { type: 'tool-result', stepNumber, toolCallId: part.toolCallId, toolName: part.toolName, error };
+            break;
+          }
+          case 'finish-step': {
+            const stepUsage = usageOf(part.usage);
+            usage = addUsage(usage, stepUsage);
+            yield { type: 'step-finish', stepNumber, finishReason: part.finishReason, usage: stepUsage, activeTools };
+            stepNumber += 1;
+            break;
+          }
+          case 'abort':
+            throw new TurnAbortedError(runOptions.abortSignal?.reason);
+          case 'error':
+            throw part.error;
+          default:
+            break;
         }
-        case 'finish-step': {
-          const stepUsage = usageOf(part.usage);
-          usage = addUsage(usage, stepUsage);
-          yield { type: 'step-finish', stepNumber, finishReason: part.finishReason, usage: stepUsage, activeTools };
-          stepNumber += 1;
-          break;
-        }
-        case 'error':
-          throw part.error;
-        default:
-          break;
       }
+    } catch (error) {
+      yield* pending.splice(0);
+      // The finished steps' side effects (files a script wrote, loaded skills) stay, so their
+      // messages and state are stored with an error event: a retry sees a coherent history.
+      // A turn that finished no step and changed no state stores nothing.
+      const partial = turnEvents(completedMessages, [{ author: name, type: 'error', content: { message: errorMessage(error), ...(error instanceof Error && 'code' in error ? { code: String(error.code) } : {}), steps: stepNumber } }]);
+      if (completedMessages.length > 0 || partial.some((event) => event.type === 'state')) {
+        await appendTurn(sessions, key, partial, session.version, maxAppendAttempts);
+      }
+      throw error;
     }
     yield* pending.splice(0);
 
     const response = await result.response;
-    const delta = stateDifference(session.state, state.snapshot());
-    const events: NewSessionEvent[] = [
-      { author: 'user', type: 'message', content: userMessage },
-      ...response.messages.map((message): NewSessionEvent => ({ author: name, type: 'message', content: message })),
-    ];
-    const last = events[events.length - 1]!;
-    last.usage = { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, totalTokens: usage.totalTokens, cachedInputTokens: usage.cachedInputTokens };
-    if (Object.keys(delta).length > 0) events.push({ author: name, type: 'state', stateDelta: delta });
-    const version = await appendTurn(sessions, key, events, session.version, maxAppendAttempts);
+    const version = await appendTurn(sessions, key, turnEvents(response.messages, []), session.version, maxAppendAttempts);
     yield { type: 'done', text: await result.text, steps: stepNumber, usage, sessionVersion: version };
   }
 
@@ -249,6 +273,10 @@ async function appendTurn(store: SessionStore, key: SessionKey, events: NewSessi
     try {
       return (await store.appendEvents(key, events, { expectedVersion })).version;
     } catch (error) {
+      if (error instanceof SessionNotFoundError && expectedVersion === 0 && attempt < maxAttempts) {
+        await ensureSession(store, key);
+        continue;
+      }
       if (!(error instanceof SessionConflictError) || attempt >= maxAttempts) throw error;
       // Re-read only the version: the turn's events go after whatever the other writer appended.
       const current = await store.getSession(key, { limit: 0 });
