@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SkillSummary } from '../repository/types.js';
-import { maxCatalogDescriptionLength, minimumDescriptionLength, renderCatalog, shortenDescription } from './catalog.js';
+import { maxCatalogDescriptionLength, minimumDescriptionLength, renderCatalog, renderCatalogWithReport, shortenDescription } from './catalog.js';
 import { countTokens } from './token-counter.js';
 
 const skills: SkillSummary[] = [
@@ -109,5 +109,24 @@ describe('renderCatalog with an oversized description', () => {
     expect(full.endsWith('…')).toBe(true);
     const budgeted = renderCatalog({ skills: [long, ...skills], guidance: false, budget: { tokens: 60 } });
     expect(countTokens(budgeted)).toBeLessThanOrEqual(60);
+  });
+});
+
+describe('renderCatalogWithReport', () => {
+  it('returns the text renderCatalog gives with its size, how many skills are described, and whether it is over budget', () => {
+    const within = renderCatalogWithReport({ skills, guidance: false, budget: { tokens: 1000 } });
+    expect(within).toEqual({ text: renderCatalog({ skills, guidance: false }), tokens: countTokens(within.text), characters: within.text.length, described: 3, total: 3, overBudget: false });
+    const namesOnly = renderCatalogWithReport({ skills, guidance: false, budget: { tokens: 3 } });
+    expect(namesOnly.text).toBe(renderCatalog({ skills, guidance: false, budget: { tokens: 3 } }));
+    expect(namesOnly).toMatchObject({ described: 0, total: 3, overBudget: true });
+    expect(namesOnly.tokens).toBeGreaterThan(3);
+    expect(renderCatalogWithReport({ skills, guidance: false, budget: { characters: 20 } })).toMatchObject({ described: 0, overBudget: true });
+    expect(renderCatalogWithReport({ skills: [] })).toEqual({ text: '', tokens: 0, characters: 0, described: 0, total: 0, overBudget: false });
+  });
+
+  it('shows names with whitespace or control characters on one line', () => {
+    const odd = [{ name: 'two\nlines', description: 'Injected.' }, { name: 'tab\tand\u0007bell', description: 'Odd.' }];
+    expect(renderCatalog({ skills: odd, guidance: false })).toBe('Available skills:\n- tab and bell: Odd.\n- two lines: Injected.');
+    expect(renderCatalog({ skills: odd, format: 'xml', guidance: false })).toContain('<name>\ntwo lines\n</name>');
   });
 });

@@ -1,7 +1,7 @@
 import type { SkillSummary } from '../repository/types.js';
 import { renderCatalogGuidance } from './catalog-guidance.js';
 import { DisclosureConfigError } from './errors.js';
-import { createTokenCounter } from './token-counter.js';
+import { countTokens, createTokenCounter } from './token-counter.js';
 
 export type CatalogFormat = 'text' | 'xml';
 
@@ -46,6 +46,16 @@ function oneLine(text: string): string {
 }
 
 /**
+ * A name as the catalog shows it: runs of whitespace and control characters become one space. The
+ * repository refuses such names at load; this keeps a name from another source (a custom
+ * repository, a skill defined in code) from breaking the one-line-per-skill shape or smuggling a
+ * line of its own into the prompt.
+ */
+function catalogName(name: string): string {
+  return name.replace(/[\s\p{Cc}\p{Zl}\p{Zp}]+/gu, ' ').trim();
+}
+
+/**
  * The longest description the catalog shows, in code points: the Agent Skills spec's limit. A
  * longer one (a loader may accept it leniently) is cut here, before anything counts it, so one
  * oversized description can neither crowd out the others nor make a budget search slow.
@@ -79,7 +89,7 @@ function shortenCodePoints(text: string, points: readonly string[], limit: numbe
 /** One skill's catalog entry as it appears in a full catalog (what the skill alone adds to it). */
 export function renderCatalogEntry(skill: SkillSummary, format: CatalogFormat = 'text'): string {
   const location = format === 'xml' ? locationOf(skill) : undefined;
-  return renderEntry({ name: skill.name, description: catalogDescription(skill.description), ...(location === undefined ? {} : { location }) }, format);
+  return renderEntry({ name: catalogName(skill.name), description: catalogDescription(skill.description), ...(location === undefined ? {} : { location }) }, format);
 }
 
 function renderEntry(entry: Entry, format: CatalogFormat): string {
@@ -140,19 +150,58 @@ function checkBudget(budget: CatalogBudget | undefined): void {
  * the catalog lists them all and exceeds the budget.
  */
 export function renderCatalog(options: CatalogOptions): string {
+  return renderCatalogParts(options).text;
+}
+
+/** What `renderCatalogWithReport` says about the catalog it rendered. */
+export interface CatalogReport {
+  /** Exactly what `renderCatalog` returns for the same options. */
+  text: string;
+  /** o200k_base tokens of `text`. */
+  tokens: number;
+  /** Code points of `text`. */
+  characters: number;
+  /** Skills shown with their description; the rest are listed by name only. */
+  described: number;
+  /** Skills in the catalog (all of them, described or not). */
+  total: number;
+  /** True when the text exceeds the budget: even the names alone did not fit. */
+  overBudget: boolean;
+}
+
+/**
+ * `renderCatalog` plus what a caller must know to act on it: how many skills kept a description and
+ * whether the text is over budget (the catalog never drops a skill, so a budget smaller than the
+ * names is exceeded rather than met by hiding skills).
+ */
+export function renderCatalogWithReport(options: CatalogOptions): CatalogReport {
+  const { text, described, total } = renderCatalogParts(options);
+  const tokens = countTokens(text);
+  const characters = codePointLength(text);
+  const budget = options.budget;
+  const overBudget =
+    budget !== undefined && ((budget.tokens !== undefined && tokens > budget.tokens) || (budget.characters !== undefined && characters > budget.characters));
+  return { text, tokens, characters, described, total, overBudget };
+}
+
+function rendered(entries: readonly Entry[], catalogParts: readonly string[]): { text: string; described: number; total: number } {
+  return { text: catalogParts.join(''), described: entries.filter((entry) => entry.description !== undefined).length, total: entries.length };
+}
+
+function renderCatalogParts(options: CatalogOptions): { text: string; described: number; total: number } {
   const format = options.format ?? 'text';
   if (format !== 'text' && format !== 'xml') throw new DisclosureConfigError('format', `must be "text" or "xml"; got ${JSON.stringify(format)}`);
   checkBudget(options.budget);
-  if (options.skills.length === 0) return '';
+  if (options.skills.length === 0) return { text: '', described: 0, total: 0 };
   const sorted = [...options.skills].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const full: Entry[] = sorted.map((skill) => {
     const location = format === 'xml' ? locationOf(skill) : undefined;
-    return { name: skill.name, description: catalogDescription(skill.description), ...(location === undefined ? {} : { location }) };
+    return { name: catalogName(skill.name), description: catalogDescription(skill.description), ...(location === undefined ? {} : { location }) };
   });
   const guidanceText = options.guidance === false ? '' : (options.guidance ?? renderCatalogGuidance(options.tools ?? []));
   const parts = (entries: readonly Entry[]) => renderParts(entries, format, guidanceText);
   const budget = options.budget;
-  if (budget === undefined || (budget.tokens === undefined && budget.characters === undefined)) return parts(full).join('');
+  if (budget === undefined || (budget.tokens === undefined && budget.characters === undefined)) return rendered(full, parts(full));
 
   // The search renders many variants that share most parts; each distinct part is measured once.
   const counter = createTokenCounter();
@@ -171,7 +220,7 @@ export function renderCatalog(options: CatalogOptions): string {
     (budget.tokens === undefined || counter.count(catalogParts, budget.tokens) <= budget.tokens);
 
   const fullParts = parts(full);
-  if (fits(fullParts)) return fullParts.join('');
+  if (fits(fullParts)) return rendered(full, fullParts);
 
   const points = full.map((entry) => [...entry.description!]);
   const shortened = (limit: number) => full.map((entry, index) => ({ ...entry, description: shortenCodePoints(entry.description!, points[index]!, limit) }));
@@ -179,18 +228,19 @@ export function renderCatalog(options: CatalogOptions): string {
   // Largest description cap that fits: fitting is monotone in the cap, so a binary search finds it.
   let low = minimumDescriptionLength;
   let high = longest - 1;
-  let best: string[] | undefined;
+  let best: { entries: Entry[]; parts: string[] } | undefined;
   while (low <= high) {
     const middle = Math.floor((low + high) / 2);
-    const candidate = parts(shortened(middle));
+    const entries = shortened(middle);
+    const candidate = parts(entries);
     if (fits(candidate)) {
-      best = candidate;
+      best = { entries, parts: candidate };
       low = middle + 1;
     } else {
       high = middle - 1;
     }
   }
-  if (best !== undefined) return best.join('');
+  if (best !== undefined) return rendered(best.entries, best.parts);
 
   const shortest = shortened(minimumDescriptionLength);
   const withDescriptions = (count: number) =>
@@ -207,5 +257,6 @@ export function renderCatalog(options: CatalogOptions): string {
       high = middle - 1;
     }
   }
-  return parts(withDescriptions(Math.max(bestCount, 0))).join('');
+  const names = withDescriptions(Math.max(bestCount, 0));
+  return rendered(names, parts(names));
 }

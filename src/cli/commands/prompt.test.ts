@@ -31,10 +31,27 @@ describe('skillbox prompt', () => {
     const full = await runCli(['prompt', '--root', examples, '--format', 'xml', '--profile', 'full']);
     expect(full.stdout.startsWith('<available_skills>\n<skill>\n<name>\nfile-ops\n</name>')).toBe(true);
     expect(full.stdout).toContain('skill_run runs a command');
+    const unbudgeted = countTokens((await runCli(['prompt', '--root', examples])).stdout.trimEnd());
     const budgeted = await runCli(['prompt', '--root', examples, '--budget', '160']);
+    // The budget is well below the full catalog, so something must give: the shortened text must fit.
+    expect(unbudgeted).toBeGreaterThan(200);
     expect(countTokens(budgeted.stdout.trimEnd())).toBeLessThanOrEqual(160);
-    expect(budgeted.stdout).toMatch(/^Available skills( \(showing \d of 4 skills; the others are listed by name\))?:/);
+    expect(budgeted.stderr).toBe('');
+    // 160 tokens leave room for the guidance and the names, not for four descriptions.
+    expect(budgeted.stdout).toMatch(/^Available skills \(showing [1-3] of 4 skills; the others are listed by name\):\n/);
+    expect(budgeted.stdout).toMatch(/\nOther skills: [a-z-]+(, [a-z-]+)*\n/);
     for (const name of ['file-ops', 'python-math', 'user-file-ops', 'weather-tools']) expect(budgeted.stdout).toContain(name);
+  });
+
+  it('warns on stderr when even the names exceed the budget, and still lists every skill', async () => {
+    const result = await runCli(['prompt', '--root', examples, '--budget', '20']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^Available skills \(showing 0 of 4 skills; the others are listed by name\):\nOther skills: file-ops, python-math, user-file-ops, weather-tools\n/);
+    const tokens = countTokens(result.stdout.trimEnd());
+    expect(tokens).toBeGreaterThan(20);
+    expect(result.stderr).toBe(
+      `warning: the catalog is ${tokens} tokens, over the --budget of 20: even the names of all 4 skills do not fit (0 shown with a description). Raise --budget or show fewer skills.\n`,
+    );
   });
 
   it('prints nothing when there are no skills, and rejects bad options', async () => {
@@ -46,7 +63,11 @@ describe('skillbox prompt', () => {
     } finally {
       await rm(empty, { recursive: true, force: true });
     }
-    expect((await runCli(['prompt', '--budget', '-3'])).stderr).toMatch(/--budget must be a positive whole number of tokens, got "-3"|--budget/);
+    for (const bad of ['-3', '0', '2.5', 'ten']) {
+      const result = await runCli(['prompt', '--root', examples, `--budget=${bad}`]);
+      expect(result).toMatchObject({ code: 2, stdout: '' });
+      expect(result.stderr.split('\n')[0]).toBe(`skillbox prompt: --budget must be a positive whole number of tokens, got "${bad}"`);
+    }
     expect((await runCli(['prompt', '--format', 'yaml', '--root', examples])).stderr).toContain('--format must be text or xml, got "yaml"');
     expect((await runCli(['prompt', '--profile', 'all', '--root', examples])).code).toBe(2);
   });

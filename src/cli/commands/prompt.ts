@@ -1,4 +1,4 @@
-import { renderCatalog, type CatalogFormat } from '../../disclosure/catalog.js';
+import { renderCatalogWithReport, type CatalogFormat } from '../../disclosure/catalog.js';
 import { knowledgeToolNames } from '../../tools/create-skill-tools.js';
 import { parseCommandArguments } from '../parse-command-arguments.js';
 import { CliUsageError, type CliCommand, type CliIo } from '../command.js';
@@ -16,7 +16,8 @@ Options:
   --format FORMAT    text (default): "Available skills:" and "- name: description" lines;
                      xml: the agentskills.io client guide's <available_skills>
   --budget TOKENS    keep the text within TOKENS o200k tokens: descriptions are shortened first,
-                     then the last skills are listed by name only, and the text says so
+                     then the last skills are listed by name only, and the text says so; no skill
+                     is dropped, so when the names alone exceed TOKENS a warning goes to stderr
   --profile PROFILE  knowledge (default): skill_load, skill_list_docs, skill_select_docs, skill_read;
                      full: those plus skill_run and workspace_exec
 
@@ -70,13 +71,19 @@ async function run(args: string[], io: CliIo): Promise<number> {
     io.stderr(`No skills found in ${describeRoots(repository, options.roots)}; the model gets no catalog.\n`);
     return 0;
   }
-  const text = renderCatalog({
+  const report = renderCatalogWithReport({
     skills,
     format: options.format,
     tools: profileTools[options.profile]!,
     ...(options.budget === undefined ? {} : { budget: { tokens: options.budget } }),
   });
-  io.stdout(`${text}\n`);
+  io.stdout(`${report.text}\n`);
+  if (report.overBudget) {
+    io.stderr(
+      `warning: the catalog is ${report.tokens} tokens, over the --budget of ${options.budget}: even the names of all ${report.total} skills do not fit ` +
+        `(${report.described} shown with a description). Raise --budget or show fewer skills.\n`,
+    );
+  }
   return 0;
 }
 
