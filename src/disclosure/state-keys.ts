@@ -6,12 +6,26 @@
 
 const prefix = 'temp:skill:';
 
+/** Bytes Go's `url.PathEscape` leaves as they are: unreserved characters and `$&+:=@`. */
+const pathSegmentSafe = /^[A-Za-z0-9\-_.~$&+:=@]$/;
+
 /**
- * Agent names may hold `/` (sub-agents such as `agent/child`); escaping it keeps a parent's key
- * prefix from matching its children's keys.
+ * The agent name as Go's `url.PathEscape` writes it (the Go seed builds its keys that way), so state
+ * written by either implementation reads the same in the other: every UTF-8 byte except the
+ * unreserved characters and `$&+:=@` becomes `%XX` with upper-case hex; a space is `%20`. Agent names
+ * may hold `/` (sub-agents such as `agent/child`); escaping it keeps a parent's key prefix from
+ * matching its children's keys.
  */
-function agentSegment(agentName: string): string {
-  return encodeURIComponent(agentName.trim()).replace(/%20/g, ' ');
+export function agentSegment(agentName: string): string {
+  let escaped = '';
+  for (const character of agentName.trim()) {
+    if (pathSegmentSafe.test(character)) {
+      escaped += character;
+      continue;
+    }
+    for (const byte of Buffer.from(character, 'utf8')) escaped += `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
+  }
+  return escaped;
 }
 
 export function loadedKey(agentName: string, skillName: string): string {
