@@ -76,6 +76,32 @@ describe('FsSkillRepository scanning', () => {
     expect((await repository.report()).shadowed).toEqual([]);
   });
 
+  it('finds a skill under overlapping roots once, whichever root comes first, and strict mode accepts it', async () => {
+    const root = await tree({
+      'skills/a/SKILL.md': skillMarkdown('a', 'A.'),
+      'skills/broken/SKILL.md': { folder: true },
+      'other/b/SKILL.md': skillMarkdown('b', 'B.'),
+    });
+    const elsewhere = await tree({ alias: { link: root.path('skills') } });
+    const inner = `${root.real}/skills`;
+    for (const roots of [[root.dir, root.path('skills')], [root.path('skills'), root.dir], [elsewhere.path('alias'), root.dir]]) {
+      const repository = await FsSkillRepository.open({ roots });
+      const report = await repository.report();
+      expect(report.shadowed).toEqual([]);
+      expect(report.skipped.map((skipped) => skipped.path)).toEqual([`${inner}/broken/SKILL.md`]);
+      const summaries = await repository.list();
+      expect(summaries.map((summary) => [summary.name, summary.path])).toEqual([
+        ['a', `${inner}/a`],
+        ['b', `${root.real}/other/b`],
+      ]);
+      // The skill belongs to the root it was first found under.
+      expect(summaries[0]?.root).toBe(roots[0] === root.dir ? root.real : inner);
+    }
+    await rm(root.path('skills/broken'), { recursive: true });
+    await expect(FsSkillRepository.open({ roots: [root.dir, root.path('skills')], strict: true })).resolves.toBeInstanceOf(FsSkillRepository);
+    await expect(FsSkillRepository.open({ roots: [root.path('skills'), root.dir], strict: true })).resolves.toBeInstanceOf(FsSkillRepository);
+  });
+
   it('follows links inside the root, not out of it, and reports loops', async () => {
     const outside = await tree({ 'escaped/SKILL.md': skillMarkdown('escaped', 'Outside the root.') });
     const root = await tree({

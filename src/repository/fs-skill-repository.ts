@@ -224,10 +224,25 @@ export class FsSkillRepository implements SkillRepository {
         scanSkillRoot(root, { maxDepth: this.#bounds.maxDepth, maxEntries: this.#bounds.maxEntries, nested: this.#options.nested === true }),
       ),
     );
+    // Overlapping roots (`.` and `./skills`) reach the same folders twice: that is one skill, found
+    // first under the earlier root, not a duplicate of itself.
+    const seen = new Set<string>();
     const index: ScanIndex = {
       roots: resolved.roots,
-      folders: scans.flatMap((scan, position) => scan.found.map((found) => ({ ...found, root: resolved.sources[position] as string }))),
-      skipped: scans.flatMap((scan) => scan.skipped),
+      folders: scans.flatMap((scan, position) =>
+        scan.found.flatMap((found) => {
+          if (seen.has(found.realFolder)) return [];
+          seen.add(found.realFolder);
+          return [{ ...found, root: resolved.sources[position] as string }];
+        }),
+      ),
+      skipped: scans.flatMap((scan) =>
+        scan.skipped.flatMap(({ path, reason, realFolder }) => {
+          if (seen.has(realFolder)) return [];
+          seen.add(realFolder);
+          return [{ path, reason }];
+        }),
+      ),
       warnings: [...resolved.warnings, ...scans.flatMap((scan) => scan.warnings)],
       problems: resolved.problems,
     };

@@ -23,12 +23,19 @@ export interface FoundSkillFolder {
   file: string;
   /** `/`-separated path of the folder relative to the root ('' when the root itself is the skill). */
   relativeFolder: string;
+  /** The folder's real location (links resolved): the same skill reached from two roots has one. */
+  realFolder: string;
+}
+
+/** A skill folder whose SKILL.md cannot be read, with the folder's real location. */
+export interface SkippedSkillFolder extends SkippedSkill {
+  realFolder: string;
 }
 
 export interface RootScan {
   found: FoundSkillFolder[];
   /** Skill folders whose SKILL.md is not something that can be read (a folder, a dangling link, ...). */
-  skipped: SkippedSkill[];
+  skipped: SkippedSkillFolder[];
   warnings: string[];
 }
 
@@ -64,7 +71,7 @@ async function readEntries(path: string): Promise<Dirent[] | NodeJS.ErrnoExcepti
  */
 export async function scanSkillRoot(root: string, bounds: ScanBounds): Promise<RootScan> {
   const found: FoundSkillFolder[] = [];
-  const skipped: SkippedSkill[] = [];
+  const skipped: SkippedSkillFolder[] = [];
   const warnings: string[] = [];
   const visited = new Set<string>([root]);
   let level: PendingFolder[] = [{ path: root, realPath: root, relative: '', depth: 0 }];
@@ -163,16 +170,19 @@ async function classifySkillFile(
   root: string,
   folder: PendingFolder,
   entry: Dirent,
-): Promise<FoundSkillFolder | SkippedSkill> {
+): Promise<FoundSkillFolder | SkippedSkillFolder> {
   const file = join(folder.path, entry.name);
-  if (entry.isFile()) return { folder: folder.path, file, relativeFolder: folder.relative };
-  if (entry.isDirectory()) return { path: file, reason: `${entry.name} is a folder, not a file` };
+  const realFolder = folder.realPath;
+  const found = { folder: folder.path, file, relativeFolder: folder.relative, realFolder };
+  const skipped = (reason: string): SkippedSkillFolder => ({ path: file, reason, realFolder });
+  if (entry.isFile()) return found;
+  if (entry.isDirectory()) return skipped(`${entry.name} is a folder, not a file`);
   if (entry.isSymbolicLink()) {
     const target = await resolveLink(file, root);
-    if (target.kind === 'outside') return { path: file, reason: `${entry.name} is a link that leads out of the root (to ${target.realPath})` };
-    if (target.kind === 'dangling') return { path: file, reason: `${entry.name} is a link that cannot be followed (${target.code})` };
-    if (target.stats.isFile()) return { folder: folder.path, file, relativeFolder: folder.relative };
-    return { path: file, reason: `${entry.name} is a link to something that is not a file` };
+    if (target.kind === 'outside') return skipped(`${entry.name} is a link that leads out of the root (to ${target.realPath})`);
+    if (target.kind === 'dangling') return skipped(`${entry.name} is a link that cannot be followed (${target.code})`);
+    if (target.stats.isFile()) return found;
+    return skipped(`${entry.name} is a link to something that is not a file`);
   }
-  return { path: file, reason: `${entry.name} is not a regular file` };
+  return skipped(`${entry.name} is not a regular file`);
 }

@@ -90,6 +90,19 @@ describe('skillbox list', () => {
     expect(missing.stderr).toBe(`warning: skills root ${real}/nowhere does not exist\n`);
   });
 
+  it('lists each skill once when one root holds another, in either order', async () => {
+    const parent = resolve(examples, '..');
+    const names = (stdout: string): string[] => (JSON.parse(stdout) as { skills: { name: string }[] }).skills.map((skill) => skill.name);
+    const alone = names((await runList(['--root', examples, '--json'])).stdout);
+    expect(alone.length).toBeGreaterThan(1);
+    for (const roots of [[parent, examples], [examples, parent]]) {
+      const result = await runList([...roots.flatMap((root) => ['--root', root]), '--json']);
+      expect(result.code).toBe(0);
+      expect(names(result.stdout)).toEqual(alone);
+      expect(JSON.parse(result.stdout)).toMatchObject({ shadowed: [] });
+    }
+  });
+
   it('rejects unknown options with usage and exit 2', async () => {
     const result = await runList(['--bogus']);
     expect(result.code).toBe(2);
