@@ -60,12 +60,15 @@ describe('skillbox validate', () => {
     );
   });
 
-  it('prints warnings after their skill on standard error without failing it', async () => {
+  it('prints warnings after their skill on standard error, each naming its skill, without failing it', async () => {
     const folder = await skill('listed', 'name: listed\ndescription: d\nallowed-tools:\n  - Read');
-    expect(await runValidate([folder])).toEqual({
+    const other = await skill('other', 'name: other\ndescription: d\nallowed-tools:\n  - Write');
+    const clean = await skill('clean', 'name: clean\ndescription: d');
+    const message = "Field 'allowed-tools' should be a space-separated string; some clients read only that form";
+    expect(await runValidate([folder, clean, other])).toEqual({
       code: 0,
-      stdout: `Valid skill: ${folder}\n`,
-      stderr: "  warning: Field 'allowed-tools' should be a space-separated string; some clients read only that form\n",
+      stdout: `Valid skill: ${folder}\nValid skill: ${clean}\nValid skill: ${other}\n`,
+      stderr: `warning: ${folder}: ${message}\nwarning: ${other}: ${message}\n`,
     });
   });
 

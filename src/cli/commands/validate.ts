@@ -9,7 +9,7 @@ reference validator (skills-ref). PATH is a skill folder or its SKILL.md.
 
   Valid skill: PATH                      on standard output
   Validation failed for PATH:            on standard error, then one "  - MESSAGE" per error
-  warning: MESSAGE                       on standard error, after its skill's line
+  warning: PATH: MESSAGE                 on standard error, after its skill's lines
 
 Options:
   --json    print [{"path","valid","errors","warnings"}] on standard output instead
@@ -35,7 +35,8 @@ async function run(args: string[], io: CliIo): Promise<number> {
     for (const result of results) {
       if (result.valid) io.stdout(`Valid skill: ${result.path}\n`);
       else io.stderr(`Validation failed for ${result.path}:\n${result.errors.map((error) => `  - ${error}\n`).join('')}`);
-      for (const warning of result.warnings) io.stderr(`  warning: ${warning}\n`);
+      // Named by path, since with several PATHs a warning cannot be told apart by position alone.
+      for (const warning of result.warnings) io.stderr(`warning: ${result.path}: ${warning}\n`);
     }
   }
   return results.every((result) => result.valid) ? 0 : 1;
