@@ -9,6 +9,7 @@ export { explainUnavailableToolCalls, findUnavailableToolCalls, isUnavailableToo
 export { createSkillPrepareStep, describeUnavailableTool, type SkillPrepareStepOptions } from './skill-prepare-step.js';
 export { createSkillToolkit, type SkillToolkit, type SkillToolkitOptions } from './skill-toolkit.js';
 export { createVisibleSkillToolkits, defaultMaxCachedToolkits, type VisibleSkillToolkits, type VisibleSkillToolkitsOptions } from './visible-skill-toolkits.js';
-export { createSkillAgent, type SkillAgent, type SkillAgentOptions, type SkillAgentRunOptions } from './skill-agent.js';
+export { createSkillAgent, type SkillAgent, type SkillAgentCallSettings, type SkillAgentOptions, type SkillAgentRunOptions } from './skill-agent.js';
+export { windowHistory } from './history-window.js';
 export { clientToolOutput } from './client-tool-output.js';
 export { addUsage, emptyUsage, type SkillAgentEvent, type SkillAgentEventType, type TokenUsage } from './agent-events.js';

@@ -1,4 +1,4 @@
-import { stepCountIs, streamText, type LanguageModel, type LanguageModelUsage, type ModelMessage, type UserModelMessage } from 'ai';
+import { stepCountIs, streamText, type CallSettings, type LanguageModel, type LanguageModelUsage, type ModelMessage, type PrepareStepFunction, type Tool, type UserModelMessage } from 'ai';
 import type { DeclaredSkillLoad } from '../../disclosure/declared-loads.js';
 import type { StateDelta } from '../../disclosure/state-delta.js';
 import { FilteredSkillRepository, type SkillVisibility } from '../../repository/filter-skills.js';
@@ -18,6 +18,7 @@ import { SkillAgentConfigError, TurnAbortedError } from './errors.js';
 import { createSkillCallContext, defaultAgentName, type PreparedStep } from './skill-call-context.js';
 import { describeUnavailableTool } from './skill-prepare-step.js';
 import { isUnavailableToolError } from './unavailable-tool-calls.js';
+import { windowHistory } from './history-window.js';
 import { createVisibleSkillToolkits, type VisibleSkillToolkitsOptions } from './visible-skill-toolkits.js';
 
 export interface SkillAgentOptions extends Omit<VisibleSkillToolkitsOptions, 'repository' | 'context'> {
@@ -46,7 +47,25 @@ export interface SkillAgentOptions extends Omit<VisibleSkillToolkitsOptions, 're
   maxSteps?: number;
   /** How often a turn is re-appended when another writer moved the session on (default 5). */
   maxAppendAttempts?: number;
+  /**
+   * Your own tools, active in every step whatever is loaded (unlike `toolPool` tools, which a
+   * loaded skill must select; `enforceAllowedTools` does not narrow them). A name already used by
+   * a skill tool or a pool tool is refused at construction.
+   */
+  tools?: Readonly<Record<string, Tool>>;
+  /**
+   * Passed to every `streamText` call as given: temperature, maxOutputTokens, topP, seed,
+   * stopSequences, headers, maxRetries, providerOptions, ... The run's `abortSignal` is separate.
+   */
+  callSettings?: SkillAgentCallSettings;
+  /** Replay only the last this-many stored messages, from the first user message among them. Default: all. */
+  maxHistoryMessages?: number;
+  /** Rewrites the replayed history before each run (after `maxHistoryMessages`): trim, summarise, redact. */
+  prepareHistory?: (messages: ModelMessage[]) => ModelMessage[] | Promise<ModelMessage[]>;
 }
+
+/** Model call settings the agent passes through to `streamText`. */
+export type SkillAgentCallSettings = Omit<CallSettings, 'abortSignal'> & { providerOptions?: Parameters<typeof streamText>[0]['providerOptions'] };
 
 export interface SkillAgentRunOptions {
   userId: string;
@@ -131,7 +150,20 @@ export function createSkillAgent(options: SkillAgentOptions): SkillAgent {
   const { workspaces, executionTools } = executionSetup(options, repository);
   // The `skill` input of each run is an enum of the skills that run's context can see.
   const toolkits = createVisibleSkillToolkits({ ...options, repository, ...(executionTools !== undefined ? { executionTools } : {}) });
+  const customTools = validateCustomTools(options.tools, toolkits.toolNames);
+  const customToolNames = Object.keys(customTools);
+  const callSettings = validateCallSettings(options.callSettings);
+  const maxHistoryMessages = options.maxHistoryMessages === undefined ? undefined : positiveInteger(options.maxHistoryMessages, 'maxHistoryMessages', 0);
+  if (options.prepareHistory !== undefined && typeof options.prepareHistory !== 'function') throw new SkillAgentConfigError('prepareHistory', 'must be a function (messages) => messages');
   const appName = options.appName;
+
+  async function replayedHistory(stored: ModelMessage[]): Promise<ModelMessage[]> {
+    const windowed = maxHistoryMessages === undefined ? stored : windowHistory(stored, maxHistoryMessages);
+    if (options.prepareHistory === undefined) return windowed;
+    const prepared = await options.prepareHistory(windowed);
+    if (!Array.isArray(prepared)) throw new SkillAgentConfigError('prepareHistory', 'must return an array of ModelMessages');
+    return prepared;
+  }
 
   async function* run(runOptions: SkillAgentRunOptions): AsyncGenerator<SkillAgentEvent> {
     const key: SessionKey = { userId: requireId(runOptions?.userId, 'userId'), sessionId: requireId(runOptions.sessionId, 'sessionId'), ...(appName !== undefined ? { appName } : {}) };
@@ -141,7 +173,7 @@ export function createSkillAgent(options: SkillAgentOptions): SkillAgent {
     const toolkit = await toolkits.forContext(runOptions.context);
     // A session is read, not created: a turn that stores nothing must not leave an empty session.
     const session = (await sessions.getSession(key)) ?? { version: 0, state: {}, events: [] };
-    const history = session.events.filter((event) => event.type === 'message').map((event) => event.content as ModelMessage);
+    const history = await replayedHistory(session.events.filter((event) => event.type === 'message').map((event) => event.content as ModelMessage));
     const state = createInMemoryStateView(session.state);
     const pending: SkillAgentEvent[] = [];
     let stepNumber = 0;
@@ -174,10 +206,21 @@ export function createSkillAgent(options: SkillAgentOptions): SkillAgent {
       return [...events, ...extra];
     };
 
+    // Custom tools join every step's active tools, after the skill and pool tools.
+    const prepareStep: PrepareStepFunction<Record<string, Tool>> =
+      customToolNames.length === 0
+        ? toolkit.prepareStep
+        : async (step) => {
+            const prepared = await toolkit.prepareStep(step);
+            activeTools = [...activeTools, ...customToolNames];
+            return prepared?.activeTools === undefined ? prepared : { ...prepared, activeTools: [...prepared.activeTools, ...customToolNames] };
+          };
+
     const result = streamText({
+      ...callSettings,
       model: options.model,
-      tools: toolkit.tools,
-      prepareStep: toolkit.prepareStep,
+      tools: { ...toolkit.tools, ...customTools },
+      prepareStep,
       messages: [...history, userMessage],
       stopWhen: stepCountIs(maxSteps),
       experimental_context: context,
@@ -249,9 +292,28 @@ export function createSkillAgent(options: SkillAgentOptions): SkillAgent {
     name,
     sessions,
     workspaces,
-    toolNames: [...toolkits.toolNames],
+    toolNames: [...toolkits.toolNames, ...customToolNames],
     run: (runOptions) => run(runOptions),
   };
+}
+
+function validateCustomTools(tools: SkillAgentOptions['tools'], taken: readonly string[]): Record<string, Tool> {
+  if (tools === undefined) return {};
+  if (typeof tools !== 'object' || tools === null || Array.isArray(tools)) throw new SkillAgentConfigError('tools', 'must be a record of AI SDK tools by name');
+  for (const name of Object.keys(tools)) {
+    if (taken.includes(name)) throw new SkillAgentConfigError('tools', `tool "${name}" has the name of a skill tool or a pool tool`);
+  }
+  return { ...tools };
+}
+
+function validateCallSettings(settings: SkillAgentOptions['callSettings']): SkillAgentCallSettings {
+  if (settings === undefined) return {};
+  if (typeof settings !== 'object' || settings === null || Array.isArray(settings)) throw new SkillAgentConfigError('callSettings', 'must be an object of model call settings');
+  if ('abortSignal' in settings) throw new SkillAgentConfigError('callSettings', "abortSignal belongs to each run: pass it to run({ abortSignal })");
+  for (const field of ['model', 'tools', 'messages', 'prompt', 'system', 'prepareStep', 'stopWhen']) {
+    if (field in settings) throw new SkillAgentConfigError(`callSettings.${field}`, 'is set by the agent, not a call setting');
+  }
+  return settings;
 }
 
 function executionSetup(options: SkillAgentOptions, repository: SkillRepository): { workspaces: WorkspaceManager | undefined; executionTools: readonly ToolDefinition[] | undefined } {
