@@ -65,6 +65,23 @@ export class SkillFileReadError extends SkillboxError {
   }
 }
 
+/**
+ * Roots the caller named that cannot be scanned: missing, not a folder, or a URL that could not be
+ * fetched. The repository itself only warns about them (and fails in strict mode); a caller for
+ * which a named root is a promise, like a `--root` argument, throws this.
+ */
+export class UnusableSkillRootError extends SkillboxError {
+  readonly problems: readonly string[];
+
+  constructor(problems: readonly string[]) {
+    super(
+      'SKILL_ROOT_UNUSABLE',
+      problems.length === 1 ? String(problems[0]) : `${problems.length} skills roots cannot be used:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`,
+    );
+    this.problems = problems;
+  }
+}
+
 /** A skill defined in code (MemorySkillRepository) with a missing or malformed field. */
 export class SkillDefinitionError extends SkillboxError {
   /** Position of the definition in the array given to the factory. */

@@ -212,6 +212,15 @@ export class FsSkillRepository implements SkillRepository {
     return repository;
   }
 
+  /**
+   * What was wrong, at the last scan, with the roots named by the caller (`roots`, or the
+   * `SKILLS_ROOT` entries): missing, not a folder, a URL that could not be fetched. Missing standard
+   * roots are not problems. The same lines are in `report().warnings`.
+   */
+  rootProblems(): string[] {
+    return [...this.#index.problems];
+  }
+
   /** The resolved root folders of the last scan, in priority order. */
   roots(): string[] {
     return [...this.#index.roots];

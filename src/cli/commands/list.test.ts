@@ -80,14 +80,23 @@ describe('skillbox list', () => {
     expect(result.stderr).toMatch(/^warning: other-name: .*Mismatch/);
   });
 
-  it('uses the standard roots without --root, and warns about a missing --root', async () => {
+  it('uses the standard roots without --root, and fails naming a missing --root', async () => {
     tree = await createSkillTree({ '.claude/skills/local/SKILL.md': skillMarkdown('local', 'From ./.claude/skills.') });
     const real = await realpath(tree.dir);
     const standard = await runList([], real, { HOME: real });
     expect(standard.stdout).toMatch(/^NAME {3}DOCS {2}TOOLS {2}DESCRIPTION\nlocal/);
     const missing = await runList(['--root', 'nowhere'], real);
-    expect(missing.stdout).toBe(`No skills found in nowhere (none usable).\n`);
-    expect(missing.stderr).toBe(`warning: skills root ${real}/nowhere does not exist\n`);
+    expect(missing).toEqual({ code: 1, stdout: '', stderr: `skillbox list: skills root ${real}/nowhere does not exist\n` });
+    const oneOfTwo = await runList(['--root', '.claude/skills', '--root', 'nowhere', '--root', 'elsewhere'], real);
+    expect(oneOfTwo).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `skillbox list: 2 skills roots cannot be used:\n  - skills root ${real}/nowhere does not exist\n  - skills root ${real}/elsewhere does not exist\n`,
+    });
+    // SKILLS_ROOT is set once for every command: a missing entry there stays a warning.
+    const fromEnvironment = await runList([], real, { HOME: real, SKILLS_ROOT: `${real}/gone` });
+    expect(fromEnvironment.code).toBe(0);
+    expect(fromEnvironment.stderr).toBe(`warning: skills root ${real}/gone does not exist\n`);
   });
 
   it('lists each skill once when one root holds another, in either order', async () => {
