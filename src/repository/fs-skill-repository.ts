@@ -2,6 +2,7 @@ import { watch as watchFolder, type FSWatcher } from 'node:fs';
 import { readFile, realpath, stat } from 'node:fs/promises';
 import { basename, join, relative, sep } from 'node:path';
 import { SkillParseError } from '../format/errors.js';
+import { normalizeSkillName } from '../format/frontmatter-rules.js';
 import { parseSkillMarkdown } from '../format/parse-skill.js';
 import type { ParsedSkill } from '../format/types.js';
 import { normalizeBundledPath } from './bundled-path.js';
@@ -20,6 +21,7 @@ import { createBundledFileRule, isSkippedFolderName, type BundledFileRule } from
 import { isWithin } from './resolve-link.js';
 import { resolveSkillRoots, type RootEntry } from './resolve-skill-roots.js';
 import { scanSkillRoot, type FoundSkillFolder } from './scan-skill-root.js';
+import { escapeUnsafeCharacters, skillNameProblem } from './skill-name-safety.js';
 import { splitSkillsRootList, standardSkillRoots } from './standard-roots.js';
 import { checkUrlRootOptions, type UrlRootOptions } from './url-root.js';
 import { defaultSkillsCacheDir } from './url-root-cache-dir.js';
@@ -148,6 +150,33 @@ function reasonOf(error: unknown): string {
   const code = (error as NodeJS.ErrnoException).code;
   if (code !== undefined) return `cannot read the file: ${code}`;
   return `cannot be parsed: ${error instanceof Error ? error.message : String(error)}`;
+}
+
+/**
+ * A parsed skill whose name can go into a catalog. A frontmatter name holding a line break or other
+ * control character would write extra lines into the model's catalog, so it is replaced by the
+ * folder name with a warning naming the file; when the folder name is not usable either, the skill
+ * is skipped.
+ */
+function withSafeName(parsed: ParsedSkill, file: string, folderName: string): LoadOutcome {
+  const problem = skillNameProblem(parsed.name);
+  if (problem === undefined) return { parsed };
+  const shown = `"${escapeUnsafeCharacters(parsed.name)}"`;
+  const fallback = normalizeSkillName(folderName);
+  const fallbackProblem = fallback === '' ? 'is empty' : skillNameProblem(fallback);
+  if (fallbackProblem !== undefined) {
+    return { reason: `the name ${shown} ${problem}, and the folder name "${escapeUnsafeCharacters(folderName)}" ${fallbackProblem}` };
+  }
+  return {
+    parsed: {
+      ...parsed,
+      name: fallback,
+      warnings: [
+        ...parsed.warnings.map(escapeUnsafeCharacters),
+        `${file}: the frontmatter name ${shown} ${problem}, so the folder name "${fallback}" is used instead`,
+      ],
+    },
+  };
 }
 
 /**
@@ -289,7 +318,8 @@ export class FsSkillRepository implements SkillRepository {
     let outcome: LoadOutcome;
     try {
       const bytes = await readFile(indexed.file);
-      outcome = { parsed: parseSkillMarkdown(bytes, { file: indexed.file, folderName: basename(indexed.folder) }) };
+      const folderName = basename(indexed.folder);
+      outcome = withSafeName(parseSkillMarkdown(bytes, { file: indexed.file, folderName }), indexed.file, folderName);
     } catch (error) {
       outcome = { reason: reasonOf(error) };
       // A read error may be passing; only a verdict on the content is worth remembering.

@@ -4,6 +4,7 @@ import { normalizeBundledPath } from './bundled-path.js';
 import { createBundledFileRule, type BundledFileRule } from './bundled-file-rule.js';
 import { compareNames } from './compare-names.js';
 import { isDocumentPath, isSkillFilePath } from './document-files.js';
+import { skillNameProblem } from './skill-name-safety.js';
 import { SkillDefinitionError, SkillFileNotFoundError, SkillFileReadError, SkillNotFoundError } from './errors.js';
 import type { RepositoryReport, Skill, SkillRepository, SkillSummary } from './types.js';
 
@@ -73,6 +74,9 @@ function storeDefinition(definition: MemorySkillDefinition, index: number, rule:
     throw new SkillDefinitionError(index, '(definition)', `must be an object, got ${describe(definition)}`);
   }
   const name = requireText(definition.name, index, 'name', false).trim();
+  const nameProblem = skillNameProblem(name);
+  // The name goes into the model's catalog on one line; a line break there would add lines of its own.
+  if (nameProblem !== undefined) throw new SkillDefinitionError(index, 'name', `${nameProblem}; a skill name is one line of printable text`);
   const description = requireText(definition.description, index, 'description', false).trim();
   const body = requireText(definition.body, index, 'body', true);
   const tools = definition.tools === undefined ? parseToolsSection(body) : requireTextList(definition.tools, index, 'tools');
