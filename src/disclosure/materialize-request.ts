@@ -1,6 +1,6 @@
 import type { Skill, SkillContext, SkillRepository } from '../repository/types.js';
 import { DisclosureConfigError } from './errors.js';
-import { loadedContextHeader, renderLoadedSkill } from './loaded-content.js';
+import { createInjectionAllowance, loadedContextHeader, renderLoadedSkill } from './loaded-content.js';
 import { readLoadedSkills } from './loaded-skills.js';
 import { toolResultText, type ModelMessage, type SystemModelMessage, type ToolResultOutput, type ToolResultPart } from './model-messages.js';
 import type { StateReader } from './state-delta.js';
@@ -24,6 +24,12 @@ export interface MaterializeRequestOptions {
   /** The catalog (from `renderCatalog`), appended to the first system message unless already in it. */
   catalog?: string;
   skillContext?: SkillContext;
+  /**
+   * Most bytes of one doc (default 20,000, one skill_read page) and of all docs together (default
+   * 100,000) this request carries; a doc past either is cut, with a line naming the skill_read call
+   * that continues it. Skills are filled in name order, docs in selection order.
+   */
+  docLimits?: { maxDocBytes?: number; maxTotalBytes?: number };
 }
 
 /** Tools whose results carry loaded content in `tool-result` mode. */
@@ -110,6 +116,10 @@ export async function materializeRequest(options: MaterializeRequestOptions): Pr
   }
 
   const loaded = readLoadedSkills(options.state, options.agentName).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const allowance = createInjectionAllowance(options.docLimits);
+  for (const [field, value] of [['maxDocBytes', allowance.maxDocBytes], ['maxTotalBytes', allowance.remainingBytes]] as const) {
+    if (!Number.isInteger(value) || value < 0) throw new DisclosureConfigError(`docLimits.${field}`, `must be a whole number of bytes; got ${JSON.stringify(value)}`);
+  }
   const blocks: { name: string; text: string }[] = [];
   for (const entry of loaded) {
     let skill: Skill;
@@ -118,7 +128,7 @@ export async function materializeRequest(options: MaterializeRequestOptions): Pr
     } catch {
       continue;
     }
-    blocks.push({ name: entry.name, text: await renderLoadedSkill(skill, entry, options.repository, options.skillContext) });
+    blocks.push({ name: entry.name, text: await renderLoadedSkill(skill, entry, options.repository, options.skillContext, allowance) });
   }
   if (blocks.length === 0) return messages;
 

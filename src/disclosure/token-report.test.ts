@@ -18,6 +18,8 @@ describe('buildTokenReport', () => {
       catalog_tokens: countTokens('- calc: math ops\n'),
       body_tokens: 2,
       docs_tokens: 3,
+      docs_capped: 0,
+      docs_unreadable: 0,
     });
     expect(report.skills[1]?.body_tokens).toBe(0);
     expect(report.totals).toEqual({
@@ -25,9 +27,23 @@ describe('buildTokenReport', () => {
       catalog: countTokens('Available skills:\n- calc: math ops\n- notes: note taking'),
       bodies: 2,
       bodies_and_docs: 5,
+      docs_capped: 0,
+      docs_unreadable: 0,
     });
+    expect(report.max_counted_doc_bytes).toBe(256 * 1024);
     const xml = await buildTokenReport({ repository, format: 'xml' });
     expect(xml.totals.catalog).toBeGreaterThan(report.totals.catalog);
+  });
+
+  it('counts a capped prefix of a doc over maxCountedDocBytes and says so', async () => {
+    const repository = createMemorySkillRepository([
+      { name: 'big', description: 'd', body: '', files: { 'big.md': 'word '.repeat(1000), 'small.md': 'word '.repeat(10) } },
+    ]);
+    const report = await buildTokenReport({ repository, maxCountedDocBytes: 100 });
+    expect(report.skills[0]).toMatchObject({ docs_tokens: countTokens('word '.repeat(20)) + countTokens('word '.repeat(10)), docs_capped: 1, docs_unreadable: 0 });
+    expect(report.totals.docs_capped).toBe(1);
+    expect(report.max_counted_doc_bytes).toBe(100);
+    await expect(buildTokenReport({ repository, maxCountedDocBytes: 0 })).rejects.toThrow(/maxCountedDocBytes/);
   });
 
   it('computes the percentage saved', () => {

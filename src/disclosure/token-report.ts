@@ -1,6 +1,12 @@
+import { SkillFileReadError } from '../repository/errors.js';
 import type { SkillContext, SkillRepository } from '../repository/types.js';
 import { renderCatalog, renderCatalogEntry, type CatalogFormat } from './catalog.js';
+import { DisclosureConfigError } from './errors.js';
 import { countTokens, tokenizerName } from './token-counter.js';
+import { utf8Window } from './utf8-window.js';
+
+/** Default `maxCountedDocBytes`: 256 KiB, far past any doc a request injects whole (see materializeRequest). */
+export const defaultMaxCountedDocBytes = 256 * 1024;
 
 /** Token figures of one skill. Keys are snake_case because they are the `skillbox tokens --json` output. */
 export interface SkillTokenFigures {
@@ -11,8 +17,12 @@ export interface SkillTokenFigures {
   catalog_tokens: number;
   /** The SKILL.md body (frontmatter stripped): what loading the skill costs. */
   body_tokens: number;
-  /** Every doc of the skill together. */
+  /** Every doc of the skill together (docs over the cap: their first `maxCountedDocBytes` bytes). */
   docs_tokens: number;
+  /** Docs larger than the cap, of which only the first `maxCountedDocBytes` bytes were counted. */
+  docs_capped: number;
+  /** Docs the repository would not serve (over its read limit, not a file), not counted. */
+  docs_unreadable: number;
 }
 
 export interface TokenReport {
@@ -25,13 +35,19 @@ export interface TokenReport {
     /** Every body at once: what injecting all skills up front would cost. */
     bodies: number;
     bodies_and_docs: number;
+    docs_capped: number;
+    docs_unreadable: number;
   };
+  /** The cap the doc figures were counted with. */
+  max_counted_doc_bytes: number;
 }
 
 export interface TokenReportOptions {
   repository: SkillRepository;
   format?: CatalogFormat;
   skillContext?: SkillContext;
+  /** Count at most this many bytes of each doc (default 256 KiB): a doc past it is counted by its prefix and reported as capped. */
+  maxCountedDocBytes?: number;
 }
 
 /** Percentage of `full` that `part` saves, one decimal; 0 when there is nothing to save. */
@@ -42,13 +58,29 @@ export function percentSaved(part: number, full: number): number {
 /** Measures the visible skills of a repository with the o200k tokenizer. */
 export async function buildTokenReport(options: TokenReportOptions): Promise<TokenReport> {
   const format = options.format ?? 'text';
+  const maxCounted = options.maxCountedDocBytes ?? defaultMaxCountedDocBytes;
+  if (!Number.isInteger(maxCounted) || maxCounted <= 0) {
+    throw new DisclosureConfigError('maxCountedDocBytes', `must be a positive whole number of bytes; got ${JSON.stringify(options.maxCountedDocBytes)}`);
+  }
   const summaries = await options.repository.list(options.skillContext);
   const skills: SkillTokenFigures[] = [];
   for (const summary of summaries) {
     const skill = await options.repository.get(summary.name, options.skillContext);
     let docsTokens = 0;
+    let capped = 0;
+    let unreadable = 0;
     for (const doc of skill.docs) {
-      docsTokens += countTokens((await options.repository.readFile(skill.name, doc, options.skillContext)).toString('utf8'));
+      let bytes: Buffer;
+      try {
+        bytes = await options.repository.readFile(skill.name, doc, options.skillContext);
+      } catch (error) {
+        if (!(error instanceof SkillFileReadError)) throw error;
+        unreadable += 1;
+        continue;
+      }
+      const counted = utf8Window(bytes, 0, maxCounted);
+      if (counted.end < bytes.length) capped += 1;
+      docsTokens += countTokens(counted.text);
     }
     skills.push({
       name: skill.name,
@@ -56,6 +88,8 @@ export async function buildTokenReport(options: TokenReportOptions): Promise<Tok
       catalog_tokens: countTokens(renderCatalogEntry(summary, format)),
       body_tokens: countTokens(skill.body),
       docs_tokens: docsTokens,
+      docs_capped: capped,
+      docs_unreadable: unreadable,
     });
   }
   const sum = (pick: (figures: SkillTokenFigures) => number) => skills.reduce((total, figures) => total + pick(figures), 0);
@@ -67,6 +101,9 @@ export async function buildTokenReport(options: TokenReportOptions): Promise<Tok
       catalog: countTokens(renderCatalog({ skills: summaries, format, guidance: false })),
       bodies: sum((figures) => figures.body_tokens),
       bodies_and_docs: sum((figures) => figures.body_tokens + figures.docs_tokens),
+      docs_capped: sum((figures) => figures.docs_capped),
+      docs_unreadable: sum((figures) => figures.docs_unreadable),
     },
+    max_counted_doc_bytes: maxCounted,
   };
 }

@@ -5,7 +5,7 @@ import { createSkillListDocsTool } from './skill-list-docs-tool.js';
 import { createSkillListTool } from './skill-list-tool.js';
 import { createSkillListToolsTool } from './skill-list-tools-tool.js';
 import { createSkillLoadTool } from './skill-load-tool.js';
-import { createSkillReadTool, defaultReadPageCharacters } from './skill-read-tool.js';
+import { createSkillReadTool, defaultReadPageBytes } from './skill-read-tool.js';
 import { createSkillSelectDocsTool } from './skill-select-docs-tool.js';
 import { createSkillSelectToolsTool } from './skill-select-tools-tool.js';
 import { skillNameSchema, type SkillToolSettings } from './skill-tool-support.js';
@@ -25,8 +25,8 @@ export interface SkillToolsOptions {
   toolPool?: readonly string[];
   /** Keep at most this many loaded skills per agent, evicting the least recently touched. */
   maxLoadedSkills?: number;
-  /** Page size of skill_read in characters (default 20,000). */
-  readPageCharacters?: number;
+  /** Page size of skill_read in bytes of UTF-8 (default 20,000). */
+  readPageBytes?: number;
 }
 
 /** The knowledge tools, in the order they are registered. */
@@ -85,15 +85,15 @@ export function createSkillTools(options: SkillToolsOptions): ToolDefinition[] {
   const executionNames = executionTools.map((tool) => tool.name);
   const clash = executionNames.find((name) => skillToolNames.includes(name));
   if (clash !== undefined) throw new SkillToolsConfigError('executionTools', `holds "${clash}", the name of a disclosure tool`);
-  const pageCharacters = options.readPageCharacters ?? defaultReadPageCharacters;
-  if (!Number.isInteger(pageCharacters) || pageCharacters < 1000) {
-    throw new SkillToolsConfigError('readPageCharacters', `must be an integer of at least 1000; got ${JSON.stringify(options.readPageCharacters)}`);
+  const pageBytes = options.readPageBytes ?? defaultReadPageBytes;
+  if (!Number.isInteger(pageBytes) || pageBytes < 1000) {
+    throw new SkillToolsConfigError('readPageBytes', `must be an integer of at least 1000; got ${JSON.stringify(options.readPageBytes)}`);
   }
   const maxLoadedSkills = parseMaxLoadedSkills(options.maxLoadedSkills);
   const settings: SkillToolSettings = {
     repository: options.repository,
     skillSchema: skillNameSchema(options.skillNames),
-    readPageCharacters: pageCharacters,
+    readPageBytes: pageBytes,
     ...(maxLoadedSkills === undefined ? {} : { maxLoadedSkills }),
   };
   return profileNames(options, executionNames).map((name) => {

@@ -13,8 +13,8 @@ export interface SkillToolSettings {
   /** The `skill` input: an enum of the visible names, or a string. */
   skillSchema: z.ZodType<string>;
   maxLoadedSkills?: number;
-  /** Page size of skill_read, in characters. */
-  readPageCharacters: number;
+  /** Page size of skill_read, in bytes. */
+  readPageBytes: number;
 }
 
 /**

@@ -153,15 +153,37 @@ describe('skill_read', () => {
   it('pages a long file and says where the next page starts', async () => {
     const line = 'x'.repeat(99);
     const big = createMemorySkillRepository([{ name: 'big', description: 'd', body: 'b', files: { 'ref.md': `${line}\n`.repeat(30), 'bin.dat': new Uint8Array([1, 0, 2]) } }]);
-    const tools = createSkillTools({ repository: big, readPageCharacters: 1000 });
+    const tools = createSkillTools({ repository: big, readPageBytes: 1000 });
     const read = tools.find((tool) => tool.name === 'skill_read')!;
     const context: ToolContext = { sessionId: 's', agentName: 'a', state: createInMemoryStateView() };
     const first = (await read.execute({ skill: 'big', path: 'ref.md' }, context)) as string;
-    expect(first).toBe(`${`${line}\n`.repeat(10)}\n\n[characters 0-1000 of 3000; call {"skill":"big","path":"ref.md","offset":1000} for the rest]`);
+    expect(first).toBe(`${`${line}\n`.repeat(10)}\n\n[bytes 0-1000 of 3000; call {"skill":"big","path":"ref.md","offset":1000} for the rest]`);
     const last = (await read.execute({ skill: 'big', path: 'ref.md', offset: 2000 }, context)) as string;
-    expect(last.endsWith('[characters 2000-3000 of 3000; this is the end]')).toBe(true);
-    await expect(read.execute({ skill: 'big', path: 'ref.md', offset: 5000 }, context)).rejects.toThrow(/past the end \(3000 characters\)/);
+    expect(last.endsWith('[bytes 2000-3000 of 3000; this is the end]')).toBe(true);
+    await expect(read.execute({ skill: 'big', path: 'ref.md', offset: 5000 }, context)).rejects.toThrow(/past the end \(3000 bytes\)/);
     expect(await read.execute({ skill: 'big', path: 'bin.dat' }, context)).toBe('"bin.dat" of skill "big" is a binary file (3 bytes); it is not shown as text.');
+  });
+
+  it('pages multi-byte text by bytes without splitting a character, and the pages join up to the file', async () => {
+    const text = 'é数😀 mixed text without line ends '.repeat(200);
+    const wide = createMemorySkillRepository([{ name: 'wide', description: 'd', body: 'b', files: { 'wide.md': text } }]);
+    const read = createSkillTools({ repository: wide, readPageBytes: 1000 }).find((tool) => tool.name === 'skill_read')!;
+    const context: ToolContext = { sessionId: 's', agentName: 'a', state: createInMemoryStateView() };
+    let joined = '';
+    let offset: number | undefined = 0;
+    for (let pages = 0; offset !== undefined; pages += 1) {
+      expect(pages).toBeLessThan(20);
+      const page = (await read.execute({ skill: 'wide', path: 'wide.md', offset }, context)) as string;
+      const marker = /\n\n\[bytes (\d+)-(\d+) of (\d+); (?:call (\{.*\}) for the rest|this is the end)\]$/.exec(page);
+      expect(marker).not.toBeNull();
+      expect(Number(marker![1])).toBe(offset);
+      expect(Number(marker![2]) - offset).toBeLessThanOrEqual(1000);
+      const content = page.slice(0, marker!.index);
+      expect(content).not.toContain('\uFFFD');
+      joined += content;
+      offset = marker![4] === undefined ? undefined : (JSON.parse(marker![4]) as { offset: number }).offset;
+    }
+    expect(joined).toBe(text);
   });
 });
 

@@ -14,8 +14,12 @@ injecting every body (and every body and doc) up front. Both catalog formats are
 Options:
   --root DIR       a folder to scan recursively; repeat for several (default: the standard roots)
   --json           print {"tokenizer","skills":[{"name","name_description_tokens","catalog_tokens",
-                   "body_tokens","docs_tokens"}],"totals":{"name_description","catalog","bodies",
-                   "bodies_and_docs"}}
+                   "body_tokens","docs_tokens","docs_capped","docs_unreadable"}],"totals":{
+                   "name_description","catalog","bodies","bodies_and_docs","docs_capped",
+                   "docs_unreadable"},"max_counted_doc_bytes"}
+
+Docs over 256 KiB are counted by their first 256 KiB (reported as capped); runs of over 256
+characters without spaces are counted in 256-character chunks, an upper bound.
   --format FORMAT  the catalog format the catalog figures use: text (default) or xml
 
 Exit status: 0, or 2 on bad usage.
@@ -75,6 +79,8 @@ async function run(args: string[], io: CliIo): Promise<number> {
     `all bodies up front: ${totals.bodies} tokens; the ${options.format} catalog saves ${percentSaved(totals.catalog, totals.bodies)}%`,
     `all bodies and docs up front: ${totals.bodies_and_docs} tokens; the ${options.format} catalog saves ${percentSaved(totals.catalog, totals.bodies_and_docs)}%`,
   ];
+  if (totals.docs_capped > 0) lines.push(`${totals.docs_capped} docs over ${report.max_counted_doc_bytes} bytes were counted by their first ${report.max_counted_doc_bytes} bytes`);
+  if (totals.docs_unreadable > 0) lines.push(`${totals.docs_unreadable} docs the repository would not serve (over its read limit, or not files) were not counted`);
   io.stdout(`${lines.join('\n')}\n`);
   return 0;
 }
