@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -52,7 +52,10 @@ describe('skillbox chat over a scripted OpenAI-compatible server', () => {
     expect(first.stderr).not.toContain('failed');
     expect(first.code).toBe(0);
     expect(first.stdout).toBe('The primes below 20 are 2, 3, 5, 7, 11, 13, 17 and 19.\n');
-    expect(first.stderr).toContain('session primes (resume with --session primes)\n');
+    // An id nobody used yet starts a new session, and the user is told so.
+    expect(first.stderr).toContain('new session primes (resume with --session primes)\n');
+    expect((await stat(join(home, '.skillbox'))).mode & 0o777).toBe(0o700);
+    expect((await stat(join(home, '.skillbox', 'sessions.db'))).mode & 0o777).toBe(0o600);
     // bubblewrap works here, so `auto` picks the sandbox and there is nothing to warn about.
     expect(first.stderr).not.toContain('WITHOUT isolation');
     expect(first.stderr).not.toContain('  ! ');
@@ -75,6 +78,7 @@ describe('skillbox chat over a scripted OpenAI-compatible server', () => {
     const second = await chat(['--once', 'Is 19 the largest?', '--session', 'primes', '--materialize', 'system']);
     expect(second.code).toBe(0);
     expect(second.stdout).toBe('Yes: 19 is the largest.\n');
+    expect(second.stderr).toContain('resuming session primes (resume with --session primes)\n');
     const resumed = server.requests[3]!.body.messages;
     expect(resumed.filter((message) => message.role === 'user').map((message) => message.content)).toEqual(['Primes below 20?', 'Is 19 the largest?']);
     // Turn mode: the skill was unloaded when the new turn began, so only its stub remains.
@@ -92,13 +96,21 @@ describe('skillbox chat over a scripted OpenAI-compatible server', () => {
 
   it('reads messages from standard input, streams text and ends at EOF', async () => {
     server = await startScriptedOpenAiServer([{ text: 'Hello there!' }, { text: 'Bye.' }]);
-    const result = await chat(['--db', 'chat.db', '--runtime', 'local'], 'hi\nbye\n');
+    const result = await chat(['--db', 'chat.db', '--runtime', 'local'], 'hi\n\n   \nbye\n');
     expect(result.code).toBe(0);
     expect(result.stdout).toBe('Hello there!\nBye.\n');
     expect(server.requests).toHaveLength(2);
     // The user, not only the model, is told once that scripts run unconfined.
     expect(result.stderr.match(/WITHOUT isolation, because you chose --runtime local/g)).toHaveLength(1);
     expect(result.stderr).toContain('apt-get install bubblewrap');
+  });
+
+  it('ignores empty lines and ends at /exit', async () => {
+    server = await startScriptedOpenAiServer([{ text: 'One.' }, { text: 'Two.' }]);
+    const result = await chat(['--db', 'chat.db', '--runtime', 'local'], 'first\n\nsecond\n/exit\nnever sent\n');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe('One.\nTwo.\n');
+    expect(server.requests).toHaveLength(2);
   });
 
   it('reports a failing endpoint as a failed turn with exit 1', async () => {

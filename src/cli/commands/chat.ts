@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -19,11 +19,12 @@ const usage = `Usage: skillbox chat [--root DIR]... [--session ID] [--once "MESS
 
 An agent in the terminal over any OpenAI-compatible chat-completions endpoint, with the skills
 under the roots, skill scripts run in a workspace, and the conversation kept in SQLite.
-Type a message and press Enter; an empty line or Ctrl-D ends the chat.
+Type a message and press Enter; /exit or Ctrl-D ends the chat (empty lines are ignored).
 
 Options:
   --root DIR         a skills folder; repeat for several (default: the standard roots)
-  --session ID       resume this session (default: a new one, whose id is printed)
+  --session ID       resume this session, or start a new one with this id (default: a new
+                     one, whose id is printed)
   --once MESSAGE     run one turn, print the final answer on stdout and exit
   --materialize M    where loaded skills go in requests: tool-result (default) or system
   --load-mode M      how long loaded skills stay: turn (default), once or session
@@ -215,7 +216,9 @@ async function run(args: string[], io: CliIo): Promise<number> {
     io.stderr(isolationBanner({ requested: options.runtime, platform: process.platform, ...(support !== undefined && !support.available ? { reason: support.reason } : {}) }));
   }
   const dbPath = options.db !== undefined ? resolve(io.cwd, options.db) : join(io.env.HOME ?? homedir(), '.skillbox', 'sessions.db');
-  mkdirSync(dirname(dbPath), { recursive: true });
+  // Conversations may hold anything the user typed or a script printed: only the user may read them.
+  mkdirSync(dirname(dbPath), { recursive: true, mode: 0o700 });
+  if (!existsSync(dbPath)) closeSync(openSync(dbPath, 'a', 0o600));
   const sessions: SessionStore = modules.sqliteModule.SqliteSessionStore.open({ path: dbPath });
   try {
     const provider = modules.providerModule.createOpenAICompatible({
@@ -237,7 +240,8 @@ async function run(args: string[], io: CliIo): Promise<number> {
     });
     const userId = options.userId ?? io.env.USER ?? 'local';
     const sessionId = options.sessionId ?? newSessionId();
-    io.stderr(`session ${sessionId} (resume with --session ${sessionId})\n`);
+    const resumed = options.sessionId !== undefined && (await sessions.getSession({ appName: 'skillbox-chat', userId, sessionId }, { limit: 0 })) !== undefined;
+    io.stderr(`${resumed ? 'resuming session' : 'new session'} ${sessionId} (resume with --session ${sessionId})\n`);
 
     const turn = async (message: string, streaming: boolean): Promise<number> => {
       const calls = new Map<string, { toolName: string; input: unknown }>();
@@ -276,8 +280,10 @@ async function run(args: string[], io: CliIo): Promise<number> {
     let status = 0;
     io.stderr('> ');
     for await (const line of lines) {
-      if (line.trim() === '') break;
-      status = await turn(line, true);
+      const message = line.trim();
+      if (message === '/exit') break;
+      // A stray Enter is not a message and not a request to leave.
+      if (message !== '') status = await turn(line, true);
       io.stderr('> ');
     }
     lines.close();
