@@ -1,4 +1,5 @@
 // Helpers the benchmarks share. Figures only: nothing here fails on a time.
+import { execFileSync } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 
 /** The middle value (the upper middle for an even count); robust to the odd slow run on a shared machine. */
@@ -36,4 +37,24 @@ export async function interleavedMedians<Name extends string>(tasks: Record<Name
     }
   }
   return Object.fromEntries(names.map((name) => [name, median(times.get(name) ?? [])])) as Record<Name, number>;
+}
+
+/**
+ * Runs `script` in a fresh Node process (so each measurement starts cold, with its own heap and
+ * peak-RSS counter), passing `request` as JSON in the environment variable `variable`, and returns
+ * the JSON object the child printed last. A failure comes back as a one-line `failed: …` string,
+ * so one broken peer does not stop the rest of a benchmark.
+ */
+export function measureInFreshProcess<Result>(script: string, variable: string, request: unknown): Result | string {
+  try {
+    const output = execFileSync(process.execPath, ['--import', 'tsx', script], {
+      env: { ...process.env, [variable]: JSON.stringify(request) },
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+      maxBuffer: 16 * 1024 * 1024,
+    });
+    return JSON.parse(output.trim().split('\n').pop() ?? '') as Result;
+  } catch (error) {
+    return `failed: ${((error as { stderr?: string }).stderr ?? (error as Error).message).split('\n').find((line) => line.trim() !== '') ?? 'unknown error'}`;
+  }
 }

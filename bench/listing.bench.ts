@@ -5,13 +5,13 @@
 // "cold" is the first listing in a fresh process (the OS page cache is warm for everyone alike);
 // "warm" is the median of three more listings in the same process. Figures only; nothing fails on
 // a number.
-import { execFileSync } from 'node:child_process';
 import type { Dirent } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { measureInFreshProcess } from './bench-support.js';
 
 const here = fileURLToPath(import.meta.url);
 const corpus = fileURLToPath(new URL('../../shared/corpus/', import.meta.url));
@@ -135,17 +135,7 @@ async function measureInChild(loader: Loader, root: string): Promise<void> {
 }
 
 function measure(loader: Loader, root: string): Measurement | string {
-  try {
-    const output = execFileSync(process.execPath, ['--import', 'tsx', here], {
-      env: { ...process.env, SKILLBOX_LISTING_BENCH: JSON.stringify({ loader, root }) },
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'pipe'],
-      maxBuffer: 16 * 1024 * 1024,
-    });
-    return JSON.parse(output.trim().split('\n').pop() ?? '') as Measurement;
-  } catch (error) {
-    return `failed: ${((error as { stderr?: string }).stderr ?? (error as Error).message).split('\n').find((line) => line.trim() !== '') ?? 'unknown error'}`;
-  }
+  return measureInFreshProcess<Measurement>(here, 'SKILLBOX_LISTING_BENCH', { loader, root });
 }
 
 async function generateTree(count: number): Promise<string> {

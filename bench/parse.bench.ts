@@ -5,13 +5,13 @@
 // against a read-and-decode floor). Each row runs in its own process so "cold" (the first pass over
 // every file, code not yet optimised: what a listing at start-up pays) is that parser's alone;
 // "warm" is the median of five more passes. Figures only; nothing fails on a number.
-import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { measureInFreshProcess } from './bench-support.js';
 
 const here = fileURLToPath(import.meta.url);
 const corpus = fileURLToPath(new URL('../../shared/corpus/', import.meta.url));
@@ -92,17 +92,7 @@ async function measureInChild(parser: Parser, root: string): Promise<void> {
 }
 
 function measure(parser: Parser, root: string): Measurement | string {
-  try {
-    const output = execFileSync(process.execPath, ['--import', 'tsx', here], {
-      env: { ...process.env, SKILLBOX_PARSE_BENCH: JSON.stringify({ parser, root }) },
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'pipe'],
-      maxBuffer: 16 * 1024 * 1024,
-    });
-    return JSON.parse(output.trim().split('\n').pop() ?? '') as Measurement;
-  } catch (error) {
-    return `failed: ${((error as { stderr?: string }).stderr ?? (error as Error).message).split('\n').find((line) => line.trim() !== '') ?? 'unknown error'}`;
-  }
+  return measureInFreshProcess<Measurement>(here, 'SKILLBOX_PARSE_BENCH', { parser, root });
 }
 
 /** Skills in the shapes real ones have: plain, quoted and folded descriptions, metadata, lists. */
