@@ -1,6 +1,11 @@
+import { realpathSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CommandPolicyError } from './errors.js';
 import { CommandPolicy, splitCommandLine } from './command-policy.js';
+import { findExecutable, SYSTEM_PATH } from './runtimes/find-executable.js';
 
 describe('splitCommandLine', () => {
   it('handles quotes and escapes', () => {
@@ -19,12 +24,34 @@ describe('splitCommandLine', () => {
 });
 
 describe('CommandPolicy', () => {
-  it('matches by name, ./ path or basename, and the deny list wins', () => {
-    const policy = new CommandPolicy({ allowedCommands: ['python3', 'run.sh'], deniedCommands: ['python3'] });
-    expect(policy.check('./run.sh x')).toEqual(['./run.sh', 'x']);
-    expect(policy.check('bin/run.sh')).toEqual(['bin/run.sh']);
+  it('resolves the program in the system folders and compares paths; the deny list wins', () => {
+    const policy = new CommandPolicy({ allowedCommands: ['echo', 'python3'], deniedCommands: ['python3'] });
+    const echo = findExecutable('echo', SYSTEM_PATH) as string;
+    expect(policy.check('echo x')).toEqual([echo, 'x']);
+    // The same file reached through another folder name (merged /usr) is the same program.
+    expect(policy.check(`${realpathSync(path.dirname(echo))}/echo x`)).toEqual([`${realpathSync(path.dirname(echo))}/echo`, 'x']);
     expect(() => policy.check('python3 -c 1')).toThrow(/denied by denied_commands/);
-    expect(() => policy.check('bash -c id')).toThrow(CommandPolicyError);
+    expect(() => policy.check('bash -c id')).toThrow(/"bash" is not in allowed_commands/);
+  });
+
+  it('refuses workspace paths and copies named like an allowed program', async () => {
+    const folder = await mkdtemp(path.join(os.tmpdir(), 'skillbox-policy-'));
+    try {
+      await writeFile(path.join(folder, 'echo'), '#!/bin/sh\necho owned\n', { mode: 0o755 });
+      const policy = new CommandPolicy({ allowedCommands: ['echo'] });
+      expect(() => policy.check(`${folder}/echo hi`)).toThrow(/not one of the allowed programs/);
+      expect(() => policy.check('./echo hi')).toThrow(/not one of the allowed programs/);
+      expect(() => policy.check('bin/echo hi')).toThrow(/not one of the allowed programs/);
+      expect(() => new CommandPolicy({ deniedCommands: ['sh'] }).check(`${folder}/sh`)).toThrow(/denied/);
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses allow-list entries that are not programs in the system folders', () => {
+    expect(() => new CommandPolicy({ allowedCommands: ['run.sh'] })).toThrow(/"run.sh" is not an executable in the system folders/);
+    expect(() => new CommandPolicy({ allowedCommands: ['scripts/run.sh'] })).toThrow(/a program name or an absolute path/);
+    expect(new CommandPolicy({ deniedCommands: ['not-installed-anywhere'] }).check('echo a')).toEqual([findExecutable('echo', SYSTEM_PATH), 'a']);
   });
 
   it('is a no-op without lists and rejects malformed lists', () => {

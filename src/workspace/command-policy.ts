@@ -1,19 +1,33 @@
+import { realpathSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join } from 'node:path';
 import { CommandPolicyError } from './errors.js';
+import { findExecutable, SYSTEM_PATH } from './runtimes/find-executable.js';
 
 export interface CommandPolicyOptions {
-  /** When set, only these programs may run (by name, `./`-relative path or basename). */
+  /**
+   * When set, only these programs may run: names found in the system folders (`SYSTEM_PATH`) or
+   * absolute paths. A command's program must resolve to the same file, by the same name.
+   */
   allowedCommands?: readonly string[];
-  /** These programs never run; a match here wins over the allow list. */
+  /** These programs never run; a match here (by name or by resolved path) wins over the allow list. */
   deniedCommands?: readonly string[];
 }
 
 /**
  * With allow or deny lists the command is split into argv and run without a shell, as both seeds
  * do: a shell would let `allowed; anything` through. Without lists, commands run under bash.
+ *
+ * Programs are looked up in the fixed system folders only, never in the workspace: everything
+ * there (the skill's `bin/`, staged inputs, files an earlier command wrote) may have been put there
+ * by the model, so a name or path reaching into it could be any code. The run's PATH is fixed to
+ * the same folders (see `buildRunEnvironment`), and argv[0] becomes the path checked here, so what
+ * runs is what was judged.
  */
 export class CommandPolicy {
   readonly allowed: readonly string[] | undefined;
   readonly denied: readonly string[] | undefined;
+  private readonly allowedPaths: ReadonlySet<string> | undefined;
+  private readonly deniedPaths: ReadonlySet<string>;
 
   constructor(options: CommandPolicyOptions = {}) {
     for (const [option, list] of [['allowedCommands', options.allowedCommands], ['deniedCommands', options.deniedCommands]] as const) {
@@ -23,6 +37,17 @@ export class CommandPolicy {
     }
     this.allowed = options.allowedCommands?.map((item) => item.trim());
     this.denied = options.deniedCommands?.map((item) => item.trim());
+    this.allowedPaths = this.allowed === undefined ? undefined : new Set(this.allowed.map((item) => {
+      const resolved = resolveProgram(item);
+      if (resolved === undefined) {
+        throw new CommandPolicyError(
+          `allowedCommands entry "${item}" is not ${isAbsolute(item) ? 'an executable file' : item.includes('/') ? 'a program name or an absolute path' : `an executable in the system folders ${SYSTEM_PATH}`}`,
+        );
+      }
+      return resolved.judged;
+    }));
+    // A denied name that is not installed is still denied by name.
+    this.deniedPaths = new Set((this.denied ?? []).flatMap((item) => resolveProgram(item)?.judged ?? []));
   }
 
   get restricted(): boolean {
@@ -36,23 +61,51 @@ export class CommandPolicy {
     return ` Restrictions enabled: no shell syntax; one executable + args only; no > < | ; && ||.${allowed}`;
   }
 
-  /** The argv to run, or undefined when unrestricted (run the string under bash). Throws CommandPolicyError. */
+  /**
+   * The argv to run (argv[0] replaced by the program's absolute path), or undefined when
+   * unrestricted (run the string under bash). Throws CommandPolicyError.
+   */
   check(command: string): string[] | undefined {
     if (!this.restricted) return undefined;
     const argv = splitCommandLine(command);
     const program = argv[0] as string;
+    const resolved = resolveProgram(program);
     const names = programNames(program);
-    if (this.denied?.some((item) => names.has(item))) {
+    if (this.denied?.some((item) => names.has(item)) || (resolved !== undefined && this.deniedPaths.has(resolved.judged))) {
       throw new CommandPolicyError(`command "${program}" is denied by denied_commands`);
     }
-    if (this.allowed !== undefined && !this.allowed.some((item) => names.has(item))) {
-      throw new CommandPolicyError(`command "${program}" is not in allowed_commands (${[...this.allowed].sort().join(', ')})`);
+    if (this.allowedPaths !== undefined && (resolved === undefined || !this.allowedPaths.has(resolved.judged))) {
+      const why = program.includes('/')
+        ? `is a path that is not one of the allowed programs; give the program's name (looked up in ${SYSTEM_PATH}) or its absolute path`
+        : `is not in allowed_commands (${[...(this.allowed ?? [])].sort().join(', ')})`;
+      throw new CommandPolicyError(`command "${program}" ${why}`);
     }
-    return argv;
+    if (resolved === undefined) {
+      if (!program.includes('/')) throw new CommandPolicyError(`command "${program}" is not a program in the system folders ${SYSTEM_PATH}`);
+      return argv;
+    }
+    return [resolved.path, ...argv.slice(1)];
   }
 }
 
-/** The program as written, without a leading `./`, and its basename: any of them may match a list. */
+/**
+ * Where a program is: a name is looked up in the system folders, an absolute path taken as is,
+ * anything else (a path relative to the cwd, inside the workspace) is not resolved. `judged` has
+ * its folder canonical but keeps the file name, so `/bin/echo` on a merged-/usr system is
+ * `/usr/bin/echo`, while a multi-call binary (busybox) reached as `sh` is not the one reached as `echo`.
+ */
+function resolveProgram(program: string): { path: string; judged: string } | undefined {
+  if (program.includes('/') && !isAbsolute(program)) return undefined;
+  const found = findExecutable(program, SYSTEM_PATH);
+  if (found === undefined) return undefined;
+  try {
+    return { path: found, judged: join(realpathSync(dirname(found)), basename(found)) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The program as written, without a leading `./`, and its basename: any of them may match the deny list. */
 function programNames(program: string): Set<string> {
   const withoutDot = program.replace(/^(\.\/)+/, '');
   const base = withoutDot.split('/').at(-1) ?? withoutDot;

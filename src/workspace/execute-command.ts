@@ -40,7 +40,8 @@ export async function executeCommand(options: ResolvedExecutionOptions, request:
     const command = request.command.trim();
     if (command === '') throw new SkillToolError(`${request.tool}: command is empty; pass the shell command to run`);
     const argv = options.policy.check(command);
-    for (const [name, value] of Object.entries(request.env ?? {})) assertAllowedVariable(name, value);
+    const restricted = options.policy.restricted;
+    for (const [name, value] of Object.entries(request.env ?? {})) assertAllowedVariable(name, value, { restricted });
     let timeoutSeconds = request.timeoutSeconds ?? options.defaultTimeoutSeconds;
     if (!Number.isFinite(timeoutSeconds) || timeoutSeconds <= 0) throw new SkillToolError(`${request.tool}: timeout must be a positive number of seconds`);
     if (timeoutSeconds > options.maxTimeoutSeconds) {
@@ -67,6 +68,7 @@ export async function executeCommand(options: ResolvedExecutionOptions, request:
       timeoutMs: Math.round(timeoutSeconds * 1000),
       maxOutputBytes: options.maxOutputBytes,
       network: options.network,
+      restricted,
       abortSignal: context.abortSignal,
     });
 

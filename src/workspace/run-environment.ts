@@ -15,12 +15,26 @@ const refusedNames = new Set([
 ]);
 const refusedPrefixes = ['LD_', 'DYLD_', 'BASH_FUNC_', 'MALLOC_'];
 
+/**
+ * Variables refused only when a command allow or deny list is set: there the program is fixed by
+ * the policy, and these would choose which code it runs instead (PATH picks the program itself).
+ */
+const restrictedRefusedNames = new Set(['PATH']);
+
+export interface VariableCheckOptions {
+  /** A command allow/deny list is set: PATH is fixed to the system folders and may not be given. */
+  restricted?: boolean;
+}
+
 /** Throws RunEnvironmentError for a name that is malformed or on the refused list, or a value with NUL. */
-export function assertAllowedVariable(name: string, value: unknown): void {
+export function assertAllowedVariable(name: string, value: unknown, options: VariableCheckOptions = {}): void {
   if (!validName.test(name)) throw new RunEnvironmentError(name, 'names must match [A-Za-z_][A-Za-z0-9_]*');
   const upper = name.toUpperCase();
   if (refusedNames.has(upper) || refusedPrefixes.some((prefix) => upper.startsWith(prefix))) {
     throw new RunEnvironmentError(name, 'it changes how programs load or start, so it cannot be set for a skill command');
+  }
+  if (options.restricted === true && restrictedRefusedNames.has(upper)) {
+    throw new RunEnvironmentError(name, `it would change which program runs, and command restrictions are enabled (PATH is fixed to ${SYSTEM_PATH})`);
   }
   if (typeof value !== 'string') throw new RunEnvironmentError(name, 'the value must be a string');
   if (value.includes('\0')) throw new RunEnvironmentError(name, 'the value contains a NUL byte');
@@ -36,6 +50,11 @@ export interface RunEnvironmentInput {
   allowedHost: Record<string, string>;
   /** Variables from the tool call or the command line; checked here. */
   caller: Record<string, string>;
+  /**
+   * A command allow/deny list is set: PATH is the system folders alone (no skill `bin/`, no host or
+   * caller PATH), because anything in the workspace may have been written by the model.
+   */
+  restricted?: boolean;
 }
 
 /**
@@ -45,9 +64,10 @@ export interface RunEnvironmentInput {
  * `bin/` lead PATH as absolute paths, so a `cd` in the command does not change what runs.
  */
 export function buildRunEnvironment(input: RunEnvironmentInput): Record<string, string> {
-  for (const [name, value] of Object.entries(input.caller)) assertAllowedVariable(name, value);
-  const basePath = input.allowedHost.PATH ?? SYSTEM_PATH;
-  const skillPath = input.skill === undefined ? [] : [...(input.skill.hasVirtualEnv ? [`${input.skill.guestPath}/.venv/bin`] : []), `${input.skill.guestPath}/bin`];
+  const restricted = input.restricted === true;
+  for (const [name, value] of Object.entries(input.caller)) assertAllowedVariable(name, value, { restricted });
+  const basePath = restricted ? SYSTEM_PATH : (input.allowedHost.PATH ?? SYSTEM_PATH);
+  const skillPath = input.skill === undefined || restricted ? [] : [...(input.skill.hasVirtualEnv ? [`${input.skill.guestPath}/.venv/bin`] : []), `${input.skill.guestPath}/bin`];
   const environment: Record<string, string> = {
     LANG: 'C.UTF-8',
     HOME: input.home,

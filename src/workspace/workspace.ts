@@ -52,6 +52,11 @@ export interface WorkspaceRunRequest {
   timeoutMs: number;
   maxOutputBytes: number;
   network?: boolean;
+  /**
+   * Command allow/deny lists are in force: PATH is fixed to the system folders (no skill `bin/`, no
+   * host or caller PATH) and a PATH in `env` is refused, so the program judged is the one that runs.
+   */
+  restricted?: boolean;
   abortSignal?: AbortSignal;
 }
 
@@ -322,6 +327,7 @@ export class Workspace {
       skill: request.skill === undefined || skillFolder === undefined ? undefined : { name: request.skill, guestPath: this.guestPath(skillFolder), hasVirtualEnv },
       allowedHost: request.hostEnv ?? {},
       caller: request.env ?? {},
+      restricted: request.restricted === true,
     });
     const startedAt = new Date().toISOString();
     this.activeRuns += 1;

@@ -6,6 +6,7 @@ import { loadedKey } from '../../src/disclosure/state-keys.js';
 import { createFsSkillRepository } from '../../src/repository/fs-skill-repository.js';
 import { createInMemoryStateView } from '../../src/tools/in-memory-state-view.js';
 import type { ToolContext, ToolDefinition } from '../../src/tools/types.js';
+import type { ExecutionToolsOptions } from '../../src/workspace/execution-options.js';
 import { createExecutionTools } from '../../src/workspace/execution-tools.js';
 import type { SkillRunResult } from '../../src/workspace/run-result.js';
 import { SandboxRuntime } from '../../src/workspace/runtimes/sandbox-runtime.js';
@@ -15,7 +16,7 @@ import { createWorkspaceManager } from '../../src/workspace/workspace-manager.js
  * A skills folder with one skill, a workspace manager on the sandbox runtime, and the execution
  * tools with the skill loaded for any session asked for. Everything lives in one temporary folder.
  */
-export async function workspaceSecurityFixture() {
+export async function workspaceSecurityFixture(toolOptions: Omit<ExecutionToolsOptions, 'workspaces'> = {}) {
   const root = await mkdtemp(path.join(os.tmpdir(), 'skillbox-ws-security-'));
   const skillDir = path.join(root, 'skills', 'probe');
   await mkdir(path.join(skillDir, 'scripts'), { recursive: true });
@@ -25,7 +26,7 @@ export async function workspaceSecurityFixture() {
   await writeFile(hostSecret, 'host secret');
   const repository = await createFsSkillRepository({ roots: [path.join(root, 'skills')] });
   const workspaces = createWorkspaceManager({ runtime: new SandboxRuntime(), repository, baseDir: path.join(root, 'workspaces') });
-  const [skillRun, workspaceExec] = createExecutionTools({ workspaces }) as [ToolDefinition, ToolDefinition];
+  const [skillRun, workspaceExec] = createExecutionTools({ ...toolOptions, workspaces }) as [ToolDefinition, ToolDefinition];
   const contextFor = (sessionId: string): ToolContext => ({
     sessionId,
     agentName: 'agent',
