@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { constants, createReadStream } from 'node:fs';
 import { chmod, copyFile, lstat, mkdir, readdir, realpath, symlink } from 'node:fs/promises';
 import path from 'node:path';
+import { createBundledFileRule, isSkippedFolderName } from '../repository/bundled-file-rule.js';
 import { isInside } from './workspace-paths.js';
 
 /** One entry of a skill folder, as staging copies it. */
@@ -25,6 +26,15 @@ export interface FolderScan {
  */
 const reservedTopLevel = new Set(['out', 'work', 'inputs']);
 const skippedAnywhere = new Set(['.git', '.venv', '__pycache__']);
+/**
+ * Secret-looking names (`.env`, private keys, credential files) are not copied either: the
+ * repository refuses to serve them to the model, and a script in the sandbox must not get them by
+ * the back door. `node_modules` is copied, unlike in listings, because a script may need it.
+ */
+const secretRule = createBundledFileRule();
+function isSecretLookingName(name: string): boolean {
+  return !isSkippedFolderName(name) && secretRule.excludes(name);
+}
 
 export interface ScanOptions {
   /** Skip the working copy's reserved names and the caches (`.git`, `.venv`, `__pycache__`); true for skills. */
@@ -49,6 +59,10 @@ export async function scanFolder(skillDir: string, options: ScanOptions = { skil
     const visited = await Promise.all(
       names.map(async (name): Promise<Visited> => {
         if (options.skillFolder && skippedAnywhere.has(name)) return { entries: [], warnings: [] };
+        if (options.skillFolder && isSecretLookingName(name)) {
+          const relative = relativeDir === '' ? name : `${relativeDir}/${name}`;
+          return { entries: [], warnings: [`skipped "${relative}": secret-looking files are not staged (see defaultDeniedFileNames)`] };
+        }
         if (options.skillFolder && relativeDir === '' && reservedTopLevel.has(name)) {
           return { entries: [], warnings: [`skipped "${name}" of the skill folder: the working copy links ${name}/ to the workspace's folder`] };
         }

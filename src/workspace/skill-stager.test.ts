@@ -91,6 +91,20 @@ describe('skill staging', () => {
     await expect(lstat(path.join(copy, 'leak.txt'))).rejects.toThrow();
   });
 
+  it('does not copy secret-looking files into the working copy, and says so', async () => {
+    await writeFile(path.join(source, '.env'), 'API_KEY=sk-not-for-the-sandbox\n');
+    await mkdir(path.join(source, 'keys'), { recursive: true });
+    await writeFile(path.join(source, 'keys', 'deploy.pem'), '-----BEGIN PRIVATE KEY-----\n');
+    const { workspace } = await open();
+    const staged = await workspace.stageSkill('alpha');
+    const copy = path.join(workspace.root, 'skills', 'alpha');
+    await expect(lstat(path.join(copy, '.env'))).rejects.toThrow();
+    await expect(lstat(path.join(copy, 'keys', 'deploy.pem'))).rejects.toThrow();
+    expect(await readFile(path.join(copy, 'scripts', 'run.sh'), 'utf8')).toBe('echo run\n');
+    expect(staged.warnings.join('\n')).toMatch(/skipped "\.env": secret-looking files are not staged/);
+    expect(staged.warnings.join('\n')).toMatch(/skipped "keys\/deploy\.pem"/);
+  });
+
   it('writes skills defined in code from the repository', async () => {
     const repository = createMemorySkillRepository([{ name: 'inline', description: 'Defined in code.', body: 'Run it.', files: { 'scripts/hello.sh': 'echo hello from code\n' } }]);
     const { workspace } = await open(repository);
