@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -77,5 +77,35 @@ describe.runIf(process.platform === 'linux')('sandbox runtime: filesystem confin
     expect(result.stdout).toContain('CapEff:\t0000000000000000');
     const after = await fixture.run('ls /usr/bin | head -1');
     expect(after.stdout).not.toBe('');
+  });
+});
+
+// Run as root, the sandboxed process is host root in its namespace: a root-only file under a bound
+// folder would be readable, so nothing root-only may be bound at all.
+describe.runIf(process.platform === 'linux')('sandbox runtime: no root-only host files', () => {
+  const fixture = sandboxFixture();
+  afterAll(() => fixture.dispose());
+
+  it('hides the TLS private key folders and keeps the public certificates', async () => {
+    const result = await fixture.run('ls -d /etc/ssl/private /etc/pki/tls/private /etc/pki/CA/private 2>&1; ls /etc/ssl/certs | head -1');
+    expect(result.stdout).not.toMatch(/^\/etc\/(ssl|pki)\/.*private$/m);
+    expect(result.stdout.match(/No such file or directory/g)).toHaveLength(3);
+    if (existsSync('/etc/ssl/certs')) expect(result.stdout.trim().split('\n').at(-1)).not.toMatch(/No such file/);
+  });
+
+  it('binds nothing under /etc that other host users could not read', async () => {
+    const listing = await fixture.run('find /etc -mindepth 1 -xtype f -o -mindepth 1 -xtype d');
+    const paths = listing.stdout.split('\n').filter(Boolean);
+    expect(paths.length).toBeGreaterThan(5);
+    const rootOnly = paths.filter((path) => {
+      try {
+        const mode = statSync(path).mode;
+        const needed = statSync(path).isDirectory() ? 0o005 : 0o004;
+        return (mode & needed) !== needed;
+      } catch {
+        return false;
+      }
+    });
+    expect(rootOnly).toEqual([]);
   });
 });

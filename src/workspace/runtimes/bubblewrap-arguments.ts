@@ -8,8 +8,13 @@ const SYSTEM_FOLDERS = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/l
 
 /**
  * The parts of /etc programs need to start and behave: dynamic linking, user and group names,
- * name resolution, time zone, locale, TLS certificates and Debian's alternatives symlinks.
- * Nothing here is a secret; shadow, gshadow, sudoers, ssh keys and the like are never mounted.
+ * name resolution, time zone, locale, TLS trust and Debian's alternatives symlinks.
+ *
+ * When skillbox runs as root (most containers) the sandboxed process is host root inside its user
+ * namespace, so a file readable only by root is readable there whenever its folder is bound: owner
+ * permissions match whatever uid the process takes inside. Only entries holding nothing root-only
+ * are listed, which is why TLS is bound by its public parts alone (`/etc/ssl/private` and the
+ * private keys under `/etc/pki` stay out). shadow, gshadow, sudoers, ssh keys are never mounted.
  */
 export const SANDBOX_ETC_FILES = [
   'ld.so.cache',
@@ -25,10 +30,14 @@ export const SANDBOX_ETC_FILES = [
   'timezone',
   'locale.alias',
   'locale.conf',
-  'ssl',
+  'ssl/certs',
+  'ssl/openssl.cnf',
   'ca-certificates',
   'ca-certificates.conf',
-  'pki',
+  'pki/ca-trust',
+  'pki/tls/certs',
+  'pki/tls/cert.pem',
+  'pki/tls/openssl.cnf',
   'crypto-policies',
   'alternatives',
   'mime.types',
