@@ -24,13 +24,13 @@ describe('skillbox tokens', () => {
       skills: Record<string, number | string>[];
       totals: Record<string, number>;
     };
-    expect(Object.keys(report)).toEqual(['tokenizer', 'skills', 'totals', 'max_counted_doc_bytes']);
+    expect(Object.keys(report)).toEqual(['tokenizer', 'skills', 'totals']);
     expect(report.tokenizer).toBe('o200k_base');
     expect(report.skills.map((skill) => skill.name)).toEqual(['file-ops', 'python-math', 'user-file-ops', 'weather-tools']);
     for (const skill of report.skills) {
-      expect(Object.keys(skill)).toEqual(['name', 'name_description_tokens', 'catalog_tokens', 'body_tokens', 'docs_tokens', 'docs_capped', 'docs_unreadable']);
+      expect(Object.keys(skill)).toEqual(['name', 'name_description_tokens', 'catalog_tokens', 'body_tokens', 'docs_tokens']);
     }
-    expect(Object.keys(report.totals)).toEqual(['name_description', 'catalog', 'bodies', 'bodies_and_docs', 'docs_capped', 'docs_unreadable']);
+    expect(Object.keys(report.totals)).toEqual(['name_description', 'catalog', 'bodies', 'bodies_and_docs']);
     const sum = (key: string) => report.skills.reduce((total, skill) => total + (skill[key] as number), 0);
     expect(report.totals.bodies).toBe(sum('body_tokens'));
     expect(report.totals.bodies_and_docs).toBe(sum('body_tokens') + sum('docs_tokens'));

@@ -14,13 +14,13 @@ injecting every body (and every body and doc) up front. Both catalog formats are
 Options:
   --root DIR       a folder to scan recursively; repeat for several (default: the standard roots)
   --json           print {"tokenizer","skills":[{"name","name_description_tokens","catalog_tokens",
-                   "body_tokens","docs_tokens","docs_capped","docs_unreadable"}],"totals":{
-                   "name_description","catalog","bodies","bodies_and_docs","docs_capped",
-                   "docs_unreadable"},"max_counted_doc_bytes"}
-
-Docs over 256 KiB are counted by their first 256 KiB (reported as capped); runs of over 256
-characters without spaces are counted in 256-character chunks, an upper bound.
+                   "body_tokens","docs_tokens"}],"totals":{"name_description","catalog","bodies",
+                   "bodies_and_docs"}}
   --format FORMAT  the catalog format the catalog figures use: text (default) or xml
+
+Docs over 256 KiB are counted by their first 256 KiB, and docs the repository will not serve are
+not counted; either is said on stderr (with --json) or after the figures. Runs of over 256
+characters without spaces are counted in 256-character chunks, an upper bound.
 
 Exit status: 0, or 2 on bad usage.
 `;
@@ -53,8 +53,19 @@ async function run(args: string[], io: CliIo): Promise<number> {
   const options = parse(args);
   const repository = await openRepositoryFromArgs(options.roots, io);
   const report = await buildTokenReport({ repository, format: options.format });
+  const notes: string[] = [];
+  if (report.totals.docs_capped > 0) notes.push(`${report.totals.docs_capped} docs over ${report.max_counted_doc_bytes} bytes were counted by their first ${report.max_counted_doc_bytes} bytes`);
+  if (report.totals.docs_unreadable > 0) notes.push(`${report.totals.docs_unreadable} docs the repository would not serve (over its read limit, or not files) were not counted`);
   if (options.json) {
-    io.stdout(`${JSON.stringify(report, null, 2)}\n`);
+    // Exactly the documented keys, so scripts can rely on the shape; the notes go to stderr.
+    const { tokenizer, skills, totals } = report;
+    const shaped = {
+      tokenizer,
+      skills: skills.map(({ name, name_description_tokens, catalog_tokens, body_tokens, docs_tokens }) => ({ name, name_description_tokens, catalog_tokens, body_tokens, docs_tokens })),
+      totals: { name_description: totals.name_description, catalog: totals.catalog, bodies: totals.bodies, bodies_and_docs: totals.bodies_and_docs },
+    };
+    io.stdout(`${JSON.stringify(shaped, null, 2)}\n`);
+    for (const note of notes) io.stderr(`skillbox tokens: ${note}\n`);
     return 0;
   }
   if (report.skills.length === 0) {
@@ -79,8 +90,7 @@ async function run(args: string[], io: CliIo): Promise<number> {
     `all bodies up front: ${totals.bodies} tokens; the ${options.format} catalog saves ${percentSaved(totals.catalog, totals.bodies)}%`,
     `all bodies and docs up front: ${totals.bodies_and_docs} tokens; the ${options.format} catalog saves ${percentSaved(totals.catalog, totals.bodies_and_docs)}%`,
   ];
-  if (totals.docs_capped > 0) lines.push(`${totals.docs_capped} docs over ${report.max_counted_doc_bytes} bytes were counted by their first ${report.max_counted_doc_bytes} bytes`);
-  if (totals.docs_unreadable > 0) lines.push(`${totals.docs_unreadable} docs the repository would not serve (over its read limit, or not files) were not counted`);
+  lines.push(...notes);
   io.stdout(`${lines.join('\n')}\n`);
   return 0;
 }
