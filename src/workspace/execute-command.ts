@@ -3,6 +3,7 @@ import { SkillNotFoundError } from '../repository/errors.js';
 import { SkillToolError } from '../tools/errors.js';
 import type { ToolContext } from '../tools/types.js';
 import type { ResolvedExecutionOptions } from './execution-options.js';
+import { compileGlob } from './glob-pattern.js';
 import type { InputSpec } from './input-stager.js';
 import { assertAllowedVariable } from './run-environment.js';
 import { shapeRunResult, type SkillRunResult } from './run-result.js';
@@ -48,6 +49,9 @@ export async function executeCommand(options: ResolvedExecutionOptions, request:
       warnings.push(`timeout ${timeoutSeconds}s capped to ${options.maxTimeoutSeconds}s`);
       timeoutSeconds = options.maxTimeoutSeconds;
     }
+
+    // A bad glob found after the command ran would lose its result.
+    for (const pattern of request.outputFiles ?? []) compileGlob(pattern.trim().replace(/\\/g, '/'));
 
     const workspace = await options.workspaces.workspace(context.sessionId);
     const base = request.skill === undefined ? '' : `${workspaceFolders.skills}/${request.skill}`;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { WorkspacePathError } from './errors.js';
 import { compileGlob } from './glob-pattern.js';
 
 describe('compileGlob', () => {
@@ -24,5 +25,10 @@ describe('compileGlob', () => {
     expect(compileGlob('out/charts/*.png')).toMatchObject({ base: 'out/charts', hasWildcards: true, maxDepth: 1 });
     expect(compileGlob('out/**')).toMatchObject({ base: 'out', maxDepth: Infinity });
     expect(compileGlob('out/fib.txt')).toMatchObject({ base: 'out/fib.txt', hasWildcards: false });
+  });
+
+  it('names a pattern that cannot be compiled instead of throwing a raw SyntaxError', () => {
+    expect(() => compileGlob('out/[z-a]')).toThrow(WorkspacePathError);
+    expect(() => compileGlob('out/[z-a]')).toThrow(/"out\/\[z-a\]": not a valid glob/);
   });
 });

@@ -1,3 +1,5 @@
+import { WorkspacePathError } from './errors.js';
+
 /**
  * A compiled workspace glob: `*` and `?` stay within one path segment, `**` spans any number of
  * segments (zero included), `[abc]` / `[!a-z]` are classes and `{a,b}` alternatives. Hidden files
@@ -16,6 +18,7 @@ export interface GlobPattern {
 
 const wildcard = /[*?[{]/;
 
+/** Throws WorkspacePathError naming the pattern when it cannot be compiled (a class like `[z-a]`). */
 export function compileGlob(pattern: string): GlobPattern {
   const segments = pattern.split('/').filter((segment) => segment !== '');
   const firstWild = segments.findIndex((segment) => wildcard.test(segment));
@@ -27,7 +30,12 @@ export function compileGlob(pattern: string): GlobPattern {
     if (segment === '**') source += last ? '.+' : '(?:[^/]+/)*';
     else source += segmentSource(segment) + (last ? '' : '/');
   });
-  const regex = new RegExp(`^${source}$`);
+  let regex: RegExp;
+  try {
+    regex = new RegExp(`^${source}$`);
+  } catch (error) {
+    throw new WorkspacePathError(pattern, `not a valid glob (${(error as Error).message.replace(/^Invalid regular expression: /, '')}); check its [...] classes`);
+  }
   return {
     base: baseSegments.join('/'),
     hasWildcards: firstWild !== -1,

@@ -217,6 +217,15 @@ describe('skill_run', () => {
     await expect(readFile(path.join(temporary, 'workspaces', 'escape.txt'))).rejects.toThrow();
   });
 
+  it('refuses an invalid output glob before anything runs', async () => {
+    const { run, load } = await setup();
+    load('maker');
+    await expect(run({ skill: 'maker', command: 'echo ran > out/ran.txt', output_files: ['out/*.txt', 'out/[z-a]'] })).rejects.toThrow(SkillToolError);
+    await expect(run({ skill: 'maker', command: 'echo ran > out/ran.txt', output_files: ['out/[z-a]'] })).rejects.toThrow(/out\/\[z-a\].*not a valid glob/);
+    const root = (await workspaces.workspace('session-1')).root;
+    await expect(readFile(path.join(root, 'out', 'ran.txt'))).rejects.toThrow();
+  });
+
   it('with an allow list runs argv without a shell and refuses other programs and shell syntax', async () => {
     const { run, load, skillRun } = await setup({ allowedCommands: ['echo', 'python3'] });
     load('maker');

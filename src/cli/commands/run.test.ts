@@ -68,6 +68,9 @@ describe('skillbox run', () => {
     expect((await cli(['python-math', '--root', examples, '--runtime', 'docker', '--', 'true'])).code).toBe(2);
     expect((await cli(['python-math', '--root', examples, '--env', 'LD_PRELOAD=x', '--', 'true'])).stderr).toMatch(/LD_PRELOAD/);
     expect((await cli(['python-math', '--root', examples, '--timeout', '-3', '--', 'true'])).code).toBe(2);
+    const badGlob = await cli(['python-math', '--root', examples, '--runtime', 'local', '--output', 'out/[z-a]', '--', 'echo ran > out/ran.txt']);
+    expect(badGlob.code).toBe(2);
+    expect(badGlob.stderr).toMatch(/--output .*"out\/\[z-a\]": not a valid glob/);
     const unknown = await cli(['nope', '--root', examples, '--runtime', 'local', '--', 'true']);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toMatch(/nope/);

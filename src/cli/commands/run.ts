@@ -4,6 +4,7 @@ import path from 'node:path';
 import { createInMemoryStateView } from '../../tools/in-memory-state-view.js';
 import type { ToolDefinition } from '../../tools/types.js';
 import { createExecutionTools } from '../../workspace/execution-tools.js';
+import { compileGlob } from '../../workspace/glob-pattern.js';
 import type { SkillRunResult } from '../../workspace/run-result.js';
 import { assertAllowedVariable } from '../../workspace/run-environment.js';
 import { createRuntime, RUNTIME_KINDS, type RuntimeKind } from '../../workspace/runtimes/create-runtime.js';
@@ -82,6 +83,13 @@ function parse(args: string[]): RunArguments {
   if (values.timeout !== undefined) {
     timeoutSeconds = Number(values.timeout);
     if (!Number.isFinite(timeoutSeconds) || timeoutSeconds <= 0) throw new CliUsageError(`--timeout must be a positive number of seconds, got "${values.timeout}"`);
+  }
+  for (const pattern of values.output ?? []) {
+    try {
+      compileGlob(pattern);
+    } catch (error) {
+      throw new CliUsageError(`--output ${(error as Error).message}`);
+    }
   }
   const env: Record<string, string> = {};
   for (const entry of values.env ?? []) {
