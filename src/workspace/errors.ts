@@ -30,6 +30,19 @@ export class WorkspaceConfigError extends SkillboxError {
   }
 }
 
+/**
+ * The default folder of every workspace is not safely ours: a link, not a folder, owned by another
+ * user or open to others. Someone who made it first could read or plant files in every workspace.
+ */
+export class WorkspaceBaseUnsafeError extends SkillboxError {
+  readonly path: string;
+
+  constructor(path: string, why: string) {
+    super('WORKSPACE_BASE_UNSAFE', `refused workspace folder "${path}": ${why}; remove it or pass another baseDir`);
+    this.path = path;
+  }
+}
+
 /** A skill that cannot be staged into a workspace (bad name, unreadable source). */
 export class SkillStagingError extends SkillboxError {
   readonly skill: string;

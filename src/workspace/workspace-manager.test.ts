@@ -1,9 +1,9 @@
-import { mkdtemp, readdir, rm, stat, writeFile, symlink } from 'node:fs/promises';
+import { chmod, chown, mkdir, mkdtemp, readdir, realpath, rm, stat, writeFile, symlink } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createMemorySkillRepository } from '../repository/memory-skill-repository.js';
-import { WorkspaceConfigError } from './errors.js';
+import { WorkspaceBaseUnsafeError, WorkspaceConfigError } from './errors.js';
 import { LocalRuntime } from './runtimes/local-runtime.js';
 import { readMetadata } from './workspace-metadata.js';
 import { createWorkspaceManager, sanitizeSessionId } from './workspace-manager.js';
@@ -85,4 +85,50 @@ describe('workspace manager', () => {
     expect(() => createWorkspaceManager({ runtime, repository, ttlMs: -1 })).toThrow(WorkspaceConfigError);
     expect(() => createWorkspaceManager({ runtime, repository, stageMode: 'move' as never })).toThrow(/stageMode/);
   });
+
+  describe('default base folder', () => {
+    const withTemporaryDirectory = async <T>(work: () => Promise<T>): Promise<T> => {
+      const saved = process.env.TMPDIR;
+      process.env.TMPDIR = temporary;
+      try {
+        return await work();
+      } finally {
+        if (saved === undefined) delete process.env.TMPDIR;
+        else process.env.TMPDIR = saved;
+      }
+    };
+    const defaultManager = () => withTemporaryDirectory(async () => createWorkspaceManager({ runtime: new LocalRuntime(), repository, artifacts: false }));
+    const expected = () => path.join(temporary, `skillbox-workspaces-${process.getuid?.()}`);
+
+    it('is a folder of this user alone, created 0700', async () => {
+      const workspaces = await defaultManager();
+      expect(workspaces.baseDir).toBe(expected());
+      const workspace = await workspaces.workspace('s');
+      expect(path.dirname(workspace.root)).toBe(await realpath(expected()));
+      expect((await stat(expected())).mode & 0o777).toBe(0o700);
+    });
+
+    it('refuses a link planted in its place, naming it, and writes nothing through it', async () => {
+      const decoy = path.join(temporary, 'decoy');
+      await mkdir(decoy, { mode: 0o700 });
+      await symlink(decoy, expected());
+      const workspaces = await defaultManager();
+      await expect(workspaces.workspace('s')).rejects.toThrow(WorkspaceBaseUnsafeError);
+      await expect(workspaces.workspace('s')).rejects.toThrow(new RegExp(`"${expected()}": it is a symbolic link`));
+      expect(await readdir(decoy)).toEqual([]);
+    });
+
+    it('refuses a folder open to others or owned by someone else', async () => {
+      await mkdir(expected());
+      await chmod(expected(), 0o777);
+      await expect((await defaultManager()).workspace('s')).rejects.toThrow(/its mode is 0777, not 0700/);
+      await chmod(expected(), 0o700);
+      if (process.getuid?.() === 0) {
+        await chown(expected(), 65534, 65534);
+        await expect((await defaultManager()).workspace('s')).rejects.toThrow(/owned by uid 65534/);
+      }
+      expect(await readdir(expected())).toEqual([]);
+    });
+  });
 });
+

@@ -1,11 +1,11 @@
-import { mkdir, readdir, realpath, rm, stat } from 'node:fs/promises';
+import { lstat, mkdir, readdir, realpath, rm, stat } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import type { SkillRepository } from '../repository/types.js';
 import type { WorkspaceRuntime } from './runtime-types.js';
 import type { ArtifactStore } from './artifact-store.js';
-import { WorkspaceConfigError } from './errors.js';
+import { WorkspaceBaseUnsafeError, WorkspaceConfigError } from './errors.js';
 import { FilesystemArtifactStore } from './filesystem-artifact-store.js';
 import type { StageMode } from './skill-stager.js';
 import { freshMetadata, readMetadata, writeMetadata } from './workspace-metadata.js';
@@ -15,7 +15,10 @@ import { inSpan, Workspace } from './workspace.js';
 export interface WorkspaceManagerOptions {
   runtime: WorkspaceRuntime;
   repository: SkillRepository;
-  /** Folder holding every session's `ws_<session>_<time>/`; default `<tmp>/skillbox-workspaces`. */
+  /**
+   * Folder holding every session's `ws_<session>_<time>/`; default `<tmp>/skillbox-workspaces-<uid>`,
+   * which must be a real folder owned by this user with mode 0700 (WorkspaceBaseUnsafeError otherwise).
+   */
   baseDir?: string;
   /** `copy` (default): a private working copy. `link`: links to the source; only for runtimes that see host paths. */
   stageMode?: StageMode;
@@ -58,6 +61,9 @@ export class WorkspaceManager {
   readonly artifacts: ArtifactStore | undefined;
   private readonly opened = new Map<string, Promise<Workspace>>();
   private lastSweep = 0;
+  /** The default base is in the shared temporary folder: it is checked before first use. */
+  private readonly sharedParent: boolean;
+  private baseReady: Promise<void> | undefined;
 
   constructor(options: WorkspaceManagerOptions) {
     if (options === null || typeof options !== 'object') throw new WorkspaceConfigError('options', 'expected an object');
@@ -80,7 +86,8 @@ export class WorkspaceManager {
     }
     this.runtime = runtime;
     this.repository = repository;
-    this.baseDir = path.resolve(options.baseDir ?? path.join(os.tmpdir(), 'skillbox-workspaces'));
+    this.sharedParent = options.baseDir === undefined;
+    this.baseDir = path.resolve(options.baseDir ?? defaultBaseDir());
     this.stageMode = stageMode;
     this.ttlMs = ttlMs;
     this.artifacts = options.artifacts === false ? undefined : (options.artifacts ?? new FilesystemArtifactStore({ dir: path.join(this.baseDir, 'artifacts') }));
@@ -147,8 +154,17 @@ export class WorkspaceManager {
     await this.cleanupExpired(now).catch(() => undefined);
   }
 
+  private ensureBase(): Promise<void> {
+    this.baseReady ??= (this.sharedParent ? ensurePrivateFolder(this.baseDir) : mkdir(this.baseDir, { recursive: true, mode: 0o700 }).then(() => undefined));
+    const ready = this.baseReady;
+    ready.catch(() => {
+      if (this.baseReady === ready) this.baseReady = undefined;
+    });
+    return ready;
+  }
+
   private async openOrCreate(sessionId: string): Promise<Workspace> {
-    await mkdir(this.baseDir, { recursive: true, mode: 0o700 });
+    await this.ensureBase();
     const existing = (await this.findRoots(sessionId))[0];
     if (existing !== undefined) {
       const workspace = new Workspace(sessionId, existing, this.settings());
@@ -209,6 +225,33 @@ export class WorkspaceManager {
     }
     return roots;
   }
+}
+
+/** `<tmp>/skillbox-workspaces-<uid>`: one per user, so users never share (or pre-create) each other's. */
+export function defaultBaseDir(): string {
+  const owner = typeof process.getuid === 'function' ? String(process.getuid()) : os.userInfo().username;
+  return path.join(os.tmpdir(), `skillbox-workspaces-${owner}`);
+}
+
+/**
+ * Creates `folder` (0700) or accepts an existing one only when it is a real folder, owned by this
+ * user, with mode 0700. In a shared temporary folder anyone can create the name first, as a link
+ * to a folder of theirs or as a folder they can read; `lstat` sees the name itself, not a target.
+ * Once it passes, nobody else can change what is inside, and the sticky temporary folder keeps
+ * others from renaming it.
+ */
+export async function ensurePrivateFolder(folder: string): Promise<void> {
+  try {
+    await mkdir(folder, { mode: 0o700 });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+  const stats = await lstat(folder);
+  if (stats.isSymbolicLink()) throw new WorkspaceBaseUnsafeError(folder, 'it is a symbolic link, which anyone could have pointed elsewhere');
+  if (!stats.isDirectory()) throw new WorkspaceBaseUnsafeError(folder, 'it is not a folder');
+  const uid = typeof process.getuid === 'function' ? process.getuid() : undefined;
+  if (uid !== undefined && stats.uid !== uid) throw new WorkspaceBaseUnsafeError(folder, `it is owned by uid ${stats.uid}, not by this user (uid ${uid})`);
+  if ((stats.mode & 0o777) !== 0o700) throw new WorkspaceBaseUnsafeError(folder, `its mode is 0${(stats.mode & 0o777).toString(8)}, not 0700`);
 }
 
 export function createWorkspaceManager(options: WorkspaceManagerOptions): WorkspaceManager {
