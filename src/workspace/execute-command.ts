@@ -5,6 +5,7 @@ import type { ToolContext } from '../tools/types.js';
 import type { ResolvedExecutionOptions } from './execution-options.js';
 import { compileGlob } from './glob-pattern.js';
 import type { InputSpec } from './input-stager.js';
+import { outputFingerprint } from './output-collector.js';
 import { assertAllowedVariable } from './run-environment.js';
 import { shapeRunResult, type SkillRunResult } from './run-result.js';
 import { toWorkspaceRelative, workspaceFolders } from './workspace-paths.js';
@@ -61,7 +62,9 @@ export async function executeCommand(options: ResolvedExecutionOptions, request:
       await workspace.stageInputs(request.inputs, { hostAccess: options.hostInputs, skillContext: context.skillContext });
     }
 
-    const startedAt = Date.now();
+    // What out/ held before: a file this run copied in with its old times (`cp -p`, `tar -x`) is
+    // still new, and one it rewrote keeps its name but not its inode, size or times.
+    const before = request.outputFiles === undefined ? await workspace.findOutputs([`${workspaceFolders.out}/**`]) : undefined;
     const outcome = await workspace.run({
       ...(argv === undefined ? { command } : { argv }),
       skill: request.skill,
@@ -78,10 +81,12 @@ export async function executeCommand(options: ResolvedExecutionOptions, request:
 
     let collected;
     if (request.outputFiles === undefined) {
-      // Only what this run wrote (earlier runs' outputs would repeat in every result), found in the
-      // same walk that lists out/; only the files returned are read.
+      // Only what this run wrote (earlier runs' outputs would repeat in every result): files new
+      // since the walk before the run, or changed; only the files returned are read.
       collected = await inSpan('workspace.collect', { 'workspace.session': context.sessionId, 'collect.patterns': 1 }, async (span) => {
-        const written = await workspace.findOutputs([`${workspaceFolders.out}/**`], { runDir: outcome.runDir, modifiedSince: startedAt - 1 });
+        const earlier = new Map(before?.matches.map((match) => [match.name, outputFingerprint(match)]));
+        const found = await workspace.findOutputs([`${workspaceFolders.out}/**`], { runDir: outcome.runDir });
+        const written = { ...found, matches: found.matches.filter((match) => earlier.get(match.name) !== outputFingerprint(match)) };
         const read = await workspace.readOutputs(written.matches.slice(0, autoCollectLimit), options.outputLimits);
         if (written.matches.length > autoCollectLimit) {
           read.warnings.push(`${written.matches.length} files written under out/; the first ${autoCollectLimit} are returned, name the others in output_files`);

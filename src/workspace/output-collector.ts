@@ -41,6 +41,15 @@ export interface OutputMatch {
   name: string;
   hostPath: string;
   mtimeMs: number;
+  sizeBytes: number;
+  /** Inode and status-change time: with size and mtime, what tells a rewritten file from an untouched one. */
+  inode: number;
+  ctimeMs: number;
+}
+
+/** A file's identity for "did this run write it": any change of these means it was written (or replaced). */
+export function outputFingerprint(match: OutputMatch): string {
+  return `${match.inode}:${match.sizeBytes}:${match.mtimeMs}:${match.ctimeMs}`;
 }
 
 export interface FindOutputsOptions {
@@ -90,7 +99,7 @@ export async function findOutputs(root: string, patterns: readonly string[], opt
       if (!stats.isFile()) return;
       if (options.modifiedSince !== undefined && stats.mtimeMs < options.modifiedSince) return;
       const name = path.relative(root, real).split(path.sep).join('/');
-      if (!isInternal(name)) matches.push({ name, hostPath: real, mtimeMs: stats.mtimeMs });
+      if (!isInternal(name)) matches.push({ name, hostPath: real, mtimeMs: stats.mtimeMs, sizeBytes: stats.size, inode: stats.ino, ctimeMs: stats.ctimeMs });
     };
     if (baseStats.isFile()) {
       if (!glob.hasWildcards) await consider(glob.base, path.join(root, glob.base));

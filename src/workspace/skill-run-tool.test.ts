@@ -217,6 +217,24 @@ describe('skill_run', () => {
     await expect(readFile(path.join(temporary, 'workspaces', 'escape.txt'))).rejects.toThrow();
   });
 
+  it('returns files this run wrote with old times (cp -p, tar -x) and none it left untouched', async () => {
+    const { run, load } = await setup();
+    load('maker');
+    const first = await run({ skill: 'maker', command: 'echo kept > out/kept.txt && echo v1 > out/rewritten.txt' });
+    expect(first.output_files.map((file) => file.name)).toEqual(['out/kept.txt', 'out/rewritten.txt']);
+    const second = await run({
+      skill: 'maker',
+      command: [
+        'mkdir -p work/src && echo copied > work/src/copied.txt && echo packed > work/src/packed.txt && echo v2-longer > work/src/rewritten.txt',
+        'touch -d 2001-01-01 work/src/*',
+        'cp -p work/src/copied.txt work/src/rewritten.txt out/',
+        'tar -cf work/p.tar -C work/src packed.txt && tar -xf work/p.tar -C out',
+      ].join(' && '),
+    });
+    expect(second.exit_code).toBe(0);
+    expect(second.output_files.map((file) => file.name)).toEqual(['out/copied.txt', 'out/packed.txt', 'out/rewritten.txt']);
+  });
+
   it('refuses an invalid output glob before anything runs', async () => {
     const { run, load } = await setup();
     load('maker');
