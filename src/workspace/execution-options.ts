@@ -3,6 +3,7 @@ import { CommandPolicy } from './command-policy.js';
 import { defaultOutputLimits, type OutputLimits } from './output-collector.js';
 import { defaultInlineLimits, type InlineLimits } from './run-result.js';
 import { assertAllowedVariable } from './run-environment.js';
+import { maxRuntimeTimeoutMs } from './runtimes/validate-command.js';
 import type { WorkspaceManager } from './workspace-manager.js';
 
 export interface ExecutionToolsOptions {
@@ -29,7 +30,10 @@ export interface ExecutionToolsOptions {
   network?: boolean;
   /** Timeout when the call gives none; default 300 s (the seeds' tool default). */
   defaultTimeoutSeconds?: number;
-  /** Largest timeout a call may ask for; default 1800 s. Larger requests are capped with a warning. */
+  /**
+   * Largest timeout a call may ask for; default 1800 s, at most `maxTimeoutLimitSeconds` (2147483 s).
+   * Larger requests are capped with a warning.
+   */
   maxTimeoutSeconds?: number;
   /** Bytes of stdout and of stderr kept each; default 16 KiB (the seeds' figure). */
   maxOutputBytes?: number;
@@ -59,6 +63,8 @@ export interface ResolvedExecutionOptions {
 export const defaultTimeoutSeconds = 300;
 export const defaultMaxTimeoutSeconds = 1800;
 export const defaultMaxOutputBytes = 16 * 1024;
+/** The largest `maxTimeoutSeconds`: a runtime refuses more than `maxRuntimeTimeoutMs`. */
+export const maxTimeoutLimitSeconds = Math.floor(maxRuntimeTimeoutMs / 1000);
 
 /** Validates every option up front, so a misconfiguration fails at construction and names the option. */
 export function resolveExecutionOptions(options: ExecutionToolsOptions): ResolvedExecutionOptions {
@@ -74,6 +80,9 @@ export function resolveExecutionOptions(options: ExecutionToolsOptions): Resolve
   };
   const defaultTimeout = positive('defaultTimeoutSeconds', options.defaultTimeoutSeconds, defaultTimeoutSeconds);
   const maxTimeout = positive('maxTimeoutSeconds', options.maxTimeoutSeconds, Math.max(defaultMaxTimeoutSeconds, defaultTimeout));
+  if (maxTimeout > maxTimeoutLimitSeconds) {
+    throw new WorkspaceConfigError(options.maxTimeoutSeconds === undefined ? 'defaultTimeoutSeconds' : 'maxTimeoutSeconds', `must be at most ${maxTimeoutLimitSeconds} s (about 24.8 days, the longest timer Node can set)`);
+  }
   if (defaultTimeout > maxTimeout) throw new WorkspaceConfigError('defaultTimeoutSeconds', `is larger than maxTimeoutSeconds (${maxTimeout})`);
   const outputLimits: OutputLimits = {
     maxFiles: positive('outputLimits.maxFiles', options.outputLimits?.maxFiles, defaultOutputLimits.maxFiles),

@@ -14,6 +14,6 @@ export { detectMimeType, isTextMimeType } from './mime-type.js';
 export { CommandPolicy, splitCommandLine, type CommandPolicyOptions } from './command-policy.js';
 export type { WorkspaceMetadata, StagedSkillRecord, InputRecord, RunRecord } from './workspace-metadata.js';
 export { createExecutionTools } from './execution-tools.js';
-export type { ExecutionToolsOptions } from './execution-options.js';
+export { maxTimeoutLimitSeconds, type ExecutionToolsOptions } from './execution-options.js';
 export { loadedSkills, type WorkspaceExecInput } from './workspace-exec-tool.js';
 export type { SkillRunInput } from './skill-run-tool.js';

@@ -235,6 +235,19 @@ describe('skill_run', () => {
     expect(second.output_files.map((file) => file.name)).toEqual(['out/copied.txt', 'out/packed.txt', 'out/rewritten.txt']);
   });
 
+  it('refuses a maximum timeout Node cannot set, and caps a call asking for more than the maximum', async () => {
+    const repository = await createFsSkillRepository({ roots: [examples] });
+    const manager = createWorkspaceManager({ runtime: new LocalRuntime(), repository, baseDir: path.join(temporary, 'workspaces') });
+    expect(() => createExecutionTools({ workspaces: manager, maxTimeoutSeconds: 3_000_000 })).toThrow(/maxTimeoutSeconds.*at most 2147483 s/);
+    expect(() => createExecutionTools({ workspaces: manager, defaultTimeoutSeconds: 3_000_000 })).toThrow(/defaultTimeoutSeconds.*at most 2147483 s/);
+    const { run, load } = await setup({ maxTimeoutSeconds: 2_147_483 });
+    load('maker');
+    const result = await run({ skill: 'maker', command: 'echo done', timeout: 3_000_000, output_files: [] });
+    expect(result.timed_out).toBe(false);
+    expect(result.stdout).toBe('done\n');
+    expect(result.warnings).toContain('timeout 3000000s capped to 2147483s');
+  });
+
   it('refuses an invalid output glob before anything runs', async () => {
     const { run, load } = await setup();
     load('maker');

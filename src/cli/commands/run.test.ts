@@ -68,6 +68,9 @@ describe('skillbox run', () => {
     expect((await cli(['python-math', '--root', examples, '--runtime', 'docker', '--', 'true'])).code).toBe(2);
     expect((await cli(['python-math', '--root', examples, '--env', 'LD_PRELOAD=x', '--', 'true'])).stderr).toMatch(/LD_PRELOAD/);
     expect((await cli(['python-math', '--root', examples, '--timeout', '-3', '--', 'true'])).code).toBe(2);
+    const longTimeout = await cli(['python-math', '--root', examples, '--runtime', 'local', '--timeout', '3000000', '--', 'true']);
+    expect(longTimeout.code).toBe(2);
+    expect(longTimeout.stderr).toMatch(/--timeout must be at most 2147483 seconds/);
     const badGlob = await cli(['python-math', '--root', examples, '--runtime', 'local', '--output', 'out/[z-a]', '--', 'echo ran > out/ran.txt']);
     expect(badGlob.code).toBe(2);
     expect(badGlob.stderr).toMatch(/--output .*"out\/\[z-a\]": not a valid glob/);

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createInMemoryStateView } from '../../tools/in-memory-state-view.js';
 import type { ToolDefinition } from '../../tools/types.js';
+import { maxTimeoutLimitSeconds } from '../../workspace/execution-options.js';
 import { createExecutionTools } from '../../workspace/execution-tools.js';
 import { compileGlob } from '../../workspace/glob-pattern.js';
 import type { SkillRunResult } from '../../workspace/run-result.js';
@@ -83,6 +84,7 @@ function parse(args: string[]): RunArguments {
   if (values.timeout !== undefined) {
     timeoutSeconds = Number(values.timeout);
     if (!Number.isFinite(timeoutSeconds) || timeoutSeconds <= 0) throw new CliUsageError(`--timeout must be a positive number of seconds, got "${values.timeout}"`);
+    if (timeoutSeconds > maxTimeoutLimitSeconds) throw new CliUsageError(`--timeout must be at most ${maxTimeoutLimitSeconds} seconds (about 24.8 days), got "${values.timeout}"`);
   }
   for (const pattern of values.output ?? []) {
     try {

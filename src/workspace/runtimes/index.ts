@@ -4,3 +4,4 @@ export { createRuntime, RUNTIME_KINDS, type CreateRuntimeOptions, type RuntimeKi
 export { detectSandboxSupport, type SandboxSupport } from './sandbox-support.js';
 export { SANDBOX_WORKSPACE_PATH, SANDBOX_ETC_FILES } from './bubblewrap-arguments.js';
 export { RuntimeCommandError, RuntimeConfigError, SandboxUnavailableError } from './errors.js';
+export { maxRuntimeTimeoutMs } from './validate-command.js';

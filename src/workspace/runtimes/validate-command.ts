@@ -4,6 +4,12 @@ import type { RuntimeCommand } from '../runtime-types.js';
 import { RuntimeCommandError } from './errors.js';
 
 /**
+ * Longest timeout a runtime accepts: Node's timers hold a signed 32-bit count of milliseconds and
+ * fire at once (with a TimeoutOverflowWarning) past it, so a longer one would end the run at once.
+ */
+export const maxRuntimeTimeoutMs = 2 ** 31 - 1;
+
+/**
  * Checks a RuntimeCommand before anything is started, so a bad field is reported by name instead
  * of surfacing as a confusing spawn failure. Returns the canonical workspace root and cwd.
  */
@@ -40,6 +46,9 @@ export async function validateRuntimeCommand(command: RuntimeCommand): Promise<{
 
   if (!Number.isFinite(command.timeoutMs) || command.timeoutMs <= 0) {
     throw new RuntimeCommandError('timeoutMs', `must be a positive number of milliseconds, got ${String(command.timeoutMs)}`);
+  }
+  if (command.timeoutMs > maxRuntimeTimeoutMs) {
+    throw new RuntimeCommandError('timeoutMs', `must be at most ${maxRuntimeTimeoutMs} ms (about 24.8 days), got ${command.timeoutMs}`);
   }
   if (!Number.isInteger(command.maxOutputBytes) || command.maxOutputBytes < 0) {
     throw new RuntimeCommandError('maxOutputBytes', `must be a non-negative integer, got ${String(command.maxOutputBytes)}`);

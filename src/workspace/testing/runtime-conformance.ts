@@ -138,6 +138,8 @@ export function describeRuntimeConformance(name: string, createRuntime: () => Wo
       await expect(runtime.run({ ...base(), command: 'true', argv: ['true'] })).rejects.toBeInstanceOf(RuntimeCommandError);
       await expect(runtime.run({ ...base() })).rejects.toBeInstanceOf(RuntimeCommandError);
       await expect(sh('true', { timeoutMs: 0 })).rejects.toMatchObject({ field: 'timeoutMs' });
+      // Past 2^31-1 ms a Node timer fires at once: the run would end "timed out" immediately.
+      await expect(sh('true', { timeoutMs: 3_000_000_000 })).rejects.toMatchObject({ field: 'timeoutMs', message: expect.stringContaining('at most 2147483647 ms') });
       await expect(sh('true', { env: { 'A=B': 'x' } })).rejects.toMatchObject({ field: 'env.A=B' });
     });
 
