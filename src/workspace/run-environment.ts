@@ -4,25 +4,37 @@ import { SYSTEM_PATH } from './runtimes/find-executable.js';
 const validName = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /**
- * Variables that make a loader, a shell or an interpreter run code before the command does. With a
- * command allow list these would be a way around it, so they are refused whatever the mode.
+ * Variables that make a loader, a shell or an interpreter run code of their choosing before (or
+ * instead of) what the command asks, whatever the command is. With a command allow list these
+ * would be a way around it; without one they add nothing a skill needs, so they are refused in
+ * every mode.
  */
 const refusedNames = new Set([
-  'BASH_ENV', 'ENV', 'PROMPT_COMMAND', 'SHELLOPTS', 'BASHOPTS', 'IFS', 'CDPATH', 'GLOBIGNORE', 'PS4',
+  // loader and C library
+  'GLIBC_TUNABLES', 'GCONV_PATH', 'NLSPATH', 'HOSTALIASES', 'LOCALDOMAIN', 'RESOLV_HOST_CONF', 'OPENSSL_CONF',
+  // shells: startup files and settings that run code or change how words split
+  'BASH_ENV', 'ENV', 'ZDOTDIR', 'PROMPT_COMMAND', 'SHELLOPTS', 'BASHOPTS', 'IFS', 'CDPATH', 'GLOBIGNORE', 'PS4',
+  // interpreters: startup code, options and library folders read before the script
   'PYTHONSTARTUP', 'PYTHONHOME', 'PYTHONINSPECT', 'PERL5OPT', 'PERL5DB', 'PERLLIB', 'PERL5LIB', 'RUBYOPT', 'RUBYLIB',
-  'NODE_OPTIONS', 'NODE_PATH', 'JAVA_TOOL_OPTIONS', '_JAVA_OPTIONS', 'JDK_JAVA_OPTIONS', 'OPENSSL_CONF', 'GCONV_PATH',
-  'HOSTALIASES', 'LOCALDOMAIN', 'RESOLV_HOST_CONF', 'NLSPATH', 'GIT_SSH_COMMAND', 'GIT_EXEC_PATH',
+  'NODE_OPTIONS', 'NODE_PATH', 'JAVA_TOOL_OPTIONS', '_JAVA_OPTIONS', 'JDK_JAVA_OPTIONS', 'LUA_INIT', 'R_PROFILE', 'R_PROFILE_USER',
+  // git: helpers it runs and configuration given through the environment (core.pager, aliases ...)
+  'GIT_SSH', 'GIT_SSH_COMMAND', 'GIT_EXEC_PATH', 'GIT_ASKPASS', 'SSH_ASKPASS', 'GIT_PROXY_COMMAND', 'GIT_EXTERNAL_DIFF',
 ]);
-const refusedPrefixes = ['LD_', 'DYLD_', 'BASH_FUNC_', 'MALLOC_'];
+const refusedPrefixes = ['LD_', 'DYLD_', 'BASH_FUNC_', 'MALLOC_', 'GIT_CONFIG', 'LUA_INIT_'];
 
 /**
- * Variables refused only when a command allow or deny list is set: there the program is fixed by
- * the policy, and these would choose which code it runs instead (PATH picks the program itself).
+ * Refused only when a command allow or deny list is set. Without lists the command is a bash
+ * string that can run anything, and these have everyday uses (`PYTHONPATH=scripts python3 -m x`);
+ * with lists the program is fixed by the policy, and these would choose which code it runs: PATH
+ * picks the program itself, the others a library folder or a helper program.
  */
-const restrictedRefusedNames = new Set(['PATH']);
+const restrictedRefusedNames = new Set([
+  'PATH', 'PYTHONPATH', 'PYTHONUSERBASE', 'PYTHONPLATLIBDIR', 'PYTHONWARNINGS', 'PYTHONBREAKPOINT',
+  'CLASSPATH', 'GEM_PATH', 'GEM_HOME', 'LUA_PATH', 'LUA_CPATH', 'PAGER', 'GIT_PAGER', 'EDITOR', 'VISUAL', 'GIT_EDITOR', 'BROWSER',
+]);
 
 export interface VariableCheckOptions {
-  /** A command allow/deny list is set: PATH is fixed to the system folders and may not be given. */
+  /** A command allow/deny list is set: PATH, PYTHONPATH and the like are refused too. */
   restricted?: boolean;
 }
 
@@ -34,7 +46,12 @@ export function assertAllowedVariable(name: string, value: unknown, options: Var
     throw new RunEnvironmentError(name, 'it changes how programs load or start, so it cannot be set for a skill command');
   }
   if (options.restricted === true && restrictedRefusedNames.has(upper)) {
-    throw new RunEnvironmentError(name, `it would change which program runs, and command restrictions are enabled (PATH is fixed to ${SYSTEM_PATH})`);
+    throw new RunEnvironmentError(
+      name,
+      upper === 'PATH'
+        ? `it would change which program runs, and command restrictions are enabled (PATH is fixed to ${SYSTEM_PATH})`
+        : 'it would change which code an allowed program runs, and command restrictions are enabled',
+    );
   }
   if (typeof value !== 'string') throw new RunEnvironmentError(name, 'the value must be a string');
   if (value.includes('\0')) throw new RunEnvironmentError(name, 'the value contains a NUL byte');
