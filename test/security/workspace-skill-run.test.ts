@@ -1,4 +1,6 @@
 import { readdir, readFile, stat, symlink } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { createServer } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SkillToolError } from '../../src/tools/errors.js';
@@ -75,13 +77,25 @@ describe.runIf(process.platform === 'linux')('workspace security: skill_run in t
   });
 
   it('keeps the host environment out and the network off', async () => {
+    // A server of the test's own, so the check can fail wherever it runs (no reliance on a service).
+    let connections = 0;
+    const server = createServer((socket) => {
+      connections += 1;
+      socket.end('hello\n');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as { port: number };
     process.env.SKILLBOX_SECURITY_SECRET = 'env secret';
     try {
-      const result = await fixture.exec({ command: 'env; (exec 3<>/dev/tcp/127.0.0.1/5432) 2>&1 && echo CONNECTED' });
+      const result = await fixture.exec({ command: `env; (exec 3<>/dev/tcp/127.0.0.1/${port}) 2>&1 && echo CONNECTED` });
       expect(result.stdout).not.toContain('env secret');
       expect(result.stdout).not.toContain('CONNECTED');
+      expect(connections).toBe(0);
+      // The same command reaches the server from the host, so the refusal above is the sandbox's doing.
+      expect(execFileSync('bash', ['-c', `(exec 3<>/dev/tcp/127.0.0.1/${port}) && echo CONNECTED`], { encoding: 'utf8' })).toBe('CONNECTED\n');
     } finally {
       delete process.env.SKILLBOX_SECURITY_SECRET;
+      await new Promise((resolve) => server.close(resolve));
     }
     expect((await stat(fixture.hostSecret)).isFile()).toBe(true);
   });
