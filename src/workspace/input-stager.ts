@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { lstat, mkdir, readFile, rename, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { SkillContext, SkillRepository } from '../repository/types.js';
@@ -27,6 +27,19 @@ export interface StagedInput {
   mode: 'copy' | 'link';
   /** Artifact version staged, for `artifact://` inputs. */
   version?: number;
+  /** True when `from` is a host path. */
+  host?: boolean;
+}
+
+/**
+ * How an input's source is recorded in metadata.json, which the sandboxed process can read: a
+ * host path would tell it how the host is laid out (user names, project folders), so it is kept
+ * only as `host:sha256:<digest>` (enough to tell two sources apart), with its base name.
+ */
+export function recordedSource(input: StagedInput): string {
+  if (input.host !== true) return input.from;
+  const hostPath = path.resolve(input.from.startsWith('host://') ? input.from.slice('host://'.length) : input.from);
+  return `host:sha256:${createHash('sha256').update(hostPath).digest('hex').slice(0, 16)}/${path.basename(hostPath)}`;
 }
 
 export interface InputStagingContext {
@@ -131,7 +144,7 @@ export async function stageInput(spec: InputSpec, context: InputStagingContext):
   } else {
     await replaceWith(context.root, to, (temporary) => copyPath(hostPath, temporary));
   }
-  return { from, to, mode };
+  return { from, to, mode, host: true };
 }
 
 function isBelow(root: string, candidate: string): boolean {

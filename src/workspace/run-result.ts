@@ -36,7 +36,10 @@ export interface SkillRunResult {
   primary_output?: OutputFile;
   artifact_files?: ArtifactFile[];
   warnings: string[];
-  /** Set when an output cap (files, per-file or total bytes) left something out. */
+  /**
+   * Set when an output cap (files, bytes read per file or in all, text inlined in all) left something
+   * out; the per-file inline cap shows only as the file's `truncated`.
+   */
   limits_hit?: boolean;
 }
 
@@ -89,6 +92,8 @@ export async function shapeRunResult(input: ShapeResultInput): Promise<SkillRunR
       return entry;
     }
     const end = utf8Boundary(file.data, Math.min(file.data.length, allowed));
+    // Cut by what the earlier files used of the total, not by the per-file cap alone.
+    if (end < file.data.length && inlineBudget < input.inline.fileBytes) inlineCut = true;
     entry.content = file.data.subarray(0, end).toString('utf8');
     entry.truncated = end < file.sizeBytes;
     inlineBudget -= end;
@@ -131,7 +136,7 @@ export async function shapeRunResult(input: ShapeResultInput): Promise<SkillRunR
     for (const file of result.output_files) delete file.content;
     if (result.primary_output !== undefined) delete result.primary_output.content;
   }
-  if (collected.limitsHit) result.limits_hit = true;
+  if (collected.limitsHit || inlineCut) result.limits_hit = true;
   return result;
 }
 

@@ -193,6 +193,18 @@ describe('skill_run', () => {
     expect(result.limits_hit).toBe(true);
   });
 
+  it('sets limits_hit when the inline total drops or cuts a file', async () => {
+    const { run, load } = await setup({ inlineLimits: { fileBytes: 8, totalBytes: 10 } });
+    load('maker');
+    const result = await run({ skill: 'maker', command: 'printf 12345678 > out/a.txt; printf abcdef > out/b.txt; printf xyz > out/c.txt', output_files: ['out/*.txt'] });
+    expect(result.output_files.map((file) => [file.content, file.truncated])).toEqual([['12345678', false], ['ab', true], [undefined, false]]);
+    expect(result.limits_hit).toBe(true);
+    expect(result.warnings.join('\n')).toMatch(/inline content stopped at 10 bytes/);
+    const { run: runWide, load: loadWide } = await setup({ inlineLimits: { fileBytes: 4 } });
+    loadWide('maker');
+    expect((await runWide({ skill: 'maker', command: 'printf 123456 > out/d.txt', output_files: ['out/d.txt'] })).limits_hit).toBeUndefined();
+  });
+
   it('inlines text only up to the per-file cap, cutting on a character boundary', async () => {
     const { run, load } = await setup({ inlineLimits: { fileBytes: 5 } });
     load('maker');

@@ -4,7 +4,7 @@ import { SpanStatusCode, trace, type Span } from '@opentelemetry/api';
 import type { SkillContext, SkillRepository } from '../repository/types.js';
 import type { RuntimeResult, WorkspaceRuntime } from './runtime-types.js';
 import type { ArtifactStore } from './artifact-store.js';
-import { stageInput, type InputSpec, type StagedInput } from './input-stager.js';
+import { recordedSource, stageInput, type InputSpec, type StagedInput } from './input-stager.js';
 import { defaultOutputLimits, findOutputs, readOutputs, type CollectedOutputs, type OutputLimits, type OutputMatch } from './output-collector.js';
 import { buildRunEnvironment } from './run-environment.js';
 import { assertStageableName, stageSkill, type StagedSkill, type StageMode } from './skill-stager.js';
@@ -278,7 +278,12 @@ export class Workspace {
       }
       const ts = new Date().toISOString();
       await this.changeMetadata((metadata) => {
-        metadata.inputs.push(...staged.map((input) => ({ ...input, ts })));
+        metadata.inputs.push(
+          ...staged.map((input) => {
+            const { host: _host, ...record } = input;
+            return { ...record, from: recordedSource(input), ts };
+          }),
+        );
         return metadata;
       });
       return staged;

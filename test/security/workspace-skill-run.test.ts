@@ -100,3 +100,18 @@ describe.runIf(process.platform === 'linux')('workspace security: skill_run in t
     expect((await stat(fixture.hostSecret)).isFile()).toBe(true);
   });
 });
+
+describe.runIf(process.platform === 'linux')('workspace security: host inputs', () => {
+  it('keeps host input paths out of the metadata.json the sandbox can read', async () => {
+    const fixture = await workspaceSecurityFixture({ hostInputs: true });
+    try {
+      const result = await fixture.run({ command: 'cat inputs/host-secret.txt; echo; cat /workspace/metadata.json', inputs: [{ from: fixture.hostSecret }], output_files: [] });
+      expect(result.stdout).toContain('host secret');
+      expect(result.stdout).toContain('"to": "work/inputs/host-secret.txt"');
+      expect(result.stdout).toMatch(/"from": "host:sha256:[0-9a-f]{16}\/host-secret.txt"/);
+      expect(result.stdout).not.toContain(path.dirname(fixture.hostSecret));
+    } finally {
+      await fixture.dispose();
+    }
+  });
+});
