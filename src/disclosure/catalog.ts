@@ -1,6 +1,7 @@
 import type { SkillSummary } from '../repository/types.js';
 import { renderCatalogGuidance } from './catalog-guidance.js';
 import { DisclosureConfigError } from './errors.js';
+import { modelVisibleSkills, type ModelVisibilityOptions } from './model-visibility.js';
 import { countTokens, createTokenCounter } from './token-counter.js';
 
 export type CatalogFormat = 'text' | 'xml';
@@ -12,8 +13,11 @@ export interface CatalogBudget {
   characters?: number;
 }
 
-export interface CatalogOptions {
-  /** The visible skills (after the visibility filter). Their order does not matter: the catalog sorts by name. */
+export interface CatalogOptions extends ModelVisibilityOptions {
+  /**
+   * The visible skills (after the visibility filter). Their order does not matter: the catalog sorts
+   * by name. Skills with `modelInvocable: false` are left out unless `includeModelDisabled` is true.
+   */
   skills: readonly SkillSummary[];
   /** `text` (default): `Available skills:` and `- name: description` lines. `xml`: the client guide's `<available_skills>`. */
   format?: CatalogFormat;
@@ -192,8 +196,9 @@ function renderCatalogParts(options: CatalogOptions): { text: string; described:
   const format = options.format ?? 'text';
   if (format !== 'text' && format !== 'xml') throw new DisclosureConfigError('format', `must be "text" or "xml"; got ${JSON.stringify(format)}`);
   checkBudget(options.budget);
-  if (options.skills.length === 0) return { text: '', described: 0, total: 0 };
-  const sorted = [...options.skills].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const skills = modelVisibleSkills(options.skills, options);
+  if (skills.length === 0) return { text: '', described: 0, total: 0 };
+  const sorted = [...skills].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const full: Entry[] = sorted.map((skill) => {
     const location = format === 'xml' ? locationOf(skill) : undefined;
     return { name: catalogName(skill.name), description: catalogDescription(skill.description), ...(location === undefined ? {} : { location }) };

@@ -13,6 +13,7 @@ export * from './declared-loads.js';
 export * from './token-counter.js';
 export * from './catalog-guidance.js';
 export * from './catalog.js';
+export * from './model-visibility.js';
 export * from './model-messages.js';
 export * from './loaded-content.js';
 export * from './materialize-request.js';

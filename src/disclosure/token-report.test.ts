@@ -4,6 +4,19 @@ import { buildTokenReport, percentSaved } from './token-report.js';
 import { countTokens } from './token-counter.js';
 
 describe('buildTokenReport', () => {
+  it('measures the skills the model is offered, or all of them with includeModelDisabled', async () => {
+    const repository = createMemorySkillRepository([
+      { name: 'calc', description: 'math ops', body: 'hello world' },
+      { name: 'grill-me', description: 'interview', body: 'hello', disableModelInvocation: true },
+    ]);
+    const offered = await buildTokenReport({ repository });
+    expect(offered.skills.map((skill) => skill.name)).toEqual(['calc']);
+    expect([offered.totals.catalog, offered.totals.bodies]).toEqual([countTokens('Available skills:\n- calc: math ops'), 2]);
+    const all = await buildTokenReport({ repository, includeModelDisabled: true });
+    expect(all.skills.map((skill) => skill.name)).toEqual(['calc', 'grill-me']);
+    expect([all.totals.catalog, all.totals.bodies]).toEqual([countTokens('Available skills:\n- calc: math ops\n- grill-me: interview'), 3]);
+  });
+
   it('reports per skill and in total with the o200k tokenizer', async () => {
     const repository = createMemorySkillRepository([
       { name: 'calc', description: 'math ops', body: 'hello world', files: { 'a.md': 'hello', 'b.txt': 'hello world' } },

@@ -2,6 +2,7 @@ import { SkillFileReadError } from '../repository/errors.js';
 import type { SkillContext, SkillRepository } from '../repository/types.js';
 import { renderCatalog, renderCatalogEntry, type CatalogFormat } from './catalog.js';
 import { DisclosureConfigError } from './errors.js';
+import { modelVisibleSkills, type ModelVisibilityOptions } from './model-visibility.js';
 import { countTokens, tokenizerName } from './token-counter.js';
 import { utf8Window } from './utf8-window.js';
 
@@ -42,7 +43,7 @@ export interface TokenReport {
   max_counted_doc_bytes: number;
 }
 
-export interface TokenReportOptions {
+export interface TokenReportOptions extends ModelVisibilityOptions {
   repository: SkillRepository;
   format?: CatalogFormat;
   skillContext?: SkillContext;
@@ -55,14 +56,17 @@ export function percentSaved(part: number, full: number): number {
   return full <= 0 ? 0 : Math.round((1 - part / full) * 1000) / 10;
 }
 
-/** Measures the visible skills of a repository with the o200k tokenizer. */
+/**
+ * Measures the visible skills of a repository with the o200k tokenizer: the skills the model is
+ * offered (see `isModelVisible`), so the catalog and the bodies it saves are over the same skills.
+ */
 export async function buildTokenReport(options: TokenReportOptions): Promise<TokenReport> {
   const format = options.format ?? 'text';
   const maxCounted = options.maxCountedDocBytes ?? defaultMaxCountedDocBytes;
   if (!Number.isInteger(maxCounted) || maxCounted <= 0) {
     throw new DisclosureConfigError('maxCountedDocBytes', `must be a positive whole number of bytes; got ${JSON.stringify(options.maxCountedDocBytes)}`);
   }
-  const summaries = await options.repository.list(options.skillContext);
+  const summaries = modelVisibleSkills(await options.repository.list(options.skillContext), options);
   const skills: SkillTokenFigures[] = [];
   for (const summary of summaries) {
     const skill = await options.repository.get(summary.name, options.skillContext);
@@ -98,7 +102,7 @@ export async function buildTokenReport(options: TokenReportOptions): Promise<Tok
     skills,
     totals: {
       name_description: sum((figures) => figures.name_description_tokens),
-      catalog: countTokens(renderCatalog({ skills: summaries, format, guidance: false })),
+      catalog: countTokens(renderCatalog({ skills: summaries, format, guidance: false, includeModelDisabled: true })),
       bodies: sum((figures) => figures.body_tokens),
       bodies_and_docs: sum((figures) => figures.body_tokens + figures.docs_tokens),
       docs_capped: sum((figures) => figures.docs_capped),

@@ -25,6 +25,7 @@ import { escapeUnsafeCharacters, skillNameProblem } from './skill-name-safety.js
 import { splitSkillsRootList, standardSkillRoots } from './standard-roots.js';
 import { checkUrlRootOptions, type UrlRootOptions } from './url-root.js';
 import { defaultSkillsCacheDir } from './url-root-cache-dir.js';
+import { modelInvocableFromFrontmatter } from './model-invocation.js';
 import type { RepositoryReport, ShadowedSkill, Skill, SkippedSkill, SkillRepository, SkillSummary } from './types.js';
 
 export interface FsSkillRepositoryOptions {
@@ -346,7 +347,13 @@ export class FsSkillRepository implements SkillRepository {
         view.shadowed.push({ name: parsed.name, path: indexed.folder, winner: winner.indexed.folder });
         return;
       }
-      const summary: SkillSummary = { name: parsed.name, description: parsed.description, path: indexed.folder, root: indexed.root };
+      const summary: SkillSummary = {
+        name: parsed.name,
+        description: parsed.description,
+        path: indexed.folder,
+        root: indexed.root,
+        ...(modelInvocableFromFrontmatter(parsed.frontmatter) === false ? { modelInvocable: false } : {}),
+      };
       view.winners.set(parsed.name, { indexed, parsed, signature: load.signature, summary });
     });
     view.summaries = [...view.winners.values()].map((loaded) => loaded.summary).sort((left, right) => compareNames(left.name, right.name));

@@ -4,6 +4,7 @@ import { normalizeBundledPath } from './bundled-path.js';
 import { createBundledFileRule, type BundledFileRule } from './bundled-file-rule.js';
 import { compareNames } from './compare-names.js';
 import { isDocumentPath, isSkillFilePath } from './document-files.js';
+import { modelInvocableFromFrontmatter } from './model-invocation.js';
 import { skillNameProblem } from './skill-name-safety.js';
 import { SkillDefinitionError, SkillFileNotFoundError, SkillFileReadError, SkillNotFoundError } from './errors.js';
 import type { RepositoryReport, Skill, SkillRepository, SkillSummary } from './types.js';
@@ -25,6 +26,11 @@ export interface MemorySkillDefinition {
   license?: string;
   compatibility?: string;
   metadata?: Record<string, unknown>;
+  /**
+   * Keep the skill out of the model's view (written to its frontmatter as
+   * `disable-model-invocation: true`); callers can still load it. `metadata.internal: true` does the same.
+   */
+  disableModelInvocation?: boolean;
 }
 
 export interface MemorySkillRepositoryOptions {
@@ -88,6 +94,10 @@ function storeDefinition(definition: MemorySkillDefinition, index: number, rule:
   if (metadata !== undefined && (typeof metadata !== 'object' || metadata === null || Array.isArray(metadata))) {
     throw new SkillDefinitionError(index, 'metadata', `must be an object, got ${describe(metadata)}`);
   }
+  const disableModelInvocation = definition.disableModelInvocation;
+  if (disableModelInvocation !== undefined && typeof disableModelInvocation !== 'boolean') {
+    throw new SkillDefinitionError(index, 'disableModelInvocation', `must be a boolean, got ${describe(disableModelInvocation)}`);
+  }
   const given = definition.files ?? {};
   if (typeof given !== 'object' || given === null || Array.isArray(given)) {
     throw new SkillDefinitionError(index, 'files', `must be an object of path to content, got ${describe(given)}`);
@@ -126,6 +136,8 @@ function storeDefinition(definition: MemorySkillDefinition, index: number, rule:
   if (compatibility !== undefined) frontmatter.compatibility = compatibility;
   if (metadata !== undefined) frontmatter.metadata = structuredClone(metadata);
   if (allowedTools.length > 0) frontmatter['allowed-tools'] = allowedTools.join(' ');
+  if (disableModelInvocation === true) frontmatter['disable-model-invocation'] = true;
+  const modelInvocable = modelInvocableFromFrontmatter(frontmatter);
 
   const skill: Skill = {
     name,
@@ -139,6 +151,7 @@ function storeDefinition(definition: MemorySkillDefinition, index: number, rule:
     ...(license === undefined ? {} : { license }),
     ...(compatibility === undefined ? {} : { compatibility }),
     ...(metadata === undefined ? {} : { metadata: structuredClone(metadata) }),
+    ...(modelInvocable === undefined ? {} : { modelInvocable }),
   };
   files.set('SKILL.md', Buffer.from(renderSkillFile(skill), 'utf8'));
   return { skill, files, sortedPaths: [...files.keys()].sort(compareNames) };
@@ -178,7 +191,7 @@ export class MemorySkillRepository implements SkillRepository {
 
   async list(): Promise<SkillSummary[]> {
     return [...this.#skills.values()]
-      .map(({ skill }) => ({ name: skill.name, description: skill.description }))
+      .map(({ skill }) => ({ name: skill.name, description: skill.description, ...(skill.modelInvocable === undefined ? {} : { modelInvocable: skill.modelInvocable }) }))
       .sort((left, right) => compareNames(left.name, right.name));
   }
 

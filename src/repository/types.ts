@@ -17,6 +17,13 @@ export interface SkillSummary {
   path?: string;
   /** The root the skill was found under (absolute path or URL), when it came from a root. */
   root?: string;
+  /**
+   * `false` when the skill asks to be kept out of the model's view (frontmatter
+   * `disable-model-invocation: true` or `metadata.internal: true`); absent otherwise. The
+   * disclosure layer then leaves it out of the catalog and the model's tools, while caller-declared
+   * loads still work (see docs/progressive-disclosure.md).
+   */
+  modelInvocable?: boolean;
 }
 
 /** A fully loaded skill. */

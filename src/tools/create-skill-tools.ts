@@ -27,6 +27,11 @@ export interface SkillToolsOptions {
   maxLoadedSkills?: number;
   /** Page size of skill_read in bytes of UTF-8 (default 20,000). */
   readPageBytes?: number;
+  /**
+   * Offer skills with `modelInvocable: false` to the model like any other (default false: skill_list
+   * leaves them out and the other tools treat them as unknown until a caller loads them).
+   */
+  includeModelDisabled?: boolean;
 }
 
 /** The knowledge tools, in the order they are registered. */
@@ -90,10 +95,14 @@ export function createSkillTools(options: SkillToolsOptions): ToolDefinition[] {
     throw new SkillToolsConfigError('readPageBytes', `must be an integer of at least 1000; got ${JSON.stringify(options.readPageBytes)}`);
   }
   const maxLoadedSkills = parseMaxLoadedSkills(options.maxLoadedSkills);
+  if (options.includeModelDisabled !== undefined && typeof options.includeModelDisabled !== 'boolean') {
+    throw new SkillToolsConfigError('includeModelDisabled', `must be a boolean; got ${JSON.stringify(options.includeModelDisabled)}`);
+  }
   const settings: SkillToolSettings = {
     repository: options.repository,
     skillSchema: skillNameSchema(options.skillNames),
     readPageBytes: pageBytes,
+    includeModelDisabled: options.includeModelDisabled === true,
     ...(maxLoadedSkills === undefined ? {} : { maxLoadedSkills }),
   };
   return profileNames(options, executionNames).map((name) => {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { parseToolInput, type SkillToolSettings } from './skill-tool-support.js';
+import { listModelVisibleNames, parseToolInput, type SkillToolSettings } from './skill-tool-support.js';
 import type { ToolDefinition } from './types.js';
 
 export type SkillListInput = Record<string, never>;
@@ -13,7 +13,7 @@ export function createSkillListTool(settings: SkillToolSettings): ToolDefinition
     inputSchema,
     async execute(input, context) {
       parseToolInput('skill_list', inputSchema, input, '{}');
-      return (await settings.repository.list(context.skillContext)).map((summary) => summary.name);
+      return listModelVisibleNames(settings, context);
     },
   };
 }

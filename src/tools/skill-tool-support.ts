@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { SkillNotFoundError } from '../repository/errors.js';
 import type { Skill, SkillRepository } from '../repository/types.js';
+import { isModelVisible, modelVisibleSkills } from '../disclosure/model-visibility.js';
+import { loadedKey } from '../disclosure/state-keys.js';
 import { SkillToolError } from './errors.js';
 import type { ToolContext } from './types.js';
 
@@ -15,6 +17,8 @@ export interface SkillToolSettings {
   maxLoadedSkills?: number;
   /** Page size of skill_read, in bytes. */
   readPageBytes: number;
+  /** Offer skills with `modelInvocable: false` like any other (see `ModelVisibilityOptions`). */
+  includeModelDisabled: boolean;
 }
 
 /**
@@ -50,15 +54,26 @@ function nameList(names: readonly string[], limit = 20): string {
   return names.length > limit ? `${shown}, ... (${names.length} in all)` : shown;
 }
 
-/** The skill as this caller may see it; a hidden skill gets the same answer as an unknown one. */
+/** Names of the skills the model is offered, in the repository's order. */
+export async function listModelVisibleNames(settings: SkillToolSettings, context: ToolContext): Promise<string[]> {
+  const summaries = await settings.repository.list(context.skillContext);
+  return modelVisibleSkills(summaries, settings).map((summary) => summary.name);
+}
+
+/**
+ * The skill as this caller may see it; a hidden skill gets the same answer as an unknown one. A
+ * skill kept from the model (`modelInvocable: false`) counts as hidden until it is loaded for this
+ * agent: once a caller has put it in the model's view, the model may read and select in it.
+ */
 export async function getVisibleSkill(settings: SkillToolSettings, name: string, context: ToolContext): Promise<Skill> {
+  let skill: Skill | undefined;
   try {
-    return await settings.repository.get(name, context.skillContext);
+    skill = await settings.repository.get(name, context.skillContext);
   } catch (error) {
     if (!(error instanceof SkillNotFoundError)) throw error;
-    const visible = (await settings.repository.list(context.skillContext)).map((summary) => summary.name);
-    throw new SkillToolError(`unknown skill "${name}". Use one of the listed skills: ${nameList(visible)}.`);
   }
+  if (skill !== undefined && (isModelVisible(skill, settings) || context.state.get(loadedKey(context.agentName, skill.name)) !== undefined)) return skill;
+  throw new SkillToolError(`unknown skill "${name}". Use one of the listed skills: ${nameList(await listModelVisibleNames(settings, context))}.`);
 }
 
 /** Rejects names that are not items of the skill, naming the ones that are. */

@@ -1,3 +1,4 @@
+import { modelVisibleSkills } from '../../disclosure/model-visibility.js';
 import type { SkillContext } from '../../repository/types.js';
 import { skillEnumValues } from '../../tools/skill-tool-support.js';
 import { SkillAgentConfigError } from './errors.js';
@@ -42,7 +43,8 @@ export function createVisibleSkillToolkits(options: VisibleSkillToolkitsOptions)
     toolNames: Object.keys(unrestricted.tools),
     poolToolNames: unrestricted.poolToolNames,
     async forContext(context?: SkillContext): Promise<SkillToolkit> {
-      const names = skillEnumValues((await toolkitOptions.repository.list(context)).map((summary) => summary.name));
+      // Skills kept from the model are not in the catalog, so they are not in the enum either.
+      const names = skillEnumValues(modelVisibleSkills(await toolkitOptions.repository.list(context)).map((summary) => summary.name));
       if (names.length === 0) return unrestricted;
       const key = JSON.stringify(names);
       let toolkit = cache.get(key);
