@@ -69,4 +69,22 @@ describe.runIf(process.platform === 'linux')('sandbox runtime: processes and out
       limited.dispose();
     }
   });
+
+  it('bounds /tmp and /dev/shm (tmpfs would take half the host RAM) and keeps the rest of /dev read-only', async () => {
+    const sized = sandboxFixture({ maxTmpBytes: 2 * 1024 * 1024, maxSharedMemoryBytes: 1024 * 1024 });
+    try {
+      const result = await sized.run(
+        'df -B1 --output=size /tmp /dev/shm | tail -n +2; head -c 3000000 /dev/zero > /tmp/big; echo tmp=$?; head -c 2000000 /dev/zero > /dev/shm/big; echo shm=$?; (echo x > /dev/planted) 2>/dev/null; echo dev=$?; echo ok > /dev/null && echo null=ok',
+      );
+      const [tmpSize, shmSize, ...rest] = result.stdout.trim().split('\n');
+      expect(Number(tmpSize)).toBe(2 * 1024 * 1024);
+      expect(Number(shmSize)).toBe(1024 * 1024);
+      expect(rest).toEqual(['tmp=1', 'shm=1', 'dev=1', 'null=ok']);
+      // The defaults bound them too.
+      const defaults = await fixture.run('df -B1 --output=size /tmp /dev/shm | tail -n +2');
+      expect(defaults.stdout.trim().split('\n').map(Number)).toEqual([1024 ** 3, 64 * 1024 ** 2]);
+    } finally {
+      sized.dispose();
+    }
+  });
 });

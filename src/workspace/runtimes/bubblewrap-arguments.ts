@@ -72,6 +72,9 @@ export interface SandboxLayout {
   workspace?: { root: string; cwd: string };
   network: boolean;
   readOnlyPaths: string[];
+  /** Size of the private /tmp and of /dev/shm in bytes; null leaves tmpfs's default (half the host's RAM). */
+  tmpBytes?: number | null;
+  sharedMemoryBytes?: number | null;
 }
 
 /**
@@ -80,7 +83,7 @@ export interface SandboxLayout {
  * unchanged), because command-line arguments are readable by every user on the host.
  */
 export function bubblewrapArguments(layout: SandboxLayout): string[] {
-  const args = [...fixedPrefix(layout.network)];
+  const args = [...fixedPrefix(layout.network, layout.tmpBytes ?? null, layout.sharedMemoryBytes ?? null)];
   for (const path of layout.readOnlyPaths) args.push('--ro-bind', path, path);
   if (layout.workspace) args.push('--bind', layout.workspace.root, SANDBOX_WORKSPACE_PATH, '--chdir', layout.workspace.cwd);
   // bwrap builds the root on a writable tmpfs; sealing it leaves /workspace and /tmp the only writable places.
@@ -88,11 +91,12 @@ export function bubblewrapArguments(layout: SandboxLayout): string[] {
   return args;
 }
 
-const fixedPrefixes = new Map<boolean, readonly string[]>();
+const fixedPrefixes = new Map<string, readonly string[]>();
 
-/** Namespaces, process settings and system mounts: the same for every run, so built once per network setting. */
-function fixedPrefix(network: boolean): readonly string[] {
-  let prefix = fixedPrefixes.get(network);
+/** Namespaces, process settings and system mounts: the same for every run, so built once per setting. */
+function fixedPrefix(network: boolean, tmpBytes: number | null, sharedMemoryBytes: number | null): readonly string[] {
+  const key = `${network}:${tmpBytes}:${sharedMemoryBytes}`;
+  let prefix = fixedPrefixes.get(key);
   if (prefix === undefined) {
     prefix = [
       '--unshare-all',
@@ -108,10 +112,18 @@ function fixedPrefix(network: boolean): readonly string[] {
       '/proc',
       '--dev',
       '/dev',
+      // tmpfs without a size may fill half the host's RAM; /dev itself is sealed so that only the
+      // sized /dev/shm takes writes (device nodes such as /dev/null still work read-only mounted).
+      ...(sharedMemoryBytes === null ? [] : ['--size', String(sharedMemoryBytes)]),
+      '--tmpfs',
+      '/dev/shm',
+      '--remount-ro',
+      '/dev',
+      ...(tmpBytes === null ? [] : ['--size', String(tmpBytes)]),
       '--tmpfs',
       '/tmp',
     ];
-    fixedPrefixes.set(network, prefix);
+    fixedPrefixes.set(key, prefix);
   }
   return prefix;
 }

@@ -24,12 +24,18 @@ export interface SandboxRuntimeOptions {
   maxMemoryBytes?: number | null;
   /** Largest file a process may write (RLIMIT_FSIZE) in bytes; `null` for none. Default 1 GiB. */
   maxFileSizeBytes?: number | null;
+  /** Size of the private `/tmp` (tmpfs) in bytes; `null` for tmpfs's default, half the host's RAM. Default 1 GiB. */
+  maxTmpBytes?: number | null;
+  /** Size of `/dev/shm` (tmpfs) in bytes; `null` for half the host's RAM. Default 64 MiB (Docker's figure). */
+  maxSharedMemoryBytes?: number | null;
 }
 
 export const SANDBOX_DEFAULT_LIMITS = {
   maxProcesses: 256,
   maxMemoryBytes: 4 * 1024 ** 3,
   maxFileSizeBytes: 1024 ** 3,
+  maxTmpBytes: 1024 ** 3,
+  maxSharedMemoryBytes: 64 * 1024 ** 2,
 } as const;
 
 /**
@@ -44,17 +50,26 @@ export class SandboxRuntime implements WorkspaceRuntime {
   readonly isolated = true;
   readonly bubblewrapPath: string;
   readonly shell: string;
-  readonly limits: { maxProcesses: number | null; maxMemoryBytes: number | null; maxFileSizeBytes: number | null };
+  readonly limits: {
+    maxProcesses: number | null;
+    maxMemoryBytes: number | null;
+    maxFileSizeBytes: number | null;
+    maxTmpBytes: number | null;
+    maxSharedMemoryBytes: number | null;
+  };
   private readonly envPath: string;
   /** `prlimit --nproc=… --as=… --fsize=… --`, fixed for the runtime's life; empty without prlimit. */
   private readonly rlimitArguments: readonly string[];
   private readonly processLimit: 'cgroup' | 'rlimit' | 'none';
+  private readonly sizedTmpfs: boolean;
 
   constructor(options: SandboxRuntimeOptions = {}) {
     this.limits = {
       maxProcesses: limitOption('maxProcesses', options.maxProcesses, SANDBOX_DEFAULT_LIMITS.maxProcesses),
       maxMemoryBytes: limitOption('maxMemoryBytes', options.maxMemoryBytes, SANDBOX_DEFAULT_LIMITS.maxMemoryBytes),
       maxFileSizeBytes: limitOption('maxFileSizeBytes', options.maxFileSizeBytes, SANDBOX_DEFAULT_LIMITS.maxFileSizeBytes),
+      maxTmpBytes: limitOption('maxTmpBytes', options.maxTmpBytes, SANDBOX_DEFAULT_LIMITS.maxTmpBytes),
+      maxSharedMemoryBytes: limitOption('maxSharedMemoryBytes', options.maxSharedMemoryBytes, SANDBOX_DEFAULT_LIMITS.maxSharedMemoryBytes),
     };
     const support = detectSandboxSupport(options.bubblewrapPath === undefined ? {} : { bubblewrapPath: options.bubblewrapPath });
     if (!support.available) throw new SandboxUnavailableError(support.reason);
@@ -67,6 +82,7 @@ export class SandboxRuntime implements WorkspaceRuntime {
     this.envPath = envPath;
     this.bubblewrapPath = support.bubblewrapPath;
     this.processLimit = support.processLimit;
+    this.sizedTmpfs = support.sizedTmpfs;
     this.rlimitArguments = rlimitArguments(support.prlimitPath, this.limits);
   }
 
@@ -89,12 +105,17 @@ export class SandboxRuntime implements WorkspaceRuntime {
       if (this.limits.maxProcesses !== null && !cgroup && this.processLimit !== 'rlimit') {
         warnings.push('sandbox: the process limit could not be applied on this host (no pids cgroup, no prlimit)');
       }
+      if (!this.sizedTmpfs && (this.limits.maxTmpBytes !== null || this.limits.maxSharedMemoryBytes !== null)) {
+        warnings.push('sandbox: /tmp and /dev/shm are not size-limited (this bubblewrap has no --size; 0.5 or later has)');
+      }
       const program = command.argv ?? shellArgv(this.shell, command.command as string);
       const args = [
         ...bubblewrapArguments({
           workspace: { root: workspaceRoot, cwd: this.guestPath(cwd, workspaceRoot) },
           network: command.network === true,
           readOnlyPaths,
+          tmpBytes: this.sizedTmpfs ? this.limits.maxTmpBytes : null,
+          sharedMemoryBytes: this.sizedTmpfs ? this.limits.maxSharedMemoryBytes : null,
         }),
         ...(cgroup ? ['--info-fd', '3', '--block-fd', '4'] : []),
         ...this.rlimitArguments,

@@ -14,6 +14,8 @@ export type SandboxSupport =
        * (RLIMIT_NPROC, which the kernel does not apply to host root) or `none`.
        */
       processLimit: 'cgroup' | 'rlimit' | 'none';
+      /** Whether this bubblewrap can size its tmpfs mounts (`--size`, bubblewrap 0.5 and later). */
+      sizedTmpfs: boolean;
     }
   | { available: false; reason: string };
 
@@ -41,8 +43,16 @@ function probe(requestedPath: string | undefined): SandboxSupport {
   }
   const truePath = findExecutable('true', SYSTEM_PATH);
   if (!truePath) return { available: false, reason: 'no `true` program found to probe the sandbox with' };
-  const probeArgs = [...bubblewrapArguments({ network: false, readOnlyPaths: [] }), truePath];
-  const result = spawnSync(bubblewrapPath, probeArgs, { env: {}, timeout: 10_000, encoding: 'utf8' });
+  const run = (sized: boolean) =>
+    spawnSync(bubblewrapPath, [...bubblewrapArguments({ network: false, readOnlyPaths: [], ...(sized ? { tmpBytes: 1 << 20, sharedMemoryBytes: 1 << 20 } : {}) }), truePath], {
+      env: {},
+      timeout: 10_000,
+      encoding: 'utf8',
+    });
+  let result = run(true);
+  const sizedTmpfs = !result.error && result.status === 0;
+  // An older bubblewrap without --size still sandboxes; only the tmpfs sizes are lost.
+  if (!sizedTmpfs) result = run(false);
   if (result.error) return { available: false, reason: `running ${bubblewrapPath} failed: ${result.error.message}` };
   if (result.status !== 0) {
     const detail = (result.stderr || '').trim() || `exit status ${String(result.status ?? result.signal)}`;
@@ -50,5 +60,5 @@ function probe(requestedPath: string | undefined): SandboxSupport {
   }
   const prlimitPath = findExecutable('prlimit', '/usr/bin:/bin');
   const processLimit = pidsCgroupParent() ? 'cgroup' : prlimitPath ? 'rlimit' : 'none';
-  return { available: true, bubblewrapPath, ...(prlimitPath ? { prlimitPath } : {}), processLimit };
+  return { available: true, bubblewrapPath, ...(prlimitPath ? { prlimitPath } : {}), processLimit, sizedTmpfs };
 }
