@@ -137,6 +137,19 @@ const toolTexts = (messages: ModelMessage[]) =>
         })
       : [],
   );
+/** The first request of a turn when nothing is loaded: the catalog and the user's message. */
+const opening = (text: string): ModelMessage[] => [
+  { role: 'system', content: system },
+  { role: 'user', content: text },
+];
+/**
+ * A request whose only tool result is one skill's load: system mode appends the block to the
+ * system message and keeps the stub, tool-result mode puts the block in place of the stub.
+ */
+function expectOneLoadShown(request: ModelMessage[], mode: MaterializationMode, skill: string, block: string): void {
+  expect(systemTexts(request)).toEqual(mode === 'system' ? [`${system}\n\n${block}`] : [system]);
+  expect(toolTexts(request)).toEqual([mode === 'system' ? `loaded: ${skill}` : block]);
+}
 /** The first system message with loaded blocks appended, as system mode sends it. */
 const systemWith = (...blocks: string[]) => [blocks.length === 0 ? system : `${system}\n\n${blocks.join('\n\n')}`];
 
@@ -155,10 +168,7 @@ describe.each(modes)('every tool, %s materialisation', (mode) => {
     ]);
     expect(requests).toHaveLength(6);
     const [first, afterList, afterListItems, afterLoad, afterSelect, afterRead] = requests as [ModelMessage[], ModelMessage[], ModelMessage[], ModelMessage[], ModelMessage[], ModelMessage[]];
-    expect(first).toEqual([
-      { role: 'system', content: system },
-      { role: 'user', content: 'plan a trip' },
-    ]);
+    expect(first).toEqual(opening('plan a trip'));
     const listed = ['json: ["calc","notes","weather"]'];
     const itemLists = ['json: ["EXTRA.md","USAGE.md"]', 'json: {"skill":"weather","available_tools":["get_current_weather","get_weather_forecast"]}'];
     const selected = [
@@ -198,10 +208,7 @@ describe.each(modes)('every tool, %s materialisation', (mode) => {
   it('evicts the least recently touched skill beyond maxLoadedSkills', async () => {
     const chat = conversation({ mode, maxLoadedSkills: 2 });
     const [first, second, third, fourth] = await chat.turn('add 2 and 3', [[load('calc', { docs: ['USAGE.md'] })], [load('notes')], [load('weather')]]);
-    expect(first).toEqual([
-      { role: 'system', content: system },
-      { role: 'user', content: 'add 2 and 3' },
-    ]);
+    expect(first).toEqual(opening('add 2 and 3'));
     if (mode === 'system') {
       expect(systemTexts(second!)).toEqual(systemWith(calcBlock));
       expect(toolTexts(second!)).toEqual(['loaded: calc']);
@@ -226,17 +233,8 @@ describe.each(modes)('every tool, %s materialisation', (mode) => {
   it('once mode shows a load in exactly one request', async () => {
     const chat = conversation({ mode, loadMode: 'once' });
     const [before, shown, after] = await chat.turn('calc please', [[load('calc', { docs: ['USAGE.md'] })], [call('skill_read', { skill: 'notes', path: 'SKILL.md' })]]);
-    expect(before).toEqual([
-      { role: 'system', content: system },
-      { role: 'user', content: 'calc please' },
-    ]);
-    if (mode === 'system') {
-      expect(systemTexts(shown!)).toEqual(systemWith(calcBlock));
-      expect(toolTexts(shown!)).toEqual(['loaded: calc']);
-    } else {
-      expect(systemTexts(shown!)).toEqual([system]);
-      expect(toolTexts(shown!)).toEqual([calcBlock]);
-    }
+    expect(before).toEqual(opening('calc please'));
+    expectOneLoadShown(shown!, mode, 'calc', calcBlock);
     expect(systemTexts(after!)).toEqual([system]);
     expect(toolTexts(after!)).toEqual(['loaded: calc', '---\nname: notes\ndescription: note taking\n---\nNotes body']);
   });
@@ -244,12 +242,9 @@ describe.each(modes)('every tool, %s materialisation', (mode) => {
   it('turn mode keeps a load for every request of its turn, not the next', async () => {
     const chat = conversation({ mode, loadMode: 'turn' });
     const [, shown, stillShown] = await chat.turn('notes please', [[load('notes')], [call('skill_list', {})]]);
-    const expectedSystem = mode === 'system' ? systemWith(notesBlock) : [system];
-    const loadResult = mode === 'system' ? 'loaded: notes' : notesBlock;
-    expect(systemTexts(shown!)).toEqual(expectedSystem);
-    expect(toolTexts(shown!)).toEqual([loadResult]);
-    expect(systemTexts(stillShown!)).toEqual(expectedSystem);
-    expect(toolTexts(stillShown!)).toEqual([loadResult, 'json: ["calc","notes","weather"]']);
+    expectOneLoadShown(shown!, mode, 'notes', notesBlock);
+    expect(systemTexts(stillShown!)).toEqual(systemTexts(shown!));
+    expect(toolTexts(stillShown!)).toEqual([...toolTexts(shown!), 'json: ["calc","notes","weather"]']);
     const [nextTurn] = await chat.turn('more', []);
     expect(systemTexts(nextTurn!)).toEqual([system]);
     expect(toolTexts(nextTurn!)).toEqual(['loaded: notes', 'json: ["calc","notes","weather"]']);
@@ -259,14 +254,8 @@ describe.each(modes)('every tool, %s materialisation', (mode) => {
     const chat = conversation({ mode, loadMode: 'session' });
     await chat.turn('calc please', [[load('calc', { docs: ['USAGE.md'] })]]);
     const [next] = await chat.turn('again', []);
-    if (mode === 'system') {
-      expect(systemTexts(next!)).toEqual(systemWith(calcBlock));
-      expect(toolTexts(next!)).toEqual(['loaded: calc']);
-    } else {
-      // The load result of the earlier turn is still in the history, so it stays the anchor.
-      expect(systemTexts(next!)).toEqual([system]);
-      expect(toolTexts(next!)).toEqual([calcBlock]);
-    }
+    // In tool-result mode the load result of the earlier turn is still in the history, so it stays the anchor.
+    expectOneLoadShown(next!, mode, 'calc', calcBlock);
   });
 
   it('shows loads that are no longer in the history (trimmed by the caller) in a system message', async () => {
@@ -322,13 +311,9 @@ describe.each(modes)('every tool, %s materialisation', (mode) => {
     const parent = conversation({ mode, agentName: 'coordinator', state, loadMode: 'session' });
     const child = conversation({ mode, agentName: 'coordinator/researcher', state, loadMode: 'session' });
     const [, childAfter] = await child.turn('research', [[load('calc', { docs: ['USAGE.md'] })]]);
-    expect(systemTexts(childAfter!)).toEqual(mode === 'system' ? systemWith(calcBlock) : [system]);
-    expect(toolTexts(childAfter!)).toEqual([mode === 'system' ? 'loaded: calc' : calcBlock]);
+    expectOneLoadShown(childAfter!, mode, 'calc', calcBlock);
     const [parentRequest] = await parent.turn('coordinate', []);
-    expect(parentRequest).toEqual([
-      { role: 'system', content: system },
-      { role: 'user', content: 'coordinate' },
-    ]);
+    expect(parentRequest).toEqual(opening('coordinate'));
   });
 });
 
