@@ -76,6 +76,7 @@ export async function executeCommand(options: ResolvedExecutionOptions, request:
       maxOutputBytes: options.maxOutputBytes,
       network: options.network,
       restricted,
+      readOnlyPaths: options.readOnlyPaths,
       abortSignal: context.abortSignal,
     });
 

@@ -2,6 +2,7 @@ import { WorkspaceConfigError } from './errors.js';
 import { CommandPolicy } from './command-policy.js';
 import { defaultOutputLimits, type OutputLimits } from './output-collector.js';
 import { defaultInlineLimits, type InlineLimits } from './run-result.js';
+import { validateReadOnlyPaths } from './read-only-paths.js';
 import { assertAllowedVariable } from './run-environment.js';
 import { maxRuntimeTimeoutMs } from './runtimes/validate-command.js';
 import type { WorkspaceManager } from './workspace-manager.js';
@@ -28,6 +29,11 @@ export interface ExecutionToolsOptions {
   hostInputs?: boolean | readonly string[];
   /** Give commands network access (default false: the sandbox has none). */
   network?: boolean;
+  /**
+   * Host paths commands may read but not write, besides those of the workspace manager: absolute,
+   * existing, not `/`, not inside or above the manager's `baseDir`.
+   */
+  readOnlyPaths?: readonly string[];
   /** Timeout when the call gives none; default 300 s (the seeds' tool default). */
   defaultTimeoutSeconds?: number;
   /**
@@ -52,6 +58,7 @@ export interface ResolvedExecutionOptions {
   hostEnvironment: Record<string, string>;
   hostInputs: boolean | readonly string[];
   network: boolean;
+  readOnlyPaths: readonly string[];
   defaultTimeoutSeconds: number;
   maxTimeoutSeconds: number;
   maxOutputBytes: number;
@@ -125,6 +132,7 @@ export function resolveExecutionOptions(options: ExecutionToolsOptions): Resolve
     hostEnvironment,
     hostInputs,
     network: options.network ?? false,
+    readOnlyPaths: validateReadOnlyPaths('readOnlyPaths', options.readOnlyPaths, workspaces.baseDir),
     defaultTimeoutSeconds: defaultTimeout,
     maxTimeoutSeconds: maxTimeout,
     maxOutputBytes: Math.floor(positive('maxOutputBytes', options.maxOutputBytes, defaultMaxOutputBytes)),

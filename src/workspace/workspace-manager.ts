@@ -7,6 +7,7 @@ import type { WorkspaceRuntime } from './runtime-types.js';
 import type { ArtifactStore } from './artifact-store.js';
 import { WorkspaceBaseUnsafeError, WorkspaceConfigError } from './errors.js';
 import { FilesystemArtifactStore } from './filesystem-artifact-store.js';
+import { validateReadOnlyPaths } from './read-only-paths.js';
 import type { StageMode } from './skill-stager.js';
 import { freshMetadata, readMetadata, writeMetadata } from './workspace-metadata.js';
 import { metadataFileName } from './workspace-paths.js';
@@ -29,6 +30,11 @@ export interface WorkspaceManagerOptions {
   ttlMs?: number;
   /** Where `save_as_artifacts` and `artifact://` inputs go; default a filesystem store in `<baseDir>/artifacts`. */
   artifacts?: ArtifactStore | false;
+  /**
+   * Host paths every command may read but not write, seen at the same path (sandbox: read-only
+   * binds; local: visible anyway). Absolute, existing, not `/`, not inside or above `baseDir`.
+   */
+  readOnlyPaths?: readonly string[];
 }
 
 export const defaultWorkspaceTtlMs = 24 * 60 * 60 * 1000;
@@ -59,6 +65,8 @@ export class WorkspaceManager {
   readonly stageMode: StageMode;
   readonly ttlMs: number;
   readonly artifacts: ArtifactStore | undefined;
+  /** Canonical host paths shown read-only to every command. */
+  readonly readOnlyPaths: readonly string[];
   private readonly opened = new Map<string, Promise<Workspace>>();
   private lastSweep = 0;
   /** The default base is in the shared temporary folder: it is checked before first use. */
@@ -88,6 +96,7 @@ export class WorkspaceManager {
     this.repository = repository;
     this.sharedParent = options.baseDir === undefined;
     this.baseDir = path.resolve(options.baseDir ?? defaultBaseDir());
+    this.readOnlyPaths = validateReadOnlyPaths('readOnlyPaths', options.readOnlyPaths, this.baseDir);
     this.stageMode = stageMode;
     this.ttlMs = ttlMs;
     this.artifacts = options.artifacts === false ? undefined : (options.artifacts ?? new FilesystemArtifactStore({ dir: path.join(this.baseDir, 'artifacts') }));
@@ -197,7 +206,7 @@ export class WorkspaceManager {
   }
 
   private settings() {
-    return { runtime: this.runtime, repository: this.repository, stageMode: this.stageMode, artifacts: this.artifacts };
+    return { runtime: this.runtime, repository: this.repository, stageMode: this.stageMode, artifacts: this.artifacts, readOnlyPaths: this.readOnlyPaths };
   }
 
   /** Workspace folders of one session, newest first (there is normally one). */

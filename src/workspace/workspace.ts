@@ -34,6 +34,8 @@ export interface WorkspaceSettings {
   repository: SkillRepository;
   stageMode: StageMode;
   artifacts?: ArtifactStore;
+  /** Host paths every command may read, already checked (canonical). */
+  readOnlyPaths?: readonly string[];
 }
 
 export interface WorkspaceRunRequest {
@@ -57,6 +59,8 @@ export interface WorkspaceRunRequest {
    * host or caller PATH) and a PATH in `env` is refused, so the program judged is the one that runs.
    */
   restricted?: boolean;
+  /** Host paths this command may read besides the workspace's own (added to the manager's); already checked. */
+  readOnlyPaths?: readonly string[];
   abortSignal?: AbortSignal;
 }
 
@@ -348,6 +352,7 @@ export class Workspace {
         timeoutMs: request.timeoutMs,
         maxOutputBytes: request.maxOutputBytes,
         network: request.network ?? false,
+        readOnlyPaths: [...new Set([...(this.settings.readOnlyPaths ?? []), ...(request.readOnlyPaths ?? [])])],
         abortSignal: request.abortSignal,
       });
     } finally {

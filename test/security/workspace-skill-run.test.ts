@@ -1,4 +1,5 @@
-import { readdir, readFile, stat, symlink } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import os from 'node:os';
 import { execFileSync } from 'node:child_process';
 import { createServer } from 'node:net';
 import path from 'node:path';
@@ -112,6 +113,26 @@ describe.runIf(process.platform === 'linux')('workspace security: host inputs', 
       expect(result.stdout).not.toContain(path.dirname(fixture.hostSecret));
     } finally {
       await fixture.dispose();
+    }
+  });
+});
+
+describe.runIf(process.platform === 'linux')('workspace security: read-only host paths', () => {
+  it('shows a readOnlyPaths folder at its host path and refuses writes to it', async () => {
+    const shared = await mkdtemp(path.join(os.tmpdir(), 'skillbox-ro-shared-'));
+    await writeFile(path.join(shared, 'data.txt'), 'shared data');
+    const fixture = await workspaceSecurityFixture({ readOnlyPaths: [shared] });
+    try {
+      const result = await fixture.exec({
+        command: `cat '${shared}/data.txt'; echo; (echo changed > '${shared}/data.txt') 2>/dev/null || echo refused-write; (touch '${shared}/new') 2>/dev/null || echo refused-create`,
+        output_files: [],
+      });
+      expect(result.stdout).toBe('shared data\nrefused-write\nrefused-create\n');
+      expect(await readFile(path.join(shared, 'data.txt'), 'utf8')).toBe('shared data');
+      expect(await readdir(shared)).toEqual(['data.txt']);
+    } finally {
+      await fixture.dispose();
+      await rm(shared, { recursive: true, force: true });
     }
   });
 });

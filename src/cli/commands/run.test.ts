@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -51,6 +51,17 @@ describe('skillbox run', () => {
     expect(json.output_files[0]?.content).toMatch(/"words":\s*3/);
   });
 
+  it.runIf(process.platform === 'linux')('shows --ro folders read-only in the sandbox', async () => {
+    const shared = path.join(temporary, 'shared');
+    await mkdir(shared);
+    await writeFile(path.join(shared, 'data.txt'), 'shared data');
+    const result = await cli(['python-math', '--root', examples, '--runtime', 'sandbox', '--ro', 'shared', '--', `cat ${shared}/data.txt && echo x > ${shared}/data.txt`]);
+    expect(result.code).toBe(1);
+    expect(result.json().stdout).toBe('shared data');
+    expect(result.json().stderr).toMatch(/Read-only file system/);
+    expect(await readFile(path.join(shared, 'data.txt'), 'utf8')).toBe('shared data');
+  });
+
   it('removes its workspace afterwards unless --keep', async () => {
     const before = new Set(await readdir(os.tmpdir()));
     await cli(['python-math', '--root', examples, '--runtime', 'local', '--', 'true']);
@@ -71,6 +82,8 @@ describe('skillbox run', () => {
     const longTimeout = await cli(['python-math', '--root', examples, '--runtime', 'local', '--timeout', '3000000', '--', 'true']);
     expect(longTimeout.code).toBe(2);
     expect(longTimeout.stderr).toMatch(/--timeout must be at most 2147483 seconds/);
+    expect((await cli(['python-math', '--root', examples, '--ro', '/', '--', 'true'])).code).toBe(2);
+    expect((await cli(['python-math', '--root', examples, '--ro', 'missing-folder', '--', 'true'])).stderr).toMatch(/--ro "missing-folder" does not exist/);
     const badGlob = await cli(['python-math', '--root', examples, '--runtime', 'local', '--output', 'out/[z-a]', '--', 'echo ran > out/ran.txt']);
     expect(badGlob.code).toBe(2);
     expect(badGlob.stderr).toMatch(/--output .*"out\/\[z-a\]": not a valid glob/);

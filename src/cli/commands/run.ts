@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { createInMemoryStateView } from '../../tools/in-memory-state-view.js';
@@ -36,6 +36,8 @@ Options:
   --allow-env NAME    pass this variable from your environment; repeatable (none by default)
   --timeout SECONDS   kill the command and everything it started after this long (default 300)
   --network           allow network access (the sandbox has none by default)
+  --ro PATH           let the command read (not write) this host file or folder, at the same
+                      path; repeatable (not /, not the workspace folder)
   --keep              keep the workspace and print its path on standard error
 
 Exit status: the command's own exit status (so scripts can test it), 124 when it timed out,
@@ -53,6 +55,7 @@ interface RunArguments {
   allowEnv: string[];
   timeoutSeconds?: number;
   network: boolean;
+  readOnlyPaths: string[];
   keep: boolean;
 }
 
@@ -72,6 +75,7 @@ function parse(args: string[]): RunArguments {
       'allow-env': { type: 'string', multiple: true, default: [] },
       timeout: { type: 'string' },
       network: { type: 'boolean', default: false },
+      ro: { type: 'string', multiple: true, default: [] },
       keep: { type: 'boolean', default: false },
     },
     allowPositionals: true,
@@ -123,6 +127,7 @@ function parse(args: string[]): RunArguments {
     allowEnv: values['allow-env'] ?? [],
     timeoutSeconds,
     network: values.network === true,
+    readOnlyPaths: values.ro ?? [],
     keep: values.keep === true,
   };
 }
@@ -137,6 +142,11 @@ async function run(args: string[], io: CliIo): Promise<number> {
   const options = parse(args);
   const repository = await openRepositoryFromArgs(options.roots, io);
   await repository.get(options.skill);
+  const readOnlyPaths = options.readOnlyPaths.map((item) => path.resolve(io.cwd, item));
+  for (const [index, item] of readOnlyPaths.entries()) {
+    if (!(await stat(item).then(() => true, () => false))) throw new CliUsageError(`--ro "${options.readOnlyPaths[index]}" does not exist`);
+    if (item === path.parse(item).root) throw new CliUsageError('--ro / would show the whole host; name the folders the command needs');
+  }
   const runtime = createRuntime({ kind: options.runtime });
   const baseDir = await mkdtemp(path.join(os.tmpdir(), 'skillbox-run-'));
   try {
@@ -149,6 +159,7 @@ async function run(args: string[], io: CliIo): Promise<number> {
       hostEnv: io.env,
       hostInputs: true,
       network: options.network,
+      readOnlyPaths,
       defaultTimeoutSeconds: timeout,
       maxTimeoutSeconds: timeout,
     }) as [ToolDefinition];
