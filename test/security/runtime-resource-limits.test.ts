@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { detectSandboxSupport } from '../../src/workspace/runtimes/sandbox-support.js';
 import { hostProcessesMentioning, sandboxFixture, sleep } from './runtime-fixture.js';
 
 describe.runIf(process.platform === 'linux')('sandbox runtime: processes and output', () => {
@@ -85,6 +86,22 @@ describe.runIf(process.platform === 'linux')('sandbox runtime: processes and out
       expect(defaults.stdout.trim().split('\n').map(Number)).toEqual([1024 ** 3, 64 * 1024 ** 2]);
     } finally {
       sized.dispose();
+    }
+  });
+
+  const support = detectSandboxSupport();
+  it.runIf(support.available && support.memoryLimit === 'cgroup')('caps the memory of all processes together, not only each one', async () => {
+    const capped = sandboxFixture({ maxMemoryBytes: 256 * 1024 * 1024 });
+    try {
+      // Four processes of about 130 MiB each: every one fits the per-process cap, together they do not.
+      const grab = `python3 -c "import time; a = bytearray(100 * 1024 * 1024); time.sleep(0.8); print('kept')"`;
+      const result = await capped.run(`for i in 1 2 3 4; do ${grab} & done; wait`, { timeoutMs: 20_000 });
+      const kept = result.stdout.split('\n').filter((line) => line === 'kept').length;
+      expect(kept).toBeLessThan(4);
+      // One alone fits.
+      expect((await capped.run(grab)).stdout).toBe('kept\n');
+    } finally {
+      capped.dispose();
     }
   });
 });

@@ -6,7 +6,7 @@ import type { RuntimeCommand, RuntimeResult, WorkspaceRuntime } from '../runtime
 import { bubblewrapArguments, SANDBOX_WORKSPACE_PATH } from './bubblewrap-arguments.js';
 import { RuntimeCommandError, RuntimeConfigError, SandboxUnavailableError } from './errors.js';
 import { findExecutable, SYSTEM_PATH } from './find-executable.js';
-import { PidsCgroup } from './pids-cgroup.js';
+import { RunCgroup } from './run-cgroup.js';
 import { runProcess } from './run-process.js';
 import { shellArgv } from './shell-argv.js';
 import { withRunSpan } from './run-span.js';
@@ -20,7 +20,11 @@ export interface SandboxRuntimeOptions {
   shell?: string;
   /** Most processes (and threads) a run may have at once; `null` for no cap. Default 256. */
   maxProcesses?: number | null;
-  /** Address-space cap per process (RLIMIT_AS) in bytes; `null` for none. Default 4 GiB. */
+  /**
+   * Memory cap in bytes; `null` for none. Default 4 GiB. Applied to each process's address space
+   * (RLIMIT_AS) and, where a memory cgroup can be made, to all of a run's processes together
+   * (`memory.max` / `memory.limit_in_bytes`, which counts tmpfs and page cache too).
+   */
   maxMemoryBytes?: number | null;
   /** Largest file a process may write (RLIMIT_FSIZE) in bytes; `null` for none. Default 1 GiB. */
   maxFileSizeBytes?: number | null;
@@ -101,7 +105,8 @@ export class SandboxRuntime implements WorkspaceRuntime {
       const { workspaceRoot, cwd } = await validateRuntimeCommand(command);
       const readOnlyPaths = await Promise.all((command.readOnlyPaths ?? []).map((path, index) => readOnlyPath(path, index)));
       const warnings: string[] = [];
-      const cgroup = this.limits.maxProcesses !== null && this.processLimit === 'cgroup' ? PidsCgroup.acquire(this.limits.maxProcesses) : undefined;
+      const { maxProcesses, maxMemoryBytes } = this.limits;
+      const cgroup = (maxProcesses !== null || maxMemoryBytes !== null) && this.processLimit === 'cgroup' ? RunCgroup.acquire({ maxProcesses, maxMemoryBytes }) : undefined;
       if (this.limits.maxProcesses !== null && !cgroup && this.processLimit !== 'rlimit') {
         warnings.push('sandbox: the process limit could not be applied on this host (no pids cgroup, no prlimit)');
       }
@@ -158,7 +163,7 @@ export class SandboxRuntime implements WorkspaceRuntime {
  * bwrap reports the sandbox's first process on fd 3 and waits on fd 4 before it runs the program:
  * in between, both bwrap and that process join the cgroup, so every later fork is counted.
  */
-async function joinCgroup(child: ChildProcess, cgroup: PidsCgroup): Promise<void> {
+async function joinCgroup(child: ChildProcess, cgroup: RunCgroup): Promise<void> {
   const info = child.stdio[3] as Readable;
   const go = child.stdio[4] as Writable;
   const sandboxPid = await new Promise<number>((resolvePid, reject) => {

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { bubblewrapArguments } from './bubblewrap-arguments.js';
 import { findExecutable, SYSTEM_PATH } from './find-executable.js';
-import { pidsCgroupParent } from './pids-cgroup.js';
+import { memoryCgroupParent, pidsCgroupParent } from './run-cgroup.js';
 
 export type SandboxSupport =
   | {
@@ -14,6 +14,11 @@ export type SandboxSupport =
        * (RLIMIT_NPROC, which the kernel does not apply to host root) or `none`.
        */
       processLimit: 'cgroup' | 'rlimit' | 'none';
+      /**
+       * How memory is capped: `cgroup` (per run, all processes together, plus RLIMIT_AS per process),
+       * `rlimit` (RLIMIT_AS per process only) or `none`.
+       */
+      memoryLimit: 'cgroup' | 'rlimit' | 'none';
       /** Whether this bubblewrap can size its tmpfs mounts (`--size`, bubblewrap 0.5 and later). */
       sizedTmpfs: boolean;
     }
@@ -60,5 +65,6 @@ function probe(requestedPath: string | undefined): SandboxSupport {
   }
   const prlimitPath = findExecutable('prlimit', '/usr/bin:/bin');
   const processLimit = pidsCgroupParent() ? 'cgroup' : prlimitPath ? 'rlimit' : 'none';
-  return { available: true, bubblewrapPath, ...(prlimitPath ? { prlimitPath } : {}), processLimit, sizedTmpfs };
+  const memoryLimit = memoryCgroupParent() ? 'cgroup' : prlimitPath ? 'rlimit' : 'none';
+  return { available: true, bubblewrapPath, ...(prlimitPath ? { prlimitPath } : {}), processLimit, memoryLimit, sizedTmpfs };
 }

@@ -3,26 +3,26 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { PidsCgroup, pidsCgroupParent } from './pids-cgroup.js';
+import { memoryCgroupParent, RunCgroup, pidsCgroupParent } from './run-cgroup.js';
 
 // Needs a pids cgroup this process may create children in (root in most containers).
 describe.runIf(pidsCgroupParent() !== undefined)('pids cgroup pool', () => {
   it('kills what is left on release and hands the same empty cgroup, cap intact, to the next run', async () => {
-    const first = PidsCgroup.acquire(17);
+    const first = RunCgroup.acquire({ maxProcesses: 17, maxMemoryBytes: null });
     expect(first).toBeDefined();
-    const cgroup = first as PidsCgroup;
+    const cgroup = first as RunCgroup;
     const sleeper = spawn('sleep', ['30'], { stdio: 'ignore' });
     const exited = new Promise((resolve) => sleeper.once('exit', resolve));
     cgroup.add(sleeper.pid as number);
     expect(readFileSync(join(cgroup.path, 'cgroup.procs'), 'utf8').trim()).toBe(String(sleeper.pid));
     await cgroup.release();
     await exited;
-    const again = PidsCgroup.acquire(17);
+    const again = RunCgroup.acquire({ maxProcesses: 17, maxMemoryBytes: null });
     expect(again?.path).toBe(cgroup.path);
     expect(readFileSync(join(cgroup.path, 'pids.max'), 'utf8').trim()).toBe('17');
     expect(readFileSync(join(cgroup.path, 'cgroup.procs'), 'utf8').trim()).toBe('');
     // A different cap never gets a pooled cgroup of another.
-    const other = PidsCgroup.acquire(18);
+    const other = RunCgroup.acquire({ maxProcesses: 18, maxMemoryBytes: null });
     expect(other?.path).not.toBe(cgroup.path);
     await other?.release();
     await again?.release();
@@ -30,8 +30,8 @@ describe.runIf(pidsCgroupParent() !== undefined)('pids cgroup pool', () => {
 
   it('removes pooled cgroups when the process exits', () => {
     const script = `
-      import { PidsCgroup } from './src/workspace/runtimes/pids-cgroup.ts';
-      const cgroup = PidsCgroup.acquire(9);
+      import { RunCgroup } from './src/workspace/runtimes/run-cgroup.ts';
+      const cgroup = RunCgroup.acquire({ maxProcesses: 9, maxMemoryBytes: null });
       await cgroup.release();
       console.log(cgroup.path);
     `;
@@ -40,5 +40,18 @@ describe.runIf(pidsCgroupParent() !== undefined)('pids cgroup pool', () => {
     const path = child.stdout.trim();
     expect(path).toMatch(/run-\d+-\d+$/);
     expect(existsSync(path)).toBe(false);
+  });
+
+  it.runIf(memoryCgroupParent() !== undefined)('sets the memory cap of all the run\'s processes and pools by both caps', async () => {
+    const cgroup = RunCgroup.acquire({ maxProcesses: 17, maxMemoryBytes: 64 * 1024 * 1024 }) as RunCgroup;
+    expect(cgroup.memoryCapped).toBe(true);
+    const folder = cgroup.memoryPath ?? cgroup.path;
+    const file = existsSync(join(folder, 'memory.max')) ? 'memory.max' : 'memory.limit_in_bytes';
+    expect(readFileSync(join(folder, file), 'utf8').trim()).toBe(String(64 * 1024 * 1024));
+    await cgroup.release();
+    expect(RunCgroup.acquire({ maxProcesses: 17, maxMemoryBytes: null })?.path).not.toBe(cgroup.path);
+    const again = RunCgroup.acquire({ maxProcesses: 17, maxMemoryBytes: 64 * 1024 * 1024 });
+    expect(again?.path).toBe(cgroup.path);
+    await again?.release();
   });
 });

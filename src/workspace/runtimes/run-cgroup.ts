@@ -1,0 +1,276 @@
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** What one run's cgroup caps: processes (always) and, where the memory controller is available, memory. */
+export interface RunCgroupLimits {
+  /** Processes (and threads) at once; null for no cap. */
+  maxProcesses: number | null;
+  /** Bytes of memory all the run's processes may use together (page cache and tmpfs included); null for no cap. */
+  maxMemoryBytes: number | null;
+}
+
+/**
+ * A cgroup per run that caps how many processes it may have (`pids`) and how much memory they use
+ * together (`memory`). It exists because RLIMIT_NPROC does not bind processes whose real user is
+ * host root (the kernel exempts it) and RLIMIT_AS is per process: 256 processes of 4 GiB each
+ * would be no cap at all. The sandbox keeps the caller's uid so that the workspace stays writable.
+ * Available where this process may create cgroups (root in most containers, or a delegated cgroup
+ * v2 subtree). On cgroup v2 both controllers share one folder; on v1 each has its own hierarchy,
+ * so a run has a folder in each and its processes join both.
+ *
+ * Creating and removing a cgroup costs the kernel far more than a run's other set-up, so a released
+ * cgroup that is truly empty (no member, nothing still charged) goes back to a small pool and serves
+ * the next run with the same caps. Pooled cgroups are removed when this process exits; ones left by
+ * a process that died are removed the next time a process finds the parent.
+ *
+ * The cgroup files are read and written synchronously on purpose: they live in kernel memory and
+ * answer at once, while the thread pool's round trips (three or four per file) would sit on the
+ * run's critical path, between bubblewrap's report and the command's start.
+ */
+export class RunCgroup {
+  private constructor(
+    /** The folder with `pids.max` (and on v2 `memory.max`). */
+    readonly path: string,
+    /** The v1 memory folder, when memory is capped in a hierarchy of its own. */
+    readonly memoryPath: string | undefined,
+    readonly limits: RunCgroupLimits,
+    /** Whether the memory cap is in force (false where no memory controller could be used). */
+    readonly memoryCapped: boolean,
+  ) {}
+
+  /** An empty cgroup with these caps (pooled or fresh), or undefined where cgroups cannot be created. */
+  static acquire(limits: RunCgroupLimits): RunCgroup | undefined {
+    const key = poolKey(limits);
+    const pooled = idle.get(key)?.pop();
+    if (pooled) return pooled;
+    const parent = pidsCgroupParent();
+    if (!parent) return undefined;
+    counter += 1;
+    const name = `run-${process.pid}-${counter}`;
+    const path = join(parent, name);
+    let memoryPath: string | undefined;
+    try {
+      mkdirSync(path);
+      writeFileSync(join(path, 'pids.max'), String(limits.maxProcesses ?? 'max'));
+      let memoryCapped = false;
+      const memory = limits.maxMemoryBytes === null ? undefined : memoryCgroupParent();
+      if (memory !== undefined && limits.maxMemoryBytes !== null) {
+        if (memory.version === 2 && memory.path === parent) {
+          writeFileSync(join(path, 'memory.max'), String(limits.maxMemoryBytes));
+        } else {
+          memoryPath = join(memory.path, name);
+          mkdirSync(memoryPath);
+          writeFileSync(join(memoryPath, memory.version === 2 ? 'memory.max' : 'memory.limit_in_bytes'), String(limits.maxMemoryBytes));
+        }
+        memoryCapped = true;
+      }
+      return new RunCgroup(path, memoryPath, limits, memoryCapped);
+    } catch {
+      tryRemove(path);
+      if (memoryPath !== undefined) tryRemove(memoryPath);
+      return undefined;
+    }
+  }
+
+  add(pid: number): void {
+    writeFileSync(join(this.path, 'cgroup.procs'), String(pid));
+    if (this.memoryPath !== undefined) writeFileSync(join(this.memoryPath, 'cgroup.procs'), String(pid));
+  }
+
+  /**
+   * Kills whatever is still inside. An empty cgroup whose charge has dropped to zero is pooled;
+   * anything else is removed (the kernel refuses while tasks remain, so this retries).
+   */
+  async release(): Promise<void> {
+    for (let attempt = 0; attempt < 40; attempt += 1) {
+      const members = this.members();
+      for (const pid of members) {
+        try {
+          process.kill(pid, 'SIGKILL');
+        } catch {
+          // exited meanwhile
+        }
+      }
+      // A zombie not yet reaped is no member but still charged: pooling it would lower the next run's cap.
+      if (members.length === 0 && this.charged() === 0 && this.pool()) return;
+      if (tryRemove(this.path) && (this.memoryPath === undefined || tryRemove(this.memoryPath))) return;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  }
+
+  private pool(): boolean {
+    const key = poolKey(this.limits);
+    const list = idle.get(key) ?? [];
+    if (list.length >= maxIdlePerCap) return false;
+    list.push(this);
+    idle.set(key, list);
+    removeIdleOnExit();
+    return true;
+  }
+
+  private members(): number[] {
+    const read = (folder: string): number[] => {
+      try {
+        return readFileSync(join(folder, 'cgroup.procs'), 'utf8').split('\n').filter(Boolean).map(Number);
+      } catch {
+        return [];
+      }
+    };
+    return [...new Set([...read(this.path), ...(this.memoryPath === undefined ? [] : read(this.memoryPath))])];
+  }
+
+  private charged(): number {
+    try {
+      return Number(readFileSync(join(this.path, 'pids.current'), 'utf8').trim());
+    } catch {
+      return Number.NaN;
+    }
+  }
+}
+
+function poolKey(limits: RunCgroupLimits): string {
+  return `${limits.maxProcesses}:${limits.maxMemoryBytes}`;
+}
+
+/** Idle cgroups kept per cap: enough for a few concurrent runs, few enough to leave no clutter. */
+const maxIdlePerCap = 8;
+const idle = new Map<string, RunCgroup[]>();
+let exitHookInstalled = false;
+
+function removeIdleOnExit(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  // 'exit' handlers must be synchronous; rmdir of an empty cgroup is a single quick call.
+  process.once('exit', () => {
+    for (const list of idle.values()) {
+      for (const cgroup of list) {
+        tryRemove(cgroup.path);
+        if (cgroup.memoryPath !== undefined) tryRemove(cgroup.memoryPath);
+      }
+    }
+    idle.clear();
+  });
+}
+
+let counter = 0;
+let pidsProbe: { parent: CgroupParent | undefined } | undefined;
+let memoryProbe: { parent: CgroupParent | undefined } | undefined;
+
+interface CgroupParent {
+  path: string;
+  version: 1 | 2;
+}
+
+/** The folder run cgroups are made in, found once: a `skillbox` child of this process's own pids cgroup. */
+export function pidsCgroupParent(): string | undefined {
+  pidsProbe ??= { parent: findParent('pids', 'pids.max') };
+  return pidsProbe.parent?.path;
+}
+
+/**
+ * Where run cgroups get their memory cap, found once: the pids parent itself on cgroup v2 (when
+ * the memory controller can be handed down), a `skillbox` child of this process's own memory
+ * cgroup on v1; undefined where neither works (then memory is capped per process only).
+ */
+export function memoryCgroupParent(): CgroupParent | undefined {
+  if (pidsCgroupParent() === undefined) return undefined;
+  memoryProbe ??= { parent: findParent('memory', 'memory.max') ?? findParent('memory', 'memory.limit_in_bytes') };
+  return memoryProbe.parent;
+}
+
+function findParent(controller: 'pids' | 'memory', controlFile: string): CgroupParent | undefined {
+  for (const base of candidateFolders(controller)) {
+    const parent = join(base.path, 'skillbox');
+    const probe = join(parent, `probe-${process.pid}`);
+    try {
+      mkdirSync(parent, { recursive: true });
+      if (base.version === 2) {
+        try {
+          // cgroup v2 hands a controller down only when the parent enables it for its children.
+          writeFileSync(join(parent, 'cgroup.subtree_control'), `+${controller}`);
+        } catch {
+          // not delegated: the probe below tells.
+        }
+      }
+      mkdirSync(probe);
+      const works = existsSync(join(probe, controlFile));
+      tryRemove(probe);
+      if (works) {
+        removeStaleRunCgroups(parent);
+        return { path: parent, version: base.version };
+      }
+    } catch {
+      tryRemove(probe);
+    }
+  }
+  return undefined;
+}
+
+/** This process's cgroup in each mounted hierarchy that has (or, for v2, may have) the controller. */
+function candidateFolders(controller: 'pids' | 'memory'): CgroupParent[] {
+  if (process.platform !== 'linux') return [];
+  let mountInfo: string;
+  let membership: string;
+  try {
+    mountInfo = readFileSync('/proc/self/mountinfo', 'utf8');
+    membership = readFileSync('/proc/self/cgroup', 'utf8');
+  } catch {
+    return [];
+  }
+  const ownPath = (match: (controllers: string[]) => boolean): string | undefined => {
+    for (const line of membership.split('\n')) {
+      const [, controllers = '', path] = line.split(':');
+      if (path !== undefined && match(controllers.split(','))) return path;
+    }
+    return undefined;
+  };
+  const folders: CgroupParent[] = [];
+  for (const line of mountInfo.split('\n')) {
+    const [before, after] = line.split(' - ');
+    if (!before || !after) continue;
+    const mountPoint = before.split(' ')[4];
+    const [fsType, , superOptions = ''] = after.split(' ');
+    if (!mountPoint) continue;
+    if (fsType === 'cgroup' && superOptions.split(',').includes(controller)) {
+      const own = ownPath((controllers) => controllers.includes(controller));
+      if (own !== undefined) folders.push({ path: join(mountPoint, own), version: 1 });
+    } else if (fsType === 'cgroup2') {
+      const own = ownPath((controllers) => controllers.length === 1 && controllers[0] === '');
+      if (own !== undefined) folders.push({ path: join(mountPoint, own), version: 2 });
+    }
+  }
+  return folders;
+}
+
+/** Empty run cgroups of processes that are gone (pooled ones of a process that was killed). */
+function removeStaleRunCgroups(parent: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(parent);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const owner = /^run-(\d+)-\d+$/.exec(name)?.[1];
+    if (owner === undefined || Number(owner) === process.pid || processAlive(Number(owner))) continue;
+    tryRemove(join(parent, name));
+  }
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function tryRemove(path: string): boolean {
+  try {
+    rmdirSync(path);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ENOENT';
+  }
+}
