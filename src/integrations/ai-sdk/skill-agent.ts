@@ -248,7 +248,7 @@ export function createSkillAgent(options: SkillAgentOptions): SkillAgent {
           case 'tool-error': {
             const error =
               isUnavailableToolError(part.error) && toolkits.poolToolNames.includes(part.toolName)
-                ? await describeUnavailableTool(repository, runOptions.context, part.toolName)
+                ? await describeUnavailableTool(repository, runOptions.context, part.toolName, { includeModelDisabled: options.includeModelDisabled === true })
                 : part.error instanceof Error
                   ? part.error.message
                   : String(part.error);

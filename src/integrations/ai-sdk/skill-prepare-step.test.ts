@@ -160,3 +160,34 @@ describe('createSkillPrepareStep', () => {
     await expect(prepareStep({ stepNumber: 0, messages: [user], steps: [], model, experimental_context: undefined })).rejects.toThrow(/experimental_context/);
   });
 });
+
+describe('skills that say they are not for the model', () => {
+  const withHidden = createMemorySkillRepository([
+    { name: 'weather-tools', description: 'Weather queries.', body: 'Use the tools.', tools: ['get_current_weather'] },
+    { name: 'release-helper', description: 'Cuts a release.', body: 'Internal steps.', tools: ['get_current_weather'], disableModelInvocation: true },
+  ]);
+  const call: ModelMessage = { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'p1', toolName: 'get_current_weather', input: {} }] };
+  const refused: ModelMessage = {
+    role: 'tool',
+    content: [{ type: 'tool-result', toolCallId: 'p1', toolName: 'get_current_weather', output: { type: 'error-text', value: "Model tried to call unavailable tool 'get_current_weather'. Available tools: skill_load." } }],
+  };
+
+  async function firstRequest(includeModelDisabled: boolean | undefined) {
+    const state = createInMemoryStateView();
+    const context = createSkillCallContext({ sessionId: 's', state });
+    const prepareStep = createSkillPrepareStep({ repository: withHidden, skillToolNames, toolPool, ...(includeModelDisabled === undefined ? {} : { includeModelDisabled }) });
+    const result = await prepareStep({ stepNumber: 1, messages: [user, call, refused], steps: [], model, experimental_context: context });
+    return { system: (result?.system as Array<{ content: string }>).map((message) => message.content).join('\n'), messages: JSON.stringify(result?.messages) };
+  }
+
+  it('are left out of the catalog and of the unavailable-tool explanation by default, and offered with includeModelDisabled', async () => {
+    const hidden = await firstRequest(undefined);
+    expect(hidden.system).toContain('- weather-tools: Weather queries.');
+    expect(hidden.system).not.toContain('release-helper');
+    expect(hidden.messages).toContain('weather-tools');
+    expect(hidden.messages).not.toContain('release-helper');
+    const offered = await firstRequest(true);
+    expect(offered.system).toContain('- release-helper: Cuts a release.');
+    expect(offered.messages).toContain('release-helper');
+  });
+});

@@ -1,5 +1,6 @@
 import type { ModelMessage, PrepareStepFunction, PrepareStepResult, SystemModelMessage, Tool } from 'ai';
 import { renderCatalog, type CatalogBudget, type CatalogFormat } from '../../disclosure/catalog.js';
+import { modelVisibleSkills, type ModelVisibilityOptions } from '../../disclosure/model-visibility.js';
 import { applyDeclaredLoads } from '../../disclosure/declared-loads.js';
 import { parseLoadMode, parseMaxLoadedSkills, type LoadMode } from '../../disclosure/load-mode.js';
 import { materializeRequest, type MaterializationMode } from '../../disclosure/materialize-request.js';
@@ -31,6 +32,11 @@ export interface SkillPrepareStepOptions {
   catalog?: false | { format?: CatalogFormat; budget?: CatalogBudget; guidance?: string | false };
   /** Narrow active tools to the loaded skills' `allowed-tools`. */
   enforceAllowedTools?: boolean;
+  /**
+   * Offer the model skills that say they are not for it (`disable-model-invocation: true`,
+   * `metadata.internal: true`). Default false: they stay out of the catalog and the skill tools.
+   */
+  includeModelDisabled?: boolean;
   allowedToolAliases?: Readonly<Record<string, readonly string[]>>;
   /** Used when a call carries no `experimental_context`. */
   context?: SkillCallContext | (() => SkillCallContext);
@@ -66,9 +72,10 @@ function commitTurnDelta(context: SkillCallContext, delta: StateDelta): void {
 }
 
 /** The explanation the model reads for a call to a pool tool that was not active. */
-export async function describeUnavailableTool(repository: SkillRepository, skillContext: SkillContext | undefined, toolName: string): Promise<string> {
+export async function describeUnavailableTool(repository: SkillRepository, skillContext: SkillContext | undefined, toolName: string, visibility: ModelVisibilityOptions = {}): Promise<string> {
   const providedBy: string[] = [];
-  for (const summary of await repository.list(skillContext)) {
+  // Only skills the model is offered are named: a hidden skill must not leak through this message.
+  for (const summary of modelVisibleSkills(await repository.list(skillContext), visibility)) {
     try {
       if ((await repository.get(summary.name, skillContext)).tools.includes(toolName)) providedBy.push(summary.name);
     } catch {
@@ -133,6 +140,7 @@ export function createSkillPrepareStep(options: SkillPrepareStepOptions): Prepar
             ...(options.catalog?.format !== undefined ? { format: options.catalog.format } : {}),
             ...(options.catalog?.budget !== undefined ? { budget: options.catalog.budget } : {}),
             ...(options.catalog?.guidance !== undefined ? { guidance: options.catalog.guidance } : {}),
+            ...(options.includeModelDisabled === true ? { includeModelDisabled: true } : {}),
           });
     const request: ModelMessage[] = options.instructions !== undefined && options.instructions !== '' ? [{ role: 'system', content: options.instructions }, ...messages] : [...messages];
     const materialized = fromNeutral(
@@ -147,7 +155,7 @@ export function createSkillPrepareStep(options: SkillPrepareStepOptions): Prepar
       }),
     );
 
-    const explained = await explainPoolToolCalls(materialized, poolToolNames, options.repository, context);
+    const explained = await explainPoolToolCalls(materialized, poolToolNames, options.repository, context, { includeModelDisabled: options.includeModelDisabled === true });
     if (loadMode === 'once') commitTurnDelta(context, afterModelRequest(state, { agentName, mode: 'once' }));
     context.onStepPrepared?.({ stepNumber, activeTools: selection.activeTools, loadedSkills: selection.loadedSkills, missingTools: selection.missing });
 
@@ -163,10 +171,10 @@ export function createSkillPrepareStep(options: SkillPrepareStepOptions): Prepar
   };
 }
 
-async function explainPoolToolCalls(messages: ModelMessage[], poolToolNames: readonly string[], repository: SkillRepository, context: SkillCallContext): Promise<ModelMessage[]> {
+async function explainPoolToolCalls(messages: ModelMessage[], poolToolNames: readonly string[], repository: SkillRepository, context: SkillCallContext, visibility: ModelVisibilityOptions): Promise<ModelMessage[]> {
   const names = [...findUnavailableToolCalls(messages)].filter((name) => poolToolNames.includes(name));
   if (names.length === 0) return messages;
   const explanations = new Map<string, string>();
-  for (const toolName of names) explanations.set(toolName, await describeUnavailableTool(repository, context.skillContext, toolName));
+  for (const toolName of names) explanations.set(toolName, await describeUnavailableTool(repository, context.skillContext, toolName, visibility));
   return explainUnavailableToolCalls(messages, explanations);
 }

@@ -55,6 +55,7 @@ export function createSkillToolkit(options: SkillToolkitOptions): SkillToolkit {
     ...(poolToolNames.length > 0 ? { toolPool: poolToolNames } : {}),
     ...(options.maxLoadedSkills !== undefined ? { maxLoadedSkills: options.maxLoadedSkills } : {}),
     ...(options.skillNames !== undefined ? { skillNames: options.skillNames } : {}),
+    ...(options.includeModelDisabled === true ? { includeModelDisabled: true } : {}),
   });
   const skillToolNames = definitions.map((definition) => definition.name);
   const clash = poolToolNames.find((name) => skillToolNames.includes(name));

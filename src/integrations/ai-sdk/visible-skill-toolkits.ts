@@ -44,7 +44,7 @@ export function createVisibleSkillToolkits(options: VisibleSkillToolkitsOptions)
     poolToolNames: unrestricted.poolToolNames,
     async forContext(context?: SkillContext): Promise<SkillToolkit> {
       // Skills kept from the model are not in the catalog, so they are not in the enum either.
-      const names = skillEnumValues(modelVisibleSkills(await toolkitOptions.repository.list(context)).map((summary) => summary.name));
+      const names = skillEnumValues(modelVisibleSkills(await toolkitOptions.repository.list(context), { includeModelDisabled: toolkitOptions.includeModelDisabled === true }).map((summary) => summary.name));
       if (names.length === 0) return unrestricted;
       const key = JSON.stringify(names);
       let toolkit = cache.get(key);
