@@ -52,6 +52,17 @@ describe('loadSkill', () => {
     expect(state.get(loadedOrderKey(agent))).toBe('["other","calc"]');
   });
 
+  it('selects every tool again on a re-load, after skill_select_tools narrowed the selection', () => {
+    let state = run(new Map(), loadSkill(new Map(), { agentName: agent, skill: 'weather' }));
+    const first = loadSkill(state, { agentName: agent, skill: 'weather' });
+    expect(Object.keys(first)).not.toContain(toolsKey(agent, 'weather'));
+    state = run(state, selectTools(state, { agentName: agent, skill: 'weather', mode: 'replace', items: ['get_current_weather'] }).delta);
+    expect(state.get(toolsKey(agent, 'weather'))).toBe('["get_current_weather"]');
+    state = run(state, loadSkill(state, { agentName: agent, skill: 'weather' }));
+    expect(state.has(toolsKey(agent, 'weather'))).toBe(false);
+    expect(readLoadedSkills(state, agent)).toEqual([{ name: 'weather', docs: [], tools: '*' }]);
+  });
+
   it('evicts the least recently touched beyond maxLoadedSkills', () => {
     let state = new Map<string, string>();
     for (const skill of ['a', 'b', 'c']) state = run(state, loadSkill(state, { agentName: agent, skill, docs: ['x.md'], maxLoadedSkills: 2 }));

@@ -32,6 +32,9 @@ export function loadSkill(state: StateReader, event: LoadSkillEvent): StateDelta
   const docs = uniqueItems(event.docs ?? []);
   if (event.includeAllDocs) delta[docsKey(event.agentName, event.skill)] = selectAll;
   else if (docs.length > 0) delta[docsKey(event.agentName, event.skill)] = formatSelection(docs);
+  // A load selects every tool of the skill's Tools: section, even after skill_select_tools narrowed
+  // it: an absent key means all, so only a narrowed selection needs clearing.
+  if (state.get(toolsKey(event.agentName, event.skill)) !== undefined) delta[toolsKey(event.agentName, event.skill)] = null;
   Object.assign(delta, touchSkills(state, event.agentName, [event.skill]));
   return mergeDeltas(delta, evictLeastRecentlyTouched(overlayState(state, delta), event));
 }
