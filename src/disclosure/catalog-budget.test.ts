@@ -31,8 +31,16 @@ const roots: Record<string, string> = {
   'github__awesome-copilot': 'github__awesome-copilot/skills',
 };
 
+// The XML catalog holds each skill's absolute location, and the fixtures were recorded with the
+// corpus at /work/shared/corpus; CI clones elsewhere, so locations are put back under that path.
+const recordedCorpus = '/work/shared/corpus';
+function asRecorded(location: string | undefined): string | undefined {
+  return location?.startsWith(corpus) ? recordedCorpus + location.slice(corpus.length) : location;
+}
+
 async function collectionSkills(collection: string): Promise<SkillSummary[]> {
-  return (await createFsSkillRepository({ roots: [join(corpus, roots[collection]!)] })).list();
+  const skills = await (await createFsSkillRepository({ roots: [join(corpus, roots[collection]!)] })).list();
+  return skills.map((skill) => ({ ...skill, path: asRecorded(skill.path), root: asRecorded(skill.root) }));
 }
 
 describe('renderCatalog budget output is unchanged', () => {
