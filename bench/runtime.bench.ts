@@ -9,12 +9,10 @@ import { LocalRuntime } from '../src/workspace/runtimes/local-runtime.js';
 import { SandboxRuntime } from '../src/workspace/runtimes/sandbox-runtime.js';
 import { detectSandboxSupport } from '../src/workspace/runtimes/sandbox-support.js';
 import type { RuntimeCommand, WorkspaceRuntime } from '../src/workspace/runtime-types.js';
-import { medianTime } from './bench-support.js';
+import { interleavedMedians } from './bench-support.js';
 
 const RUNS = Number(process.env.RUNTIME_BENCH_RUNS ?? 25);
 const WARMUP = 3;
-
-const medianMs = (task: () => Promise<unknown>) => medianTime(task, RUNS, WARMUP);
 
 function bareSpawn(file: string, args: string[], env: Record<string, string>): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -36,21 +34,32 @@ export async function run(): Promise<void> {
   const workspace = mkdtempSync(join(tmpdir(), 'skillbox-bench-runtime-'));
   const env = { PATH: '/usr/bin:/bin' };
   try {
-    console.log(`median of ${RUNS} warm runs of \`true\` (after ${WARMUP} warm-up runs)`);
-    const spawnFloor = await medianMs(() => bareSpawn('true', [], env));
-    row('floor: child_process.spawn("true")', spawnFloor, spawnFloor);
-    row('LocalRuntime argv ["true"]', await medianMs(runTrue(new LocalRuntime(), workspace)), spawnFloor);
+    // The cases take turns call by call, so load from other work on the machine weighs on each alike
+    // and the ratios to the floor hold even when the absolute figures drift.
+    console.log(`median of ${RUNS} warm runs of \`true\` (after ${WARMUP} warm-up runs), the cases of each table taking turns`);
+    const local = await interleavedMedians({ floor: () => bareSpawn('true', [], env), local: runTrue(new LocalRuntime(), workspace) }, RUNS, WARMUP);
+    row('floor: child_process.spawn("true")', local.floor, local.floor);
+    row('LocalRuntime argv ["true"]', local.local, local.floor);
     const support = detectSandboxSupport();
     if (!support.available) {
       console.log(`sandbox: skipped (${support.reason})`);
       return;
     }
     const bareArgs = [...bubblewrapArguments({ workspace: { root: workspace, cwd: '/workspace' }, network: false, readOnlyPaths: [] }), 'true'];
-    const bwrapFloor = await medianMs(() => bareSpawn(support.bubblewrapPath, bareArgs, env));
-    row('floor: bare bwrap … true (same mounts)', bwrapFloor, bwrapFloor);
-    row(`SandboxRuntime argv ["true"] (process cap: ${support.processLimit})`, await medianMs(runTrue(new SandboxRuntime(), workspace)), bwrapFloor);
-    row('SandboxRuntime, no process cap', await medianMs(runTrue(new SandboxRuntime({ maxProcesses: null }), workspace)), bwrapFloor);
-    row('SandboxRuntime, no limits at all', await medianMs(runTrue(new SandboxRuntime({ maxProcesses: null, maxMemoryBytes: null, maxFileSizeBytes: null }), workspace)), bwrapFloor);
+    const sandbox = await interleavedMedians(
+      {
+        floor: () => bareSpawn(support.bubblewrapPath, bareArgs, env),
+        capped: runTrue(new SandboxRuntime(), workspace),
+        uncapped: runTrue(new SandboxRuntime({ maxProcesses: null }), workspace),
+        unlimited: runTrue(new SandboxRuntime({ maxProcesses: null, maxMemoryBytes: null, maxFileSizeBytes: null }), workspace),
+      },
+      RUNS,
+      WARMUP,
+    );
+    row('floor: bare bwrap … true (same mounts)', sandbox.floor, sandbox.floor);
+    row(`SandboxRuntime argv ["true"] (process cap: ${support.processLimit})`, sandbox.capped, sandbox.floor);
+    row('SandboxRuntime, no process cap', sandbox.uncapped, sandbox.floor);
+    row('SandboxRuntime, no limits at all', sandbox.unlimited, sandbox.floor);
   } finally {
     rmSync(workspace, { recursive: true, force: true });
   }
