@@ -1,6 +1,7 @@
 import type { CliCommand } from '../command.js';
 import { chatCommand } from './chat.js';
 import { listCommand } from './list.js';
+import { mcpCommand } from './mcp.js';
 import { promptCommand } from './prompt.js';
 import { runCommand } from './run.js';
 import { showCommand } from './show.js';
@@ -16,4 +17,5 @@ export const commands: CliCommand[] = [
   tokensCommand,
   runCommand,
   chatCommand,
+  mcpCommand,
 ];

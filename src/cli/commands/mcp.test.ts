@@ -1,0 +1,55 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { main } from '../main.js';
+import { parseMcpArguments } from './mcp.js';
+
+async function runMcp(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const io = { stdout: (text: string) => void (stdout += text), stderr: (text: string) => void (stderr += text), cwd: process.cwd(), env: {} };
+  const code = await main(['mcp', ...args], io);
+  return { code, stdout, stderr };
+}
+
+describe('skillbox mcp arguments', () => {
+  it('defaults to the knowledge profile and the auto runtime, and keeps every --root in order', () => {
+    expect(parseMcpArguments([])).toEqual({ roots: [], profile: 'knowledge', runtime: 'auto' });
+    expect(parseMcpArguments(['--root', 'a', '--root', 'b', '--profile', 'full', '--runtime', 'local'])).toEqual({ roots: ['a', 'b'], profile: 'full', runtime: 'local' });
+  });
+
+  it('refuses an unknown profile, an unknown runtime, a runtime without the full profile and positionals, with the usage and exit 2', async () => {
+    for (const [args, message] of [
+      [['--profile', 'all'], '--profile must be one of knowledge, full; got "all"'],
+      [['--profile', 'full', '--runtime', 'docker'], '--runtime must be one of auto, sandbox, local; got "docker"'],
+      [['--runtime', 'local'], '--runtime applies only with --profile full'],
+      [['skills'], 'skills'],
+    ] as const) {
+      const result = await runMcp([...args]);
+      expect(result.code).toBe(2);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toContain(message);
+      expect(result.stderr).toContain('Usage: skillbox mcp');
+    }
+  });
+
+  it('refuses a missing --root before serving anything, naming it, with nothing on standard output', async () => {
+    const parent = await mkdtemp(join(tmpdir(), 'skillbox-mcp-cli-'));
+    try {
+      const missing = join(parent, 'no-such-folder');
+      const result = await runMcp(['--root', missing]);
+      expect(result.code).toBe(1);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toContain(missing);
+    } finally {
+      await rm(parent, { recursive: true, force: true });
+    }
+  });
+
+  it('is listed by skillbox help', async () => {
+    let stdout = '';
+    await main(['help'], { stdout: (text) => void (stdout += text), stderr: () => {}, cwd: process.cwd(), env: {} });
+    expect(stdout).toMatch(/\n {2}mcp +serve the skills to an MCP client over stdio\n/);
+  });
+});

@@ -1,0 +1,93 @@
+import type { SkillToolProfile } from '../../tools/create-skill-tools.js';
+import { createExecutionTools } from '../../workspace/execution-tools.js';
+import { createRuntime, RUNTIME_KINDS, type RuntimeKind } from '../../workspace/runtimes/create-runtime.js';
+import { detectSandboxSupport } from '../../workspace/runtimes/sandbox-support.js';
+import { createWorkspaceManager } from '../../workspace/workspace-manager.js';
+import { CliUsageError, type CliCommand, type CliIo } from '../command.js';
+import { oneOf, parseCommandArguments } from '../parse-command-arguments.js';
+import { openRepositoryFromArgs } from '../skill-roots.js';
+
+const usage = `Usage: skillbox mcp [--root DIR]... [--profile knowledge|full] [--runtime auto|sandbox|local]
+
+Serves the skills under the roots to one MCP client over standard input and output (the stdio
+transport): the catalog is in the server's instructions, skill_load returns a skill's
+instructions, skill_read its files. Standard output carries only the protocol; messages go to
+standard error. The server runs until the client closes the connection.
+
+Options:
+  --root DIR         a skills folder; repeat for several (default: the standard roots)
+  --profile P        knowledge (default): load and read skills only; full: also skill_run and
+                     workspace_exec, which run skill scripts in a workspace
+  --runtime KIND     where full-profile scripts run: auto (default: the sandbox when bubblewrap
+                     works), sandbox or local
+
+Example host configuration (Claude Desktop, Cursor, ...):
+  { "mcpServers": { "skills": { "command": "npx", "args": ["skillbox", "mcp", "--root", "/path/to/skills"] } } }
+
+Exit status: 0 when the client disconnects, 1 when a root is unusable, 2 on bad usage.
+`;
+
+export interface McpArguments {
+  roots: string[];
+  profile: SkillToolProfile;
+  runtime: RuntimeKind;
+}
+
+export function parseMcpArguments(args: string[]): McpArguments {
+  const { values } = parseCommandArguments({
+    args,
+    options: {
+      root: { type: 'string', multiple: true, default: [] },
+      profile: { type: 'string' },
+      runtime: { type: 'string' },
+    },
+    allowPositionals: false,
+    strict: true,
+  });
+  // A runtime without the execution tools would be silently unused; the user meant something else.
+  if (values.runtime !== undefined && values.profile !== 'full') throw new CliUsageError('--runtime applies only with --profile full (the knowledge profile runs no scripts)');
+  return {
+    roots: values.root ?? [],
+    profile: oneOf(values.profile, ['knowledge', 'full'] as const, '--profile', 'knowledge'),
+    runtime: oneOf(values.runtime, RUNTIME_KINDS, '--runtime', 'auto'),
+  };
+}
+
+async function run(args: string[], io: CliIo): Promise<number> {
+  const options = parseMcpArguments(args);
+  let integration: typeof import('../../integrations/mcp/index.js');
+  try {
+    // Imported here, not at the top: @modelcontextprotocol/sdk is optional, and the other commands must work without it.
+    integration = await import('../../integrations/mcp/index.js');
+  } catch (error) {
+    io.stderr(`skillbox mcp: needs the optional package @modelcontextprotocol/sdk (npm install @modelcontextprotocol/sdk): ${(error as Error).message}\n`);
+    return 2;
+  }
+  const repository = await openRepositoryFromArgs(options.roots, io);
+  let executionTools;
+  if (options.profile === 'full') {
+    const runtime = createRuntime({ kind: options.runtime });
+    if (!runtime.isolated) {
+      const support = options.runtime === 'local' ? undefined : detectSandboxSupport();
+      const why = support === undefined ? 'you chose --runtime local' : `the sandbox is unavailable${support.available ? '' : ` (${support.reason})`}`;
+      io.stderr(`skillbox mcp: WARNING: skill scripts run WITHOUT isolation, because ${why}; they can read and change anything you can.\n`);
+    }
+    executionTools = createExecutionTools({ workspaces: createWorkspaceManager({ runtime, repository }) });
+  }
+  const skills = await repository.list();
+  io.stderr(`skillbox mcp: serving ${skills.length} skill${skills.length === 1 ? '' : 's'} (profile ${options.profile}) on stdio\n`);
+  await integration.serveSkillsOverStdio({
+    repository,
+    profile: options.profile,
+    ...(executionTools !== undefined ? { executionTools } : {}),
+    log: (line) => io.stderr(`${line}\n`),
+  });
+  return 0;
+}
+
+export const mcpCommand: CliCommand = {
+  name: 'mcp',
+  summary: 'serve the skills to an MCP client over stdio',
+  usage,
+  run,
+};

@@ -1,0 +1,165 @@
+import { randomBytes } from 'node:crypto';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { renderCatalog } from '../../disclosure/catalog.js';
+import { renderLoadedSkill } from '../../disclosure/loaded-content.js';
+import { readLoadedSkills } from '../../disclosure/loaded-skills.js';
+import type { SkillContext, SkillRepository } from '../../repository/types.js';
+import { createSkillTools, type SkillToolProfile } from '../../tools/create-skill-tools.js';
+import { SkillToolError } from '../../tools/errors.js';
+import { createInMemoryStateView, type InMemoryStateView } from '../../tools/in-memory-state-view.js';
+import type { ToolDefinition } from '../../tools/types.js';
+import { SkillMcpConfigError } from './errors.js';
+
+export interface SkillMcpServerOptions {
+  repository: SkillRepository;
+  /** `knowledge` (default), `full` (needs `executionTools`) or the exact tool names to register. */
+  profile?: SkillToolProfile | readonly string[];
+  /** The workspace layer's `skill_run` and `workspace_exec` (createExecutionTools). */
+  executionTools?: readonly ToolDefinition[];
+  /** Visibility context (user, tenant, role) for the repository's filter, fixed for the connection. */
+  skillContext?: SkillContext;
+  /** Names the connection's workspace; default a fresh `mcp-<random>` per server. */
+  sessionId?: string;
+  /** The agent the disclosure state belongs to; default `mcp`. */
+  agentName?: string;
+  /** Keep at most this many loaded skills, evicting the least recently touched. */
+  maxLoadedSkills?: number;
+  /** Offer skills with `modelInvocable: false` like any other (default false). */
+  includeModelDisabled?: boolean;
+  /** What the server reports as its name and version to clients; default `skillbox` / `0.1.0`. */
+  serverInfo?: { name: string; version: string };
+  /** Where failures that are not the model's mistake are reported; default standard error. Never standard output: that is the protocol. */
+  log?: (line: string) => void;
+}
+
+/** The server plus the state of its one connection, for callers and tests that want to look inside. */
+export interface SkillMcpServer {
+  server: McpServer;
+  /** Names of the registered tools, in registration order. */
+  toolNames: string[];
+  /** The text sent as the server's `instructions`: the catalog and how to use the tools. */
+  instructions: string;
+  /** The connection's disclosure state (committed writes only). */
+  state: InMemoryStateView;
+  sessionId: string;
+  agentName: string;
+}
+
+// An MCP host puts tool results into the conversation as they are and cannot rewrite later requests,
+// so the texts that speak of content "appearing in your context from the next step" are replaced.
+const mcpDescriptions: Record<string, string> = {
+  skill_load:
+    "Load a skill: returns its SKILL.md instructions, and the docs you name (paths from skill_list_docs). Call it when a task matches a skill below, before acting on it; do not call it to browse, the list already gives each skill's purpose.",
+  skill_select_docs:
+    'Choose docs of a loaded skill: returns the content of the selected docs. mode add appends to the current selection, replace (the default) sets it; pick every doc you need in one call.',
+};
+
+function resultText(output: unknown): string {
+  return typeof output === 'string' ? output : (JSON.stringify(output, null, 2) ?? '');
+}
+
+function objectSchema(definition: ToolDefinition<any, any>): z.ZodObject {
+  // MCP tool inputs are JSON objects; a tool whose schema is not an object could not be called.
+  if (!(definition.inputSchema instanceof z.ZodObject)) {
+    throw new SkillMcpConfigError('executionTools', `tool "${definition.name}" has an input schema that is not a zod object, which MCP cannot describe`);
+  }
+  return definition.inputSchema;
+}
+
+/**
+ * The loaded content a disclosure tool's call made visible, rendered as the AI SDK integration
+ * renders it into requests. `skill_select_docs` leaves the body out: the model received it when it
+ * loaded the skill, and the result stays in the host's conversation.
+ */
+async function loadedContent(name: string, options: SkillMcpServerOptions, state: InMemoryStateView, agentName: string, withBody: boolean): Promise<string | undefined> {
+  const loaded = readLoadedSkills(state, agentName).find((entry) => entry.name === name);
+  if (loaded === undefined) return undefined;
+  const skill = await options.repository.get(loaded.name, options.skillContext);
+  return renderLoadedSkill(withBody ? skill : { ...skill, body: '' }, loaded, options.repository, options.skillContext);
+}
+
+/**
+ * An MCP server offering the skills of `repository` as tools: one connection is one session, with
+ * its own disclosure state. Progressive disclosure works without rewriting requests: the catalog is
+ * in the server's `instructions` and in `skill_load`'s description, and `skill_load` returns the
+ * skill's content itself. Mistakes the model can correct (SkillToolError) come back as tool results
+ * with `isError: true` and the message; a failed call leaves the state as it was.
+ */
+export async function createSkillMcpServer(options: SkillMcpServerOptions): Promise<SkillMcpServer> {
+  if (typeof options?.repository?.list !== 'function') throw new SkillMcpConfigError('repository', 'must be a SkillRepository');
+  const sessionId = options.sessionId ?? `mcp-${randomBytes(6).toString('hex')}`;
+  if (typeof sessionId !== 'string' || sessionId.trim() === '') throw new SkillMcpConfigError('sessionId', `must be a non-empty string; got ${JSON.stringify(options.sessionId)}`);
+  const agentName = options.agentName ?? 'mcp';
+  if (typeof agentName !== 'string' || agentName.trim() === '') throw new SkillMcpConfigError('agentName', `must be a non-empty string; got ${JSON.stringify(options.agentName)}`);
+  const log = options.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
+
+  const definitions = createSkillTools({
+    repository: options.repository,
+    ...(options.profile !== undefined ? { profile: options.profile } : {}),
+    ...(options.executionTools !== undefined ? { executionTools: options.executionTools } : {}),
+    ...(options.maxLoadedSkills !== undefined ? { maxLoadedSkills: options.maxLoadedSkills } : {}),
+    ...(options.includeModelDisabled !== undefined ? { includeModelDisabled: options.includeModelDisabled } : {}),
+  });
+  const toolNames = definitions.map((definition) => definition.name);
+  const summaries = await options.repository.list(options.skillContext);
+  const catalog = renderCatalog({ skills: summaries, tools: toolNames, includeModelDisabled: options.includeModelDisabled === true });
+  const instructions = catalog === '' ? 'No skills are available.' : catalog;
+  const server = new McpServer(options.serverInfo ?? { name: 'skillbox', version: '0.1.0' }, { instructions });
+  const state = createInMemoryStateView();
+  // Calls that may write state run one at a time, each on a copy of the committed state, so a
+  // failed call changes nothing and two loads cannot overwrite each other's loaded order.
+  let queue: Promise<unknown> = Promise.resolve();
+
+  const call = async (definition: ToolDefinition<any, any>, input: unknown, abortSignal: AbortSignal): Promise<CallToolResult> => {
+    const view = createInMemoryStateView(state.snapshot());
+    const output = await definition.execute(input, {
+      sessionId,
+      agentName,
+      state: view,
+      abortSignal,
+      ...(options.skillContext !== undefined ? { skillContext: options.skillContext } : {}),
+    });
+    for (const [key, value] of Object.entries(view.delta())) state.set(key, value);
+    state.commit();
+    const content: CallToolResult['content'] = [];
+    if (definition.name === 'skill_select_docs') content.push({ type: 'text', text: resultText(output) });
+    if (definition.name === 'skill_load' || definition.name === 'skill_select_docs') {
+      const skill = (input as { skill: string }).skill;
+      const rendered = await loadedContent(skill, options, state, agentName, definition.name === 'skill_load');
+      content.push({ type: 'text', text: rendered ?? resultText(output) });
+    } else {
+      content.push({ type: 'text', text: resultText(output) });
+    }
+    return { content };
+  };
+
+  for (const definition of definitions) {
+    const description = mcpDescriptions[definition.name] ?? definition.description;
+    server.registerTool(
+      definition.name,
+      {
+        description: definition.name === 'skill_load' && catalog !== '' ? `${description}\n\n${catalog}` : description,
+        inputSchema: objectSchema(definition),
+      },
+      async (input: unknown, extra: { signal: AbortSignal }): Promise<CallToolResult> => {
+        const run = async (): Promise<CallToolResult> => {
+          try {
+            return await call(definition, input, extra.signal);
+          } catch (error) {
+            if (error instanceof SkillToolError) return { content: [{ type: 'text', text: error.message }], isError: true };
+            const message = error instanceof Error ? error.message : String(error);
+            log(`skillbox mcp: ${definition.name} failed: ${error instanceof Error && error.stack !== undefined ? error.stack : message}`);
+            return { content: [{ type: 'text', text: `${definition.name} failed: ${message}` }], isError: true };
+          }
+        };
+        if (definition.writesState === false) return run();
+        const result = queue.then(run);
+        queue = result;
+        return result;
+      },
+    );
+  }
+  return { server, toolNames, instructions, state, sessionId, agentName };
+}
