@@ -1,5 +1,5 @@
 // Helpers the benchmarks share. Figures only: nothing here fails on a time.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 
 /** The middle value (the upper middle for an even count); robust to the odd slow run on a shared machine. */
@@ -57,4 +57,13 @@ export function measureInFreshProcess<Result>(script: string, variable: string, 
   } catch (error) {
     return `failed: ${((error as { stderr?: string }).stderr ?? (error as Error).message).split('\n').find((line) => line.trim() !== '') ?? 'unknown error'}`;
   }
+}
+
+/** The physical floor of a run: spawn `file` with only `env`, output ignored, and wait for it to exit. */
+export function bareSpawn(file: string, args: readonly string[], env: Record<string, string>): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(file, args, { env, stdio: 'ignore' });
+    child.on('error', reject);
+    child.on('exit', () => resolve());
+  });
 }

@@ -1,6 +1,5 @@
 // Warm per-run overhead of the runtimes over the physical floor: a bare spawn of the same program
 // (local) and a bare bwrap with the same mounts (sandbox). Medians over N runs, printed as ratios.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,18 +8,10 @@ import { LocalRuntime } from '../src/workspace/runtimes/local-runtime.js';
 import { SandboxRuntime } from '../src/workspace/runtimes/sandbox-runtime.js';
 import { detectSandboxSupport } from '../src/workspace/runtimes/sandbox-support.js';
 import type { RuntimeCommand, WorkspaceRuntime } from '../src/workspace/runtime-types.js';
-import { interleavedMedians } from './bench-support.js';
+import { bareSpawn, interleavedMedians } from './bench-support.js';
 
 const RUNS = Number(process.env.RUNTIME_BENCH_RUNS ?? 25);
 const WARMUP = 3;
-
-function bareSpawn(file: string, args: string[], env: Record<string, string>): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(file, args, { env, stdio: 'ignore' });
-    child.on('error', reject);
-    child.on('exit', () => resolve());
-  });
-}
 
 function runTrue(runtime: WorkspaceRuntime, workspace: string): () => Promise<unknown> {
   const command: RuntimeCommand = { workspaceRoot: workspace, cwd: workspace, env: { PATH: '/usr/bin:/bin' }, timeoutMs: 30_000, maxOutputBytes: 65_536, argv: ['true'] };

@@ -3,7 +3,6 @@
 // (sandbox runtime), and over the runtime alone running the same command in the same workspace.
 // The first run of a session (workspace creation + staging) is reported apart.
 // Medians; figures only, nothing fails on a time.
-import { spawn } from 'node:child_process';
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -19,18 +18,11 @@ import { LocalRuntime } from '../src/workspace/runtimes/local-runtime.js';
 import { SandboxRuntime } from '../src/workspace/runtimes/sandbox-runtime.js';
 import { detectSandboxSupport } from '../src/workspace/runtimes/sandbox-support.js';
 import { createWorkspaceManager } from '../src/workspace/workspace-manager.js';
-import { interleavedMedians, median } from './bench-support.js';
+import { bareSpawn, interleavedMedians, median } from './bench-support.js';
 
 const runs = Number(process.env.SKILL_RUN_BENCH_RUNS ?? 20);
 
-
-function bareSpawn(file: string, args: string[]): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(file, args, { env: { PATH: '/usr/bin:/bin' }, stdio: 'ignore' });
-    child.on('error', reject);
-    child.on('exit', () => resolve());
-  });
-}
+const floorEnv = { PATH: '/usr/bin:/bin' };
 
 async function measure(label: string, runtime: WorkspaceRuntime, floor: () => Promise<void>, floorLabel: string, skillsRoot: string, baseDir: string): Promise<void> {
   const repository = await FsSkillRepository.open({ roots: [skillsRoot] });
@@ -69,7 +61,7 @@ export async function run(): Promise<void> {
     await writeFile(path.join(skillDir, 'SKILL.md'), '---\nname: bench-skill\ndescription: Benchmark skill.\n---\nRun true.\n');
     for (let index = 0; index < 20; index += 1) await writeFile(path.join(skillDir, 'scripts', `s${index}.py`), `print(${index})\n`);
     console.log(`medians of ${runs} runs, the cases taking turns; the command is \`true\` so the figures are pure overhead`);
-    await measure('local', new LocalRuntime(), () => bareSpawn('/bin/bash', ['-c', 'true']), 'bare spawn of bash -c true', path.join(temporary, 'skills'), path.join(temporary, 'ws-local'));
+    await measure('local', new LocalRuntime(), () => bareSpawn('/bin/bash', ['-c', 'true'], floorEnv), 'bare spawn of bash -c true', path.join(temporary, 'skills'), path.join(temporary, 'ws-local'));
     const support = detectSandboxSupport();
     if (!support.available) {
       console.log(`sandbox | n/a (${support.reason})`);
@@ -78,7 +70,7 @@ export async function run(): Promise<void> {
     const floorWorkspace = path.join(temporary, 'floor-ws');
     await mkdir(floorWorkspace);
     const bwrapArgs = [...bubblewrapArguments({ workspace: { root: floorWorkspace, cwd: '/workspace' }, network: false, readOnlyPaths: [] }), '/bin/true'];
-    await measure('sandbox', new SandboxRuntime(), () => bareSpawn(support.bubblewrapPath, bwrapArgs), 'bare bwrap (same mounts) true', path.join(temporary, 'skills'), path.join(temporary, 'ws-sandbox'));
+    await measure('sandbox', new SandboxRuntime(), () => bareSpawn(support.bubblewrapPath, bwrapArgs, floorEnv), 'bare bwrap (same mounts) true', path.join(temporary, 'skills'), path.join(temporary, 'ws-sandbox'));
   } finally {
     await rm(temporary, { recursive: true, force: true });
   }
