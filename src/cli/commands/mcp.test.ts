@@ -17,6 +17,7 @@ describe('skillbox mcp arguments', () => {
   it('defaults to the knowledge profile and the auto runtime, and keeps every --root in order', () => {
     expect(parseMcpArguments([])).toEqual({ roots: [], profile: 'knowledge', runtime: 'auto' });
     expect(parseMcpArguments(['--root', 'a', '--root', 'b', '--profile', 'full', '--runtime', 'local'])).toEqual({ roots: ['a', 'b'], profile: 'full', runtime: 'local' });
+    expect(parseMcpArguments(['--catalog-tokens', '4000'])).toEqual({ roots: [], profile: 'knowledge', runtime: 'auto', catalogTokens: 4000 });
   });
 
   it('refuses an unknown profile, an unknown runtime, a runtime without the full profile and positionals, with the usage and exit 2', async () => {
@@ -24,6 +25,8 @@ describe('skillbox mcp arguments', () => {
       [['--profile', 'all'], '--profile must be one of knowledge, full; got "all"'],
       [['--profile', 'full', '--runtime', 'docker'], '--runtime must be one of auto, sandbox, local; got "docker"'],
       [['--runtime', 'local'], '--runtime applies only with --profile full'],
+      [['--catalog-tokens', '0'], '--catalog-tokens must be a positive integer; got "0"'],
+      [['--catalog-tokens', '1e3'], '--catalog-tokens must be a positive integer; got "1e3"'],
       [['skills'], 'skills'],
     ] as const) {
       const result = await runMcp([...args]);

@@ -8,6 +8,7 @@ import { oneOf, parseCommandArguments } from '../parse-command-arguments.js';
 import { openRepositoryFromArgs } from '../skill-roots.js';
 
 const usage = `Usage: skillbox mcp [--root DIR]... [--profile knowledge|full] [--runtime auto|sandbox|local]
+                   [--catalog-tokens N]
 
 Serves the skills under the roots to one MCP client over standard input and output (the stdio
 transport): the catalog is in the server's instructions, skill_load returns a skill's
@@ -20,6 +21,9 @@ Options:
                      workspace_exec, which run skill scripts in a workspace
   --runtime KIND     where full-profile scripts run: auto (default: the sandbox when bubblewrap
                      works), sandbox or local
+  --catalog-tokens N most tokens of the catalog, which is sent twice (instructions and
+                     skill_load's description); over it descriptions are shortened, then skills
+                     are listed by name only (default: no limit)
 
 Example host configuration (Claude Desktop, Cursor, ...):
   { "mcpServers": { "skills": { "command": "npx", "args": ["skillbox", "mcp", "--root", "/path/to/skills"] } } }
@@ -31,6 +35,7 @@ export interface McpArguments {
   roots: string[];
   profile: SkillToolProfile;
   runtime: RuntimeKind;
+  catalogTokens?: number;
 }
 
 export function parseMcpArguments(args: string[]): McpArguments {
@@ -40,17 +45,24 @@ export function parseMcpArguments(args: string[]): McpArguments {
       root: { type: 'string', multiple: true, default: [] },
       profile: { type: 'string' },
       runtime: { type: 'string' },
+      'catalog-tokens': { type: 'string' },
     },
     allowPositionals: false,
     strict: true,
   });
   // A runtime without the execution tools would be silently unused; the user meant something else.
   if (values.runtime !== undefined && values.profile !== 'full') throw new CliUsageError('--runtime applies only with --profile full (the knowledge profile runs no scripts)');
-  return {
+  const parsed: McpArguments = {
     roots: values.root ?? [],
     profile: oneOf(values.profile, ['knowledge', 'full'] as const, '--profile', 'knowledge'),
     runtime: oneOf(values.runtime, RUNTIME_KINDS, '--runtime', 'auto'),
   };
+  const tokens = values['catalog-tokens'];
+  if (tokens !== undefined) {
+    if (!/^[1-9][0-9]*$/.test(tokens)) throw new CliUsageError(`--catalog-tokens must be a positive integer; got "${tokens}"`);
+    parsed.catalogTokens = Number(tokens);
+  }
+  return parsed;
 }
 
 async function run(args: string[], io: CliIo): Promise<number> {
@@ -79,6 +91,7 @@ async function run(args: string[], io: CliIo): Promise<number> {
   await integration.serveSkillsOverStdio({
     repository,
     profile: options.profile,
+    ...(options.catalogTokens !== undefined ? { catalogBudget: { tokens: options.catalogTokens } } : {}),
     ...(executionTools !== undefined ? { executionTools } : {}),
     log: (line) => io.stderr(`${line}\n`),
   });

@@ -96,6 +96,22 @@ describe('createSkillMcpServer over a real MCP client', () => {
     expect(logs).toEqual([]);
   });
 
+  it('input that does not match the schema is an isError result naming the field, and changes no state', async () => {
+    const { call, served } = await connect();
+    const result = await call('skill_load', { skill: 'python-math', docs: 'docs/usage.md' });
+    expect(result.isError).toBe(true);
+    expect(text(result)).toMatch(/docs/);
+    expect(served.state.keys()).toEqual([]);
+  });
+
+  it('records every load of calls sent together, each on top of the one before', async () => {
+    const { call, served } = await connect();
+    const results = await Promise.all(['python-math', 'file-ops', 'weather-tools'].map((skill) => call('skill_load', { skill })));
+    expect(results.map((result) => result.isError ?? false)).toEqual([false, false, false]);
+    const { readLoadedSkills } = await import('../../disclosure/loaded-skills.js');
+    expect(readLoadedSkills(served.state, served.agentName).map((skill) => skill.name)).toEqual(['python-math', 'file-ops', 'weather-tools']);
+  });
+
   it('skill_read returns a doc of the skill', async () => {
     const { call } = await connect();
     const result = await call('skill_read', { skill: 'python-math', path: 'docs/usage.md' });
@@ -113,10 +129,23 @@ describe('createSkillMcpServer over a real MCP client', () => {
     expect(second.served.state.keys()).toEqual([]);
   });
 
+  it('keeps the catalog within catalogBudget, in the instructions and in skill_load', async () => {
+    const { client, served } = await connect({ catalogBudget: { tokens: 200 } });
+    const { countTokens } = await import('../../disclosure/token-counter.js');
+    expect(countTokens(served.instructions)).toBeLessThanOrEqual(200);
+    expect(served.instructions).toContain('python-math');
+    // Unbudgeted, the four example skills take more: the budget did shorten something.
+    const unbudgeted = await connect();
+    expect(countTokens(unbudgeted.served.instructions)).toBeGreaterThan(200);
+    const load = (await client.listTools()).tools.find((tool) => tool.name === 'skill_load')!;
+    expect(load.description).toContain(served.instructions);
+  });
+
   it('refuses bad options at construction, naming the field', async () => {
     const repository = await FsSkillRepository.open({ roots: [examples] });
     await expect(createSkillMcpServer({ repository: {} as never })).rejects.toThrow(SkillMcpConfigError);
     await expect(createSkillMcpServer({ repository, agentName: ' ' })).rejects.toThrow(/agentName/);
     await expect(createSkillMcpServer({ repository, profile: 'full' })).rejects.toThrow(SkillToolsConfigError);
+    await expect(createSkillMcpServer({ repository, catalogBudget: { tokens: -1 } })).rejects.toThrow(/tokens/);
   });
 });

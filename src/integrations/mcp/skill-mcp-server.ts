@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { renderCatalog } from '../../disclosure/catalog.js';
+import { renderCatalog, type CatalogBudget } from '../../disclosure/catalog.js';
 import { renderLoadedSkill } from '../../disclosure/loaded-content.js';
 import { readLoadedSkills } from '../../disclosure/loaded-skills.js';
 import type { SkillContext, SkillRepository } from '../../repository/types.js';
@@ -28,6 +28,12 @@ export interface SkillMcpServerOptions {
   maxLoadedSkills?: number;
   /** Offer skills with `modelInvocable: false` like any other (default false). */
   includeModelDisabled?: boolean;
+  /**
+   * Most tokens or characters of the catalog. It is sent twice (instructions and skill_load's
+   * description), so a large repository wants one: over it, descriptions are shortened, then skills
+   * are listed by name only.
+   */
+  catalogBudget?: CatalogBudget;
   /** What the server reports as its name and version to clients; default `skillbox` / `0.1.0`. */
   serverInfo?: { name: string; version: string };
   /** Where failures that are not the model's mistake are reported; default standard error. Never standard output: that is the protocol. */
@@ -104,7 +110,12 @@ export async function createSkillMcpServer(options: SkillMcpServerOptions): Prom
   });
   const toolNames = definitions.map((definition) => definition.name);
   const summaries = await options.repository.list(options.skillContext);
-  const catalog = renderCatalog({ skills: summaries, tools: toolNames, includeModelDisabled: options.includeModelDisabled === true });
+  const catalog = renderCatalog({
+    skills: summaries,
+    tools: toolNames,
+    includeModelDisabled: options.includeModelDisabled === true,
+    ...(options.catalogBudget !== undefined ? { budget: options.catalogBudget } : {}),
+  });
   const instructions = catalog === '' ? 'No skills are available.' : catalog;
   const server = new McpServer(options.serverInfo ?? { name: 'skillbox', version: '0.1.0' }, { instructions });
   const state = createInMemoryStateView();
