@@ -9,6 +9,10 @@ command -v redis-server >/dev/null || need+=(redis-server)
 command -v pg_ctlcluster >/dev/null || need+=(postgresql)
 # The sandbox sees only /usr, so skill scripts need the distribution's python3, not a user-local one.
 [ -x /usr/bin/python3 ] || need+=(python3)
+# Tests build archives with Info-ZIP and tar, limit runs with prlimit and drop capabilities with setpriv.
+command -v zip >/dev/null || need+=(zip)
+command -v tar >/dev/null || need+=(tar)
+{ command -v prlimit && command -v setpriv; } >/dev/null || need+=(util-linux)
 if [ "${#need[@]}" -gt 0 ]; then
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq
