@@ -1,3 +1,4 @@
+import { compareNames } from '../repository/compare-names.js';
 import type { SkillSummary } from '../repository/types.js';
 import { renderCatalogGuidance } from './catalog-guidance.js';
 import { DisclosureConfigError } from './errors.js';
@@ -198,7 +199,7 @@ function renderCatalogParts(options: CatalogOptions): { text: string; described:
   checkBudget(options.budget);
   const skills = modelVisibleSkills(options.skills, options);
   if (skills.length === 0) return { text: '', described: 0, total: 0 };
-  const sorted = [...skills].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const sorted = [...skills].sort((a, b) => compareNames(a.name, b.name));
   const full: Entry[] = sorted.map((skill) => {
     const location = format === 'xml' ? locationOf(skill) : undefined;
     return { name: catalogName(skill.name), description: catalogDescription(skill.description), ...(location === undefined ? {} : { location }) };

@@ -1,3 +1,4 @@
+import { compareNames } from '../repository/compare-names.js';
 import type { Skill, SkillContext, SkillRepository } from '../repository/types.js';
 import { DisclosureConfigError } from './errors.js';
 import { createInjectionAllowance, loadedContextHeader, renderLoadedSkill } from './loaded-content.js';
@@ -115,7 +116,7 @@ export async function materializeRequest(options: MaterializeRequestOptions): Pr
     if (system === undefined || !system.content.includes(catalog)) appendToFirstSystem(messages, catalog);
   }
 
-  const loaded = readLoadedSkills(options.state, options.agentName).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const loaded = readLoadedSkills(options.state, options.agentName).sort((a, b) => compareNames(a.name, b.name));
   const allowance = createInjectionAllowance(options.docLimits);
   for (const [field, value] of [['maxDocBytes', allowance.maxDocBytes], ['maxTotalBytes', allowance.remainingBytes]] as const) {
     if (!Number.isInteger(value) || value < 0) throw new DisclosureConfigError(`docLimits.${field}`, `must be a whole number of bytes; got ${JSON.stringify(value)}`);
