@@ -55,8 +55,7 @@ export class LocalRuntime implements WorkspaceRuntime {
         ...(command.abortSignal ? { abortSignal: command.abortSignal } : {}),
         displayName: command.argv?.[0] ?? this.shell,
       });
-      const { aborted: _aborted, ...result } = outcome;
-      return { ...result, warnings: [this.isolationWarning, ...outcome.warnings] };
+      return { ...outcome, warnings: [this.isolationWarning, ...outcome.warnings] };
     });
   }
 }

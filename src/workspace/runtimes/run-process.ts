@@ -31,7 +31,6 @@ export interface ProcessOutcome {
   /** Name of the signal that ended the process, when one did. */
   signal?: string;
   timedOut: boolean;
-  aborted: boolean;
   durationMs: number;
   stdoutTruncated: boolean;
   stderrTruncated: boolean;
@@ -124,7 +123,6 @@ export function runProcess(spec: ProcessSpec): Promise<ProcessOutcome> {
         exitCode,
         ...(signal ? { signal } : {}),
         timedOut,
-        aborted,
         durationMs: Math.round((performance.now() - started) * 1000) / 1000,
         stdoutTruncated: out.truncated,
         stderrTruncated: err.truncated,

@@ -141,8 +141,7 @@ export class SandboxRuntime implements WorkspaceRuntime {
           displayName: program[0] as string,
           ...(cgroup ? { extraPipes: 2, onSpawn: (child: ChildProcess) => joinCgroup(child, cgroup) } : {}),
         });
-        const { aborted: _aborted, ...result } = outcome;
-        return { ...result, warnings: [...warnings, ...outcome.warnings] };
+        return { ...outcome, warnings: [...warnings, ...outcome.warnings] };
       } finally {
         await cgroup?.release();
       }
