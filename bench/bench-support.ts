@@ -9,18 +9,6 @@ export function median(values: readonly number[]): number {
   return sorted[Math.floor(sorted.length / 2)] as number;
 }
 
-/** Median wall time of `runs` calls of `task`, after `warmup` calls that are not counted. */
-export async function medianTime(task: () => Promise<unknown>, runs: number, warmup = 1): Promise<number> {
-  for (let index = 0; index < warmup; index += 1) await task();
-  const times: number[] = [];
-  for (let index = 0; index < runs; index += 1) {
-    const started = performance.now();
-    await task();
-    times.push(performance.now() - started);
-  }
-  return median(times);
-}
-
 /**
  * Median wall time of each task, the tasks taking turns call by call: on a machine shared with
  * other work, load that comes and goes then weighs on every task alike, so their ratios hold even
