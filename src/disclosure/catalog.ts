@@ -93,8 +93,13 @@ function shortenCodePoints(text: string, points: readonly string[], limit: numbe
 
 /** One skill's catalog entry as it appears in a full catalog (what the skill alone adds to it). */
 export function renderCatalogEntry(skill: SkillSummary, format: CatalogFormat = 'text'): string {
+  return renderEntry(catalogEntry(skill, format), format);
+}
+
+/** A skill's full entry: its name and description as the catalog shows them, and in XML its location. */
+function catalogEntry(skill: SkillSummary, format: CatalogFormat): Entry {
   const location = format === 'xml' ? locationOf(skill) : undefined;
-  return renderEntry({ name: catalogName(skill.name), description: catalogDescription(skill.description), ...(location === undefined ? {} : { location }) }, format);
+  return { name: catalogName(skill.name), description: catalogDescription(skill.description), ...(location === undefined ? {} : { location }) };
 }
 
 function renderEntry(entry: Entry, format: CatalogFormat): string {
@@ -200,10 +205,7 @@ function renderCatalogParts(options: CatalogOptions): { text: string; described:
   const skills = modelVisibleSkills(options.skills, options);
   if (skills.length === 0) return { text: '', described: 0, total: 0 };
   const sorted = [...skills].sort((a, b) => compareNames(a.name, b.name));
-  const full: Entry[] = sorted.map((skill) => {
-    const location = format === 'xml' ? locationOf(skill) : undefined;
-    return { name: catalogName(skill.name), description: catalogDescription(skill.description), ...(location === undefined ? {} : { location }) };
-  });
+  const full = sorted.map((skill) => catalogEntry(skill, format));
   const guidanceText = options.guidance === false ? '' : (options.guidance ?? renderCatalogGuidance(options.tools ?? []));
   const parts = (entries: readonly Entry[]) => renderParts(entries, format, guidanceText);
   const budget = options.budget;
