@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { renderCatalog, type CatalogBudget } from '../../disclosure/catalog.js';
 import { renderLoadedSkill } from '../../disclosure/loaded-content.js';
 import { readLoadedSkills } from '../../disclosure/loaded-skills.js';
+import { writeDelta } from '../../disclosure/state-delta.js';
 import type { SkillContext, SkillRepository } from '../../repository/types.js';
 import { createSkillTools, type SkillToolProfile } from '../../tools/create-skill-tools.js';
 import { SkillToolError } from '../../tools/errors.js';
@@ -132,7 +133,7 @@ export async function createSkillMcpServer(options: SkillMcpServerOptions): Prom
       abortSignal,
       ...(options.skillContext !== undefined ? { skillContext: options.skillContext } : {}),
     });
-    for (const [key, value] of Object.entries(view.delta())) state.set(key, value);
+    writeDelta(state, view.delta());
     state.commit();
     const content: CallToolResult['content'] = [];
     if (definition.name === 'skill_select_docs') content.push({ type: 'text', text: resultText(output) });
