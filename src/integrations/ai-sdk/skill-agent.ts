@@ -200,7 +200,7 @@ export function createSkillAgent(options: SkillAgentOptions): SkillAgent {
         ...messages.map((message): NewSessionEvent => ({ author: name, type: 'message', content: message })),
       ];
       const last = events[events.length - 1]!;
-      last.usage = { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, totalTokens: usage.totalTokens, cachedInputTokens: usage.cachedInputTokens };
+      last.usage = { ...usage };
       const delta = stateDifference(session.state, state.snapshot());
       if (Object.keys(delta).length > 0) events.push({ author: name, type: 'state', stateDelta: delta });
       return [...events, ...extra];
@@ -249,9 +249,7 @@ export function createSkillAgent(options: SkillAgentOptions): SkillAgent {
             const error =
               isUnavailableToolError(part.error) && toolkits.poolToolNames.includes(part.toolName)
                 ? await describeUnavailableTool(repository, runOptions.context, part.toolName, { includeModelDisabled: options.includeModelDisabled === true })
-                : part.error instanceof Error
-                  ? part.error.message
-                  : String(part.error);
+                : errorMessage(part.error);
             yield { type: 'tool-result', stepNumber, toolCallId: part.toolCallId, toolName: part.toolName, error };
             break;
           }
