@@ -1,3 +1,5 @@
+import { SKILL_FILE_NAMES } from '../format/find-skill-markdown.js';
+
 /**
  * Extensions of files that count as docs: prose and plain reference data a model can read as it
  * is. Scripts are text too but are left out on purpose: they are meant to be run, and a model that
@@ -39,5 +41,5 @@ export function isDocumentPath(relativePath: string): boolean {
 
 /** Whether a relative path names a skill's own definition file at the top of its folder. */
 export function isSkillFilePath(relativePath: string): boolean {
-  return relativePath === 'SKILL.md' || relativePath === 'skill.md';
+  return SKILL_FILE_NAMES.includes(relativePath);
 }

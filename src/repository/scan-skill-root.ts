@@ -1,6 +1,7 @@
 import type { Dirent } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { SKILL_FILE_NAMES } from '../format/find-skill-markdown.js';
 import { compareNames } from './compare-names.js';
 import { isSkippedFolderName } from './bundled-file-rule.js';
 import { isWithin, resolveLink } from './resolve-link.js';
@@ -54,6 +55,15 @@ function byRelativePath(left: FoundSkillFolder, right: FoundSkillFolder): number
   return compareNames(left.relativeFolder.split('/').join('\0'), right.relativeFolder.split('/').join('\0'));
 }
 
+/** The folder's skill file, by the preference order of SKILL_FILE_NAMES. */
+function firstSkillFile(listing: Dirent[]): Dirent | undefined {
+  for (const name of SKILL_FILE_NAMES) {
+    const entry = listing.find((candidate) => candidate.name === name);
+    if (entry) return entry;
+  }
+  return undefined;
+}
+
 async function readEntries(path: string): Promise<Dirent[] | NodeJS.ErrnoException> {
   try {
     return (await readdir(path, { withFileTypes: true })).sort((left, right) => compareNames(left.name, right.name));
@@ -98,8 +108,7 @@ export async function scanSkillRoot(root: string, bounds: ScanBounds): Promise<R
           );
           break scan;
         }
-        const skillFile =
-          listing.find((entry) => entry.name === 'SKILL.md') ?? listing.find((entry) => entry.name === 'skill.md');
+        const skillFile = firstSkillFile(listing);
         if (skillFile) {
           const outcome = await classifySkillFile(root, folder, skillFile);
           if ('reason' in outcome) skipped.push(outcome);
