@@ -11,7 +11,8 @@ import { validateReadOnlyPaths } from './read-only-paths.js';
 import type { StageMode } from './skill-stager.js';
 import { freshMetadata, readMetadata, writeMetadata } from './workspace-metadata.js';
 import { metadataFileName } from './workspace-paths.js';
-import { inSpan, Workspace } from './workspace.js';
+import { inSpan } from './in-span.js';
+import { Workspace } from './workspace.js';
 
 export interface WorkspaceManagerOptions {
   runtime: WorkspaceRuntime;

@@ -1,32 +1,15 @@
 import { lstat, mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { SpanStatusCode, trace, type Span } from '@opentelemetry/api';
 import type { SkillContext, SkillRepository } from '../repository/types.js';
 import type { RuntimeResult, WorkspaceRuntime } from './runtime-types.js';
 import type { ArtifactStore } from './artifact-store.js';
+import { inSpan } from './in-span.js';
 import { recordedSource, stageInput, type InputSpec, type StagedInput } from './input-stager.js';
 import { defaultOutputLimits, findOutputs, readOutputs, type CollectedOutputs, type OutputLimits, type OutputMatch } from './output-collector.js';
 import { buildRunEnvironment } from './run-environment.js';
 import { assertStageableName, stageSkill, type StagedSkill, type StageMode } from './skill-stager.js';
 import { freshMetadata, readMetadata, writeMetadata, type WorkspaceMetadata } from './workspace-metadata.js';
 import { ensureDirectoryInside, toWorkspaceRelative, workspaceFolders, type WorkspacePathContext } from './workspace-paths.js';
-
-const tracer = trace.getTracer('skillbox');
-
-/** Runs `work` inside a span named `name`, recording failures, as the Go seed names its spans. */
-export async function inSpan<T>(name: string, attributes: Record<string, string | number | boolean>, work: (span: Span) => Promise<T>): Promise<T> {
-  return tracer.startActiveSpan(name, { attributes }, async (span) => {
-    try {
-      return await work(span);
-    } catch (error) {
-      span.recordException(error as Error);
-      span.setStatus({ code: SpanStatusCode.ERROR, message: (error as Error).message });
-      throw error;
-    } finally {
-      span.end();
-    }
-  });
-}
 
 /** Settings a workspace shares with its manager. */
 export interface WorkspaceSettings {

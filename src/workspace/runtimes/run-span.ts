@@ -1,6 +1,6 @@
 import { SpanStatusCode } from '@opentelemetry/api';
 import type { RuntimeResult } from '../runtime-types.js';
-import { inSpan } from '../workspace.js';
+import { inSpan } from '../in-span.js';
 
 /**
  * Wraps one run in a `workspace.run` span (the Go seed's name) that records how the run ended.
