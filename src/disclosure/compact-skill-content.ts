@@ -1,22 +1,9 @@
 import { loadedMarker } from './loaded-content.js';
-import { toolResultText, type ModelMessage, type ToolResultPart } from './model-messages.js';
+import { toolCallInputs, toolResultText, type ModelMessage, type ToolResultPart } from './model-messages.js';
 
 export interface CompactSkillContentOptions {
   /** How many messages at the end stay as they are (the recent history the model is working with). */
   keepRecentMessages?: number;
-}
-
-function inputOf(messages: readonly ModelMessage[]): Map<string, Record<string, unknown>> {
-  const inputs = new Map<string, Record<string, unknown>>();
-  for (const message of messages) {
-    if (message.role !== 'assistant' || typeof message.content === 'string') continue;
-    for (const part of message.content) {
-      if (part.type === 'tool-call' && typeof part.input === 'object' && part.input !== null) {
-        inputs.set(part.toolCallId, part.input as Record<string, unknown>);
-      }
-    }
-  }
-  return inputs;
 }
 
 function lineCount(text: string): number {
@@ -33,7 +20,8 @@ export function compactedSkillStub(skill: string, path: string, text: string): s
  * content materialised into a `skill_load` / `skill_select_docs` result. Reads of other files are
  * ordinary file reads and are left to the caller's own compaction.
  */
-function compactable(part: ToolResultPart, input: Record<string, unknown> | undefined): { skill: string; path: string } | undefined {
+function compactable(part: ToolResultPart, callInput: unknown): { skill: string; path: string } | undefined {
+  const input = typeof callInput === 'object' && callInput !== null ? (callInput as Record<string, unknown>) : undefined;
   const skill = typeof input?.skill === 'string' ? input.skill : undefined;
   const text = toolResultText(part.output);
   if (part.output.type === 'error-text' || part.output.type === 'error-json') return undefined;
@@ -57,7 +45,7 @@ function compactable(part: ToolResultPart, input: Record<string, unknown> | unde
 export function compactSkillContent(messages: readonly ModelMessage[], options: CompactSkillContentOptions = {}): ModelMessage[] {
   const keep = Math.max(0, options.keepRecentMessages ?? 0);
   const end = Math.max(0, messages.length - keep);
-  const inputs = inputOf(messages);
+  const inputs = toolCallInputs(messages);
   return messages.map((message, index) => {
     if (index >= end || message.role !== 'tool') return message;
     let changed = false;

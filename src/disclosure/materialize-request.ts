@@ -3,7 +3,7 @@ import type { Skill, SkillContext, SkillRepository } from '../repository/types.j
 import { DisclosureConfigError } from './errors.js';
 import { createInjectionAllowance, loadedContextHeader, renderLoadedSkill } from './loaded-content.js';
 import { readLoadedSkills } from './loaded-skills.js';
-import { toolResultText, type ModelMessage, type SystemModelMessage, type ToolResultOutput, type ToolResultPart } from './model-messages.js';
+import { toolCallInputs, toolResultText, type ModelMessage, type SystemModelMessage, type ToolResultOutput, type ToolResultPart } from './model-messages.js';
 import type { StateReader } from './state-delta.js';
 
 /**
@@ -64,11 +64,7 @@ function isErrorOutput(output: ToolResultOutput): boolean {
 
 /** Where the latest successful load/select result of each skill sits: [message index, part index]. */
 function findAnchors(messages: readonly ModelMessage[]): Map<string, [number, number]> {
-  const inputs = new Map<string, unknown>();
-  for (const message of messages) {
-    if (message.role !== 'assistant' || typeof message.content === 'string') continue;
-    for (const part of message.content) if (part.type === 'tool-call') inputs.set(part.toolCallId, part.input);
-  }
+  const inputs = toolCallInputs(messages);
   const anchors = new Map<string, [number, number]>();
   messages.forEach((message, messageIndex) => {
     if (message.role !== 'tool') return;

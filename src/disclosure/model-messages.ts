@@ -116,3 +116,13 @@ export function toolResultText(output: ToolResultOutput): string {
       return output.value.map((part) => (part.type === 'text' && typeof part.text === 'string' ? part.text : '')).join('');
   }
 }
+
+/** The input of every tool call in the messages, by tool call id: how a tool result finds the call it answers. */
+export function toolCallInputs(messages: readonly ModelMessage[]): Map<string, unknown> {
+  const inputs = new Map<string, unknown>();
+  for (const message of messages) {
+    if (message.role !== 'assistant' || typeof message.content === 'string') continue;
+    for (const part of message.content) if (part.type === 'tool-call') inputs.set(part.toolCallId, part.input);
+  }
+  return inputs;
+}
