@@ -58,12 +58,12 @@ export function createSkillToolkit(options: SkillToolkitOptions): SkillToolkit {
     ...(options.includeModelDisabled === true ? { includeModelDisabled: true } : {}),
   });
   const skillToolNames = definitions.map((definition) => definition.name);
-  const clash = poolToolNames.find((name) => skillToolNames.includes(name));
-  if (clash !== undefined) throw new SkillAgentConfigError('toolPool', `pool tool "${clash}" has the name of a skill tool`);
+  // Refuses a pool tool named like a skill tool, before anything is adapted.
+  const prepareStep = createSkillPrepareStep({ ...options, skillToolNames });
   const adapted = toAiSdkTools(definitions, options.context !== undefined ? { context: options.context } : {});
   return {
     tools: { ...adapted, ...toolPool },
-    prepareStep: createSkillPrepareStep({ ...options, skillToolNames }),
+    prepareStep,
     skillToolNames,
     poolToolNames,
   };
