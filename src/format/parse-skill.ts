@@ -2,6 +2,7 @@ import { LineCounter, isMap, isNode, isScalar, parseDocument, type Document, typ
 import { decodeSkillText } from './decode-skill-text.js';
 import { SkillParseError } from './errors.js';
 import { frontmatterProblems, normalizeSkillName } from './frontmatter-rules.js';
+import { isPlainRecord } from './is-plain-record.js';
 import { parseAllowedTools } from './parse-allowed-tools.js';
 import { parseToolsSection } from './parse-tools-section.js';
 import { quoteColonValues, type QuotedColonValue } from './quote-colon-values.js';
@@ -44,10 +45,6 @@ function parseYaml(yaml: string): ParsedYaml {
   // Duplicate keys are tolerated here (the last one wins) and reported as a warning by the caller.
   const document = parseDocument(yaml, { lineCounter, prettyErrors: false, uniqueKeys: false });
   return { document, lineCounter };
-}
-
-function isPlainRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function colonFallbackWarning(key: string, fileLine: number): string {

@@ -1,5 +1,6 @@
 import { decodeSkillText } from './decode-skill-text.js';
 import { frontmatterProblems } from './frontmatter-rules.js';
+import { isPlainRecord } from './is-plain-record.js';
 import { parseStrictYaml } from './parse-strict-yaml.js';
 import { splitFrontmatter } from './split-frontmatter.js';
 import type { ValidationResult } from './validation-result.js';
@@ -14,10 +15,6 @@ export interface ValidateSkillTextOptions {
 /** The specification's advice: "Keep your main SKILL.md under 500 lines". */
 const RECOMMENDED_MAX_BODY_LINES = 500;
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function countLines(text: string): number {
   if (text === '') return 0;
   let lines = 1;
@@ -28,8 +25,8 @@ function countLines(text: string): number {
 function adviceFor(frontmatter: Record<string, unknown>, body: string): string[] {
   const warnings: string[] = [];
   const metadata = frontmatter.metadata;
-  if (metadata !== undefined && !isRecord(metadata)) warnings.push("Field 'metadata' should be a mapping from string keys to string values");
-  else if (isRecord(metadata)) {
+  if (metadata !== undefined && !isPlainRecord(metadata)) warnings.push("Field 'metadata' should be a mapping from string keys to string values");
+  else if (isPlainRecord(metadata)) {
     const nested = Object.keys(metadata).filter((key) => typeof metadata[key] !== 'string');
     if (nested.length > 0) warnings.push(`Field 'metadata' should map keys to string values; not a string: ${nested.join(', ')}`);
   }
@@ -64,7 +61,7 @@ export function validateSkillText(input: string | Uint8Array, options: ValidateS
   if (split.kind === 'unclosed') return fail('SKILL.md frontmatter not properly closed with ---', warnings);
   const yaml = parseStrictYaml(split.yaml);
   if (!yaml.ok) return fail(`Invalid YAML in frontmatter: ${yaml.message} (line ${yaml.line + split.yamlStartLine - 1})`, warnings);
-  if (!isRecord(yaml.value)) return fail('SKILL.md frontmatter must be a YAML mapping', warnings);
+  if (!isPlainRecord(yaml.value)) return fail('SKILL.md frontmatter must be a YAML mapping', warnings);
 
   const errors = frontmatterProblems(yaml.value, options.folderName);
   warnings.push(...adviceFor(yaml.value, split.body));

@@ -1,4 +1,5 @@
 import { stringify } from 'yaml';
+import { isPlainRecord } from '../format/is-plain-record.js';
 import { parseToolsSection } from '../format/parse-tools-section.js';
 import { normalizeBundledPath } from './bundled-path.js';
 import { createBundledFileRule, type BundledFileRule } from './bundled-file-rule.js';
@@ -91,7 +92,7 @@ function storeDefinition(definition: MemorySkillDefinition, index: number, rule:
   const compatibility =
     definition.compatibility === undefined ? undefined : requireText(definition.compatibility, index, 'compatibility', false);
   const metadata = definition.metadata;
-  if (metadata !== undefined && (typeof metadata !== 'object' || metadata === null || Array.isArray(metadata))) {
+  if (metadata !== undefined && !isPlainRecord(metadata)) {
     throw new SkillDefinitionError(index, 'metadata', `must be an object, got ${describe(metadata)}`);
   }
   const disableModelInvocation = definition.disableModelInvocation;
@@ -99,7 +100,7 @@ function storeDefinition(definition: MemorySkillDefinition, index: number, rule:
     throw new SkillDefinitionError(index, 'disableModelInvocation', `must be a boolean, got ${describe(disableModelInvocation)}`);
   }
   const given = definition.files ?? {};
-  if (typeof given !== 'object' || given === null || Array.isArray(given)) {
+  if (!isPlainRecord(given)) {
     throw new SkillDefinitionError(index, 'files', `must be an object of path to content, got ${describe(given)}`);
   }
 

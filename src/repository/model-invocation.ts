@@ -1,3 +1,5 @@
+import { isPlainRecord } from '../format/is-plain-record.js';
+
 /**
  * Whether a skill may be offered to the model, read from its SKILL.md frontmatter:
  * `disable-model-invocation: true` (Claude Code's switch for user-invoked skills) or
@@ -6,7 +8,7 @@
  */
 export function modelInvocableFromFrontmatter(frontmatter: Record<string, unknown>): false | undefined {
   const metadata = frontmatter.metadata;
-  const internal = typeof metadata === 'object' && metadata !== null && !Array.isArray(metadata) ? (metadata as Record<string, unknown>).internal : undefined;
+  const internal = isPlainRecord(metadata) ? metadata.internal : undefined;
   return isTrue(frontmatter['disable-model-invocation']) || isTrue(internal) ? false : undefined;
 }
 
