@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { resolveSelection, selectionModes, uniqueItems, type SelectionMode } from '../disclosure/selection.js';
 import { selectDocs, selectTools } from '../disclosure/skill-transitions.js';
 import { writeDelta } from '../disclosure/state-delta.js';
-import { loadedKey } from '../disclosure/state-keys.js';
+import { loadedKey, selectAll } from '../disclosure/state-keys.js';
 import type { Skill } from '../repository/types.js';
 import { SkillToolError } from './errors.js';
 import { getVisibleSkill, parseToolInput, requireKnownItems, type SkillToolSettings } from './skill-tool-support.js';
@@ -44,8 +44,8 @@ export async function runSelection(settings: SkillToolSettings, kind: SelectionK
   const args = parseToolInput(kind.toolName, schema, input, example) as Record<string, unknown> & { skill: string; mode?: SelectionMode };
   const mode = args.mode ?? 'replace';
   const items = uniqueItems((args[kind.field] as string[] | undefined) ?? []);
-  const includeAll = args[`include_all_${kind.field}`] === true;
   const allField = `include_all_${kind.field}`;
+  const includeAll = args[allField] === true;
   if (items.length > 0 && includeAll) throw new SkillToolError(`${kind.toolName} takes ${kind.field} or ${allField}, not both.`);
   if (mode === 'clear' && (items.length > 0 || includeAll)) {
     throw new SkillToolError(`mode "clear" empties the selection and takes no ${kind.field}; use mode "replace" to set a new selection.`);
@@ -62,5 +62,5 @@ export async function runSelection(settings: SkillToolSettings, kind: SelectionK
   const transition = kind.item === 'doc' ? selectDocs : selectTools;
   const result = transition(context.state, { agentName: context.agentName, skill: skill.name, mode, items, includeAll });
   writeDelta(context.state, result.delta);
-  return { skill: skill.name, mode, selected: resolveSelection(result.selection, available), includeAll: result.selection === '*' };
+  return { skill: skill.name, mode, selected: resolveSelection(result.selection, available), includeAll: result.selection === selectAll };
 }
