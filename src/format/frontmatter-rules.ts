@@ -30,14 +30,14 @@ function isNonEmptyString(value: unknown): value is string {
  * validation reports them as errors and lenient loading can show the same words as warnings.
  */
 
-export function unexpectedFieldProblems(frontmatter: Record<string, unknown>): string[] {
+function unexpectedFieldProblems(frontmatter: Record<string, unknown>): string[] {
   const extra = Object.keys(frontmatter).filter((key) => !ALLOWED_FRONTMATTER_FIELDS.includes(key));
   if (extra.length === 0) return [];
   const allowed = ALLOWED_FRONTMATTER_FIELDS.map((field) => `'${field}'`).join(', ');
   return [`Unexpected fields in frontmatter: ${extra.sort().join(', ')}. Only [${allowed}] are allowed.`];
 }
 
-export function nameProblems(value: unknown, folderName?: string): string[] {
+function nameProblems(value: unknown, folderName?: string): string[] {
   if (!isNonEmptyString(value)) return ["Field 'name' must be a non-empty string"];
   const name = normalizeSkillName(value);
   const problems: string[] = [];
@@ -55,14 +55,14 @@ export function nameProblems(value: unknown, folderName?: string): string[] {
   return problems;
 }
 
-export function descriptionProblems(value: unknown): string[] {
+function descriptionProblems(value: unknown): string[] {
   if (!isNonEmptyString(value)) return ["Field 'description' must be a non-empty string"];
   // Not trimmed first: the reference validator counts a block scalar's trailing newline too.
   const length = codePointLength(value);
   return length > MAX_DESCRIPTION_LENGTH ? [`Description exceeds ${MAX_DESCRIPTION_LENGTH} character limit (${length} chars)`] : [];
 }
 
-export function compatibilityProblems(value: unknown): string[] {
+function compatibilityProblems(value: unknown): string[] {
   if (typeof value !== 'string') return ["Field 'compatibility' must be a string"];
   const length = codePointLength(value);
   return length > MAX_COMPATIBILITY_LENGTH ? [`Compatibility exceeds ${MAX_COMPATIBILITY_LENGTH} character limit (${length} chars)`] : [];

@@ -133,7 +133,7 @@ function parse(args: string[]): RunArguments {
 }
 
 /** The command's status for the shell: its own exit code, 124 on timeout (as timeout(1)), else 1. */
-export function exitStatusOf(result: SkillRunResult): number {
+function exitStatusOf(result: SkillRunResult): number {
   if (result.timed_out) return 124;
   return Number.isInteger(result.exit_code) && result.exit_code >= 0 && result.exit_code <= 255 ? result.exit_code : 1;
 }
