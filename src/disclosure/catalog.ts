@@ -1,3 +1,4 @@
+import { codePointLength } from '../format/code-point-length.js';
 import { compareNames } from '../repository/compare-names.js';
 import type { SkillSummary } from '../repository/types.js';
 import { renderCatalogGuidance } from './catalog-guidance.js';
@@ -37,12 +38,6 @@ interface Entry {
   /** Undefined: listed by name only. */
   description?: string;
   location?: string;
-}
-
-function codePointLength(text: string): number {
-  let length = 0;
-  for (const _ of text) length += 1;
-  return length;
 }
 
 /** Multi-line descriptions become one line so each skill is exactly one catalog line. */
