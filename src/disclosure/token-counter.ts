@@ -40,6 +40,11 @@ export const maxEncodedPieceCharacters = 256;
 /** A run this long of non-space or of space characters may hold a pre-token over the chunk size. */
 const longRun = new RegExp(`\\S{${maxEncodedPieceCharacters + 1}}|\\s{${maxEncodedPieceCharacters + 1}}`);
 
+function preTokenPattern(): RegExp {
+  pattern ??= new RegExp(loadRanks().pat_str, 'ug');
+  return pattern;
+}
+
 function encodedLength(text: string): number {
   return encoder().encode(text, [], []).length;
 }
@@ -64,10 +69,9 @@ function countLongPiece(piece: string): number {
 export function countTokens(text: string): number {
   if (text === '') return 0;
   if (!longRun.test(text)) return encodedLength(text);
-  pattern ??= new RegExp(loadRanks().pat_str, 'ug');
   let total = 0;
   let pending = '';
-  for (const match of text.matchAll(pattern)) {
+  for (const match of text.matchAll(preTokenPattern())) {
     const piece = match[0];
     if (piece.length <= maxEncodedPieceCharacters) {
       pending += piece;
@@ -109,9 +113,8 @@ const pieceCounts = new Map<string, number>();
 const maxRememberedPieces = 100_000;
 
 function countPieces(text: string): number {
-  pattern ??= new RegExp(loadRanks().pat_str, 'ug');
   let total = 0;
-  for (const match of text.matchAll(pattern)) {
+  for (const match of text.matchAll(preTokenPattern())) {
     const piece = match[0];
     let count = pieceCounts.get(piece);
     if (count === undefined) {
