@@ -1,6 +1,7 @@
 import { realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { WorkspaceConfigError } from './errors.js';
+import { isInside } from './workspace-paths.js';
 
 /**
  * Checks host folders or files to show read-only to every command (the runtime binds them at the
@@ -22,8 +23,8 @@ export function validateReadOnlyPaths(option: string, paths: unknown, baseDir: s
       throw new WorkspaceConfigError(field, `"${item}" does not exist`);
     }
     if (real === path.parse(real).root) throw new WorkspaceConfigError(field, `"${item}" is the root folder; name the folders the commands need`);
-    if (isWithin(real, base)) throw new WorkspaceConfigError(field, `"${item}" is inside the workspace folder "${baseDir}"`);
-    if (isWithin(base, real)) throw new WorkspaceConfigError(field, `"${item}" holds the workspace folder "${baseDir}", so every session's workspace would be visible`);
+    if (isInside(base, real)) throw new WorkspaceConfigError(field, `"${item}" is inside the workspace folder "${baseDir}"`);
+    if (isInside(real, base)) throw new WorkspaceConfigError(field, `"${item}" holds the workspace folder "${baseDir}", so every session's workspace would be visible`);
     return real;
   });
 }
@@ -37,9 +38,4 @@ function canonical(folder: string): string {
     const parent = path.dirname(absolute);
     return parent === absolute ? absolute : path.join(canonical(parent), path.basename(absolute));
   }
-}
-
-function isWithin(candidate: string, root: string): boolean {
-  const relative = path.relative(root, candidate);
-  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
 }

@@ -11,7 +11,8 @@ import { runProcess } from './run-process.js';
 import { shellArgv } from './shell-argv.js';
 import { withRunSpan } from './run-span.js';
 import { detectSandboxSupport } from './sandbox-support.js';
-import { isInside, validateRuntimeCommand } from './validate-command.js';
+import { isInside } from '../workspace-paths.js';
+import { validateRuntimeCommand } from './validate-command.js';
 
 export interface SandboxRuntimeOptions {
   /** Path or name of bubblewrap. Default: `bwrap` on PATH or in the system folders. */
@@ -93,7 +94,7 @@ export class SandboxRuntime implements WorkspaceRuntime {
   guestPath(hostPath: string, workspaceRoot: string): string {
     const root = resolve(workspaceRoot);
     const path = resolve(hostPath);
-    if (!isInside(path, root)) {
+    if (!isInside(root, path)) {
       throw new RuntimeCommandError('path', `"${hostPath}" is outside the workspace "${workspaceRoot}" and is not visible in the sandbox`);
     }
     const rel = relative(root, path);

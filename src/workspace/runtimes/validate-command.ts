@@ -1,6 +1,7 @@
 import { realpath, stat } from 'node:fs/promises';
-import { isAbsolute, relative, sep } from 'node:path';
+import { isAbsolute } from 'node:path';
 import type { RuntimeCommand } from '../runtime-types.js';
+import { isInside } from '../workspace-paths.js';
 import { RuntimeCommandError } from './errors.js';
 
 /**
@@ -59,16 +60,10 @@ export async function validateRuntimeCommand(command: RuntimeCommand): Promise<{
 
   // Both lookups at once, and off the event loop: they sit on every run's path.
   const [workspaceRoot, cwd] = await Promise.all([existingDirectory('workspaceRoot', command.workspaceRoot), existingDirectory('cwd', command.cwd)]);
-  if (!isInside(cwd, workspaceRoot)) {
+  if (!isInside(workspaceRoot, cwd)) {
     throw new RuntimeCommandError('cwd', `"${command.cwd}" is not inside the workspace "${command.workspaceRoot}"`);
   }
   return { workspaceRoot, cwd };
-}
-
-/** True when `path` is `root` or below it (both already canonical). */
-export function isInside(path: string, root: string): boolean {
-  const rel = relative(root, path);
-  return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
 }
 
 async function existingDirectory(field: string, path: unknown): Promise<string> {
