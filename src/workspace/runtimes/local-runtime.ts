@@ -1,7 +1,7 @@
 import type { RuntimeCommand, RuntimeResult, WorkspaceRuntime } from '../runtime-types.js';
 import { RuntimeConfigError } from './errors.js';
 import { findExecutable, SYSTEM_PATH } from './find-executable.js';
-import { runProcess } from './run-process.js';
+import { commandProcessFields, runProcess } from './run-process.js';
 import { shellArgv } from './shell-argv.js';
 import { withRunSpan } from './run-span.js';
 import { validateRuntimeCommand } from './validate-command.js';
@@ -48,11 +48,7 @@ export class LocalRuntime implements WorkspaceRuntime {
         file: file as string,
         args,
         cwd,
-        env: { ...command.env },
-        ...(command.stdin === undefined ? {} : { stdin: command.stdin }),
-        timeoutMs: command.timeoutMs,
-        maxOutputBytes: command.maxOutputBytes,
-        ...(command.abortSignal ? { abortSignal: command.abortSignal } : {}),
+        ...commandProcessFields(command),
         displayName: command.argv?.[0] ?? this.shell,
       });
       return { ...outcome, warnings: [this.isolationWarning, ...outcome.warnings] };

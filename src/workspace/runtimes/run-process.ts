@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { constants as osConstants } from 'node:os';
 import type { Readable } from 'node:stream';
+import type { RuntimeCommand } from '../runtime-types.js';
 import { CappedOutput } from './capped-output.js';
 import { killProcessGroup, killProcessTree } from './process-tree.js';
 
@@ -37,6 +38,17 @@ export interface ProcessOutcome {
   stdoutDroppedBytes: number;
   stderrDroppedBytes: number;
   warnings: string[];
+}
+
+/** The parts of a ProcessSpec that every runtime takes unchanged from the command it was given. */
+export function commandProcessFields(command: RuntimeCommand): Pick<ProcessSpec, 'env' | 'stdin' | 'timeoutMs' | 'maxOutputBytes' | 'abortSignal'> {
+  return {
+    env: { ...command.env },
+    ...(command.stdin === undefined ? {} : { stdin: command.stdin }),
+    timeoutMs: command.timeoutMs,
+    maxOutputBytes: command.maxOutputBytes,
+    ...(command.abortSignal ? { abortSignal: command.abortSignal } : {}),
+  };
 }
 
 /** How long to wait for the output pipes to close after the process ended and its group was killed. */

@@ -7,7 +7,7 @@ import { bubblewrapArguments, SANDBOX_WORKSPACE_PATH } from './bubblewrap-argume
 import { RuntimeCommandError, RuntimeConfigError, SandboxUnavailableError } from './errors.js';
 import { findExecutable, SYSTEM_PATH } from './find-executable.js';
 import { RunCgroup } from './run-cgroup.js';
-import { runProcess } from './run-process.js';
+import { commandProcessFields, runProcess } from './run-process.js';
 import { shellArgv } from './shell-argv.js';
 import { withRunSpan } from './run-span.js';
 import { detectSandboxSupport } from './sandbox-support.js';
@@ -134,11 +134,7 @@ export class SandboxRuntime implements WorkspaceRuntime {
           args,
           cwd: '/',
           // bwrap passes its own environment on unchanged: this is the command's whole environment.
-          env: { ...command.env },
-          ...(command.stdin === undefined ? {} : { stdin: command.stdin }),
-          timeoutMs: command.timeoutMs,
-          maxOutputBytes: command.maxOutputBytes,
-          ...(command.abortSignal ? { abortSignal: command.abortSignal } : {}),
+          ...commandProcessFields(command),
           displayName: program[0] as string,
           ...(cgroup ? { extraPipes: 2, onSpawn: (child: ChildProcess) => joinCgroup(child, cgroup) } : {}),
         });
