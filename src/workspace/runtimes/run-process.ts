@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { constants as osConstants } from 'node:os';
 import type { Readable } from 'node:stream';
-import type { RuntimeCommand } from '../runtime-types.js';
+import type { RuntimeCommand, RuntimeResult } from '../runtime-types.js';
 import { CappedOutput } from './capped-output.js';
 import { killProcessGroup, killProcessTree } from './process-tree.js';
 
@@ -25,20 +25,8 @@ export interface ProcessSpec {
   displayName: string;
 }
 
-export interface ProcessOutcome {
-  stdout: string;
-  stderr: string;
-  exitCode: number;
-  /** Name of the signal that ended the process, when one did. */
-  signal?: string;
-  timedOut: boolean;
-  durationMs: number;
-  stdoutTruncated: boolean;
-  stderrTruncated: boolean;
-  stdoutDroppedBytes: number;
-  stderrDroppedBytes: number;
-  warnings: string[];
-}
+/** A run's result as the runtimes return it, before they add their own warnings; the dropped byte counts are always set. */
+export type ProcessOutcome = RuntimeResult & Required<Pick<RuntimeResult, 'stdoutDroppedBytes' | 'stderrDroppedBytes'>>;
 
 /** The parts of a ProcessSpec that every runtime takes unchanged from the command it was given. */
 export function commandProcessFields(command: RuntimeCommand): Pick<ProcessSpec, 'env' | 'stdin' | 'timeoutMs' | 'maxOutputBytes' | 'abortSignal'> {
