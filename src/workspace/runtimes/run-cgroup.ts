@@ -92,7 +92,16 @@ export class RunCgroup {
         }
       }
       // A zombie not yet reaped is no member but still charged: pooling it would lower the next run's cap.
-      if (members.length === 0 && this.charged() === 0 && this.pool()) return;
+      // Its parent (often this very process, whose event loop runs while we wait) reaps it shortly, so
+      // wait a little for the charge to drop before giving up the cgroup.
+      if (members.length === 0) {
+        const charged = this.charged();
+        if (charged === 0 && this.pool()) return;
+        if (charged > 0 && attempt < 8) {
+          await new Promise((resolve) => setTimeout(resolve, 25));
+          continue;
+        }
+      }
       if (tryRemove(this.path) && (this.memoryPath === undefined || tryRemove(this.memoryPath))) return;
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
