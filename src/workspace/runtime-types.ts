@@ -48,6 +48,12 @@ export interface RuntimeResult {
   /** Bytes of stdout / stderr dropped by the cap (0 when nothing was dropped). */
   stdoutDroppedBytes?: number;
   stderrDroppedBytes?: number;
+  /**
+   * Resource caps of the runtime the run reached (sandbox: `processes` when a fork was refused,
+   * `memory` when an allocation failed or a process was killed for memory, `cpu` when it was
+   * throttled); absent when none was. Each also has a warning saying what happened.
+   */
+  limitsHit?: ('processes' | 'memory' | 'cpu')[];
   warnings: string[];
 }
 

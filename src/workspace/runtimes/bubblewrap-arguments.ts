@@ -46,6 +46,14 @@ export const SANDBOX_ETC_FILES = [
   'os-release',
 ];
 
+/**
+ * Host-wide configuration folders inside the mirrored /usr. npm keeps its global config (registry
+ * tokens included) in `<prefix>/etc/npmrc`, and its prefix is /usr or /usr/local on most images;
+ * other tools follow the same `<prefix>/etc` rule. A sandboxed script has no use for the host's, so
+ * each is covered by an empty read-only tmpfs.
+ */
+export const HIDDEN_SYSTEM_FOLDERS = ['/usr/etc', '/usr/local/etc'];
+
 let systemMounts: string[] | undefined;
 
 /** bwrap arguments for the read-only system paths, computed once from the host's layout. */
@@ -63,6 +71,15 @@ export function systemMountArguments(): string[] {
     else args.push('--ro-bind', folder, folder);
   }
   for (const name of SANDBOX_ETC_FILES) args.push('--ro-bind-try', `/etc/${name}`, `/etc/${name}`);
+  for (const folder of HIDDEN_SYSTEM_FOLDERS) {
+    let isFolder: boolean;
+    try {
+      isFolder = lstatSync(folder).isDirectory() && !lstatSync('/usr').isSymbolicLink();
+    } catch {
+      continue;
+    }
+    if (isFolder) args.push('--tmpfs', folder, '--remount-ro', folder);
+  }
   systemMounts = args;
   return args;
 }
@@ -99,7 +116,12 @@ function fixedPrefix(network: boolean, tmpBytes: number | null, sharedMemoryByte
   let prefix = fixedPrefixes.get(key);
   if (prefix === undefined) {
     prefix = [
+      // --unshare-all asks for a user namespace only "if possible", and as root bubblewrap may skip
+      // it: asked for outright, it is always made, so no capability of the host's namespace is held.
+      // --disable-userns then forbids nested ones, where a command would get every capability back.
       '--unshare-all',
+      '--unshare-user',
+      '--disable-userns',
       ...(network ? ['--share-net', '--ro-bind-try', '/etc/resolv.conf', '/etc/resolv.conf'] : []),
       '--die-with-parent',
       '--new-session',
@@ -108,7 +130,13 @@ function fixedPrefix(network: boolean, tmpBytes: number | null, sharedMemoryByte
       '--hostname',
       'sandbox',
       ...systemMountArguments(),
+      // The sandbox's uid is the caller's: host root stays root (uid 0) to the kernel, and /proc/sys
+      // checks nothing but that uid, so a writable /proc would let a script set core_pattern (a
+      // program the host runs as root). bubblewrap seals /proc/irq and /proc/bus only; the whole
+      // mount goes read-only (a script's own /proc/self files included).
       '--proc',
+      '/proc',
+      '--remount-ro',
       '/proc',
       '--dev',
       '/dev',

@@ -7,7 +7,22 @@ export interface RunCgroupLimits {
   maxProcesses: number | null;
   /** Bytes of memory all the run's processes may use together (page cache and tmpfs included); null for no cap. */
   maxMemoryBytes: number | null;
+  /** CPUs' worth of time per wall-clock second for all the run's processes; null (or absent) for no cap. */
+  maxCpus?: number | null;
 }
+
+/** A cap a run reached, as RuntimeResult.limitsHit names it. */
+export type RunLimit = 'processes' | 'memory' | 'cpu';
+
+/** The kernel's counts of a cap being reached; they only grow, so a run's share is the difference. */
+interface CapCounters {
+  processes: number;
+  memory: number;
+  cpu: number;
+}
+
+/** CFS accounting period (the kernel's default): the quota is this many microseconds times the CPUs. */
+const CPU_PERIOD_MICROSECONDS = 100_000;
 
 /**
  * A cgroup per run that caps how many processes it may have (`pids`) and how much memory they use
@@ -33,48 +48,113 @@ export class RunCgroup {
     readonly path: string,
     /** The v1 memory folder, when memory is capped in a hierarchy of its own. */
     readonly memoryPath: string | undefined,
+    /** The v1 cpu folder, when CPU time is capped in a hierarchy of its own. */
+    readonly cpuPath: string | undefined,
     readonly limits: RunCgroupLimits,
     /** Whether the memory cap is in force (false where no memory controller could be used). */
     readonly memoryCapped: boolean,
+    /** Whether the CPU cap is in force (false where no cpu controller could be used). */
+    readonly cpuCapped: boolean,
   ) {}
+
+  /** The counters when this run began. */
+  private baseline: CapCounters = { processes: 0, memory: 0, cpu: 0 };
 
   /** An empty cgroup with these caps (pooled or fresh), or undefined where cgroups cannot be created. */
   static acquire(limits: RunCgroupLimits): RunCgroup | undefined {
     const key = poolKey(limits);
     const pooled = idle.get(key)?.pop();
-    if (pooled) return pooled;
+    if (pooled) {
+      // Written again on every reuse: whatever a run managed to change must not carry over to the next.
+      try {
+        pooled.applyCaps();
+        pooled.baseline = pooled.counters();
+        return pooled;
+      } catch {
+        pooled.removeFolders();
+      }
+    }
     const parent = pidsCgroupParent();
     if (!parent) return undefined;
     counter += 1;
     const name = `run-${process.pid}-${counter}`;
     const path = join(parent, name);
-    let memoryPath: string | undefined;
+    const created: string[] = [];
     try {
       mkdirSync(path);
-      writeFileSync(join(path, 'pids.max'), String(limits.maxProcesses ?? 'max'));
-      let memoryCapped = false;
+      created.push(path);
+      const ownFolder = (controller: CgroupParent | undefined): string | undefined => {
+        if (controller === undefined || (controller.version === 2 && controller.path === parent)) return undefined;
+        const folder = join(controller.path, name);
+        mkdirSync(folder);
+        created.push(folder);
+        return folder;
+      };
       const memory = limits.maxMemoryBytes === null ? undefined : memoryCgroupParent();
-      if (memory !== undefined && limits.maxMemoryBytes !== null) {
-        if (memory.version === 2 && memory.path === parent) {
-          writeFileSync(join(path, 'memory.max'), String(limits.maxMemoryBytes));
-        } else {
-          memoryPath = join(memory.path, name);
-          mkdirSync(memoryPath);
-          writeFileSync(join(memoryPath, memory.version === 2 ? 'memory.max' : 'memory.limit_in_bytes'), String(limits.maxMemoryBytes));
-        }
-        memoryCapped = true;
-      }
-      return new RunCgroup(path, memoryPath, limits, memoryCapped);
+      const cpu = (limits.maxCpus ?? null) === null ? undefined : cpuCgroupParentInfo();
+      const cgroup = new RunCgroup(path, ownFolder(memory), ownFolder(cpu), limits, memory !== undefined, cpu !== undefined);
+      cgroup.applyCaps();
+      cgroup.baseline = cgroup.counters();
+      return cgroup;
     } catch {
-      tryRemove(path);
-      if (memoryPath !== undefined) tryRemove(memoryPath);
+      for (const folder of created.reverse()) tryRemove(folder);
       return undefined;
     }
   }
 
+  private applyCaps(): void {
+    writeFileSync(join(this.path, 'pids.max'), String(this.limits.maxProcesses ?? 'max'));
+    if (this.memoryCapped) {
+      const folder = this.memoryPath ?? this.path;
+      const v1 = existsSync(join(folder, 'memory.limit_in_bytes'));
+      writeFileSync(join(folder, v1 ? 'memory.limit_in_bytes' : 'memory.max'), String(this.limits.maxMemoryBytes));
+    }
+    if (this.cpuCapped) {
+      const folder = this.cpuPath ?? this.path;
+      const quota = Math.max(1000, Math.round((this.limits.maxCpus as number) * CPU_PERIOD_MICROSECONDS));
+      if (existsSync(join(folder, 'cpu.cfs_quota_us'))) {
+        writeFileSync(join(folder, 'cpu.cfs_period_us'), String(CPU_PERIOD_MICROSECONDS));
+        writeFileSync(join(folder, 'cpu.cfs_quota_us'), String(quota));
+      } else {
+        writeFileSync(join(folder, 'cpu.max'), `${quota} ${CPU_PERIOD_MICROSECONDS}`);
+      }
+    }
+  }
+
+  /** The kernel's counts of forks refused, processes killed for memory, and periods throttled. */
+  private counters(): CapCounters {
+    const field = (file: string, name: string): number => {
+      try {
+        const match = new RegExp(`^${name} (\\d+)$`, 'm').exec(readFileSync(file, 'utf8'));
+        return match ? Number(match[1]) : 0;
+      } catch {
+        return 0;
+      }
+    };
+    const memoryFolder = this.memoryPath ?? this.path;
+    return {
+      processes: field(join(this.path, 'pids.events'), 'max'),
+      memory: this.memoryCapped ? field(join(memoryFolder, 'memory.events'), 'oom_kill') + field(join(memoryFolder, 'memory.oom_control'), 'oom_kill') : 0,
+      cpu: this.cpuCapped ? field(join(this.cpuPath ?? this.path, 'cpu.stat'), 'nr_throttled') : 0,
+    };
+  }
+
+  /** The caps this run reached since it acquired the cgroup. */
+  limitsHit(): RunLimit[] {
+    const now = this.counters();
+    return (['processes', 'memory', 'cpu'] as const).filter((limit) => now[limit] > this.baseline[limit]);
+  }
+
   add(pid: number): void {
-    writeFileSync(join(this.path, 'cgroup.procs'), String(pid));
-    if (this.memoryPath !== undefined) writeFileSync(join(this.memoryPath, 'cgroup.procs'), String(pid));
+    for (const folder of this.folders()) writeFileSync(join(folder, 'cgroup.procs'), String(pid));
+  }
+
+  private folders(): string[] {
+    return [this.path, ...(this.memoryPath === undefined ? [] : [this.memoryPath]), ...(this.cpuPath === undefined ? [] : [this.cpuPath])];
+  }
+
+  private removeFolders(): boolean {
+    return this.folders().every((folder) => tryRemove(folder));
   }
 
   /**
@@ -102,9 +182,14 @@ export class RunCgroup {
           continue;
         }
       }
-      if (tryRemove(this.path) && (this.memoryPath === undefined || tryRemove(this.memoryPath))) return;
+      if (this.removeFolders()) return;
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
+  }
+
+  /** For the exit hook: rmdir of each empty folder. */
+  removeFoldersOnExit(): void {
+    this.removeFolders();
   }
 
   private pool(): boolean {
@@ -125,7 +210,7 @@ export class RunCgroup {
         return [];
       }
     };
-    return [...new Set([...read(this.path), ...(this.memoryPath === undefined ? [] : read(this.memoryPath))])];
+    return [...new Set(this.folders().flatMap(read))];
   }
 
   private charged(): number {
@@ -138,7 +223,7 @@ export class RunCgroup {
 }
 
 function poolKey(limits: RunCgroupLimits): string {
-  return `${limits.maxProcesses}:${limits.maxMemoryBytes}`;
+  return `${limits.maxProcesses}:${limits.maxMemoryBytes}:${limits.maxCpus ?? null}`;
 }
 
 /** Idle cgroups kept per cap: enough for a few concurrent runs, few enough to leave no clutter. */
@@ -152,10 +237,7 @@ function removeIdleOnExit(): void {
   // 'exit' handlers must be synchronous; rmdir of an empty cgroup is a single quick call.
   process.once('exit', () => {
     for (const list of idle.values()) {
-      for (const cgroup of list) {
-        tryRemove(cgroup.path);
-        if (cgroup.memoryPath !== undefined) tryRemove(cgroup.memoryPath);
-      }
+      for (const cgroup of list) cgroup.removeFoldersOnExit();
     }
     idle.clear();
   });
@@ -164,6 +246,7 @@ function removeIdleOnExit(): void {
 let counter = 0;
 let pidsProbe: { parent: CgroupParent | undefined } | undefined;
 let memoryProbe: { parent: CgroupParent | undefined } | undefined;
+let cpuProbe: { parent: CgroupParent | undefined } | undefined;
 
 interface CgroupParent {
   path: string;
@@ -187,7 +270,18 @@ export function memoryCgroupParent(): CgroupParent | undefined {
   return memoryProbe.parent;
 }
 
-function findParent(controller: 'pids' | 'memory', controlFile: string): CgroupParent | undefined {
+/** Where run cgroups get their CPU cap, found like the memory parent; undefined where no cpu controller can be used. */
+export function cpuCgroupParent(): string | undefined {
+  return cpuCgroupParentInfo()?.path;
+}
+
+function cpuCgroupParentInfo(): CgroupParent | undefined {
+  if (pidsCgroupParent() === undefined) return undefined;
+  cpuProbe ??= { parent: findParent('cpu', 'cpu.max') ?? findParent('cpu', 'cpu.cfs_quota_us') };
+  return cpuProbe.parent;
+}
+
+function findParent(controller: 'pids' | 'memory' | 'cpu', controlFile: string): CgroupParent | undefined {
   for (const base of candidateFolders(controller)) {
     const parent = join(base.path, 'skillbox');
     const probe = join(parent, `probe-${process.pid}`);
@@ -216,7 +310,7 @@ function findParent(controller: 'pids' | 'memory', controlFile: string): CgroupP
 }
 
 /** This process's cgroup in each mounted hierarchy that has (or, for v2, may have) the controller. */
-function candidateFolders(controller: 'pids' | 'memory'): CgroupParent[] {
+function candidateFolders(controller: 'pids' | 'memory' | 'cpu'): CgroupParent[] {
   if (process.platform !== 'linux') return [];
   let mountInfo: string;
   let membership: string;

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { constants as osConstants } from 'node:os';
-import type { Readable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 import type { RuntimeCommand, RuntimeResult } from '../runtime-types.js';
 import { CappedOutput } from './capped-output.js';
 import { killProcessGroup, killProcessTree } from './process-tree.js';
@@ -14,7 +14,12 @@ export interface ProcessSpec {
   timeoutMs: number;
   maxOutputBytes: number;
   abortSignal?: AbortSignal;
-  /** Extra pipes after stdin/stdout/stderr (fd 3, 4, ...), for a wrapper's control channels. */
+  /**
+   * Data the process reads on fds 3, 4, ... (each pipe is written in full and closed at once), for a
+   * wrapper's arguments and settings that must not appear on its command line.
+   */
+  inputPipes?: readonly Uint8Array[];
+  /** Extra pipes after stdin/stdout/stderr and the input pipes, for a wrapper's control channels. */
   extraPipes?: number;
   /**
    * Called once the process started. A rejection kills the tree and is reported in stderr and
@@ -68,8 +73,14 @@ export function runProcess(spec: ProcessSpec): Promise<ProcessOutcome> {
       cwd: spec.cwd,
       env: spec.env,
       detached: true,
-      stdio: [spec.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe', ...Array<'pipe'>(spec.extraPipes ?? 0).fill('pipe')],
+      stdio: [spec.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe', ...Array<'pipe'>((spec.inputPipes?.length ?? 0) + (spec.extraPipes ?? 0)).fill('pipe')],
     });
+    for (const [index, data] of (spec.inputPipes ?? []).entries()) {
+      const pipe = child.stdio[3 + index] as Writable | null;
+      // A wrapper that died before reading reports itself through its exit status.
+      pipe?.on('error', () => {});
+      pipe?.end(data);
+    }
 
     // Both are 'pipe' above; only stdin depends on the spec.
     const outPipe = child.stdout as Readable;

@@ -6,8 +6,9 @@ import type { RuntimeCommand, RuntimeResult, WorkspaceRuntime } from '../runtime
 import { bubblewrapArguments, SANDBOX_WORKSPACE_PATH } from './bubblewrap-arguments.js';
 import { RuntimeCommandError, RuntimeConfigError, SandboxUnavailableError } from './errors.js';
 import { findExecutable, SYSTEM_PATH } from './find-executable.js';
-import { RunCgroup } from './run-cgroup.js';
+import { RunCgroup, type RunLimit } from './run-cgroup.js';
 import { commandProcessFields, runProcess } from './run-process.js';
+import { preludeArguments, preludeScript } from './sandbox-prelude.js';
 import { shellArgv } from './shell-argv.js';
 import { withRunSpan } from './run-span.js';
 import { detectSandboxSupport } from './sandbox-support.js';
@@ -33,6 +34,12 @@ export interface SandboxRuntimeOptions {
   maxTmpBytes?: number | null;
   /** Size of `/dev/shm` (tmpfs) in bytes; `null` for half the host's RAM. Default 64 MiB (Docker's figure). */
   maxSharedMemoryBytes?: number | null;
+  /**
+   * CPU time a run may use, in CPUs' worth per wall-clock second (`cpu.max` on cgroup v2,
+   * `cpu.cfs_quota_us` on v1), so one run cannot take every core of a shared host; `null` for none.
+   * Default 2. Needs a cpu cgroup (see `detectSandboxSupport().cpuLimit`); a fraction such as 0.5 is allowed.
+   */
+  maxCpus?: number | null;
 }
 
 export const SANDBOX_DEFAULT_LIMITS = {
@@ -41,6 +48,7 @@ export const SANDBOX_DEFAULT_LIMITS = {
   maxFileSizeBytes: 1024 ** 3,
   maxTmpBytes: 1024 ** 3,
   maxSharedMemoryBytes: 64 * 1024 ** 2,
+  maxCpus: 2,
 } as const;
 
 /**
@@ -61,11 +69,14 @@ export class SandboxRuntime implements WorkspaceRuntime {
     maxFileSizeBytes: number | null;
     maxTmpBytes: number | null;
     maxSharedMemoryBytes: number | null;
+    maxCpus: number | null;
   };
   private readonly envPath: string;
-  /** `prlimit --nproc=… --as=… --fsize=… --`, fixed for the runtime's life; empty without prlimit. */
-  private readonly rlimitArguments: readonly string[];
-  private readonly processLimit: 'cgroup' | 'rlimit' | 'none';
+  private readonly bashPath: string;
+  /** The prelude's script (fd closing and rlimits), fixed for the runtime's life. */
+  private readonly preludeScript: string;
+  private readonly seccompFilter: Buffer;
+  private readonly cgroupLimits: boolean;
   private readonly sizedTmpfs: boolean;
 
   constructor(options: SandboxRuntimeOptions = {}) {
@@ -75,6 +86,7 @@ export class SandboxRuntime implements WorkspaceRuntime {
       maxFileSizeBytes: limitOption('maxFileSizeBytes', options.maxFileSizeBytes, SANDBOX_DEFAULT_LIMITS.maxFileSizeBytes),
       maxTmpBytes: limitOption('maxTmpBytes', options.maxTmpBytes, SANDBOX_DEFAULT_LIMITS.maxTmpBytes),
       maxSharedMemoryBytes: limitOption('maxSharedMemoryBytes', options.maxSharedMemoryBytes, SANDBOX_DEFAULT_LIMITS.maxSharedMemoryBytes),
+      maxCpus: cpuOption(options.maxCpus),
     };
     const support = detectSandboxSupport(options.bubblewrapPath === undefined ? {} : { bubblewrapPath: options.bubblewrapPath });
     if (!support.available) throw new SandboxUnavailableError(support.reason);
@@ -85,10 +97,12 @@ export class SandboxRuntime implements WorkspaceRuntime {
     const envPath = findExecutable('env', SYSTEM_PATH);
     if (!envPath) throw new SandboxUnavailableError(`no \`env\` program in the system folders ${SYSTEM_PATH}`);
     this.envPath = envPath;
+    this.bashPath = support.bashPath;
+    this.seccompFilter = support.seccompFilter;
     this.bubblewrapPath = support.bubblewrapPath;
-    this.processLimit = support.processLimit;
+    this.cgroupLimits = support.processLimit === 'cgroup';
     this.sizedTmpfs = support.sizedTmpfs;
-    this.rlimitArguments = rlimitArguments(support.prlimitPath, this.limits);
+    this.preludeScript = preludeScript(this.limits);
   }
 
   guestPath(hostPath: string, workspaceRoot: string): string {
@@ -106,16 +120,17 @@ export class SandboxRuntime implements WorkspaceRuntime {
       const { workspaceRoot, cwd } = await validateRuntimeCommand(command);
       const readOnlyPaths = await Promise.all((command.readOnlyPaths ?? []).map((path, index) => readOnlyPath(path, index)));
       const warnings: string[] = [];
-      const { maxProcesses, maxMemoryBytes } = this.limits;
-      const cgroup = (maxProcesses !== null || maxMemoryBytes !== null) && this.processLimit === 'cgroup' ? RunCgroup.acquire({ maxProcesses, maxMemoryBytes }) : undefined;
-      if (this.limits.maxProcesses !== null && !cgroup && this.processLimit !== 'rlimit') {
-        warnings.push('sandbox: the process limit could not be applied on this host (no pids cgroup, no prlimit)');
-      }
+      const { maxProcesses, maxMemoryBytes, maxCpus } = this.limits;
+      const cgroup = (maxProcesses !== null || maxMemoryBytes !== null || maxCpus !== null) && this.cgroupLimits ? RunCgroup.acquire({ maxProcesses, maxMemoryBytes, maxCpus }) : undefined;
+      if (this.limits.maxCpus !== null && !cgroup?.cpuCapped) warnings.push('sandbox: the CPU limit could not be applied on this host (no cpu cgroup)');
       if (!this.sizedTmpfs && (this.limits.maxTmpBytes !== null || this.limits.maxSharedMemoryBytes !== null)) {
         warnings.push('sandbox: /tmp and /dev/shm are not size-limited (this bubblewrap has no --size; 0.5 or later has)');
       }
       const program = command.argv ?? shellArgv(this.shell, command.command as string);
-      const args = [
+      // The options travel on a pipe (bubblewrap wants only the command itself on its command line):
+      // bubblewrap is pid 1 in the sandbox and the sandbox's first process on the host, and a command
+      // line is readable by every process of both. It would show the workspace's host path.
+      const options = [
         ...bubblewrapArguments({
           workspace: { root: workspaceRoot, cwd: this.guestPath(cwd, workspaceRoot) },
           network: command.network === true,
@@ -123,45 +138,52 @@ export class SandboxRuntime implements WorkspaceRuntime {
           tmpBytes: this.sizedTmpfs ? this.limits.maxTmpBytes : null,
           sharedMemoryBytes: this.sizedTmpfs ? this.limits.maxSharedMemoryBytes : null,
         }),
-        ...(cgroup ? ['--info-fd', '3', '--block-fd', '4'] : []),
-        ...this.rlimitArguments,
-        ...this.environmentPrefix(command.env),
-        ...program,
+        '--seccomp',
+        String(SECCOMP_FD),
+        ...(cgroup ? ['--info-fd', String(INFO_FD), '--block-fd', String(BLOCK_FD)] : []),
       ];
       try {
         const outcome = await runProcess({
           file: this.bubblewrapPath,
-          args,
+          args: ['--args', String(ARGUMENTS_FD), '--', ...preludeArguments(this.bashPath, this.envPath, this.preludeScript, command.env), ...program],
+          inputPipes: [Buffer.from(options.map((option) => `${option}\0`).join(''), 'utf8'), this.seccompFilter],
           cwd: '/',
           // bwrap passes its own environment on unchanged: this is the command's whole environment.
           ...commandProcessFields(command),
           displayName: program[0] as string,
           ...(cgroup ? { extraPipes: 2, onSpawn: (child: ChildProcess) => joinCgroup(child, cgroup) } : {}),
         });
-        return { ...outcome, warnings: [...warnings, ...outcome.warnings] };
+        const limitsHit = cgroup?.limitsHit() ?? [];
+        for (const limit of limitsHit) warnings.push(`sandbox: the run reached its ${limitDescription(limit, this.limits)}`);
+        return { ...outcome, warnings: [...warnings, ...outcome.warnings], ...(limitsHit.length > 0 ? { limitsHit } : {}) };
       } finally {
         await cgroup?.release();
       }
     });
   }
 
-  /**
-   * bwrap always sets PWD to the directory it starts in; `env` puts back what the caller gave
-   * (or removes it), so the program sees exactly the requested environment.
-   */
-  private environmentPrefix(env: Record<string, string>): string[] {
-    return env.PWD === undefined ? [this.envPath, '-u', 'PWD', '--'] : [this.envPath, `PWD=${env.PWD}`, '--'];
-  }
+}
 
+/** bwrap's arguments and its seccomp program are read from these; the cgroup hand-shake uses the next two. */
+const ARGUMENTS_FD = 3;
+const SECCOMP_FD = 4;
+const INFO_FD = 5;
+const BLOCK_FD = 6;
+
+function limitDescription(limit: RunLimit, limits: SandboxRuntime['limits']): string {
+  if (limit === 'processes') return `process cap (${limits.maxProcesses} processes): forks beyond it failed`;
+  if (limit === 'memory') return `memory cap (${limits.maxMemoryBytes} bytes for all its processes): allocations failed or a process was killed`;
+  return `CPU cap (${limits.maxCpus} CPUs): it was slowed down`;
 }
 
 /**
- * bwrap reports the sandbox's first process on fd 3 and waits on fd 4 before it runs the program:
+ * bwrap reports the sandbox's first process on --info-fd and waits on --block-fd before it runs the program:
  * in between, both bwrap and that process join the cgroup, so every later fork is counted.
  */
 async function joinCgroup(child: ChildProcess, cgroup: RunCgroup): Promise<void> {
-  const info = child.stdio[3] as Readable;
-  const go = child.stdio[4] as Writable;
+  const pipes = child.stdio as unknown as (Readable | Writable)[];
+  const info = pipes[INFO_FD] as Readable;
+  const go = pipes[BLOCK_FD] as Writable;
   const sandboxPid = await new Promise<number>((resolvePid, reject) => {
     let text = '';
     const onData = (chunk: Buffer): void => {
@@ -199,14 +221,9 @@ async function readOnlyPath(path: string, index: number): Promise<string> {
   return resolve(path);
 }
 
-/** prlimit sets the rlimits on itself and then execs the program, inside the sandbox. */
-function rlimitArguments(prlimitPath: string | undefined, limits: SandboxRuntime['limits']): readonly string[] {
-  if (!prlimitPath) return [];
-  const { maxProcesses, maxMemoryBytes, maxFileSizeBytes } = limits;
-  const settings = [
-    ...(maxProcesses === null ? [] : [`--nproc=${maxProcesses}`]),
-    ...(maxMemoryBytes === null ? [] : [`--as=${maxMemoryBytes}`]),
-    ...(maxFileSizeBytes === null ? [] : [`--fsize=${maxFileSizeBytes}`]),
-  ];
-  return settings.length === 0 ? [] : [prlimitPath, ...settings, '--'];
+function cpuOption(value: number | null | undefined): number | null {
+  if (value === undefined) return SANDBOX_DEFAULT_LIMITS.maxCpus;
+  if (value === null) return null;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0.01) throw new RuntimeConfigError('maxCpus', `must be a number of CPUs of at least 0.01, or null, got ${String(value)}`);
+  return value;
 }

@@ -1,24 +1,29 @@
 import { spawnSync } from 'node:child_process';
 import { bubblewrapArguments } from './bubblewrap-arguments.js';
 import { findExecutable, SYSTEM_PATH } from './find-executable.js';
-import { memoryCgroupParent, pidsCgroupParent } from './run-cgroup.js';
+import { cpuCgroupParent, memoryCgroupParent, pidsCgroupParent } from './run-cgroup.js';
+import { seccompFilter } from './seccomp-policy.js';
 
 export type SandboxSupport =
   | {
       available: true;
       bubblewrapPath: string;
-      /** `prlimit` (util-linux), used inside the sandbox to set memory, file-size and process rlimits. */
-      prlimitPath?: string;
+      /** bash in the system folders: the sandbox's prelude (closes inherited descriptors, sets rlimits). */
+      bashPath: string;
+      /** The compiled seccomp program for this architecture (see seccomp-policy.ts). */
+      seccompFilter: Buffer;
       /**
-       * How the process cap is enforced: `cgroup` (a pids cgroup per run, binds root too), `rlimit`
-       * (RLIMIT_NPROC, which the kernel does not apply to host root) or `none`.
+       * How the process cap is enforced: `cgroup` (a pids cgroup per run, binds root too) or
+       * `rlimit` (RLIMIT_NPROC only, which the kernel does not apply to host root).
        */
-      processLimit: 'cgroup' | 'rlimit' | 'none';
+      processLimit: 'cgroup' | 'rlimit';
       /**
-       * How memory is capped: `cgroup` (per run, all processes together, plus RLIMIT_AS per process),
-       * `rlimit` (RLIMIT_AS per process only) or `none`.
+       * How memory is capped: `cgroup` (per run, all processes together, plus RLIMIT_AS per process)
+       * or `rlimit` (RLIMIT_AS per process only).
        */
-      memoryLimit: 'cgroup' | 'rlimit' | 'none';
+      memoryLimit: 'cgroup' | 'rlimit';
+      /** Whether a run's CPU time can be capped (a cpu cgroup per run); without one, `maxCpus` is not applied. */
+      cpuLimit: 'cgroup' | 'none';
       /** Whether this bubblewrap can size its tmpfs mounts (`--size`, bubblewrap 0.5 and later). */
       sizedTmpfs: boolean;
     }
@@ -46,6 +51,10 @@ function probe(requestedPath: string | undefined): SandboxSupport {
   if (!bubblewrapPath) {
     return { available: false, reason: requestedPath ? `"${requestedPath}" is not an executable file` : 'bubblewrap (bwrap) is not installed' };
   }
+  const filter = seccompFilter();
+  if (!filter) return { available: false, reason: `the sandbox's system call filter is written for x86_64 and aarch64 only, this is ${process.arch}` };
+  const bashPath = findExecutable('bash', SYSTEM_PATH);
+  if (!bashPath) return { available: false, reason: `no bash in the system folders ${SYSTEM_PATH}: the sandbox's prelude needs it` };
   const truePath = findExecutable('true', SYSTEM_PATH);
   if (!truePath) return { available: false, reason: 'no `true` program found to probe the sandbox with' };
   const run = (sized: boolean) =>
@@ -63,8 +72,8 @@ function probe(requestedPath: string | undefined): SandboxSupport {
     const detail = (result.stderr || '').trim() || `exit status ${String(result.status ?? result.signal)}`;
     return { available: false, reason: `${bubblewrapPath} cannot create a sandbox here (${detail})` };
   }
-  const prlimitPath = findExecutable('prlimit', '/usr/bin:/bin');
-  const processLimit = pidsCgroupParent() ? 'cgroup' : prlimitPath ? 'rlimit' : 'none';
-  const memoryLimit = memoryCgroupParent() ? 'cgroup' : prlimitPath ? 'rlimit' : 'none';
-  return { available: true, bubblewrapPath, ...(prlimitPath ? { prlimitPath } : {}), processLimit, memoryLimit, sizedTmpfs };
+  const processLimit = pidsCgroupParent() ? 'cgroup' : 'rlimit';
+  const memoryLimit = memoryCgroupParent() ? 'cgroup' : 'rlimit';
+  const cpuLimit = cpuCgroupParent() ? 'cgroup' : 'none';
+  return { available: true, bubblewrapPath, bashPath, seccompFilter: filter, processLimit, memoryLimit, cpuLimit, sizedTmpfs };
 }

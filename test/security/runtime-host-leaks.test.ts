@@ -1,0 +1,66 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { sandboxFixture } from './runtime-fixture.js';
+
+const repositoryRoot = fileURLToPath(new URL('../../', import.meta.url));
+
+// What the host process itself holds or shows, reaching a confined script by inheritance.
+describe.runIf(process.platform === 'linux')('sandbox runtime: what the host process holds', () => {
+  const fixture = sandboxFixture();
+  const hostFolder = mkdtempSync(join(tmpdir(), 'skillbox-host-files-'));
+  afterAll(() => {
+    fixture.dispose();
+    rmSync(hostFolder, { recursive: true, force: true });
+  });
+
+  it('cannot use file descriptors the host process inherited without close-on-exec', () => {
+    // The application was started with fd 100 open on a secret and fd 101 on a host file it appends to
+    // (a shell redirection, a supervisor's log): neither may reach the sandbox. (libuv happens to close
+    // low-numbered ones in its children, not these.)
+    const secret = join(hostFolder, 'secret');
+    const hostLog = join(hostFolder, 'host.log');
+    writeFileSync(secret, 'host secret\n');
+    writeFileSync(hostLog, '');
+    const script = `
+      import { SandboxRuntime } from './src/workspace/runtimes/sandbox-runtime.ts';
+      const result = await new SandboxRuntime().run({
+        workspaceRoot: process.env.WORKSPACE, cwd: process.env.WORKSPACE, env: { PATH: '/usr/bin:/bin' }, timeoutMs: 10000, maxOutputBytes: 65536,
+        command: 'cat <&100; echo planted >&101; ls /proc/self/fd | tr "\\\\n" " "',
+      });
+      console.log(JSON.stringify(result));
+    `;
+    const child = spawnSync('bash', ['-c', `exec 100<"$SECRET" 101>>"$HOST_LOG"; exec "$NODE" --import tsx --input-type=module -e "$SCRIPT"`], {
+      cwd: repositoryRoot,
+      env: { ...process.env, SECRET: secret, HOST_LOG: hostLog, NODE: process.execPath, SCRIPT: script, WORKSPACE: fixture.workspace },
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect(child.stderr).toBe('');
+    const result = JSON.parse(child.stdout) as { stdout: string; stderr: string };
+    expect(result.stdout).not.toContain('host secret');
+    expect(result.stderr).toMatch(/100: Bad file descriptor/);
+    expect(readFileSync(hostLog, 'utf8')).toBe('');
+    // Only stdin, stdout, stderr and the listing's own directory handle are open.
+    expect(result.stdout.trim().split(' ')).toEqual(['0', '1', '2', '3']);
+  });
+
+  it('does not show the host workspace path on its processes\' command lines', async () => {
+    const result = await fixture.run('for file in /proc/[0-9]*/cmdline; do tr "\\0" " " < "$file"; echo; done');
+    expect(result.stdout).toContain('for file in');
+    expect(result.stdout).not.toContain(fixture.workspace);
+    expect(result.stdout).not.toContain('--bind');
+  });
+
+  it('cannot read host-wide configuration kept under /usr (npm tokens in /usr/local/etc/npmrc, /usr/etc/npmrc)', async () => {
+    const folders = ['/usr/local/etc', '/usr/etc'];
+    const result = await fixture.run(folders.map((folder) => `ls -A ${folder} 2>/dev/null`).join('; ') + '; true');
+    expect(result.stdout).toBe('');
+    // Meaningful only where the host has something there; the CI image has npmrc files in both.
+    const hostEntries = folders.filter(existsSync).flatMap((folder) => readdirSync(folder));
+    if (hostEntries.length === 0) console.warn('no host configuration under /usr to hide on this machine');
+  });
+});
