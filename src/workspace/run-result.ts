@@ -136,7 +136,7 @@ export async function shapeRunResult(input: ShapeResultInput): Promise<SkillRunR
     for (const file of result.output_files) delete file.content;
     if (result.primary_output !== undefined) delete result.primary_output.content;
   }
-  if (collected.limitsHit || inlineCut) result.limits_hit = true;
+  if (collected.limitsHit || inlineCut || (run.limitsHit?.length ?? 0) > 0) result.limits_hit = true;
   return result;
 }
 

@@ -34,6 +34,42 @@ describe.runIf(process.platform === 'linux')('sandbox runtime: processes and out
     expect(started).toBeLessThan(48);
   });
 
+  it('cannot lift the caps from a nested user namespace, where it would hold every capability', async () => {
+    // The attack: unshare -Ur gave root with all capabilities one namespace down, enough to mount a
+    // cgroup hierarchy of its own and run 150 processes past a 48-process cap.
+    const result = await fixture.run('unshare --user --map-root-user --mount sh -c "echo inside"; unshare --user --map-root-user --pid --fork true && echo nested');
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain('Operation not permitted');
+  });
+
+  it.runIf(detectSandboxSupport().available && (detectSandboxSupport() as { processLimit: string }).processLimit === 'cgroup')(
+    'says when a run reached its process cap',
+    async () => {
+      const result = await fixture.run(
+        'python3 -c "\nimport os, time\nfor _ in range(100):\n    try:\n        if os.fork() == 0:\n            time.sleep(20)\n            os._exit(0)\n    except OSError:\n        break"',
+      );
+      expect(result.limitsHit).toEqual(['processes']);
+      expect(result.warnings.join('\n')).toContain('process cap (48 processes)');
+      expect((await fixture.run('true')).limitsHit).toBeUndefined();
+    },
+  );
+
+  it.runIf(detectSandboxSupport().available && (detectSandboxSupport() as { cpuLimit: string }).cpuLimit === 'cgroup')(
+    'caps CPU time: a busy run is throttled to its share and says so',
+    async () => {
+      const capped = sandboxFixture({ maxCpus: 0.2 });
+      try {
+        const busy = 'python3 -c "import time\nstart = time.time()\nwhile time.time() - start < 1.5: pass\nprint(round(time.process_time(), 2))"';
+        const result = await capped.run(busy);
+        expect(Number(result.stdout)).toBeLessThan(0.6);
+        expect(result.limitsHit).toEqual(['cpu']);
+        expect(result.warnings.join('\n')).toContain('CPU cap (0.2 CPUs)');
+      } finally {
+        capped.dispose();
+      }
+    },
+  );
+
   it('contains a fork storm: the host stays responsive and nothing survives', async () => {
     const token = `skillbox-storm-${process.pid}`;
     const storm = fixture.run(`storm() { storm | storm & }; storm; sleep 30 # ${token}`, { timeoutMs: 2_000 });

@@ -1,9 +1,9 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { memoryCgroupParent, RunCgroup, pidsCgroupParent } from './run-cgroup.js';
+import { cpuCgroupParent, memoryCgroupParent, RunCgroup, pidsCgroupParent } from './run-cgroup.js';
 
 // Needs a pids cgroup this process may create children in (root in most containers).
 describe.runIf(pidsCgroupParent() !== undefined)('pids cgroup pool', () => {
@@ -28,6 +28,43 @@ describe.runIf(pidsCgroupParent() !== undefined)('pids cgroup pool', () => {
     await again?.release();
   });
 
+  it('writes the caps again on every reuse, so a change made during one run does not carry over', async () => {
+    const first = RunCgroup.acquire({ maxProcesses: 19, maxMemoryBytes: null }) as RunCgroup;
+    await first.release();
+    // What a run that reached its cgroup's files could have done.
+    writeFileSync(join(first.path, 'pids.max'), 'max');
+    const again = RunCgroup.acquire({ maxProcesses: 19, maxMemoryBytes: null }) as RunCgroup;
+    expect(again.path).toBe(first.path);
+    expect(readFileSync(join(again.path, 'pids.max'), 'utf8').trim()).toBe('19');
+    await again.release();
+  });
+
+  it('reports the process cap as hit only for the run that hit it', async () => {
+    const cgroup = RunCgroup.acquire({ maxProcesses: 2, maxMemoryBytes: null }) as RunCgroup;
+    // Forks three children where the cap leaves room for one, and reaps what it started.
+    const program = 'import os, sys\nsys.stdin.readline()\nstarted = []\nfor _ in range(3):\n    try:\n        pid = os.fork()\n    except OSError:\n        continue\n    if pid == 0:\n        os._exit(0)\n    started.append(pid)\nfor pid in started:\n    os.waitpid(pid, 0)';
+    const forker = spawn('python3', ['-c', program], { stdio: ['pipe', 'ignore', 'ignore'] });
+    const exited = new Promise((resolve) => forker.once('exit', resolve));
+    cgroup.add(forker.pid as number);
+    forker.stdin.end('go\n');
+    await exited;
+    expect(cgroup.limitsHit()).toEqual(['processes']);
+    await cgroup.release();
+    const next = RunCgroup.acquire({ maxProcesses: 2, maxMemoryBytes: null }) as RunCgroup;
+    expect(next.path).toBe(cgroup.path);
+    expect(next.limitsHit()).toEqual([]);
+    await next.release();
+  });
+
+  it.runIf(cpuCgroupParent() !== undefined)('caps CPU time with the CFS quota', async () => {
+    const cgroup = RunCgroup.acquire({ maxProcesses: 17, maxMemoryBytes: null, maxCpus: 0.5 }) as RunCgroup;
+    expect(cgroup.cpuCapped).toBe(true);
+    const folder = cgroup.cpuPath ?? cgroup.path;
+    const quota = existsSync(join(folder, 'cpu.cfs_quota_us')) ? readFileSync(join(folder, 'cpu.cfs_quota_us'), 'utf8').trim() : readFileSync(join(folder, 'cpu.max'), 'utf8').trim().split(' ')[0];
+    expect(quota).toBe('50000');
+    await cgroup.release();
+  });
+
   it('removes pooled cgroups when the process exits', () => {
     const script = `
       import { RunCgroup } from './src/workspace/runtimes/run-cgroup.ts';
@@ -49,7 +86,9 @@ describe.runIf(pidsCgroupParent() !== undefined)('pids cgroup pool', () => {
     const file = existsSync(join(folder, 'memory.max')) ? 'memory.max' : 'memory.limit_in_bytes';
     expect(readFileSync(join(folder, file), 'utf8').trim()).toBe(String(64 * 1024 * 1024));
     await cgroup.release();
-    expect(RunCgroup.acquire({ maxProcesses: 17, maxMemoryBytes: null })?.path).not.toBe(cgroup.path);
+    const other = RunCgroup.acquire({ maxProcesses: 17, maxMemoryBytes: null });
+    expect(other?.path).not.toBe(cgroup.path);
+    await other?.release();
     const again = RunCgroup.acquire({ maxProcesses: 17, maxMemoryBytes: 64 * 1024 * 1024 });
     expect(again?.path).toBe(cgroup.path);
     await again?.release();

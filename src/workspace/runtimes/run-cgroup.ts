@@ -62,8 +62,7 @@ export class RunCgroup {
 
   /** An empty cgroup with these caps (pooled or fresh), or undefined where cgroups cannot be created. */
   static acquire(limits: RunCgroupLimits): RunCgroup | undefined {
-    const key = poolKey(limits);
-    const pooled = idle.get(key)?.pop();
+    const pooled = takeIdle(poolKey(limits));
     if (pooled) {
       // Written again on every reuse: whatever a run managed to change must not carry over to the next.
       try {
@@ -158,12 +157,21 @@ export class RunCgroup {
   }
 
   /**
-   * Kills whatever is still inside. An empty cgroup whose charge has dropped to zero is pooled;
-   * anything else is removed (the kernel refuses while tasks remain, so this retries).
+   * Kills whatever is still inside and gives the cgroup back to the pool once no member is left;
+   * one that still has members after that (the kernel has not finished the kills) is removed, which
+   * the kernel refuses while tasks remain, so this retries.
+   *
+   * A member's charge outlives it until its parent reaps it: a zombie is no member but is still
+   * counted in pids.current. A sandboxed run leaves none (see sandbox-prelude.ts), but a killed
+   * process whose parent is elsewhere (in tests, this very process) is reaped whenever that parent
+   * gets to it. Waiting here for that would put an unbounded, load-dependent wait on every run, and
+   * the earlier fixed wait lost the cgroup whenever the reaping came later. So the cgroup is pooled
+   * at once and `acquire` only hands out an idle cgroup whose charge is back to zero.
    */
   async release(): Promise<void> {
     for (let attempt = 0; attempt < 40; attempt += 1) {
       const members = this.members();
+      if (members.length === 0 && this.pool()) return;
       for (const pid of members) {
         try {
           process.kill(pid, 'SIGKILL');
@@ -171,20 +179,14 @@ export class RunCgroup {
           // exited meanwhile
         }
       }
-      // A zombie not yet reaped is no member but still charged: pooling it would lower the next run's cap.
-      // Its parent (often this very process, whose event loop runs while we wait) reaps it shortly, so
-      // wait a little for the charge to drop before giving up the cgroup.
-      if (members.length === 0) {
-        const charged = this.charged();
-        if (charged === 0 && this.pool()) return;
-        if (charged > 0 && attempt < 8) {
-          await new Promise((resolve) => setTimeout(resolve, 25));
-          continue;
-        }
-      }
-      if (this.removeFolders()) return;
-      await new Promise((resolve) => setTimeout(resolve, 25));
+      if (members.length === 0 && this.removeFolders()) return;
+      await new Promise((resolve) => setTimeout(resolve, attempt === 0 ? 1 : 25));
     }
+  }
+
+  /** Whether nothing is inside and nothing is still charged: only such a cgroup may serve a run. */
+  isIdle(): boolean {
+    return this.members().length === 0 && this.charged() === 0;
   }
 
   /** For the exit hook: rmdir of each empty folder. */
@@ -229,6 +231,20 @@ function poolKey(limits: RunCgroupLimits): string {
 /** Idle cgroups kept per cap: enough for a few concurrent runs, few enough to leave no clutter. */
 const maxIdlePerCap = 8;
 const idle = new Map<string, RunCgroup[]>();
+
+/** The most recently released idle cgroup with these caps whose charge has dropped to zero. */
+function takeIdle(key: string): RunCgroup | undefined {
+  const list = idle.get(key);
+  if (!list) return undefined;
+  for (let index = list.length - 1; index >= 0; index -= 1) {
+    const cgroup = list[index] as RunCgroup;
+    if (cgroup.isIdle()) {
+      list.splice(index, 1);
+      return cgroup;
+    }
+  }
+  return undefined;
+}
 let exitHookInstalled = false;
 
 function removeIdleOnExit(): void {

@@ -71,7 +71,6 @@ export class SandboxRuntime implements WorkspaceRuntime {
     maxSharedMemoryBytes: number | null;
     maxCpus: number | null;
   };
-  private readonly envPath: string;
   private readonly bashPath: string;
   /** The prelude's script (fd closing and rlimits), fixed for the runtime's life. */
   private readonly preludeScript: string;
@@ -94,9 +93,6 @@ export class SandboxRuntime implements WorkspaceRuntime {
     const shell = findExecutable(shellName, SYSTEM_PATH);
     if (!shell) throw new RuntimeConfigError('shell', `no executable "${shellName}" in the system folders ${SYSTEM_PATH}, which the sandbox mounts`);
     this.shell = shell;
-    const envPath = findExecutable('env', SYSTEM_PATH);
-    if (!envPath) throw new SandboxUnavailableError(`no \`env\` program in the system folders ${SYSTEM_PATH}`);
-    this.envPath = envPath;
     this.bashPath = support.bashPath;
     this.seccompFilter = support.seccompFilter;
     this.bubblewrapPath = support.bubblewrapPath;
@@ -138,6 +134,8 @@ export class SandboxRuntime implements WorkspaceRuntime {
           tmpBytes: this.sizedTmpfs ? this.limits.maxTmpBytes : null,
           sharedMemoryBytes: this.sizedTmpfs ? this.limits.maxSharedMemoryBytes : null,
         }),
+        // The command is the sandbox's pid 1 (see sandbox-prelude.ts for why).
+        '--as-pid-1',
         '--seccomp',
         String(SECCOMP_FD),
         ...(cgroup ? ['--info-fd', String(INFO_FD), '--block-fd', String(BLOCK_FD)] : []),
@@ -145,7 +143,7 @@ export class SandboxRuntime implements WorkspaceRuntime {
       try {
         const outcome = await runProcess({
           file: this.bubblewrapPath,
-          args: ['--args', String(ARGUMENTS_FD), '--', ...preludeArguments(this.bashPath, this.envPath, this.preludeScript, command.env), ...program],
+          args: ['--args', String(ARGUMENTS_FD), '--', ...preludeArguments(this.bashPath, this.preludeScript, command.env), ...program],
           inputPipes: [Buffer.from(options.map((option) => `${option}\0`).join(''), 'utf8'), this.seccompFilter],
           cwd: '/',
           // bwrap passes its own environment on unchanged: this is the command's whole environment.
