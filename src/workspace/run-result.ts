@@ -38,7 +38,8 @@ export interface SkillRunResult {
   warnings: string[];
   /**
    * Set when an output cap (files, bytes read per file or in all, text inlined in all) left something
-   * out; the per-file inline cap shows only as the file's `truncated`.
+   * out, or the run reached a resource cap of the runtime (processes, memory, CPU; a warning says
+   * which); the per-file inline cap shows only as the file's `truncated`.
    */
   limits_hit?: boolean;
 }
