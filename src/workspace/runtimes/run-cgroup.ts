@@ -25,10 +25,11 @@ interface CapCounters {
 const CPU_PERIOD_MICROSECONDS = 100_000;
 
 /**
- * A cgroup per run that caps how many processes it may have (`pids`) and how much memory they use
- * together (`memory`). It exists because RLIMIT_NPROC does not bind processes whose real user is
+ * A cgroup per run that caps how many processes it may have (`pids`), how much memory they use
+ * together (`memory`) and how much CPU time (`cpu`). It exists because RLIMIT_NPROC does not bind processes whose real user is
  * host root (the kernel exempts it) and RLIMIT_AS is per process: 256 processes of 4 GiB each
- * would be no cap at all. The sandbox keeps the caller's uid so that the workspace stays writable.
+ * would be no cap at all, and nothing else caps CPU time. The sandbox keeps the caller's uid so
+ * that the workspace stays writable.
  * Available where this process may create cgroups (root in most containers, or a delegated cgroup
  * v2 subtree). On cgroup v2 both controllers share one folder; on v1 each has its own hierarchy,
  * so a run has a folder in each and its processes join both.

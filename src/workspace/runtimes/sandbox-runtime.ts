@@ -52,11 +52,12 @@ export const SANDBOX_DEFAULT_LIMITS = {
 } as const;
 
 /**
- * Runs each command in a fresh bubblewrap sandbox: new user, pid, ipc, uts, network and (where
- * possible) cgroup namespaces; the host's system folders read-only; the workspace read-write at
- * `/workspace` as the only writable place besides a private /tmp; no network unless the command
- * asks; capped processes, memory and file size. Killing bwrap ends the pid namespace, so a timeout
- * leaves nothing behind.
+ * Runs each command in a fresh bubblewrap sandbox: new user (no nested ones), pid, ipc, uts,
+ * network and (where possible) cgroup namespaces; a seccomp filter (seccomp-policy.ts); the host's
+ * system folders and /proc read-only; the workspace read-write at `/workspace` as the only writable
+ * place besides a private /tmp; no network unless the command asks; no inherited descriptors (the
+ * prelude, sandbox-prelude.ts); capped processes, memory, CPU and file size. Killing bwrap ends
+ * the pid namespace, so a timeout leaves nothing behind. docs/security.md has the threat model.
  */
 export class SandboxRuntime implements WorkspaceRuntime {
   readonly kind = 'sandbox';
