@@ -2,7 +2,7 @@ import { lstat, mkdir, realpath, rename, rm, symlink, writeFile } from 'node:fs/
 import path from 'node:path';
 import type { SkillContext, Skill, SkillRepository } from '../repository/types.js';
 import { SkillStagingError } from './errors.js';
-import { copyScannedEntries, digestFiles, digestFolder, scanFolder, type FolderEntry } from './folder-snapshot.js';
+import { copyAndDigest, copyScannedEntries, digestFiles, digestFolder, scanFolder, type FolderEntry } from './folder-snapshot.js';
 import type { StagedSkillRecord } from './workspace-metadata.js';
 import { withFolderInside } from './anchored-folder.js';
 import { newBuildPath } from './host-build-area.js';
@@ -114,7 +114,14 @@ export async function stageSkill(request: StageSkillRequest): Promise<StageSkill
     if (previous.digest === digest) return result(digest, false, currentInode, scan.warnings, scan.manifest);
     return result(digest, true, await build(), scan.warnings, scan.manifest);
   }
-  // Nothing usable to compare with: hash while copying instead of before.
+  // Nothing usable to compare with: hash while copying, reading every file once.
+  if (mode === 'copy') {
+    let digest = '';
+    const copyInode = await swapIn(root, skill.name, async (temporary) => {
+      digest = await copyAndDigest(source, scan.entries, temporary);
+    });
+    return result(digest, true, copyInode, scan.warnings, scan.manifest);
+  }
   const [digest, copyInode] = await Promise.all([digestFolder(source, scan.entries), build()]);
   return result(digest, true, copyInode, scan.warnings, scan.manifest);
 }
