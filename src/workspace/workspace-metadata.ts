@@ -1,7 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import { constants } from 'node:fs';
 import { open, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { newBuildPath } from './host-build-area.js';
 import { metadataFileName } from './workspace-paths.js';
 
 export interface StagedSkillRecord {
@@ -112,15 +112,18 @@ function isSkillRecord(value: unknown): value is StagedSkillRecord {
   );
 }
 
-/** Writes metadata.json atomically (temporary file, then rename) with mode 0600. */
+/**
+ * Writes metadata.json atomically with mode 0600: written in the host build area (outside the
+ * workspace, see host-build-area.ts), then renamed over the old one. A temporary file inside the
+ * workspace could be swapped for a link by a running command between the write and the rename.
+ */
 export async function writeMetadata(root: string, metadata: WorkspaceMetadata): Promise<void> {
   metadata.inputs = metadata.inputs.slice(-metadataRecordLimit);
   metadata.runs = metadata.runs.slice(-metadataRecordLimit);
-  // Unguessable, so a command cannot plant the name in advance; randomUUID draws from a buffered
-  // pool, where randomBytes asks the system for every call (this runs once per run).
-  const temporary = path.join(root, `.metadata.${process.pid}.${randomUUID()}.tmp`);
+  const temporary = await newBuildPath(root);
   try {
     await writeFile(temporary, `${JSON.stringify(metadata, null, 2)}\n`, { mode: 0o600, flag: 'wx' });
+    // The workspace root itself is the sandbox's mount point: a command cannot replace it.
     await rename(temporary, path.join(root, metadataFileName));
   } catch (error) {
     await rm(temporary, { force: true });
