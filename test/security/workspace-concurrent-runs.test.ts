@@ -2,6 +2,11 @@ import { spawn } from 'node:child_process';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SkillAgentEvent } from '../../src/integrations/ai-sdk/agent-events.js';
+import { createSkillAgent } from '../../src/integrations/ai-sdk/skill-agent.js';
+import { createScriptedModel } from '../../src/integrations/ai-sdk/testing/scripted-model.js';
+import { createFsSkillRepository } from '../../src/repository/fs-skill-repository.js';
+import { createMemorySessionStore } from '../../src/sessions/memory-session-store.js';
 import type { SkillRunResult } from '../../src/workspace/run-result.js';
 import { workspaceSecurityFixture } from './workspace-fixture.js';
 
@@ -106,7 +111,45 @@ describe.runIf(process.platform === 'linux')('workspace security: concurrent run
       for (const loop of loops) loop.kill('SIGKILL');
     }
   }, 60_000);
+  it('two concurrent agent turns of one session (createSkillAgent) cannot race either', async () => {
+    const repository = await createFsSkillRepository({ roots: [path.join(fixture.root, 'skills')] });
+    const sessions = createMemorySessionStore();
+    const turn = { userId: 'mallory', sessionId: 'shared' };
+    const flipping = createScriptedModel([
+      { toolCalls: [{ name: 'skill_load', input: { skill: 'probe' }, id: 'load' }] },
+      {
+        toolCalls: [
+          {
+            name: 'workspace_exec',
+            input: { command: `perl -e '${perlFlipLoop}' out/d '${hostSecrets}' 8 & perl -e '${perlFlipLoop}' work/inputs '${hostKeys}' 8 & wait`, timeout: 60, output_files: [] },
+            id: 'flip',
+          },
+        ],
+      },
+      { text: 'flipped' },
+    ]);
+    const attack = { name: 'skill_run', input: { skill: 'probe', command: 'true', output_files: ['out/d/shadow', 'out/d/*'], inputs: [{ from: 'skill://probe/scripts/probe.sh', to: 'inputs/authorized_keys' }] } };
+    const attacking = createScriptedModel([
+      { toolCalls: [{ name: 'skill_load', input: { skill: 'probe' }, id: 'load' }] },
+      ...Array.from({ length: 10 }, (_, step) => ({ toolCalls: [0, 1, 2].map((index) => ({ ...attack, id: `attack-${step}-${index}` })) })),
+      { text: 'done' },
+    ]);
+    const agent = (model: typeof flipping.model) => createSkillAgent({ model, skills: repository, workspaces: fixture.workspaces, sessions, maxSteps: 30 });
+    const collect = async (events: AsyncIterable<SkillAgentEvent>) => {
+      const all: SkillAgentEvent[] = [];
+      for await (const event of events) all.push(event);
+      return all;
+    };
+    const first = collect(agent(flipping.model).run({ ...turn, message: 'flip' }));
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const second = await collect(agent(attacking.model).run({ ...turn, message: 'attack' }));
+    await first;
+    expect(second.filter((event) => event.type === 'tool-result')).toHaveLength(31);
+    expect(JSON.stringify(second)).not.toContain('HOST-SHADOW-HASH');
+    expect(await readdir(hostKeys)).toEqual([]);
+  }, 180_000);
 });
+
 
 /** The flipper of `flipper()`, as a perl program taking folder, host target and seconds. */
 const perlFlipLoop =
