@@ -16,6 +16,9 @@ export interface StateView {
 /** Everything a tool may know about the call it serves. */
 export interface ToolContext {
   sessionId: string;
+  /** The user the session belongs to: with `appName` and `sessionId`, it picks the workspace (and its artifacts). */
+  userId?: string;
+  appName?: string;
   /** The agent the call belongs to: disclosure state is kept per agent. */
   agentName: string;
   toolCallId?: string;

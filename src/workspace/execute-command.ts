@@ -5,7 +5,7 @@ import type { ToolContext } from '../tools/types.js';
 import type { ResolvedExecutionOptions } from './execution-options.js';
 import { compileGlob } from './glob-pattern.js';
 import type { InputSpec } from './input-stager.js';
-import { outputFingerprint } from './output-collector.js';
+import { outputFingerprint, type CollectedOutputs } from './output-collector.js';
 import { assertAllowedVariable } from './run-environment.js';
 import { shapeRunResult, type SkillRunResult } from './run-result.js';
 import { toWorkspaceRelative, workspaceFolders } from './workspace-paths.js';
@@ -55,50 +55,59 @@ export async function executeCommand(options: ResolvedExecutionOptions, request:
     // A bad glob found after the command ran would lose its result.
     for (const pattern of request.outputFiles ?? []) compileGlob(pattern.trim().replace(/\\/g, '/'));
 
-    const workspace = await options.workspaces.workspace(context.sessionId);
+    const workspace = await options.workspaces.workspace({
+      ...(context.appName !== undefined ? { appName: context.appName } : {}),
+      ...(context.userId !== undefined ? { userId: context.userId } : {}),
+      sessionId: context.sessionId,
+    });
     const base = request.skill === undefined ? '' : `${workspaceFolders.skills}/${request.skill}`;
     if (request.cwd !== undefined && request.cwd.trim() !== '') toWorkspaceRelative(request.cwd, base, workspace.paths);
-    if (request.prepare !== undefined) warnings.push(...(await request.prepare(workspace)));
-    if (request.inputs !== undefined && request.inputs.length > 0) {
-      await workspace.stageInputs(request.inputs, { hostAccess: options.hostInputs, skillContext: context.skillContext });
-    }
+    // Staging, the run and collection hold the workspace's turn: another call on this workspace
+    // cannot run a command (which could swap folders for links) while this one stages or collects.
+    const { outcome, collected } = await workspace.exclusive(async () => {
+      if (request.prepare !== undefined) warnings.push(...(await request.prepare(workspace)));
+      if (request.inputs !== undefined && request.inputs.length > 0) {
+        await workspace.stageInputs(request.inputs, { hostAccess: options.hostInputs, skillContext: context.skillContext, ...(options.repository !== undefined ? { repository: options.repository } : {}) });
+      }
 
-    // What out/ held before: a file this run copied in with its old times (`cp -p`, `tar -x`) is
-    // still new, and one it rewrote keeps its name but not its inode, size or times.
-    const before = request.outputFiles === undefined ? await workspace.findOutputs([`${workspaceFolders.out}/**`]) : undefined;
-    const outcome = await workspace.run({
-      ...(argv === undefined ? { command } : { argv }),
-      skill: request.skill,
-      cwd: request.cwd,
-      env: request.env,
-      hostEnv: options.hostEnvironment,
-      stdin: request.stdin,
-      timeoutMs: Math.round(timeoutSeconds * 1000),
-      maxOutputBytes: options.maxOutputBytes,
-      network: options.network,
-      restricted,
-      readOnlyPaths: options.readOnlyPaths,
-      abortSignal: context.abortSignal,
-    });
-
-    let collected;
-    if (request.outputFiles === undefined) {
-      // Only what this run wrote (earlier runs' outputs would repeat in every result): files new
-      // since the walk before the run, or changed; only the files returned are read.
-      collected = await inSpan('workspace.collect', { 'workspace.session': context.sessionId, 'collect.patterns': 1 }, async (span) => {
-        const earlier = new Map(before?.matches.map((match) => [match.name, outputFingerprint(match)]));
-        const found = await workspace.findOutputs([`${workspaceFolders.out}/**`], { runDir: outcome.runDir });
-        const written = { ...found, matches: found.matches.filter((match) => earlier.get(match.name) !== outputFingerprint(match)) };
-        const read = await workspace.readOutputs(written.matches.slice(0, autoCollectLimit), options.outputLimits);
-        if (written.matches.length > autoCollectLimit) {
-          read.warnings.push(`${written.matches.length} files written under out/; the first ${autoCollectLimit} are returned, name the others in output_files`);
-        }
-        span.setAttribute('collect.files', read.files.length);
-        return read;
+      // What out/ held before: a file this run copied in with its old times (`cp -p`, `tar -x`) is
+      // still new, and one it rewrote keeps its name but not its inode, size or times.
+      const before = request.outputFiles === undefined ? await workspace.findOutputs([`${workspaceFolders.out}/**`]) : undefined;
+      const outcome = await workspace.run({
+        ...(argv === undefined ? { command } : { argv }),
+        skill: request.skill,
+        cwd: request.cwd,
+        env: request.env,
+        hostEnv: options.hostEnvironment,
+        stdin: request.stdin,
+        timeoutMs: Math.round(timeoutSeconds * 1000),
+        maxOutputBytes: options.maxOutputBytes,
+        network: options.network,
+        restricted,
+        readOnlyPaths: options.readOnlyPaths,
+        abortSignal: context.abortSignal,
       });
-    } else {
-      collected = await workspace.collect(request.outputFiles, { cwd: outcome.cwd, runDir: outcome.runDir, limits: options.outputLimits });
-    }
+
+      let collected: CollectedOutputs;
+      if (request.outputFiles === undefined) {
+        // Only what this run wrote (earlier runs' outputs would repeat in every result): files new
+        // since the walk before the run, or changed; only the files returned are read.
+        collected = await inSpan('workspace.collect', { 'workspace.session': context.sessionId, 'collect.patterns': 1 }, async (span) => {
+          const earlier = new Map(before?.matches.map((match) => [match.name, outputFingerprint(match)]));
+          const found = await workspace.findOutputs([`${workspaceFolders.out}/**`], { runDir: outcome.runDir });
+          const written = { ...found, matches: found.matches.filter((match) => earlier.get(match.name) !== outputFingerprint(match)) };
+          const read = await workspace.readOutputs(written.matches.slice(0, autoCollectLimit), options.outputLimits);
+          if (written.matches.length > autoCollectLimit) {
+            read.warnings.push(`${written.matches.length} files written under out/; the first ${autoCollectLimit} are returned, name the others in output_files`);
+          }
+          span.setAttribute('collect.files', read.files.length);
+          return read;
+        });
+      } else {
+        collected = await workspace.collect(request.outputFiles, { cwd: outcome.cwd, runDir: outcome.runDir, limits: options.outputLimits });
+      }
+      return { outcome, collected };
+    });
 
     return shapeRunResult({
       run: outcome.result,
@@ -106,7 +115,7 @@ export async function executeCommand(options: ResolvedExecutionOptions, request:
       inline: options.inlineLimits,
       omitInlineContent: request.omitInlineContent ?? false,
       saveAsArtifacts: request.saveAsArtifacts ?? false,
-      artifacts: options.workspaces.artifacts === undefined ? undefined : { store: options.workspaces.artifacts, scope: context.sessionId },
+      artifacts: options.workspaces.artifacts === undefined ? undefined : { store: options.workspaces.artifacts, scope: workspace.artifactScope },
       warnings,
     });
   });

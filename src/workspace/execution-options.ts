@@ -5,6 +5,7 @@ import { defaultInlineLimits, type InlineLimits } from './run-result.js';
 import { validateReadOnlyPaths } from './read-only-paths.js';
 import { assertAllowedVariable } from './run-environment.js';
 import { maxRuntimeTimeoutMs } from './runtimes/validate-command.js';
+import type { SkillRepository } from '../repository/types.js';
 import type { WorkspaceManager } from './workspace-manager.js';
 
 export interface ExecutionToolsOptions {
@@ -49,6 +50,12 @@ export interface ExecutionToolsOptions {
   inlineLimits?: Partial<InlineLimits>;
   /** Visible skill names: when given, the `skill` input is an enum of them (as DESIGN.md asks). */
   skillNames?: readonly string[];
+  /**
+   * The repository skills are staged from and `skill://` inputs read, when it is not the workspace
+   * manager's: an agent with a visibility filter passes its filtered one, so a skill hidden from a
+   * user cannot reach that user's workspace by any route.
+   */
+  repository?: SkillRepository;
 }
 
 export interface ResolvedExecutionOptions {
@@ -65,6 +72,7 @@ export interface ResolvedExecutionOptions {
   outputLimits: OutputLimits;
   inlineLimits: InlineLimits;
   skillNames?: readonly string[];
+  repository?: SkillRepository;
 }
 
 export const defaultTimeoutSeconds = 300;
@@ -139,5 +147,6 @@ export function resolveExecutionOptions(options: ExecutionToolsOptions): Resolve
     outputLimits,
     inlineLimits,
     skillNames: options.skillNames,
+    ...(options.repository !== undefined ? { repository: options.repository } : {}),
   };
 }

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ArtifactNameError, ArtifactNotFoundError, WorkspaceConfigError } from './errors.js';
@@ -103,8 +103,12 @@ function encodeSegment(value: string, what: 'scope' | 'name'): string {
   if (typeof value !== 'string' || value.length === 0) throw new ArtifactNameError(String(value), `the ${what} is empty`);
   if (value === '.' || value === '..') throw new ArtifactNameError(value, `the ${what} "${value}" is reserved`);
   const encoded = encodeURIComponent(value).replace(/\./g, (dot, offset: number) => (offset === 0 ? '%2E' : dot));
-  if (encoded.length > maxEncodedLength) throw new ArtifactNameError(value, `the ${what} is too long (at most ${maxEncodedLength} bytes once encoded)`);
-  return encoded;
+  if (encoded.length <= maxEncodedLength) return encoded;
+  // A scope is built from app, user and session ids the caller does not control in length: a long
+  // one keeps a readable head and a sha256 of the whole. `%%` never occurs in percent-encoded text,
+  // so a shortened scope cannot equal a short one.
+  if (what === 'scope') return `${encoded.slice(0, 100).replace(/%[0-9A-F]?$/, '')}%%${createHash('sha256').update(value).digest('hex')}`;
+  throw new ArtifactNameError(value, `the ${what} is too long (at most ${maxEncodedLength} bytes once encoded)`);
 }
 
 export function createFilesystemArtifactStore(options: FilesystemArtifactStoreOptions): FilesystemArtifactStore {

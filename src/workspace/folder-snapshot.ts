@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { constants, createReadStream } from 'node:fs';
-import { chmod, copyFile, lstat, mkdir, readdir, realpath, symlink } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { chmod, copyFile, lstat, mkdir, open, readdir, realpath, symlink } from 'node:fs/promises';
 import path from 'node:path';
 import { createBundledFileRule, isSkippedFolderName } from '../repository/bundled-file-rule.js';
 import { isInside } from './workspace-paths.js';
@@ -98,20 +98,84 @@ export async function scanFolder(skillDir: string, options: ScanOptions = { skil
   return { entries, manifest: hash.digest('hex'), warnings };
 }
 
-/** sha256 over the entries' paths and file contents (streamed), independent of times and modes. */
+/**
+ * sha256 over the entries' paths and each file's own sha256, independent of times and modes. Files
+ * are hashed separately (several read at once) and combined in entry order, so the digest does not
+ * depend on timing and can be computed while copying (`copyAndDigest`).
+ */
 export async function digestFolder(skillDir: string, entries: readonly FolderEntry[]): Promise<string> {
   const root = await realpath(skillDir);
+  const fileDigests = new Map<string, string>();
+  await forEachFile(entries, async (entry, buffer) => {
+    fileDigests.set(entry.path, await hashFile(path.join(root, ...entry.path.split('/')), buffer));
+  });
+  return combineDigests(entries, fileDigests);
+}
+
+/**
+ * Copies the scanned entries to `destination` (which exists) and returns `digestFolder`'s digest,
+ * reading each file once: the first staging of a skill used to copy and then read everything again
+ * to hash it, which cost several times a plain `cp -r`.
+ */
+export async function copyAndDigest(source: string, entries: readonly FolderEntry[], destination: string): Promise<string> {
+  await createFoldersAndLinks(entries, destination);
+  const fileDigests = new Map<string, string>();
+  await forEachFile(entries, async (entry, buffer) => {
+    const relative = entry.path.split('/');
+    fileDigests.set(entry.path, await copyFileHashing(path.join(source, ...relative), path.join(destination, ...relative), entry.mode | 0o600, buffer));
+  });
+  return combineDigests(entries, fileDigests);
+}
+
+function combineDigests(entries: readonly FolderEntry[], fileDigests: ReadonlyMap<string, string>): string {
   const hash = createHash('sha256');
   for (const entry of entries) {
     if (entry.kind === 'directory') continue;
-    hash.update(`${entry.kind}\0${entry.path}\0`);
-    if (entry.kind === 'link') {
-      hash.update(entry.target);
-    } else {
-      // Large chunks: the default 64 KiB stream chunks make hashing a big skill several times slower.
-      for await (const chunk of createReadStream(path.join(root, entry.path), { highWaterMark: 1024 * 1024 })) hash.update(chunk as Buffer);
+    hash.update(`${entry.kind}\0${entry.path}\0${entry.kind === 'link' ? entry.target : fileDigests.get(entry.path)}\0`);
+  }
+  return hash.digest('hex');
+}
+
+/** Bytes read at a time; one buffer per worker, reused for every file it handles. */
+const chunkBytes = 1024 * 1024;
+
+async function hashFile(file: string, buffer: Buffer): Promise<string> {
+  const hash = createHash('sha256');
+  const handle = await open(file, constants.O_RDONLY);
+  try {
+    for (;;) {
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
+      if (bytesRead === 0) break;
+      hash.update(buffer.subarray(0, bytesRead));
     }
-    hash.update('\0');
+  } finally {
+    await handle.close();
+  }
+  return hash.digest('hex');
+}
+
+async function copyFileHashing(from: string, to: string, mode: number, buffer: Buffer): Promise<string> {
+  const hash = createHash('sha256');
+  const input = await open(from, constants.O_RDONLY);
+  try {
+    // O_EXCL: the destination is new; a name that exists already (a link) is never written through.
+    const output = await open(to, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
+    try {
+      for (;;) {
+        const { bytesRead } = await input.read(buffer, 0, buffer.length, null);
+        if (bytesRead === 0) break;
+        const chunk = buffer.subarray(0, bytesRead);
+        const written = output.write(chunk, 0, bytesRead);
+        hash.update(chunk);
+        await written;
+      }
+      // The mode is set explicitly: the umask would strip bits from the one given to open().
+      await output.chmod(mode);
+    } finally {
+      await output.close();
+    }
+  } finally {
+    await input.close();
   }
   return hash.digest('hex');
 }
@@ -127,28 +191,35 @@ export function digestFiles(files: ReadonlyArray<{ path: string; data: Uint8Arra
   return hash.digest('hex');
 }
 
-/** Files copied at once: copies wait on the disk, so a few in flight hide most of the latency. */
+/** Files copied or hashed at once: reads wait on the disk, so a few in flight hide most of the latency. */
 const copyConcurrency = 8;
 
-/** Re-creates scanned entries under `destination` (which exists); files copy-on-write where possible. */
-export async function copyScannedEntries(source: string, entries: readonly FolderEntry[], destination: string): Promise<void> {
-  const files: Array<Extract<FolderEntry, { kind: 'file' }>> = [];
-  // Folders and links first, in scan order (parents before children), then the files in parallel.
+async function forEachFile(entries: readonly FolderEntry[], work: (entry: Extract<FolderEntry, { kind: 'file' }>, buffer: Buffer) => Promise<void>): Promise<void> {
+  const files = entries.filter((entry): entry is Extract<FolderEntry, { kind: 'file' }> => entry.kind === 'file');
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    const buffer = Buffer.allocUnsafe(chunkBytes);
+    while (next < files.length) await work(files[next++] as Extract<FolderEntry, { kind: 'file' }>, buffer);
+  };
+  await Promise.all(Array.from({ length: Math.min(copyConcurrency, files.length) }, worker));
+}
+
+/** Folders and links, in scan order (parents before children). */
+async function createFoldersAndLinks(entries: readonly FolderEntry[], destination: string): Promise<void> {
   for (const entry of entries) {
     const target = path.join(destination, ...entry.path.split('/'));
     if (entry.kind === 'directory') await mkdir(target, { mode: entry.mode | 0o700 });
     else if (entry.kind === 'link') await symlink(entry.target, target);
-    else files.push(entry);
   }
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < files.length) {
-      const entry = files[next++] as Extract<FolderEntry, { kind: 'file' }>;
-      const target = path.join(destination, ...entry.path.split('/'));
-      await copyFile(path.join(source, ...entry.path.split('/')), target, constants.COPYFILE_FICLONE);
-      // The copy belongs to the session, which may change it.
-      await chmod(target, entry.mode | 0o600);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(copyConcurrency, files.length) }, worker));
+}
+
+/** Re-creates scanned entries under `destination` (which exists); files copy-on-write where possible. */
+export async function copyScannedEntries(source: string, entries: readonly FolderEntry[], destination: string): Promise<void> {
+  await createFoldersAndLinks(entries, destination);
+  await forEachFile(entries, async (entry) => {
+    const target = path.join(destination, ...entry.path.split('/'));
+    await copyFile(path.join(source, ...entry.path.split('/')), target, constants.COPYFILE_FICLONE);
+    // The copy belongs to the session, which may change it.
+    await chmod(target, entry.mode | 0o600);
+  });
 }

@@ -4,6 +4,7 @@ export type * from './runtime-types.js';
 export * from './errors.js';
 export { createWorkspaceManager, WorkspaceManager, sanitizeSessionId, defaultWorkspaceTtlMs, type WorkspaceManagerOptions } from './workspace-manager.js';
 export { Workspace, homeFolder, type WorkspaceRunRequest, type WorkspaceRunOutcome } from './workspace.js';
+export { workspaceKeyId, type WorkspaceKey } from './workspace-key.js';
 export type { StagedSkill, StageMode } from './skill-stager.js';
 export type { InputSpec, StagedInput } from './input-stager.js';
 export { defaultOutputLimits, type OutputLimits, type CollectedFile, type CollectedOutputs, type OutputMatch } from './output-collector.js';

@@ -1,11 +1,16 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { lstat, mkdir, readFile, rename, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { lstat, mkdir, realpath, rename, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import type { SkillContext, SkillRepository } from '../repository/types.js';
 import { parseArtifactReference, type ArtifactStore } from './artifact-store.js';
 import { WorkspaceInputError, WorkspacePathError } from './errors.js';
-import { copyScannedEntries, scanFolder } from './folder-snapshot.js';
-import { ensureDirectoryInside, metadataFileName, realPathInside, toWorkspaceRelative, workspaceFolders, type WorkspacePathContext } from './workspace-paths.js';
+import { openFileInside, withFolderInside } from './anchored-folder.js';
+import { scanFolder } from './folder-snapshot.js';
+import { newBuildPath } from './host-build-area.js';
+import { removeTree } from './remove-tree.js';
+import { isInside, metadataFileName, realPathInside, toWorkspaceRelative, workspaceFolders, type WorkspacePathContext } from './workspace-paths.js';
 
 /** One input to place in the workspace before a command runs. */
 export interface InputSpec {
@@ -45,7 +50,8 @@ export function recordedSource(input: StagedInput): string {
 export interface InputStagingContext {
   root: string;
   paths: WorkspacePathContext;
-  sessionId: string;
+  /** Scope of `artifact://` inputs: the workspace's own (app, user and session). */
+  artifactScope: string;
   repository: SkillRepository;
   skillContext?: SkillContext;
   artifacts?: ArtifactStore;
@@ -84,7 +90,7 @@ export async function stageInput(spec: InputSpec, context: InputStagingContext):
     if (reference === undefined || reference.name === '') throw new WorkspaceInputError(from, 'expected artifact://<name>[@<version>]');
     if (context.artifacts === undefined) throw new WorkspaceInputError(from, 'no artifact store is configured');
     if (mode === 'link') throw new WorkspaceInputError(from, 'artifacts can only be copied');
-    const artifact = await context.artifacts.load({ scope: context.sessionId, name: reference.name }, reference.version);
+    const artifact = await context.artifacts.load({ scope: context.artifactScope, name: reference.name }, reference.version);
     const to = inputDestination(spec, path.posix.basename(reference.name), context.paths);
     await replaceWith(context.root, to, (temporary) => writeFile(temporary, artifact.data, { mode: 0o644 }));
     return { from, to, mode, version: artifact.version };
@@ -122,7 +128,7 @@ export async function stageInput(spec: InputSpec, context: InputStagingContext):
     if (mode === 'link') {
       await replaceWith(context.root, to, (temporary) => symlink(path.relative(path.dirname(path.join(context.root, to)), path.join(context.root, sourceRelative)), temporary));
     } else {
-      await replaceWith(context.root, to, (temporary) => copyPath(source, temporary));
+      await replaceWith(context.root, to, (temporary) => copyPath(source, temporary, context.root));
     }
     return { from, to, mode };
   }
@@ -132,59 +138,86 @@ export async function stageInput(spec: InputSpec, context: InputStagingContext):
   }
   const hostPath = path.resolve(from.startsWith('host://') ? from.slice('host://'.length) : from);
   if (context.hostAccess === false) throw new WorkspaceInputError(from, 'host paths are not allowed here; stage files with workspace://, skill:// or artifact:// instead');
-  if (Array.isArray(context.hostAccess) && !context.hostAccess.some((allowedRoot) => isBelow(path.resolve(allowedRoot), hostPath))) {
-    throw new WorkspaceInputError(from, 'the path is outside the host folders this workspace may read');
+  // Judged by real paths: a link inside an allowed folder may lead anywhere on the host.
+  const realSource = await realpath(hostPath).catch(() => undefined);
+  if (realSource === undefined) throw new WorkspaceInputError(from, 'no such file or folder on the host');
+  let allowedRoot = path.parse(realSource).root;
+  if (Array.isArray(context.hostAccess)) {
+    const allowed = await Promise.all(context.hostAccess.map((root) => realpath(path.resolve(root)).catch(() => undefined)));
+    const container = allowed.find((root) => root !== undefined && isInside(root, realSource));
+    if (container === undefined) {
+      const lexicallyInside = context.hostAccess.some((root) => isInside(path.resolve(root), hostPath));
+      throw new WorkspaceInputError(from, lexicallyInside ? 'it is a link (or passes through one) that leads out of the host folders this workspace may read' : 'the path is outside the host folders this workspace may read');
+    }
+    allowedRoot = container;
   }
-  const exists = await stat(hostPath).then(() => true, () => false);
-  if (!exists) throw new WorkspaceInputError(from, 'no such file or folder on the host');
   const to = inputDestination(spec, path.basename(hostPath), context.paths);
   if (mode === 'link') {
     if (!context.hostLinks) throw new WorkspaceInputError(from, 'this runtime cannot see host paths, so a link would dangle; use mode "copy"');
-    await replaceWith(context.root, to, (temporary) => symlink(hostPath, temporary));
+    await replaceWith(context.root, to, (temporary) => symlink(realSource, temporary));
   } else {
-    await replaceWith(context.root, to, (temporary) => copyPath(hostPath, temporary));
+    await replaceWith(context.root, to, (temporary) => copyPath(realSource, temporary, allowedRoot));
   }
   return { from, to, mode, host: true };
 }
 
-function isBelow(root: string, candidate: string): boolean {
-  const relative = path.relative(root, candidate);
-  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
-}
-
-/** Copies a file, or a folder without links that leave it. */
-async function copyPath(source: string, destination: string): Promise<void> {
-  const stats = await stat(source);
-  if (stats.isFile()) {
-    await writeFile(destination, await readFile(source), { mode: (stats.mode & 0o777) | 0o600 });
-    return;
-  }
+/**
+ * Copies a file, or a folder without links that leave it, from `source` (a real path inside
+ * `allowedRoot`) to `destination` in the host build area. Every file is opened without following its
+ * last name and checked, once open, to lie inside `allowedRoot`: a link swapped into the source after
+ * the check (by a command, when the source is in the workspace) cannot make the host read elsewhere.
+ */
+async function copyPath(source: string, destination: string, allowedRoot: string): Promise<void> {
+  const stats = await lstat(source);
+  if (stats.isFile()) return copyFileInside(source, destination, allowedRoot, stats.mode);
+  if (!stats.isDirectory()) throw new WorkspaceInputError(source, 'it is neither a file nor a folder');
   const scan = await scanFolder(source, { skillFolder: false });
   await mkdir(destination, { mode: 0o755 });
-  await copyScannedEntries(source, scan.entries, destination);
+  for (const entry of scan.entries) {
+    const target = path.join(destination, ...entry.path.split('/'));
+    if (entry.kind === 'directory') await mkdir(target, { mode: entry.mode | 0o700 });
+    else if (entry.kind === 'link') await symlink(entry.target, target);
+    else await copyFileInside(path.join(source, ...entry.path.split('/')), target, allowedRoot, entry.mode);
+  }
 }
 
-/** Builds the new entry at a temporary sibling, then renames it over the destination. */
+async function copyFileInside(source: string, destination: string, allowedRoot: string, mode: number): Promise<void> {
+  const handle = await openFileInside(allowedRoot, source).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ELOOP') throw new WorkspaceInputError(source, 'it became a link while being copied');
+    throw error;
+  });
+  try {
+    await pipeline(handle.createReadStream({ autoClose: false }), createWriteStream(destination, { flags: 'wx', mode: (mode & 0o777) | 0o600 }));
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Builds the new entry in the host build area (where no command can reach), then renames it into
+ * the destination's parent, opened and checked first (anchored-folder.ts): a folder swapped for a
+ * link meanwhile cannot redirect the write. Whatever sat at the destination (a file, a folder, a
+ * planted link) is replaced, never written through; a replaced folder is moved out before removal.
+ */
 async function replaceWith(root: string, to: string, build: (temporary: string) => Promise<void>): Promise<void> {
-  const parent = await ensureDirectoryInside(root, path.posix.dirname(to) === '.' ? '' : path.posix.dirname(to));
+  const parentRelative = path.posix.dirname(to) === '.' ? '' : path.posix.dirname(to);
   const name = path.posix.basename(to);
-  const suffix = randomBytes(6).toString('hex');
-  const temporary = path.join(parent, `.input-${suffix}`);
-  const target = path.join(parent, name);
+  const temporary = await newBuildPath(root);
+  let retired: string | undefined;
   try {
     await build(temporary);
-    const existing = await lstat(target).catch(() => undefined);
-    if (existing?.isDirectory()) {
-      const retired = path.join(parent, `.retired-${suffix}`);
-      await rename(target, retired);
-      await rename(temporary, target);
-      await rm(retired, { recursive: true, force: true });
-    } else {
+    await withFolderInside(root, parentRelative, { create: true }, async (parent) => {
+      const target = parent.entry(name);
+      const existing = await lstat(target).catch(() => undefined);
+      if (existing?.isDirectory()) {
+        retired = await newBuildPath(root);
+        await rename(target, retired);
+      }
       // rename replaces a file or a link itself, never what a link points to.
       await rename(temporary, target);
-    }
-  } catch (error) {
-    await rm(temporary, { recursive: true, force: true });
-    throw error;
+    });
+  } finally {
+    await removeTree(temporary);
+    if (retired !== undefined) await removeTree(retired);
   }
 }

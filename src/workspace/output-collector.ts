@@ -1,6 +1,6 @@
-import { constants } from 'node:fs';
-import { lstat, open, readdir, stat } from 'node:fs/promises';
+import { lstat, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { openFileInside, readHead } from './anchored-folder.js';
 import { compileGlob } from './glob-pattern.js';
 import { metadataFileName, realPathInside } from './workspace-paths.js';
 
@@ -66,7 +66,7 @@ export interface FindOutputsOptions {
  */
 export async function collectOutputs(root: string, patterns: readonly string[], limits: OutputLimits = defaultOutputLimits): Promise<CollectedOutputs> {
   const found = await findOutputs(root, patterns);
-  const read = await readOutputs(found.matches, limits);
+  const read = await readOutputs(root, found.matches, limits);
   return { ...read, warnings: [...found.warnings, ...read.warnings] };
 }
 
@@ -129,8 +129,12 @@ export async function findOutputs(root: string, patterns: readonly string[], opt
   return { matches: [...found.values()], warnings };
 }
 
-/** Reads the matched files in order, within the limits. */
-export async function readOutputs(matches: readonly OutputMatch[], limits: OutputLimits = defaultOutputLimits): Promise<CollectedOutputs> {
+/**
+ * Reads the matched files in order, within the limits. Each file is opened without following its
+ * last name and read only when what was opened lies inside `root` (anchored-folder.ts): between the
+ * search and the read, a folder on the path may have become a link to the host.
+ */
+export async function readOutputs(root: string, matches: readonly OutputMatch[], limits: OutputLimits = defaultOutputLimits): Promise<CollectedOutputs> {
   const warnings: string[] = [];
   const files: CollectedFile[] = [];
   let total = 0;
@@ -142,7 +146,19 @@ export async function readOutputs(matches: readonly OutputMatch[], limits: Outpu
       break;
     }
     const budget = Math.min(limits.maxFileBytes, limits.maxTotalBytes - total);
-    const { data, sizeBytes } = await readHead(hostPath, budget);
+    let head: { data: Buffer; sizeBytes: number };
+    try {
+      const handle = await openFileInside(root, hostPath);
+      try {
+        head = await readHead(handle, budget);
+      } finally {
+        await handle.close();
+      }
+    } catch (error) {
+      warnings.push(`skipped "${name}": ${(error as Error).message}`);
+      continue;
+    }
+    const { data, sizeBytes } = head;
     const truncated = sizeBytes > data.length;
     if (truncated) limitsHit = true;
     total += data.length;
@@ -154,22 +170,4 @@ export async function readOutputs(matches: readonly OutputMatch[], limits: Outpu
 /** Workspace bookkeeping is never an output file. */
 function isInternal(name: string): boolean {
   return name === metadataFileName || /^\.metadata\..*\.tmp$/.test(name) || /^skills\/\.(staging|retired)-/.test(name);
-}
-
-/** Reads at most `limit` bytes without following a link (the path is already resolved). */
-async function readHead(hostPath: string, limit: number): Promise<{ data: Buffer; sizeBytes: number }> {
-  const handle = await open(hostPath, constants.O_RDONLY | constants.O_NOFOLLOW);
-  try {
-    const { size } = await handle.stat();
-    const buffer = Buffer.alloc(Math.min(size, limit));
-    let filled = 0;
-    while (filled < buffer.length) {
-      const { bytesRead } = await handle.read(buffer, filled, buffer.length - filled, filled);
-      if (bytesRead === 0) break;
-      filled += bytesRead;
-    }
-    return { data: buffer.subarray(0, filled), sizeBytes: size };
-  } finally {
-    await handle.close();
-  }
 }

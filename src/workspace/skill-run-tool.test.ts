@@ -67,7 +67,7 @@ describe('skill_run', () => {
       const result = await run({ skill: 'maker', command: 'env | sort', output_files: [] });
       const env = Object.fromEntries(result.stdout.trim().split('\n').map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]));
       const root = env.WORKSPACE_DIR!;
-      expect(path.basename(root)).toMatch(/^ws_session-1_\d+$/);
+      expect(path.basename(root)).toMatch(/^ws_session-1-[0-9a-f]{32}_\d+$/);
       expect(env.SKILLS_DIR).toBe(`${root}/skills`);
       expect(env.WORK_DIR).toBe(`${root}/work`);
       expect(env.OUTPUT_DIR).toBe(`${root}/out`);
@@ -140,7 +140,7 @@ describe('skill_run', () => {
     ]);
     const second = await run({ skill: 'maker', command, output_files: ['out/picture.dat'], save_as_artifacts: true });
     expect(second.artifact_files).toEqual([{ name: 'out/picture.dat', version: 2, ref: 'artifact://out/picture.dat@2' }]);
-    const stored = await workspaces.artifacts!.load({ scope: context.sessionId, name: 'out/picture.dat' }, 2);
+    const stored = await workspaces.artifacts!.load({ scope: (await workspaces.workspace(context.sessionId)).artifactScope, name: 'out/picture.dat' }, 2);
     expect(Buffer.compare(stored.data, png)).toBe(0);
     expect(stored.mimeType).toBe('image/png');
   });

@@ -61,7 +61,7 @@ export function createSkillRunTool(options: ResolvedExecutionOptions): ToolDefin
           saveAsArtifacts: input.save_as_artifacts,
           omitInlineContent: input.omit_inline_content,
           prepare: async (workspace) => {
-            const staged = await workspace.stageSkill(skill, context.skillContext);
+            const staged = await workspace.stageSkill(skill, context.skillContext, options.repository);
             // Staging notes matter once, when the copy is made, not on every later run.
             return staged.staged ? staged.warnings : [];
           },

@@ -1,11 +1,13 @@
-import { randomBytes } from 'node:crypto';
-import { chmod, lstat, mkdir, readdir, realpath, rename, rm, symlink, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, realpath, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { SkillContext, Skill, SkillRepository } from '../repository/types.js';
 import { SkillStagingError } from './errors.js';
-import { copyScannedEntries, digestFiles, digestFolder, scanFolder, type FolderEntry } from './folder-snapshot.js';
+import { copyAndDigest, copyScannedEntries, digestFiles, digestFolder, scanFolder, type FolderEntry } from './folder-snapshot.js';
 import type { StagedSkillRecord } from './workspace-metadata.js';
-import { ensureDirectoryInside, workspaceFolders } from './workspace-paths.js';
+import { withFolderInside } from './anchored-folder.js';
+import { newBuildPath } from './host-build-area.js';
+import { removeTree } from './remove-tree.js';
+import { workspaceFolders } from './workspace-paths.js';
 
 export type StageMode = 'copy' | 'link';
 
@@ -112,7 +114,14 @@ export async function stageSkill(request: StageSkillRequest): Promise<StageSkill
     if (previous.digest === digest) return result(digest, false, currentInode, scan.warnings, scan.manifest);
     return result(digest, true, await build(), scan.warnings, scan.manifest);
   }
-  // Nothing usable to compare with: hash while copying instead of before.
+  // Nothing usable to compare with: hash while copying, reading every file once.
+  if (mode === 'copy') {
+    let digest = '';
+    const copyInode = await swapIn(root, skill.name, async (temporary) => {
+      digest = await copyAndDigest(source, scan.entries, temporary);
+    });
+    return result(digest, true, copyInode, scan.warnings, scan.manifest);
+  }
   const [digest, copyInode] = await Promise.all([digestFolder(source, scan.entries), build()]);
   return result(digest, true, copyInode, scan.warnings, scan.manifest);
 }
@@ -143,51 +152,35 @@ async function workingCopyInode(hostPath: string): Promise<number | undefined> {
 }
 
 /**
- * Builds the new copy in a sibling folder, adds the workspace links, then replaces the old copy by
- * two renames. The folder `skills/` is checked first so a link planted there cannot redirect writes.
- * Returns the new copy's inode (a rename keeps it).
+ * Builds the new copy in the host build area, where no command can reach it, adds the workspace
+ * links, then replaces the old copy by two renames made through `skills/`, opened and checked first
+ * (anchored-folder.ts), so a link planted there at any moment cannot redirect them. The old copy is
+ * moved out of the workspace before it is removed. Returns the new copy's inode (a rename keeps it).
  */
 async function swapIn(root: string, name: string, fill: (temporary: string) => Promise<void>): Promise<number> {
-  const skillsDir = await ensureDirectoryInside(root, workspaceFolders.skills);
-  const suffix = randomBytes(6).toString('hex');
-  const temporary = path.join(skillsDir, `.staging-${name}-${suffix}`);
-  const retired = path.join(skillsDir, `.retired-${name}-${suffix}`);
-  const target = path.join(skillsDir, name);
-  await mkdir(temporary, { mode: 0o755 });
+  const temporary = await newBuildPath(root);
+  let retired: string | undefined;
   try {
+    await mkdir(temporary, { mode: 0o755 });
     const { ino } = await lstat(temporary);
     await fill(temporary);
     for (const [link, destination] of workingCopyLinks) {
       await rm(path.join(temporary, link), { recursive: true, force: true });
       await symlink(destination, path.join(temporary, link));
     }
-    const hadPrevious = await lstat(target).then(() => true, () => false);
-    if (hadPrevious) await rename(target, retired);
-    await rename(temporary, target);
-    if (hadPrevious) await removeTree(retired);
+    await withFolderInside(root, workspaceFolders.skills, { create: true }, async (skills) => {
+      const target = skills.entry(name);
+      if (await lstat(target).then(() => true, () => false)) {
+        retired = await newBuildPath(root);
+        await rename(target, retired);
+      }
+      await rename(temporary, target);
+    });
     return ino;
-  } catch (error) {
+  } finally {
     await removeTree(temporary);
-    throw error;
+    if (retired !== undefined) await removeTree(retired);
   }
-}
-
-/** Removes a tree the sandboxed process may have made read-only. */
-async function removeTree(target: string): Promise<void> {
-  try {
-    await rm(target, { recursive: true, force: true });
-  } catch {
-    await makeWritable(target);
-    await rm(target, { recursive: true, force: true });
-  }
-}
-
-async function makeWritable(target: string): Promise<void> {
-  const stats = await lstat(target).catch(() => undefined);
-  if (stats === undefined || stats.isSymbolicLink()) return;
-  await chmod(target, (stats.mode & 0o777) | 0o700).catch(() => undefined);
-  if (!stats.isDirectory()) return;
-  for (const name of await readdir(target).catch(() => [] as string[])) await makeWritable(path.join(target, name));
 }
 
 /**

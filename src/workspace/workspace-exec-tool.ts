@@ -46,7 +46,7 @@ export function createWorkspaceExecTool(options: ResolvedExecutionOptions): Tool
             const warnings: string[] = [];
             for (const name of loadedSkills(context.state, context.agentName)) {
               try {
-                const staged = await workspace.stageSkill(name, context.skillContext);
+                const staged = await workspace.stageSkill(name, context.skillContext, options.repository);
                 if (staged.staged) warnings.push(...staged.warnings);
               } catch (error) {
                 // A loaded skill that has since disappeared must not block commands on the others.

@@ -24,7 +24,7 @@ describe('workspace manager', () => {
   it('creates the layout with a private metadata.json and reuses it for the same session', async () => {
     const workspaces = manager();
     const workspace = await workspaces.workspace('chat/42');
-    expect(path.basename(workspace.root)).toMatch(/^ws_chat_42-[0-9a-f]{10}_\d+$/);
+    expect(path.basename(workspace.root)).toMatch(/^ws_chat_42-[0-9a-f]{32}_\d+$/);
     expect((await readdir(workspace.root)).sort()).toEqual(['metadata.json', 'out', 'runs', 'skills', 'work']);
     expect(await readdir(path.join(workspace.root, 'work'))).toEqual(expect.arrayContaining(['inputs']));
     expect((await stat(path.join(workspace.root, 'metadata.json'))).mode & 0o777).toBe(0o600);

@@ -1,4 +1,4 @@
-import { lstat, mkdir, readdir, realpath, rm, stat } from 'node:fs/promises';
+import { lstat, mkdir, readdir, realpath, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
@@ -9,8 +9,9 @@ import { WorkspaceBaseUnsafeError, WorkspaceConfigError } from './errors.js';
 import { FilesystemArtifactStore } from './filesystem-artifact-store.js';
 import { validateReadOnlyPaths } from './read-only-paths.js';
 import type { StageMode } from './skill-stager.js';
-import { freshMetadata, readMetadata, writeMetadata } from './workspace-metadata.js';
-import { metadataFileName } from './workspace-paths.js';
+import { freshMetadata, writeMetadata } from './workspace-metadata.js';
+import { removeTree } from './remove-tree.js';
+import { toWorkspaceKey, workspaceKeyDigest, workspaceKeyId, type WorkspaceKey } from './workspace-key.js';
 import { inSpan } from './in-span.js';
 import { Workspace } from './workspace.js';
 
@@ -40,8 +41,8 @@ export interface WorkspaceManagerOptions {
 
 export const defaultWorkspaceTtlMs = 24 * 60 * 60 * 1000;
 
-/** Longest session part of a workspace folder name; the real id is kept in metadata.json. */
-const maxSessionSegment = 64;
+/** Longest readable session part of a workspace folder name. */
+const maxSessionSegment = 40;
 
 /**
  * Session ids become folder names: anything but letters, digits, `_` and `-` turns into `_`, and
@@ -103,55 +104,76 @@ export class WorkspaceManager {
     this.artifacts = options.artifacts === false ? undefined : (options.artifacts ?? new FilesystemArtifactStore({ dir: path.join(this.baseDir, 'artifacts') }));
   }
 
-  /** The session's workspace, created (with its layout and metadata.json) when it does not exist. */
-  async workspace(sessionId: string): Promise<Workspace> {
-    if (typeof sessionId !== 'string' || sessionId.length === 0) throw new WorkspaceConfigError('sessionId', 'expected a non-empty string');
+  /**
+   * The workspace of a session (a plain id) or of an app's user's session, created (with its layout
+   * and metadata.json) when it does not exist. Distinct keys never share a workspace or artifacts.
+   */
+  async workspace(key: string | WorkspaceKey): Promise<Workspace> {
+    const workspaceKey = toWorkspaceKey(key);
+    const id = workspaceKeyId(workspaceKey);
     void this.sweepNowAndThen();
-    let pending = this.opened.get(sessionId);
+    let pending = this.opened.get(id);
     if (pending === undefined) {
-      pending = this.openOrCreate(sessionId);
-      this.opened.set(sessionId, pending);
-      pending.catch(() => this.opened.delete(sessionId));
+      pending = this.openOrCreate(workspaceKey);
+      this.opened.set(id, pending);
+      pending.catch(() => this.opened.delete(id));
     }
     const workspace = await pending;
     // The folder may have been removed behind our back (another process's cleanup): start over.
     if (!(await stat(workspace.root).then((stats) => stats.isDirectory(), () => false))) {
-      this.opened.delete(sessionId);
-      return this.workspace(sessionId);
+      this.opened.delete(id);
+      return this.workspace(workspaceKey);
     }
+    await this.recordUse(workspace.root);
     return workspace;
   }
 
-  /** Removes the session's workspace; false when it had none. */
-  async cleanup(sessionId: string): Promise<boolean> {
-    return inSpan('workspace.cleanup', { 'workspace.session': sessionId }, async () => {
-      // A metadata write still under way would race the removal.
-      await (await this.opened.get(sessionId)?.catch(() => undefined))?.flushMetadata().catch(() => undefined);
-      this.opened.delete(sessionId);
-      const roots = await this.findRoots(sessionId);
-      for (const root of roots) await rm(root, { recursive: true, force: true, maxRetries: 2 });
+  /** Removes the workspace of a session (or of an app's user's session); false when it had none. */
+  async cleanup(key: string | WorkspaceKey): Promise<boolean> {
+    const workspaceKey = toWorkspaceKey(key);
+    const id = workspaceKeyId(workspaceKey);
+    return inSpan('workspace.cleanup', { 'workspace.session': workspaceKey.sessionId }, async () => {
+      const live = await this.opened.get(id)?.catch(() => undefined);
+      // A metadata write still under way would race the removal; a turn under way finishes first.
+      await live?.exclusive(() => live.flushMetadata()).catch(() => undefined);
+      this.opened.delete(id);
+      const roots = await this.findRoots(workspaceKey);
+      for (const root of roots) await this.remove(root);
       return roots.length > 0;
     });
   }
 
-  /** Removes workspaces whose last use is older than the ttl; returns the session ids removed. */
+  /**
+   * Removes workspaces whose last use is older than the ttl; returns the session ids removed (the
+   * folder name for one this process never opened). The time of last use is the host's own record,
+   * kept outside every workspace: metadata.json is the sandboxed command's to rewrite, so it is
+   * never read here (a 1 GB or unreadable one cannot stall the sweep, a date in the future cannot
+   * keep a workspace forever). A workspace that cannot be removed does not stop the sweep.
+   */
   async cleanupExpired(now: number = Date.now()): Promise<string[]> {
     if (this.ttlMs === Infinity) return [];
     return inSpan('workspace.cleanup', { 'workspace.expired': true }, async () => {
       const removed: string[] = [];
+      const live = new Map<string, Workspace>();
+      for (const pending of this.opened.values()) {
+        const workspace = await pending.catch(() => undefined);
+        if (workspace !== undefined) live.set(workspace.root, workspace);
+      }
       for (const root of await this.allRoots()) {
-        const metadata = await readMetadata(root);
-        const lastUse = Date.parse(metadata?.last_access ?? '') || (await stat(root).then((stats) => stats.mtimeMs, () => now));
+        const lastUse = await this.lastUse(root, now);
         if (now - lastUse <= this.ttlMs) continue;
-        const sessionId = metadata?.session_id;
-        const live = sessionId === undefined ? undefined : await this.opened.get(sessionId)?.catch(() => undefined);
-        if (live?.busy) continue;
-        if (sessionId !== undefined && live?.root === root) {
-          await live.flushMetadata().catch(() => undefined);
-          this.opened.delete(sessionId);
+        const workspace = live.get(root);
+        if (workspace?.busy) continue;
+        if (workspace !== undefined) {
+          await workspace.flushMetadata().catch(() => undefined);
+          this.opened.delete(workspaceKeyId(workspace.key));
         }
-        await rm(root, { recursive: true, force: true, maxRetries: 2 });
-        removed.push(sessionId ?? path.basename(root));
+        try {
+          await this.remove(root);
+          removed.push(workspace?.sessionId ?? path.basename(root));
+        } catch {
+          // Left for the next sweep; one stubborn folder must not orphan the others.
+        }
       }
       return removed;
     });
@@ -173,19 +195,19 @@ export class WorkspaceManager {
     return ready;
   }
 
-  private async openOrCreate(sessionId: string): Promise<Workspace> {
+  private async openOrCreate(key: WorkspaceKey): Promise<Workspace> {
     await this.ensureBase();
-    const existing = (await this.findRoots(sessionId))[0];
+    const existing = (await this.findRoots(key))[0];
     if (existing !== undefined) {
-      const workspace = new Workspace(sessionId, existing, this.settings());
+      const workspace = new Workspace(key, existing, this.settings());
       await workspace.ensureLayout();
       return workspace;
     }
-    return inSpan('workspace.create', { 'workspace.session': sessionId }, async (span) => {
+    return inSpan('workspace.create', { 'workspace.session': key.sessionId }, async (span) => {
       const base = await realpath(this.baseDir);
       let root: string;
       for (let stamp = Date.now(); ; stamp += 1) {
-        root = path.join(base, `ws_${sanitizeSessionId(sessionId)}_${stamp}`);
+        root = path.join(base, `${folderPrefix(key)}${stamp}`);
         try {
           await mkdir(root, { mode: 0o700 });
           break;
@@ -195,12 +217,13 @@ export class WorkspaceManager {
       }
       span.setAttribute('workspace.path', root);
       try {
-        await writeMetadata(root, freshMetadata(sessionId, new Date()));
-        const workspace = new Workspace(sessionId, root, this.settings());
+        await writeMetadata(root, freshMetadata(key.sessionId, new Date()));
+        const workspace = new Workspace(key, root, this.settings());
         await workspace.ensureLayout();
+        await this.recordUse(root);
         return workspace;
       } catch (error) {
-        await rm(root, { recursive: true, force: true });
+        await removeTree(root);
         throw error;
       }
     });
@@ -210,31 +233,58 @@ export class WorkspaceManager {
     return { runtime: this.runtime, repository: this.repository, stageMode: this.stageMode, artifacts: this.artifacts, readOnlyPaths: this.readOnlyPaths };
   }
 
-  /** Workspace folders of one session, newest first (there is normally one). */
-  private async findRoots(sessionId: string): Promise<string[]> {
-    const prefix = `ws_${sanitizeSessionId(sessionId)}_`;
+  /** Workspace folders of one key, newest first (there is normally one). The folder name alone decides. */
+  private async findRoots(key: WorkspaceKey): Promise<string[]> {
+    const prefix = folderPrefix(key);
     const matches: Array<[number, string]> = [];
     for (const root of await this.allRoots()) {
       const name = path.basename(root);
-      if (!name.startsWith(prefix) || !/^\d+$/.test(name.slice(prefix.length))) continue;
-      const metadata = await readMetadata(root);
-      if (metadata?.session_id === sessionId) matches.push([Number(name.slice(prefix.length)), root]);
+      if (name.startsWith(prefix) && /^\d+$/.test(name.slice(prefix.length))) matches.push([Number(name.slice(prefix.length)), root]);
     }
     return matches.sort((a, b) => b[0] - a[0]).map(([, root]) => root);
   }
 
+  /** Every workspace folder, by name: a folder whose command deleted its metadata.json is still one. */
   private async allRoots(): Promise<string[]> {
     const base = await realpath(this.baseDir).catch(() => undefined);
     if (base === undefined) return [];
-    const names = await readdir(base).catch(() => [] as string[]);
-    const roots: string[] = [];
-    for (const name of names) {
-      if (!name.startsWith('ws_')) continue;
-      const root = path.join(base, name);
-      if (await stat(path.join(root, metadataFileName)).then((stats) => stats.isFile(), () => false)) roots.push(root);
-    }
-    return roots;
+    const entries = await readdir(base, { withFileTypes: true }).catch(() => []);
+    return entries.filter((entry) => entry.isDirectory() && /^ws_.*_\d+$/.test(entry.name)).map((entry) => path.join(base, entry.name));
   }
+
+  /** The host's record of last use: the modification time of `<base>/.last-use/<folder>`, outside every workspace. */
+  private async recordUse(root: string): Promise<void> {
+    const record = path.join(path.dirname(root), lastUseFolderName, path.basename(root));
+    const now = new Date();
+    await utimes(record, now, now).catch(async () => {
+      await mkdir(path.dirname(record), { recursive: true, mode: 0o700 });
+      await writeFile(record, '', { mode: 0o600 });
+    });
+  }
+
+  /** Last use of a workspace: the host's record, else (a folder from an older version) the folder's own time, never later than now. */
+  private async lastUse(root: string, now: number): Promise<number> {
+    const recorded = await stat(path.join(path.dirname(root), lastUseFolderName, path.basename(root))).then((stats) => stats.mtimeMs, () => undefined);
+    const fallback = recorded ?? (await lstat(root).then((stats) => stats.mtimeMs, () => now));
+    return Math.min(fallback, now);
+  }
+
+  private async remove(root: string): Promise<void> {
+    await removeTree(root);
+    await rm(path.join(path.dirname(root), lastUseFolderName, path.basename(root)), { force: true });
+  }
+}
+
+/** Folder of the host's last-use records, beside the workspaces and outside each. */
+const lastUseFolderName = '.last-use';
+
+/**
+ * `ws_<readable session>-<digest of the key>_`: the readable part is for people listing the folder;
+ * the 128-bit digest of the escaped (app, user, session) triple is what keeps keys apart.
+ */
+function folderPrefix(key: WorkspaceKey): string {
+  const readable = key.sessionId.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, maxSessionSegment) || 'anon';
+  return `ws_${readable}-${workspaceKeyDigest(key)}_`;
 }
 
 /** `<tmp>/skillbox-workspaces-<uid>`: one per user, so users never share (or pre-create) each other's. */

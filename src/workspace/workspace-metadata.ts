@@ -1,7 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import { constants } from 'node:fs';
 import { open, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { newBuildPath } from './host-build-area.js';
 import { metadataFileName } from './workspace-paths.js';
 
 export interface StagedSkillRecord {
@@ -52,21 +52,44 @@ export function freshMetadata(sessionId: string, now: Date): WorkspaceMetadata {
 }
 
 /**
+ * Largest metadata.json read. The host writes at most `metadataRecordLimit` records per list (a few
+ * hundred kilobytes); anything larger was written by a command and is not read at all, so a 1 GB
+ * file costs nothing.
+ */
+export const maxMetadataBytes = 4 * 1024 * 1024;
+
+/**
  * Reads metadata.json without following a link (the sandboxed process can write the workspace and
- * could plant one). A missing, unreadable or malformed file yields undefined: the caller starts
- * fresh, which at worst re-stages skills.
+ * could plant one), without blocking on a FIFO, and only up to `maxMetadataBytes`. A missing,
+ * unreadable, oversized or malformed file yields undefined, and records of the wrong shape are
+ * dropped: the caller starts fresh, which at worst re-stages skills. Nothing read here is trusted
+ * for a decision about the host (which workspace is whose, when it expires).
  */
 export async function readMetadata(root: string): Promise<WorkspaceMetadata | undefined> {
   let handle;
   try {
-    handle = await open(path.join(root, metadataFileName), constants.O_RDONLY | constants.O_NOFOLLOW);
-    const parsed = JSON.parse(await handle.readFile('utf8')) as Partial<WorkspaceMetadata>;
+    handle = await open(path.join(root, metadataFileName), constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    const stats = await handle.stat();
+    if (!stats.isFile() || stats.size > maxMetadataBytes) return undefined;
+    const buffer = Buffer.alloc(stats.size);
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+    const parsed = JSON.parse(buffer.subarray(0, bytesRead).toString('utf8')) as Partial<WorkspaceMetadata>;
     if (parsed === null || typeof parsed !== 'object' || parsed.version !== 1 || typeof parsed.session_id !== 'string') return undefined;
+    const text = (value: unknown, fallback: string) => (typeof value === 'string' ? value : fallback);
+    const now = new Date().toISOString();
+    const skills: Record<string, StagedSkillRecord> = {};
+    if (typeof parsed.skills === 'object' && parsed.skills !== null && !Array.isArray(parsed.skills)) {
+      for (const [name, record] of Object.entries(parsed.skills)) if (isSkillRecord(record)) skills[name] = record;
+    }
     return {
-      ...(parsed as WorkspaceMetadata),
-      skills: typeof parsed.skills === 'object' && parsed.skills !== null ? parsed.skills : {},
-      inputs: Array.isArray(parsed.inputs) ? parsed.inputs : [],
-      runs: Array.isArray(parsed.runs) ? parsed.runs : [],
+      version: 1,
+      session_id: parsed.session_id,
+      created_at: text(parsed.created_at, now),
+      updated_at: text(parsed.updated_at, now),
+      last_access: text(parsed.last_access, now),
+      skills,
+      inputs: Array.isArray(parsed.inputs) ? parsed.inputs.filter((record) => typeof record === 'object' && record !== null).slice(-metadataRecordLimit) : [],
+      runs: Array.isArray(parsed.runs) ? parsed.runs.filter((record) => typeof record === 'object' && record !== null).slice(-metadataRecordLimit) : [],
     };
   } catch {
     return undefined;
@@ -75,15 +98,32 @@ export async function readMetadata(root: string): Promise<WorkspaceMetadata | un
   }
 }
 
-/** Writes metadata.json atomically (temporary file, then rename) with mode 0600. */
+/** A staged-skill record staging can compare against: anything else means "re-stage". */
+function isSkillRecord(value: unknown): value is StagedSkillRecord {
+  if (typeof value !== 'object' || value === null) return false;
+  const record = value as Partial<StagedSkillRecord>;
+  return (
+    typeof record.name === 'string' &&
+    typeof record.rel_path === 'string' &&
+    typeof record.digest === 'string' &&
+    (record.manifest === undefined || typeof record.manifest === 'string') &&
+    (record.mode === 'copy' || record.mode === 'link') &&
+    typeof record.staged_at === 'string'
+  );
+}
+
+/**
+ * Writes metadata.json atomically with mode 0600: written in the host build area (outside the
+ * workspace, see host-build-area.ts), then renamed over the old one. A temporary file inside the
+ * workspace could be swapped for a link by a running command between the write and the rename.
+ */
 export async function writeMetadata(root: string, metadata: WorkspaceMetadata): Promise<void> {
   metadata.inputs = metadata.inputs.slice(-metadataRecordLimit);
   metadata.runs = metadata.runs.slice(-metadataRecordLimit);
-  // Unguessable, so a command cannot plant the name in advance; randomUUID draws from a buffered
-  // pool, where randomBytes asks the system for every call (this runs once per run).
-  const temporary = path.join(root, `.metadata.${process.pid}.${randomUUID()}.tmp`);
+  const temporary = await newBuildPath(root);
   try {
     await writeFile(temporary, `${JSON.stringify(metadata, null, 2)}\n`, { mode: 0o600, flag: 'wx' });
+    // The workspace root itself is the sandbox's mount point: a command cannot replace it.
     await rename(temporary, path.join(root, metadataFileName));
   } catch (error) {
     await rm(temporary, { force: true });

@@ -1,4 +1,5 @@
-import { lstat, mkdir, realpath } from 'node:fs/promises';
+import { realpath } from 'node:fs/promises';
+import { openFolderInside } from './anchored-folder.js';
 import path from 'node:path';
 import { WorkspacePathError } from './errors.js';
 
@@ -88,38 +89,16 @@ function joinRelative(base: string, rest: string): string {
 }
 
 /**
- * Makes sure `relative` is a directory inside the workspace, creating missing parts. A part that is
- * a link is followed only when it resolves inside the workspace (the skill copies' `out` and `work`
- * links do); a link the process planted to reach the host is refused, so nothing is ever created
- * or written through it.
+ * Makes sure `relative` is a directory inside the workspace, creating missing parts; returns its real
+ * path. A part that is a link is followed only when it resolves inside the workspace (the skill
+ * copies' `out` and `work` links do); a link the process planted to reach the host is refused, so
+ * nothing is ever created through it. Each part is opened and checked through its checked parent
+ * (anchored-folder.ts), so a swap made during the walk cannot slip a host folder in.
  */
 export async function ensureDirectoryInside(root: string, relative: string): Promise<string> {
-  let current = root;
-  for (const segment of relative.split('/').filter((part) => part !== '')) {
-    const next = path.join(current, segment);
-    const stats = await lstat(next).catch((error: NodeJS.ErrnoException) => {
-      if (error.code === 'ENOENT') return undefined;
-      throw error;
-    });
-    if (stats === undefined) {
-      await mkdir(next);
-      current = next;
-      continue;
-    }
-    if (stats.isSymbolicLink()) {
-      const target = await realpath(next).catch(() => undefined);
-      if (target === undefined || !isInside(root, target)) {
-        throw new WorkspacePathError(relative, `"${path.relative(root, next)}" is a link that leads out of the workspace`);
-      }
-      current = target;
-      continue;
-    }
-    if (!stats.isDirectory()) {
-      throw new WorkspacePathError(relative, `"${path.relative(root, next)}" is not a folder`);
-    }
-    current = next;
-  }
-  return current;
+  const folder = await openFolderInside(root, relative, { create: true });
+  await folder.close();
+  return folder.realPath;
 }
 
 /** Resolves an existing path and returns it only when it stays inside `root`; else undefined. */

@@ -1,9 +1,14 @@
-import { lstat, mkdir, rm } from 'node:fs/promises';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { lstat, mkdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { SkillContext, SkillRepository } from '../repository/types.js';
 import type { RuntimeResult, WorkspaceRuntime } from './runtime-types.js';
 import type { ArtifactStore } from './artifact-store.js';
+import { withFolderInside } from './anchored-folder.js';
+import { newBuildPath } from './host-build-area.js';
 import { inSpan } from './in-span.js';
+import { removeTree } from './remove-tree.js';
+import { workspaceKeyId, type WorkspaceKey } from './workspace-key.js';
 import { recordedSource, stageInput, type InputSpec, type StagedInput } from './input-stager.js';
 import { defaultOutputLimits, findOutputs, readOutputs, type CollectedOutputs, type OutputLimits, type OutputMatch } from './output-collector.js';
 import { buildRunEnvironment } from './run-environment.js';
@@ -56,8 +61,11 @@ export interface WorkspaceRunOutcome {
 }
 
 /**
- * One session's workspace on disk. Methods may be called concurrently: metadata updates are
- * serialised, and staging of one skill is never interleaved with itself.
+ * One session's workspace on disk. Methods may be called concurrently, but the ones that touch the
+ * workspace's files (staging, running, collecting) take turns: while the host stages or collects,
+ * no command of this workspace runs, so none can swap a folder for a link under the host's feet (a
+ * sandboxed command's processes all die with it; see docs/workspaces.md for the local runtime).
+ * `exclusive()` holds the turn over several steps (stage, run, collect of one tool call).
  *
  * metadata.json is read once, when the workspace is first used in this process, and from then on
  * kept in memory: every change is made there and written out whole (temporary file, then rename),
@@ -67,6 +75,10 @@ export interface WorkspaceRunOutcome {
  */
 export class Workspace {
   readonly sessionId: string;
+  /** Whose workspace this is: app, user and session. */
+  readonly key: WorkspaceKey;
+  /** Scope of this workspace's artifacts (`artifact://` inputs, `save_as_artifacts`). */
+  readonly artifactScope: string;
   /** Real host path of the workspace folder. */
   readonly root: string;
   readonly paths: WorkspacePathContext;
@@ -82,20 +94,48 @@ export class Workspace {
   private readonly copyInodes = new Map<string, number>();
   private readonly skillLocks = new Map<string, Promise<unknown>>();
   private activeRuns = 0;
+  /** Set inside a turn: nested calls of the same task do not queue behind themselves. */
+  private readonly turnHolder = new AsyncLocalStorage<boolean>();
+  private lastTurn: Promise<void> = Promise.resolve();
+  /** Turns running or waiting. */
+  private turns = 0;
   /** Bumped when a command starts and when it ends: the only times this process lets anything change the layout. */
   private runGeneration = 0;
   private layoutCheckedGeneration = -1;
 
-  constructor(sessionId: string, root: string, settings: WorkspaceSettings) {
-    this.sessionId = sessionId;
+  constructor(key: string | WorkspaceKey, root: string, settings: WorkspaceSettings) {
+    this.key = typeof key === 'string' ? { sessionId: key } : key;
+    this.sessionId = this.key.sessionId;
+    this.artifactScope = workspaceKeyId(this.key);
     this.root = root;
     this.settings = settings;
     this.paths = { hostRoot: root, guestRoot: settings.runtime.guestPath(root, root) };
   }
 
-  /** True while a command runs here; expiry cleanup leaves such a workspace alone. */
+  /** True while a command runs here or a turn is held or waited for; expiry cleanup leaves such a workspace alone. */
   get busy(): boolean {
-    return this.activeRuns > 0;
+    return this.activeRuns > 0 || this.turns > 0;
+  }
+
+  /**
+   * Runs `work` while no other staging, run or collection of this workspace does. Calls queue in
+   * order; a call made from inside `work` joins the turn instead of waiting for it.
+   */
+  async exclusive<T>(work: () => Promise<T>): Promise<T> {
+    if (this.turnHolder.getStore() === true) return work();
+    this.turns += 1;
+    const previous = this.lastTurn;
+    let release = (): void => undefined;
+    this.lastTurn = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    try {
+      await previous;
+      return await this.turnHolder.run(true, work);
+    } finally {
+      this.turns -= 1;
+      release();
+    }
   }
 
   /** How `relative` looks to the running process. */
@@ -202,29 +242,37 @@ export class Workspace {
     // Checked all at once: when every one is a real folder (the usual case) nothing else is needed.
     const stats = await Promise.all(folders.map((folder) => lstat(path.join(this.root, folder)).catch(() => undefined)));
     if (stats.every((entry) => entry?.isDirectory() === true)) return;
-    // Repairs go one by one, parents first: a nested folder's check above may have passed through a link.
+    // Repairs go one by one, parents first, each through its parent opened and checked: whatever
+    // stands in a folder's place (a file, a link to the host) is moved out of the workspace and removed.
     for (const folder of folders) {
-      const absolute = path.join(this.root, folder);
-      const current = await lstat(absolute).catch(() => undefined);
-      if (current?.isDirectory()) continue;
-      if (current !== undefined) await rm(absolute, { recursive: true, force: true });
-      await mkdir(absolute, { recursive: true, mode: 0o755 });
+      const parentRelative = path.posix.dirname(folder) === '.' ? '' : path.posix.dirname(folder);
+      await withFolderInside(this.root, parentRelative, { create: true }, async (parent) => {
+        const entry = parent.entry(path.posix.basename(folder));
+        const current = await lstat(entry).catch(() => undefined);
+        if (current?.isDirectory()) return;
+        if (current !== undefined) {
+          const removed = await newBuildPath(this.root);
+          await rename(entry, removed);
+          await removeTree(removed);
+        }
+        await mkdir(entry, { mode: 0o755 });
+      });
     }
   }
 
   /** Stages a skill into `skills/<name>/`, or does nothing when the copy is current. */
-  async stageSkill(name: string, context?: SkillContext): Promise<StagedSkill> {
+  async stageSkill(name: string, context?: SkillContext, repository: SkillRepository = this.settings.repository): Promise<StagedSkill> {
     assertStageableName(name);
-    return this.withSkillLock(name, () =>
+    return this.exclusive(() => this.withSkillLock(name, () =>
       inSpan('workspace.stage.skill', { 'skill.name': name, 'workspace.session': this.sessionId }, async (span) => {
         // An unknown skill is refused before the workspace is touched.
-        const skill = await this.settings.repository.get(name, context);
+        const skill = await repository.get(name, context);
         const [current] = await Promise.all([this.currentMetadata(), this.ensureLayoutSinceLastRun()]);
         const previous = current.skills[skill.name];
         const { staged, record, copyInode } = await stageSkill({
           root: this.root,
           skill,
-          repository: this.settings.repository,
+          repository,
           context,
           mode: this.settings.stageMode,
           previous,
@@ -240,13 +288,13 @@ export class Workspace {
         }
         return staged;
       }),
-    );
+    ));
   }
 
   /** Stages inputs in order; the first failure stops and is thrown (earlier inputs stay). */
-  async stageInputs(specs: readonly InputSpec[], options: { hostAccess: boolean | readonly string[]; skillContext?: SkillContext }): Promise<StagedInput[]> {
+  async stageInputs(specs: readonly InputSpec[], options: { hostAccess: boolean | readonly string[]; skillContext?: SkillContext; repository?: SkillRepository }): Promise<StagedInput[]> {
     if (specs.length === 0) return [];
-    return inSpan('workspace.stage.inputs', { 'workspace.session': this.sessionId, 'inputs.count': specs.length }, async () => {
+    return this.exclusive(() => inSpan('workspace.stage.inputs', { 'workspace.session': this.sessionId, 'inputs.count': specs.length }, async () => {
       await this.ensureLayoutSinceLastRun();
       const staged: StagedInput[] = [];
       for (const spec of specs) {
@@ -254,8 +302,8 @@ export class Workspace {
           await stageInput(spec, {
             root: this.root,
             paths: this.paths,
-            sessionId: this.sessionId,
-            repository: this.settings.repository,
+            artifactScope: this.artifactScope,
+            repository: options.repository ?? this.settings.repository,
             skillContext: options.skillContext,
             artifacts: this.settings.artifacts,
             hostAccess: options.hostAccess,
@@ -274,7 +322,7 @@ export class Workspace {
         return metadata;
       });
       return staged;
-    });
+    }));
   }
 
   /**
@@ -291,6 +339,10 @@ export class Workspace {
 
   /** Runs one command with the workspace environment; the caller collects outputs afterwards. */
   async run(request: WorkspaceRunRequest): Promise<WorkspaceRunOutcome> {
+    return this.exclusive(() => this.runInTurn(request));
+  }
+
+  private async runInTurn(request: WorkspaceRunRequest): Promise<WorkspaceRunOutcome> {
     await this.ensureLayoutSinceLastRun();
     const skillFolder = request.skill === undefined ? undefined : `${workspaceFolders.skills}/${request.skill}`;
     // Independent look-ups, made at once.
@@ -301,7 +353,10 @@ export class Workspace {
     ]);
     if (cwdOutcome.status === 'rejected' || virtualEnvOutcome.status === 'rejected' || runDirOutcome.status === 'rejected') {
       // A refused run leaves no folder behind.
-      if (runDirOutcome.status === 'fulfilled') await rm(path.join(this.root, runDirOutcome.value), { recursive: true, force: true });
+      if (runDirOutcome.status === 'fulfilled') {
+        const runName = path.posix.basename(runDirOutcome.value);
+        await withFolderInside(this.root, workspaceFolders.runs, { create: false }, (runs) => rm(runs.entry(runName), { recursive: true, force: true })).catch(() => undefined);
+      }
       throw [cwdOutcome, virtualEnvOutcome, runDirOutcome].find((outcome) => outcome.status === 'rejected')?.reason;
     }
     const cwd = cwdOutcome.value;
@@ -363,12 +418,12 @@ export class Workspace {
    * `workspace://out/a`, or relative to `cwd` when they do not start with a workspace folder.
    */
   async collect(patterns: readonly string[], options: { cwd?: string; runDir?: string; limits?: OutputLimits } = {}): Promise<CollectedOutputs> {
-    return inSpan('workspace.collect', { 'workspace.session': this.sessionId, 'collect.patterns': patterns.length }, async (span) => {
+    return this.exclusive(() => inSpan('workspace.collect', { 'workspace.session': this.sessionId, 'collect.patterns': patterns.length }, async (span) => {
       const found = await this.findOutputs(patterns, options);
-      const collected = await readOutputs(found.matches, options.limits ?? defaultOutputLimits);
+      const collected = await readOutputs(this.root, found.matches, options.limits ?? defaultOutputLimits);
       span.setAttribute('collect.files', collected.files.length);
       return { ...collected, warnings: [...found.warnings, ...collected.warnings] };
-    });
+    }));
   }
 
   /**
@@ -391,28 +446,29 @@ export class Workspace {
       }
     }
     if (normalized.length === 0) return { matches: [], warnings };
-    const found = await findOutputs(this.root, normalized, options.modifiedSince === undefined ? {} : { modifiedSince: options.modifiedSince });
+    const found = await this.exclusive(() => findOutputs(this.root, normalized, options.modifiedSince === undefined ? {} : { modifiedSince: options.modifiedSince }));
     return { matches: found.matches, warnings: [...warnings, ...found.warnings] };
   }
 
   /** Reads matched files within the limits. */
   readOutputs(matches: readonly OutputMatch[], limits: OutputLimits = defaultOutputLimits): Promise<CollectedOutputs> {
-    return readOutputs(matches, limits);
+    return this.exclusive(() => readOutputs(this.root, matches, limits));
   }
 
   private async createRunFolder(): Promise<string> {
-    const runs = await ensureDirectoryInside(this.root, workspaceFolders.runs);
     const stamp = new Date().toISOString().replace(/[-:]/g, '').replace('Z', '');
-    for (let attempt = 0; ; attempt += 1) {
-      const name = `run_${stamp}${attempt === 0 ? '' : `_${attempt + 1}`}`;
-      try {
-        // Exclusive creation: two runs in the same millisecond get distinct folders.
-        await mkdir(path.join(runs, name));
-        return `${workspaceFolders.runs}/${name}`;
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    return withFolderInside(this.root, workspaceFolders.runs, { create: true }, async (runs) => {
+      for (let attempt = 0; ; attempt += 1) {
+        const name = `run_${stamp}${attempt === 0 ? '' : `_${attempt + 1}`}`;
+        try {
+          // Exclusive creation: two runs in the same millisecond get distinct folders.
+          await mkdir(runs.entry(name));
+          return `${workspaceFolders.runs}/${name}`;
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+        }
       }
-    }
+    });
   }
 
   private async withSkillLock<T>(name: string, work: () => Promise<T>): Promise<T> {

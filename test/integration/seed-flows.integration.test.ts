@@ -197,7 +197,7 @@ describe('seed flows with the AI SDK mock model', () => {
     expect(calls[2]?.prompt).toEqual([system, user, loadCall, loadResult, runCall, runResult]);
     for (const call of calls) expect(call.tools?.map((entry) => entry.name)).toEqual(executionSkillTools);
 
-    const workspace = await workspaces.workspace('files');
+    const workspace = await workspaces.workspace({ userId: 'demo', sessionId: 'files' });
     expect(await readFile(join(workspace.root, 'out', 'notes-summary.txt'), 'utf8')).toBe(expectedSummary);
     expect(events.at(-1)).toMatchObject({ type: 'done', text: 'Summary written to out/notes-summary.txt.' });
   });

@@ -27,15 +27,16 @@ export async function workspaceSecurityFixture(toolOptions: Omit<ExecutionToolsO
   const repository = await createFsSkillRepository({ roots: [path.join(root, 'skills')] });
   const workspaces = createWorkspaceManager({ runtime: new SandboxRuntime(), repository, baseDir: path.join(root, 'workspaces') });
   const [skillRun, workspaceExec] = createExecutionTools({ ...toolOptions, workspaces }) as [ToolDefinition, ToolDefinition];
-  const contextFor = (sessionId: string): ToolContext => ({
+  const contextFor = (sessionId: string, owner: { userId?: string; appName?: string } = {}): ToolContext => ({
     sessionId,
+    ...owner,
     agentName: 'agent',
     state: createInMemoryStateView({ [loadedKey('agent', 'probe')]: '1' }),
   });
-  const run = (input: Record<string, unknown>, sessionId = 'attacker') =>
-    skillRun.execute(skillRun.inputSchema.parse({ skill: 'probe', ...input }), contextFor(sessionId)) as Promise<SkillRunResult>;
-  const exec = (input: Record<string, unknown>, sessionId = 'attacker') =>
-    workspaceExec.execute(workspaceExec.inputSchema.parse(input), contextFor(sessionId)) as Promise<SkillRunResult>;
+  const run = (input: Record<string, unknown>, sessionId = 'attacker', owner: { userId?: string; appName?: string } = {}) =>
+    skillRun.execute(skillRun.inputSchema.parse({ skill: 'probe', ...input }), contextFor(sessionId, owner)) as Promise<SkillRunResult>;
+  const exec = (input: Record<string, unknown>, sessionId = 'attacker', owner: { userId?: string; appName?: string } = {}) =>
+    workspaceExec.execute(workspaceExec.inputSchema.parse(input), contextFor(sessionId, owner)) as Promise<SkillRunResult>;
   return { root, skillDir, hostSecret, workspaces, run, exec, dispose: () => rm(root, { recursive: true, force: true }) };
 }
 

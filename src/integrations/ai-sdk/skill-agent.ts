@@ -183,6 +183,8 @@ export function createSkillAgent(options: SkillAgentOptions): SkillAgent {
     let usage = emptyUsage;
     const context = createSkillCallContext({
       sessionId: key.sessionId,
+      userId: key.userId,
+      ...(appName !== undefined ? { appName } : {}),
       agentName: name,
       state,
       ...(runOptions.context !== undefined ? { skillContext: runOptions.context } : {}),
@@ -324,7 +326,9 @@ function executionSetup(options: SkillAgentOptions, repository: SkillRepository)
     return { workspaces: undefined, executionTools: undefined };
   }
   const workspaces = options.workspaces ?? createWorkspaceManager({ runtime: options.runtime!, repository });
-  return { workspaces, executionTools: createExecutionTools({ ...options.execution, workspaces }) };
+  // The agent's repository (filtered when a filter is set), not the manager's: a skill hidden from a
+  // user must not reach the user's workspace by staging or a `skill://` input.
+  return { workspaces, executionTools: createExecutionTools({ ...options.execution, workspaces, repository }) };
 }
 
 async function appendTurn(store: SessionStore, key: SessionKey, events: NewSessionEvent[], readVersion: number, maxAttempts: number): Promise<number> {

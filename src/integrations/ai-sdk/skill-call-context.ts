@@ -20,6 +20,9 @@ export interface StateChange {
  */
 export interface SkillCallContext {
   sessionId: string;
+  /** The session's user and app: with the session id they pick the workspace, so users sharing a session id never share one. */
+  userId?: string;
+  appName?: string;
   /** Disclosure state is kept per agent (default `assistant`). */
   agentName: string;
   /** The session's state. Tool calls write into it only when they succeed. */
@@ -51,6 +54,8 @@ export const defaultAgentName = 'assistant';
 
 export function createSkillCallContext(options: {
   sessionId: string;
+  userId?: string;
+  appName?: string;
   state: StateView;
   agentName?: string;
   skillContext?: SkillContext;
@@ -59,6 +64,8 @@ export function createSkillCallContext(options: {
   onStepPrepared?: (prepared: PreparedStep) => void;
 }): SkillCallContext {
   const context: SkillCallContext = { sessionId: options.sessionId, agentName: options.agentName ?? defaultAgentName, state: options.state };
+  if (options.userId !== undefined) context.userId = options.userId;
+  if (options.appName !== undefined) context.appName = options.appName;
   if (options.skillContext !== undefined) context.skillContext = options.skillContext;
   if (options.skillLoads !== undefined) context.skillLoads = options.skillLoads;
   if (options.onStateChange !== undefined) context.onStateChange = options.onStateChange;

@@ -30,6 +30,8 @@ export function toAiSdkTool(definition: ToolDefinition<any, any>, options: ToolA
         const transaction = beginStateTransaction(context.state);
         const output = await definition.execute(input, {
           sessionId: context.sessionId,
+          ...(context.userId !== undefined ? { userId: context.userId } : {}),
+          ...(context.appName !== undefined ? { appName: context.appName } : {}),
           agentName: context.agentName,
           toolCallId,
           state: transaction.view,

@@ -1,0 +1,133 @@
+import { constants, existsSync } from 'node:fs';
+import { mkdir, open, readlink, realpath, type FileHandle } from 'node:fs/promises';
+import path from 'node:path';
+import { WorkspacePathError } from './errors.js';
+import { isInside } from './workspace-paths.js';
+
+/**
+ * Host-side file operations on a folder that a sandboxed process can change at any moment.
+ *
+ * Node has no openat(), so a path such as `<root>/work/inputs/x` is resolved by the kernel again on
+ * every call: a folder checked a moment ago may be a link to a host folder by the time the write
+ * happens. Instead, a folder is opened once and its descriptor's real path (`/proc/self/fd/<n>`) is
+ * checked; every later operation names its target as `/proc/self/fd/<n>/<name>`, which the kernel
+ * resolves to the very folder that was checked, whatever happens to the path since. Only the last
+ * name is resolved again, and mkdir, rename, unlink, symlink and O_CREAT|O_EXCL never follow a link
+ * there. That is what openat() would give, without a native module.
+ *
+ * Without /proc (not Linux) the fallback is the checked real path; there the per-workspace lock
+ * (no command runs while the host stages or collects) is the only guarantee (see docs/workspaces.md).
+ */
+const procFdAvailable = process.platform === 'linux' && existsSync('/proc/self/fd');
+
+/** A folder opened and checked to lie inside the workspace; `entry(name)` names a child through it. */
+export interface AnchoredFolder {
+  /** Real path of the folder when it was opened (for messages and workspace-relative names). */
+  readonly realPath: string;
+  /** A path that reaches `name` inside this very folder, immune to links planted along the way. */
+  entry(name: string): string;
+  close(): Promise<void>;
+}
+
+/** Where a descriptor really points; undefined when it cannot be told (no /proc). */
+async function descriptorPath(handle: FileHandle): Promise<string | undefined> {
+  if (!procFdAvailable) return undefined;
+  return readlink(`/proc/self/fd/${handle.fd}`);
+}
+
+async function anchor(root: string, folder: string, handle: FileHandle | undefined, shown: string): Promise<AnchoredFolder> {
+  if (handle === undefined) {
+    // No /proc: check the real path now and use it.
+    const real = await realpath(folder);
+    if (!isInside(root, real)) throw new WorkspacePathError(shown, 'it is a link that leads out of the workspace');
+    return { realPath: real, entry: (name) => path.join(real, name), close: async () => undefined };
+  }
+  const real = (await descriptorPath(handle)) as string;
+  if (!isInside(root, real)) {
+    await handle.close();
+    throw new WorkspacePathError(shown, 'it is a link that leads out of the workspace');
+  }
+  const base = `/proc/self/fd/${handle.fd}`;
+  return { realPath: real, entry: (name) => `${base}/${name}`, close: () => handle.close() };
+}
+
+async function openDirectory(folder: string): Promise<FileHandle | undefined> {
+  if (!procFdAvailable) return undefined;
+  return open(folder, constants.O_RDONLY | constants.O_DIRECTORY);
+}
+
+/**
+ * Opens the workspace-relative folder `relative` below `root` (a real path nobody else controls),
+ * creating missing parts when `create` is set. Each part is opened through its checked parent; a part
+ * may be a link only when what it leads to is inside the workspace (the skill copies' `out` link is).
+ */
+export async function openFolderInside(root: string, relative: string, options: { create: boolean }): Promise<AnchoredFolder> {
+  let current = await anchor(root, root, await openDirectory(root), relative || '.');
+  try {
+    for (const segment of relative.split('/').filter((part) => part !== '' && part !== '.')) {
+      if (segment === '..') throw new WorkspacePathError(relative, 'it climbs out of the workspace');
+      const child = current.entry(segment);
+      let handle: FileHandle | undefined;
+      try {
+        handle = await openDirectory(child);
+        if (handle === undefined) await realpath(child);
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === 'ENOTDIR') throw new WorkspacePathError(relative, `"${segment}" is not a folder`);
+        if (code !== 'ENOENT') throw error;
+        if (!options.create) throw new WorkspacePathError(relative, `"${segment}" does not exist`);
+        // mkdir never follows a link in the last name: a link planted there now fails with EEXIST.
+        await mkdir(child, { mode: 0o755 });
+        handle = await openDirectory(child);
+      }
+      const next = await anchor(root, child, handle, relative);
+      await current.close();
+      current = next;
+    }
+    return current;
+  } catch (error) {
+    await current.close();
+    throw error;
+  }
+}
+
+/** Runs `work` with the folder open, closing it afterwards. */
+export async function withFolderInside<T>(root: string, relative: string, options: { create: boolean }, work: (folder: AnchoredFolder) => Promise<T>): Promise<T> {
+  const folder = await openFolderInside(root, relative, options);
+  try {
+    return await work(folder);
+  } finally {
+    await folder.close();
+  }
+}
+
+/**
+ * Opens an existing regular file for reading and returns it only when the file opened lies inside
+ * `root`. The last name is not followed (O_NOFOLLOW), a FIFO cannot block the open (O_NONBLOCK), and
+ * whatever links were swapped into the path, the check is made on what was actually opened.
+ */
+export async function openFileInside(root: string, filePath: string): Promise<FileHandle> {
+  const handle = await open(filePath, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  try {
+    const real = (await descriptorPath(handle)) ?? (await realpath(filePath));
+    if (!isInside(root, real)) throw new WorkspacePathError(filePath, 'it is reached through a link that leads out of the workspace');
+    if (!(await handle.stat()).isFile()) throw new WorkspacePathError(filePath, 'it is not a regular file');
+    return handle;
+  } catch (error) {
+    await handle.close();
+    throw error;
+  }
+}
+
+/** Reads at most `limit` bytes from an open file; `size` is the file's full size. */
+export async function readHead(handle: FileHandle, limit: number): Promise<{ data: Buffer; sizeBytes: number }> {
+  const { size } = await handle.stat();
+  const buffer = Buffer.alloc(Math.min(size, limit));
+  let filled = 0;
+  while (filled < buffer.length) {
+    const { bytesRead } = await handle.read(buffer, filled, buffer.length - filled, filled);
+    if (bytesRead === 0) break;
+    filled += bytesRead;
+  }
+  return { data: buffer.subarray(0, filled), sizeBytes: size };
+}
