@@ -5,7 +5,7 @@ import type { ToolContext } from '../tools/types.js';
 import type { ResolvedExecutionOptions } from './execution-options.js';
 import { compileGlob } from './glob-pattern.js';
 import type { InputSpec } from './input-stager.js';
-import { outputFingerprint } from './output-collector.js';
+import { maxOutputPatterns, outputFingerprint } from './output-collector.js';
 import { assertAllowedVariable } from './run-environment.js';
 import { shapeRunResult, type SkillRunResult } from './run-result.js';
 import { toWorkspaceRelative, workspaceFolders } from './workspace-paths.js';
@@ -53,7 +53,10 @@ export async function executeCommand(options: ResolvedExecutionOptions, request:
     }
 
     // A bad glob found after the command ran would lose its result.
-    for (const pattern of request.outputFiles ?? []) compileGlob(pattern.trim().replace(/\\/g, '/'));
+    if ((request.outputFiles?.length ?? 0) > maxOutputPatterns) {
+      throw new SkillToolError(`${request.tool}: output_files has ${request.outputFiles?.length} patterns; at most ${maxOutputPatterns} are taken, combine them with {a,b} or **`);
+    }
+    for (const pattern of request.outputFiles ?? []) compileGlob(pattern.trim());
 
     const workspace = await options.workspaces.workspace(context.sessionId);
     const base = request.skill === undefined ? '' : `${workspaceFolders.skills}/${request.skill}`;

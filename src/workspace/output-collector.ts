@@ -1,7 +1,7 @@
 import { constants } from 'node:fs';
 import { lstat, open, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { compileGlob } from './glob-pattern.js';
+import { compileGlob, escapeGlob, MatchBudget } from './glob-pattern.js';
 import { metadataFileName, realPathInside } from './workspace-paths.js';
 
 export interface OutputLimits {
@@ -18,6 +18,16 @@ export const defaultOutputLimits: OutputLimits = { maxFiles: 100, maxFileBytes: 
 
 /** Entries a collection walks at most, so `**` over a huge tree cannot stall a tool call. */
 export const maxWalkedEntries = 50_000;
+
+/**
+ * Matching steps (one character or segment compared) one collection may spend: a few hundred
+ * milliseconds of event-loop time at most, however the patterns and names were chosen. Matching
+ * `*.txt` against every entry of the walk budget needs a small fraction of it.
+ */
+export const maxMatchSteps = 20_000_000;
+
+/** Patterns one collection takes; more are refused by the tools before the command runs. */
+export const maxOutputPatterns = 64;
 
 export interface CollectedFile {
   /** Workspace-relative path of the file itself, links resolved (`skills/x/out/a.txt` is `out/a.txt`). */
@@ -79,6 +89,7 @@ export async function findOutputs(root: string, patterns: readonly string[], opt
   const warnings: string[] = [];
   const found = new Map<string, OutputMatch>();
   let walked = 0;
+  const budget = new MatchBudget(maxMatchSteps);
   for (const pattern of patterns) {
     const glob = compileGlob(pattern);
     const base = await realPathInside(root, path.join(root, glob.base));
@@ -105,7 +116,7 @@ export async function findOutputs(root: string, patterns: readonly string[], opt
       if (!glob.hasWildcards) await consider(glob.base, path.join(root, glob.base));
     } else if (baseStats.isDirectory()) {
       // A plain folder path collects the folder's files, as `folder/**` would.
-      const matcher = glob.hasWildcards ? glob : compileGlob(`${glob.base}/**`);
+      const matcher = glob.hasWildcards ? glob : compileGlob(`${escapeGlob(glob.base)}/**`);
       const maxDepth = glob.hasWildcards ? glob.maxDepth : Infinity;
       const walk = async (directory: string, logicalDir: string, depth: number): Promise<void> => {
         if (depth > maxDepth) return;
@@ -113,11 +124,11 @@ export async function findOutputs(root: string, patterns: readonly string[], opt
         entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
         for (const entry of entries) {
           walked += 1;
-          if (walked > maxWalkedEntries) return;
+          if (walked > maxWalkedEntries || budget.exhausted) return;
           const logical = logicalDir === '' ? entry.name : `${logicalDir}/${entry.name}`;
           const absolute = path.join(directory, entry.name);
           if (entry.isDirectory()) await walk(absolute, logical, depth + 1);
-          else if ((entry.isFile() || entry.isSymbolicLink()) && matcher.matches(logical)) await consider(logical, absolute);
+          else if ((entry.isFile() || entry.isSymbolicLink()) && matcher.matches(logical, budget)) await consider(logical, absolute);
         }
       };
       await walk(base, glob.base, 1);
@@ -126,6 +137,7 @@ export async function findOutputs(root: string, patterns: readonly string[], opt
     for (const match of matches) if (!found.has(match.name)) found.set(match.name, match);
   }
   if (walked > maxWalkedEntries) warnings.push(`output patterns walked more than ${maxWalkedEntries} entries; the rest was not searched`);
+  if (budget.exhausted) warnings.push('output patterns took too much matching work (many wildcards against many or long names); the rest was not searched: use fewer wildcards or a narrower folder');
   return { matches: [...found.values()], warnings };
 }
 

@@ -164,6 +164,22 @@ describe('skill_run', () => {
     expect(result.warnings.join('\n')).toMatch(/leads out of the workspace/);
   });
 
+  it('collects by escapes, nested and slash-spanning braces, POSIX classes and a trailing slash, as written', async () => {
+    const { run, load } = await setup();
+    load('maker');
+    const command = "mkdir -p out/d/e out/b 'out/x*y' && touch 'out/a*b' out/axb out/7.txt out/q.txt out/b/c.txt out/d/e/f.txt 'out/x*y/z.txt'";
+    const collect = async (pattern: string) => (await run({ skill: 'maker', command, output_files: [pattern] })).output_files.map((file) => file.name);
+    expect(await collect('out/a\\*b')).toEqual(['out/a*b']);
+    expect(await collect('out/{axb,{7,q}.txt}')).toEqual(['out/7.txt', 'out/axb', 'out/q.txt']);
+    expect(await collect('$OUTPUT_DIR/{axb,b/c.txt}')).toEqual(['out/axb', 'out/b/c.txt']);
+    expect(await collect('out/[[:digit:]].txt')).toEqual(['out/7.txt']);
+    expect(await collect('out/d/')).toEqual(['out/d/e/f.txt']);
+    expect(await collect('out/*/')).toEqual(['out/b/c.txt', 'out/d/e/f.txt', 'out/x*y/z.txt']);
+    // A folder whose name holds glob syntax, reached through the cwd, is that folder.
+    expect((await run({ skill: 'maker', command, cwd: '$OUTPUT_DIR/x*y', output_files: ['*.txt'] })).output_files.map((file) => file.name)).toEqual(['out/x*y/z.txt']);
+    await expect(run({ skill: 'maker', command, output_files: ['out/*/../*.txt'] })).resolves.toMatchObject({ warnings: expect.arrayContaining([expect.stringMatching(/".." after a wildcard is not supported/)]) });
+  });
+
   it('returns only what this run wrote under out/, at most 20 files, saying how many more there were', async () => {
     const { run, load } = await setup();
     load('maker');
