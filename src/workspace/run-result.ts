@@ -32,8 +32,12 @@ export interface SkillRunResult {
   timed_out: boolean;
   duration_ms: number;
   output_files: OutputFile[];
-  /** The smallest-named small text output: what a model usually wants to read first. */
-  primary_output?: OutputFile;
+  /**
+   * The smallest-named small text output: what a model usually wants to read first. It names the
+   * file and carries no `content`: the text is in that file's `output_files` entry, once (a copy
+   * here doubled every small result the model reads).
+   */
+  primary_output?: Omit<OutputFile, 'content'>;
   artifact_files?: ArtifactFile[];
   warnings: string[];
   /**
@@ -114,7 +118,10 @@ export async function shapeRunResult(input: ShapeResultInput): Promise<SkillRunR
     output_files: outputFiles,
     warnings,
   };
-  if (primary !== undefined) result.primary_output = { ...primary };
+  if (primary !== undefined) {
+    const { content: _content, ...pointer } = primary;
+    result.primary_output = pointer;
+  }
 
   if (input.saveAsArtifacts && files.length > 0) {
     if (input.artifacts === undefined) {
@@ -134,7 +141,6 @@ export async function shapeRunResult(input: ShapeResultInput): Promise<SkillRunR
 
   if (input.omitInlineContent) {
     for (const file of result.output_files) delete file.content;
-    if (result.primary_output !== undefined) delete result.primary_output.content;
   }
   if (collected.limitsHit || inlineCut) result.limits_hit = true;
   return result;

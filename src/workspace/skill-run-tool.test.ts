@@ -145,12 +145,27 @@ describe('skill_run', () => {
     expect(stored.mimeType).toBe('image/png');
   });
 
+  it('sends an inlined file to the model once, not again under primary_output', async () => {
+    const { run, load } = await setup();
+    load('maker');
+    // A 9.7 KB report: its text used to appear in output_files and again in primary_output.
+    const line = 'quarterly figure 0123456789 abcdefghijklmnopqrstuvwxyz\n';
+    const result = await run({ skill: 'maker', command: `for i in $(seq 1 180); do printf '${line.trim()}\\n'; done > out/report.txt` });
+    const text = result.output_files[0]?.content ?? '';
+    expect(text.length).toBe(180 * line.length);
+    expect(result.primary_output).toEqual({ name: 'out/report.txt', mime_type: 'text/plain; charset=utf-8', size_bytes: text.length, truncated: false, ref: 'workspace://out/report.txt' });
+    // What the AI SDK and the MCP server send is this object as JSON.
+    const sent = JSON.stringify(result);
+    expect(sent.split('quarterly figure').length - 1).toBe(180);
+    expect(sent.length).toBeLessThan(text.length + 2048);
+  });
+
   it('omits inline content on request but keeps names, sizes and refs', async () => {
     const { run, load } = await setup();
     load('maker');
     const result = await run({ skill: 'maker', command: 'sh scripts/make.sh a', omit_inline_content: true });
     expect(result.output_files).toEqual([{ name: 'out/a.txt', mime_type: 'text/plain; charset=utf-8', size_bytes: 6, truncated: false, ref: 'workspace://out/a.txt' }]);
-    expect(result.primary_output?.content).toBeUndefined();
+    expect(result.primary_output).toMatchObject({ name: 'out/a.txt', ref: 'workspace://out/a.txt' });
   });
 
   it('does not follow an output link that leads out of the workspace', async () => {
