@@ -10,6 +10,7 @@ import { assertAllowedVariable } from './run-environment.js';
 import { shapeRunResult, type SkillRunResult } from './run-result.js';
 import { toWorkspaceRelative, workspaceFolders } from './workspace-paths.js';
 import { inSpan } from './in-span.js';
+import { measureWorkspace, quotaWarning, unlimited, watchLimits, watchWorkspaceQuota, type QuotaLimit, type WorkspaceUsage } from './workspace-quota.js';
 import type { Workspace } from './workspace.js';
 
 /** What `skill_run` and `workspace_exec` share, after their own checks. */
@@ -69,6 +70,19 @@ export async function executeCommand(options: ResolvedExecutionOptions, request:
     // What out/ held before: a file this run copied in with its old times (`cp -p`, `tar -x`) is
     // still new, and one it rewrote keeps its name but not its inode, size or times.
     const before = request.outputFiles === undefined ? await workspace.findOutputs([`${workspaceFolders.out}/**`]) : undefined;
+    const quota = options.workspaceQuota;
+    // Without a finite limit there is nothing to watch, and no walk of the workspace to pay for.
+    const watched = Number.isFinite(quota.maxBytes) || Number.isFinite(quota.maxFiles);
+    const baseline = watched ? await measureWorkspace(workspace.root, unlimited) : { bytes: 0, files: 0 };
+    const stopForQuota = new AbortController();
+    let stoppedFor: { limit: QuotaLimit; usage: WorkspaceUsage } | undefined;
+    const stopWatching = watched
+      ? watchWorkspaceQuota(workspace.root, watchLimits(quota, baseline), (limit, usage) => {
+          stoppedFor = { limit, usage };
+          stopForQuota.abort();
+        })
+      : () => undefined;
+    const abortSignal = context.abortSignal === undefined ? stopForQuota.signal : AbortSignal.any([context.abortSignal, stopForQuota.signal]);
     const outcome = await workspace.run({
       ...(argv === undefined ? { command } : { argv }),
       skill: request.skill,
@@ -81,8 +95,12 @@ export async function executeCommand(options: ResolvedExecutionOptions, request:
       network: options.network,
       restricted,
       readOnlyPaths: options.readOnlyPaths,
-      abortSignal: context.abortSignal,
-    });
+      abortSignal,
+    }).finally(stopWatching);
+    // Measured again after the run: a command faster than the watch still shows what it left.
+    const after = stoppedFor?.usage ?? (watched ? await measureWorkspace(workspace.root, quota) : baseline);
+    const quotaHit = stoppedFor?.limit ?? after.exceeded;
+    if (quotaHit !== undefined) warnings.push(quotaWarning(quotaHit, after, quota, stoppedFor !== undefined));
 
     let collected;
     if (request.outputFiles === undefined) {
@@ -111,6 +129,7 @@ export async function executeCommand(options: ResolvedExecutionOptions, request:
       saveAsArtifacts: request.saveAsArtifacts ?? false,
       artifacts: options.workspaces.artifacts === undefined ? undefined : { store: options.workspaces.artifacts, scope: context.sessionId },
       warnings,
+      limitsHit: quotaHit === undefined ? [] : [quotaHit],
     });
   });
 }

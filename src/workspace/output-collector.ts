@@ -39,9 +39,13 @@ export interface CollectedFile {
   truncated: boolean;
 }
 
+/** Which output cap left something out: the file count, or the bytes read (per file or in all). */
+export type OutputLimitHit = 'output_files' | 'output_bytes';
+
 export interface CollectedOutputs {
   files: CollectedFile[];
-  limitsHit: boolean;
+  /** Empty when nothing was left out. */
+  limitsHit: OutputLimitHit[];
   warnings: string[];
 }
 
@@ -146,21 +150,21 @@ export async function readOutputs(matches: readonly OutputMatch[], limits: Outpu
   const warnings: string[] = [];
   const files: CollectedFile[] = [];
   let total = 0;
-  let limitsHit = false;
+  const limitsHit = new Set<OutputLimitHit>();
   for (const { name, hostPath } of matches) {
     if (files.length >= limits.maxFiles || total >= limits.maxTotalBytes) {
-      limitsHit = true;
+      limitsHit.add(files.length >= limits.maxFiles ? 'output_files' : 'output_bytes');
       warnings.push(`output files limited to ${limits.maxFiles} files and ${limits.maxTotalBytes} bytes; ${matches.length - files.length} more matched`);
       break;
     }
     const budget = Math.min(limits.maxFileBytes, limits.maxTotalBytes - total);
     const { data, sizeBytes } = await readHead(hostPath, budget);
     const truncated = sizeBytes > data.length;
-    if (truncated) limitsHit = true;
+    if (truncated) limitsHit.add('output_bytes');
     total += data.length;
     files.push({ name, hostPath, sizeBytes, data, truncated });
   }
-  return { files, limitsHit, warnings };
+  return { files, limitsHit: [...limitsHit], warnings };
 }
 
 /** Workspace bookkeeping is never an output file. */

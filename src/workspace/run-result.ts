@@ -1,7 +1,8 @@
 import type { RuntimeResult } from './runtime-types.js';
 import { artifactReference, type ArtifactStore } from './artifact-store.js';
 import { detectMimeType, isTextMimeType, sniffBytes } from './mime-type.js';
-import type { CollectedOutputs } from './output-collector.js';
+import type { CollectedOutputs, OutputLimitHit } from './output-collector.js';
+import type { QuotaLimit } from './workspace-quota.js';
 
 /** One collected file as the model sees it. */
 export interface OutputFile {
@@ -41,11 +42,19 @@ export interface SkillRunResult {
   artifact_files?: ArtifactFile[];
   warnings: string[];
   /**
-   * Set when an output cap (files, bytes read per file or in all, text inlined in all) left something
-   * out; the per-file inline cap shows only as the file's `truncated`.
+   * Set, to the limits reached, when one left something out or stopped the command; absent when
+   * none did. The per-file inline cap shows only as the file's `truncated`.
    */
-  limits_hit?: boolean;
+  limits_hit?: LimitHit[];
 }
+
+/**
+ * `output_files`: more files matched than are collected; `output_bytes`: a file or the call's
+ * total read was cut; `inline_bytes`: the text inlined in all was cut; `stdout` / `stderr`: the
+ * stream was cut; `disk` / `files`: the workspace holds more than its quota (the command was
+ * stopped when it grew past it while running).
+ */
+export type LimitHit = OutputLimitHit | 'inline_bytes' | 'stdout' | 'stderr' | QuotaLimit;
 
 /** Caps on what a result carries inline; every one is documented in docs/workspaces.md. */
 export interface InlineLimits {
@@ -71,6 +80,8 @@ export interface ShapeResultInput {
   artifacts?: { store: ArtifactStore; scope: string };
   /** Warnings gathered before the run (staging, inputs, capped timeout). */
   warnings: string[];
+  /** Limits reached outside the output caps (the workspace quota). */
+  limitsHit?: readonly LimitHit[];
 }
 
 /** Turns a runtime result and collected files into the tool result. */
@@ -142,7 +153,11 @@ export async function shapeRunResult(input: ShapeResultInput): Promise<SkillRunR
   if (input.omitInlineContent) {
     for (const file of result.output_files) delete file.content;
   }
-  if (collected.limitsHit || inlineCut) result.limits_hit = true;
+  const limitsHit = new Set<LimitHit>([...collected.limitsHit, ...(input.limitsHit ?? [])]);
+  if (inlineCut) limitsHit.add('inline_bytes');
+  if (run.stdoutTruncated) limitsHit.add('stdout');
+  if (run.stderrTruncated) limitsHit.add('stderr');
+  if (limitsHit.size > 0) result.limits_hit = [...limitsHit];
   return result;
 }
 

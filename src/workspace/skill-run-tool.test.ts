@@ -221,7 +221,7 @@ describe('skill_run', () => {
     load('maker');
     const result = await run({ skill: 'maker', command: 'for i in 1 2 3 4 5; do echo $i > out/f$i.txt; done', output_files: ['out/*.txt'] });
     expect(result.output_files.map((file) => file.name)).toEqual(['out/f1.txt', 'out/f2.txt', 'out/f3.txt']);
-    expect(result.limits_hit).toBe(true);
+    expect(result.limits_hit).toEqual(['output_files']);
   });
 
   it('sets limits_hit when the inline total drops or cuts a file', async () => {
@@ -229,7 +229,7 @@ describe('skill_run', () => {
     load('maker');
     const result = await run({ skill: 'maker', command: 'printf 12345678 > out/a.txt; printf abcdef > out/b.txt; printf xyz > out/c.txt', output_files: ['out/*.txt'] });
     expect(result.output_files.map((file) => [file.content, file.truncated])).toEqual([['12345678', false], ['ab', true], [undefined, false]]);
-    expect(result.limits_hit).toBe(true);
+    expect(result.limits_hit).toEqual(['inline_bytes']);
     expect(result.warnings.join('\n')).toMatch(/inline content stopped at 10 bytes/);
     const { run: runWide, load: loadWide } = await setup({ inlineLimits: { fileBytes: 4 } });
     loadWide('maker');
