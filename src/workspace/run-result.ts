@@ -1,6 +1,7 @@
 import type { RuntimeResult } from './runtime-types.js';
 import { artifactReference, type ArtifactStore } from './artifact-store.js';
 import { detectMimeType, isTextMimeType, sniffBytes } from './mime-type.js';
+import { escapeInvisible, hasInvisible } from './visible-text.js';
 import type { CollectedOutputs, OutputLimitHit } from './output-collector.js';
 import type { QuotaLimit } from './workspace-quota.js';
 
@@ -99,7 +100,8 @@ export async function shapeRunResult(input: ShapeResultInput): Promise<SkillRunR
   let inlineCut = false;
   const outputFiles: OutputFile[] = files.map((file) => {
     const mimeType = detectMimeType(file.name, file.data.subarray(0, sniffBytes));
-    const entry: OutputFile = { name: file.name, mime_type: mimeType, size_bytes: file.sizeBytes, truncated: file.truncated, ref: `workspace://${file.name}` };
+    const name = escapeInvisible(file.name);
+    const entry: OutputFile = { name, mime_type: mimeType, size_bytes: file.sizeBytes, truncated: file.truncated, ref: `workspace://${name}` };
     if (!isTextMimeType(mimeType)) return entry;
     const allowed = Math.min(input.inline.fileBytes, inlineBudget);
     if (allowed <= 0 && file.data.length > 0) {
@@ -145,7 +147,7 @@ export async function shapeRunResult(input: ShapeResultInput): Promise<SkillRunR
           continue;
         }
         const saved = await input.artifacts.store.save({ scope: input.artifacts.scope, name: file.name }, file.data, (outputFiles[index] as OutputFile).mime_type);
-        result.artifact_files.push({ name: saved.name, version: saved.version, ref: artifactReference(saved.name, saved.version) });
+        result.artifact_files.push({ name: escapeInvisible(saved.name), version: saved.version, ref: escapeInvisible(artifactReference(saved.name, saved.version)) });
       }
     }
   }
@@ -153,6 +155,11 @@ export async function shapeRunResult(input: ShapeResultInput): Promise<SkillRunR
   if (input.omitInlineContent) {
     for (const file of result.output_files) delete file.content;
   }
+  if (files.some((file) => hasInvisible(file.name))) {
+    warnings.push('output file names with control or invisible characters are shown escaped (\\uXXXX); such a ref cannot be passed to other tools, rename the file to use it');
+  }
+  // Warnings quote names the process chose (links skipped, files not saved).
+  result.warnings = warnings.map(escapeInvisible);
   const limitsHit = new Set<LimitHit>([...collected.limitsHit, ...(input.limitsHit ?? [])]);
   if (inlineCut) limitsHit.add('inline_bytes');
   if (run.stdoutTruncated) limitsHit.add('stdout');
