@@ -97,15 +97,20 @@ export function compileGlob(pattern: string): GlobPattern {
 
 /** `segments` against the path's names; `**` resumes only from the latest globstar, as `*` in a segment. */
 function matchPath(segments: readonly Segment[], nameCount: number, charactersOf: (index: number) => number[], budget: MatchBudget): boolean {
-  const known = new Map<number, boolean>();
-  const segmentMatches = (segmentIndex: number, nameIndex: number): boolean => {
-    const key = segmentIndex * (nameCount + 1) + nameIndex;
-    let result = known.get(key);
-    if (result === undefined) {
-      result = matchSegment((segments[segmentIndex] as Extract<Segment, { kind: 'tokens' }>).tokens, charactersOf(nameIndex), budget);
-      known.set(key, result);
+  if (!segments.some((segment) => segment.kind === 'globstar')) {
+    // Without `**` segment i can only meet name i: no resuming, nothing to remember.
+    if (segments.length !== nameCount) return false;
+    for (let index = nameCount - 1; index >= 0; index -= 1) {
+      if (!matchSegment((segments[index] as Extract<Segment, { kind: 'tokens' }>).tokens, charactersOf(index), budget)) return false;
     }
-    return result;
+    return true;
+  }
+  // 0 unknown, 1 match, 2 no match; for each (pattern segment, name) pair.
+  const known = new Uint8Array(segments.length * nameCount);
+  const segmentMatches = (segmentIndex: number, nameIndex: number): boolean => {
+    const key = segmentIndex * nameCount + nameIndex;
+    if (known[key] === 0) known[key] = matchSegment((segments[segmentIndex] as Extract<Segment, { kind: 'tokens' }>).tokens, charactersOf(nameIndex), budget) ? 1 : 2;
+    return known[key] === 1;
   };
   let segment = 0;
   let name = 0;
@@ -415,7 +420,11 @@ function parseClass(body: string, pattern: string): Token {
 
 function codePoints(text: string): number[] {
   const result: number[] = [];
-  for (const character of text) result.push(character.codePointAt(0) as number);
+  for (let index = 0; index < text.length; index += 1) {
+    const codePoint = text.codePointAt(index) as number;
+    if (codePoint > 0xffff) index += 1;
+    result.push(codePoint);
+  }
   return result;
 }
 
