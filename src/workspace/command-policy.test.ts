@@ -25,11 +25,12 @@ describe('splitCommandLine', () => {
 
 describe('CommandPolicy', () => {
   it('resolves the program in the system folders and compares paths; the deny list wins', () => {
-    const policy = new CommandPolicy({ allowedCommands: ['echo', 'python3'], deniedCommands: ['python3'] });
+    const policy = new CommandPolicy({ allowedCommands: ['echo', 'wc'], deniedCommands: ['wc', 'python3'] });
     const echo = findExecutable('echo', SYSTEM_PATH) as string;
     expect(policy.check('echo x')).toEqual([echo, 'x']);
     // The same file reached through another folder name (merged /usr) is the same program.
     expect(policy.check(`${realpathSync(path.dirname(echo))}/echo x`)).toEqual([`${realpathSync(path.dirname(echo))}/echo`, 'x']);
+    expect(() => policy.check('wc -l')).toThrow(/denied by denied_commands/);
     expect(() => policy.check('python3 -c 1')).toThrow(/denied by denied_commands/);
     expect(() => policy.check('bash -c id')).toThrow(/"bash" is not in allowed_commands/);
   });

@@ -1,6 +1,7 @@
 import { realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join } from 'node:path';
 import { CommandPolicyError } from './errors.js';
+import { launcherExample } from './launcher-programs.js';
 import { findExecutable, SYSTEM_PATH } from './runtimes/find-executable.js';
 
 export interface CommandPolicyOptions {
@@ -42,6 +43,13 @@ export class CommandPolicy {
       if (resolved === undefined) {
         throw new CommandPolicyError(
           `allowedCommands entry "${item}" is not ${isAbsolute(item) ? 'an executable file' : item.includes('/') ? 'a program name or an absolute path' : `an executable in the system folders ${SYSTEM_PATH}`}`,
+        );
+      }
+      const example = launcherExample(basename(item)) ?? launcherExample(basename(resolved.judged)) ?? launcherExample(basename(realpathOrSelf(resolved.path)));
+      if (example !== undefined) {
+        throw new CommandPolicyError(
+          `allowedCommands entry "${item}" runs other programs (${example.replaceAll('CMD', 'any-command')}), so allowing it would allow every command: ` +
+            'the allow list restricts which program starts, not what that program does. Leave it out, or drop allowedCommands and rely on the sandbox (see "Command lists" in docs/workspaces.md)',
         );
       }
       return resolved.judged;
@@ -102,6 +110,15 @@ function resolveProgram(program: string): { path: string; judged: string } | und
     return { path: found, judged: join(realpathSync(dirname(found)), basename(found)) };
   } catch {
     return undefined;
+  }
+}
+
+/** The file a link chain ends at (python3 -> python3.11, awk -> mawk), or `file` when it cannot be resolved. */
+function realpathOrSelf(file: string): string {
+  try {
+    return realpathSync(file);
+  } catch {
+    return file;
   }
 }
 

@@ -5,11 +5,12 @@ import type { ToolContext } from '../tools/types.js';
 import type { ResolvedExecutionOptions } from './execution-options.js';
 import { compileGlob } from './glob-pattern.js';
 import type { InputSpec } from './input-stager.js';
-import { outputFingerprint, type CollectedOutputs } from './output-collector.js';
+import { maxOutputPatterns, outputFingerprint, type CollectedOutputs } from './output-collector.js';
 import { assertAllowedVariable } from './run-environment.js';
 import { shapeRunResult, type SkillRunResult } from './run-result.js';
 import { toWorkspaceRelative, workspaceFolders } from './workspace-paths.js';
 import { inSpan } from './in-span.js';
+import { measureWorkspace, quotaWarning, unlimited, watchLimits, watchWorkspaceQuota, type QuotaLimit, type WorkspaceUsage } from './workspace-quota.js';
 import type { Workspace } from './workspace.js';
 
 /** What `skill_run` and `workspace_exec` share, after their own checks. */
@@ -53,7 +54,10 @@ export async function executeCommand(options: ResolvedExecutionOptions, request:
     }
 
     // A bad glob found after the command ran would lose its result.
-    for (const pattern of request.outputFiles ?? []) compileGlob(pattern.trim().replace(/\\/g, '/'));
+    if ((request.outputFiles?.length ?? 0) > maxOutputPatterns) {
+      throw new SkillToolError(`${request.tool}: output_files has ${request.outputFiles?.length} patterns; at most ${maxOutputPatterns} are taken, combine them with {a,b} or **`);
+    }
+    for (const pattern of request.outputFiles ?? []) compileGlob(pattern.trim());
 
     const workspace = await options.workspaces.workspace({
       ...(context.appName !== undefined ? { appName: context.appName } : {}),
@@ -64,7 +68,7 @@ export async function executeCommand(options: ResolvedExecutionOptions, request:
     if (request.cwd !== undefined && request.cwd.trim() !== '') toWorkspaceRelative(request.cwd, base, workspace.paths);
     // Staging, the run and collection hold the workspace's turn: another call on this workspace
     // cannot run a command (which could swap folders for links) while this one stages or collects.
-    const { outcome, collected } = await workspace.exclusive(async () => {
+    const { outcome, collected, quotaHit } = await workspace.exclusive(async () => {
       if (request.prepare !== undefined) warnings.push(...(await request.prepare(workspace)));
       if (request.inputs !== undefined && request.inputs.length > 0) {
         await workspace.stageInputs(request.inputs, { hostAccess: options.hostInputs, skillContext: context.skillContext, ...(options.repository !== undefined ? { repository: options.repository } : {}) });
@@ -73,6 +77,19 @@ export async function executeCommand(options: ResolvedExecutionOptions, request:
       // What out/ held before: a file this run copied in with its old times (`cp -p`, `tar -x`) is
       // still new, and one it rewrote keeps its name but not its inode, size or times.
       const before = request.outputFiles === undefined ? await workspace.findOutputs([`${workspaceFolders.out}/**`]) : undefined;
+      const quota = options.workspaceQuota;
+      // Without a finite limit there is nothing to watch, and no walk of the workspace to pay for.
+      const watched = Number.isFinite(quota.maxBytes) || Number.isFinite(quota.maxFiles);
+      const baseline = watched ? await measureWorkspace(workspace.root, unlimited) : { bytes: 0, files: 0 };
+      const stopForQuota = new AbortController();
+      let stoppedFor: { limit: QuotaLimit; usage: WorkspaceUsage } | undefined;
+      const stopWatching = watched
+        ? watchWorkspaceQuota(workspace.root, watchLimits(quota, baseline), (limit, usage) => {
+            stoppedFor = { limit, usage };
+            stopForQuota.abort();
+          })
+        : () => undefined;
+      const abortSignal = context.abortSignal === undefined ? stopForQuota.signal : AbortSignal.any([context.abortSignal, stopForQuota.signal]);
       const outcome = await workspace.run({
         ...(argv === undefined ? { command } : { argv }),
         skill: request.skill,
@@ -85,8 +102,12 @@ export async function executeCommand(options: ResolvedExecutionOptions, request:
         network: options.network,
         restricted,
         readOnlyPaths: options.readOnlyPaths,
-        abortSignal: context.abortSignal,
-      });
+        abortSignal,
+      }).finally(stopWatching);
+      // Measured again after the run: a command faster than the watch still shows what it left.
+      const after = stoppedFor?.usage ?? (watched ? await measureWorkspace(workspace.root, quota) : baseline);
+      const quotaHit = stoppedFor?.limit ?? after.exceeded;
+      if (quotaHit !== undefined) warnings.push(quotaWarning(quotaHit, after, quota, stoppedFor !== undefined));
 
       let collected: CollectedOutputs;
       if (request.outputFiles === undefined) {
@@ -106,7 +127,7 @@ export async function executeCommand(options: ResolvedExecutionOptions, request:
       } else {
         collected = await workspace.collect(request.outputFiles, { cwd: outcome.cwd, runDir: outcome.runDir, limits: options.outputLimits });
       }
-      return { outcome, collected };
+      return { outcome, collected, quotaHit };
     });
 
     return shapeRunResult({
@@ -117,6 +138,7 @@ export async function executeCommand(options: ResolvedExecutionOptions, request:
       saveAsArtifacts: request.saveAsArtifacts ?? false,
       artifacts: options.workspaces.artifacts === undefined ? undefined : { store: options.workspaces.artifacts, scope: workspace.artifactScope },
       warnings,
+      limitsHit: quotaHit === undefined ? [] : [quotaHit],
     });
   });
 }

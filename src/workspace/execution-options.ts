@@ -6,6 +6,7 @@ import { validateReadOnlyPaths } from './read-only-paths.js';
 import { assertAllowedVariable } from './run-environment.js';
 import { maxRuntimeTimeoutMs } from './runtimes/validate-command.js';
 import type { SkillRepository } from '../repository/types.js';
+import { defaultWorkspaceQuota, type WorkspaceQuota } from './workspace-quota.js';
 import type { WorkspaceManager } from './workspace-manager.js';
 
 export interface ExecutionToolsOptions {
@@ -48,6 +49,12 @@ export interface ExecutionToolsOptions {
   outputLimits?: Partial<OutputLimits>;
   /** Caps on text inlined in results. */
   inlineLimits?: Partial<InlineLimits>;
+  /**
+   * What one session's workspace may hold: `maxBytes` of disk (default 1 GiB) and `maxFiles`
+   * entries (default 50,000). A command that grows the workspace past either is stopped and the
+   * result says so in `limits_hit` (`disk`, `files`). `Infinity` turns a limit off.
+   */
+  workspaceQuota?: Partial<WorkspaceQuota>;
   /** Visible skill names: when given, the `skill` input is an enum of them (as DESIGN.md asks). */
   skillNames?: readonly string[];
   /**
@@ -71,6 +78,7 @@ export interface ResolvedExecutionOptions {
   maxOutputBytes: number;
   outputLimits: OutputLimits;
   inlineLimits: InlineLimits;
+  workspaceQuota: WorkspaceQuota;
   skillNames?: readonly string[];
   repository?: SkillRepository;
 }
@@ -109,6 +117,12 @@ export function resolveExecutionOptions(options: ExecutionToolsOptions): Resolve
     totalBytes: positive('inlineLimits.totalBytes', options.inlineLimits?.totalBytes, defaultInlineLimits.totalBytes),
     primaryBytes: positive('inlineLimits.primaryBytes', options.inlineLimits?.primaryBytes, defaultInlineLimits.primaryBytes),
   };
+  const limit = (name: string, value: number | undefined, fallback: number): number =>
+    value === Infinity ? Infinity : Math.floor(positive(name, value, fallback));
+  const workspaceQuota: WorkspaceQuota = {
+    maxBytes: limit('workspaceQuota.maxBytes', options.workspaceQuota?.maxBytes, defaultWorkspaceQuota.maxBytes),
+    maxFiles: limit('workspaceQuota.maxFiles', options.workspaceQuota?.maxFiles, defaultWorkspaceQuota.maxFiles),
+  };
   const hostEnv = options.hostEnv ?? process.env;
   const hostEnvironment: Record<string, string> = {};
   for (const name of options.allowHostEnv ?? []) {
@@ -146,6 +160,7 @@ export function resolveExecutionOptions(options: ExecutionToolsOptions): Resolve
     maxOutputBytes: Math.floor(positive('maxOutputBytes', options.maxOutputBytes, defaultMaxOutputBytes)),
     outputLimits,
     inlineLimits,
+    workspaceQuota,
     skillNames: options.skillNames,
     ...(options.repository !== undefined ? { repository: options.repository } : {}),
   };

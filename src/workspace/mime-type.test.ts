@@ -23,6 +23,26 @@ describe('detectMimeType', () => {
     expect(detectMimeType('bad.txt', bytes('c328'))).toBe('application/octet-stream');
   });
 
+  // The ftyp box: size, 'ftyp', major brand, minor version, compatible brands.
+  const ftyp = (major: string, ...compatible: string[]) => {
+    const body = Buffer.from(`ftyp${major}\0\0\0\0${compatible.join('')}`, 'latin1');
+    const size = Buffer.alloc(4);
+    size.writeUInt32BE(body.length + 4);
+    return Buffer.concat([size, body, Buffer.from('0000000866726565', 'hex')]);
+  };
+
+  it('tells ISO media files apart by their ftyp brands, not all as video/mp4', () => {
+    expect(detectMimeType('photo', ftyp('avif', 'mif1', 'miaf'))).toBe('image/avif');
+    expect(detectMimeType('photo', ftyp('mif1', 'mif1', 'avif'))).toBe('image/avif');
+    expect(detectMimeType('IMG_0001', ftyp('heic', 'mif1', 'heic'))).toBe('image/heic');
+    expect(detectMimeType('IMG_0002', ftyp('mif1', 'mif1', 'heic'))).toBe('image/heic');
+    expect(detectMimeType('clip', ftyp('qt  ', 'qt  '))).toBe('video/quicktime');
+    expect(detectMimeType('song', ftyp('M4A ', 'M4A ', 'mp42', 'isom'))).toBe('audio/mp4');
+    expect(detectMimeType('phone', ftyp('3gp4', 'isom', '3gp4'))).toBe('video/3gpp');
+    expect(detectMimeType('movie', ftyp('isom', 'isom', 'iso2', 'avc1', 'mp41'))).toBe('video/mp4');
+    expect(detectMimeType('movie', ftyp('mp42', 'mp42', 'isom'))).toBe('video/mp4');
+  });
+
   it('accepts a character cut by the sniff window as text', () => {
     expect(detectMimeType('a.txt', Buffer.from('abcé').subarray(0, 4))).toBe('text/plain; charset=utf-8');
   });

@@ -18,8 +18,45 @@ const signatures: ReadonlyArray<[string, (bytes: Uint8Array) => boolean]> = [
   ['audio/mpeg', (b) => startsWithText(b, 'ID3')],
   ['audio/ogg', (b) => startsWithText(b, 'OggS')],
   ['audio/flac', (b) => startsWithText(b, 'fLaC')],
-  ['video/mp4', (b) => startsWithText(b.subarray(4), 'ftyp')],
 ];
+
+/**
+ * ISO base media files (MP4, QuickTime, HEIF, AVIF, 3GP) all start with an `ftyp` box; only its
+ * brands tell them apart. The major brand decides; a generic major brand (`mif1`, `isom`, ...)
+ * defers to the first compatible brand that is specific, as AVIF and HEIC files often declare
+ * `mif1` first. Kept here rather than taking `file-type`: that package is asynchronous and
+ * stream-based, with several dependencies, for what is a table lookup on bytes already read.
+ */
+const ftypBrands: Record<string, string> = {
+  avif: 'image/avif', avis: 'image/avif',
+  heic: 'image/heic', heix: 'image/heic', heim: 'image/heic', heis: 'image/heic',
+  hevc: 'image/heic-sequence', hevx: 'image/heic-sequence',
+  mif1: 'image/heif', msf1: 'image/heif-sequence',
+  'qt  ': 'video/quicktime',
+  'M4A ': 'audio/mp4', 'M4B ': 'audio/mp4', 'F4A ': 'audio/mp4',
+  'M4V ': 'video/x-m4v', 'M4VH': 'video/x-m4v', 'M4VP': 'video/x-m4v',
+  '3gp4': 'video/3gpp', '3gp5': 'video/3gpp', '3gp6': 'video/3gpp', '3gs7': 'video/3gpp', '3ge6': 'video/3gpp', '3ge7': 'video/3gpp', '3gg6': 'video/3gpp',
+  '3g2a': 'video/3gpp2', '3g2b': 'video/3gpp2', '3g2c': 'video/3gpp2',
+  'crx ': 'image/x-canon-cr3',
+  jp2: 'image/jp2', 'jp2 ': 'image/jp2', jpx: 'image/jpx', 'jpx ': 'image/jpx', jpm: 'image/jpm', 'jpm ': 'image/jpm', mjp2: 'video/mj2',
+};
+
+/** Major brands that only say "some ISO media file": the compatible brands say more. */
+const genericBrands = new Set(['mif1', 'msf1', 'isom', 'iso2', 'iso3', 'iso4', 'iso5', 'iso6', 'mp41', 'mp42', 'avc1', 'dash', 'MSNV']);
+
+function isoMediaType(bytes: Uint8Array): string | undefined {
+  if (!startsWithText(bytes.subarray(4), 'ftyp') || bytes.length < 12) return undefined;
+  const brand = (offset: number) => String.fromCharCode(...bytes.subarray(offset, offset + 4));
+  const major = brand(8);
+  const boxSize = ((bytes[0] as number) << 24 | (bytes[1] as number) << 16 | (bytes[2] as number) << 8 | (bytes[3] as number)) >>> 0;
+  const end = Math.min(bytes.length, boxSize >= 16 ? boxSize : 16);
+  const compatible: string[] = [];
+  for (let offset = 16; offset + 4 <= end; offset += 4) compatible.push(brand(offset));
+  if (!genericBrands.has(major) && ftypBrands[major] !== undefined) return ftypBrands[major];
+  const specific = compatible.find((candidate) => !genericBrands.has(candidate) && ftypBrands[candidate] !== undefined);
+  if (specific !== undefined) return ftypBrands[specific];
+  return ftypBrands[major] ?? 'video/mp4';
+}
 
 /** Types by file extension: used when the content alone does not tell (text formats, unsigned binaries). */
 const byExtension: Record<string, string> = {
@@ -33,6 +70,7 @@ const byExtension: Record<string, string> = {
   tif: 'image/tiff', tiff: 'image/tiff', pdf: 'application/pdf', zip: 'application/zip', gz: 'application/gzip', tgz: 'application/gzip',
   tar: 'application/x-tar', xz: 'application/x-xz', bz2: 'application/x-bzip2', '7z': 'application/x-7z-compressed', wasm: 'application/wasm',
   mp3: 'audio/mpeg', wav: 'audio/wav', ogg: 'audio/ogg', flac: 'audio/flac', mp4: 'video/mp4', webm: 'video/webm', mov: 'video/quicktime',
+  m4a: 'audio/mp4', m4v: 'video/x-m4v', avif: 'image/avif', heic: 'image/heic', heif: 'image/heif', '3gp': 'video/3gpp',
   docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
   xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
   pptx: 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
@@ -61,7 +99,7 @@ export const sniffBytes = 4096;
 export function detectMimeType(name: string, head: Uint8Array): string {
   const extension = /\.([A-Za-z0-9]+)$/.exec(name)?.[1]?.toLowerCase();
   const fromName = extension === undefined ? undefined : byExtension[extension];
-  const signature = signatures.find(([, test]) => test(head))?.[0];
+  const signature = signatures.find(([, test]) => test(head))?.[0] ?? isoMediaType(head);
   if (signature !== undefined) {
     if (signature === 'application/zip' && extension !== undefined && zipBased.has(extension) && fromName !== undefined) return fromName;
     return signature;

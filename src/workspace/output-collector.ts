@@ -1,7 +1,7 @@
 import { lstat, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { openFileInside, readHead } from './anchored-folder.js';
-import { compileGlob } from './glob-pattern.js';
+import { compileGlob, escapeGlob, MatchBudget } from './glob-pattern.js';
 import { metadataFileName, realPathInside } from './workspace-paths.js';
 
 export interface OutputLimits {
@@ -19,6 +19,16 @@ export const defaultOutputLimits: OutputLimits = { maxFiles: 100, maxFileBytes: 
 /** Entries a collection walks at most, so `**` over a huge tree cannot stall a tool call. */
 export const maxWalkedEntries = 50_000;
 
+/**
+ * Matching steps (one character or segment compared) one collection may spend: a few hundred
+ * milliseconds of event-loop time at most, however the patterns and names were chosen. Matching
+ * `*.txt` against every entry of the walk budget needs a small fraction of it.
+ */
+export const maxMatchSteps = 20_000_000;
+
+/** Patterns one collection takes; more are refused by the tools before the command runs. */
+export const maxOutputPatterns = 64;
+
 export interface CollectedFile {
   /** Workspace-relative path of the file itself, links resolved (`skills/x/out/a.txt` is `out/a.txt`). */
   name: string;
@@ -29,9 +39,13 @@ export interface CollectedFile {
   truncated: boolean;
 }
 
+/** Which output cap left something out: the file count, or the bytes read (per file or in all). */
+export type OutputLimitHit = 'output_files' | 'output_bytes';
+
 export interface CollectedOutputs {
   files: CollectedFile[];
-  limitsHit: boolean;
+  /** Empty when nothing was left out. */
+  limitsHit: OutputLimitHit[];
   warnings: string[];
 }
 
@@ -79,6 +93,7 @@ export async function findOutputs(root: string, patterns: readonly string[], opt
   const warnings: string[] = [];
   const found = new Map<string, OutputMatch>();
   let walked = 0;
+  const budget = new MatchBudget(maxMatchSteps);
   for (const pattern of patterns) {
     const glob = compileGlob(pattern);
     const base = await realPathInside(root, path.join(root, glob.base));
@@ -105,7 +120,7 @@ export async function findOutputs(root: string, patterns: readonly string[], opt
       if (!glob.hasWildcards) await consider(glob.base, path.join(root, glob.base));
     } else if (baseStats.isDirectory()) {
       // A plain folder path collects the folder's files, as `folder/**` would.
-      const matcher = glob.hasWildcards ? glob : compileGlob(`${glob.base}/**`);
+      const matcher = glob.hasWildcards ? glob : compileGlob(`${escapeGlob(glob.base)}/**`);
       const maxDepth = glob.hasWildcards ? glob.maxDepth : Infinity;
       const walk = async (directory: string, logicalDir: string, depth: number): Promise<void> => {
         if (depth > maxDepth) return;
@@ -113,11 +128,11 @@ export async function findOutputs(root: string, patterns: readonly string[], opt
         entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
         for (const entry of entries) {
           walked += 1;
-          if (walked > maxWalkedEntries) return;
+          if (walked > maxWalkedEntries || budget.exhausted) return;
           const logical = logicalDir === '' ? entry.name : `${logicalDir}/${entry.name}`;
           const absolute = path.join(directory, entry.name);
           if (entry.isDirectory()) await walk(absolute, logical, depth + 1);
-          else if ((entry.isFile() || entry.isSymbolicLink()) && matcher.matches(logical)) await consider(logical, absolute);
+          else if ((entry.isFile() || entry.isSymbolicLink()) && matcher.matches(logical, budget)) await consider(logical, absolute);
         }
       };
       await walk(base, glob.base, 1);
@@ -126,6 +141,7 @@ export async function findOutputs(root: string, patterns: readonly string[], opt
     for (const match of matches) if (!found.has(match.name)) found.set(match.name, match);
   }
   if (walked > maxWalkedEntries) warnings.push(`output patterns walked more than ${maxWalkedEntries} entries; the rest was not searched`);
+  if (budget.exhausted) warnings.push('output patterns took too much matching work (many wildcards against many or long names); the rest was not searched: use fewer wildcards or a narrower folder');
   return { matches: [...found.values()], warnings };
 }
 
@@ -138,10 +154,10 @@ export async function readOutputs(root: string, matches: readonly OutputMatch[],
   const warnings: string[] = [];
   const files: CollectedFile[] = [];
   let total = 0;
-  let limitsHit = false;
+  const limitsHit = new Set<OutputLimitHit>();
   for (const { name, hostPath } of matches) {
     if (files.length >= limits.maxFiles || total >= limits.maxTotalBytes) {
-      limitsHit = true;
+      limitsHit.add(files.length >= limits.maxFiles ? 'output_files' : 'output_bytes');
       warnings.push(`output files limited to ${limits.maxFiles} files and ${limits.maxTotalBytes} bytes; ${matches.length - files.length} more matched`);
       break;
     }
@@ -160,11 +176,11 @@ export async function readOutputs(root: string, matches: readonly OutputMatch[],
     }
     const { data, sizeBytes } = head;
     const truncated = sizeBytes > data.length;
-    if (truncated) limitsHit = true;
+    if (truncated) limitsHit.add('output_bytes');
     total += data.length;
     files.push({ name, hostPath, sizeBytes, data, truncated });
   }
-  return { files, limitsHit, warnings };
+  return { files, limitsHit: [...limitsHit], warnings };
 }
 
 /** Workspace bookkeeping is never an output file. */

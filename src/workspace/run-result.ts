@@ -1,7 +1,9 @@
 import type { RuntimeResult } from './runtime-types.js';
 import { artifactReference, type ArtifactStore } from './artifact-store.js';
 import { detectMimeType, isTextMimeType, sniffBytes } from './mime-type.js';
-import type { CollectedOutputs } from './output-collector.js';
+import { escapeInvisible, hasInvisible } from './visible-text.js';
+import type { CollectedOutputs, OutputLimitHit } from './output-collector.js';
+import type { QuotaLimit } from './workspace-quota.js';
 
 /** One collected file as the model sees it. */
 export interface OutputFile {
@@ -32,17 +34,29 @@ export interface SkillRunResult {
   timed_out: boolean;
   duration_ms: number;
   output_files: OutputFile[];
-  /** The smallest-named small text output: what a model usually wants to read first. */
-  primary_output?: OutputFile;
+  /**
+   * The smallest-named small text output: what a model usually wants to read first. It names the
+   * file and carries no `content`: the text is in that file's `output_files` entry, once (a copy
+   * here doubled every small result the model reads).
+   */
+  primary_output?: Omit<OutputFile, 'content'>;
   artifact_files?: ArtifactFile[];
   warnings: string[];
   /**
-   * Set when an output cap (files, bytes read per file or in all, text inlined in all) left something
-   * out, or the run reached a resource cap of the runtime (processes, memory, CPU; a warning says
-   * which); the per-file inline cap shows only as the file's `truncated`.
+   * Set, to the limits reached, when one left something out or stopped the command; absent when
+   * none did. The per-file inline cap shows only as the file's `truncated`.
    */
-  limits_hit?: boolean;
+  limits_hit?: LimitHit[];
 }
+
+/**
+ * `output_files`: more files matched than are collected; `output_bytes`: a file or the call's
+ * total read was cut; `inline_bytes`: the text inlined in all was cut; `stdout` / `stderr`: the
+ * stream was cut; `disk` / `files`: the workspace holds more than its quota (the command was
+ * stopped when it grew past it while running); `processes` / `memory` / `cpu`: the run reached a
+ * resource cap of the runtime (a warning says which).
+ */
+export type LimitHit = OutputLimitHit | 'inline_bytes' | 'stdout' | 'stderr' | QuotaLimit | 'processes' | 'memory' | 'cpu';
 
 /** Caps on what a result carries inline; every one is documented in docs/workspaces.md. */
 export interface InlineLimits {
@@ -68,6 +82,8 @@ export interface ShapeResultInput {
   artifacts?: { store: ArtifactStore; scope: string };
   /** Warnings gathered before the run (staging, inputs, capped timeout). */
   warnings: string[];
+  /** Limits reached outside the output caps (the workspace quota). */
+  limitsHit?: readonly LimitHit[];
 }
 
 /** Turns a runtime result and collected files into the tool result. */
@@ -85,7 +101,8 @@ export async function shapeRunResult(input: ShapeResultInput): Promise<SkillRunR
   let inlineCut = false;
   const outputFiles: OutputFile[] = files.map((file) => {
     const mimeType = detectMimeType(file.name, file.data.subarray(0, sniffBytes));
-    const entry: OutputFile = { name: file.name, mime_type: mimeType, size_bytes: file.sizeBytes, truncated: file.truncated, ref: `workspace://${file.name}` };
+    const name = escapeInvisible(file.name);
+    const entry: OutputFile = { name, mime_type: mimeType, size_bytes: file.sizeBytes, truncated: file.truncated, ref: `workspace://${name}` };
     if (!isTextMimeType(mimeType)) return entry;
     const allowed = Math.min(input.inline.fileBytes, inlineBudget);
     if (allowed <= 0 && file.data.length > 0) {
@@ -115,7 +132,10 @@ export async function shapeRunResult(input: ShapeResultInput): Promise<SkillRunR
     output_files: outputFiles,
     warnings,
   };
-  if (primary !== undefined) result.primary_output = { ...primary };
+  if (primary !== undefined) {
+    const { content: _content, ...pointer } = primary;
+    result.primary_output = pointer;
+  }
 
   if (input.saveAsArtifacts && files.length > 0) {
     if (input.artifacts === undefined) {
@@ -128,16 +148,25 @@ export async function shapeRunResult(input: ShapeResultInput): Promise<SkillRunR
           continue;
         }
         const saved = await input.artifacts.store.save({ scope: input.artifacts.scope, name: file.name }, file.data, (outputFiles[index] as OutputFile).mime_type);
-        result.artifact_files.push({ name: saved.name, version: saved.version, ref: artifactReference(saved.name, saved.version) });
+        result.artifact_files.push({ name: escapeInvisible(saved.name), version: saved.version, ref: escapeInvisible(artifactReference(saved.name, saved.version)) });
       }
     }
   }
 
   if (input.omitInlineContent) {
     for (const file of result.output_files) delete file.content;
-    if (result.primary_output !== undefined) delete result.primary_output.content;
   }
-  if (collected.limitsHit || inlineCut || (run.limitsHit?.length ?? 0) > 0) result.limits_hit = true;
+  if (files.some((file) => hasInvisible(file.name))) {
+    warnings.push('output file names with control or invisible characters are shown escaped (\\uXXXX); such a ref cannot be passed to other tools, rename the file to use it');
+  }
+  // Warnings quote names the process chose (links skipped, files not saved).
+  result.warnings = warnings.map(escapeInvisible);
+  const limitsHit = new Set<LimitHit>([...collected.limitsHit, ...(input.limitsHit ?? [])]);
+  if (inlineCut) limitsHit.add('inline_bytes');
+  if (run.stdoutTruncated) limitsHit.add('stdout');
+  if (run.stderrTruncated) limitsHit.add('stderr');
+  for (const cap of run.limitsHit ?? []) limitsHit.add(cap);
+  if (limitsHit.size > 0) result.limits_hit = [...limitsHit];
   return result;
 }
 

@@ -145,12 +145,27 @@ describe('skill_run', () => {
     expect(stored.mimeType).toBe('image/png');
   });
 
+  it('sends an inlined file to the model once, not again under primary_output', async () => {
+    const { run, load } = await setup();
+    load('maker');
+    // A 9.7 KB report: its text used to appear in output_files and again in primary_output.
+    const line = 'quarterly figure 0123456789 abcdefghijklmnopqrstuvwxyz\n';
+    const result = await run({ skill: 'maker', command: `for i in $(seq 1 180); do printf '${line.trim()}\\n'; done > out/report.txt` });
+    const text = result.output_files[0]?.content ?? '';
+    expect(text.length).toBe(180 * line.length);
+    expect(result.primary_output).toEqual({ name: 'out/report.txt', mime_type: 'text/plain; charset=utf-8', size_bytes: text.length, truncated: false, ref: 'workspace://out/report.txt' });
+    // What the AI SDK and the MCP server send is this object as JSON.
+    const sent = JSON.stringify(result);
+    expect(sent.split('quarterly figure').length - 1).toBe(180);
+    expect(sent.length).toBeLessThan(text.length + 2048);
+  });
+
   it('omits inline content on request but keeps names, sizes and refs', async () => {
     const { run, load } = await setup();
     load('maker');
     const result = await run({ skill: 'maker', command: 'sh scripts/make.sh a', omit_inline_content: true });
     expect(result.output_files).toEqual([{ name: 'out/a.txt', mime_type: 'text/plain; charset=utf-8', size_bytes: 6, truncated: false, ref: 'workspace://out/a.txt' }]);
-    expect(result.primary_output?.content).toBeUndefined();
+    expect(result.primary_output).toMatchObject({ name: 'out/a.txt', ref: 'workspace://out/a.txt' });
   });
 
   it('does not follow an output link that leads out of the workspace', async () => {
@@ -162,6 +177,22 @@ describe('skill_run', () => {
     expect(result.output_files).toEqual([]);
     expect(JSON.stringify(result)).not.toContain('top secret');
     expect(result.warnings.join('\n')).toMatch(/leads out of the workspace/);
+  });
+
+  it('collects by escapes, nested and slash-spanning braces, POSIX classes and a trailing slash, as written', async () => {
+    const { run, load } = await setup();
+    load('maker');
+    const command = "mkdir -p out/d/e out/b 'out/x*y' && touch 'out/a*b' out/axb out/7.txt out/q.txt out/b/c.txt out/d/e/f.txt 'out/x*y/z.txt'";
+    const collect = async (pattern: string) => (await run({ skill: 'maker', command, output_files: [pattern] })).output_files.map((file) => file.name);
+    expect(await collect('out/a\\*b')).toEqual(['out/a*b']);
+    expect(await collect('out/{axb,{7,q}.txt}')).toEqual(['out/7.txt', 'out/axb', 'out/q.txt']);
+    expect(await collect('$OUTPUT_DIR/{axb,b/c.txt}')).toEqual(['out/axb', 'out/b/c.txt']);
+    expect(await collect('out/[[:digit:]].txt')).toEqual(['out/7.txt']);
+    expect(await collect('out/d/')).toEqual(['out/d/e/f.txt']);
+    expect(await collect('out/*/')).toEqual(['out/b/c.txt', 'out/d/e/f.txt', 'out/x*y/z.txt']);
+    // A folder whose name holds glob syntax, reached through the cwd, is that folder.
+    expect((await run({ skill: 'maker', command, cwd: '$OUTPUT_DIR/x*y', output_files: ['*.txt'] })).output_files.map((file) => file.name)).toEqual(['out/x*y/z.txt']);
+    await expect(run({ skill: 'maker', command, output_files: ['out/*/../*.txt'] })).resolves.toMatchObject({ warnings: expect.arrayContaining([expect.stringMatching(/".." after a wildcard is not supported/)]) });
   });
 
   it('returns only what this run wrote under out/, at most 20 files, saying how many more there were', async () => {
@@ -190,7 +221,7 @@ describe('skill_run', () => {
     load('maker');
     const result = await run({ skill: 'maker', command: 'for i in 1 2 3 4 5; do echo $i > out/f$i.txt; done', output_files: ['out/*.txt'] });
     expect(result.output_files.map((file) => file.name)).toEqual(['out/f1.txt', 'out/f2.txt', 'out/f3.txt']);
-    expect(result.limits_hit).toBe(true);
+    expect(result.limits_hit).toEqual(['output_files']);
   });
 
   it('sets limits_hit when the inline total drops or cuts a file', async () => {
@@ -198,7 +229,7 @@ describe('skill_run', () => {
     load('maker');
     const result = await run({ skill: 'maker', command: 'printf 12345678 > out/a.txt; printf abcdef > out/b.txt; printf xyz > out/c.txt', output_files: ['out/*.txt'] });
     expect(result.output_files.map((file) => [file.content, file.truncated])).toEqual([['12345678', false], ['ab', true], [undefined, false]]);
-    expect(result.limits_hit).toBe(true);
+    expect(result.limits_hit).toEqual(['inline_bytes']);
     expect(result.warnings.join('\n')).toMatch(/inline content stopped at 10 bytes/);
     const { run: runWide, load: loadWide } = await setup({ inlineLimits: { fileBytes: 4 } });
     loadWide('maker');
@@ -270,9 +301,9 @@ describe('skill_run', () => {
   });
 
   it('with an allow list runs argv without a shell and refuses other programs and shell syntax', async () => {
-    const { run, load, skillRun } = await setup({ allowedCommands: ['echo', 'python3'] });
+    const { run, load, skillRun } = await setup({ allowedCommands: ['echo', 'wc'] });
     load('maker');
-    expect(skillRun.description).toContain('Allowed commands: echo, python3');
+    expect(skillRun.description).toContain('Allowed commands: echo, wc');
     expect((await run({ skill: 'maker', command: 'echo "a b" $HOME' })).stdout).toBe('a b $HOME\n');
     await expect(run({ skill: 'maker', command: 'cat /etc/passwd' })).rejects.toThrow(/"cat" is not in allowed_commands/);
     await expect(run({ skill: 'maker', command: 'echo hi; rm -rf out' })).rejects.toThrow(/shell metacharacter ";"/);

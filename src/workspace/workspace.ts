@@ -11,6 +11,7 @@ import { removeTree } from './remove-tree.js';
 import { workspaceKeyId, type WorkspaceKey } from './workspace-key.js';
 import { recordedSource, stageInput, type InputSpec, type StagedInput } from './input-stager.js';
 import { defaultOutputLimits, findOutputs, readOutputs, type CollectedOutputs, type OutputLimits, type OutputMatch } from './output-collector.js';
+import { resolveOutputPattern } from './output-pattern.js';
 import { buildRunEnvironment } from './run-environment.js';
 import { assertStageableName, stageSkill, type StagedSkill, type StageMode } from './skill-stager.js';
 import { freshMetadata, readMetadata, writeMetadata, type WorkspaceMetadata } from './workspace-metadata.js';
@@ -435,12 +436,9 @@ export class Workspace {
     const normalized: string[] = [];
     const context = { ...this.paths, runDir: options.runDir };
     for (const pattern of patterns) {
-      const trimmed = pattern.trim().replace(/\\/g, '/');
-      if (trimmed === '') continue;
-      const first = trimmed.replace(/^workspace:\/\//, '').split('/')[0] ?? '';
-      const workspaceRooted = first.startsWith('$') || trimmed.startsWith('/') || trimmed.startsWith('workspace://') || topLevelNames.has(first);
       try {
-        normalized.push(toWorkspaceRelative(trimmed, workspaceRooted ? '' : (options.cwd ?? ''), context));
+        const resolved = resolveOutputPattern(pattern, options.cwd ?? '', context);
+        if (resolved !== undefined) normalized.push(resolved);
       } catch (error) {
         warnings.push(`output pattern "${pattern}" ignored: ${(error as Error).message}`);
       }
@@ -487,4 +485,3 @@ export class Workspace {
 /** HOME of every command: inside the workspace so tools that keep caches or settings can write them. */
 export const homeFolder = 'work/.home';
 
-const topLevelNames = new Set<string>([workspaceFolders.skills, workspaceFolders.work, workspaceFolders.out, workspaceFolders.runs]);

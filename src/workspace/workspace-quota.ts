@@ -1,0 +1,108 @@
+import { lstat, readdir } from 'node:fs/promises';
+import path from 'node:path';
+
+/** How much one workspace may hold: checked while a command runs and after it. */
+export interface WorkspaceQuota {
+  /** Bytes of disk in use (allocated blocks, so a sparse file counts what it really takes). */
+  maxBytes: number;
+  /** Files, folders and links. */
+  maxFiles: number;
+}
+
+/**
+ * 1 GiB and 50,000 entries: room for a skill with its dependencies, data and results, far below
+ * what stalled a host in issue 8 (3 GiB and 100,000 files kept by one run).
+ */
+export const defaultWorkspaceQuota: WorkspaceQuota = { maxBytes: 1024 * 1024 * 1024, maxFiles: 50_000 };
+
+export type QuotaLimit = 'disk' | 'files';
+
+export interface WorkspaceUsage {
+  bytes: number;
+  files: number;
+  /** The first limit found exceeded; counting stops there, so the figures are then lower bounds. */
+  exceeded?: QuotaLimit;
+}
+
+/**
+ * Counts what the workspace holds without following links; each inode once (hard links are not
+ * counted twice). Stops as soon as a limit is passed: the walk of a workspace that holds far too
+ * much costs no more than one that holds just too much.
+ */
+export async function measureWorkspace(root: string, quota: WorkspaceQuota): Promise<WorkspaceUsage> {
+  const usage: WorkspaceUsage = { bytes: 0, files: 0 };
+  const seen = new Set<number>();
+  const visit = async (folder: string): Promise<void> => {
+    const names = await readdir(folder).catch(() => [] as string[]);
+    for (const name of names) {
+      if (usage.exceeded !== undefined) return;
+      const absolute = path.join(folder, name);
+      const stats = await lstat(absolute).catch(() => undefined);
+      if (stats === undefined) continue;
+      if (!seen.has(stats.ino)) {
+        seen.add(stats.ino);
+        usage.files += 1;
+        usage.bytes += stats.blocks * 512;
+        if (usage.bytes > quota.maxBytes) usage.exceeded = 'disk';
+        else if (usage.files > quota.maxFiles) usage.exceeded = 'files';
+      }
+      if (stats.isDirectory()) await visit(absolute);
+    }
+  };
+  await visit(root);
+  return usage;
+}
+
+/**
+ * What a command may grow a workspace to: the quota, or for a workspace already past it, what it
+ * held at the start and a little more (a run folder, a temporary file), so a command cleaning up
+ * a workspace that is too full may run while one that makes it fuller is stopped. `baseline`
+ * must be a full measurement (`measureWorkspace` with no limits).
+ */
+export function watchLimits(quota: WorkspaceQuota, baseline: WorkspaceUsage): WorkspaceQuota {
+  return { maxBytes: Math.max(quota.maxBytes, baseline.bytes + overQuotaSlack.maxBytes), maxFiles: Math.max(quota.maxFiles, baseline.files + overQuotaSlack.maxFiles) };
+}
+
+const overQuotaSlack: WorkspaceQuota = { maxBytes: 1024 * 1024, maxFiles: 64 };
+
+export const unlimited: WorkspaceQuota = { maxBytes: Infinity, maxFiles: Infinity };
+
+/**
+ * Measures the workspace again and again while a command runs and calls `onExceeded` once when it
+ * holds more than `limits` (see `watchLimits`). The pause between walks is at least four times
+ * the last walk's duration, so watching costs at most a fifth of the time of one core.
+ */
+export function watchWorkspaceQuota(root: string, limits: WorkspaceQuota, onExceeded: (limit: QuotaLimit, usage: WorkspaceUsage) => void): () => void {
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  const schedule = (delay: number): void => {
+    timer = setTimeout(() => void check(), delay);
+    timer.unref();
+  };
+  const check = async (): Promise<void> => {
+    if (stopped) return;
+    const started = performance.now();
+    const usage = await measureWorkspace(root, limits);
+    if (stopped) return;
+    if (usage.exceeded !== undefined) {
+      stopped = true;
+      onExceeded(usage.exceeded, usage);
+      return;
+    }
+    schedule(Math.max(watchIntervalMs, 4 * (performance.now() - started)));
+  };
+  schedule(watchIntervalMs);
+  return () => {
+    stopped = true;
+    if (timer !== undefined) clearTimeout(timer);
+  };
+}
+
+/** Shortest pause between two measurements of a running command's workspace. */
+export const watchIntervalMs = 250;
+
+/** The message for a result: what was exceeded, by how much, and what to do. */
+export function quotaWarning(limit: QuotaLimit, usage: WorkspaceUsage, quota: WorkspaceQuota, stopped: boolean): string {
+  const what = limit === 'disk' ? `more than ${quota.maxBytes} bytes of disk (at least ${usage.bytes})` : `more than ${quota.maxFiles} files (at least ${usage.files})`;
+  return `${stopped ? 'command stopped: ' : ''}the workspace holds ${what}; delete what is no longer needed (work/, out/, runs/) before running more`;
+}
