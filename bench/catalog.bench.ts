@@ -102,7 +102,7 @@ export async function run(): Promise<void> {
 /**
  * The token-budget search: the first budgeted render in the process (its pre-token memory empty)
  * and the median of repeats (what an agent's later model calls pay), against the floor of any
- * budget check, counting the returned text once with js-tiktoken, and against counting the whole
+ * budget check, counting the returned text once with the tokenizer, and against counting the whole
  * unbudgeted catalog once (what every step of a search that re-counts the text pays at least).
  */
 function budgetSearch(skills: Awaited<ReturnType<Awaited<ReturnType<typeof createFsSkillRepository>>['list']>>): void {

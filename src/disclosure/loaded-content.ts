@@ -1,3 +1,4 @@
+import { escapeUnsafeCharacters } from '../format/escape-unsafe-characters.js';
 import { SkillFileReadError } from '../repository/errors.js';
 import type { Skill, SkillContext, SkillRepository } from '../repository/types.js';
 import type { LoadedSkill } from './loaded-skills.js';
@@ -86,19 +87,22 @@ export async function renderLoadedSkill(
     }
     found.push({ path, content: injectedDoc(skill.name, path, bytes, allowance) });
   }
+  // A file name (from a repository) or a requested path (from the model) with a line break in it
+  // could otherwise start a forged `[Doc]` section or summary line.
+  const shown = escapeUnsafeCharacters;
   const sections = [loadedMarker(skill.name)];
   const body = skill.body.trim();
   if (body !== '') sections.push(body);
-  const summary = [`Docs loaded: ${found.length === 0 ? 'none' : found.map((doc) => doc.path).join(', ')}`];
-  if (missing.length > 0) summary.push(`Docs not found: ${missing.join(', ')}`);
-  if (unreadable.length > 0) summary.push(`Docs not readable: ${unreadable.join('; ')}`);
+  const summary = [`Docs loaded: ${found.length === 0 ? 'none' : found.map((doc) => shown(doc.path)).join(', ')}`];
+  if (missing.length > 0) summary.push(`Docs not found: ${missing.map(shown).join(', ')}`);
+  if (unreadable.length > 0) summary.push(`Docs not readable: ${unreadable.map(shown).join('; ')}`);
   if (skill.tools.length > 0) {
     const tools = resolveSelection(loaded.tools, skill.tools);
     summary.push(`Tools selected: ${tools.length === 0 ? 'none' : tools.join(', ')}`);
   }
   sections.push(summary.join('\n'));
   for (const doc of found) {
-    sections.push(`[Doc] ${doc.path}`);
+    sections.push(`[Doc] ${shown(doc.path)}`);
     const content = doc.content.trim();
     if (content !== '') sections.push(content);
   }

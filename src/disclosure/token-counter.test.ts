@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { readFileSync } from 'node:fs';
+import corpusCounts from './token-counter-corpus-counts.json' with { type: 'json' };
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { corpusRoot } from '../../test/support/corpus.js';
@@ -46,6 +47,27 @@ describe('createTokenCounter', () => {
     expect(counter.count(text, 10)).toBeLessThan(total);
     expect(counter.count(text, total)).toBe(total);
     expect(counter.count(text)).toBe(total);
+  });
+});
+
+describe('countTokens against the counts of the previous tokenizer', () => {
+  // token-counter-corpus-counts.json holds js-tiktoken 1.0.21's o200k_base count of every .md file
+  // of the shared corpus (each pre-token encoded whole; none is over 330 characters, so no chunking),
+  // made just before skillbox moved to gpt-tokenizer. A count that drifts means the two disagree.
+  it('gives identical counts on every .md file of the corpus', { timeout: 120_000 }, () => {
+    const expected = corpusCounts as Record<string, number>;
+    expect(Object.keys(expected).length).toBeGreaterThan(2000);
+    const differing: string[] = [];
+    for (const [file, count] of Object.entries(expected)) {
+      const actual = countTokens(readFileSync(join(corpus, file), 'utf8'));
+      if (actual !== count) differing.push(`${file}: ${actual} instead of ${count}`);
+    }
+    expect(differing).toEqual([]);
+  });
+
+  it('counts special-token text as ordinary text', () => {
+    expect(countTokens('<|endoftext|>')).toBeGreaterThan(1);
+    expect(countTokens('a <|endoftext|> b')).toBe(countTokens('a <|endof') + countTokens('text|> b'));
   });
 });
 

@@ -1,52 +1,54 @@
 import { createRequire } from 'node:module';
-import { Tiktoken, type TiktokenBPE } from 'js-tiktoken/lite';
+import type { encode as Encode } from 'gpt-tokenizer/encoding/o200k_base';
 
-/** The encoding every token figure in skillbox uses (GPT-4o / o-series); it ships with js-tiktoken, so no network. */
+/** The encoding every token figure in skillbox uses (GPT-4o / o-series); it ships with gpt-tokenizer, so no network. */
 export const tokenizerName = 'o200k_base';
 
-const require = createRequire(import.meta.url);
-let ranks: TiktokenBPE | undefined;
-let tokenizer: Tiktoken | undefined;
-/** The encoder's pre-token pattern, with its own flags: 'u' for \p classes, 'g' to walk a text. */
-let pattern: RegExp | undefined;
+/**
+ * o200k_base's pre-token pattern, as the encoding defines it (the same one the tokenizer splits
+ * with): 'u' for the \p classes, 'g' to walk a text. The counter below splits text with it, so it
+ * must split exactly as the tokenizer does; token-counter.test.ts checks that a text's count is the
+ * sum of its pre-tokens' counts.
+ */
+const contraction = String.raw`(?:'(?:[sS]|[dD]|[mM]|[tT]|[lL][lL]|[vV][eE]|[rR][eE]))?`;
+const preTokenSource = [
+  String.raw`[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+${contraction}`,
+  String.raw`[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*${contraction}`,
+  String.raw`\p{N}{1,3}`,
+  String.raw` ?[^\s\p{L}\p{N}]+[\r\n/]*`,
+  String.raw`\s*[\r\n]+`,
+  String.raw`\s+(?!\S)`,
+  String.raw`\s+`,
+].join('|');
+const preTokenPattern = new RegExp(preTokenSource, 'ug');
 
-function loadRanks(): TiktokenBPE {
-  if (ranks === undefined) {
-    const loaded = require('js-tiktoken/ranks/o200k_base') as TiktokenBPE | { default: TiktokenBPE };
-    ranks = 'default' in loaded ? loaded.default : loaded;
-  }
-  return ranks;
-}
+/** Special-token text in a skill (`<|endoftext|>`) is ordinary text to count, not a reason to throw. */
+const ordinaryText = { disallowedSpecial: new Set<string>() };
 
 /**
- * The ranks are megabytes of data and building the encoder takes about a second, so both happen on
- * the first count, once per process, and never for a user who counts nothing. `require` keeps the
- * first count synchronous, so a catalog budget can be checked without making rendering async.
+ * Pre-tokens longer than this are counted in chunks of this many characters. The byte-pair merge is
+ * still quadratic in the length of one pre-token (measured with gpt-tokenizer 4.0: 16,000 repeated
+ * letters 0.5 s, 32,000 2 s, 64,000 7 s), and a run without spaces (a line of `=`, base64 without
+ * breaks) is one pre-token. A chunk edge can add a token the whole piece would not have, so counts
+ * of such text are an upper bound (at most one token per chunk too many). No pre-token in the shared
+ * corpus comes near this length (the longest has 330 characters), so real skills are counted exactly.
  */
-function encoder(): Tiktoken {
-  tokenizer ??= new Tiktoken(loadRanks());
-  return tokenizer;
-}
-
-/**
- * Pre-tokens longer than this are counted in chunks of this many characters. js-tiktoken's byte-pair
- * merge is quadratic in the length of a pre-token, and a run without spaces (minified JSON, base64,
- * a line of `=`) is one pre-token: 20,000 letters took 35 s whole and take well under a second in
- * chunks. A chunk edge can add a token the whole piece would not have, so counts of such text are
- * an upper bound (at most one token per chunk too many); text with ordinary words is counted exactly.
- */
-export const maxEncodedPieceCharacters = 256;
+export const maxEncodedPieceCharacters = 1024;
 
 /** A run this long of non-space or of space characters may hold a pre-token over the chunk size. */
 const longRun = new RegExp(`\\S{${maxEncodedPieceCharacters + 1}}|\\s{${maxEncodedPieceCharacters + 1}}`);
 
-function preTokenPattern(): RegExp {
-  pattern ??= new RegExp(loadRanks().pat_str, 'ug');
-  return pattern;
-}
+const require = createRequire(import.meta.url);
+let encode: typeof Encode | undefined;
 
+/**
+ * Loading the ranks takes a second or two, so it happens on the first count, once per process, and
+ * never for a user who counts nothing. `require` keeps the first count synchronous, so a catalog
+ * budget can be checked without making rendering async.
+ */
 function encodedLength(text: string): number {
-  return encoder().encode(text, [], []).length;
+  encode ??= (require('gpt-tokenizer/encoding/o200k_base') as { encode: typeof Encode }).encode;
+  return encode(text, ordinaryText).length;
 }
 
 /** Counts one long pre-token in chunks, never splitting a surrogate pair. */
@@ -71,7 +73,7 @@ export function countTokens(text: string): number {
   if (!longRun.test(text)) return encodedLength(text);
   let total = 0;
   let pending = '';
-  for (const match of text.matchAll(preTokenPattern())) {
+  for (const match of text.matchAll(preTokenPattern)) {
     const piece = match[0];
     if (piece.length <= maxEncodedPieceCharacters) {
       pending += piece;
@@ -114,7 +116,7 @@ const maxRememberedPieces = 100_000;
 
 function countPieces(text: string): number {
   let total = 0;
-  for (const match of text.matchAll(preTokenPattern())) {
+  for (const match of text.matchAll(preTokenPattern)) {
     const piece = match[0];
     let count = pieceCounts.get(piece);
     if (count === undefined) {

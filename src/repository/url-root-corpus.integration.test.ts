@@ -37,7 +37,7 @@ describe('URL roots on the corpus', () => {
     const expectedReport = await direct.report();
     expect(expected.length).toBeGreaterThan(600);
     for (const path of ['/corpus.tar.gz', '/corpus.zip']) {
-      const repository = await FsSkillRepository.open({ roots: [server.url(path)], urlRoots: { cacheDir: join(dir, 'cache') } });
+      const repository = await FsSkillRepository.open({ roots: [server.url(path)], urlRoots: { cacheDir: join(dir, 'cache'), allowPrivateAddresses: true } });
       const cachedCorpus = join(repository.roots()[0] as string, 'corpus');
       const listed = (await repository.list()).map((summary) => `${summary.name} ${relative(cachedCorpus, summary.path as string)} ${summary.description}`);
       expect(listed, path).toEqual(expected);

@@ -1,7 +1,16 @@
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { isIP } from 'node:net';
+import { addressCheckingLookup, NonPublicAddressError, nonPublicAddressKind, nonPublicAddressMessage, type AddressRule } from './url-root-address-policy.js';
+
 export interface DownloadLimits {
   maxBytes: number;
   timeoutMs: number;
   maxRedirects: number;
+  /** Fetch from loopback, private, link-local and other non-public addresses too. */
+  allowPrivateAddresses: boolean;
+  /** Which addresses count as not public; the default rule, except in tests that need a stand-in. */
+  addressRule?: AddressRule;
 }
 
 export interface Download {
@@ -25,42 +34,55 @@ function checkProtocol(next: URL, previous: URL | undefined): void {
   }
 }
 
-async function readBody(response: Response, maxBytes: number): Promise<Buffer> {
-  const chunks: Uint8Array[] = [];
+async function readBody(response: IncomingMessage, maxBytes: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
   let total = 0;
-  if (response.body === null) return Buffer.alloc(0);
-  const reader = response.body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
+  for await (const chunk of response as AsyncIterable<Buffer>) {
+    total += chunk.length;
     if (total > maxBytes) {
-      await reader.cancel();
+      response.destroy();
       throw new DownloadFailure(`the download passed the ${maxBytes}-byte limit (maxDownloadBytes) while streaming`);
     }
-    chunks.push(value);
+    chunks.push(chunk);
   }
   return Buffer.concat(chunks, total);
 }
 
-function describeFetchError(error: unknown, timeoutMs: number): string {
+/**
+ * One GET of `url`, answered once its headers arrive. A host that is an IP literal is judged here
+ * (no lookup happens for one); a host name is judged by publicAddressLookup as the socket connects.
+ */
+function get(url: URL, headers: Record<string, string>, signal: AbortSignal, rule: AddressRule | undefined): Promise<IncomingMessage> {
+  const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
+  if (rule !== undefined && isIP(host) !== 0) {
+    const kind = rule(host);
+    if (kind !== undefined) return Promise.reject(new NonPublicAddressError(nonPublicAddressMessage(host, host, kind)));
+  }
+  const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
+  return new Promise((resolve, reject) => {
+    const outgoing = request(url, { method: 'GET', headers, signal, ...(rule === undefined ? {} : { lookup: addressCheckingLookup(rule) }) }, resolve);
+    outgoing.on('error', reject);
+    outgoing.end();
+  });
+}
+
+function describeFetchError(error: unknown, timeoutMs: number, signal: AbortSignal): string {
   const name = (error as Error).name;
-  if (name === 'TimeoutError' || name === 'AbortError') return `no complete answer within ${timeoutMs} ms (timeoutMs)`;
-  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-  const detail = cause?.code ?? cause?.message ?? (error as Error).message;
-  return `the download failed: ${detail}`;
+  if (signal.aborted || name === 'TimeoutError' || name === 'AbortError') return `no complete answer within ${timeoutMs} ms (timeoutMs)`;
+  const code = (error as NodeJS.ErrnoException).code;
+  return `the download failed: ${code ?? (error as Error).message}`;
 }
 
 /**
  * Fetches a URL into memory within the limits: redirects are followed by hand so they can be
- * counted and checked, `Content-Length` is checked before the body is read and the streamed size
+ * counted and checked, every hop may reach only public addresses unless the caller allows others, `Content-Length` is checked before the body is read and the streamed size
  * while it is, and one timeout covers the whole exchange, body included.
  */
 export async function downloadWithLimits(url: string, limits: DownloadLimits): Promise<Download> {
   const signal = AbortSignal.timeout(limits.timeoutMs);
   let current = new URL(url);
   checkProtocol(current, undefined);
-  // fetch refuses URLs with credentials in them; they become Basic auth for the URL's own origin only.
+  // Credentials in the URL become Basic auth for the URL's own origin only, never for a redirect target.
   const credentials =
     current.username === '' && current.password === ''
       ? undefined
@@ -72,30 +94,37 @@ export async function downloadWithLimits(url: string, limits: DownloadLimits): P
       const headers: Record<string, string> = { 'accept-encoding': 'identity', 'user-agent': 'skillbox' };
       if (credentials !== undefined && current.origin === credentials.origin) headers.authorization = credentials.header;
       // An archive is compressed already (hence identity): a transfer encoding would only hide its real size.
-      const response = await fetch(current, { redirect: 'manual', signal, headers });
-      if (redirectStatuses.has(response.status)) {
-        await response.body?.cancel();
-        const location = response.headers.get('location');
-        if (location === null) throw new DownloadFailure(`HTTP ${response.status} redirect without a Location header`);
+      let response: IncomingMessage;
+      try {
+        response = await get(current, headers, signal, limits.allowPrivateAddresses ? undefined : (limits.addressRule ?? nonPublicAddressKind));
+      } catch (error) {
+        if (!(error instanceof NonPublicAddressError)) throw error;
+        throw new DownloadFailure(redirects === 0 ? error.message : `redirected to ${current.href}, but ${error.message}`);
+      }
+      const status = response.statusCode ?? 0;
+      if (redirectStatuses.has(status)) {
+        response.resume();
+        const location = response.headers.location;
+        if (location === undefined) throw new DownloadFailure(`HTTP ${status} redirect without a Location header`);
         if (redirects >= limits.maxRedirects) throw new DownloadFailure(`more than ${limits.maxRedirects} redirects (maxRedirects)`);
         const next = new URL(location, current);
         checkProtocol(next, current);
         current = next;
         continue;
       }
-      if (!response.ok) {
-        await response.body?.cancel();
-        throw new DownloadFailure(`HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}`);
+      if (status < 200 || status > 299) {
+        response.resume();
+        throw new DownloadFailure(`HTTP ${status}${response.statusMessage ? ` ${response.statusMessage}` : ''}`);
       }
-      const declared = Number(response.headers.get('content-length') ?? Number.NaN);
+      const declared = Number(response.headers['content-length'] ?? Number.NaN);
       if (Number.isFinite(declared) && declared > limits.maxBytes) {
-        await response.body?.cancel();
+        response.destroy();
         throw new DownloadFailure(`Content-Length ${declared} is over the ${limits.maxBytes}-byte limit (maxDownloadBytes)`);
       }
       return { bytes: await readBody(response, limits.maxBytes), finalUrl: current };
     }
   } catch (error) {
     if (error instanceof DownloadFailure) throw error;
-    throw new DownloadFailure(describeFetchError(error, limits.timeoutMs), { cause: error });
+    throw new DownloadFailure(describeFetchError(error, limits.timeoutMs, signal), { cause: error });
   }
 }

@@ -57,14 +57,14 @@ describe('URL roots: download, extract, cache', () => {
   it('downloads a zip once, extracts it with its modes, and serves later opens from the cache', async () => {
     server.set('/one/skills.zip', zipBytes);
     const url = server.url('/one/skills.zip');
-    const root = await resolveUrlRoot(url, { cacheDir });
+    const root = await resolveUrlRoot(url, { cacheDir, allowPrivateAddresses: true });
     expect(root).toBe(join(urlRootCacheEntry(url, cacheDir), 'root'));
     expect(await readFile(join(root, 'pack/alpha/docs/guide.md'), 'utf8')).toBe('# Guide\n');
     expect((await stat(join(root, 'pack/alpha/scripts/run.sh'))).mode & 0o777).toBe(0o755);
     expect(JSON.parse(await readFile(join(root, '..', urlRootSentinelName), 'utf8'))).toMatchObject({ url, files: 4 });
 
-    expect(await resolveUrlRoot(url, { cacheDir })).toBe(root);
-    const repository = await FsSkillRepository.open({ roots: [url], urlRoots: { cacheDir } });
+    expect(await resolveUrlRoot(url, { cacheDir, allowPrivateAddresses: true })).toBe(root);
+    const repository = await FsSkillRepository.open({ roots: [url], urlRoots: { cacheDir, allowPrivateAddresses: true } });
     expect(await repository.list()).toEqual([
       { name: 'alpha', description: 'First skill.', path: join(root, 'pack/alpha'), root: url },
       { name: 'beta', description: 'Second skill.', path: join(root, 'pack/beta'), root: url },
@@ -79,7 +79,7 @@ describe('URL roots: download, extract, cache', () => {
   it('shares one download among concurrent opens of the same URL', async () => {
     server.set('/shared/skills.zip', slowly(zipBytes, 150));
     const url = server.url('/shared/skills.zip');
-    const repositories = await Promise.all([1, 2, 3, 4].map(() => FsSkillRepository.open({ roots: [url], urlRoots: { cacheDir } })));
+    const repositories = await Promise.all([1, 2, 3, 4].map(() => FsSkillRepository.open({ roots: [url], urlRoots: { cacheDir, allowPrivateAddresses: true } })));
     for (const repository of repositories) expect((await repository.list()).map((summary) => summary.name)).toEqual(['alpha', 'beta']);
     expect(server.hits('/shared/skills.zip')).toBe(1);
     expect(await cacheListing()).toHaveLength(1);
@@ -89,7 +89,7 @@ describe('URL roots: download, extract, cache', () => {
     server.set('/race/skills.zip', slowly(zipBytes, 400));
     const url = server.url('/race/skills.zip');
     const module = fileURLToPath(new URL('./url-root.ts', import.meta.url));
-    const script = `import { resolveUrlRoot } from ${JSON.stringify(module)}; console.log(await resolveUrlRoot(${JSON.stringify(url)}, { cacheDir: ${JSON.stringify(cacheDir)} }));`;
+    const script = `import { resolveUrlRoot } from ${JSON.stringify(module)}; console.log(await resolveUrlRoot(${JSON.stringify(url)}, { cacheDir: ${JSON.stringify(cacheDir)}, allowPrivateAddresses: true }));`;
     const results = await Promise.all([1, 2].map(() => run(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script])));
     const roots = results.map((result) => result.stdout.trim());
     expect(roots[0]).toBe(join(urlRootCacheEntry(url, cacheDir), 'root'));
@@ -106,14 +106,14 @@ describe('URL roots: download, extract, cache', () => {
     server.set('/f/download-zip', zipBytes);
     server.set('/f/download-tar', tarArchive(members));
     for (const path of ['/f/skills.tar.gz', '/f/skills.tgz', '/f/skills.tar', '/f/download-zip', '/f/download-tar']) {
-      const repository = await FsSkillRepository.open({ roots: [server.url(path)], urlRoots: { cacheDir }, strict: true });
+      const repository = await FsSkillRepository.open({ roots: [server.url(path)], urlRoots: { cacheDir, allowPrivateAddresses: true }, strict: true });
       expect((await repository.list()).map((summary) => summary.name), path).toEqual(['alpha', 'beta']);
     }
   });
 
   it('turns a lone SKILL.md URL into a skill folder named after the URL\'s folder', async () => {
     server.set('/skills/pdf-tools/SKILL.md', '---\ndescription: Fills PDF forms.\n---\nUse pdftk.\n');
-    const repository = await FsSkillRepository.open({ roots: [server.url('/skills/pdf-tools/SKILL.md')], urlRoots: { cacheDir } });
+    const repository = await FsSkillRepository.open({ roots: [server.url('/skills/pdf-tools/SKILL.md')], urlRoots: { cacheDir, allowPrivateAddresses: true } });
     const [summary] = await repository.list();
     expect(summary?.name).toBe('pdf-tools');
     expect((await repository.get('pdf-tools')).body).toBe('Use pdftk.');
@@ -121,7 +121,7 @@ describe('URL roots: download, extract, cache', () => {
 
   it('refuses a file of no known format, naming the URL', async () => {
     server.set('/f/notes.txt', 'just text');
-    const error = await failure(resolveUrlRoot(server.url('/f/notes.txt'), { cacheDir }));
+    const error = await failure(resolveUrlRoot(server.url('/f/notes.txt'), { cacheDir, allowPrivateAddresses: true }));
     expect(error.message).toBe(
       `skills root ${server.url('/f/notes.txt')}: archive refused: /f/notes.txt is not a .zip, .tar.gz, .tgz, .tar or SKILL.md, and its bytes are none of those formats either`,
     );
@@ -132,7 +132,7 @@ describe('URL roots: download, extract, cache', () => {
     server.set('/left/skills.zip', zipBytes);
     const url = server.url('/left/skills.zip');
     await mkdir(join(urlRootCacheEntry(url, cacheDir), 'root', 'stale'), { recursive: true });
-    const root = await resolveUrlRoot(url, { cacheDir });
+    const root = await resolveUrlRoot(url, { cacheDir, allowPrivateAddresses: true });
     expect((await readdir(root)).sort()).toEqual(['pack']);
     expect(server.hits('/left/skills.zip')).toBe(1);
   });
@@ -143,9 +143,9 @@ describe('URL roots: download, extract, cache', () => {
       else response.writeHead(200).end(zipBytes);
     });
     const url = server.url('/private/skills.zip').replace('://', '://ada:s3cret@');
-    const repository = await FsSkillRepository.open({ roots: [url], urlRoots: { cacheDir } });
+    const repository = await FsSkillRepository.open({ roots: [url], urlRoots: { cacheDir, allowPrivateAddresses: true } });
     expect((await repository.list())[0]?.root).toBe(server.url('/private/skills.zip'));
-    const wrong = await failure(resolveUrlRoot(url.replace('s3cret', 'guess'), { cacheDir }));
+    const wrong = await failure(resolveUrlRoot(url.replace('s3cret', 'guess'), { cacheDir, allowPrivateAddresses: true }));
     expect(wrong.message).toBe(`skills root ${server.url('/private/skills.zip')}: HTTP 401 Unauthorized`);
   });
 });
@@ -161,7 +161,7 @@ describe('URL roots: hostile archives leave nothing behind', () => {
     it(`refuses ${what}, names the URL and the entry, and writes nothing`, async () => {
       const path = `/hostile/${what.replaceAll(' ', '-')}.${what.includes('tar') ? 'tar' : 'zip'}`;
       server.set(path, bytes);
-      const error = await failure(resolveUrlRoot(server.url(path), { cacheDir }));
+      const error = await failure(resolveUrlRoot(server.url(path), { cacheDir, allowPrivateAddresses: true }));
       expect(error.message.startsWith(`skills root ${server.url(path)}: `)).toBe(true);
       expect(error.message).toMatch(reason);
       expect(await cacheListing()).toEqual([]);
@@ -171,16 +171,16 @@ describe('URL roots: hostile archives leave nothing behind', () => {
   it('skips a refused root with a warning, or fails a strict repository', async () => {
     server.set('/bad/skills.zip', zipArchive([{ name: 'C:/evil.md', data: 'x' }]));
     const url = server.url('/bad/skills.zip');
-    const lenient = await FsSkillRepository.open({ roots: [url], urlRoots: { cacheDir } });
+    const lenient = await FsSkillRepository.open({ roots: [url], urlRoots: { cacheDir, allowPrivateAddresses: true } });
     expect(await lenient.list()).toEqual([]);
     expect((await lenient.report()).warnings).toEqual([`skills root ${url}: archive entry "C:/evil.md" refused: the path starts with a drive letter`]);
-    await expect(FsSkillRepository.open({ roots: [url], urlRoots: { cacheDir }, strict: true })).rejects.toThrow(StrictRepositoryError);
+    await expect(FsSkillRepository.open({ roots: [url], urlRoots: { cacheDir, allowPrivateAddresses: true }, strict: true })).rejects.toThrow(StrictRepositoryError);
     expect(await cacheListing()).toEqual([]);
   });
 
   it('refuses archives over the extraction limits it is given', async () => {
     server.set('/limits/skills.zip', zipBytes);
-    const error = await failure(resolveUrlRoot(server.url('/limits/skills.zip'), { cacheDir, archiveLimits: { maxEntries: 2 } }));
+    const error = await failure(resolveUrlRoot(server.url('/limits/skills.zip'), { cacheDir, allowPrivateAddresses: true, archiveLimits: { maxEntries: 2 } }));
     expect(error.message).toMatch(/holds 4 entries, more than 2 \(maxEntries\)/);
   });
 });
@@ -188,7 +188,7 @@ describe('URL roots: hostile archives leave nothing behind', () => {
 describe('URL roots: download limits', () => {
   it('refuses a Content-Length over the limit without reading the body', async () => {
     server.set('/big/skills.zip', zipBytes);
-    const error = await failure(resolveUrlRoot(server.url('/big/skills.zip'), { cacheDir, maxDownloadBytes: 100 }));
+    const error = await failure(resolveUrlRoot(server.url('/big/skills.zip'), { cacheDir, allowPrivateAddresses: true, maxDownloadBytes: 100 }));
     expect(error.message).toBe(`skills root ${server.url('/big/skills.zip')}: Content-Length ${zipBytes.length} is over the 100-byte limit (maxDownloadBytes)`);
   });
 
@@ -206,7 +206,7 @@ describe('URL roots: download limits', () => {
       };
       pump();
     });
-    const error = await failure(resolveUrlRoot(server.url('/stream/skills.zip'), { cacheDir, maxDownloadBytes: 256 * 1024 }));
+    const error = await failure(resolveUrlRoot(server.url('/stream/skills.zip'), { cacheDir, allowPrivateAddresses: true, maxDownloadBytes: 256 * 1024 }));
     expect(error.message).toMatch(/passed the 262144-byte limit \(maxDownloadBytes\) while streaming/);
     expect(await cacheListing()).toEqual([]);
   });
@@ -216,25 +216,25 @@ describe('URL roots: download limits', () => {
     for (let hop = 1; hop <= 3; hop += 1) {
       server.set(`/hop${hop}`, (_request, response) => response.writeHead(302, { location: hop === 3 ? '/final/skills.zip' : `/hop${hop + 1}` }).end());
     }
-    const error = await failure(resolveUrlRoot(server.url('/hop1'), { cacheDir, maxRedirects: 2 }));
+    const error = await failure(resolveUrlRoot(server.url('/hop1'), { cacheDir, allowPrivateAddresses: true, maxRedirects: 2 }));
     expect(error.message).toBe(`skills root ${server.url('/hop1')}: more than 2 redirects (maxRedirects)`);
-    const root = await resolveUrlRoot(server.url('/hop1'), { cacheDir, maxRedirects: 3 });
+    const root = await resolveUrlRoot(server.url('/hop1'), { cacheDir, allowPrivateAddresses: true, maxRedirects: 3 });
     expect(await readdir(root)).toEqual(['pack']);
 
     server.set('/to-file', (_request, response) => response.writeHead(301, { location: 'file:///etc/passwd' }).end());
-    expect((await failure(resolveUrlRoot(server.url('/to-file'), { cacheDir }))).message).toMatch(/redirected to file: URL file:\/\/\/etc\/passwd; only http and https/);
+    expect((await failure(resolveUrlRoot(server.url('/to-file'), { cacheDir, allowPrivateAddresses: true }))).message).toMatch(/redirected to file: URL file:\/\/\/etc\/passwd; only http and https/);
   });
 
   it('gives up after the timeout, on a status error and on a refused connection', async () => {
     server.set('/silent/skills.zip', () => undefined);
-    const silent = await failure(resolveUrlRoot(server.url('/silent/skills.zip'), { cacheDir, timeoutMs: 300 }));
+    const silent = await failure(resolveUrlRoot(server.url('/silent/skills.zip'), { cacheDir, allowPrivateAddresses: true, timeoutMs: 300 }));
     expect(silent.message).toBe(`skills root ${server.url('/silent/skills.zip')}: no complete answer within 300 ms (timeoutMs)`);
-    const missing = await failure(resolveUrlRoot(server.url('/absent.zip'), { cacheDir }));
+    const missing = await failure(resolveUrlRoot(server.url('/absent.zip'), { cacheDir, allowPrivateAddresses: true }));
     expect(missing.message).toBe(`skills root ${server.url('/absent.zip')}: HTTP 404 Not Found`);
     const closed = await startLoopbackFileServer();
     const deadUrl = closed.url('/skills.zip');
     await closed.close();
-    expect((await failure(resolveUrlRoot(deadUrl, { cacheDir }))).message).toBe(`skills root ${deadUrl}: the download failed: ECONNREFUSED`);
+    expect((await failure(resolveUrlRoot(deadUrl, { cacheDir, allowPrivateAddresses: true }))).message).toBe(`skills root ${deadUrl}: the download failed: ECONNREFUSED`);
     expect(await cacheListing()).toEqual([]);
   });
 
@@ -250,10 +250,10 @@ describe('URL roots: download limits', () => {
     server.set('/env/skills.tgz', tarGzArchive(skillFiles.map(({ name, data }) => ({ name, data }))));
     const home = await mkdtemp(join(tmpdir(), 'skillbox-url-home-'));
     try {
-      const repository = await FsSkillRepository.open({ cwd: home, home, env: { SKILLS_ROOT: server.url('/env/skills.tgz'), SKILLS_CACHE_DIR: cacheDir } });
+      const repository = await FsSkillRepository.open({ cwd: home, home, env: { SKILLS_ROOT: server.url('/env/skills.tgz'), SKILLS_CACHE_DIR: cacheDir }, urlRoots: { allowPrivateAddresses: true } });
       expect((await repository.list()).map((summary) => summary.name)).toEqual(['alpha', 'beta']);
       expect(await cacheListing()).toHaveLength(1);
-      const withDefaultCache = await FsSkillRepository.open({ cwd: home, home, env: { SKILLS_ROOT: server.url('/env/skills.tgz') } });
+      const withDefaultCache = await FsSkillRepository.open({ cwd: home, home, env: { SKILLS_ROOT: server.url('/env/skills.tgz') }, urlRoots: { allowPrivateAddresses: true } });
       expect((await withDefaultCache.list())[0]?.path?.startsWith(join(home, '.cache', 'skillbox', 'skills'))).toBe(true);
     } finally {
       await rm(home, { recursive: true, force: true });

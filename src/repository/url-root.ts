@@ -23,6 +23,14 @@ export interface UrlRootOptions {
   maxRedirects?: number;
   /** Entry count, per-file and total extracted bytes, compression ratio; see `defaultArchiveLimits`. */
   archiveLimits?: Partial<ArchiveLimits>;
+  /**
+   * Also fetch from loopback, private (10/8, 172.16/12, 192.168/16, fc00::/7), link-local (cloud
+   * metadata at 169.254.169.254), carrier-grade NAT, multicast and other non-public addresses,
+   * the URL's own host and every redirect's. Off by default: a skills URL, or a redirect from it,
+   * would otherwise make skillbox fetch from the machine or network it runs in. The address is
+   * checked as the connection is made, so a DNS answer that changes after a check cannot pass.
+   */
+  allowPrivateAddresses?: boolean;
 }
 
 /** The name of the file whose presence marks a cache entry as complete. */
@@ -34,7 +42,7 @@ const inFlight = new Map<string, Promise<string>>();
 
 interface CheckedOptions {
   cacheDir: string;
-  download: { maxBytes: number; timeoutMs: number; maxRedirects: number };
+  download: { maxBytes: number; timeoutMs: number; maxRedirects: number; allowPrivateAddresses: boolean };
   archive: ArchiveLimits;
 }
 
@@ -54,6 +62,10 @@ function checkOptions(options: UrlRootOptions): CheckedOptions {
   };
   const cacheDir = options.cacheDir ?? defaultSkillsCacheDir();
   if (typeof cacheDir !== 'string' || cacheDir.trim() === '') throw new SkillRepositoryOptionsError('urlRoots.cacheDir', 'must be a non-empty folder path');
+  const allowPrivateAddresses = options.allowPrivateAddresses ?? false;
+  if (typeof allowPrivateAddresses !== 'boolean') {
+    throw new SkillRepositoryOptionsError('urlRoots.allowPrivateAddresses', `must be true or false, got ${String(allowPrivateAddresses)}`);
+  }
   let archive: ArchiveLimits;
   try {
     archive = archiveLimits(options.archiveLimits);
@@ -66,6 +78,7 @@ function checkOptions(options: UrlRootOptions): CheckedOptions {
       maxBytes: integer('maxDownloadBytes', 64 * mebibyte, 1),
       timeoutMs: integer('timeoutMs', 60_000, 1),
       maxRedirects: integer('maxRedirects', 5, 0),
+      allowPrivateAddresses,
     },
     archive,
   };

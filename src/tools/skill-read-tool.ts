@@ -1,3 +1,4 @@
+import { escapeUnsafeCharacters } from '../format/escape-unsafe-characters.js';
 import { z } from 'zod';
 import { utf8Window } from '../disclosure/utf8-window.js';
 import { SkillFileNotFoundError, SkillFileReadError, SkillPathError } from '../repository/errors.js';
@@ -63,7 +64,7 @@ export function createSkillReadTool(settings: SkillToolSettings): ToolDefinition
       const nextCall = (next: number) => JSON.stringify({ skill: skill.name, ...(path === '' ? {} : { path }), offset: next });
       if (path === '') {
         const files = await settings.repository.listFiles(skill.name, context.skillContext);
-        const index = `Files of skill "${skill.name}" (read one with skill_read and its path):\n${files.map((file) => `- ${file}`).join('\n')}`;
+        const index = `Files of skill "${skill.name}" (read one with skill_read and its path):\n${files.map((file) => `- ${escapeUnsafeCharacters(file)}`).join('\n')}`;
         return pageText(Buffer.from(`${skill.body.trim()}\n\n${index}`, 'utf8'), offset, settings.readPageBytes, nextCall);
       }
       let bytes: Buffer;

@@ -1,3 +1,4 @@
+import { escapeUnsafeCharacters } from '../format/escape-unsafe-characters.js';
 import { z } from 'zod';
 import { SkillNotFoundError } from '../repository/errors.js';
 import type { Skill, SkillRepository } from '../repository/types.js';
@@ -78,9 +79,9 @@ export async function getVisibleSkill(settings: SkillToolSettings, name: string,
 
 /** Rejects names that are not items of the skill, naming the ones that are. */
 export function requireKnownItems(skill: string, kind: 'doc' | 'tool', items: readonly string[], available: readonly string[], hint: string): void {
-  const unknown = items.filter((item) => !available.includes(item));
+  const unknown = items.filter((item) => !available.includes(item)).map(escapeUnsafeCharacters);
   if (unknown.length === 0) return;
   const what = unknown.length === 1 ? `${kind} "${unknown[0]}"` : `${kind}s ${unknown.map((item) => `"${item}"`).join(', ')}`;
-  const has = available.length === 0 ? `it has no ${kind}s` : `its ${kind}s are: ${nameList(available, 50)}`;
+  const has = available.length === 0 ? `it has no ${kind}s` : `its ${kind}s are: ${nameList(available.map(escapeUnsafeCharacters), 50)}`;
   throw new SkillToolError(`skill "${skill}" has no ${what}; ${has}. ${hint}`);
 }

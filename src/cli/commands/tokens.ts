@@ -19,8 +19,8 @@ Options:
   --format FORMAT  the catalog format the catalog figures use: text (default) or xml
 
 Docs over 256 KiB are counted by their first 256 KiB, and docs the repository will not serve are
-not counted; either is said on stderr (with --json) or after the figures. Runs of over 256
-characters without spaces are counted in 256-character chunks, an upper bound.
+not counted; either is said on stderr (with --json) or after the figures. Runs of over 1,024
+characters without spaces are counted in 1,024-character chunks, an upper bound.
 
 Exit status: 0, or 2 on bad usage.
 `;

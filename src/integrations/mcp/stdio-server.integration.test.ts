@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 
 const repositoryRoot = resolve(import.meta.dirname, '../../..');
@@ -42,6 +42,35 @@ describe('skillbox mcp on stdio, spawned as a host would', () => {
       expect(result.stdout).toContain('34');
       expect(stderr).toContain('skillbox mcp: serving 4 skills (profile full) on stdio');
       expect(protocolErrors).toEqual([]);
+    } finally {
+      await client.close();
+    }
+  }, 60_000);
+
+  it('answers a message over 10 MiB with a JSON-RPC error and goes on serving', async () => {
+    const transport = new StdioClientTransport({
+      command: tsx,
+      args: [entry, '--root', resolve(repositoryRoot, 'examples/skills')],
+      cwd: repositoryRoot,
+      stderr: 'pipe',
+    });
+    const client = new Client({ name: 'oversized-client', version: '1.0.0' });
+    let closed = false;
+    client.onclose = () => void (closed = true);
+    try {
+      await client.connect(transport);
+      const oversized = 'x'.repeat(11 * 1024 * 1024);
+      const refused = await client.callTool({ name: 'skill_load', arguments: { skill: oversized } }).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(refused).toBeInstanceOf(McpError);
+      expect((refused as McpError).code).toBe(-32600);
+      expect((refused as McpError).message).toMatch(/message of \d+ bytes is over the 10485760-byte limit for one stdio message/);
+      // The server is still there and answers the next request.
+      const loaded = (await client.callTool({ name: 'skill_load', arguments: { skill: 'python-math' } })) as CallToolResult;
+      expect(text(loaded)).toContain('# Python math');
+      expect(closed).toBe(false);
     } finally {
       await client.close();
     }

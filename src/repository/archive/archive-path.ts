@@ -1,3 +1,4 @@
+import { firstUnsafeCharacter } from '../../format/escape-unsafe-characters.js';
 import { UnsafeArchiveError } from './errors.js';
 
 /**
@@ -9,6 +10,10 @@ import { UnsafeArchiveError } from './errors.js';
  */
 export function cleanArchivePath(raw: string): string | undefined {
   if (raw.includes('\0')) throw new UnsafeArchiveError('the path holds a NUL character', raw);
+  // A line break, escape sequence or bidirectional override in a name can forge lines of the file
+  // listings a model reads, or show one name while being another; no skill needs one.
+  const unsafe = firstUnsafeCharacter(raw);
+  if (unsafe !== undefined) throw new UnsafeArchiveError(`the path holds the control or invisible character ${unsafe}`, raw);
   if (raw.includes('\\')) throw new UnsafeArchiveError('the path holds a backslash, which is a separator on Windows', raw);
   if (raw.startsWith('/')) throw new UnsafeArchiveError('absolute paths are not allowed', raw);
   if (/^[A-Za-z]:/.test(raw)) throw new UnsafeArchiveError('the path starts with a drive letter', raw);

@@ -1,4 +1,5 @@
 import { SkillboxError } from '../../errors.js';
+import { quoteForDisplay } from '../../format/escape-unsafe-characters.js';
 
 /**
  * An archive refused before anything was written: an entry whose path could escape or collide, a
@@ -10,7 +11,7 @@ export class UnsafeArchiveError extends SkillboxError {
   readonly reason: string;
 
   constructor(reason: string, entry?: string) {
-    super('ARCHIVE_REFUSED', entry === undefined ? `archive refused: ${reason}` : `archive entry ${JSON.stringify(entry)} refused: ${reason}`);
+    super('ARCHIVE_REFUSED', entry === undefined ? `archive refused: ${reason}` : `archive entry ${quoteForDisplay(entry)} refused: ${reason}`);
     this.entry = entry;
     this.reason = reason;
   }

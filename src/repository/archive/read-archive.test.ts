@@ -241,6 +241,14 @@ describe('readArchive: archives from real tools and long names', () => {
     }
   });
 
+  it('reads a ZIP64 zip from Info-ZIP (zip -fz)', async () => {
+    execFileSync('zip', ['-qr', '-fz', join(dir, 'zip64.zip'), 'deep-folder-name'], { cwd: join(dir, 'src') });
+    const bytes = await readFile(join(dir, 'zip64.zip'));
+    // The archive really is ZIP64: its end record points to a ZIP64 end record through a locator.
+    expect(bytes.readUInt32LE(bytes.length - 22 - 20)).toBe(0x07064b50);
+    expectTree(await readArchive(bytes, 'zip'));
+  });
+
   it('reads zips from Info-ZIP and from Python\'s zipfile', async () => {
     execFileSync('zip', ['-qr', join(dir, 'info.zip'), 'deep-folder-name'], { cwd: join(dir, 'src') });
     expectTree(await readArchive(await readFile(join(dir, 'info.zip')), 'zip'));
@@ -273,5 +281,37 @@ describe('readArchive: archives from real tools and long names', () => {
     // Sanity check on the test writer: the deflated entry really is compressed.
     expect(deflateRawSync(Buffer.from('print(1)\n'.repeat(50))).length).toBeLessThan(100);
     expect(gzipSync(Buffer.alloc(0)).length).toBeGreaterThan(0);
+  });
+});
+
+describe('readArchive: ZIP64', () => {
+  const members: ZipMember[] = [
+    { name: 'skill/SKILL.md', data: 'body', zip64: true },
+    { name: 'skill/notes.md', data: 'notes '.repeat(100), method: 0, zip64: true },
+  ];
+
+  it('reads sizes and offsets from ZIP64 extra fields and the ZIP64 end record', async () => {
+    const entries = await readArchive(zipArchive(members, { zip64End: {} }), 'zip');
+    expect(entries.map((entry) => `${entry.path} ${entry.data.toString()}`)).toEqual(['skill/SKILL.md body', `skill/notes.md ${'notes '.repeat(100)}`]);
+  });
+
+  it('holds ZIP64 entries to the same checks: names, sizes, counts, ratio', async () => {
+    expect((await refusal(readArchive(zipArchive([{ name: '../evil.md', data: 'x', zip64: true }], { zip64End: {} }), 'zip'))).message).toMatch(/"\.\." is not allowed/);
+    expect((await refusal(readArchive(zipArchive(members, { zip64End: {} }), 'zip', { maxEntryBytes: 100 }))).message).toMatch(/600 bytes is over the 100-byte limit/);
+    const bomb = await refusal(readArchive(zipArchive([{ name: 'zeros.bin', data: Buffer.alloc(2 * 1024 * 1024), zip64: true }], { zip64End: {} }), 'zip'));
+    expect(bomb.message).toMatch(/ratio over 200:1/);
+    const counted = await refusal(readArchive(zipArchive(members, { zip64End: { declaredCount: 2 ** 40 } }), 'zip'));
+    expect(counted.message).toMatch(/holds 1099511627776 entries, more than 20000 \(maxEntries\)/);
+  });
+
+  it('refuses ZIP64 markers without their data, and values out of range', async () => {
+    expect((await refusal(readArchive(zipArchive([{ name: 'a.md', data: 'x', zip64: 'no-extra' }]), 'zip'))).message).toMatch(/gives ZIP64 sizes but has no ZIP64 extra field/);
+    const noLocator = zipArchive([{ name: 'a.md', data: 'x' }]);
+    noLocator.writeUInt16LE(0xffff, noLocator.length - 22 + 10);
+    expect((await refusal(readArchive(noLocator, 'zip'))).message).toMatch(/asks for ZIP64 values but there is no ZIP64 end record locator/);
+    const huge = zipArchive(members, { zip64End: {} });
+    // The ZIP64 end record's central directory offset (56 + 20 + 22 bytes from the end, field at 48).
+    huge.writeBigUInt64LE(2n ** 60n, huge.length - 22 - 20 - 56 + 48);
+    expect((await refusal(readArchive(huge, 'zip'))).message).toMatch(/ZIP64 central directory offset \d+ is out of range/);
   });
 });

@@ -14,6 +14,7 @@ const inflateConcurrency = 8;
 
 const endOfCentralDirectorySignature = 0x06054b50;
 const zip64LocatorSignature = 0x07064b50;
+const zip64EndSignature = 0x06064b50;
 const centralHeaderSignature = 0x02014b50;
 const localHeaderSignature = 0x04034b50;
 const unixHost = 3;
@@ -51,44 +52,129 @@ function entryKind(rawName: string, versionMadeBy: number, externalAttributes: n
   return { type: isDirectory ? 'directory' : 'file', mode: permissions === 0 ? (isDirectory ? 0o755 : 0o644) : permissions };
 }
 
+/** A 64-bit field as a number, refusing one past what a buffer in memory could ever hold. */
+function readSize64(zip: Buffer, offset: number, what: string, entry?: string): number {
+  const value = zip.readBigUInt64LE(offset);
+  if (value > BigInt(Number.MAX_SAFE_INTEGER)) throw new UnsafeArchiveError(`the ZIP64 ${what} ${value} is out of range`, entry);
+  return Number(value);
+}
+
+interface DirectoryBounds {
+  diskNumber: number;
+  centralDisk: number;
+  entriesOnDisk: number;
+  count: number;
+  centralSize: number;
+  centralStart: number;
+  /** Where the central directory must end: the ZIP64 end record when there is one, else the end record. */
+  directoryEnd: number;
+}
+
+/**
+ * The central directory's place and size from the end record, or from the ZIP64 end record its
+ * locator points to when the archive has one (Info-ZIP's `zip -fz`, and any archive of more than
+ * 65,535 entries or 4 GiB). The ZIP64 record must sit right before its locator, on disk 0.
+ */
+function readDirectoryBounds(zip: Buffer, end: number): DirectoryBounds {
+  const classic: DirectoryBounds = {
+    diskNumber: zip.readUInt16LE(end + 4),
+    centralDisk: zip.readUInt16LE(end + 6),
+    entriesOnDisk: zip.readUInt16LE(end + 8),
+    count: zip.readUInt16LE(end + 10),
+    centralSize: zip.readUInt32LE(end + 12),
+    centralStart: zip.readUInt32LE(end + 16),
+    directoryEnd: end,
+  };
+  const locator = end - 20;
+  if (locator < 0 || zip.readUInt32LE(locator) !== zip64LocatorSignature) {
+    if (classic.count === 0xffff || classic.centralSize === 0xffffffff || classic.centralStart === 0xffffffff) {
+      throw new UnsafeArchiveError('the end record asks for ZIP64 values but there is no ZIP64 end record locator');
+    }
+    return classic;
+  }
+  if (zip.readUInt32LE(locator + 4) !== 0 || zip.readUInt32LE(locator + 16) !== 1) throw new UnsafeArchiveError('multi-part (spanned) zips are not supported');
+  const record = readSize64(zip, locator + 8, 'end record offset');
+  if (record + 56 > locator || zip.readUInt32LE(record) !== zip64EndSignature) throw new UnsafeArchiveError('the ZIP64 end record is missing or malformed');
+  // Its own size field counts the bytes after the first 12; any extensible data must end at the locator.
+  if (readSize64(zip, record + 4, 'end record size') + 12 !== locator - record) throw new UnsafeArchiveError('the ZIP64 end record does not end where its locator begins');
+  return {
+    diskNumber: zip.readUInt32LE(record + 16),
+    centralDisk: zip.readUInt32LE(record + 20),
+    entriesOnDisk: readSize64(zip, record + 24, 'entry count'),
+    count: readSize64(zip, record + 32, 'entry count'),
+    centralSize: readSize64(zip, record + 40, 'central directory size'),
+    centralStart: readSize64(zip, record + 48, 'central directory offset'),
+    directoryEnd: record,
+  };
+}
+
+/**
+ * The sizes and offset a central entry gives as 0xffffffff, from its ZIP64 extra field (id 1), which
+ * holds exactly those, in this order. A missing or short field is refused, not guessed around.
+ */
+function zip64Values(extra: Buffer, wanted: { size: boolean; compressedSize: boolean; localOffset: boolean }, rawName: string) {
+  for (let offset = 0; offset + 4 <= extra.length; ) {
+    const id = extra.readUInt16LE(offset);
+    const length = extra.readUInt16LE(offset + 2);
+    const body = offset + 4;
+    if (body + length > extra.length) break;
+    if (id === 0x0001) {
+      let at = body;
+      const next = (what: string): number => {
+        if (at + 8 > body + length) throw new UnsafeArchiveError(`the ZIP64 extra field has no ${what}`, rawName);
+        const value = readSize64(extra, at, what, rawName);
+        at += 8;
+        return value;
+      };
+      return {
+        size: wanted.size ? next('size') : undefined,
+        compressedSize: wanted.compressedSize ? next('compressed size') : undefined,
+        localOffset: wanted.localOffset ? next('local header offset') : undefined,
+      };
+    }
+    offset = body + length;
+  }
+  throw new UnsafeArchiveError('the entry gives ZIP64 sizes but has no ZIP64 extra field', rawName);
+}
+
 function readCentralDirectory(zip: Buffer, budget: ArchiveBudget): { entries: CentralEntry[]; centralStart: number } {
   const end = findEndOfCentralDirectory(zip);
-  if (end >= 20 && zip.readUInt32LE(end - 20) === zip64LocatorSignature) throw new UnsafeArchiveError('ZIP64 archives are not supported');
-  const diskNumber = zip.readUInt16LE(end + 4);
-  const centralDisk = zip.readUInt16LE(end + 6);
-  const entriesOnDisk = zip.readUInt16LE(end + 8);
-  const count = zip.readUInt16LE(end + 10);
-  const centralSize = zip.readUInt32LE(end + 12);
-  const centralStart = zip.readUInt32LE(end + 16);
-  if (count === 0xffff || centralSize === 0xffffffff || centralStart === 0xffffffff) throw new UnsafeArchiveError('ZIP64 archives are not supported');
+  const { diskNumber, centralDisk, entriesOnDisk, count, centralSize, centralStart, directoryEnd } = readDirectoryBounds(zip, end);
   if (diskNumber !== 0 || centralDisk !== 0 || entriesOnDisk !== count) throw new UnsafeArchiveError('multi-part (spanned) zips are not supported');
   if (count > budget.limits.maxEntries) throw new UnsafeArchiveError(`the archive holds ${count} entries, more than ${budget.limits.maxEntries} (maxEntries)`);
-  if (centralStart + centralSize !== end) throw new UnsafeArchiveError('the central directory does not end where the end record says');
+  if (centralStart + centralSize !== directoryEnd) throw new UnsafeArchiveError('the central directory does not end where the end record says');
 
   const paths = new ArchivePathSet();
   const entries: CentralEntry[] = [];
   let offset = centralStart;
   for (let index = 0; index < count; index += 1) {
-    if (offset + 46 > end || zip.readUInt32LE(offset) !== centralHeaderSignature) throw new UnsafeArchiveError(`central directory entry #${index} is malformed`);
+    if (offset + 46 > directoryEnd || zip.readUInt32LE(offset) !== centralHeaderSignature) throw new UnsafeArchiveError(`central directory entry #${index} is malformed`);
     const versionMadeBy = zip.readUInt16LE(offset + 4);
     const flags = zip.readUInt16LE(offset + 8);
     const method = zip.readUInt16LE(offset + 10);
     const crc = zip.readUInt32LE(offset + 16);
-    const compressedSize = zip.readUInt32LE(offset + 20);
-    const size = zip.readUInt32LE(offset + 24);
+    let compressedSize = zip.readUInt32LE(offset + 20);
+    let size = zip.readUInt32LE(offset + 24);
     const nameLength = zip.readUInt16LE(offset + 28);
     const extraLength = zip.readUInt16LE(offset + 30);
     const commentLength = zip.readUInt16LE(offset + 32);
     const externalAttributes = zip.readUInt32LE(offset + 38);
-    const localOffset = zip.readUInt32LE(offset + 42);
+    let localOffset = zip.readUInt32LE(offset + 42);
     const next = offset + 46 + nameLength + extraLength + commentLength;
-    if (next > end) throw new UnsafeArchiveError(`central directory entry #${index} runs past the directory`);
+    if (next > directoryEnd) throw new UnsafeArchiveError(`central directory entry #${index} runs past the directory`);
     const nameBytes = zip.subarray(offset + 46, offset + 46 + nameLength);
     const rawName = decodeEntryName(nameBytes);
     offset = next;
 
     if (flags & 0x41) throw new UnsafeArchiveError('encrypted entries are not supported', rawName);
-    if (compressedSize === 0xffffffff || size === 0xffffffff || localOffset === 0xffffffff) throw new UnsafeArchiveError('ZIP64 entries are not supported', rawName);
+    const wanted = { size: size === 0xffffffff, compressedSize: compressedSize === 0xffffffff, localOffset: localOffset === 0xffffffff };
+    if (wanted.size || wanted.compressedSize || wanted.localOffset) {
+      const extra = zip.subarray(offset - extraLength - commentLength, offset - commentLength);
+      const values = zip64Values(extra, wanted, rawName);
+      size = values.size ?? size;
+      compressedSize = values.compressedSize ?? compressedSize;
+      localOffset = values.localOffset ?? localOffset;
+    }
     const { type, mode } = entryKind(rawName, versionMadeBy, externalAttributes);
     const path = cleanArchivePath(rawName);
     if (type === 'directory' && size !== 0) throw new UnsafeArchiveError('a folder entry holds data', rawName);
@@ -106,7 +192,7 @@ function readCentralDirectory(zip: Buffer, budget: ArchiveBudget): { entries: Ce
     budget.admit(rawName, size);
     entries.push({ rawName, nameBytes, path, type, mode, method, crc, compressedSize, size, localOffset });
   }
-  if (offset !== end) throw new UnsafeArchiveError('the central directory holds more than its entry count says');
+  if (offset !== directoryEnd) throw new UnsafeArchiveError('the central directory holds more than its entry count says');
   return { entries, centralStart };
 }
 

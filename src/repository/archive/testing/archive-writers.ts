@@ -86,10 +86,18 @@ export interface ZipMember {
   declaredCrc?: number;
   /** A different name in the local header than in the central directory. */
   localName?: string;
+  /** Central sizes and offset as 0xffffffff with the real values in a ZIP64 extra field (`'no-extra'`: without it). */
+  zip64?: boolean | 'no-extra';
+}
+
+export interface ZipOptions {
+  comment?: string;
+  /** A ZIP64 end record and locator, the classic end record's fields all 0xffff / 0xffffffff. */
+  zip64End?: { declaredCount?: number };
 }
 
 /** A zip built byte by byte: local records, then the central directory and its end record. */
-export function zipArchive(members: readonly ZipMember[], options: { comment?: string } = {}): Buffer {
+export function zipArchive(members: readonly ZipMember[], options: ZipOptions = {}): Buffer {
   const locals: Buffer[] = [];
   const centrals: Buffer[] = [];
   let offset = 0;
@@ -115,6 +123,14 @@ export function zipArchive(members: readonly ZipMember[], options: { comment?: s
     local.writeUInt16LE(localName.length, 26);
     locals.push(local, localName, compressed);
 
+    const extra = Buffer.alloc(member.zip64 === true ? 28 : 0);
+    if (member.zip64 === true) {
+      extra.writeUInt16LE(0x0001, 0);
+      extra.writeUInt16LE(24, 2);
+      extra.writeBigUInt64LE(BigInt(size), 4);
+      extra.writeBigUInt64LE(BigInt(compressedSize), 12);
+      extra.writeBigUInt64LE(BigInt(offset), 20);
+    }
     const central = Buffer.alloc(46);
     central.writeUInt32LE(0x02014b50, 0);
     central.writeUInt16LE(member.unixMode === undefined ? 20 : (3 << 8) | 20, 4);
@@ -122,22 +138,41 @@ export function zipArchive(members: readonly ZipMember[], options: { comment?: s
     central.writeUInt16LE(flags, 8);
     central.writeUInt16LE(method, 10);
     central.writeUInt32LE(crc, 16);
-    central.writeUInt32LE(compressedSize, 20);
-    central.writeUInt32LE(size, 24);
+    central.writeUInt32LE(member.zip64 ? 0xffffffff : compressedSize, 20);
+    central.writeUInt32LE(member.zip64 ? 0xffffffff : size, 24);
     central.writeUInt16LE(name.length, 28);
+    central.writeUInt16LE(extra.length, 30);
     central.writeUInt32LE(((member.unixMode ?? 0) << 16) >>> 0, 38);
-    central.writeUInt32LE(offset, 42);
-    centrals.push(central, name);
+    central.writeUInt32LE(member.zip64 ? 0xffffffff : offset, 42);
+    centrals.push(central, name, extra);
     offset += 30 + localName.length + compressed.length;
   }
   const directory = Buffer.concat(centrals);
   const comment = Buffer.from(options.comment ?? '');
   const end = Buffer.alloc(22);
   end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(members.length, 8);
-  end.writeUInt16LE(members.length, 10);
-  end.writeUInt32LE(directory.length, 12);
-  end.writeUInt32LE(offset, 16);
   end.writeUInt16LE(comment.length, 20);
-  return Buffer.concat([...locals, directory, end, comment]);
+  if (options.zip64End === undefined) {
+    end.writeUInt16LE(members.length, 8);
+    end.writeUInt16LE(members.length, 10);
+    end.writeUInt32LE(directory.length, 12);
+    end.writeUInt32LE(offset, 16);
+    return Buffer.concat([...locals, directory, end, comment]);
+  }
+  end.fill(0xff, 8, 20);
+  const count = BigInt(options.zip64End.declaredCount ?? members.length);
+  const record = Buffer.alloc(56);
+  record.writeUInt32LE(0x06064b50, 0);
+  record.writeBigUInt64LE(44n, 4);
+  record.writeUInt16LE(45, 12);
+  record.writeUInt16LE(45, 14);
+  record.writeBigUInt64LE(count, 24);
+  record.writeBigUInt64LE(count, 32);
+  record.writeBigUInt64LE(BigInt(directory.length), 40);
+  record.writeBigUInt64LE(BigInt(offset), 48);
+  const locator = Buffer.alloc(20);
+  locator.writeUInt32LE(0x07064b50, 0);
+  locator.writeBigUInt64LE(BigInt(offset + directory.length), 8);
+  locator.writeUInt32LE(1, 16);
+  return Buffer.concat([...locals, directory, record, locator, end, comment]);
 }

@@ -1,0 +1,74 @@
+// Token counting: skillbox's countTokens (gpt-tokenizer's o200k_base) against js-tiktoken's
+// o200k_base, which skillbox used before and which still comes with the dev dependencies (through
+// deepagents' @langchain/core). Three figures: the first count in a fresh process (loading the
+// encoder: what a CLI start pays), the two counting every .md file of the shared corpus taking turns
+// pass by pass (so load from other jobs on a shared machine weighs on both alike), and the worst case
+// for a byte-pair merger, long pre-tokens without spaces. Figures only; nothing fails on a number.
+import { readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { interleavedMedians, measureInFreshProcess } from './bench-support.js';
+
+const here = fileURLToPath(import.meta.url);
+const corpus = fileURLToPath(new URL('../../shared/corpus/', import.meta.url));
+const requestVariable = 'SKILLBOX_TOKENIZER_BENCH';
+const require = createRequire(import.meta.url);
+const counters = ['skillbox (gpt-tokenizer)', 'js-tiktoken'] as const;
+type Counter = (typeof counters)[number];
+
+/** A function that counts the o200k tokens of a text, loaded on the call. */
+function loadCounter(counter: Counter): (text: string) => number {
+  if (counter === 'skillbox (gpt-tokenizer)') {
+    const { countTokens } = require('../src/disclosure/token-counter.ts') as typeof import('../src/disclosure/token-counter.js');
+    return countTokens;
+  }
+  // Resolved from @langchain/core, which depends on it; skillbox itself no longer does.
+  const fromLangchain = createRequire(require.resolve('@langchain/core/package.json'));
+  const { Tiktoken } = fromLangchain('js-tiktoken/lite') as typeof import('js-tiktoken/lite');
+  const ranks = fromLangchain('js-tiktoken/ranks/o200k_base') as { default?: unknown };
+  const encoder = new Tiktoken((ranks.default ?? ranks) as ConstructorParameters<typeof Tiktoken>[0]);
+  return (text) => encoder.encode(text, [], []).length;
+}
+
+function corpusTexts(): string[] {
+  return readdirSync(corpus, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile() && entry.name.endsWith('.md'))
+    .map((entry) => join(entry.parentPath, entry.name))
+    .sort()
+    .map((file) => readFileSync(file, 'utf8'));
+}
+
+/** In a fresh process: load the counter and count one short text. */
+function firstCount(counter: Counter): { firstCountMs: number } {
+  const started = performance.now();
+  loadCounter(counter)('Extract text and tables from PDF files.');
+  return { firstCountMs: performance.now() - started };
+}
+
+export async function run(): Promise<void> {
+  for (const counter of counters) {
+    const cold = measureInFreshProcess<{ firstCountMs: number }>(here, requestVariable, { counter });
+    console.log(`${counter}: first count in a fresh process (load + count) ${typeof cold === 'string' ? cold : `${cold.firstCountMs.toFixed(0)} ms`}`);
+  }
+  const texts = corpusTexts();
+  const characters = texts.reduce((sum, text) => sum + text.length, 0);
+  const loaded = Object.fromEntries(counters.map((counter) => [counter, loadCounter(counter)])) as Record<Counter, (text: string) => number>;
+  const totals = counters.map((counter) => texts.reduce((sum, text) => sum + loaded[counter](text), 0));
+  console.log(`corpus: ${texts.length} .md files, ${(characters / 1e6).toFixed(1)} M characters; o200k tokens: ${counters.map((counter, index) => `${counter} ${totals[index]}`).join(', ')}`);
+  const medians = await interleavedMedians(
+    Object.fromEntries(counters.map((counter) => [counter, async () => texts.reduce((sum, text) => sum + loaded[counter](text), 0)])) as Record<Counter, () => Promise<number>>,
+    3,
+    0,
+  );
+  for (const counter of counters) console.log(`${counter}: pass over the corpus ${medians[counter].toFixed(0)} ms (median of 3, taking turns)`);
+  console.log(`js-tiktoken / skillbox: ${(medians['js-tiktoken'] / medians['skillbox (gpt-tokenizer)']).toFixed(1)}x`);
+  const longStarted = performance.now();
+  loaded['skillbox (gpt-tokenizer)']('a'.repeat(100_000));
+  loaded['skillbox (gpt-tokenizer)'](Buffer.alloc(150_000, 7).toString('base64'));
+  console.log(`skillbox: 100,000 letters and 200,000 base64 characters without a space: ${(performance.now() - longStarted).toFixed(0)} ms`);
+}
+
+const request = process.env[requestVariable];
+if (request !== undefined) console.log(JSON.stringify(firstCount((JSON.parse(request) as { counter: Counter }).counter)));
