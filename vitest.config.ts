@@ -7,5 +7,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Says once which services are absent (and fails under CI=true); see test/support/services.ts.
+    globalSetup: ['test/support/global-setup.ts'],
   },
 });

@@ -6,6 +6,13 @@ export interface CliIo {
   env: NodeJS.ProcessEnv;
   /** Standard input, when the command reads it (chat). */
   stdin?: NodeJS.ReadableStream;
+  /**
+   * Whether standard error is a terminal: colours and progress lines are written only then (see
+   * terminal-style.ts). Absent means no, so tests and pipes get plain text.
+   */
+  stderrIsTerminal?: boolean;
+  /** Whether standard output is a terminal (colours on standard output). */
+  stdoutIsTerminal?: boolean;
 }
 
 export interface CliCommand {

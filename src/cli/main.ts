@@ -1,5 +1,8 @@
 import { CliUsageError, type CliIo } from './command.js';
 import { commands } from './commands/index.js';
+import { didYouMean } from './did-you-mean.js';
+import { paint } from './terminal-style.js';
+import { readPackageVersion } from './package-version.js';
 
 function defaultIo(): CliIo {
   return {
@@ -8,13 +11,34 @@ function defaultIo(): CliIo {
     cwd: process.cwd(),
     env: process.env,
     stdin: process.stdin,
+    stderrIsTerminal: process.stderr.isTTY === true,
+    stdoutIsTerminal: process.stdout.isTTY === true,
   };
 }
 
 function helpText(): string {
   const width = Math.max(...commands.map((command) => command.name.length), 4);
   const lines = commands.map((command) => `  ${command.name.padEnd(width)}  ${command.summary}`);
-  return ['Usage: skillbox <command> [options]', '', 'Commands:', ...lines, '', 'Run `skillbox help <command>` for its options.', ''].join('\n');
+  return [
+    'Usage: skillbox <command> [options]',
+    '',
+    'Commands:',
+    ...lines,
+    '',
+    'Options:',
+    '  -h, --help     this text; `skillbox <command> --help` (or `skillbox help <command>`) for a command',
+    '  -v, --version  the version of skillbox',
+    '',
+  ].join('\n');
+}
+
+/**
+ * Whether the arguments ask for help: `--help` or `-h` before a `--` separator (after it they belong
+ * to the command `skillbox run` runs).
+ */
+function asksForHelp(args: string[]): boolean {
+  const separator = args.indexOf('--');
+  return (separator === -1 ? args : args.slice(0, separator)).some((argument) => argument === '--help' || argument === '-h');
 }
 
 /** Runs one `skillbox` invocation and returns its exit code. */
@@ -22,30 +46,42 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
   const [name, ...rest] = argv;
   if (name === undefined || name === 'help' || name === '--help' || name === '-h') {
     const topic = name === 'help' ? rest[0] : undefined;
-    const command = topic === undefined ? undefined : commands.find((candidate) => candidate.name === topic);
-    io.stdout(command ? `${command.usage.trimEnd()}\n` : helpText());
+    if (topic === undefined) {
+      io.stdout(helpText());
+      return 0;
+    }
+    const command = commands.find((candidate) => candidate.name === topic);
+    if (!command) {
+      io.stderr(`skillbox help: unknown command "${topic}".${didYouMean(topic, commands.map((candidate) => candidate.name))}\n\n${helpText()}`);
+      return 2;
+    }
+    io.stdout(`${command.usage.trimEnd()}\n`);
     return 0;
   }
-  if (name === '--version' || name === '-v') {
-    const { readFile } = await import('node:fs/promises');
-    const manifest = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
-    io.stdout(`${manifest.version}\n`);
+  if (name === '--version' || name === '-v' || name === 'version') {
+    io.stdout(`${readPackageVersion()}\n`);
     return 0;
   }
   const command = commands.find((candidate) => candidate.name === name);
   if (!command) {
-    io.stderr(`skillbox: unknown command "${name}"\n\n${helpText()}`);
+    const what = name.startsWith('-') ? `unknown option ${name}` : `unknown command "${name}"`;
+    const names = name.startsWith('-') ? ['--help', '--version'] : commands.map((candidate) => candidate.name);
+    io.stderr(`skillbox: ${what}.${didYouMean(name, names)}\n\n${helpText()}`);
     return 2;
+  }
+  if (asksForHelp(rest)) {
+    io.stdout(`${command.usage.trimEnd()}\n`);
+    return 0;
   }
   try {
     return await command.run(rest, io);
   } catch (error) {
     if (error instanceof CliUsageError) {
-      io.stderr(`skillbox ${command.name}: ${error.message}\n\n${command.usage.trimEnd()}\n`);
+      io.stderr(`${paint(io, 'stderr', 'red', `skillbox ${command.name}:`)} ${error.message}\n\n${command.usage.trimEnd()}\n`);
       return 2;
     }
     if (error instanceof Error && 'code' in error && error.name !== 'Error') {
-      io.stderr(`skillbox ${command.name}: ${error.message}\n`);
+      io.stderr(`${paint(io, 'stderr', 'red', `skillbox ${command.name}:`)} ${error.message}\n`);
       return 1;
     }
     throw error;

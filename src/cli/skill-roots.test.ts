@@ -2,7 +2,10 @@ import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { writeFile, mkdir } from 'node:fs/promises';
+import { FsSkillRepository } from '../repository/fs-skill-repository.js';
 import { main } from './main.js';
+import { describeLeftOutSkills } from './skill-roots.js';
 
 let folder: string;
 beforeEach(async () => {
@@ -29,5 +32,29 @@ describe('commands given a --root that does not exist', () => {
 
   it('stay silent about missing standard roots', async () => {
     expect(await run(['list'])).toEqual({ code: 0, stdout: 'No skills found in the standard roots (none exist).\n', stderr: '' });
+  });
+});
+
+describe('what mcp and chat say about skills the model will not get', () => {
+  it('counts skipped, shadowed and hidden skills with their reasons', async () => {
+    const write = async (path: string, text: string) => {
+      await mkdir(join(folder, path, '..'), { recursive: true });
+      await writeFile(join(folder, path), text);
+    };
+    await write('a/ok/SKILL.md', '---\nname: ok\ndescription: d\n---\n');
+    await write('a/broken/SKILL.md', '---\nname: broken\n---\n');
+    await write('a/manual/SKILL.md', '---\nname: manual\ndescription: d\ndisable-model-invocation: true\n---\n');
+    await write('b/ok/SKILL.md', '---\nname: ok\ndescription: copy\n---\n');
+    const repository = await FsSkillRepository.open({ roots: [join(folder, 'a'), join(folder, 'b')] });
+    expect(await describeLeftOutSkills(repository, await repository.list(), 'mcp')).toBe(
+      'skillbox mcp: 1 skill skipped (cannot be loaded):\n' +
+        `  ${folder}/a/broken/SKILL.md: line 1: Missing required field in frontmatter: description\n` +
+        'skillbox mcp: 1 skill shadowed (an earlier skill has the name):\n' +
+        `  ${folder}/b/ok: "ok" is ${folder}/a/ok\n` +
+        'skillbox mcp: 1 skill hidden from the model:\n' +
+        '  manual: disable-model-invocation: true\n',
+    );
+    const clean = await FsSkillRepository.open({ roots: [join(folder, 'b')] });
+    expect(await describeLeftOutSkills(clean, await clean.list(), 'chat')).toBe('');
   });
 });

@@ -1,26 +1,38 @@
 import { homedir } from 'node:os';
+import { modelHiddenReason } from '../repository/model-invocation.js';
 import { UnusableSkillRootError } from '../repository/errors.js';
 import { FsSkillRepository } from '../repository/fs-skill-repository.js';
+import type { SkillSummary } from '../repository/types.js';
 import type { CliIo } from './command.js';
+import { startProgress } from './progress.js';
+import { warningLine } from './terminal-style.js';
 
 /**
  * The repository a command works on: the `--root` folders in the order given, or the standard roots
- * (SKILLS_ROOT, ./.agents/skills, ./.claude/skills, ./skills, ~/.agents/skills, ~/.claude/skills)
- * when there are none, resolved against `io.cwd` and `io.env`. A `--root` that is missing or
- * unusable throws UnusableSkillRootError (exit 1): the user asked for it, so an empty result would
- * hide a typo. A missing standard root is silent and a missing SKILLS_ROOT entry a warning, as they
- * are set once for every command. Scan warnings (a URL root, a link not followed) go to standard
+ * (SKILLS_ROOT, then .agents/skills, .claude/skills and skills from the current folder up to its
+ * project root, then ~/.agents/skills, ~/.claude/skills) when there are none, resolved against
+ * `io.cwd` and `io.env`. A `--root` that is missing or unusable throws UnusableSkillRootError
+ * (exit 1): the user asked for it, so an empty result would hide a typo. A missing standard root
+ * is silent and a missing SKILLS_ROOT entry a warning, as they are set once for every command.
+ * Scan warnings (a URL root, a link not followed, a named root with no skill) go to standard
  * error, so a command's standard output stays clean.
  */
-export async function openRepositoryFromArgs(roots: string[], io: CliIo): Promise<FsSkillRepository> {
-  const repository = await FsSkillRepository.open({
-    ...(roots.length > 0 ? { roots } : {}),
-    cwd: io.cwd,
-    env: io.env,
-    home: io.env.HOME ?? homedir(),
-  });
+export async function openRepositoryFromArgs(roots: string[], io: CliIo, command: string): Promise<FsSkillRepository> {
+  // Scanning a large tree or downloading a URL root can take a while; say so on a terminal.
+  const progress = startProgress(io, command, roots.some((root) => /^https?:\/\//i.test(root)) ? 'downloading and scanning skill roots' : 'scanning skill roots');
+  let repository: FsSkillRepository;
+  try {
+    repository = await FsSkillRepository.open({
+      ...(roots.length > 0 ? { roots } : {}),
+      cwd: io.cwd,
+      env: io.env,
+      home: io.env.HOME ?? homedir(),
+    });
+  } finally {
+    progress.done();
+  }
   if (roots.length > 0 && repository.rootProblems().length > 0) throw new UnusableSkillRootError(repository.rootProblems());
-  for (const warning of (await repository.report()).warnings) io.stderr(`warning: ${warning}\n`);
+  for (const warning of (await repository.report()).warnings) io.stderr(warningLine(io, warning));
   return repository;
 }
 
@@ -29,4 +41,36 @@ export function describeRoots(repository: FsSkillRepository, roots: string[]): s
   const scanned = repository.roots();
   if (scanned.length > 0) return scanned.join(', ');
   return roots.length > 0 ? `${roots.join(', ')} (none usable)` : 'the standard roots (none exist)';
+}
+
+/** Reasons listed one per line before the rest are counted; `skillbox list` shows them all. */
+const reasonsShown = 5;
+
+/**
+ * What a serving command (mcp, chat) says on standard error about the skills the model will not
+ * get: skipped (cannot be loaded), shadowed (an earlier skill has the name) and hidden from the
+ * model (disable-model-invocation, metadata.internal), each with its reason, so a user who misses
+ * a skill in the host learns why without running `skillbox list`.
+ */
+export async function describeLeftOutSkills(repository: FsSkillRepository, summaries: readonly SkillSummary[], command: string): Promise<string> {
+  const report = await repository.report();
+  const hidden: string[] = [];
+  for (const summary of summaries) {
+    if (summary.modelInvocable !== false) continue;
+    const skill = await repository.get(summary.name);
+    hidden.push(`${summary.name}: ${modelHiddenReason(skill.frontmatter) ?? 'not model-invocable'}`);
+  }
+  const groups: Array<[string, string[]]> = [
+    ['skipped (cannot be loaded)', report.skipped.map((entry) => `${entry.path}: ${entry.reason}`)],
+    ['shadowed (an earlier skill has the name)', report.shadowed.map((entry) => `${entry.path}: "${entry.name}" is ${entry.winner}`)],
+    ['hidden from the model', hidden],
+  ];
+  const lines: string[] = [];
+  for (const [label, reasons] of groups) {
+    if (reasons.length === 0) continue;
+    lines.push(`skillbox ${command}: ${reasons.length} skill${reasons.length === 1 ? '' : 's'} ${label}:\n`);
+    for (const reason of reasons.slice(0, reasonsShown)) lines.push(`  ${reason}\n`);
+    if (reasons.length > reasonsShown) lines.push(`  … and ${reasons.length - reasonsShown} more (skillbox list shows them all)\n`);
+  }
+  return lines.join('');
 }

@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { corpusRoot } from '../../test/support/corpus.js';
+import { corpusRoot, hasCorpus } from '../../test/support/corpus.js';
 import { FsSkillRepository } from '../repository/fs-skill-repository.js';
 import { createMemorySkillRepository } from '../repository/memory-skill-repository.js';
 import { SkillDefinitionError } from '../repository/errors.js';
@@ -100,7 +100,7 @@ describe('the catalog', () => {
   });
 });
 
-describe('the corpus', () => {
+describe.runIf(hasCorpus)('the corpus', () => {
   /** Names of the collection's skills whose frontmatter has the line, found without the parser. */
   async function namesWithLine(collection: string, line: RegExp): Promise<string[]> {
     const root = join(corpusRoot, collection);

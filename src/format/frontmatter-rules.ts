@@ -6,6 +6,15 @@ export const MAX_COMPATIBILITY_LENGTH = 500;
 /** The frontmatter fields the specification defines, sorted as the reference validator prints them. */
 export const ALLOWED_FRONTMATTER_FIELDS: readonly string[] = ['allowed-tools', 'compatibility', 'description', 'license', 'metadata', 'name'];
 
+/**
+ * Fields outside the specification that lenient loading accepts without a warning: the ones
+ * skillbox acts on (`disable-model-invocation` hides a skill from the model) and Claude Code's
+ * documented skill fields, which skills written for Claude Code carry and skillbox keeps in
+ * `frontmatter` for callers. Strict validation (`skillbox validate`) still reports them, as the
+ * reference validator does.
+ */
+export const LENIENT_EXTRA_FRONTMATTER_FIELDS: readonly string[] = ['disable-model-invocation', 'user-invocable', 'argument-hint', 'model'];
+
 // Python's str.isalnum(): letters and numbers of any script (the reference validator accepts `技能`).
 const invalidNameCharacter = /[^\p{L}\p{N}-]/u;
 
@@ -30,8 +39,8 @@ function isNonEmptyString(value: unknown): value is string {
  * validation reports them as errors and lenient loading can show the same words as warnings.
  */
 
-function unexpectedFieldProblems(frontmatter: Record<string, unknown>): string[] {
-  const extra = Object.keys(frontmatter).filter((key) => !ALLOWED_FRONTMATTER_FIELDS.includes(key));
+function unexpectedFieldProblems(frontmatter: Record<string, unknown>, alsoAllowed: readonly string[]): string[] {
+  const extra = Object.keys(frontmatter).filter((key) => !ALLOWED_FRONTMATTER_FIELDS.includes(key) && !alsoAllowed.includes(key));
   if (extra.length === 0) return [];
   const allowed = ALLOWED_FRONTMATTER_FIELDS.map((field) => `'${field}'`).join(', ');
   return [`Unexpected fields in frontmatter: ${extra.sort().join(', ')}. Only [${allowed}] are allowed.`];
@@ -71,10 +80,11 @@ function compatibilityProblems(value: unknown): string[] {
 /**
  * Every rule of the specification over one frontmatter mapping, in the reference validator's
  * order: unknown fields, name, description, compatibility. `folderName` is the skill folder's
- * name; without it the name-matches-folder rule is not checked.
+ * name; without it the name-matches-folder rule is not checked. `alsoAllowed` names fields not
+ * reported as unexpected (lenient loading passes LENIENT_EXTRA_FRONTMATTER_FIELDS).
  */
-export function frontmatterProblems(frontmatter: Record<string, unknown>, folderName?: string): string[] {
-  const problems = unexpectedFieldProblems(frontmatter);
+export function frontmatterProblems(frontmatter: Record<string, unknown>, folderName?: string, alsoAllowed: readonly string[] = []): string[] {
+  const problems = unexpectedFieldProblems(frontmatter, alsoAllowed);
   if (!Object.hasOwn(frontmatter, 'name')) problems.push('Missing required field in frontmatter: name');
   else problems.push(...nameProblems(frontmatter.name, folderName));
   if (!Object.hasOwn(frontmatter, 'description')) problems.push('Missing required field in frontmatter: description');

@@ -179,6 +179,17 @@ describe('parseSkillMarkdown', () => {
     ]);
   });
 
+  it('does not call the Claude Code fields skillbox knows unexpected when loading, and still names any other', () => {
+    const parsed = parseSkillMarkdown(
+      skill('name: a\ndescription: d\ndisable-model-invocation: true\nuser-invocable: false\nargument-hint: "[file]"\nmodel: sonnet\nwhen_to_use: x'),
+      { folderName: 'a' },
+    );
+    expect(parsed.warnings).toEqual([
+      "Unexpected fields in frontmatter: when_to_use. Only ['allowed-tools', 'compatibility', 'description', 'license', 'metadata', 'name'] are allowed.",
+    ]);
+    expect(parsed.frontmatter['user-invocable']).toBe(false);
+  });
+
   it('parses a 5 MB SKILL.md', () => {
     const body = `Tools:\n- big_tool\n\n${'A line of body text that goes on for a while.\n'.repeat(110_000)}`;
     expect(body.length).toBeGreaterThan(5_000_000);

@@ -1,7 +1,7 @@
 import { LineCounter, isMap, isNode, isScalar, parseDocument, type Document, type Scalar, type YAMLMap } from 'yaml';
 import { decodeSkillText } from './decode-skill-text.js';
 import { SkillParseError } from './errors.js';
-import { frontmatterProblems, normalizeSkillName } from './frontmatter-rules.js';
+import { frontmatterProblems, LENIENT_EXTRA_FRONTMATTER_FIELDS, normalizeSkillName } from './frontmatter-rules.js';
 import { isPlainRecord } from './is-plain-record.js';
 import { parseAllowedTools } from './parse-allowed-tools.js';
 import { parseToolsSection } from './parse-tools-section.js';
@@ -193,7 +193,7 @@ function parseSkill(input: string | Uint8Array, options: ParseSkillOptions, yaml
     throw new SkillParseError("Field 'description' must be a non-empty string", { file, line: keyLines.get('description') ?? 1 });
   }
 
-  warnings.push(...frontmatterProblems(asWritten, folderName));
+  warnings.push(...frontmatterProblems(asWritten, folderName, LENIENT_EXTRA_FRONTMATTER_FIELDS));
 
   const rawName = asWritten.name;
   let name: string;

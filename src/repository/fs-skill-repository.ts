@@ -260,8 +260,20 @@ export class FsSkillRepository implements SkillRepository {
     const resolved = await resolveSkillRoots(this.#rootEntries, this.#cwd, this.#urlRoots);
     const scans = await Promise.all(
       resolved.roots.map((root) =>
-        scanSkillRoot(root, { maxDepth: this.#bounds.maxDepth, maxEntries: this.#bounds.maxEntries, nested: this.#options.nested === true }),
+        scanSkillRoot(root, {
+          maxDepth: this.#bounds.maxDepth,
+          maxEntries: this.#bounds.maxEntries,
+          nested: this.#options.nested === true,
+          siblingRoots: resolved.roots,
+        }),
       ),
+    );
+    // A root the caller named that holds no skill is most likely the wrong folder (a typo'd
+    // subfolder, the skill's parent's parent); a standard root that holds none is normal.
+    const emptyRootWarnings = resolved.roots.flatMap((root, position) =>
+      resolved.explicit[position] === true && scans[position]?.found.length === 0 && scans[position]?.skipped.length === 0
+        ? [`skills root ${resolved.sources[position]} holds no skill (no SKILL.md in it or below it)`]
+        : [],
     );
     // Overlapping roots (`.` and `./skills`) reach the same folders twice: that is one skill, found
     // first under the earlier root, not a duplicate of itself.
@@ -282,7 +294,7 @@ export class FsSkillRepository implements SkillRepository {
           return [{ path, reason }];
         }),
       ),
-      warnings: [...resolved.warnings, ...scans.flatMap((scan) => scan.warnings)],
+      warnings: [...resolved.warnings, ...emptyRootWarnings, ...scans.flatMap((scan) => scan.warnings)],
       problems: resolved.problems,
     };
     const view = await this.#buildView(index);

@@ -16,6 +16,8 @@ export interface ResolvedRoots {
   roots: string[];
   /** What each of `roots` was given as: the URL for a downloaded root, else the same path. */
   sources: string[];
+  /** Whether each of `roots` was named by the caller (see RootEntry). */
+  explicit: boolean[];
   warnings: string[];
   /** Problems that fail a strict repository: explicit roots that are missing or cannot be used. */
   problems: string[];
@@ -28,7 +30,7 @@ export interface ResolvedRoots {
  * usually absent.
  */
 export async function resolveSkillRoots(given: readonly RootEntry[], cwd: string, urlRoots: UrlRootOptions = {}): Promise<ResolvedRoots> {
-  const result: ResolvedRoots = { roots: [], sources: [], warnings: [], problems: [] };
+  const result: ResolvedRoots = { roots: [], sources: [], explicit: [], warnings: [], problems: [] };
   for (const { root, explicit } of given) {
     const report = (message: string): void => {
       result.warnings.push(message);
@@ -73,8 +75,12 @@ export async function resolveSkillRoots(given: readonly RootEntry[], cwd: string
       report(`skills root ${path} is not a folder`);
       continue;
     }
-    if (!result.roots.includes(real)) {
+    const already = result.roots.indexOf(real);
+    if (already !== -1) {
+      if (explicit) result.explicit[already] = true;
+    } else {
       result.roots.push(real);
+      result.explicit.push(explicit);
       result.sources.push(isUrl(root) && !lower.startsWith('file://') ? displayUrl(root) : real);
     }
   }

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { SKILL_FILE_NAMES } from '../format/find-skill-markdown.js';
 import { compareNames } from './compare-names.js';
 import { isSkippedFolderName } from './bundled-file-rule.js';
-import { isWithin, resolveLink } from './resolve-link.js';
+import { isWithin, resolveLink, type LinkTarget } from './resolve-link.js';
 import type { SkippedSkill } from './types.js';
 
 export interface ScanBounds {
@@ -14,6 +14,13 @@ export interface ScanBounds {
   maxEntries: number;
   /** Look for skills inside skill folders too (nested discovery); by default a skill owns its subtree. */
   nested?: boolean;
+  /**
+   * Real paths of the repository's other roots. A link out of this root into one of them is
+   * followed: it is how the `skills` CLI installs a skill for several agents (`.claude/skills/x` ->
+   * `../../.agents/skills/x`), and the folder is scanned under those roots anyway, so following it
+   * reaches nothing new. The repository keeps the skill once, by its real folder.
+   */
+  siblingRoots?: readonly string[];
 }
 
 /** A folder that holds a SKILL.md (or skill.md) that is a regular file. */
@@ -110,14 +117,14 @@ export async function scanSkillRoot(root: string, bounds: ScanBounds): Promise<R
         }
         const skillFile = firstSkillFile(listing);
         if (skillFile) {
-          const outcome = await classifySkillFile(root, folder, skillFile);
+          const outcome = await classifySkillFile(root, folder, skillFile, bounds.siblingRoots ?? []);
           if ('reason' in outcome) skipped.push(outcome);
           else found.push(outcome);
           if (!bounds.nested) continue;
         }
         for (const entry of listing) {
           if (isSkippedFolderName(entry.name)) continue;
-          const child = await childFolder(root, folder, entry, visited, warnings);
+          const child = await childFolder(root, folder, entry, visited, warnings, bounds.siblingRoots ?? []);
           if (!child) continue;
           if (child.depth > bounds.maxDepth) {
             tooDeep += 1;
@@ -144,6 +151,7 @@ async function childFolder(
   entry: Dirent,
   visited: Set<string>,
   warnings: string[],
+  siblingRoots: readonly string[],
 ): Promise<PendingFolder | undefined> {
   const path = join(parent.path, entry.name);
   const relative = parent.relative === '' ? entry.name : `${parent.relative}/${entry.name}`;
@@ -151,7 +159,7 @@ async function childFolder(
   if (entry.isDirectory()) {
     realPath = join(parent.realPath, entry.name);
   } else if (entry.isSymbolicLink()) {
-    const target = await resolveLink(path, root);
+    const target = await resolveLinkWithin(path, root, siblingRoots);
     if (target.kind === 'outside') {
       warnings.push(`not following ${path}: the link leads out of the root to ${target.realPath}`);
       return undefined;
@@ -179,6 +187,7 @@ async function classifySkillFile(
   root: string,
   folder: PendingFolder,
   entry: Dirent,
+  siblingRoots: readonly string[],
 ): Promise<FoundSkillFolder | SkippedSkillFolder> {
   const file = join(folder.path, entry.name);
   const realFolder = folder.realPath;
@@ -187,11 +196,19 @@ async function classifySkillFile(
   if (entry.isFile()) return found;
   if (entry.isDirectory()) return skipped(`${entry.name} is a folder, not a file`);
   if (entry.isSymbolicLink()) {
-    const target = await resolveLink(file, root);
+    const target = await resolveLinkWithin(file, root, siblingRoots);
     if (target.kind === 'outside') return skipped(`${entry.name} is a link that leads out of the root (to ${target.realPath})`);
     if (target.kind === 'dangling') return skipped(`${entry.name} is a link that cannot be followed (${target.code})`);
     if (target.stats.isFile()) return found;
     return skipped(`${entry.name} is a link to something that is not a file`);
   }
   return skipped(`${entry.name} is not a regular file`);
+}
+
+/** resolveLink against the root, then, for a link that leaves it, against the sibling roots. */
+async function resolveLinkWithin(linkPath: string, root: string, siblingRoots: readonly string[]): Promise<LinkTarget> {
+  const target = await resolveLink(linkPath, root);
+  if (target.kind !== 'outside') return target;
+  const sibling = siblingRoots.find((other) => other !== root && isWithin(target.realPath, other));
+  return sibling === undefined ? target : resolveLink(linkPath, sibling);
 }

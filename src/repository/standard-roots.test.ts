@@ -15,6 +15,24 @@ describe('standardSkillRoots', () => {
     ]);
   });
 
+  it('adds the roots of every folder up to the one holding .git, nearest first', async () => {
+    const { mkdtemp, mkdir, rm } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const top = await mkdtemp(join(tmpdir(), 'skillbox-standard-roots-'));
+    try {
+      await mkdir(join(top, 'repo/.git'), { recursive: true });
+      await mkdir(join(top, 'repo/a/b'), { recursive: true });
+      expect(standardSkillRoots({ cwd: join(top, 'repo/a/b'), home: '/h', env: {} })).toEqual([
+        ...['repo/a/b', 'repo/a', 'repo'].flatMap((folder) => ['.agents/skills', '.claude/skills', 'skills'].map((root) => join(top, folder, root))),
+        '/h/.agents/skills',
+        '/h/.claude/skills',
+      ]);
+    } finally {
+      await rm(top, { recursive: true, force: true });
+    }
+  });
+
   it('gives only the five standard folders when SKILLS_ROOT is unset or blank', () => {
     expect(standardSkillRoots({ cwd: '/p', home: '/h', env: {} })).toHaveLength(5);
     expect(standardSkillRoots({ cwd: '/p', home: '/h', env: { SKILLS_ROOT: ' : ' } })).toHaveLength(5);

@@ -1,5 +1,6 @@
+import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { isAbsolute, join, resolve } from 'node:path';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 
 export interface StandardRootsOptions {
   /** Folder the `./…` roots are relative to; defaults to `process.cwd()`. */
@@ -11,23 +12,41 @@ export interface StandardRootsOptions {
 }
 
 /**
+ * The folders from `cwd` up to its project root, nearest first. The project root is the nearest
+ * folder holding `.git` (a folder, or a file in a worktree or submodule), looked for up to `home`
+ * or the filesystem root, whichever comes first; the skills of a project are then found from any
+ * of its subfolders, as Codex and Claude Code find them. Outside a project only `cwd` itself is
+ * used: walking up from /tmp/x would pick up whatever /tmp/skills holds.
+ */
+export function projectFolders(cwd: string, home: string): string[] {
+  const folders: string[] = [];
+  let folder = resolve(cwd);
+  for (;;) {
+    folders.push(folder);
+    if (existsSync(join(folder, '.git'))) return folders;
+    const parent = dirname(folder);
+    if (parent === folder || parent === home || folder === home) return [resolve(cwd)];
+    folder = parent;
+  }
+}
+
+/**
  * Root strings in the standard order: every `SKILLS_ROOT` entry (URLs kept as given, relative
- * paths resolved against `cwd`), then `./.agents/skills`, `./.claude/skills`, `./skills`,
- * `~/.agents/skills`, `~/.claude/skills`. Missing folders are left in: a repository treats a missing
- * standard root as empty.
+ * paths resolved against `cwd`), then `.agents/skills`, `.claude/skills` and `skills` of `cwd` and
+ * of each folder above it up to the project root (see projectFolders), then `~/.agents/skills`,
+ * `~/.claude/skills`. Missing folders are left in: a repository treats a missing standard root as
+ * empty.
  */
 export function standardSkillRoots(options: StandardRootsOptions = {}): string[] {
   const cwd = options.cwd ?? process.cwd();
   const env = options.env ?? process.env;
-  const home = options.home ?? homedir();
+  const home = resolve(options.home ?? homedir());
   const fromEnvironment = splitSkillsRootList(env.SKILLS_ROOT ?? '').map((entry) =>
     isUrl(entry) || isAbsolute(entry) ? entry : resolve(cwd, entry),
   );
   return [
     ...fromEnvironment,
-    join(cwd, '.agents', 'skills'),
-    join(cwd, '.claude', 'skills'),
-    join(cwd, 'skills'),
+    ...projectFolders(cwd, home).flatMap((folder) => [join(folder, '.agents', 'skills'), join(folder, '.claude', 'skills'), join(folder, 'skills')]),
     join(home, '.agents', 'skills'),
     join(home, '.claude', 'skills'),
   ];

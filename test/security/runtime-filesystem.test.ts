@@ -3,9 +3,10 @@ import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sandboxFixture } from './runtime-fixture.js';
+import { sandboxWorks } from '../support/services.js';
 
 // The sandbox must neither show nor change anything of the host outside the workspace.
-describe.runIf(process.platform === 'linux')('sandbox runtime: filesystem confinement', () => {
+describe.runIf(sandboxWorks)('sandbox runtime: filesystem confinement', () => {
   const fixture = sandboxFixture();
   let otherWorkspace: string;
   let homeSecretDir: string;
@@ -82,7 +83,7 @@ describe.runIf(process.platform === 'linux')('sandbox runtime: filesystem confin
 
 // Run as root, the sandboxed process is host root in its namespace: a root-only file under a bound
 // folder would be readable, so nothing root-only may be bound at all.
-describe.runIf(process.platform === 'linux')('sandbox runtime: no root-only host files', () => {
+describe.runIf(sandboxWorks)('sandbox runtime: no root-only host files', () => {
   const fixture = sandboxFixture();
   afterAll(() => fixture.dispose());
 

@@ -1,8 +1,9 @@
 import { createServer, type Server } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sandboxFixture } from './runtime-fixture.js';
+import { sandboxWorks } from '../support/services.js';
 
-describe.runIf(process.platform === 'linux')('sandbox runtime: network and environment', () => {
+describe.runIf(sandboxWorks)('sandbox runtime: network and environment', () => {
   const fixture = sandboxFixture();
   let server: Server;
   let port: number;

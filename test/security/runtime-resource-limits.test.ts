@@ -4,8 +4,9 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { detectSandboxSupport } from '../../src/workspace/runtimes/sandbox-support.js';
 import { hostProcessesMentioning, sandboxFixture, sleep } from './runtime-fixture.js';
+import { sandboxWorks } from '../support/services.js';
 
-describe.runIf(process.platform === 'linux')('sandbox runtime: processes and output', () => {
+describe.runIf(sandboxWorks)('sandbox runtime: processes and output', () => {
   const fixture = sandboxFixture({ maxProcesses: 48 });
   afterAll(() => fixture.dispose());
 

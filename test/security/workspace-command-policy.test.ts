@@ -2,9 +2,10 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { workspaceSecurityFixture } from './workspace-fixture.js';
+import { sandboxWorks } from '../support/services.js';
 
 // With an allow list, nothing the model can put in the workspace runs in place of an allowed program.
-describe.runIf(process.platform === 'linux')('workspace security: the command allow list', () => {
+describe.runIf(sandboxWorks)('workspace security: the command allow list', () => {
   let fixture: Awaited<ReturnType<typeof workspaceSecurityFixture>>;
   beforeAll(async () => {
     fixture = await workspaceSecurityFixture({ allowedCommands: ['echo', 'chmod'] });

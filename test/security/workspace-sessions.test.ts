@@ -1,9 +1,10 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { treeFingerprint, workspaceSecurityFixture } from './workspace-fixture.js';
+import { sandboxWorks } from '../support/services.js';
 
 // Two sessions on one manager: neither can see or change the other's workspace.
-describe.runIf(process.platform === 'linux')('workspace security: sessions are separate', () => {
+describe.runIf(sandboxWorks)('workspace security: sessions are separate', () => {
   let fixture: Awaited<ReturnType<typeof workspaceSecurityFixture>>;
   let victimRoot: string;
   beforeAll(async () => {

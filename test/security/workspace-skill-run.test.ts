@@ -6,9 +6,10 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SkillToolError } from '../../src/tools/errors.js';
 import { treeFingerprint, workspaceSecurityFixture } from './workspace-fixture.js';
+import { sandboxWorks } from '../support/services.js';
 
 // skill_run and workspace_exec on the sandbox runtime: nothing of the host is reachable or changed.
-describe.runIf(process.platform === 'linux')('workspace security: skill_run in the sandbox', () => {
+describe.runIf(sandboxWorks)('workspace security: skill_run in the sandbox', () => {
   let fixture: Awaited<ReturnType<typeof workspaceSecurityFixture>>;
   beforeAll(async () => {
     fixture = await workspaceSecurityFixture();
@@ -102,7 +103,7 @@ describe.runIf(process.platform === 'linux')('workspace security: skill_run in t
   });
 });
 
-describe.runIf(process.platform === 'linux')('workspace security: host inputs', () => {
+describe.runIf(sandboxWorks)('workspace security: host inputs', () => {
   it('keeps host input paths out of the metadata.json the sandbox can read', async () => {
     const fixture = await workspaceSecurityFixture({ hostInputs: true });
     try {
@@ -117,7 +118,7 @@ describe.runIf(process.platform === 'linux')('workspace security: host inputs', 
   });
 });
 
-describe.runIf(process.platform === 'linux')('workspace security: read-only host paths', () => {
+describe.runIf(sandboxWorks)('workspace security: read-only host paths', () => {
   it('shows a readOnlyPaths folder at its host path and refuses writes to it', async () => {
     const shared = await mkdtemp(path.join(os.tmpdir(), 'skillbox-ro-shared-'));
     await writeFile(path.join(shared, 'data.txt'), 'shared data');

@@ -24,7 +24,7 @@ describe('skillbox chat arguments', () => {
       [['--runtime', 'docker'], '--runtime must be one of auto, sandbox, local; got "docker"'],
       [['--max-steps', '0'], '--max-steps must be a positive integer; got "0"'],
       [['--session', ' '], '--session needs a non-empty value'],
-      [['--colour'], "Unknown option '--colour'"],
+      [['--colour'], 'unknown option --colour.'],
     ] as const) {
       const result = await runChat([...args], {});
       expect(result.code).toBe(2);

@@ -6,12 +6,13 @@ import { createInterface } from 'node:readline';
 import { loadModes, type LoadMode } from '../../disclosure/load-mode.js';
 import type { MaterializationMode } from '../../disclosure/materialize-request.js';
 import type { SkillAgentEvent } from '../../integrations/ai-sdk/agent-events.js';
+import { createMemorySessionStore } from '../../sessions/memory-session-store.js';
 import type { SessionStore } from '../../sessions/session-store.js';
 import { createRuntime, RUNTIME_KINDS, type RuntimeKind } from '../../workspace/runtimes/create-runtime.js';
 import { detectSandboxSupport } from '../../workspace/runtimes/sandbox-support.js';
 import { oneOf, parseCommandArguments } from '../parse-command-arguments.js';
 import { CliUsageError, type CliCommand, type CliIo } from '../command.js';
-import { openRepositoryFromArgs } from '../skill-roots.js';
+import { describeLeftOutSkills, openRepositoryFromArgs } from '../skill-roots.js';
 
 const usage = `Usage: skillbox chat [--root DIR]... [--session ID] [--once "MESSAGE"]
                     [--materialize system|tool-result] [--load-mode once|turn|session]
@@ -184,17 +185,29 @@ export function isolationBanner(options: { requested: RuntimeKind; platform: Nod
   );
 }
 
-async function loadIntegration(io: CliIo): Promise<{ agentModule: typeof import('../../integrations/ai-sdk/skill-agent.js'); providerModule: typeof import('@ai-sdk/openai-compatible'); sqliteModule: typeof import('../../sessions/sqlite/index.js') } | undefined> {
+type SqliteModule = typeof import('../../sessions/sqlite/index.js');
+
+async function loadIntegration(io: CliIo): Promise<{ agentModule: typeof import('../../integrations/ai-sdk/skill-agent.js'); providerModule: typeof import('@ai-sdk/openai-compatible') } | undefined> {
   try {
-    // Imported here, not at the top: `ai`, the provider and better-sqlite3 are optional, and the other commands must work without them.
-    const [agentModule, providerModule, sqliteModule] = await Promise.all([
-      import('../../integrations/ai-sdk/skill-agent.js'),
-      import('@ai-sdk/openai-compatible'),
-      import('../../sessions/sqlite/index.js'),
-    ]);
-    return { agentModule, providerModule, sqliteModule };
+    // Imported here, not at the top: the other commands should not pay for loading the AI SDK.
+    const [agentModule, providerModule] = await Promise.all([import('../../integrations/ai-sdk/skill-agent.js'), import('@ai-sdk/openai-compatible')]);
+    return { agentModule, providerModule };
   } catch (error) {
-    io.stderr(`skillbox chat: needs the optional packages ai, @ai-sdk/openai-compatible and better-sqlite3 (npm install ai @ai-sdk/openai-compatible better-sqlite3): ${(error as Error).message}\n`);
+    // `ai` and the provider are dependencies of skillbox, so this is a broken install.
+    io.stderr(`skillbox chat: cannot load the AI SDK (reinstall skillbox): ${(error as Error).message}\n`);
+    return undefined;
+  }
+}
+
+/**
+ * The SQLite session module, or undefined when better-sqlite3 is not installed. It stays an
+ * optional peer (a native module that compiles on install would slow every library install), so
+ * without it the chat keeps the conversation in memory and says so.
+ */
+async function loadSqlite(): Promise<SqliteModule | undefined> {
+  try {
+    return await import('../../sessions/sqlite/index.js');
+  } catch {
     return undefined;
   }
 }
@@ -209,17 +222,29 @@ async function run(args: string[], io: CliIo): Promise<number> {
   const modules = await loadIntegration(io);
   if (!modules) return 2;
 
-  const repository = await openRepositoryFromArgs(options.roots, io);
+  const repository = await openRepositoryFromArgs(options.roots, io, 'chat');
   const runtime = createRuntime({ kind: options.runtime });
   if (!runtime.isolated) {
     const support = options.runtime === 'local' ? undefined : detectSandboxSupport();
     io.stderr(isolationBanner({ requested: options.runtime, platform: process.platform, ...(support !== undefined && !support.available ? { reason: support.reason } : {}) }));
   }
-  const dbPath = options.db !== undefined ? resolve(io.cwd, options.db) : join(io.env.HOME ?? homedir(), '.skillbox', 'sessions.db');
-  // Conversations may hold anything the user typed or a script printed: only the user may read them.
-  mkdirSync(dirname(dbPath), { recursive: true, mode: 0o700 });
-  if (!existsSync(dbPath)) closeSync(openSync(dbPath, 'a', 0o600));
-  const sessions: SessionStore = modules.sqliteModule.SqliteSessionStore.open({ path: dbPath });
+  const sqlite = await loadSqlite();
+  let sessions: SessionStore;
+  if (sqlite === undefined) {
+    if (options.db !== undefined || options.sessionId !== undefined) {
+      io.stderr(`skillbox chat: ${options.db !== undefined ? '--db' : '--session'} needs the optional package better-sqlite3 to keep sessions in a file (npm install better-sqlite3)\n`);
+      return 2;
+    }
+    io.stderr('skillbox chat: better-sqlite3 is not installed, so this conversation is kept in memory only and cannot be resumed (npm install better-sqlite3 to keep sessions)\n');
+    sessions = createMemorySessionStore();
+  } else {
+    const dbPath = options.db !== undefined ? resolve(io.cwd, options.db) : join(io.env.HOME ?? homedir(), '.skillbox', 'sessions.db');
+    // Conversations may hold anything the user typed or a script printed: only the user may read them.
+    mkdirSync(dirname(dbPath), { recursive: true, mode: 0o700 });
+    if (!existsSync(dbPath)) closeSync(openSync(dbPath, 'a', 0o600));
+    sessions = sqlite.SqliteSessionStore.open({ path: dbPath });
+  }
+  io.stderr(await describeLeftOutSkills(repository, await repository.list(), 'chat'));
   try {
     const provider = modules.providerModule.createOpenAICompatible({
       name: 'openai-compatible',

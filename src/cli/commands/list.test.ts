@@ -47,8 +47,9 @@ describe('skillbox list --json', () => {
         docs: [],
         tools: [],
         warnings: [expect.stringContaining('Mismatch')],
+        model_visible: true,
       },
-      { name: 'tool', description: 'Uses tools.', path: `${real}/first/tool`, root: `${real}/first`, docs: ['docs/guide.md'], tools: ['fetch_data'], warnings: [] },
+      { name: 'tool', description: 'Uses tools.', path: `${real}/first/tool`, root: `${real}/first`, docs: ['docs/guide.md'], tools: ['fetch_data'], warnings: [], model_visible: true },
     ]);
     expect(output.skipped).toEqual([{ path: `${real}/first/broken/SKILL.md`, reason: expect.stringContaining('description') }]);
     expect(output.shadowed).toEqual([{ name: 'tool', path: `${real}/second/tool`, winner: `${real}/first/tool` }]);
@@ -116,5 +117,35 @@ describe('skillbox list', () => {
     const result = await runList(['--bogus']);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/^skillbox list: .*--bogus[\s\S]*Usage: skillbox list/);
+  });
+});
+
+describe('skillbox list and the model', () => {
+  it('marks the skills the model will not see, with the field that hides them, and warns about no honoured field', async () => {
+    tree = await createSkillTree({
+      'open/SKILL.md': skillMarkdown('open', 'Seen by the model.'),
+      'manual/SKILL.md': '---\nname: manual\ndescription: Run by hand.\ndisable-model-invocation: true\nuser-invocable: true\nargument-hint: "[file]"\n---\nBody.\n',
+      'tooling/SKILL.md': '---\nname: tooling\ndescription: For the build only.\nmetadata:\n  internal: true\n---\nBody.\n',
+    });
+    const real = await realpath(tree.dir);
+    const text = await runList(['--root', real]);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(/^NAME +DOCS +TOOLS +MODEL +DESCRIPTION\nmanual +0 +0 +hidden +Run by hand\.\nopen +0 +0 +sees +Seen by the model\.\ntooling +0 +0 +hidden +For the build only\.\n/);
+    expect(text.stdout).toContain('\nHidden from the model (your code can still load them):\n  manual: disable-model-invocation: true\n  tooling: metadata.internal: true\n');
+    // The Claude Code fields skillbox knows are not "unexpected" when skills are loaded.
+    expect(text.stderr).toBe('');
+    const json = JSON.parse((await runList(['--root', real, '--json'])).stdout) as { skills: Array<{ name: string; model_visible: boolean; hidden_reason?: string }> };
+    expect(json.skills.map(({ name, model_visible, hidden_reason }) => ({ name, model_visible, hidden_reason }))).toEqual([
+      { name: 'manual', model_visible: false, hidden_reason: 'disable-model-invocation: true' },
+      { name: 'open', model_visible: true, hidden_reason: undefined },
+      { name: 'tooling', model_visible: false, hidden_reason: 'metadata.internal: true' },
+    ]);
+  });
+
+  it('warns on stderr when the named root holds no skill', async () => {
+    tree = await createSkillTree({ 'notes/readme.md': 'no skills here' });
+    const real = await realpath(tree.dir);
+    const result = await runList(['--root', real]);
+    expect(result).toEqual({ code: 0, stdout: `No skills found in ${real}.\n`, stderr: `warning: skills root ${real} holds no skill (no SKILL.md in it or below it)\n` });
   });
 });

@@ -1,4 +1,8 @@
 import { compareNames } from '../../repository/compare-names.js';
+import { modelHiddenReason } from '../../repository/model-invocation.js';
+import type { Skill } from '../../repository/types.js';
+import { startProgress } from '../progress.js';
+import { warningLine } from '../terminal-style.js';
 import { CliUsageError, type CliCommand, type CliIo } from '../command.js';
 import { describeRoots, openRepositoryFromArgs } from '../skill-roots.js';
 import { parseCommandArguments } from '../parse-command-arguments.js';
@@ -12,8 +16,13 @@ Options:
   --root DIR   a folder to scan recursively; repeat for several, earlier roots win a name.
                Without --root: $SKILLS_ROOT (':'-separated), ./.agents/skills, ./.claude/skills,
                ./skills, ~/.agents/skills, ~/.claude/skills
-  --json       print {"skills":[{"name","description","path","root","docs","tools","warnings"}],
-               "skipped":[{"path","reason"}],"shadowed":[{"name","path","winner"}]} with absolute paths
+  --json       print {"skills":[{"name","description","path","root","docs","tools","warnings",
+               "model_visible","hidden_reason"?}],"skipped":[{"path","reason"}],
+               "shadowed":[{"name","path","winner"}]} with absolute paths
+
+Skills the model will not be offered (frontmatter disable-model-invocation: true, or
+metadata.internal: true) are listed, marked "hidden", with the field that hides them: an agent's
+own code can still load them.
 
 Exit status: 0 (skipped skills do not fail a listing), 2 on bad usage.
 `;
@@ -46,10 +55,17 @@ function table(rows: string[][]): string {
 
 async function run(args: string[], io: CliIo): Promise<number> {
   const { roots, json } = parse(args);
-  const repository = await openRepositoryFromArgs(roots, io);
+  const repository = await openRepositoryFromArgs(roots, io, 'list');
   const summaries = await repository.list();
-  const skills = await Promise.all(summaries.map((summary) => repository.get(summary.name)));
+  const progress = startProgress(io, 'list', `reading ${summaries.length} skills`);
+  let skills: Skill[];
+  try {
+    skills = await Promise.all(summaries.map((summary) => repository.get(summary.name)));
+  } finally {
+    progress.done();
+  }
   const report = await repository.report();
+  const hiddenReason = (skill: Skill): string | undefined => (skill.modelInvocable === false ? (modelHiddenReason(skill.frontmatter) ?? 'not model-invocable') : undefined);
 
   if (json) {
     const output = {
@@ -61,6 +77,8 @@ async function run(args: string[], io: CliIo): Promise<number> {
         docs: skill.docs,
         tools: skill.tools,
         warnings: skill.warnings,
+        model_visible: hiddenReason(skill) === undefined,
+        ...(hiddenReason(skill) === undefined ? {} : { hidden_reason: hiddenReason(skill) }),
       })),
       skipped: report.skipped.map(({ path, reason }) => ({ path, reason })),
       shadowed: report.shadowed.map(({ name, path, winner }) => ({ name, path, winner })),
@@ -72,9 +90,16 @@ async function run(args: string[], io: CliIo): Promise<number> {
   if (skills.length === 0) {
     io.stdout(`No skills found in ${describeRoots(repository, roots)}.\n`);
   } else {
-    const rows = [['NAME', 'DOCS', 'TOOLS', 'DESCRIPTION']];
-    for (const skill of skills) rows.push([skill.name, String(skill.docs.length), String(skill.tools.length), oneLine(skill.description, descriptionWidth)]);
+    const anyHidden = skills.some((skill) => hiddenReason(skill) !== undefined);
+    const rows = [['NAME', 'DOCS', 'TOOLS', ...(anyHidden ? ['MODEL'] : []), 'DESCRIPTION']];
+    for (const skill of skills) {
+      rows.push([skill.name, String(skill.docs.length), String(skill.tools.length), ...(anyHidden ? [hiddenReason(skill) === undefined ? 'sees' : 'hidden'] : []), oneLine(skill.description, descriptionWidth)]);
+    }
     io.stdout(`${table(rows)}\n\n${skills.length} skill${skills.length === 1 ? '' : 's'} in ${describeRoots(repository, roots)}\n`);
+    const hidden = skills.filter((skill) => hiddenReason(skill) !== undefined);
+    if (hidden.length > 0) {
+      io.stdout(`\nHidden from the model (your code can still load them):\n${hidden.map((skill) => `  ${skill.name}: ${hiddenReason(skill)}\n`).join('')}`);
+    }
   }
   if (report.skipped.length > 0) {
     io.stdout(`\nSkipped:\n${report.skipped.map((entry) => `  ${entry.path}: ${entry.reason}\n`).join('')}`);
@@ -83,7 +108,7 @@ async function run(args: string[], io: CliIo): Promise<number> {
     const sorted = [...report.shadowed].sort((left, right) => compareNames(left.name, right.name));
     io.stdout(`\nShadowed (an earlier skill has the name):\n${sorted.map((entry) => `  ${entry.name}: ${entry.path} (uses ${entry.winner})\n`).join('')}`);
   }
-  for (const skill of skills) for (const warning of skill.warnings) io.stderr(`warning: ${skill.name}: ${warning}\n`);
+  for (const skill of skills) for (const warning of skill.warnings) io.stderr(warningLine(io, `${skill.name}: ${warning}`));
   return 0;
 }
 

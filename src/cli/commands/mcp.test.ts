@@ -18,6 +18,7 @@ describe('skillbox mcp arguments', () => {
     expect(parseMcpArguments([])).toEqual({ roots: [], profile: 'knowledge', runtime: 'auto' });
     expect(parseMcpArguments(['--root', 'a', '--root', 'b', '--profile', 'full', '--runtime', 'local'])).toEqual({ roots: ['a', 'b'], profile: 'full', runtime: 'local' });
     expect(parseMcpArguments(['--catalog-tokens', '4000'])).toEqual({ roots: [], profile: 'knowledge', runtime: 'auto', catalogTokens: 4000 });
+    expect(parseMcpArguments(['--catalog-tokens', '0'])).toEqual({ roots: [], profile: 'knowledge', runtime: 'auto', catalogTokens: 0 });
   });
 
   it('refuses an unknown profile, an unknown runtime, a runtime without the full profile and positionals, with the usage and exit 2', async () => {
@@ -25,8 +26,8 @@ describe('skillbox mcp arguments', () => {
       [['--profile', 'all'], '--profile must be one of knowledge, full; got "all"'],
       [['--profile', 'full', '--runtime', 'docker'], '--runtime must be one of auto, sandbox, local; got "docker"'],
       [['--runtime', 'local'], '--runtime applies only with --profile full'],
-      [['--catalog-tokens', '0'], '--catalog-tokens must be a positive integer; got "0"'],
-      [['--catalog-tokens', '1e3'], '--catalog-tokens must be a positive integer; got "1e3"'],
+      [['--catalog-tokens=-1'], '--catalog-tokens must be a whole number of tokens (0 for no limit); got "-1"'],
+      [['--catalog-tokens', '1e3'], '--catalog-tokens must be a whole number of tokens (0 for no limit); got "1e3"'],
       [['skills'], 'skills'],
     ] as const) {
       const result = await runMcp([...args]);

@@ -5,7 +5,7 @@ import { detectSandboxSupport } from '../../workspace/runtimes/sandbox-support.j
 import { createWorkspaceManager } from '../../workspace/workspace-manager.js';
 import { CliUsageError, type CliCommand, type CliIo } from '../command.js';
 import { oneOf, parseCommandArguments } from '../parse-command-arguments.js';
-import { openRepositoryFromArgs } from '../skill-roots.js';
+import { describeLeftOutSkills, openRepositoryFromArgs } from '../skill-roots.js';
 
 const usage = `Usage: skillbox mcp [--root DIR]... [--profile knowledge|full] [--runtime auto|sandbox|local]
                    [--catalog-tokens N]
@@ -23,10 +23,13 @@ Options:
                      works), sandbox or local
   --catalog-tokens N most tokens of the catalog, which is sent twice (instructions and
                      skill_load's description); over it descriptions are shortened, then skills
-                     are listed by name only (default: no limit)
+                     are listed by name only, and the catalog says so (default 4000; 0: no limit)
 
 Example host configuration (Claude Desktop, Cursor, ...):
   { "mcpServers": { "skills": { "command": "npx", "args": ["skillbox", "mcp", "--root", "/path/to/skills"] } } }
+
+On start it says on standard error how many skills it serves, and which it does not, with why
+(skipped, shadowed, hidden from the model).
 
 Exit status: 0 when the client disconnects, 1 when a root is unusable, 2 on bad usage.
 `;
@@ -35,6 +38,7 @@ export interface McpArguments {
   roots: string[];
   profile: SkillToolProfile;
   runtime: RuntimeKind;
+  /** Undefined: the server's default budget; 0: no limit. */
   catalogTokens?: number;
 }
 
@@ -59,7 +63,7 @@ export function parseMcpArguments(args: string[]): McpArguments {
   };
   const tokens = values['catalog-tokens'];
   if (tokens !== undefined) {
-    if (!/^[1-9][0-9]*$/.test(tokens)) throw new CliUsageError(`--catalog-tokens must be a positive integer; got "${tokens}"`);
+    if (!/^(0|[1-9][0-9]*)$/.test(tokens)) throw new CliUsageError(`--catalog-tokens must be a whole number of tokens (0 for no limit); got "${tokens}"`);
     parsed.catalogTokens = Number(tokens);
   }
   return parsed;
@@ -75,7 +79,7 @@ async function run(args: string[], io: CliIo): Promise<number> {
     io.stderr(`skillbox mcp: needs the optional package @modelcontextprotocol/sdk (npm install @modelcontextprotocol/sdk): ${(error as Error).message}\n`);
     return 2;
   }
-  const repository = await openRepositoryFromArgs(options.roots, io);
+  const repository = await openRepositoryFromArgs(options.roots, io, 'mcp');
   let executionTools;
   if (options.profile === 'full') {
     const runtime = createRuntime({ kind: options.runtime });
@@ -87,11 +91,13 @@ async function run(args: string[], io: CliIo): Promise<number> {
     executionTools = createExecutionTools({ workspaces: createWorkspaceManager({ runtime, repository }) });
   }
   const skills = await repository.list();
-  io.stderr(`skillbox mcp: serving ${skills.length} skill${skills.length === 1 ? '' : 's'} (profile ${options.profile}) on stdio\n`);
+  const served = skills.filter((skill) => skill.modelInvocable !== false).length;
+  io.stderr(`skillbox mcp: serving ${served} skill${served === 1 ? '' : 's'} (profile ${options.profile}) on stdio\n`);
+  io.stderr(await describeLeftOutSkills(repository, skills, 'mcp'));
   await integration.serveSkillsOverStdio({
     repository,
     profile: options.profile,
-    ...(options.catalogTokens !== undefined ? { catalogBudget: { tokens: options.catalogTokens } } : {}),
+    ...(options.catalogTokens !== undefined ? { catalogBudget: options.catalogTokens === 0 ? {} : { tokens: options.catalogTokens } } : {}),
     ...(executionTools !== undefined ? { executionTools } : {}),
     log: (line) => io.stderr(`${line}\n`),
   });

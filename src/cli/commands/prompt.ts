@@ -65,7 +65,7 @@ function parse(args: string[]): PromptArgs {
 
 async function run(args: string[], io: CliIo): Promise<number> {
   const options = parse(args);
-  const repository = await openRepositoryFromArgs(options.roots, io);
+  const repository = await openRepositoryFromArgs(options.roots, io, 'prompt');
   const skills = await repository.list();
   if (skills.length === 0) {
     io.stderr(`No skills found in ${describeRoots(repository, options.roots)}; the model gets no catalog.\n`);

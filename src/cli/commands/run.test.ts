@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { main } from '../main.js';
+import { sandboxWorks } from '../../../test/support/services.js';
 
 const examples = path.resolve('examples/skills');
 let temporary: string;
@@ -51,7 +52,7 @@ describe('skillbox run', () => {
     expect(json.output_files[0]?.content).toMatch(/"words":\s*3/);
   });
 
-  it.runIf(process.platform === 'linux')('shows --ro folders read-only in the sandbox', async () => {
+  it.runIf(sandboxWorks)('shows --ro folders read-only in the sandbox', async () => {
     const shared = path.join(temporary, 'shared');
     await mkdir(shared);
     await writeFile(path.join(shared, 'data.txt'), 'shared data');

@@ -140,7 +140,7 @@ function exitStatusOf(result: SkillRunResult): number {
 
 async function run(args: string[], io: CliIo): Promise<number> {
   const options = parse(args);
-  const repository = await openRepositoryFromArgs(options.roots, io);
+  const repository = await openRepositoryFromArgs(options.roots, io, 'run');
   await repository.get(options.skill);
   const readOnlyPaths = options.readOnlyPaths.map((item) => path.resolve(io.cwd, item));
   for (const [index, item] of readOnlyPaths.entries()) {

@@ -33,7 +33,7 @@ function parse(args: string[]): { name: string; roots: string[]; file: string | 
 
 async function run(args: string[], io: CliIo): Promise<number> {
   const { name, roots, file } = parse(args);
-  const repository = await openRepositoryFromArgs(roots, io);
+  const repository = await openRepositoryFromArgs(roots, io, 'show');
   try {
     if (file === undefined) {
       const { body } = await repository.get(name);

@@ -4,6 +4,7 @@ import { buildTokenReport, percentSaved } from '../../disclosure/token-report.js
 import { parseCommandArguments } from '../parse-command-arguments.js';
 import { CliUsageError, type CliCommand, type CliIo } from '../command.js';
 import { describeRoots, openRepositoryFromArgs } from '../skill-roots.js';
+import { startProgress } from '../progress.js';
 
 const usage = `Usage: skillbox tokens [--root DIR]... [--json] [--format text|xml]
 
@@ -51,8 +52,14 @@ function times(value: number, base: number): string {
 
 async function run(args: string[], io: CliIo): Promise<number> {
   const options = parse(args);
-  const repository = await openRepositoryFromArgs(options.roots, io);
-  const report = await buildTokenReport({ repository, format: options.format });
+  const repository = await openRepositoryFromArgs(options.roots, io, 'tokens');
+  const progress = startProgress(io, 'tokens', `counting the tokens of ${(await repository.list()).length} skills`);
+  let report: Awaited<ReturnType<typeof buildTokenReport>>;
+  try {
+    report = await buildTokenReport({ repository, format: options.format });
+  } finally {
+    progress.done();
+  }
   const notes: string[] = [];
   if (report.totals.docs_capped > 0) notes.push(`${report.totals.docs_capped} docs over ${report.max_counted_doc_bytes} bytes were counted by their first ${report.max_counted_doc_bytes} bytes`);
   if (report.totals.docs_unreadable > 0) notes.push(`${report.totals.docs_unreadable} docs the repository would not serve (over its read limit, or not files) were not counted`);

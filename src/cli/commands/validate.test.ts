@@ -91,7 +91,27 @@ describe('skillbox validate', () => {
     expect(none.stderr).toContain('Usage: skillbox validate PATH... [--json]');
     const unknown = await runValidate(['--strict', temporary]);
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toMatch(/Unknown option '--strict'/);
+    expect(unknown.stderr).toContain('skillbox validate: unknown option --strict.');
+  });
+
+  it('validates each skill of a folder of skills, in path order, and strictly (extra fields are errors here)', async () => {
+    const good = await skill('good', 'name: good\ndescription: d');
+    const manual = await skill('manual', 'name: manual\ndescription: d\ndisable-model-invocation: true');
+    await mkdir(join(temporary, 'group/inner'), { recursive: true });
+    await writeFile(join(temporary, 'group/inner/SKILL.md'), '---\nname: inner\ndescription: d\n---\nBody\n');
+    const result = await runValidate([temporary]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe(`Valid skill: ${good}\nValid skill: ${join(temporary, 'group/inner')}\n`);
+    expect(result.stderr).toBe(
+      `Validation failed for ${manual}:\n  - Unexpected fields in frontmatter: disable-model-invocation. Only ['allowed-tools', 'compatibility', 'description', 'license', 'metadata', 'name'] are allowed.\n`,
+    );
+    const json = JSON.parse((await runValidate(['--json', temporary])).stdout) as Array<{ path: string }>;
+    expect(json.map((entry) => entry.path)).toEqual([good, join(temporary, 'group/inner'), manual]);
+  });
+
+  it('fails a folder with no skill anywhere below it', async () => {
+    await mkdir(join(temporary, 'empty/sub'), { recursive: true });
+    expect(await runValidate([join(temporary, 'empty')])).toEqual({ code: 1, stdout: '', stderr: `Validation failed for ${join(temporary, 'empty')}:\n  - Missing required file: SKILL.md\n` });
   });
 
   it('passes the bundled example skills', async () => {

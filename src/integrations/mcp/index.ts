@@ -1,3 +1,3 @@
-export { createSkillMcpServer, type SkillMcpServer, type SkillMcpServerOptions } from './skill-mcp-server.js';
+export { createSkillMcpServer, defaultMcpCatalogBudget, type SkillMcpServer, type SkillMcpServerOptions } from './skill-mcp-server.js';
 export { serveSkillsOverStdio, type StdioSkillServerOptions } from './stdio-server.js';
 export { SkillMcpConfigError } from './errors.js';

@@ -5,7 +5,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FsSkillRepository } from '../../repository/fs-skill-repository.js';
 import { SkillToolsConfigError } from '../../tools/errors.js';
-import { createSkillMcpServer, type SkillMcpServerOptions } from './skill-mcp-server.js';
+import { createSkillMcpServer, defaultMcpCatalogBudget, type SkillMcpServerOptions } from './skill-mcp-server.js';
 import { SkillMcpConfigError } from './errors.js';
 
 const examples = resolve(import.meta.dirname, '../../../examples/skills');
@@ -139,6 +139,29 @@ describe('createSkillMcpServer over a real MCP client', () => {
     expect(countTokens(unbudgeted.served.instructions)).toBeGreaterThan(200);
     const load = (await client.listTools()).tools.find((tool) => tool.name === 'skill_load')!;
     expect(load.description).toContain(served.instructions);
+    // The model is told the list is not complete, within the same budget.
+    expect(served.instructions).toContain('Note: this skill list was shortened to fit 200 tokens');
+    expect(unbudgeted.served.instructions).not.toContain('shortened');
+  });
+
+  it('sets a default catalog budget, said in the catalog, so a large folder is not sent in full twice', async () => {
+    const { countTokens } = await import('../../disclosure/token-counter.js');
+    const { MemorySkillRepository } = await import('../../repository/memory-skill-repository.js');
+    // 300 skills with 300-character descriptions: about 25,000 tokens unbudgeted.
+    const repository = new MemorySkillRepository(
+      Array.from({ length: 300 }, (_, index) => ({
+        name: `skill-${String(index).padStart(3, '0')}`,
+        description: `Handles task number ${index} of the inventory: ${'reads the files, checks each record against the rules and writes a report of what it found. '.repeat(3)}`.trim(),
+        body: 'Instructions.',
+      })),
+    );
+    const served = await createSkillMcpServer({ repository });
+    expect(countTokens(served.instructions)).toBeLessThanOrEqual(defaultMcpCatalogBudget.tokens!);
+    expect(served.instructions).toContain('Note: this skill list was shortened to fit 4000 tokens');
+    expect(served.instructions).toContain('skill-299');
+    const unlimited = await createSkillMcpServer({ repository, catalogBudget: {} });
+    expect(countTokens(unlimited.instructions)).toBeGreaterThan(20_000);
+    expect(unlimited.instructions).not.toContain('shortened');
   });
 
   it('refuses bad options at construction, naming the field', async () => {

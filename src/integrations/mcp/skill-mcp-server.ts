@@ -4,6 +4,8 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { renderCatalog, type CatalogBudget } from '../../disclosure/catalog.js';
 import { renderLoadedSkill } from '../../disclosure/loaded-content.js';
+import { countTokens } from '../../disclosure/token-counter.js';
+import { codePointLength } from '../../format/code-point-length.js';
 import { readLoadedSkills } from '../../disclosure/loaded-skills.js';
 import { writeDelta } from '../../disclosure/state-delta.js';
 import type { SkillContext, SkillRepository } from '../../repository/types.js';
@@ -31,14 +33,31 @@ export interface SkillMcpServerOptions {
   includeModelDisabled?: boolean;
   /**
    * Most tokens or characters of the catalog. It is sent twice (instructions and skill_load's
-   * description), so a large repository wants one: over it, descriptions are shortened, then skills
-   * are listed by name only.
+   * description): over the budget, descriptions are shortened, then skills are listed by name
+   * only, and the catalog says so. Default `defaultMcpCatalogBudget` (4,000 tokens); `{}` sets no
+   * limit.
    */
   catalogBudget?: CatalogBudget;
   /** What the server reports as its name and version to clients; default `skillbox` / `0.1.0`. */
   serverInfo?: { name: string; version: string };
   /** Where failures that are not the model's mistake are reported; default standard error. Never standard output: that is the protocol. */
   log?: (line: string) => void;
+}
+
+/**
+ * The catalog budget when the caller sets none. The catalog goes to the host twice, and a large
+ * skills folder (the 618-skill test corpus) makes it about 40,000 tokens each time, sent with
+ * every request; 4,000 tokens (about 15,000 characters, close to the budget Claude Code gives its
+ * own skill list) keeps the two copies under 10,000 and leaves a folder of a few dozen skills
+ * untouched.
+ */
+export const defaultMcpCatalogBudget: CatalogBudget = { tokens: 4000 };
+
+function shortenedCatalogNote(budget: CatalogBudget): string {
+  const limit = [budget.tokens === undefined ? undefined : `${budget.tokens} tokens`, budget.characters === undefined ? undefined : `${budget.characters} characters`]
+    .filter((part) => part !== undefined)
+    .join(' and ');
+  return `Note: this skill list was shortened to fit ${limit}: descriptions ending in "…" are cut, and skills under "Other skills" are listed by name only. skill_load returns a skill's full instructions.`;
 }
 
 /** The server plus the state of its one connection, for callers and tests that want to look inside. */
@@ -111,12 +130,19 @@ export async function createSkillMcpServer(options: SkillMcpServerOptions): Prom
   });
   const toolNames = definitions.map((definition) => definition.name);
   const summaries = await options.repository.list(options.skillContext);
-  const catalog = renderCatalog({
-    skills: summaries,
-    tools: toolNames,
-    includeModelDisabled: options.includeModelDisabled === true,
-    ...(options.catalogBudget !== undefined ? { budget: options.catalogBudget } : {}),
-  });
+  const catalogOptions = { skills: summaries, tools: toolNames, includeModelDisabled: options.includeModelDisabled === true };
+  const budget = options.catalogBudget ?? defaultMcpCatalogBudget;
+  const full = renderCatalog(catalogOptions);
+  let catalog = renderCatalog({ ...catalogOptions, budget });
+  if (catalog !== full) {
+    // The model must know that what it reads is not every description in full, or it will take a
+    // cut description for the skill's whole purpose. The note's own size comes out of the budget.
+    const note = `\n\n${shortenedCatalogNote(budget)}`;
+    const roomLeft = (limit: number | undefined, used: number) => (limit === undefined ? undefined : Math.max(1, limit - used));
+    const tokens = roomLeft(budget.tokens, countTokens(note));
+    const characters = roomLeft(budget.characters, codePointLength(note));
+    catalog = `${renderCatalog({ ...catalogOptions, budget: { ...(tokens === undefined ? {} : { tokens }), ...(characters === undefined ? {} : { characters }) } })}${note}`;
+  }
   const instructions = catalog === '' ? 'No skills are available.' : catalog;
   const server = new McpServer(options.serverInfo ?? { name: 'skillbox', version: '0.1.0' }, { instructions });
   const state = createInMemoryStateView();

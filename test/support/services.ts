@@ -1,0 +1,56 @@
+import { existsSync } from 'node:fs';
+import { connect } from 'node:net';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { detectSandboxSupport } from '../../src/workspace/runtimes/sandbox-support.js';
+
+/*
+ * What the tests that need something outside the repository look for, and how to provide it. A
+ * test file skips its tests with `describe.runIf(...)` when its service is absent; the global
+ * setup (test/support/global-setup.ts) prints one line per absent service, and fails the run
+ * instead when CI=true, where every service is installed and a skip would hide a broken one.
+ */
+
+/** The shared corpus of real public skills: SKILLBOX_CORPUS, else `shared/corpus` beside the repository. */
+export const corpusRoot: string = resolve(process.env['SKILLBOX_CORPUS'] ?? fileURLToPath(new URL('../../../shared/corpus', import.meta.url)));
+
+export const postgresUrl: string = process.env['SKILLBOX_TEST_POSTGRES_URL'] ?? 'postgres://skillbox:skillbox@127.0.0.1:5432/skillbox_test';
+export const redisUrl: string = process.env['SKILLBOX_TEST_REDIS_URL'] ?? 'redis://127.0.0.1:6379';
+
+export interface ServiceCheck {
+  name: string;
+  available: boolean;
+  /** What is missing and how to provide it, for the one line the global setup prints. */
+  howToRun: string;
+}
+
+/** Whether something accepts TCP connections at the URL's host and port (within a second). */
+export function reachable(url: string, defaultPort: number): Promise<boolean> {
+  const { hostname, port } = new URL(url);
+  return new Promise((done) => {
+    const socket = connect({ host: hostname || '127.0.0.1', port: port === '' ? defaultPort : Number(port), timeout: 1000 });
+    const finish = (result: boolean) => {
+      socket.destroy();
+      done(result);
+    };
+    socket.once('connect', () => finish(true));
+    socket.once('timeout', () => finish(false));
+    socket.once('error', () => finish(false));
+  });
+}
+
+export const hasCorpus: boolean = existsSync(corpusRoot);
+export const postgresReachable: boolean = await reachable(postgresUrl, 5432);
+export const redisReachable: boolean = await reachable(redisUrl, 6379);
+export const sandboxWorks: boolean = detectSandboxSupport().available;
+
+/** Every service, with the line that says how to run its tests. */
+export function serviceChecks(): ServiceCheck[] {
+  const support = detectSandboxSupport();
+  return [
+    { name: 'corpus', available: hasCorpus, howToRun: `the skill corpus is not at ${corpusRoot}: set SKILLBOX_CORPUS=/path/to/corpus (or put shared/corpus beside the repository)` },
+    { name: 'PostgreSQL', available: postgresReachable, howToRun: `nothing answers at ${new URL(postgresUrl).host}: run bash .ci/services.sh, or set SKILLBOX_TEST_POSTGRES_URL` },
+    { name: 'Redis', available: redisReachable, howToRun: `nothing answers at ${new URL(redisUrl).host}: run bash .ci/services.sh, or set SKILLBOX_TEST_REDIS_URL` },
+    { name: 'sandbox', available: support.available, howToRun: `${support.available ? '' : support.reason}: install bubblewrap (apt-get install bubblewrap) on Linux` },
+  ];
+}
