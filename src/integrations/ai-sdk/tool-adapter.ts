@@ -1,13 +1,14 @@
 import { tool, type Tool } from 'ai';
 import type { ToolDefinition } from '../../tools/types.js';
 import { SkillAgentConfigError } from './errors.js';
+import { contextOfToolCall } from './ai-sdk-versions.js';
 import { resolveSkillCallContext, type SkillCallContext } from './skill-call-context.js';
 import { beginStateTransaction, runSerialized } from './state-transaction.js';
 
 export interface ToolAdapterOptions {
   /**
-   * A fixed context (or a function returning the current one) for callers that do not pass
-   * `experimental_context`. A context in `experimental_context` wins.
+   * A fixed context (or a function returning the current one) for callers that pass none. A
+   * context the call carries (ai 7 `toolsContext`, ai 6 `experimental_context`) wins.
    */
   context?: SkillCallContext | (() => SkillCallContext);
 }
@@ -24,8 +25,9 @@ export function toAiSdkTool(definition: ToolDefinition<any, any>, options: ToolA
   const adapted: Tool = {
     description: definition.description,
     inputSchema: definition.inputSchema,
-    execute: async (input: unknown, { toolCallId, abortSignal, experimental_context }) => {
-      const context = resolveSkillCallContext(experimental_context, options.context, `tool "${definition.name}"`);
+    execute: async (input: unknown, executionOptions) => {
+      const { toolCallId, abortSignal } = executionOptions;
+      const context = resolveSkillCallContext(contextOfToolCall(executionOptions), options.context, `tool "${definition.name}"`);
       const run = async () => {
         const transaction = beginStateTransaction(context.state);
         const output = await definition.execute(input, {
