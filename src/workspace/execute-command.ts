@@ -9,7 +9,7 @@ import { outputFingerprint } from './output-collector.js';
 import { assertAllowedVariable } from './run-environment.js';
 import { shapeRunResult, type SkillRunResult } from './run-result.js';
 import { toWorkspaceRelative, workspaceFolders } from './workspace-paths.js';
-import { inSpan } from './in-span.js';
+import { inSpan } from '../telemetry/in-span.js';
 import type { Workspace } from './workspace.js';
 
 /** What `skill_run` and `workspace_exec` share, after their own checks. */

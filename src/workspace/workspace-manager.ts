@@ -11,7 +11,7 @@ import { validateReadOnlyPaths } from './read-only-paths.js';
 import type { StageMode } from './skill-stager.js';
 import { freshMetadata, readMetadata, writeMetadata } from './workspace-metadata.js';
 import { metadataFileName } from './workspace-paths.js';
-import { inSpan } from './in-span.js';
+import { inSpan } from '../telemetry/in-span.js';
 import { Workspace } from './workspace.js';
 
 export interface WorkspaceManagerOptions {

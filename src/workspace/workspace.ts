@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { SkillContext, SkillRepository } from '../repository/types.js';
 import type { RuntimeResult, WorkspaceRuntime } from './runtime-types.js';
 import type { ArtifactStore } from './artifact-store.js';
-import { inSpan } from './in-span.js';
+import { inSpan } from '../telemetry/in-span.js';
 import { recordedSource, stageInput, type InputSpec, type StagedInput } from './input-stager.js';
 import { defaultOutputLimits, findOutputs, readOutputs, type CollectedOutputs, type OutputLimits, type OutputMatch } from './output-collector.js';
 import { buildRunEnvironment } from './run-environment.js';

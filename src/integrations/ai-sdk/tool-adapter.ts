@@ -1,4 +1,5 @@
 import { tool, type Tool } from 'ai';
+import { inToolSpan } from '../../telemetry/tool-span.js';
 import type { ToolDefinition } from '../../tools/types.js';
 import { SkillAgentConfigError } from './errors.js';
 import { contextOfToolCall } from './ai-sdk-versions.js';
@@ -28,7 +29,8 @@ export function toAiSdkTool(definition: ToolDefinition<any, any>, options: ToolA
     execute: async (input: unknown, executionOptions) => {
       const { toolCallId, abortSignal } = executionOptions;
       const context = resolveSkillCallContext(contextOfToolCall(executionOptions), options.context, `tool "${definition.name}"`);
-      const run = async () => {
+      const facts = { toolName: definition.name, toolCallId, description: definition.description, conversationId: context.sessionId };
+      const run = () => inToolSpan(facts, async () => {
         const transaction = beginStateTransaction(context.state);
         const output = await definition.execute(input, {
           sessionId: context.sessionId,
@@ -41,7 +43,7 @@ export function toAiSdkTool(definition: ToolDefinition<any, any>, options: ToolA
         const delta = transaction.commit();
         if (Object.keys(delta).length > 0) context.onStateChange?.({ source: 'tool', toolCallId, toolName: definition.name, delta });
         return output;
-      };
+      });
       // A tool that never writes state (reads, script runs) need not wait for the others.
       if (definition.writesState === false) return run();
       return runSerialized(context.state, context.sessionId, context.agentName, run);
