@@ -17,13 +17,18 @@ function importTarget(packageDirectory: string, subpath: string): string | undef
 }
 
 /**
- * Aliases that make the tests import every package of `modulesDirectory` (a node_modules folder)
+ * Aliases that make the tests import every package of `modulesDirectories` (node_modules folders)
  * instead of the project's copy: `ai` 6 for the ai 6 cells, a better-sqlite3 compiled for the
  * cell's Node. Only the tests' own imports are redirected; a redirected package resolves its own
  * dependencies from its folder, as it would in an application.
  */
-export function matrixAliases(modulesDirectory: string | undefined): Alias[] {
-  if (modulesDirectory === undefined || modulesDirectory === '') return [];
+export function matrixAliases(modulesDirectories: string | undefined): Alias[] {
+  if (modulesDirectories === undefined || modulesDirectories === '') return [];
+  // Several folders, separated by ':' (ai 6 from one, a native addon built for this Node from another).
+  return modulesDirectories.split(':').filter((directory) => directory !== '').flatMap((directory) => aliasesOf(directory));
+}
+
+function aliasesOf(modulesDirectory: string): Alias[] {
   if (!existsSync(modulesDirectory)) throw new Error(`SKILLBOX_MATRIX_MODULES: ${modulesDirectory} does not exist`);
   const packages: string[] = [];
   for (const entry of readdirSync(modulesDirectory)) {
