@@ -2,7 +2,7 @@ import { generateText, stepCountIs, streamText, type Agent, type CallSettings, t
 import type { DeclaredSkillLoad } from '../../disclosure/declared-loads.js';
 import type { StateDelta } from '../../disclosure/state-delta.js';
 import { FilteredSkillRepository, type SkillVisibility } from '../../repository/filter-skills.js';
-import type { SkillContext, SkillRepository } from '../../repository/types.js';
+import type { SkillContext } from '../../repository/types.js';
 import { createMemorySessionStore } from '../../sessions/memory-session-store.js';
 import { SessionConflictError, SessionExistsError, SessionNotFoundError } from '../../sessions/session-errors.js';
 import type { NewSessionEvent, SessionKey, SessionStore } from '../../sessions/session-store.js';
