@@ -2,7 +2,8 @@
 # The Node x ai test matrix (README "Supported versions"). The project's own install (ai 7) is the
 # default; a cell swaps in another Node (the npm registry's `node` package) and, for ai 6 cells, ai 6
 # with its @ai-sdk/* majors, through vitest aliases (.ci/matrix-aliases.ts): node_modules is not touched.
-# better-sqlite3 is a native addon, so each Node gets its own build of it (from the `node` package's headers).
+# better-sqlite3 is a native addon, so each Node gets its own: 12 compiled from the `node` package's
+# headers, or 13 (prebuilt, Node-API) on Node 24, where 12 aborts at exit.
 #
 #   bash .ci/matrix.sh            every cell; the default cell runs the whole `npm test`
 #   bash .ci/matrix.sh node24-ai6 one cell
@@ -30,9 +31,19 @@ node_bin() { # the bin folder of Node $1 (a major), installed from the npm regis
   echo "$prefix/node_modules/.bin"
 }
 
-sqlite_for() { # a better-sqlite3 compiled for Node $1, next to the two packages it requires
+sqlite_for() { # a better-sqlite3 for Node $1: 13 (Node-API prebuilds) on 24+, else the project's 12 compiled for it
   local major=$1 modules="$matrix/node$1/addons/node_modules" bin
   bin=$(node_bin "$major")
+  if [ "$major" -ge 24 ]; then
+    # better-sqlite3 12 aborts at process exit on Node >= 24.19 (its ObjectWrap cleanup hook runs
+    # after the environment is gone); 13 is the release that works there.
+    if [ ! -d "$modules/better-sqlite3" ] || ! grep -q '"version": "13\.' "$modules/better-sqlite3/package.json"; then
+      rm -rf "$modules" && mkdir -p "$modules" && echo '{"name":"skillbox-matrix-addons","private":true}' > "$(dirname "$modules")/package.json"
+      (cd "$(dirname "$modules")" && PATH="$bin:$PATH" npm i --no-audit --no-fund better-sqlite3@^13.2.0 >/dev/null)
+    fi
+    echo "$modules"
+    return
+  fi
   if [ ! -f "$modules/better-sqlite3/build/Release/better_sqlite3.node" ] || [ "$(cat "$modules/.built-for" 2>/dev/null)" != "$("$bin/node" -v)" ]; then
     rm -rf "$modules" && mkdir -p "$modules"
     cp -r node_modules/better-sqlite3 node_modules/bindings node_modules/file-uri-to-path "$modules/"
