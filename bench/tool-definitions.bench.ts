@@ -74,7 +74,7 @@ async function staticTurn(
     prepareStep: async (options) => ({ ...(await toolkit.prepareStep(options)), activeTools: undefined }),
     messages: [{ role: 'user', content: 'Status of db-1?' }],
     stopWhen: stepCountIs(5),
-    experimental_context: createSkillCallContext({ sessionId: 'static', state: createInMemoryStateView() }),
+    ...toolkit.contextOptions(createSkillCallContext({ sessionId: 'static', state: createInMemoryStateView() })),
   });
   await result.consumeStream();
   return [...server.requests];

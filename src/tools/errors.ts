@@ -5,6 +5,11 @@ export class SkillToolError extends SkillboxError {
   constructor(message: string) {
     super('SKILL_TOOL_ERROR', message);
   }
+
+  /** The AI SDK (ai 7) shows the model `toString()`: the model should read the message, not a class name. */
+  override toString(): string {
+    return this.message;
+  }
 }
 
 /** `createSkillTools` was given options that cannot work together (a profile without its tools, an unknown tool name). */

@@ -9,7 +9,7 @@ import { maxOutputPatterns, outputFingerprint, type CollectedOutputs } from './o
 import { assertAllowedVariable } from './run-environment.js';
 import { shapeRunResult, type SkillRunResult } from './run-result.js';
 import { toWorkspaceRelative, workspaceFolders } from './workspace-paths.js';
-import { inSpan } from './in-span.js';
+import { inSpan } from '../telemetry/in-span.js';
 import { measureWorkspace, quotaWarning, unlimited, watchLimits, watchWorkspaceQuota, type QuotaLimit, type WorkspaceUsage } from './workspace-quota.js';
 import type { Workspace } from './workspace.js';
 

@@ -12,7 +12,7 @@ import type { StageMode } from './skill-stager.js';
 import { freshMetadata, writeMetadata } from './workspace-metadata.js';
 import { removeTree } from './remove-tree.js';
 import { toWorkspaceKey, workspaceKeyDigest, workspaceKeyId, type WorkspaceKey } from './workspace-key.js';
-import { inSpan } from './in-span.js';
+import { inSpan } from '../telemetry/in-span.js';
 import { Workspace } from './workspace.js';
 
 export interface WorkspaceManagerOptions {

@@ -6,7 +6,7 @@ import type { RuntimeResult, WorkspaceRuntime } from './runtime-types.js';
 import type { ArtifactStore } from './artifact-store.js';
 import { withFolderInside } from './anchored-folder.js';
 import { newBuildPath } from './host-build-area.js';
-import { inSpan } from './in-span.js';
+import { inSpan } from '../telemetry/in-span.js';
 import { removeTree } from './remove-tree.js';
 import { workspaceKeyId, type WorkspaceKey } from './workspace-key.js';
 import { recordedSource, stageInput, type InputSpec, type StagedInput } from './input-stager.js';

@@ -5,7 +5,7 @@ export class MissingSkillCallContextError extends SkillboxError {
   constructor(where: string) {
     super(
       'SKILL_CALL_CONTEXT_MISSING',
-      `${where} needs a skill call context: pass experimental_context: createSkillCallContext({ sessionId, state }) to generateText/streamText, or give the adapter a context`,
+      `${where} needs a skill call context: spread toolkit.contextOptions(createSkillCallContext({ sessionId, state })) into generateText/streamText (it sets ai 7's toolsContext and ai 6's experimental_context), or give the adapter a context`,
     );
   }
 }

@@ -8,8 +8,10 @@ export { enforceAllowedTools, grantedToolNames, defaultAllowedToolAliases } from
 export { explainUnavailableToolCalls, findUnavailableToolCalls, isUnavailableToolError, unavailableToolMessage, type UnavailableToolFacts } from './unavailable-tool-calls.js';
 export { createSkillPrepareStep, describeUnavailableTool, type SkillPrepareStepOptions } from './skill-prepare-step.js';
 export { createSkillToolkit, type SkillToolkit, type SkillToolkitOptions } from './skill-toolkit.js';
+export { skillContextCallOptions, type SkillContextCallOptions } from './ai-sdk-versions.js';
+export type { ExecutionSetupOptions } from './execution-setup.js';
 export { createVisibleSkillToolkits, defaultMaxCachedToolkits, type VisibleSkillToolkits, type VisibleSkillToolkitsOptions } from './visible-skill-toolkits.js';
-export { createSkillAgent, type SkillAgent, type SkillAgentCallSettings, type SkillAgentOptions, type SkillAgentRunOptions } from './skill-agent.js';
+export { createSkillAgent, type SkillAgent, type SkillAgentCallOptions, type SkillAgentCallSettings, type SkillAgentOptions, type SkillAgentRunOptions } from './skill-agent.js';
 export { windowHistory } from './history-window.js';
 export { clientToolOutput } from './client-tool-output.js';
 export { addUsage, emptyUsage, type SkillAgentEvent, type SkillAgentEventType, type TokenUsage } from './agent-events.js';

@@ -4,7 +4,9 @@ import { createMemorySkillRepository } from '../../repository/memory-skill-repos
 import type { SkillAgentEvent } from './agent-events.js';
 import { SkillAgentConfigError } from './errors.js';
 import { windowHistory } from './history-window.js';
+import { LocalRuntime } from '../../workspace/runtimes/local-runtime.js';
 import { createSkillAgent } from './skill-agent.js';
+import { createSkillToolkit } from './skill-toolkit.js';
 import { createScriptedModel } from './testing/scripted-model.js';
 
 const repository = createMemorySkillRepository([{ name: 'poetry', description: 'Write poems.', body: 'Write haiku.', tools: ['count_syllables'] }]);
@@ -104,5 +106,25 @@ describe('createSkillAgent: history window', () => {
     expect(windowHistory(history, 2)).toEqual([]);
     expect(windowHistory(history, 4)).toEqual(history);
     expect(windowHistory([...history, { role: 'user', content: 'b' }], 3)).toEqual([{ role: 'user', content: 'b' }]);
+  });
+});
+
+describe('one name for the skill source, and a runtime for the toolkit too', () => {
+  const skills = createMemorySkillRepository([{ name: 'poetry', description: 'Write poems.', body: 'haiku' }]);
+
+  it('the agent takes `repository` like every other API; `skills` still works; two different ones are refused', () => {
+    const { model } = createScriptedModel([]);
+    expect(createSkillAgent({ model, repository: skills }).toolNames).toContain('skill_load');
+    expect(createSkillAgent({ model, skills }).toolNames).toContain('skill_load');
+    expect(() => createSkillAgent({ model, repository: skills, skills: createMemorySkillRepository([]) })).toThrow(/repository or its old name skills/);
+    expect(() => createSkillAgent({ model } as never)).toThrow(/invalid option "repository"/);
+  });
+
+  it('createSkillToolkit takes a runtime the way the agent does: skill_run and workspace_exec, the full profile, one workspace manager', () => {
+    const toolkit = createSkillToolkit({ repository: skills, runtime: new LocalRuntime() });
+    expect(toolkit.skillToolNames).toEqual(expect.arrayContaining(['skill_load', 'skill_run', 'workspace_exec']));
+    expect(toolkit.workspaces).toBeDefined();
+    expect(createSkillToolkit({ repository: skills }).skillToolNames).not.toContain('skill_run');
+    expect(() => createSkillToolkit({ repository: skills, execution: {} })).toThrow(/execution/);
   });
 });

@@ -1,30 +1,26 @@
-import { stepCountIs, streamText, type CallSettings, type LanguageModel, type LanguageModelUsage, type ModelMessage, type PrepareStepFunction, type Tool, type UserModelMessage } from 'ai';
+import { generateText, stepCountIs, streamText, type Agent, type CallSettings, type LanguageModel, type LanguageModelUsage, type ModelMessage, type PrepareStepFunction, type Tool, type UserModelMessage } from 'ai';
 import type { DeclaredSkillLoad } from '../../disclosure/declared-loads.js';
 import type { StateDelta } from '../../disclosure/state-delta.js';
 import { FilteredSkillRepository, type SkillVisibility } from '../../repository/filter-skills.js';
-import type { SkillContext, SkillRepository } from '../../repository/types.js';
+import type { SkillContext } from '../../repository/types.js';
 import { createMemorySessionStore } from '../../sessions/memory-session-store.js';
 import { SessionConflictError, SessionExistsError, SessionNotFoundError } from '../../sessions/session-errors.js';
 import type { NewSessionEvent, SessionKey, SessionStore } from '../../sessions/session-store.js';
 import { createInMemoryStateView } from '../../tools/in-memory-state-view.js';
-import type { ToolDefinition } from '../../tools/types.js';
-import type { ExecutionToolsOptions } from '../../workspace/execution-options.js';
-import { createExecutionTools } from '../../workspace/execution-tools.js';
-import type { WorkspaceRuntime } from '../../workspace/runtime-types.js';
-import { createWorkspaceManager, type WorkspaceManager } from '../../workspace/workspace-manager.js';
+import type { WorkspaceManager } from '../../workspace/workspace-manager.js';
+import { responseMessagesAfterStep } from './ai-sdk-versions.js';
 import { addUsage, emptyUsage, type SkillAgentEvent, type TokenUsage } from './agent-events.js';
 import { clientToolOutput } from './client-tool-output.js';
 import { SkillAgentConfigError, TurnAbortedError } from './errors.js';
-import { createSkillCallContext, defaultAgentName, type PreparedStep } from './skill-call-context.js';
+import { createSkillCallContext, defaultAgentName, type PreparedStep, type SkillCallContext } from './skill-call-context.js';
 import { describeUnavailableTool } from './skill-prepare-step.js';
 import { isUnavailableToolError } from './unavailable-tool-calls.js';
 import { windowHistory } from './history-window.js';
+import { resolveRepositoryOption } from './skill-toolkit.js';
 import { createVisibleSkillToolkits, type VisibleSkillToolkitsOptions } from './visible-skill-toolkits.js';
 
-export interface SkillAgentOptions extends Omit<VisibleSkillToolkitsOptions, 'repository' | 'context'> {
+export interface SkillAgentOptions extends Omit<VisibleSkillToolkitsOptions, 'context'> {
   model: LanguageModel;
-  /** Where skills come from. */
-  skills: SkillRepository;
   /** Hides skills per caller (user, tenant, roles from `run`'s `context`). */
   filter?: SkillVisibility;
   /** Conversations; default: a new in-memory store. */
@@ -33,16 +29,6 @@ export interface SkillAgentOptions extends Omit<VisibleSkillToolkitsOptions, 're
   appName?: string;
   /** The agent's name: disclosure state and stored events are per agent. Default `assistant`. */
   name?: string;
-  /**
-   * Runs skill scripts: with a runtime (`createRuntime({ kind })`) the agent creates a workspace
-   * manager and the `skill_run` / `workspace_exec` tools, and the profile defaults to `full`.
-   * Without one (and without `executionTools`) the agent is knowledge-only.
-   */
-  runtime?: WorkspaceRuntime;
-  /** A workspace manager to use instead of one made from `runtime` (to share workspaces or set their folder). */
-  workspaces?: WorkspaceManager;
-  /** Options of the execution tools (command policy, host inputs, limits, network). */
-  execution?: Omit<ExecutionToolsOptions, 'workspaces'>;
   /** Most model calls in one turn (default 20). */
   maxSteps?: number;
   /** How often a turn is re-appended when another writer moved the session on (default 5). */
@@ -55,7 +41,8 @@ export interface SkillAgentOptions extends Omit<VisibleSkillToolkitsOptions, 're
   tools?: Readonly<Record<string, Tool>>;
   /**
    * Passed to every `streamText` call as given: temperature, maxOutputTokens, topP, seed,
-   * stopSequences, headers, maxRetries, providerOptions, ... The run's `abortSignal` is separate.
+   * stopSequences, headers, maxRetries, providerOptions, experimental_telemetry, ... The run's
+   * `abortSignal` is separate.
    */
   callSettings?: SkillAgentCallSettings;
   /** Replay only the last this-many stored messages, from the first user message among them. Default: all. */
@@ -64,8 +51,22 @@ export interface SkillAgentOptions extends Omit<VisibleSkillToolkitsOptions, 're
   prepareHistory?: (messages: ModelMessage[]) => ModelMessage[] | Promise<ModelMessage[]>;
 }
 
-/** Model call settings the agent passes through to `streamText`. */
-export type SkillAgentCallSettings = Omit<CallSettings, 'abortSignal'> & { providerOptions?: Parameters<typeof streamText>[0]['providerOptions'] };
+/** Model call settings the agent passes through to `streamText` / `generateText`. */
+export type SkillAgentCallSettings = Omit<CallSettings, 'abortSignal'> & {
+  providerOptions?: Parameters<typeof streamText>[0]['providerOptions'];
+  /** The AI SDK's telemetry settings (`{ isEnabled, functionId, metadata, ... }`). */
+  experimental_telemetry?: Parameters<typeof streamText>[0]['experimental_telemetry'];
+};
+
+/** What an AI SDK caller (`createAgentUIStreamResponse`, `agent.stream`) passes as `options` to a skill agent. */
+export interface SkillAgentCallOptions {
+  userId: string;
+  sessionId: string;
+  /** Visibility context for `filter` (user, tenant, roles). */
+  context?: SkillContext;
+  /** Skills to load for this call without a model tool call. */
+  skillLoads?: readonly DeclaredSkillLoad[];
+}
 
 export interface SkillAgentRunOptions {
   userId: string;
@@ -90,6 +91,13 @@ export interface SkillAgent {
    * is stored. One run is one turn for the load modes.
    */
   run(options: SkillAgentRunOptions): AsyncIterable<SkillAgentEvent>;
+  /**
+   * The same agent as an AI SDK `Agent`, for `createAgentUIStreamResponse` / `useChat` and any
+   * code that takes one. The caller owns the transcript (it sends the messages, as `useChat`
+   * does); the session keeps the disclosure state and the workspace. Each call names its session in
+   * `options`: see docs/ai-sdk.md.
+   */
+  asAiSdkAgent(): Agent<SkillAgentCallOptions, Record<string, Tool>>;
 }
 
 function usageOf(usage: LanguageModelUsage): TokenUsage {
@@ -140,16 +148,17 @@ function errorMessage(error: unknown): string {
  */
 export function createSkillAgent(options: SkillAgentOptions): SkillAgent {
   if (options === undefined || options.model === undefined) throw new SkillAgentConfigError('model', 'a language model is required');
-  if (typeof options.skills?.list !== 'function') throw new SkillAgentConfigError('skills', 'must be a SkillRepository');
+  const skills = resolveRepositoryOption(options);
   if (options.filter !== undefined && typeof options.filter !== 'function') throw new SkillAgentConfigError('filter', 'must be a function (summary, context) => boolean');
   const name = options.name === undefined ? defaultAgentName : requireId(options.name, 'name');
   const maxSteps = positiveInteger(options.maxSteps, 'maxSteps', 20);
   const maxAppendAttempts = positiveInteger(options.maxAppendAttempts, 'maxAppendAttempts', 5);
-  const repository = options.filter ? new FilteredSkillRepository(options.skills, options.filter) : options.skills;
+  const repository = options.filter ? new FilteredSkillRepository(skills, options.filter) : skills;
   const sessions = options.sessions ?? createMemorySessionStore();
-  const { workspaces, executionTools } = executionSetup(options, repository);
   // The `skill` input of each run is an enum of the skills that run's context can see.
-  const toolkits = createVisibleSkillToolkits({ ...options, repository, ...(executionTools !== undefined ? { executionTools } : {}) });
+  const { skills: _deprecatedName, ...toolkitOptions } = options;
+  const toolkits = createVisibleSkillToolkits({ ...toolkitOptions, repository });
+  const workspaces = toolkits.workspaces;
   const customTools = validateCustomTools(options.tools, toolkits.toolNames);
   const customToolNames = Object.keys(customTools);
   const callSettings = validateCallSettings(options.callSettings);
@@ -225,9 +234,9 @@ export function createSkillAgent(options: SkillAgentOptions): SkillAgent {
       prepareStep,
       messages: [...history, userMessage],
       stopWhen: stepCountIs(maxSteps),
-      experimental_context: context,
+      ...toolkit.contextOptions(context),
       onStepFinish: (step) => {
-        completedMessages = step.response.messages;
+        completedMessages = responseMessagesAfterStep(completedMessages, step);
       },
       // Errors are rethrown from the event stream; the SDK's default would also print them.
       onError: () => {},
@@ -283,10 +292,73 @@ export function createSkillAgent(options: SkillAgentOptions): SkillAgent {
     }
     yield* pending.splice(0);
 
-    const response = await result.response;
-    const version = await appendTurn(sessions, key, turnEvents(response.messages, []), session.version, maxAppendAttempts);
+    // Every step's response messages (the final response alone holds only the last step's on ai 7).
+    const responseMessages = (await result.steps).reduce<ModelMessage[]>((messages, step) => responseMessagesAfterStep(messages, step), []);
+    const version = await appendTurn(sessions, key, turnEvents(responseMessages, []), session.version, maxAppendAttempts);
     yield { type: 'done', text: await result.text, steps: stepNumber, usage, sessionVersion: version };
   }
+
+  /** The toolkit, the context and the step preparation of one AI SDK `Agent` call; `persist` stores the call's state change. */
+  async function prepareAgentCall(callOptions: SkillAgentCallOptions | undefined) {
+    if (typeof callOptions !== 'object' || callOptions === null) throw new SkillAgentConfigError('options', 'an AI SDK call of a skill agent needs options: { userId, sessionId }');
+    const key: SessionKey = { userId: requireId(callOptions.userId, 'options.userId'), sessionId: requireId(callOptions.sessionId, 'options.sessionId'), ...(appName !== undefined ? { appName } : {}) };
+    const toolkit = await toolkits.forContext(callOptions.context);
+    const session = (await sessions.getSession(key, { limit: 0 })) ?? { version: 0, state: {}, events: [] };
+    const state = createInMemoryStateView(session.state);
+    const context: SkillCallContext = createSkillCallContext({
+      sessionId: key.sessionId,
+      agentName: name,
+      state,
+      ...(callOptions.context !== undefined ? { skillContext: callOptions.context } : {}),
+      ...(callOptions.skillLoads !== undefined ? { skillLoads: callOptions.skillLoads } : {}),
+    });
+    const prepareStep: PrepareStepFunction<Record<string, Tool>> =
+      customToolNames.length === 0
+        ? toolkit.prepareStep
+        : async (step) => {
+            const prepared = await toolkit.prepareStep(step);
+            return prepared?.activeTools === undefined ? prepared : { ...prepared, activeTools: [...prepared.activeTools, ...customToolNames] };
+          };
+    const persist = async () => {
+      const delta = stateDifference(session.state, state.snapshot());
+      if (Object.keys(delta).length > 0) await appendTurn(sessions, key, [{ author: name, type: 'state', stateDelta: delta }], session.version, maxAppendAttempts);
+    };
+    return { toolkit, context, prepareStep, persist };
+  }
+
+  /**
+   * The settings of one AI SDK `Agent` call: the caller's (prompt or messages, abortSignal,
+   * callbacks) over the agent's. The call's state is stored before the caller's finish callback
+   * runs, so its next call sees it: ai 7 calls `onEnd` (`onFinish` is its old name), ai 6 `onFinish`.
+   */
+  async function agentCallSettings(parameters: object) {
+    const { options: callOptions, onFinish, onEnd, ...rest } = parameters as { options?: SkillAgentCallOptions; onFinish?: (event: unknown) => unknown; onEnd?: (event: unknown) => unknown };
+    const call = await prepareAgentCall(callOptions);
+    const callerFinish = onEnd ?? onFinish;
+    const finish = async (event: unknown) => {
+      await call.persist();
+      if (callerFinish !== undefined) await callerFinish(event);
+    };
+    return {
+      ...callSettings,
+      ...rest,
+      model: options.model,
+      tools: { ...call.toolkit.tools, ...customTools },
+      prepareStep: call.prepareStep,
+      stopWhen: stepCountIs(maxSteps),
+      ...call.toolkit.contextOptions(call.context),
+      onFinish: finish,
+      onEnd: finish,
+    };
+  }
+
+  const aiSdkAgent: Agent<SkillAgentCallOptions, Record<string, Tool>> = {
+    version: 'agent-v1',
+    id: name,
+    tools: { ...toolkits.tools, ...customTools },
+    generate: async (parameters) => generateText((await agentCallSettings(parameters)) as unknown as Parameters<typeof generateText>[0]) as never,
+    stream: async (parameters) => streamText((await agentCallSettings(parameters)) as unknown as Parameters<typeof streamText>[0]) as never,
+  };
 
   return {
     name,
@@ -294,6 +366,7 @@ export function createSkillAgent(options: SkillAgentOptions): SkillAgent {
     workspaces,
     toolNames: [...toolkits.toolNames, ...customToolNames],
     run: (runOptions) => run(runOptions),
+    asAiSdkAgent: () => aiSdkAgent,
   };
 }
 
@@ -314,21 +387,6 @@ function validateCallSettings(settings: SkillAgentOptions['callSettings']): Skil
     if (field in settings) throw new SkillAgentConfigError(`callSettings.${field}`, 'is set by the agent, not a call setting');
   }
   return settings;
-}
-
-function executionSetup(options: SkillAgentOptions, repository: SkillRepository): { workspaces: WorkspaceManager | undefined; executionTools: readonly ToolDefinition[] | undefined } {
-  if (options.executionTools !== undefined) {
-    if (options.runtime !== undefined || options.workspaces !== undefined) throw new SkillAgentConfigError('executionTools', 'give executionTools, or runtime/workspaces, not both');
-    return { workspaces: undefined, executionTools: options.executionTools };
-  }
-  if (options.runtime === undefined && options.workspaces === undefined) {
-    if (options.execution !== undefined) throw new SkillAgentConfigError('execution', 'needs a runtime or workspaces to run anything');
-    return { workspaces: undefined, executionTools: undefined };
-  }
-  const workspaces = options.workspaces ?? createWorkspaceManager({ runtime: options.runtime!, repository });
-  // The agent's repository (filtered when a filter is set), not the manager's: a skill hidden from a
-  // user must not reach the user's workspace by staging or a `skill://` input.
-  return { workspaces, executionTools: createExecutionTools({ ...options.execution, workspaces, repository }) };
 }
 
 async function appendTurn(store: SessionStore, key: SessionKey, events: NewSessionEvent[], readVersion: number, maxAttempts: number): Promise<number> {

@@ -15,7 +15,7 @@ export interface StateChange {
 
 /**
  * What the skill tools and `prepareStep` need to know about the call they serve. It travels in the
- * AI SDK's `experimental_context`, so one `tools` object and one `prepareStep` serve any number of
+ * AI SDK call (ai 7 `toolsContext`, ai 6 `experimental_context`; see ai-sdk-versions.ts), so one `tools` object and one `prepareStep` serve any number of
  * sessions at once.
  */
 export interface SkillCallContext {
@@ -87,7 +87,7 @@ export function isSkillCallContext(value: unknown): value is SkillCallContext {
   );
 }
 
-/** The context of one call: the one in `experimental_context`, else the fallback, else a clear error naming `where`. */
+/** The context of one call: the one the call carries, else the fallback, else a clear error naming `where`. */
 export function resolveSkillCallContext(fromCall: unknown, fallback: SkillCallContext | (() => SkillCallContext) | undefined, where: string): SkillCallContext {
   if (isSkillCallContext(fromCall)) return fromCall;
   const fixed = typeof fallback === 'function' ? fallback() : fallback;

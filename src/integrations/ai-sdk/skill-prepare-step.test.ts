@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { jsonSchema, tool, type LanguageModel, type ModelMessage, type Tool } from 'ai';
+import { jsonSchema, tool, type ModelMessage, type Tool } from 'ai';
 import { loadedKey, loadedOrderKey, toolsKey } from '../../disclosure/state-keys.js';
 import { createMemorySkillRepository } from '../../repository/memory-skill-repository.js';
 import { createInMemoryStateView } from '../../tools/in-memory-state-view.js';
 import { SkillAgentConfigError } from './errors.js';
 import { createSkillCallContext, type SkillCallContext, type StateChange } from './skill-call-context.js';
 import { createSkillPrepareStep, type SkillPrepareStepOptions } from './skill-prepare-step.js';
+import { ai6StepInput, ai7StepInput } from './testing/prepare-step-input.js';
 
 const repository = createMemorySkillRepository([
   {
@@ -24,14 +25,13 @@ function poolTool(name: string): Tool {
 }
 const toolPool = Object.fromEntries(['get_current_weather', 'get_weather_forecast', 'save_note', 'ask_name_information'].map((name) => [name, poolTool(name)]));
 const skillToolNames = ['skill_load', 'skill_select_docs', 'skill_select_tools', 'skill_run'];
-const model = {} as LanguageModel;
 
 function setup(options: Partial<SkillPrepareStepOptions> = {}, initial: Record<string, string> = {}) {
   const state = createInMemoryStateView(initial);
   const changes: StateChange[] = [];
   const context: SkillCallContext = createSkillCallContext({ sessionId: 's', state, onStateChange: (change) => changes.push(change) });
   const prepareStep = createSkillPrepareStep({ repository, skillToolNames, toolPool, instructions: 'You are terse.', ...options });
-  const run = (stepNumber: number, messages: ModelMessage[]) => prepareStep({ stepNumber, messages, steps: [], model, experimental_context: context });
+  const run = (stepNumber: number, messages: ModelMessage[]) => prepareStep(ai7StepInput({ stepNumber, conversation: messages, context, skillToolNames }));
   return { state, changes, context, run };
 }
 
@@ -44,7 +44,7 @@ describe('createSkillPrepareStep', () => {
   it('before any load: instructions plus catalog as system, only the skill tools active, messages untouched', async () => {
     const { run } = setup();
     const result = await run(0, [user]);
-    const system = result?.system as Array<{ content: string }>;
+    const system = result?.instructions as Array<{ content: string }>;
     expect(system).toHaveLength(1);
     expect(system[0]?.content.startsWith('You are terse.\n\n')).toBe(true);
     expect(system[0]?.content).toContain('- weather-tools: Weather queries.');
@@ -59,7 +59,7 @@ describe('createSkillPrepareStep', () => {
     const result = await run(1, messages);
     const toolMessage = result?.messages?.[2] as { content: Array<{ output: { value: string } }> };
     expect(toolMessage.content[0]?.output.value).toMatch(/^\[Loaded\] weather-tools\n\nUse get_current_weather for today\./);
-    expect((result?.system as Array<{ content: string }>)[0]?.content).not.toContain('[Loaded]');
+    expect((result?.instructions as Array<{ content: string }>)[0]?.content).not.toContain('[Loaded]');
     expect(result?.activeTools).toEqual([...skillToolNames, 'get_current_weather', 'get_weather_forecast']);
     expect(JSON.stringify(messages)).toBe(snapshot);
   });
@@ -67,11 +67,11 @@ describe('createSkillPrepareStep', () => {
   it('system mode appends the body to the system message; without a matching tool result tool-result mode falls back to a system message', async () => {
     const systemMode = setup({ loadMode: 'session', materialize: 'system' }, loadedWeather);
     const bySystem = await systemMode.run(1, [user]);
-    expect((bySystem?.system as Array<{ content: string }>)[0]?.content).toContain('[Loaded] weather-tools');
+    expect((bySystem?.instructions as Array<{ content: string }>)[0]?.content).toContain('[Loaded] weather-tools');
 
     const fallback = setup({ loadMode: 'session' }, loadedWeather);
     const byFallback = await fallback.run(1, [user]);
-    const system = byFallback?.system as Array<{ content: string }>;
+    const system = byFallback?.instructions as Array<{ content: string }>;
     expect(system).toHaveLength(2);
     expect(system[1]?.content).toMatch(/^Loaded skill context:\n\n\[Loaded\] weather-tools/);
   });
@@ -89,7 +89,7 @@ describe('createSkillPrepareStep', () => {
   it('once mode shows loaded skills in one request and then unloads them', async () => {
     const { run, state } = setup({ loadMode: 'once', materialize: 'system' }, loadedWeather);
     const result = await run(1, [user]);
-    expect((result?.system as Array<{ content: string }>)[0]?.content).toContain('[Loaded] weather-tools');
+    expect((result?.instructions as Array<{ content: string }>)[0]?.content).toContain('[Loaded] weather-tools');
     expect(result?.activeTools).toContain('get_current_weather');
     expect(state.get(loadedKey('assistant', 'weather-tools'))).toBeUndefined();
   });
@@ -99,7 +99,7 @@ describe('createSkillPrepareStep', () => {
     good.context.skillLoads = [{ name: 'weather-tools', docs: ['docs/units.md'] }];
     const result = await good.run(0, [user]);
     expect(result?.activeTools).toContain('get_weather_forecast');
-    expect((result?.system as Array<{ content: string }>)[1]?.content).toContain('[Doc] docs/units.md');
+    expect((result?.instructions as Array<{ content: string }>)[1]?.content).toContain('[Doc] docs/units.md');
 
     const bad = setup({}, loadedWeather);
     bad.context.skillLoads = [{ name: 'plain' }, { name: 'missing-skill' }];
@@ -157,7 +157,7 @@ describe('createSkillPrepareStep', () => {
     expect(() => createSkillPrepareStep({ repository, skillToolNames, loadMode: 'forever' as never })).toThrow(/loadMode/);
     expect(() => createSkillPrepareStep({ repository, skillToolNames, toolPool: { skill_load: poolTool('x') } })).toThrow(/toolPool/);
     const prepareStep = createSkillPrepareStep({ repository, skillToolNames });
-    await expect(prepareStep({ stepNumber: 0, messages: [user], steps: [], model, experimental_context: undefined })).rejects.toThrow(/experimental_context/);
+    await expect(prepareStep(ai7StepInput({ stepNumber: 0, conversation: [user], context: undefined, skillToolNames }))).rejects.toThrow(/toolsContext/);
   });
 });
 
@@ -176,8 +176,8 @@ describe('skills that say they are not for the model', () => {
     const state = createInMemoryStateView();
     const context = createSkillCallContext({ sessionId: 's', state });
     const prepareStep = createSkillPrepareStep({ repository: withHidden, skillToolNames, toolPool, ...(includeModelDisabled === undefined ? {} : { includeModelDisabled }) });
-    const result = await prepareStep({ stepNumber: 1, messages: [user, call, refused], steps: [], model, experimental_context: context });
-    return { system: (result?.system as Array<{ content: string }>).map((message) => message.content).join('\n'), messages: JSON.stringify(result?.messages) };
+    const result = await prepareStep(ai7StepInput({ stepNumber: 1, conversation: [user, call, refused], context, skillToolNames }));
+    return { system: (result?.instructions as Array<{ content: string }>).map((message) => message.content).join('\n'), messages: JSON.stringify(result?.messages) };
   }
 
   it('are left out of the catalog and of the unavailable-tool explanation by default, and offered with includeModelDisabled', async () => {
@@ -189,5 +189,52 @@ describe('skills that say they are not for the model', () => {
     const offered = await firstRequest(true);
     expect(offered.system).toContain('- release-helper: Cuts a release.');
     expect(offered.messages).toContain('release-helper');
+  });
+});
+
+describe("the caller's system text", () => {
+  const systemTexts = (messages: readonly ModelMessage[] | undefined) => (messages ?? []).filter((message) => message.role === 'system').map((message) => message.content as string);
+
+  it('on ai 7 is kept first in `instructions`, then the toolkit instructions with the catalog, and is not repeated on the next step', async () => {
+    const state = createInMemoryStateView();
+    const context = createSkillCallContext({ sessionId: 's', state });
+    const prepareStep = createSkillPrepareStep({ repository, skillToolNames, toolPool, instructions: 'You are terse.' });
+    for (const stepNumber of [0, 1]) {
+      const result = await prepareStep(ai7StepInput({ stepNumber, conversation: [user], context, skillToolNames, initialInstructions: 'You work for ACME.' }));
+      const texts = systemTexts(result?.instructions as ModelMessage[]);
+      expect(texts).toHaveLength(2);
+      expect(texts[0]).toBe('You work for ACME.');
+      expect(texts[1]?.startsWith('You are terse.\n\n')).toBe(true);
+      expect(texts[1]).toContain('- weather-tools: Weather queries.');
+      expect(result?.messages).toEqual([user]);
+    }
+  });
+
+  it('on ai 6 is left in `system` (not returned, so not replaced) and ours follows as leading system messages; system messages at the head of `messages` stay first', async () => {
+    const state = createInMemoryStateView();
+    const context = createSkillCallContext({ sessionId: 's', state });
+    const prepareStep = createSkillPrepareStep({ repository, skillToolNames, toolPool, instructions: 'You are terse.' });
+    const plain = await prepareStep(ai6StepInput({ stepNumber: 0, messages: [user], context }));
+    expect(plain).not.toHaveProperty('system');
+    expect(plain).not.toHaveProperty('instructions');
+    expect(plain?.messages?.[0]).toMatchObject({ role: 'system' });
+    expect(systemTexts(plain?.messages)[0]?.startsWith('You are terse.\n\n')).toBe(true);
+    expect(plain?.messages?.at(-1)).toEqual(user);
+    const withOwn = await prepareStep(ai6StepInput({ stepNumber: 0, messages: [{ role: 'system', content: 'You work for ACME.' }, user], context }));
+    const texts = systemTexts(withOwn?.messages);
+    expect(texts[0]).toBe('You work for ACME.');
+    expect(texts[1]).toContain('- weather-tools: Weather queries.');
+  });
+
+  it('on ai 7 builds each request from the caller\'s messages and the responses, not from what the last prepareStep returned', async () => {
+    const state = createInMemoryStateView();
+    const context = createSkillCallContext({ sessionId: 's', state });
+    const prepareStep = createSkillPrepareStep({ repository, skillToolNames, toolPool });
+    const input = ai7StepInput({ stepNumber: 1, conversation: [user], context, skillToolNames });
+    // ai 7 hands back the previous override as `messages`: here a stale request with a skill body in it.
+    const stale = { ...input, messages: [{ role: 'user', content: '[Loaded] stale body' }] } as typeof input;
+    const result = await prepareStep(stale);
+    expect(JSON.stringify(result?.messages)).not.toContain('stale body');
+    expect(result?.messages).toEqual([user]);
   });
 });

@@ -9,6 +9,7 @@ import { evictLeastRecentlyTouched } from '../../disclosure/skill-transitions.js
 import { mergeDeltas, overlayState, writeDelta, type StateDelta } from '../../disclosure/state-delta.js';
 import { afterModelRequest, beginTurn } from '../../disclosure/turn-lifecycle.js';
 import type { SkillContext, SkillRepository } from '../../repository/types.js';
+import { callerInstructionsOfStep, contextOfStep, conversationOfStep, isInstructionsStep } from './ai-sdk-versions.js';
 import { selectActiveTools } from './dynamic-tool-selection.js';
 import { SkillAgentConfigError } from './errors.js';
 import { resolveSkillCallContext, type SkillCallContext } from './skill-call-context.js';
@@ -26,7 +27,10 @@ export interface SkillPrepareStepOptions {
   loadMode?: LoadMode;
   /** Keep at most this many loaded skills, evicting the least recently touched. */
   maxLoadedSkills?: number;
-  /** Your system prompt. The catalog is appended to it; it replaces any `system` given to generateText. */
+  /**
+   * Your system prompt for the skills. Sent after the caller's own `system` / `instructions` (which
+   * are kept, never replaced) and before the catalog: see docs/ai-sdk.md for what is sent.
+   */
   instructions?: string;
   /** Catalog rendering; `false` leaves the catalog out (the model must know the skills some other way). */
   catalog?: false | { format?: CatalogFormat; budget?: CatalogBudget; guidance?: string | false };
@@ -38,7 +42,7 @@ export interface SkillPrepareStepOptions {
    */
   includeModelDisabled?: boolean;
   allowedToolAliases?: Readonly<Record<string, readonly string[]>>;
-  /** Used when a call carries no `experimental_context`. */
+  /** Used when a call carries no context (ai 7 `toolsContext`, ai 6 `experimental_context`). */
   context?: SkillCallContext | (() => SkillCallContext);
 }
 
@@ -102,8 +106,10 @@ export function createSkillPrepareStep(options: SkillPrepareStepOptions): Prepar
   const { loadMode, maxLoadedSkills, materialize } = validateOptions(options);
   const poolToolNames = Object.keys(options.toolPool ?? {});
 
-  return async ({ stepNumber, messages, experimental_context }): Promise<PrepareStepResult<Record<string, Tool>>> => {
-    const context = resolveSkillCallContext(experimental_context, options.context, 'prepareStep');
+  const prepare = async (step: { stepNumber: number; messages: ModelMessage[] }): Promise<PrepareStepResult<Record<string, Tool>>> => {
+    const { stepNumber } = step;
+    const messages = conversationOfStep(step);
+    const context = resolveSkillCallContext(contextOfStep(step, options.skillToolNames), options.context, 'prepareStep');
     const { agentName, state, skillContext } = context;
 
     if (stepNumber === 0) {
@@ -142,7 +148,10 @@ export function createSkillPrepareStep(options: SkillPrepareStepOptions): Prepar
             ...(options.catalog?.guidance !== undefined ? { guidance: options.catalog.guidance } : {}),
             ...(options.includeModelDisabled === true ? { includeModelDisabled: true } : {}),
           });
-    const request: ModelMessage[] = options.instructions !== undefined && options.instructions !== '' ? [{ role: 'system', content: options.instructions }, ...messages] : [...messages];
+    // System messages the caller put at the head of `messages` are theirs: kept first and unchanged.
+    const callerSystem = leadingSystemMessages(messages);
+    const conversation = messages.slice(callerSystem.length);
+    const request: ModelMessage[] = options.instructions !== undefined && options.instructions !== '' ? [{ role: 'system', content: options.instructions }, ...conversation] : [...conversation];
     const materialized = fromNeutral(
       await materializeRequest({
         messages: toNeutral(request),
@@ -159,16 +168,25 @@ export function createSkillPrepareStep(options: SkillPrepareStepOptions): Prepar
     if (loadMode === 'once') commitTurnDelta(context, afterModelRequest(state, { agentName, mode: 'once' }));
     context.onStepPrepared?.({ stepNumber, activeTools: selection.activeTools, loadedSkills: selection.loadedSkills, missingTools: selection.missing });
 
-    // Leading system messages go to `system` (the SDK warns about system messages inside `messages`).
-    const firstOther = explained.findIndex((message) => message.role !== 'system');
-    const split = firstOther === -1 ? explained.length : firstOther;
-    const system = explained.slice(0, split) as SystemModelMessage[];
+    // The caller's system text goes first and is never replaced. ai 7 tells prepareStep what it is
+    // and refuses system messages inside `messages`, so everything goes to `instructions`. ai 6 does
+    // not tell, but sends its `system` before the messages: leaving `system` alone and sending ours
+    // as leading messages gives the same order.
+    if (!isInstructionsStep(step)) return { messages: [...callerSystem, ...explained], activeTools: selection.activeTools };
+    const ours = leadingSystemMessages(explained);
+    const instructions = [...callerInstructionsOfStep(step), ...callerSystem, ...ours];
     return {
-      ...(system.length > 0 ? { system } : {}),
-      messages: explained.slice(split),
+      ...(instructions.length > 0 ? { instructions } : {}),
+      messages: explained.slice(ours.length),
       activeTools: selection.activeTools,
     };
   };
+  return prepare as PrepareStepFunction<Record<string, Tool>>;
+}
+
+function leadingSystemMessages(messages: readonly ModelMessage[]): SystemModelMessage[] {
+  const firstOther = messages.findIndex((message) => message.role !== 'system');
+  return messages.slice(0, firstOther === -1 ? messages.length : firstOther) as SystemModelMessage[];
 }
 
 async function explainPoolToolCalls(messages: ModelMessage[], poolToolNames: readonly string[], repository: SkillRepository, context: SkillCallContext, visibility: ModelVisibilityOptions): Promise<ModelMessage[]> {

@@ -1,20 +1,24 @@
 import type { PrepareStepFunction, Tool } from 'ai';
 import type { SkillRepository } from '../../repository/types.js';
 import { createSkillTools, knowledgeToolNames, toolSelectionToolNames, type SkillToolProfile } from '../../tools/create-skill-tools.js';
-import type { ToolDefinition } from '../../tools/types.js';
+import type { WorkspaceManager } from '../../workspace/workspace-manager.js';
+import { skillContextCallOptions, type SkillContextCallOptions } from './ai-sdk-versions.js';
 import { SkillAgentConfigError } from './errors.js';
+import { executionSetup, type ExecutionSetupOptions } from './execution-setup.js';
+import type { SkillCallContext } from './skill-call-context.js';
 import { createSkillPrepareStep, type SkillPrepareStepOptions } from './skill-prepare-step.js';
 import { toAiSdkTools } from './tool-adapter.js';
 
-export interface SkillToolkitOptions extends Omit<SkillPrepareStepOptions, 'skillToolNames' | 'repository'> {
-  repository: SkillRepository;
+export interface SkillToolkitOptions extends Omit<SkillPrepareStepOptions, 'skillToolNames' | 'repository'>, ExecutionSetupOptions {
+  /** Where skills come from. */
+  repository?: SkillRepository;
+  /** @deprecated The same as `repository`, the name every skillbox API uses. */
+  skills?: SkillRepository;
   /**
    * `knowledge` (default without execution tools), `full` (default with them) or exact tool names.
    * With a tool pool, `knowledge` also registers skill_list_tools and skill_select_tools.
    */
   profile?: SkillToolProfile | readonly string[];
-  /** The workspace layer's `skill_run` and `workspace_exec`. */
-  executionTools?: readonly ToolDefinition[];
   /**
    * The names the callers of this toolkit can see: the `skill` input becomes an enum of them (a
    * plain string when absent, empty or above `maxSkillEnumValues`). Callers that see different
@@ -32,26 +36,44 @@ export interface SkillToolkit {
   skillToolNames: string[];
   /** The pool tools, in registration order. */
   poolToolNames: string[];
+  /** The workspace manager when the toolkit was given a `runtime` or `workspaces`. */
+  workspaces: WorkspaceManager | undefined;
+  /**
+   * The settings that carry `context` into one call: spread them into `generateText` /
+   * `streamText` / `agent.generate` (`toolsContext` on ai 7, `experimental_context` on ai 6).
+   */
+  contextOptions(context: SkillCallContext): SkillContextCallOptions;
 }
 
-function resolveProfile(options: SkillToolkitOptions, hasPool: boolean): SkillToolProfile | readonly string[] {
-  const profile = options.profile ?? ((options.executionTools?.length ?? 0) > 0 ? 'full' : 'knowledge');
+function resolveProfile(options: SkillToolkitOptions, hasExecution: boolean, hasPool: boolean): SkillToolProfile | readonly string[] {
+  const profile = options.profile ?? (hasExecution ? 'full' : 'knowledge');
   return profile === 'knowledge' && hasPool ? [...knowledgeToolNames, ...toolSelectionToolNames] : profile;
+}
+
+/** The repository under `repository`, or its deprecated name `skills`; a clear error naming the field otherwise. */
+export function resolveRepositoryOption(options: { repository?: SkillRepository | undefined; skills?: SkillRepository | undefined }): SkillRepository {
+  if (options.repository !== undefined && options.skills !== undefined && options.repository !== options.skills) throw new SkillAgentConfigError('repository', 'give repository or its old name skills, not both');
+  const field = options.repository === undefined && options.skills !== undefined ? 'skills' : 'repository';
+  const repository = options.repository ?? options.skills;
+  if (typeof repository?.list !== 'function') throw new SkillAgentConfigError(field, 'must be a SkillRepository');
+  return repository;
 }
 
 /**
  * Skills for an AI SDK tool loop in one call: the neutral skill tools adapted to AI SDK tools, the
- * pool tools, and the `prepareStep` that does progressive disclosure. Pass a SkillCallContext as
- * `experimental_context` on each call (see createSkillCallContext).
+ * pool tools, and the `prepareStep` that does progressive disclosure. Give each call its context
+ * with `...toolkit.contextOptions(createSkillCallContext(...))`.
  */
 export function createSkillToolkit(options: SkillToolkitOptions): SkillToolkit {
+  const repository = resolveRepositoryOption(options);
   const toolPool = options.toolPool ?? {};
   if (typeof toolPool !== 'object' || toolPool === null || Array.isArray(toolPool)) throw new SkillAgentConfigError('toolPool', 'must be a record of AI SDK tools by name');
   const poolToolNames = Object.keys(toolPool);
+  const { workspaces, executionTools } = executionSetup(options, repository);
   const definitions = createSkillTools({
-    repository: options.repository,
-    profile: resolveProfile(options, poolToolNames.length > 0),
-    ...(options.executionTools !== undefined ? { executionTools: options.executionTools } : {}),
+    repository,
+    profile: resolveProfile(options, (executionTools?.length ?? 0) > 0, poolToolNames.length > 0),
+    ...(executionTools !== undefined ? { executionTools } : {}),
     ...(poolToolNames.length > 0 ? { toolPool: poolToolNames } : {}),
     ...(options.maxLoadedSkills !== undefined ? { maxLoadedSkills: options.maxLoadedSkills } : {}),
     ...(options.skillNames !== undefined ? { skillNames: options.skillNames } : {}),
@@ -59,12 +81,14 @@ export function createSkillToolkit(options: SkillToolkitOptions): SkillToolkit {
   });
   const skillToolNames = definitions.map((definition) => definition.name);
   // Refuses a pool tool named like a skill tool, before anything is adapted.
-  const prepareStep = createSkillPrepareStep({ ...options, skillToolNames });
+  const prepareStep = createSkillPrepareStep({ ...options, repository, skillToolNames });
   const adapted = toAiSdkTools(definitions, options.context !== undefined ? { context: options.context } : {});
   return {
     tools: { ...adapted, ...toolPool },
     prepareStep,
     skillToolNames,
     poolToolNames,
+    workspaces,
+    contextOptions: (context) => skillContextCallOptions(context, skillToolNames),
   };
 }

@@ -8,7 +8,8 @@ import { createSkillTools } from '../../tools/create-skill-tools.js';
 import { SkillToolError } from '../../tools/errors.js';
 import type { StateView, ToolDefinition } from '../../tools/types.js';
 import { MissingSkillCallContextError } from './errors.js';
-import { createSkillCallContext, type StateChange } from './skill-call-context.js';
+import { skillContextCallOptions } from './ai-sdk-versions.js';
+import { createSkillCallContext, type SkillCallContext, type StateChange } from './skill-call-context.js';
 import { createScriptedModel } from './testing/scripted-model.js';
 import { toAiSdkTool, toAiSdkTools } from './tool-adapter.js';
 
@@ -34,6 +35,11 @@ const remember: ToolDefinition<{ word: string }, string> = {
   },
 };
 
+/** The second argument of a tool's `execute` as both majors fill it: ai 7's `context`, ai 6's `experimental_context`. */
+function executionOptions(toolCallId: string, context?: SkillCallContext) {
+  return { toolCallId, messages: [], context, experimental_context: context } as never;
+}
+
 describe('toAiSdkTool', () => {
   it('commits a successful call and reports the delta; a SkillToolError reaches the model as the tool result and changes nothing', async () => {
     const state = mapState({ keep: 'yes' });
@@ -48,7 +54,7 @@ describe('toAiSdkTool', () => {
       prompt: 'remember something',
       tools: toAiSdkTools([remember]),
       stopWhen: stepCountIs(5),
-      experimental_context: createSkillCallContext({ sessionId: 's1', state, onStateChange: (change) => changes.push(change) }),
+      ...skillContextCallOptions(createSkillCallContext({ sessionId: 's1', state, onStateChange: (change) => changes.push(change) }), ['remember']),
     });
     expect(await result.text).toBe('ok');
     expect(calls).toHaveLength(3);
@@ -71,9 +77,9 @@ describe('toAiSdkTool', () => {
   it('uses a fixed context when the call carries none, and says what to pass when there is neither', async () => {
     const state = mapState();
     const fixed = toAiSdkTool(remember, { context: createSkillCallContext({ sessionId: 'fixed', agentName: 'helper', state }) });
-    await expect(fixed.execute?.({ word: 'x' }, { toolCallId: 't', messages: [] })).resolves.toBe('remembered x for fixed/helper');
+    await expect(fixed.execute?.({ word: 'x' }, executionOptions('t'))).resolves.toBe('remembered x for fixed/helper');
     const bare = toAiSdkTool(remember);
-    await expect(bare.execute?.({ word: 'x' }, { toolCallId: 't', messages: [] })).rejects.toBeInstanceOf(MissingSkillCallContextError);
+    await expect(bare.execute?.({ word: 'x' }, executionOptions('t'))).rejects.toBeInstanceOf(MissingSkillCallContextError);
     expect(state.snapshot()).toEqual({ 'word:x': 't' });
   });
 
@@ -108,7 +114,7 @@ describe('parallel tool calls in one step', () => {
       prompt: 'load three',
       tools,
       stopWhen: stepCountIs(3),
-      experimental_context: createSkillCallContext({ sessionId: 's', state, onStateChange: (change) => changes.push(change) }),
+      ...skillContextCallOptions(createSkillCallContext({ sessionId: 's', state, onStateChange: (change) => changes.push(change) }), Object.keys(tools)),
     });
     expect(await result.text).toBe('done');
     expect(readLoadedSkills(state, 'assistant').map((skill) => skill.name)).toEqual(['beta', 'gamma']);
@@ -121,7 +127,7 @@ describe('parallel tool calls in one step', () => {
     const tools = toAiSdkTools(createSkillTools({ repository }));
     const context = createSkillCallContext({ sessionId: 's', state });
     const select = (doc: string, id: string) =>
-      tools.skill_select_docs!.execute!({ skill: 'alpha', docs: [doc], mode: 'add' }, { toolCallId: id, messages: [], experimental_context: context });
+      tools.skill_select_docs!.execute!({ skill: 'alpha', docs: [doc], mode: 'add' }, executionOptions(id, context));
     await Promise.all([select('docs/one.md', 'a'), select('docs/two.md', 'b'), select('docs/three.md', 'c')]);
     expect(JSON.parse(state.get(docsKey('assistant', 'alpha')) ?? '[]')).toEqual(['docs/one.md', 'docs/two.md', 'docs/three.md']);
   });
@@ -130,7 +136,7 @@ describe('parallel tool calls in one step', () => {
     const state = mapState();
     const tools = toAiSdkTools(createSkillTools({ repository }));
     const call = (agentName: string, skill: string) =>
-      tools.skill_load!.execute!({ skill }, { toolCallId: skill, messages: [], experimental_context: createSkillCallContext({ sessionId: 's', agentName, state }) });
+      tools.skill_load!.execute!({ skill }, executionOptions(skill, createSkillCallContext({ sessionId: 's', agentName, state })));
     const outcomes = await Promise.allSettled([call('one', 'nope'), call('one', 'alpha'), call('two', 'beta')]);
     expect(outcomes.map((outcome) => outcome.status)).toEqual(['rejected', 'fulfilled', 'fulfilled']);
     expect(readLoadedSkills(state, 'one').map((skill) => skill.name)).toEqual(['alpha']);

@@ -1,13 +1,15 @@
 import { tool, type Tool } from 'ai';
+import { inToolSpan } from '../../telemetry/tool-span.js';
 import type { ToolDefinition } from '../../tools/types.js';
 import { SkillAgentConfigError } from './errors.js';
+import { contextOfToolCall } from './ai-sdk-versions.js';
 import { resolveSkillCallContext, type SkillCallContext } from './skill-call-context.js';
 import { beginStateTransaction, runSerialized } from './state-transaction.js';
 
 export interface ToolAdapterOptions {
   /**
-   * A fixed context (or a function returning the current one) for callers that do not pass
-   * `experimental_context`. A context in `experimental_context` wins.
+   * A fixed context (or a function returning the current one) for callers that pass none. A
+   * context the call carries (ai 7 `toolsContext`, ai 6 `experimental_context`) wins.
    */
   context?: SkillCallContext | (() => SkillCallContext);
 }
@@ -24,9 +26,11 @@ export function toAiSdkTool(definition: ToolDefinition<any, any>, options: ToolA
   const adapted: Tool = {
     description: definition.description,
     inputSchema: definition.inputSchema,
-    execute: async (input: unknown, { toolCallId, abortSignal, experimental_context }) => {
-      const context = resolveSkillCallContext(experimental_context, options.context, `tool "${definition.name}"`);
-      const run = async () => {
+    execute: async (input: unknown, executionOptions) => {
+      const { toolCallId, abortSignal } = executionOptions;
+      const context = resolveSkillCallContext(contextOfToolCall(executionOptions), options.context, `tool "${definition.name}"`);
+      const facts = { toolName: definition.name, toolCallId, description: definition.description, conversationId: context.sessionId };
+      const run = () => inToolSpan(facts, async () => {
         const transaction = beginStateTransaction(context.state);
         const output = await definition.execute(input, {
           sessionId: context.sessionId,
@@ -41,7 +45,7 @@ export function toAiSdkTool(definition: ToolDefinition<any, any>, options: ToolA
         const delta = transaction.commit();
         if (Object.keys(delta).length > 0) context.onStateChange?.({ source: 'tool', toolCallId, toolName: definition.name, delta });
         return output;
-      };
+      });
       // A tool that never writes state (reads, script runs) need not wait for the others.
       if (definition.writesState === false) return run();
       return runSerialized(context.state, context.sessionId, context.agentName, run);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ModelMessage } from 'ai';
-import { explainUnavailableToolCalls, findUnavailableToolCalls, unavailableToolMessage } from './unavailable-tool-calls.js';
+import { explainUnavailableToolCalls, findUnavailableToolCalls, isUnavailableToolError, unavailableToolMessage } from './unavailable-tool-calls.js';
 
 const history: ModelMessage[] = [
   { role: 'user', content: 'hi' },
@@ -29,5 +29,15 @@ describe('unavailable tool calls', () => {
     expect(message).toContain('("a", "b")');
     expect(message).toContain('Call skill_load with one of these skills first');
     expect(message).toContain('{"skill": <skill>, "tools": ["t"], "mode": "add"}');
+  });
+});
+
+describe("the SDK's wording of an unavailable tool", () => {
+  it('is recognised as ai 6 writes it (the message) and as ai 7 writes it (the error name first)', () => {
+    const message = "Model tried to call unavailable tool 'x'. Available tools: skill_load.";
+    expect(isUnavailableToolError(message)).toBe(true);
+    expect(isUnavailableToolError(`AI_NoSuchToolError: ${message}`)).toBe(true);
+    expect(isUnavailableToolError(`SomeOtherError: ${message}`)).toBe(false);
+    expect(isUnavailableToolError('tool failed')).toBe(false);
   });
 });

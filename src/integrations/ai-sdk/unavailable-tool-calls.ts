@@ -3,10 +3,13 @@ import type { ModelMessage } from 'ai';
 /** How the AI SDK words a call to a tool that is not active in the step (NoSuchToolError). */
 const sdkUnavailablePrefix = 'Model tried to call unavailable tool ';
 
-/** True for the SDK's report of a call to a tool that was not active (a NoSuchToolError or its message). */
+/** ai 7 writes the error's `toString()` into the tool result, so its text starts with the class name. */
+const sdkErrorNamePrefix = 'AI_NoSuchToolError: ';
+
+/** True for the SDK's report of a call to a tool that was not active (a NoSuchToolError or its message, as ai 6 or ai 7 words it). */
 export function isUnavailableToolError(error: unknown): boolean {
   const text = typeof error === 'string' ? error : error instanceof Error ? error.message : '';
-  return text.startsWith(sdkUnavailablePrefix);
+  return text.startsWith(sdkUnavailablePrefix) || text.startsWith(`${sdkErrorNamePrefix}${sdkUnavailablePrefix}`);
 }
 
 export interface UnavailableToolFacts {

@@ -1,8 +1,11 @@
+import type { Tool } from 'ai';
 import { modelVisibleSkills } from '../../disclosure/model-visibility.js';
 import type { SkillContext } from '../../repository/types.js';
 import { skillEnumValues } from '../../tools/skill-tool-support.js';
 import { SkillAgentConfigError } from './errors.js';
-import { createSkillToolkit, type SkillToolkit, type SkillToolkitOptions } from './skill-toolkit.js';
+import type { WorkspaceManager } from '../../workspace/workspace-manager.js';
+import { executionSetup } from './execution-setup.js';
+import { createSkillToolkit, resolveRepositoryOption, type SkillToolkit, type SkillToolkitOptions } from './skill-toolkit.js';
 
 export interface VisibleSkillToolkitsOptions extends Omit<SkillToolkitOptions, 'skillNames'> {
   /** Toolkits kept, one per distinct list of visible names; the least recently used goes first. Default 64. */
@@ -14,6 +17,10 @@ export interface VisibleSkillToolkits {
   /** Skill tools, then pool tools: the same names in every toolkit. */
   readonly toolNames: readonly string[];
   readonly poolToolNames: readonly string[];
+  /** The tools of the toolkit whose `skill` input is a plain string: the names and schemas to declare where no caller is known yet. */
+  readonly tools: Readonly<Record<string, Tool>>;
+  /** The workspace manager when given a `runtime` or `workspaces`: one for every toolkit. */
+  readonly workspaces: WorkspaceManager | undefined;
   /**
    * The toolkit for the skills `repository.list(context)` returns now. Callers that see the same
    * names share one toolkit; above `maxSkillEnumValues` names (or with none) they all share the one
@@ -31,10 +38,14 @@ export const defaultMaxCachedToolkits = 64;
  * toolkit, on the next call.
  */
 export function createVisibleSkillToolkits(options: VisibleSkillToolkitsOptions): VisibleSkillToolkits {
-  const { maxCachedToolkits = defaultMaxCachedToolkits, ...toolkitOptions } = options;
+  const { maxCachedToolkits = defaultMaxCachedToolkits, runtime: _runtime, workspaces: _workspaces, execution: _execution, executionTools: _executionTools, skills: _skills, ...rest } = options;
   if (!Number.isInteger(maxCachedToolkits) || maxCachedToolkits < 1) {
     throw new SkillAgentConfigError('maxCachedToolkits', `must be a positive integer; got ${JSON.stringify(maxCachedToolkits)}`);
   }
+  const repository = resolveRepositoryOption(options);
+  // One workspace manager for all toolkits: a toolkit per audience must not mean a manager per audience.
+  const { workspaces, executionTools } = executionSetup(options, repository);
+  const toolkitOptions = { ...rest, repository, ...(executionTools !== undefined ? { executionTools } : {}) };
   // Built now so that bad options fail at construction, and reused as the plain-string toolkit.
   const unrestricted = createSkillToolkit(toolkitOptions);
   const cache = new Map<string, SkillToolkit>();
@@ -42,6 +53,8 @@ export function createVisibleSkillToolkits(options: VisibleSkillToolkitsOptions)
   return {
     toolNames: Object.keys(unrestricted.tools),
     poolToolNames: unrestricted.poolToolNames,
+    tools: unrestricted.tools,
+    workspaces,
     async forContext(context?: SkillContext): Promise<SkillToolkit> {
       // Skills kept from the model are not in the catalog, so they are not in the enum either.
       const names = skillEnumValues(modelVisibleSkills(await toolkitOptions.repository.list(context), { includeModelDisabled: toolkitOptions.includeModelDisabled === true }).map((summary) => summary.name));

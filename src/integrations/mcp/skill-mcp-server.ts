@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { inToolSpan } from '../../telemetry/tool-span.js';
 import { renderCatalog, type CatalogBudget } from '../../disclosure/catalog.js';
 import { renderLoadedSkill } from '../../disclosure/loaded-content.js';
 import { countTokens } from '../../disclosure/token-counter.js';
@@ -181,10 +182,12 @@ export async function createSkillMcpServer(options: SkillMcpServerOptions): Prom
         description: definition.name === 'skill_load' && catalog !== '' ? `${description}\n\n${catalog}` : description,
         inputSchema: objectSchema(definition),
       },
-      async (input: unknown, extra: { signal: AbortSignal }): Promise<CallToolResult> => {
+      async (input: unknown, extra: { signal: AbortSignal; requestId?: string | number }): Promise<CallToolResult> => {
         const run = async (): Promise<CallToolResult> => {
           try {
-            return await call(definition, input, extra.signal);
+            // The JSON-RPC request id is the MCP tool call's id.
+            const facts = { toolName: definition.name, toolCallId: extra.requestId === undefined ? undefined : String(extra.requestId), description, conversationId: sessionId };
+            return await inToolSpan(facts, () => call(definition, input, extra.signal));
           } catch (error) {
             if (error instanceof SkillToolError) return { content: [{ type: 'text', text: error.message }], isError: true };
             const message = error instanceof Error ? error.message : String(error);

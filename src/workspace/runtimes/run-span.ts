@@ -1,6 +1,5 @@
-import { SpanStatusCode } from '@opentelemetry/api';
 import type { RuntimeResult } from '../runtime-types.js';
-import { inSpan } from '../in-span.js';
+import { inSpan } from '../../telemetry/in-span.js';
 
 /**
  * Wraps one run in a `workspace.run` span (the Go seed's name) that records how the run ended.
@@ -16,7 +15,7 @@ export function withRunSpan(kind: string, run: () => Promise<RuntimeResult>): Pr
       'skillbox.run.stdout_truncated': result.stdoutTruncated,
       'skillbox.run.stderr_truncated': result.stderrTruncated,
     });
-    if (result.exitCode !== 0) span.setStatus({ code: SpanStatusCode.ERROR, message: `exit code ${result.exitCode}` });
+    if (result.exitCode !== 0) span.setError(`exit code ${result.exitCode}`);
     return result;
   });
 }

@@ -1,0 +1,38 @@
+import type { SkillRepository } from '../../repository/types.js';
+import type { ToolDefinition } from '../../tools/types.js';
+import type { ExecutionToolsOptions } from '../../workspace/execution-options.js';
+import { createExecutionTools } from '../../workspace/execution-tools.js';
+import type { WorkspaceRuntime } from '../../workspace/runtime-types.js';
+import { createWorkspaceManager, type WorkspaceManager } from '../../workspace/workspace-manager.js';
+import { SkillAgentConfigError } from './errors.js';
+
+/** How an agent or a toolkit runs skill scripts: a runtime, a workspace manager, or ready-made execution tools. */
+export interface ExecutionSetupOptions {
+  /**
+   * Runs skill scripts: with a runtime (`createRuntime({ kind })`) a workspace manager and the
+   * `skill_run` / `workspace_exec` tools are created, and the profile defaults to `full`. Without
+   * one (and without `executionTools`) the skills are knowledge-only.
+   */
+  runtime?: WorkspaceRuntime;
+  /** A workspace manager to use instead of one made from `runtime` (to share workspaces or set their folder). */
+  workspaces?: WorkspaceManager;
+  /** Options of the execution tools (command policy, host inputs, limits, network). */
+  execution?: Omit<ExecutionToolsOptions, 'workspaces'>;
+  /** The workspace layer's `skill_run` and `workspace_exec`, made by you (instead of `runtime` / `workspaces`). */
+  executionTools?: readonly ToolDefinition[];
+}
+
+export function executionSetup(options: ExecutionSetupOptions, repository: SkillRepository): { workspaces: WorkspaceManager | undefined; executionTools: readonly ToolDefinition[] | undefined } {
+  if (options.executionTools !== undefined) {
+    if (options.runtime !== undefined || options.workspaces !== undefined) throw new SkillAgentConfigError('executionTools', 'give executionTools, or runtime/workspaces, not both');
+    return { workspaces: undefined, executionTools: options.executionTools };
+  }
+  if (options.runtime === undefined && options.workspaces === undefined) {
+    if (options.execution !== undefined) throw new SkillAgentConfigError('execution', 'needs a runtime or workspaces to run anything');
+    return { workspaces: undefined, executionTools: undefined };
+  }
+  const workspaces = options.workspaces ?? createWorkspaceManager({ runtime: options.runtime!, repository });
+  // The agent's repository (filtered when a filter is set), not the manager's: a skill hidden from a
+  // user must not reach the user's workspace by staging or a `skill://` input.
+  return { workspaces, executionTools: createExecutionTools({ ...options.execution, workspaces, repository }) };
+}
