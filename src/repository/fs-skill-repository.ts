@@ -196,6 +196,7 @@ export class FsSkillRepository implements SkillRepository {
   readonly #cache = new Map<string, CacheEntry>();
   #index: ScanIndex = { roots: [], folders: [], skipped: [], warnings: [], problems: [] };
   #view: CatalogView | undefined;
+  #generation = 0;
 
   /** Use `FsSkillRepository.open()`: scanning is asynchronous and a strict repository must fail there. */
   private constructor(options: FsSkillRepositoryOptions) {
@@ -296,7 +297,7 @@ export class FsSkillRepository implements SkillRepository {
       if (problems.length > 0) throw new StrictRepositoryError(problems);
     }
     this.#index = index;
-    this.#view = view;
+    this.#install(view);
     const live = new Set(index.folders.map((folder) => folder.file));
     for (const file of this.#cache.keys()) if (!live.has(file)) this.#cache.delete(file);
   }
@@ -365,8 +366,24 @@ export class FsSkillRepository implements SkillRepository {
     const index = this.#index;
     const view = await this.#buildView(index);
     // A refresh that finished meanwhile has a newer view; do not replace it with this one.
-    if (this.#index === index) this.#view = view;
+    if (this.#index === index) this.#install(view);
     return view;
+  }
+
+  /** Makes `view` current, and bumps the generation when what `list()` returns changes with it. */
+  #install(view: CatalogView): void {
+    const before = this.#view?.summaries;
+    this.#view = view;
+    if (before === undefined || !sameSummaries(before, view.summaries)) this.#generation += 1;
+  }
+
+  /**
+   * Grows when `refresh()`, a watch re-scan, or a `list()` / `get()` that noticed an edited SKILL.md
+   * changed the listed skills. An edit nobody has looked at yet does not count: the per-step
+   * catalog, which relies on this instead of re-listing, follows edits after `refresh()` or `watch()`.
+   */
+  generation(): number {
+    return this.#generation;
   }
 
   /** The winning skill of a name, re-parsed when its SKILL.md changed since the last look. */
@@ -527,6 +544,16 @@ export class FsSkillRepository implements SkillRepository {
     }
     return { close };
   }
+}
+
+function sameSummaries(left: readonly SkillSummary[], right: readonly SkillSummary[]): boolean {
+  if (left.length !== right.length) return false;
+  for (let index = 0; index < left.length; index += 1) {
+    const a = left[index]!;
+    const b = right[index]!;
+    if (a.name !== b.name || a.description !== b.description || a.path !== b.path || a.root !== b.root || a.modelInvocable !== b.modelInvocable) return false;
+  }
+  return true;
 }
 
 /** Scans the roots and returns the repository (same as `FsSkillRepository.open`). */

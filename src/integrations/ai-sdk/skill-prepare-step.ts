@@ -1,5 +1,6 @@
 import type { ModelMessage, PrepareStepFunction, PrepareStepResult, SystemModelMessage, Tool } from 'ai';
-import { renderCatalog, type CatalogBudget, type CatalogFormat } from '../../disclosure/catalog.js';
+import { type CatalogBudget, type CatalogFormat } from '../../disclosure/catalog.js';
+import { createCachedCatalog } from '../../disclosure/cached-catalog.js';
 import { modelVisibleSkills, type ModelVisibilityOptions } from '../../disclosure/model-visibility.js';
 import { applyDeclaredLoads } from '../../disclosure/declared-loads.js';
 import { parseLoadMode, parseMaxLoadedSkills, type LoadMode } from '../../disclosure/load-mode.js';
@@ -101,6 +102,16 @@ export async function describeUnavailableTool(repository: SkillRepository, skill
 export function createSkillPrepareStep(options: SkillPrepareStepOptions): PrepareStepFunction<Record<string, Tool>> {
   const { loadMode, maxLoadedSkills, materialize } = validateOptions(options);
   const poolToolNames = Object.keys(options.toolPool ?? {});
+  const catalog =
+    options.catalog === false
+      ? undefined
+      : createCachedCatalog(options.repository, {
+          tools: options.skillToolNames,
+          ...(options.catalog?.format !== undefined ? { format: options.catalog.format } : {}),
+          ...(options.catalog?.budget !== undefined ? { budget: options.catalog.budget } : {}),
+          ...(options.catalog?.guidance !== undefined ? { guidance: options.catalog.guidance } : {}),
+          ...(options.includeModelDisabled === true ? { includeModelDisabled: true } : {}),
+        });
 
   return async ({ stepNumber, messages, experimental_context }): Promise<PrepareStepResult<Record<string, Tool>>> => {
     const context = resolveSkillCallContext(experimental_context, options.context, 'prepareStep');
@@ -131,17 +142,6 @@ export function createSkillPrepareStep(options: SkillPrepareStepOptions): Prepar
       ...(options.allowedToolAliases ? { allowedToolAliases: options.allowedToolAliases } : {}),
     });
 
-    const catalog =
-      options.catalog === false
-        ? ''
-        : renderCatalog({
-            skills: await options.repository.list(skillContext),
-            tools: options.skillToolNames,
-            ...(options.catalog?.format !== undefined ? { format: options.catalog.format } : {}),
-            ...(options.catalog?.budget !== undefined ? { budget: options.catalog.budget } : {}),
-            ...(options.catalog?.guidance !== undefined ? { guidance: options.catalog.guidance } : {}),
-            ...(options.includeModelDisabled === true ? { includeModelDisabled: true } : {}),
-          });
     const request: ModelMessage[] = options.instructions !== undefined && options.instructions !== '' ? [{ role: 'system', content: options.instructions }, ...messages] : [...messages];
     const materialized = fromNeutral(
       await materializeRequest({
@@ -150,7 +150,7 @@ export function createSkillPrepareStep(options: SkillPrepareStepOptions): Prepar
         agentName,
         repository: options.repository,
         mode: materialize,
-        catalog,
+        catalog: catalog === undefined ? '' : await catalog.render(skillContext),
         ...(skillContext !== undefined ? { skillContext } : {}),
       }),
     );
