@@ -40,7 +40,7 @@ async function stepOf(implementation: Implementation, root: string, budget: (typ
     ...(budget === undefined ? {} : { catalog: { budget } }),
   });
   const context = implementation.callContext.createSkillCallContext({ sessionId: 'bench', state: implementation.stateView.createInMemoryStateView({}) });
-  return () => prepareStep({ stepNumber: 1, messages, steps: [], model, experimental_context: context });
+  return async () => prepareStep({ stepNumber: 1, messages, steps: [], model, experimental_context: context });
 }
 
 export async function run(): Promise<void> {
