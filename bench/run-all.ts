@@ -19,6 +19,14 @@ const files = readdirSync(here)
   .filter((file) => wanted.length === 0 || wanted.some((name) => file.includes(name)))
   .sort();
 
+// Benchmarks that read their size from the environment get quick sizes unless the caller set them.
+if (quick) {
+  process.env.RUNTIME_BENCH_RUNS ??= '8';
+  process.env.SKILL_RUN_BENCH_RUNS ??= '6';
+  process.env.STAGING_BENCH_MB ??= '10';
+  process.env.STAGING_BENCH_ROUNDS ??= '3';
+}
+
 const started = performance.now();
 console.log(`node ${process.version}, ${quick ? 'quick' : 'full'} run; ratios are medians of paired samples [middle half of the samples]`);
 for (const file of files) {
