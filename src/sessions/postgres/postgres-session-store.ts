@@ -66,6 +66,8 @@ export class PostgresSessionStore implements SessionStore {
   readonly #tables: { sessions: string; events: string };
   readonly #known = new KnownSessionStates();
   readonly #appendKnown: string;
+  /** The same for one event (what a runner appends): plain parameters, no arrays to encode and unnest. */
+  readonly #appendKnownOne: string;
   #closed = false;
 
   private constructor(pool: pg.Pool, ownsPool: boolean, schema: string) {
@@ -78,6 +80,10 @@ export class PostgresSessionStore implements SessionStore {
         UPDATE ${this.#tables.sessions} SET version = $1, state = $2, updated_at = $3 WHERE id = $4 AND version = $5 RETURNING id
       )
       INSERT INTO ${this.#tables.events} (session, version, event) SELECT updated.id, t.version, t.event FROM updated, unnest($6::integer[], $7::text[]) AS t(version, event)`;
+    this.#appendKnownOne = `WITH updated AS (
+        UPDATE ${this.#tables.sessions} SET version = $1, state = $2, updated_at = $3 WHERE id = $4 AND version = $5 RETURNING id
+      )
+      INSERT INTO ${this.#tables.events} (session, version, event) SELECT updated.id, $1, $6 FROM updated`;
   }
 
   /** Connects, and creates the schema and tables when missing. */
@@ -142,15 +148,11 @@ export class PostgresSessionStore implements SessionStore {
     if (known !== undefined && known.version === expectedVersion) {
       const state = { ...known.state };
       for (const { event } of prepared) applyStateDelta(state, event.stateDelta);
-      const inserted = await this.#pool.query(this.#appendKnown, [
-        version,
-        JSON.stringify(state),
-        Date.now(),
-        known.id,
-        expectedVersion,
-        prepared.map(({ event }) => event.version),
-        prepared.map(({ json }) => json),
-      ]);
+      const common = [version, JSON.stringify(state), Date.now(), known.id, expectedVersion];
+      const inserted =
+        prepared.length === 1
+          ? await this.#pool.query(this.#appendKnownOne, [...common, prepared[0]!.json])
+          : await this.#pool.query(this.#appendKnown, [...common, prepared.map(({ event }) => event.version), prepared.map(({ json }) => json)]);
       if (inserted.rowCount === prepared.length) {
         this.#known.remember(knownKey, { id: known.id, version, state, stateText: '' });
         return { version, events: prepared.map(({ event }) => event) };
