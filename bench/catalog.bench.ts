@@ -4,11 +4,26 @@
 // measured on the same skills in the same run. Figures only; nothing here fails on a number.
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
 import { buildTokenReport, countTokens, percentSaved, renderCatalog } from '../src/disclosure/index.js';
 import { createFsSkillRepository } from '../src/repository/fs-skill-repository.js';
-import { median } from './bench-support.js';
+import type { SkillSummary } from '../src/repository/types.js';
+import {
+  baselineLabel,
+  corpusRoot,
+  formatSpread,
+  importBaseline,
+  interleavedTimes,
+  measureInFreshProcess,
+  median,
+  pairedRatio,
+  quick,
+  reportRatio,
+  spreadOf,
+} from './bench-support.js';
+import { generatedSummaries } from './generated-skills.js';
 
-const corpus = new URL('../../shared/corpus/', import.meta.url).pathname;
+const here = fileURLToPath(import.meta.url);
 const collections: [string, string][] = [
   ['anthropics__skills', 'skills'],
   ['obra__superpowers', 'skills'],
@@ -35,6 +50,12 @@ function ratio(value: number, base: number): string {
 
 export async function run(): Promise<void> {
   countTokens('warm up the tokenizer');
+  const corpus = corpusRoot();
+  if (corpus === undefined) {
+    console.log('no corpus (set SKILLBOX_CORPUS or put shared/corpus beside the repository): generated skills only');
+    await scale();
+    return;
+  }
   console.log('collection | skills | floor (name+desc) | text catalog | xml catalog | bash-tool listing | all bodies | bodies+docs | text saves vs bodies | vs bodies+docs');
   let floor = 0;
   let text = 0;
@@ -80,62 +101,112 @@ export async function run(): Promise<void> {
   // Rendering cost and the budget path on the largest collection.
   const repository = await createFsSkillRepository({ roots: [join(corpus, 'github__awesome-copilot', 'skills')] });
   const skills = await repository.list();
-  let started = performance.now();
-  const rounds = 50;
-  for (let index = 0; index < rounds; index += 1) renderCatalog({ skills, tools: ['skill_load'] });
-  const renderMs = (performance.now() - started) / rounds;
-  started = performance.now();
-  const joined = skills.map((skill) => `- ${skill.name}: ${skill.description}`).join('\n');
-  const floorMs = performance.now() - started;
-  console.log(`render ${skills.length} skills: ${renderMs.toFixed(2)} ms (plain string join floor ${floorMs.toFixed(2)} ms, ${ratio(renderMs, Math.max(floorMs, 0.001))}); ${joined.length} chars`);
-  for (const characters of [40_000, 8_000]) {
-    started = performance.now();
-    const budgeted = renderCatalog({ skills, budget: { characters }, tools: ['skill_load'] });
-    const shown = /showing (\d+) of (\d+)/.exec(budgeted);
-    console.log(
-      `budget ${characters} chars: ${budgeted.length} chars, ${countTokens(budgeted)} tokens, ${shown ? `${shown[1]} of ${shown[2]} described` : 'all described (shortened)'}, ${(performance.now() - started).toFixed(0)} ms`,
-    );
-  }
-  budgetSearch(skills);
+  await renderTimes(skills);
+  await scale();
 }
 
+type CatalogModule = typeof import('../src/disclosure/catalog.js');
+
 /**
- * The token-budget search: the first budgeted render in the process (its pre-token memory empty)
- * and the median of repeats (what an agent's later model calls pay), against the floor of any
- * budget check, counting the returned text once with the tokenizer, and against counting the whole
- * unbudgeted catalog once (what every step of a search that re-counts the text pays at least).
+ * Rendering against its floors, interleaved: the unbudgeted catalog against joining the same
+ * `- name: description` lines (the least work that makes a catalog), and a token budget against
+ * counting the budgeted output once (the least work that checks a text against a budget).
  */
-function budgetSearch(skills: Awaited<ReturnType<Awaited<ReturnType<typeof createFsSkillRepository>>['list']>>): void {
-  console.log(`token budget on ${skills.length} skills | first render | repeat (median of 5) | count output once (floor) | count full catalog once | repeat / floor | repeat / full count`);
+async function renderTimes(skills: SkillSummary[]): Promise<void> {
+  const baseline = await importBaseline<CatalogModule>('disclosure/catalog.ts');
+  const label = baselineLabel();
+  const runs = quick ? 7 : 21;
+  const plain = await interleavedTimes(
+    {
+      render: () => renderCatalog({ skills, tools: ['skill_load'] }),
+      floor: () => ['Available skills:', ...skills.map((skill) => `- ${skill.name}: ${skill.description.replace(/\s+/g, ' ').trim()}`)].join('\n'),
+    },
+    runs * 5,
+  );
+  console.log(`\nrender ${skills.length} skills, no budget: ${formatSpread(spreadOf(plain.render), 3)} ms; floor (join the lines) ${formatSpread(spreadOf(plain.floor), 3)} ms; ratio ${formatSpread(pairedRatio(plain.render, plain.floor))}`);
+  reportRatio({ benchmark: 'catalog', comparison: `render ${skills.length} corpus skills / join the lines`, ratio: pairedRatio(plain.render, plain.floor) });
+  console.log(`token budget on ${skills.length} skills | this ms | floor: count the output once ms | this / floor${baseline ? ` | ${label} ms | this / ${label}` : ''}`);
   for (const format of ['text', 'xml'] as const) {
-    let started = performance.now();
-    const fullCount = countTokens(renderCatalog({ skills, format, tools: ['skill_load'] }));
-    const fullCountMs = performance.now() - started;
-    for (const tokens of [40_000, 20_000, 4_000, 1_000]) {
+    for (const tokens of [20_000, 4_000, 1_000]) {
       const options = { skills, format, budget: { tokens }, tools: ['skill_load'] };
-      started = performance.now();
-      const text = renderCatalog(options);
-      const firstMs = performance.now() - started;
-      const repeats = Array.from({ length: 5 }, () => {
-        const start = performance.now();
-        renderCatalog(options);
-        return performance.now() - start;
-      });
-      started = performance.now();
-      const outputTokens = countTokens(text);
-      const floorMs = performance.now() - started;
-      const repeatMs = median(repeats);
-      console.log(
-        [
-          `${format} ${tokens} tokens -> ${outputTokens}`,
-          `${firstMs.toFixed(1)} ms`,
-          `${repeatMs.toFixed(1)} ms`,
-          `${floorMs.toFixed(1)} ms`,
-          `${fullCountMs.toFixed(1)} ms (${fullCount} tokens)`,
-          ratio(repeatMs, floorMs),
-          ratio(repeatMs, fullCountMs),
-        ].join(' | '),
-      );
+      const output = renderCatalog(options);
+      const tasks: Record<string, () => unknown> = { render: () => renderCatalog(options), floor: () => countTokens(output) };
+      if (baseline) tasks.baseline = () => baseline.renderCatalog(options);
+      const times = await interleavedTimes(tasks, runs);
+      const ratio = pairedRatio(times.render!, times.floor!);
+      const cells = [`${format} ${tokens} tokens -> ${countTokens(output)}`, formatSpread(spreadOf(times.render!), 1), formatSpread(spreadOf(times.floor!), 1), formatSpread(ratio)];
+      reportRatio({ benchmark: 'catalog', comparison: `${format} budget ${tokens} tokens / count output once`, ratio });
+      if (times.baseline) {
+        cells.push(formatSpread(spreadOf(times.baseline), 1), formatSpread(pairedRatio(times.render!, times.baseline)));
+        reportRatio({ benchmark: 'catalog', comparison: `${format} budget ${tokens} tokens: this / ${label}`, ratio: pairedRatio(times.render!, times.baseline), goal: '<= 1' });
+      }
+      console.log(cells.join(' | '));
     }
   }
 }
+
+interface ScaleFigures {
+  skills: number;
+  ms: number;
+  /** Peak resident memory during the renders minus resident memory before them. */
+  peakBytes: number;
+  length: number;
+}
+
+/** Child side: renders N generated skills with an 8,000-token budget (median of up to 9 warm renders), measures time and peak memory. */
+async function scaleInChild(request: { skills: number; implementation: 'this' | 'baseline' }): Promise<void> {
+  const module = request.implementation === 'this' ? await import('../src/disclosure/catalog.js') : (await importBaseline<CatalogModule>('disclosure/catalog.ts'))!;
+  const skills = generatedSummaries(request.skills);
+  const render = () => module.renderCatalog({ skills, budget: { tokens: 8_000 }, tools: ['skill_load'] });
+  // Warm (the encoder built, the code compiled) where a render is quick enough to repeat.
+  const rounds = request.skills <= 10_000 ? 9 : request.skills <= 50_000 ? 3 : 1;
+  if (rounds > 1) render();
+  else module.renderCatalog({ skills: skills.slice(0, 100), budget: { tokens: 1_000 } });
+  const before = process.memoryUsage().rss;
+  const times: number[] = [];
+  let length = 0;
+  for (let round = 0; round < rounds; round += 1) {
+    const started = performance.now();
+    length = render().length;
+    times.push(performance.now() - started);
+  }
+  const figures: ScaleFigures = { skills: request.skills, ms: median(times), peakBytes: Math.max(process.resourceUsage().maxRSS * 1024 - before, 0), length };
+  process.stdout.write(`${JSON.stringify(figures)}\n`);
+}
+
+/**
+ * Budgeted rendering as the library grows, each size in a fresh process (so peak memory is that
+ * render's): time per skill should stay flat (linear rendering) and so should memory per skill.
+ */
+async function scale(): Promise<void> {
+  const sizes = quick ? [1_000, 10_000, 100_000] : [1_000, 10_000, 50_000, 200_000, 1_000_000];
+  const label = baselineLabel();
+  console.log(`\nbudgeted render (8,000 tokens) of N generated skills, each size in a fresh process; median of warm renders (9 up to 10k skills, 3 up to 50k, then one)${label ? `; ${label} in its own process, up to ${quick ? '10k' : '50k'} skills` : ''}`);
+  console.log(`skills | ms | µs per skill | peak MB over start | bytes per skill${label ? ` | ${label} ms | ${label} peak MB | this / ${label} time` : ''}`);
+  let first: ScaleFigures | undefined;
+  for (const skills of sizes) {
+    const result = measureInFreshProcess<ScaleFigures>(here, 'SKILLBOX_CATALOG_SCALE_BENCH', { skills, implementation: 'this' });
+    if (typeof result === 'string') {
+      console.log(`${skills} | ${result}`);
+      continue;
+    }
+    first ??= result;
+    const cells = [String(skills), result.ms.toFixed(1), ((result.ms * 1000) / skills).toFixed(2), (result.peakBytes / 2 ** 20).toFixed(1), (result.peakBytes / skills).toFixed(0)];
+    if (label !== undefined && skills <= (quick ? 10_000 : 50_000)) {
+      const old = measureInFreshProcess<ScaleFigures>(here, 'SKILLBOX_CATALOG_SCALE_BENCH', { skills, implementation: 'baseline' });
+      if (typeof old === 'string') cells.push(old, '', '');
+      else {
+        cells.push(old.ms.toFixed(1), (old.peakBytes / 2 ** 20).toFixed(1), `${(result.ms / old.ms).toFixed(3)}x`);
+        reportRatio({ benchmark: 'catalog scale', comparison: `8k-token budget, ${skills} skills: this / ${label} (time)`, ratio: spreadOf([result.ms / old.ms]), goal: '< 1' });
+        reportRatio({ benchmark: 'catalog scale', comparison: `8k-token budget, ${skills} skills: this / ${label} (peak memory)`, ratio: spreadOf([result.peakBytes / Math.max(old.peakBytes, 1)]), goal: '< 1' });
+      }
+    }
+    console.log(cells.join(' | '));
+    if (skills !== first.skills) {
+      reportRatio({ benchmark: 'catalog scale', comparison: `time per skill at ${skills} / at ${first.skills}`, ratio: spreadOf([(result.ms / skills) / (first.ms / first.skills)]), goal: '~1 (linear)' });
+    }
+  }
+}
+
+const child = process.env.SKILLBOX_CATALOG_SCALE_BENCH;
+if (child !== undefined) await scaleInChild(JSON.parse(child) as { skills: number; implementation: 'this' | 'baseline' });

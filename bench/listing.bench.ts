@@ -1,22 +1,23 @@
 // Listing skills: skillbox's FsSkillRepository against the floor (a bare recursive readdir plus
 // reading every SKILL.md, no parsing) and against the skill loaders of two npm peers (deepagents'
 // listSkills, bash-tool's discoverSkills), on the real corpus and on a generated tree of 10,000
-// skills. Each measurement runs in its own child process so peak memory is that loader's alone.
+// skills (and, with --baseline=<ref>, FsSkillRepository of that commit). Each measurement runs in
+// its own child process so peak memory is that loader's alone; the loaders take turns, round by
+// round, and each figure is the median of the rounds with the ratio to the floor taken per round.
 // "cold" is the first listing in a fresh process (the OS page cache is warm for everyone alike);
 // "warm" is the median of three more listings in the same process. Figures only; nothing fails on
 // a number.
 import type { Dirent } from 'node:fs';
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { measureInFreshProcess } from './bench-support.js';
+import { generateSkillTree } from './generated-skills.js';
+import { baselineLabel, corpusRoot, formatSpread, importBaseline, measureInFreshProcess, packageVersion, pairedRatio, quick, reportRatio, spreadOf } from './bench-support.js';
 
 const here = fileURLToPath(import.meta.url);
-const corpus = fileURLToPath(new URL('../../shared/corpus/', import.meta.url));
-const loaders = ['floor', 'skillbox', 'deepagents', 'bash-tool'] as const;
-type Loader = (typeof loaders)[number];
+const allLoaders = ['floor', 'skillbox', 'baseline', 'deepagents', 'bash-tool'] as const;
+type Loader = (typeof allLoaders)[number];
 const generatedSkills = 10_000;
 const warmRuns = 3;
 
@@ -81,8 +82,12 @@ async function listingFunction(loader: Loader, root: string): Promise<() => Prom
         await Promise.all(Array.from({ length: 64 }, worker));
         return files.length;
       };
-    case 'skillbox': {
-      const { FsSkillRepository } = await import('../src/repository/fs-skill-repository.js');
+    case 'skillbox':
+    case 'baseline': {
+      const { FsSkillRepository } =
+        loader === 'skillbox'
+          ? await import('../src/repository/fs-skill-repository.js')
+          : (await importBaseline<typeof import('../src/repository/fs-skill-repository.js')>('repository/fs-skill-repository.ts'))!;
       let repository: Awaited<ReturnType<typeof FsSkillRepository.open>> | undefined;
       return async () => {
         repository ??= await FsSkillRepository.open({ roots: [root] });
@@ -138,66 +143,64 @@ function measure(loader: Loader, root: string): Measurement | string {
   return measureInFreshProcess<Measurement>(here, 'SKILLBOX_LISTING_BENCH', { loader, root });
 }
 
-async function generateTree(count: number): Promise<string> {
-  const root = await mkdtemp(join(tmpdir(), 'skillbox-listing-bench-'));
-  for (let start = 0; start < count; start += 500) {
-    await Promise.all(
-      Array.from({ length: Math.min(500, count - start) }, async (_, offset) => {
-        const name = `skill-${String(start + offset).padStart(5, '0')}`;
-        const folder = join(root, name);
-        await mkdir(join(folder, 'docs'), { recursive: true });
-        const description = `Handles task number ${start + offset}, reads the inputs, checks them and writes a short report. Use when asked about task ${start + offset}.`;
-        await writeFile(join(folder, 'SKILL.md'), `---\nname: ${name}\ndescription: ${description}\nlicense: MIT\n---\n# ${name}\n\n${'Step by step instructions for the task. '.repeat(20)}\n`);
-        await writeFile(join(folder, 'docs', 'guide.md'), `# Guide for ${name}\n`);
-      }),
-    );
+const megabytes = (value: number) => (value / (1024 * 1024)).toFixed(1);
+
+function printDataset(title: string, root: string, rounds: number): void {
+  const loaders = allLoaders.filter((loader) => loader !== 'baseline' || baselineLabel() !== undefined);
+  const name = (loader: Loader) => (loader === 'baseline' ? baselineLabel()! : loader);
+  console.log(`\n${title} (${root}); ${rounds} rounds`);
+  const samples = new Map<Loader, Measurement[]>(loaders.map((loader) => [loader, []]));
+  const failures = new Map<Loader, string>();
+  for (let round = 0; round < rounds; round += 1) {
+    for (let turn = 0; turn < loaders.length; turn += 1) {
+      const loader = loaders[(round + turn) % loaders.length]!;
+      const result = measure(loader, root);
+      if (typeof result === 'string') failures.set(loader, result);
+      else samples.get(loader)!.push(result);
+    }
   }
-  return root;
-}
-
-const format = {
-  ms: (value: number) => value.toFixed(1),
-  mb: (value: number) => (value / (1024 * 1024)).toFixed(1),
-  ratio: (value: number, floor: number) => (floor > 0 ? `${(value / floor).toFixed(2)}x` : 'n/a'),
-};
-
-function printDataset(title: string, root: string): void {
-  console.log(`\n${title} (${root})`);
-  console.log('loader     | skills | cold ms | warm ms | peak MB | cold vs floor | warm vs floor | peak vs floor');
-  const results = new Map<Loader, Measurement | string>();
-  for (const loader of loaders) results.set(loader, measure(loader, root));
-  const floor = results.get('floor');
+  const floor = samples.get('floor')!;
+  console.log('loader             | skills | cold ms             | warm ms             | peak MB | cold / floor        | warm / floor        | peak / floor');
   for (const loader of loaders) {
-    const result = results.get(loader);
-    if (typeof result === 'string' || result === undefined) {
-      console.log(`${loader.padEnd(10)} | ${result ?? 'not run'}`);
+    const results = samples.get(loader)!;
+    if (results.length < rounds) {
+      console.log(`${name(loader).padEnd(18)} | ${failures.get(loader) ?? 'not run'}`);
       continue;
     }
-    const base = typeof floor === 'object' ? floor : undefined;
+    const cold = pairedRatio(results.map((result) => result.coldMs), floor.map((result) => result.coldMs));
+    const warm = pairedRatio(results.map((result) => result.warmMs), floor.map((result) => result.warmMs));
+    const peak = pairedRatio(results.map((result) => result.peakBytes), floor.map((result) => Math.max(result.peakBytes, 1)));
     console.log(
       [
-        loader.padEnd(10),
-        String(result.skills).padStart(6),
-        format.ms(result.coldMs).padStart(7),
-        format.ms(result.warmMs).padStart(7),
-        format.mb(result.peakBytes).padStart(7),
-        (base ? format.ratio(result.coldMs, base.coldMs) : 'n/a').padStart(13),
-        (base ? format.ratio(result.warmMs, base.warmMs) : 'n/a').padStart(13),
-        (base ? format.ratio(result.peakBytes, base.peakBytes) : 'n/a').padStart(13),
+        name(loader).padEnd(18),
+        String(results[0]!.skills).padStart(6),
+        formatSpread(spreadOf(results.map((result) => result.coldMs)), 1).padEnd(19),
+        formatSpread(spreadOf(results.map((result) => result.warmMs)), 1).padEnd(19),
+        megabytes(spreadOf(results.map((result) => result.peakBytes)).median).padStart(7),
+        formatSpread(cold).padEnd(19),
+        formatSpread(warm).padEnd(19),
+        formatSpread(peak),
       ].join(' | '),
     );
+    if (loader !== 'floor') {
+      reportRatio({ benchmark: 'listing', comparison: `${title.split(' (')[0]}: ${name(loader)} cold / floor`, ratio: cold, goal: loader === 'skillbox' ? '<= 1.3, lowest of the loaders' : undefined });
+      reportRatio({ benchmark: 'listing', comparison: `${title.split(' (')[0]}: ${name(loader)} warm / floor`, ratio: warm });
+    }
   }
 }
 
 export async function run(): Promise<void> {
-  console.log('Skill listing: each row is a separate process; "skills" is what each loader found.');
+  console.log('Skill listing: each sample is a separate process; "skills" is what each loader found.');
   console.log('floor = a parallel readdir of every folder plus reading every SKILL.md found, with no parsing or checks.');
   console.log('The peers scan one level, so they get every folder that directly holds skills (listed for them by the floor walk).');
-  console.log(`skillbox warm = list() again on the same repository (one stat per SKILL.md); floor and peers have no cache and redo the work.`);
-  printDataset('corpus (636 SKILL.md files in 6 collections)', corpus);
-  const generated = await generateTree(generatedSkills);
+  console.log(`peers: deepagents ${packageVersion('deepagents')}, bash-tool ${packageVersion('bash-tool')}`);
+  console.log('skillbox warm = list() again on the same repository (one stat per SKILL.md); floor and peers have no cache and redo the work.');
+  const corpus = corpusRoot();
+  if (corpus === undefined) console.log('no corpus (set SKILLBOX_CORPUS or put shared/corpus beside the repository): generated tree only');
+  else printDataset('corpus (636 SKILL.md files in 6 collections)', corpus, quick ? 3 : 11);
+  const generated = await generateSkillTree(quick ? 1_000 : generatedSkills, 'skillbox-listing-bench-');
   try {
-    printDataset(`generated tree (${generatedSkills} skills, SKILL.md + docs/guide.md each)`, generated);
+    printDataset(`generated tree (${quick ? 1_000 : generatedSkills} skills, SKILL.md + docs/guide.md each)`, generated, quick ? 3 : 7);
   } finally {
     await rm(generated, { recursive: true, force: true });
   }

@@ -11,10 +11,10 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { measureInFreshProcess } from './bench-support.js';
+import { measureInFreshProcess, corpusRoot } from './bench-support.js';
 
 const here = fileURLToPath(import.meta.url);
-const corpus = fileURLToPath(new URL('../../shared/corpus/', import.meta.url));
+const corpus = corpusRoot();
 const parsers = ['decode floor', 'skillbox', 'skillbox full YAML', 'bash-tool', 'read floor', 'deepagents'] as const;
 type Parser = (typeof parsers)[number];
 const generatedSkills = 10_000;
@@ -180,7 +180,8 @@ export async function run(): Promise<void> {
   console.log('decode floor = Buffer#toString("utf8") of each file; read floor = readFileSync + decode (for deepagents, which reads the file itself).');
   console.log('skillbox = parseSkillMarkdown (fast frontmatter reader, YAML library for the shapes it refuses); skillbox full YAML = every frontmatter through the YAML library.');
   console.log('bash-tool = its parseFrontmatter (regex + yaml.parse, name and description only); deepagents = its exported parseSkillMetadata (stat + read + yaml.parse + checks).');
-  printDataset('corpus (636 SKILL.md files in 6 collections)', corpus);
+  if (corpus === undefined) console.log('no corpus (set SKILLBOX_CORPUS or put shared/corpus beside the repository): generated files only');
+  else printDataset('corpus (636 SKILL.md files in 6 collections)', corpus);
   const generated = await generateTree(generatedSkills);
   try {
     printDataset(`generated (${generatedSkills} skills: plain, quoted, folded and colon-repaired descriptions; metadata; lists)`, generated);

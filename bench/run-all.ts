@@ -1,19 +1,47 @@
 // Runs every bench/*.bench.ts in turn (or those named on the command line) and prints their
-// figures. Benchmarks never fail on a time; they exit non-zero only when they cannot run.
+// figures, then one table of every ratio they reported. Benchmarks never fail on a time; they exit
+// non-zero only when they cannot run.
+//   npm run bench                       all benchmarks, full size
+//   npm run bench -- --quick            fewer rounds and smaller data (under two minutes)
+//   npm run bench -- catalog listing    only the files whose name holds one of the words
+//   npm run bench -- --baseline=main    also time the code of another commit where a benchmark can
+// A new benchmark needs no registration: a file named *.bench.ts exporting run() is picked up.
 import { readdirSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { formatSpread, quick, reportedRatios } from './bench-support.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
-const wanted = process.argv.slice(2);
+const wanted = process.argv.slice(2).filter((argument) => !argument.startsWith('--'));
 const files = readdirSync(here)
   .filter((file) => file.endsWith('.bench.ts'))
   .filter((file) => wanted.length === 0 || wanted.some((name) => file.includes(name)))
   .sort();
 
+// Benchmarks that read their size from the environment get quick sizes unless the caller set them.
+if (quick) {
+  process.env.RUNTIME_BENCH_RUNS ??= '8';
+  process.env.SKILL_RUN_BENCH_RUNS ??= '6';
+  process.env.STAGING_BENCH_MB ??= '10';
+  process.env.STAGING_BENCH_ROUNDS ??= '3';
+}
+
+const started = performance.now();
+console.log(`node ${process.version}, ${quick ? 'quick' : 'full'} run; ratios are medians of paired samples [middle half of the samples]`);
 for (const file of files) {
   console.log(`\n=== ${file} ===`);
   const module = (await import(pathToFileURL(join(here, file)).href)) as { run?: () => Promise<void> };
   if (typeof module.run !== 'function') throw new Error(`${file} does not export run()`);
   await module.run();
 }
+
+const rows = reportedRatios();
+if (rows.length > 0) {
+  console.log(`\n=== ratios (value / base; < 1 is faster or smaller than the base) ===`);
+  const width = Math.max(...rows.map((row) => row.benchmark.length), 9);
+  const comparisonWidth = Math.max(...rows.map((row) => row.comparison.length), 10);
+  console.log(`${'benchmark'.padEnd(width)} | ${'comparison'.padEnd(comparisonWidth)} | ratio [spread]            | goal`);
+  for (const row of rows) console.log(`${row.benchmark.padEnd(width)} | ${row.comparison.padEnd(comparisonWidth)} | ${formatSpread(row.ratio).padEnd(25)} | ${row.goal ?? ''}`);
+}
+console.log(`\nbenchmarks took ${((performance.now() - started) / 1000).toFixed(0)} s`);

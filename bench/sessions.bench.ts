@@ -1,19 +1,23 @@
-// Session stores: appends per second (one event per append, each awaited, as a runner writes a
-// turn) and reads per second (a whole 100-event session, and its last 20 events), for every store,
-// next to the physical floor of the same backend: the bare driver doing the same writes and reads
-// without skillbox (raw INSERT in a transaction, raw Lua-free RPUSH, raw SELECT). Never fails on a time.
-import { randomBytes } from 'node:crypto';
+// Session stores against their bare drivers doing the same writes and reads on the same tables
+// (made by the store's own migration), interleaved batch by batch: an append (one ~700-byte event
+// with a state change, awaited, as a runner writes a turn) against the driver writing the same rows
+// in one transaction (SQLite: INSERT the event and UPDATE the session row; Redis: one MULTI of
+// RPUSH, HSET state, HSET meta, ZADD; PostgreSQL: one statement that updates the session row and
+// inserts the event), and a read of a 100-event session
+// (and of its last 20 events) against the driver selecting the same rows and parsing them. The
+// ratio is store / driver in operations per second (>= 0.9 is the goal). Figures only.
+import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { Redis } from 'ioredis';
 import pg from 'pg';
-import { createMemorySessionStore } from '../src/sessions/index.js';
-import type { NewSessionEvent, SessionStore } from '../src/sessions/index.js';
+import type { NewSessionEvent, SessionKey, SessionStore } from '../src/sessions/index.js';
 import { openPostgresSessionStore } from '../src/sessions/postgres/index.js';
 import { openRedisSessionStore } from '../src/sessions/redis/index.js';
 import { openSqliteSessionStore } from '../src/sessions/sqlite/index.js';
+import { baselineLabel, formatSpread, importBaseline, interleavedTimes, packageVersion, pairedRatio, quick, reportRatio, type Spread } from './bench-support.js';
 
 const redisUrl = process.env.SKILLBOX_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const postgresUrl = process.env.SKILLBOX_TEST_POSTGRES_URL ?? 'postgres://skillbox:skillbox@127.0.0.1:5432/skillbox_test';
@@ -29,100 +33,182 @@ function event(index: number): NewSessionEvent {
   };
 }
 const eventJson = JSON.stringify({ version: 1, id: 'x'.repeat(36), timestamp: Date.now(), ...event(0) });
+const stateJson = JSON.stringify({ 'temp:skill:loaded_order_by_agent:agent': JSON.stringify(['python-math', 'skill-0']) });
 
-interface Figures {
-  appendsPerSecond: number;
-  fullReadsPerSecond: number;
-  tailReadsPerSecond: number;
+/** What a bare driver writes for event `version`: the same event, serialized as an application would. */
+function driverEvent(version: number): { json: string; state: string } {
+  const made = event(version);
+  return { json: JSON.stringify({ version, id: randomUUID(), timestamp: Date.now(), ...made }), state: JSON.stringify(made.stateDelta) };
 }
 
-async function timeLoop(count: number, body: (index: number) => Promise<unknown> | unknown): Promise<number> {
-  const started = process.hrtime.bigint();
-  for (let index = 0; index < count; index += 1) await body(index);
-  return count / (Number(process.hrtime.bigint() - started) / 1e9);
+/** What one backend does for the comparison: an append and the two reads, by the store and by the driver. */
+interface Side {
+  append: () => Promise<unknown> | unknown;
+  readAll: () => Promise<unknown> | unknown;
+  readTail: () => Promise<unknown> | unknown;
 }
 
-async function measureStore(store: SessionStore, appends: number, reads: number): Promise<Figures> {
-  const writeKey = { userId: 'bench', sessionId: `write-${randomBytes(4).toString('hex')}` };
+/** The store's side: its own sessions, a version counter per writer, reads of a 100-event session. */
+async function storeSide(store: SessionStore): Promise<Side> {
+  const writeKey: SessionKey = { userId: 'bench', sessionId: `write-${randomBytes(4).toString('hex')}` };
   await store.createSession(writeKey);
-  const appendsPerSecond = await timeLoop(appends, (index) => store.appendEvents(writeKey, [event(index)], { expectedVersion: index }));
-  const readKey = { userId: 'bench', sessionId: `read-${randomBytes(4).toString('hex')}` };
+  let version = 0;
+  const readKey: SessionKey = { userId: 'bench', sessionId: `read-${randomBytes(4).toString('hex')}` };
   await store.createSession(readKey);
   await store.appendEvents(readKey, Array.from({ length: 100 }, (_, index) => event(index)), { expectedVersion: 0 });
-  const fullReadsPerSecond = await timeLoop(reads, () => store.getSession(readKey));
-  const tailReadsPerSecond = await timeLoop(reads, () => store.getSession(readKey, { limit: 20 }));
-  return { appendsPerSecond, fullReadsPerSecond, tailReadsPerSecond };
+  return {
+    append: async () => {
+      await store.appendEvents(writeKey, [event(version)], { expectedVersion: version });
+      version += 1;
+    },
+    readAll: () => store.getSession(readKey),
+    readTail: () => store.getSession(readKey, { limit: 20 }),
+  };
 }
 
-async function sqliteFloor(path: string, synchronous: string, appends: number, reads: number): Promise<Figures> {
+const batch = 10;
+const repeat = (task: () => Promise<unknown> | unknown) => async () => {
+  for (let index = 0; index < batch; index += 1) await task();
+};
+
+async function compare(backend: string, sides: Record<string, Side>, rounds: number): Promise<void> {
+  const names = Object.keys(sides);
+  for (const operation of ['append', 'readAll', 'readTail'] as const) {
+    const tasks = Object.fromEntries(names.map((name) => [name, repeat(sides[name]![operation])]));
+    const times = await interleavedTimes(tasks, rounds, 2);
+    const perSecond = (name: string) => Math.round((batch * 1000) / [...times[name]!].sort((a, b) => a - b)[Math.floor(times[name]!.length / 2)]!);
+    // Throughput ratio store / driver = driver time / store time, per paired batch.
+    const ratio = (name: string, base: string): Spread => pairedRatio(times[base]!, times[name]!);
+    const label = { append: 'append 1 event', readAll: 'read 100 events', readTail: 'read last 20' }[operation];
+    const cells = names.map((name) => `${name} ${perSecond(name)}/s`);
+    cells.push(`store / driver ${formatSpread(ratio('store', 'driver'))}`);
+    reportRatio({ benchmark: 'sessions', comparison: `${backend} ${label}: store / driver (ops/s)`, ratio: ratio('store', 'driver'), goal: '>= 0.9' });
+    if (sides.baseline) {
+      cells.push(`store / baseline ${formatSpread(ratio('store', 'baseline'))}`);
+      reportRatio({ benchmark: 'sessions', comparison: `${backend} ${label}: store / ${baselineLabel()} (ops/s)`, ratio: ratio('store', 'baseline'), goal: '>= 1' });
+    }
+    console.log(`${backend.padEnd(12)} ${label.padEnd(16)} ${cells.join(' | ')}`);
+  }
+}
+
+/** The driver on tables the store's own migration made (same columns, same indexes), on a file of its own. */
+async function sqliteDriver(path: string, synchronous: 'normal' | 'full'): Promise<{ side: Side; close: () => void }> {
+  const setup = await openSqliteSessionStore({ path, synchronous });
+  await setup.createSession({ userId: 'driver', sessionId: 'write' });
+  await setup.createSession({ userId: 'driver', sessionId: 'read' });
+  await setup.close();
   const database = new Database(path);
   database.pragma('journal_mode = WAL');
   database.pragma(`synchronous = ${synchronous}`);
-  database.exec('CREATE TABLE events (session INTEGER, version INTEGER, event TEXT, PRIMARY KEY (session, version)) WITHOUT ROWID');
-  const insert = database.prepare('INSERT INTO events VALUES (?, ?, ?)');
-  const select = database.prepare('SELECT event FROM events WHERE session = ? ORDER BY version DESC LIMIT ?');
-  const append = database.transaction((session: number, version: number) => insert.run(session, version, eventJson));
-  const appendsPerSecond = await timeLoop(appends, (index) => append.immediate(1, index));
-  for (let index = 0; index < 100; index += 1) append(2, index);
-  const fullReadsPerSecond = await timeLoop(reads, () => select.all(2, -1).map((row) => JSON.parse((row as { event: string }).event)));
-  const tailReadsPerSecond = await timeLoop(reads, () => select.all(2, 20).map((row) => JSON.parse((row as { event: string }).event)));
-  database.close();
-  return { appendsPerSecond, fullReadsPerSecond, tailReadsPerSecond };
-}
-
-async function redisFloor(prefix: string, appends: number, reads: number): Promise<Figures> {
-  const client = new Redis(redisUrl);
-  const appendsPerSecond = await timeLoop(appends, () => client.rpush(`${prefix}floor-write`, eventJson));
-  await client.rpush(`${prefix}floor-read`, ...Array.from({ length: 100 }, () => eventJson));
-  const fullReadsPerSecond = await timeLoop(reads, async () => (await client.lrange(`${prefix}floor-read`, 0, -1)).map((text) => JSON.parse(text)));
-  const tailReadsPerSecond = await timeLoop(reads, async () => (await client.lrange(`${prefix}floor-read`, -20, -1)).map((text) => JSON.parse(text)));
-  await client.del(`${prefix}floor-write`, `${prefix}floor-read`);
-  await client.quit();
-  return { appendsPerSecond, fullReadsPerSecond, tailReadsPerSecond };
-}
-
-async function postgresFloor(schema: string, appends: number, reads: number): Promise<Figures> {
-  const pool = new pg.Pool({ connectionString: postgresUrl });
-  await pool.query(`CREATE TABLE "${schema}".floor_events (session integer, version integer, event text, PRIMARY KEY (session, version))`);
-  const appendsPerSecond = await timeLoop(appends, async (index) => {
-    const client = await pool.connect();
-    try {
-      await client.query('BEGIN');
-      await client.query(`INSERT INTO "${schema}".floor_events VALUES (1, $1, $2)`, [index, eventJson]);
-      await client.query('COMMIT');
-    } finally {
-      client.release();
-    }
+  const idOf = (sessionId: string) => (database.prepare('SELECT id FROM sessions WHERE session_id = ?').get(sessionId) as { id: number }).id;
+  const [writeId, readId] = [idOf('write'), idOf('read')];
+  const insert = database.prepare('INSERT INTO session_events (session, version, event) VALUES (?, ?, ?)');
+  const update = database.prepare('UPDATE sessions SET version = ?, state = ?, updated_at = ? WHERE id = ?');
+  const selectSession = database.prepare('SELECT * FROM sessions WHERE id = ?');
+  const select = database.prepare('SELECT event FROM session_events WHERE session = ? ORDER BY version DESC LIMIT ?');
+  const append = database.transaction((session: number, version: number) => {
+    const { json, state } = driverEvent(version);
+    insert.run(session, version, json);
+    update.run(version, state, Date.now(), session);
   });
-  for (let index = 0; index < 100; index += 1) await pool.query(`INSERT INTO "${schema}".floor_events VALUES (2, $1, $2)`, [index, eventJson]);
-  const read = (limit: number | null) => async () =>
-    (await pool.query<{ event: string }>(`SELECT event FROM "${schema}".floor_events WHERE session = 2 ORDER BY version DESC LIMIT $1`, [limit])).rows.map((row) => JSON.parse(row.event));
-  const fullReadsPerSecond = await timeLoop(reads, read(null));
-  const tailReadsPerSecond = await timeLoop(reads, read(20));
-  await pool.end();
-  return { appendsPerSecond, fullReadsPerSecond, tailReadsPerSecond };
+  let version = 0;
+  for (let index = 1; index <= 100; index += 1) append(readId, index);
+  const read = (limit: number) => () =>
+    database.transaction(() => {
+      const row = selectSession.get(readId) as { state: string };
+      return { state: JSON.parse(row.state), events: select.all(readId, limit).map((found) => JSON.parse((found as { event: string }).event)).reverse() };
+    })();
+  return { side: { append: () => append.immediate(writeId, ++version), readAll: read(-1), readTail: read(20) }, close: () => database.close() };
 }
 
-function row(name: string, store: Figures, floor: Figures | undefined): string {
-  const cell = (value: number, floorValue: number | undefined) =>
-    `${Math.round(value).toString().padStart(8)}/s${floorValue === undefined ? '' : ` (${(value / floorValue).toFixed(2)}x floor ${Math.round(floorValue)}/s)`}`;
-  return `${name.padEnd(16)} append ${cell(store.appendsPerSecond, floor?.appendsPerSecond)}  read 100 ${cell(store.fullReadsPerSecond, floor?.fullReadsPerSecond)}  read last 20 ${cell(store.tailReadsPerSecond, floor?.tailReadsPerSecond)}`;
+async function redisDriver(prefix: string): Promise<{ side: Side; close: () => Promise<void> }> {
+  const client = new Redis(redisUrl);
+  const keys = (name: string) => [`${prefix}{d}:${name}:meta`, `${prefix}{d}:${name}:events`, `${prefix}{d}:${name}:state`, `${prefix}{d}:index`];
+  const [meta, events, state, index] = keys('write');
+  let version = 0;
+  const [readMeta, readEvents, readState] = keys('read');
+  await client.hset(readMeta!, 'version', 100, 'createdAt', Date.now(), 'updatedAt', Date.now());
+  await client.rpush(readEvents!, ...Array.from({ length: 100 }, () => eventJson));
+  await client.hset(readState!, 'temp:skill:loaded_order_by_agent:agent', '["python-math","skill-0"]');
+  const read = (first: number) => async () => {
+    const replies = await client.multi().hgetall(readMeta!).hgetall(readState!).lrange(readEvents!, first, -1).exec();
+    return { meta: replies![0]![1], state: replies![1]![1], events: (replies![2]![1] as string[]).map((text) => JSON.parse(text)) };
+  };
+  return {
+    side: {
+      append: () => {
+        version += 1;
+        const made = event(version);
+        const json = JSON.stringify({ version, id: randomUUID(), timestamp: Date.now(), ...made });
+        const [name, value] = Object.entries(made.stateDelta!)[0]!;
+        return client.multi().rpush(events!, json).hset(state!, name, value!).hset(meta!, 'version', version, 'updatedAt', Date.now()).zadd(index!, Date.now(), 'write').exec();
+      },
+      readAll: read(0),
+      readTail: read(-20),
+    },
+    close: async () => {
+      await client.del(meta!, events!, state!, index!, readMeta!, readEvents!, readState!);
+      await client.quit();
+    },
+  };
 }
+
+/** The driver on tables the store's own migration made, in a schema of its own: one statement per append, as few as it can be. */
+async function postgresDriver(schema: string): Promise<{ side: Side; close: () => Promise<void> }> {
+  const setup = await openPostgresSessionStore({ connectionString: postgresUrl, schema });
+  await setup.createSession({ userId: 'driver', sessionId: 'write' });
+  await setup.createSession({ userId: 'driver', sessionId: 'read' });
+  await setup.close();
+  const pool = new pg.Pool({ connectionString: postgresUrl });
+  const sessions = `"${schema}".skillbox_sessions`;
+  const events = `"${schema}".skillbox_session_events`;
+  const idOf = async (sessionId: string) => (await pool.query<{ id: string }>(`SELECT id FROM ${sessions} WHERE session_id = $1`, [sessionId])).rows[0]!.id;
+  const [writeId, readId] = [await idOf('write'), await idOf('read')];
+  await pool.query(`INSERT INTO ${events} SELECT $1, v, $2 FROM generate_series(1, 100) v`, [readId, eventJson]);
+  await pool.query(`UPDATE ${sessions} SET version = 100, state = $1 WHERE id = $2`, [stateJson, readId]);
+  let version = 0;
+  const appendText = `WITH updated AS (UPDATE ${sessions} SET version = $1, state = $2, updated_at = $3 WHERE id = $4 RETURNING id)
+    INSERT INTO ${events} (session, version, event) SELECT id, $1, $5 FROM updated`;
+  const read = (limit: number | null) => async () => {
+    const result = await pool.query<{ state: string; event: string }>(
+      `SELECT s.*, e.event FROM ${sessions} s LEFT JOIN LATERAL (SELECT version, event FROM ${events} WHERE session = s.id ORDER BY version DESC LIMIT $2) e ON true WHERE s.id = $1 ORDER BY e.version`,
+      [readId, limit],
+    );
+    return { state: JSON.parse(result.rows[0]!.state), events: result.rows.map((row) => JSON.parse(row.event)) };
+  };
+  return {
+    side: {
+      append: () => {
+        const { json, state } = driverEvent(++version);
+        return pool.query(appendText, [version, state, Date.now(), writeId, json]);
+      },
+      readAll: read(null),
+      readTail: read(20),
+    },
+    close: () => pool.end(),
+  };
+}
+
+type SqliteModule = typeof import('../src/sessions/sqlite/index.js');
+type RedisModule = typeof import('../src/sessions/redis/index.js');
+type PostgresModule = typeof import('../src/sessions/postgres/index.js');
 
 export async function run(): Promise<void> {
-  console.log('one event (~700 B JSON) per awaited append; reads of a 100-event session; ratio = store / bare driver on the same backend');
-  console.log('(no npm session-store peer with the same contract is installed; the floor is the comparison)');
-  const memory = createMemorySessionStore();
-  console.log(row('memory', await measureStore(memory, 5000, 2000), undefined));
-  await memory.close();
-
+  const rounds = quick ? 15 : 60;
+  console.log(`batches of ${batch} awaited operations, ${rounds} batches per side, the sides taking turns batch by batch; ratio = store / driver in ops/s, median [middle half] of paired batches`);
+  console.log(`drivers: better-sqlite3 ${packageVersion('better-sqlite3')}, ioredis ${packageVersion('ioredis')}, pg ${packageVersion('pg')} (no npm session store with the same contract is installed; the driver is the comparison)`);
+  const label = baselineLabel();
   const folder = mkdtempSync(join(tmpdir(), 'skillbox-bench-sessions-'));
   try {
-    for (const [synchronous, appends] of [['normal', 3000], ['full', 300]] as const) {
+    const oldSqlite = await importBaseline<SqliteModule>('sessions/sqlite/index.ts');
+    for (const synchronous of ['normal', 'full'] as const) {
       const store = await openSqliteSessionStore({ path: join(folder, `store-${synchronous}.db`), synchronous });
-      const figures = await measureStore(store, appends, 2000);
+      const driver = await sqliteDriver(join(folder, `driver-${synchronous}.db`), synchronous);
+      const old = oldSqlite ? await oldSqlite.openSqliteSessionStore({ path: join(folder, `old-${synchronous}.db`), synchronous }) : undefined;
+      await compare(`sqlite ${synchronous}`, { store: await storeSide(store), driver: driver.side, ...(old ? { baseline: await storeSide(old) } : {}) }, synchronous === 'full' ? Math.ceil(rounds / 3) : rounds);
       await store.close();
-      console.log(row(`sqlite ${synchronous}`, figures, await sqliteFloor(join(folder, `floor-${synchronous}.db`), synchronous, appends, 2000)));
+      await old?.close();
+      driver.close();
     }
   } finally {
     rmSync(folder, { recursive: true, force: true });
@@ -130,24 +216,38 @@ export async function run(): Promise<void> {
 
   const prefix = `skillbox-bench:${randomBytes(4).toString('hex')}:`;
   const redis = await openRedisSessionStore({ url: redisUrl, keyPrefix: prefix });
-  const redisFigures = await measureStore(redis, 2000, 1000);
-  await redis.close();
-  console.log(row('redis', redisFigures, await redisFloor(prefix, 2000, 1000)));
-  const cleaner = new Redis(redisUrl);
-  const leftover = await cleaner.keys(`${prefix}*`);
-  if (leftover.length > 0) await cleaner.del(...leftover);
-  await cleaner.quit();
+  const oldRedisModule = await importBaseline<RedisModule>('sessions/redis/index.ts');
+  const oldRedis = oldRedisModule ? await oldRedisModule.openRedisSessionStore({ url: redisUrl, keyPrefix: `${prefix}old:` }) : undefined;
+  const redisDriverSide = await redisDriver(prefix);
+  try {
+    await compare('redis', { store: await storeSide(redis), driver: redisDriverSide.side, ...(oldRedis ? { baseline: await storeSide(oldRedis) } : {}) }, rounds);
+  } finally {
+    await redis.close();
+    await oldRedis?.close();
+    await redisDriverSide.close();
+    const cleaner = new Redis(redisUrl);
+    const leftover = await cleaner.keys(`${prefix}*`);
+    if (leftover.length > 0) await cleaner.del(...leftover);
+    await cleaner.quit();
+  }
 
   const schema = `skillbox_bench_${randomBytes(4).toString('hex')}`;
   const postgres = await openPostgresSessionStore({ connectionString: postgresUrl, schema });
+  const oldPostgresModule = await importBaseline<PostgresModule>('sessions/postgres/index.ts');
+  const oldPostgres = oldPostgresModule ? await oldPostgresModule.openPostgresSessionStore({ connectionString: postgresUrl, schema: `${schema}_old` }) : undefined;
+  const postgresDriverSide = await postgresDriver(`${schema}_driver`);
   try {
-    const postgresFigures = await measureStore(postgres, 500, 500);
-    console.log(row('postgres', postgresFigures, await postgresFloor(schema, 500, 500)));
+    await compare('postgres', { store: await storeSide(postgres), driver: postgresDriverSide.side, ...(oldPostgres ? { baseline: await storeSide(oldPostgres) } : {}) }, rounds);
   } finally {
     await postgres.close();
+    await oldPostgres?.close();
+    await postgresDriverSide.close();
     const client = new pg.Client({ connectionString: postgresUrl });
     await client.connect();
     await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    await client.query(`DROP SCHEMA IF EXISTS "${schema}_old" CASCADE`);
+    await client.query(`DROP SCHEMA IF EXISTS "${schema}_driver" CASCADE`);
     await client.end();
   }
+  if (label) console.log(`(${label}: the same stores on that commit's code, interleaved with these)`);
 }

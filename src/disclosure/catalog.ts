@@ -1,19 +1,15 @@
 import { codePointLength } from '../format/code-point-length.js';
 import { compareNames } from '../repository/compare-names.js';
 import type { SkillSummary } from '../repository/types.js';
+import { chooseBudgetedEntries, type CatalogBudget } from './catalog-budget-search.js';
 import { renderCatalogGuidance } from './catalog-guidance.js';
+import { catalogEntry, renderEntry, renderParts, type CatalogEntry, type CatalogFormat } from './catalog-parts.js';
 import { DisclosureConfigError } from './errors.js';
 import { modelVisibleSkills, type ModelVisibilityOptions } from './model-visibility.js';
-import { countTokens, createTokenCounter } from './token-counter.js';
+import { countTokens } from './token-counter.js';
 
-export type CatalogFormat = 'text' | 'xml';
-
-export interface CatalogBudget {
-  /** Most o200k_base tokens the catalog (guidance included) may take. */
-  tokens?: number;
-  /** Most characters (Unicode code points) the catalog (guidance included) may take. */
-  characters?: number;
-}
+export type { CatalogBudget } from './catalog-budget-search.js';
+export { maxCatalogDescriptionLength, minimumDescriptionLength, shortenDescription, type CatalogFormat } from './catalog-parts.js';
 
 export interface CatalogOptions extends ModelVisibilityOptions {
   /**
@@ -30,109 +26,9 @@ export interface CatalogOptions extends ModelVisibilityOptions {
   budget?: CatalogBudget;
 }
 
-/** Descriptions are never shortened below this many code points; past that, skills are listed by name. */
-export const minimumDescriptionLength = 40;
-
-interface Entry {
-  name: string;
-  /** Undefined: listed by name only. */
-  description?: string;
-  location?: string;
-}
-
-/** Multi-line descriptions become one line so each skill is exactly one catalog line. */
-function oneLine(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
-}
-
-/**
- * A name as the catalog shows it: runs of whitespace and control characters become one space. The
- * repository refuses such names at load; this keeps a name from another source (a custom
- * repository, a skill defined in code) from breaking the one-line-per-skill shape or smuggling a
- * line of its own into the prompt.
- */
-function catalogName(name: string): string {
-  return name.replace(/[\s\p{Cc}\p{Zl}\p{Zp}]+/gu, ' ').trim();
-}
-
-/**
- * The longest description the catalog shows, in code points: the Agent Skills spec's limit. A
- * longer one (a loader may accept it leniently) is cut here, before anything counts it, so one
- * oversized description can neither crowd out the others nor make a budget search slow.
- */
-export const maxCatalogDescriptionLength = 1024;
-
-/** A description as the catalog shows it: one line, at most `maxCatalogDescriptionLength` code points. */
-function catalogDescription(text: string): string {
-  const line = oneLine(text);
-  return line.length <= maxCatalogDescriptionLength ? line : shortenDescription(line, maxCatalogDescriptionLength);
-}
-
-function escapeXml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#x27;');
-}
-
-/** Cuts to at most `limit` code points, at a word boundary when one is near, ending in `…`. */
-export function shortenDescription(text: string, limit: number): string {
-  return shortenCodePoints(text, [...text], limit);
-}
-
-/** `shortenDescription` with the code points split once: the budget search cuts each description many times. */
-function shortenCodePoints(text: string, points: readonly string[], limit: number): string {
-  if (points.length <= limit) return text;
-  let cut = points.slice(0, Math.max(limit - 1, 0)).join('');
-  const space = cut.lastIndexOf(' ');
-  if (space >= cut.length * 0.7) cut = cut.slice(0, space);
-  return `${cut.replace(/[\s,;:.\-–—]+$/u, '')}…`;
-}
-
 /** One skill's catalog entry as it appears in a full catalog (what the skill alone adds to it). */
 export function renderCatalogEntry(skill: SkillSummary, format: CatalogFormat = 'text'): string {
   return renderEntry(catalogEntry(skill, format), format);
-}
-
-/** A skill's full entry: its name and description as the catalog shows them, and in XML its location. */
-function catalogEntry(skill: SkillSummary, format: CatalogFormat): Entry {
-  const location = format === 'xml' ? locationOf(skill) : undefined;
-  return { name: catalogName(skill.name), description: catalogDescription(skill.description), ...(location === undefined ? {} : { location }) };
-}
-
-function renderEntry(entry: Entry, format: CatalogFormat): string {
-  if (format === 'text') return entry.description === undefined ? '' : `- ${entry.name}: ${entry.description}\n`;
-  const parts = [`<skill>\n<name>\n${escapeXml(entry.name)}\n</name>\n`];
-  if (entry.description !== undefined) parts.push(`<description>\n${escapeXml(entry.description)}\n</description>\n`);
-  if (entry.location !== undefined) parts.push(`<location>\n${escapeXml(entry.location)}\n</location>\n`);
-  parts.push('</skill>\n');
-  return parts.join('');
-}
-
-/**
- * The catalog as consecutive parts (a header, one part per skill, the tail, the guidance): joined,
- * they are the catalog. A budget search counts parts, so a part it has seen before costs nothing.
- */
-function renderParts(entries: readonly Entry[], format: CatalogFormat, guidanceText: string): string[] {
-  const described = entries.filter((entry) => entry.description !== undefined).length;
-  const note = described < entries.length ? ` (showing ${described} of ${entries.length} skills; the others are listed by name)` : '';
-  const parts: string[] = [];
-  if (format === 'xml') {
-    if (note !== '') parts.push(`${note.trim()}\n`);
-    parts.push('<available_skills>\n');
-    for (const entry of entries) parts.push(renderEntry(entry, format));
-    parts.push('</available_skills>');
-  } else {
-    parts.push(`Available skills${note}:\n`);
-    for (const entry of entries) if (entry.description !== undefined) parts.push(renderEntry(entry, format));
-    const others = entries.filter((entry) => entry.description === undefined).map((entry) => entry.name);
-    if (others.length > 0) parts.push(`Other skills: ${others.join(', ')}\n`);
-    // The list ends without trailing whitespace; every part starts with a visible character, so only the last part can hold any.
-    parts.push(parts.pop()!.trimEnd());
-  }
-  if (guidanceText !== '') parts.push(`\n\n${guidanceText}`);
-  return parts;
-}
-
-function locationOf(skill: SkillSummary): string | undefined {
-  return skill.path === undefined ? undefined : `${skill.path.replace(/[\\/]+$/, '')}/SKILL.md`;
 }
 
 function checkBudget(budget: CatalogBudget | undefined): void {
@@ -189,8 +85,10 @@ export function renderCatalogWithReport(options: CatalogOptions): CatalogReport 
   return { text, tokens, characters, described, total, overBudget };
 }
 
-function rendered(entries: readonly Entry[], catalogParts: readonly string[]): { text: string; described: number; total: number } {
-  return { text: catalogParts.join(''), described: entries.filter((entry) => entry.description !== undefined).length, total: entries.length };
+function rendered(entries: readonly CatalogEntry[], catalogParts: readonly string[]): { text: string; described: number; total: number } {
+  let described = 0;
+  for (const entry of entries) if (entry.description !== undefined) described += 1;
+  return { text: catalogParts.join(''), described, total: entries.length };
 }
 
 function renderCatalogParts(options: CatalogOptions): { text: string; described: number; total: number } {
@@ -202,64 +100,8 @@ function renderCatalogParts(options: CatalogOptions): { text: string; described:
   const sorted = [...skills].sort((a, b) => compareNames(a.name, b.name));
   const full = sorted.map((skill) => catalogEntry(skill, format));
   const guidanceText = options.guidance === false ? '' : (options.guidance ?? renderCatalogGuidance(options.tools ?? []));
-  const parts = (entries: readonly Entry[]) => renderParts(entries, format, guidanceText);
   const budget = options.budget;
-  if (budget === undefined || (budget.tokens === undefined && budget.characters === undefined)) return rendered(full, parts(full));
-
-  // The search renders many variants that share most parts; each distinct part is measured once.
-  const counter = createTokenCounter();
-  const characters = new Map<string, number>();
-  const characterCount = (catalogParts: readonly string[]) => {
-    let total = 0;
-    for (const part of catalogParts) {
-      let count = characters.get(part);
-      if (count === undefined) characters.set(part, (count = codePointLength(part)));
-      total += count;
-    }
-    return total;
-  };
-  const fits = (catalogParts: readonly string[]) =>
-    (budget.characters === undefined || characterCount(catalogParts) <= budget.characters) &&
-    (budget.tokens === undefined || counter.count(catalogParts, budget.tokens) <= budget.tokens);
-
-  const fullParts = parts(full);
-  if (fits(fullParts)) return rendered(full, fullParts);
-
-  const points = full.map((entry) => [...entry.description!]);
-  const shortened = (limit: number) => full.map((entry, index) => ({ ...entry, description: shortenCodePoints(entry.description!, points[index]!, limit) }));
-  const longest = Math.max(...points.map((entryPoints) => entryPoints.length));
-  // Largest description cap that fits: fitting is monotone in the cap, so a binary search finds it.
-  let low = minimumDescriptionLength;
-  let high = longest - 1;
-  let best: { entries: Entry[]; parts: string[] } | undefined;
-  while (low <= high) {
-    const middle = Math.floor((low + high) / 2);
-    const entries = shortened(middle);
-    const candidate = parts(entries);
-    if (fits(candidate)) {
-      best = { entries, parts: candidate };
-      low = middle + 1;
-    } else {
-      high = middle - 1;
-    }
-  }
-  if (best !== undefined) return rendered(best.entries, best.parts);
-
-  const shortest = shortened(minimumDescriptionLength);
-  const withDescriptions = (count: number) =>
-    shortest.map((entry, index) => (index < count ? entry : { name: entry.name }));
-  low = 0;
-  high = shortest.length - 1;
-  let bestCount = -1;
-  while (low <= high) {
-    const middle = Math.floor((low + high) / 2);
-    if (fits(parts(withDescriptions(middle)))) {
-      bestCount = middle;
-      low = middle + 1;
-    } else {
-      high = middle - 1;
-    }
-  }
-  const names = withDescriptions(Math.max(bestCount, 0));
-  return rendered(names, parts(names));
+  const entries =
+    budget === undefined || (budget.tokens === undefined && budget.characters === undefined) ? full : chooseBudgetedEntries(full, format, guidanceText, budget);
+  return rendered(entries, renderParts(entries, format, guidanceText));
 }

@@ -88,6 +88,17 @@ export class CombinedSkillRepository implements SkillRepository {
   async refresh(): Promise<void> {
     await Promise.all(this.#repositories.map((repository) => repository.refresh()));
   }
+
+  /** The sum of the sources' counters (each only grows, so the sum grows when any does); undefined when one cannot tell. */
+  generation(): number | undefined {
+    let total = 0;
+    for (const repository of this.#repositories) {
+      const generation = repository.generation?.();
+      if (generation === undefined) return undefined;
+      total += generation;
+    }
+    return total;
+  }
 }
 
 export function combineRepositories(repositories: readonly SkillRepository[]): CombinedSkillRepository {

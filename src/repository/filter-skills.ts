@@ -58,6 +58,14 @@ export class FilteredSkillRepository implements SkillRepository {
   refresh(): Promise<void> {
     return this.#base.refresh();
   }
+
+  /**
+   * The base repository's: the predicate is taken to decide the same for the same summary and
+   * context. One that reads changing data (a permissions table) must be followed by `refresh()`.
+   */
+  generation(): number | undefined {
+    return this.#base.generation?.();
+  }
 }
 
 export function filterSkills(repository: SkillRepository, visible: SkillVisibility): FilteredSkillRepository {

@@ -1,5 +1,5 @@
 import { watch as watchFolder, type FSWatcher } from 'node:fs';
-import { readFile, realpath, stat } from 'node:fs/promises';
+import { realpath } from 'node:fs/promises';
 import { basename, join, relative, sep } from 'node:path';
 import { SkillParseError } from '../format/errors.js';
 import { normalizeSkillName } from '../format/frontmatter-rules.js';
@@ -15,7 +15,7 @@ import {
   StrictRepositoryError,
 } from './errors.js';
 import { listSkillFiles, type SkillFileListing } from './list-skill-files.js';
-import { mapWithConcurrency } from './map-with-concurrency.js';
+import { readSkillFiles } from './read-skill-files.js';
 import { bundledFileError, defaultMaxReadableFileBytes, readBundledFile } from './read-bundled-file.js';
 import { createBundledFileRule, isSkippedFolderName, type BundledFileRule } from './bundled-file-rule.js';
 import { isWithin } from './resolve-link.js';
@@ -134,9 +134,6 @@ interface CatalogView {
   shadowed: ShadowedSkill[];
 }
 
-/** Simultaneous SKILL.md reads: keeps well under the usual 1,024 open-descriptor limit. */
-const readConcurrency = 64;
-
 function positiveInteger(options: FsSkillRepositoryOptions, key: keyof FsSkillRepositoryOptions, fallback: number): number {
   const value = options[key];
   if (value === undefined) return fallback;
@@ -196,6 +193,7 @@ export class FsSkillRepository implements SkillRepository {
   readonly #cache = new Map<string, CacheEntry>();
   #index: ScanIndex = { roots: [], folders: [], skipped: [], warnings: [], problems: [] };
   #view: CatalogView | undefined;
+  #generation = 0;
 
   /** Use `FsSkillRepository.open()`: scanning is asynchronous and a strict repository must fail there. */
   private constructor(options: FsSkillRepositoryOptions) {
@@ -308,43 +306,48 @@ export class FsSkillRepository implements SkillRepository {
       if (problems.length > 0) throw new StrictRepositoryError(problems);
     }
     this.#index = index;
-    this.#view = view;
+    this.#install(view);
     const live = new Set(index.folders.map((folder) => folder.file));
     for (const file of this.#cache.keys()) if (!live.has(file)) this.#cache.delete(file);
   }
 
   async #load(indexed: IndexedFolder): Promise<{ signature: string; outcome: LoadOutcome } | undefined> {
-    let signature: string;
-    try {
-      const stats = await stat(indexed.file, { bigint: true });
-      if (!stats.isFile()) return undefined;
-      signature = `${stats.size}:${stats.mtimeNs}:${stats.ino}`;
-      if (stats.size > BigInt(this.#bounds.maxSkillFileBytes)) {
-        return { signature, outcome: { reason: `the file is ${stats.size} bytes, over the ${this.#bounds.maxSkillFileBytes}-byte limit (maxSkillFileBytes)` } };
-      }
-    } catch {
-      // Removed since the scan: the skill is gone until it comes back.
-      return undefined;
-    }
-    const cached = this.#cache.get(indexed.file);
-    if (cached && cached.signature === signature) return cached;
-    let outcome: LoadOutcome;
-    try {
-      const bytes = await readFile(indexed.file);
-      const folderName = basename(indexed.folder);
-      outcome = withSafeName(parseSkillMarkdown(bytes, { file: indexed.file, folderName }), indexed.file, folderName);
-    } catch (error) {
-      outcome = { reason: reasonOf(error) };
+    return (await this.#loadAll([indexed]))[0];
+  }
+
+  /** Every folder's SKILL.md, parsed, or its parse from the cache when its size, mtime and inode are unchanged. */
+  async #loadAll(folders: readonly IndexedFolder[]): Promise<({ signature: string; outcome: LoadOutcome } | undefined)[]> {
+    const maxBytes = this.#bounds.maxSkillFileBytes;
+    const reads = await readSkillFiles(
+      folders.map((indexed) => indexed.file),
+      maxBytes,
+      (file, signature) => this.#cache.get(file)?.signature !== signature,
+    );
+    return reads.map((read, position) => {
+      const indexed = folders[position]!;
+      // Removed since the scan (or no longer a file): the skill is gone until it comes back.
+      if (read.kind === 'missing') return undefined;
       // A read error may be passing; only a verdict on the content is worth remembering.
-      if (!(error instanceof SkillParseError)) return { signature, outcome };
-    }
-    const entry = { signature, outcome };
-    this.#cache.set(indexed.file, entry);
-    return entry;
+      if (read.kind === 'error') return { signature: read.signature ?? '', outcome: { reason: `cannot read the file: ${read.code}` } };
+      const { signature } = read;
+      if (read.size > BigInt(maxBytes)) return { signature, outcome: { reason: `the file is ${read.size} bytes, over the ${maxBytes}-byte limit (maxSkillFileBytes)` } };
+      if (read.bytes === undefined) return this.#cache.get(indexed.file)!;
+      let outcome: LoadOutcome;
+      try {
+        const folderName = basename(indexed.folder);
+        outcome = withSafeName(parseSkillMarkdown(read.bytes, { file: indexed.file, folderName }), indexed.file, folderName);
+      } catch (error) {
+        outcome = { reason: reasonOf(error) };
+        if (!(error instanceof SkillParseError)) return { signature, outcome };
+      }
+      const entry = { signature, outcome };
+      this.#cache.set(indexed.file, entry);
+      return entry;
+    });
   }
 
   async #buildView(index: ScanIndex): Promise<CatalogView> {
-    const loads = await mapWithConcurrency(index.folders, readConcurrency, (indexed) => this.#load(indexed));
+    const loads = await this.#loadAll(index.folders);
     const view: CatalogView = { winners: new Map(), summaries: [], skipped: [...index.skipped], shadowed: [] };
     index.folders.forEach((indexed, position) => {
       const load = loads[position];
@@ -377,8 +380,24 @@ export class FsSkillRepository implements SkillRepository {
     const index = this.#index;
     const view = await this.#buildView(index);
     // A refresh that finished meanwhile has a newer view; do not replace it with this one.
-    if (this.#index === index) this.#view = view;
+    if (this.#index === index) this.#install(view);
     return view;
+  }
+
+  /** Makes `view` current, and bumps the generation when what `list()` returns changes with it. */
+  #install(view: CatalogView): void {
+    const before = this.#view?.summaries;
+    this.#view = view;
+    if (before === undefined || !sameSummaries(before, view.summaries)) this.#generation += 1;
+  }
+
+  /**
+   * Grows when `refresh()`, a watch re-scan, or a `list()` / `get()` that noticed an edited SKILL.md
+   * changed the listed skills. An edit nobody has looked at yet does not count: the per-step
+   * catalog, which relies on this instead of re-listing, follows edits after `refresh()` or `watch()`.
+   */
+  generation(): number {
+    return this.#generation;
   }
 
   /** The winning skill of a name, re-parsed when its SKILL.md changed since the last look. */
@@ -539,6 +558,16 @@ export class FsSkillRepository implements SkillRepository {
     }
     return { close };
   }
+}
+
+function sameSummaries(left: readonly SkillSummary[], right: readonly SkillSummary[]): boolean {
+  if (left.length !== right.length) return false;
+  for (let index = 0; index < left.length; index += 1) {
+    const a = left[index]!;
+    const b = right[index]!;
+    if (a.name !== b.name || a.description !== b.description || a.path !== b.path || a.root !== b.root || a.modelInvocable !== b.modelInvocable) return false;
+  }
+  return true;
 }
 
 /** Scans the roots and returns the repository (same as `FsSkillRepository.open`). */

@@ -224,6 +224,11 @@ export class MemorySkillRepository implements SkillRepository {
 
   /** Nothing to re-read: the skills are fixed at construction. */
   async refresh(): Promise<void> {}
+
+  /** Always 0: the skills are fixed at construction. */
+  generation(): number {
+    return 0;
+  }
 }
 
 export function createMemorySkillRepository(definitions: readonly MemorySkillDefinition[], options: MemorySkillRepositoryOptions = {}): MemorySkillRepository {

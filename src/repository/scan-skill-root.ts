@@ -1,5 +1,5 @@
 import type { Dirent } from 'node:fs';
-import { readdir } from 'node:fs/promises';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { SKILL_FILE_NAMES } from '../format/find-skill-markdown.js';
 import { compareNames } from './compare-names.js';
@@ -55,7 +55,7 @@ interface PendingFolder {
   depth: number;
 }
 
-/** Sibling folders read at once: enough to keep the thread pool busy without a burst of open handles. */
+/** Sibling folders read between two turns of the event loop (about a millisecond of blocking). */
 const readBatchSize = 64;
 
 function byRelativePath(left: FoundSkillFolder, right: FoundSkillFolder): number {
@@ -71,9 +71,15 @@ function firstSkillFile(listing: Dirent[]): Dirent | undefined {
   return undefined;
 }
 
-async function readEntries(path: string): Promise<Dirent[] | NodeJS.ErrnoException> {
+/**
+ * One folder's entries, sorted. Synchronous on purpose, a batch of `readBatchSize` folders between
+ * two turns of the event loop: a promise readdir is a round trip through libuv's thread pool per
+ * folder, which cost more than the reading itself in a tree of small skill folders (see
+ * read-skill-files.ts for the same choice for SKILL.md files).
+ */
+function readEntries(path: string): Dirent[] | NodeJS.ErrnoException {
   try {
-    return (await readdir(path, { withFileTypes: true })).sort((left, right) => compareNames(left.name, right.name));
+    return readdirSync(path, { withFileTypes: true }).sort((left, right) => compareNames(left.name, right.name));
   } catch (error) {
     return error as NodeJS.ErrnoException;
   }
@@ -91,7 +97,8 @@ export async function scanSkillRoot(root: string, bounds: ScanBounds): Promise<R
   const skipped: SkippedSkillFolder[] = [];
   const warnings: string[] = [];
   const visited = new Set<string>([root]);
-  let level: PendingFolder[] = [{ path: root, realPath: root, relative: '', depth: 0 }];
+  const first: PendingFolder[] = [{ path: root, realPath: root, relative: '', depth: 0 }];
+  let level = first;
   let entriesRead = 0;
   let tooDeep = 0;
   let firstTooDeep: string | undefined;
@@ -100,7 +107,8 @@ export async function scanSkillRoot(root: string, bounds: ScanBounds): Promise<R
     const next: PendingFolder[] = [];
     for (let start = 0; start < level.length; start += readBatchSize) {
       const batch = level.slice(start, start + readBatchSize);
-      const listings = await Promise.all(batch.map((folder) => readEntries(folder.path)));
+      if (start > 0 || level !== first) await new Promise<void>((resolve) => setImmediate(resolve));
+      const listings = batch.map((folder) => readEntries(folder.path));
       for (const [index, folder] of batch.entries()) {
         const listing = listings[index];
         if (listing === undefined) continue;

@@ -81,4 +81,12 @@ export interface SkillRepository {
   report(): Promise<RepositoryReport>;
   /** Re-scan sources so added and removed skills are seen. */
   refresh(): Promise<void>;
+  /**
+   * Optional change counter: a number that only grows, and grows whenever `list()` may return
+   * something else than before, for any context (it is bumped by `refresh()`, by a watch re-scan, and
+   * when `list()` itself notices an edited SKILL.md). A caller that renders from the list, as the
+   * per-step catalog does, re-lists only when it changed. Absent or `undefined`: the repository
+   * cannot tell, and such callers list every time.
+   */
+  generation?(): number | undefined;
 }

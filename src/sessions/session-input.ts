@@ -160,39 +160,52 @@ export function prepareEvents(events: unknown, currentVersion: number, now: numb
 /**
  * Refuses what JSON.stringify would silently drop or change (a Uint8Array becomes an object of
  * indexes, NaN becomes null, a Date becomes a string), naming the exact path. `undefined` object
- * properties are fine: they are simply absent, as the AI SDK's optional fields are.
+ * properties are fine: they are simply absent, as the AI SDK's optional fields are. Every append
+ * walks its events, so the walk allocates nothing on the way (no entry arrays, no path strings)
+ * and works out the path only for the error.
  */
-function checkJson(value: unknown, path: string, ancestors: unknown[] = []): void {
-  switch (typeof value) {
-    case 'string':
-    case 'boolean':
-      return;
-    case 'number':
-      if (!Number.isFinite(value)) throw new SessionInputError(path, `${value} is not representable in JSON`);
-      return;
-    case 'object': {
-      if (value === null) return;
-      if (ancestors.includes(value)) throw new SessionInputError(path, 'refers back to itself (a cycle); JSON cannot hold it');
-      ancestors.push(value);
-      if (Array.isArray(value)) {
-        value.forEach((item, index) => {
-          if (item === undefined) throw new SessionInputError(`${path}[${index}]`, 'is undefined; JSON would turn it into null');
-          checkJson(item, `${path}[${index}]`, ancestors);
-        });
-      } else if (isPlainObject(value)) {
-        for (const [name, item] of Object.entries(value)) {
-          if (item !== undefined) checkJson(item, `${path}.${name}`, ancestors);
+function checkJson(value: unknown, path: string): void {
+  const ancestors: object[] = [];
+  const steps: (string | number)[] = [];
+  const at = () => path + steps.map((step) => (typeof step === 'number' ? `[${step}]` : `.${step}`)).join('');
+  const walk = (item: unknown): void => {
+    switch (typeof item) {
+      case 'string':
+      case 'boolean':
+        return;
+      case 'number':
+        if (!Number.isFinite(item)) throw new SessionInputError(at(), `${item} is not representable in JSON`);
+        return;
+      case 'object': {
+        if (item === null) return;
+        if (ancestors.includes(item)) throw new SessionInputError(at(), 'refers back to itself (a cycle); JSON cannot hold it');
+        ancestors.push(item);
+        if (Array.isArray(item)) {
+          for (let index = 0; index < item.length; index += 1) {
+            steps.push(index);
+            if (item[index] === undefined) throw new SessionInputError(at(), 'is undefined; JSON would turn it into null');
+            walk(item[index]);
+            steps.pop();
+          }
+        } else if (isPlainObject(item)) {
+          for (const name in item) {
+            if (!Object.hasOwn(item, name) || item[name] === undefined) continue;
+            steps.push(name);
+            walk(item[name]);
+            steps.pop();
+          }
+        } else {
+          const kind = (item as object).constructor?.name ?? 'object';
+          throw new SessionInputError(at(), `a ${kind} is not plain JSON; convert it first (binary data to a base64 string, dates to ISO strings)`);
         }
-      } else {
-        const kind = (value as object).constructor?.name ?? 'object';
-        throw new SessionInputError(path, `a ${kind} is not plain JSON; convert it first (binary data to a base64 string, dates to ISO strings)`);
+        ancestors.pop();
+        return;
       }
-      ancestors.pop();
-      return;
+      default:
+        throw new SessionInputError(at(), `a ${typeof item} is not representable in JSON`);
     }
-    default:
-      throw new SessionInputError(path, `a ${typeof value} is not representable in JSON`);
-  }
+  };
+  walk(value);
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

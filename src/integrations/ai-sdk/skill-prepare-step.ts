@@ -1,5 +1,6 @@
 import type { ModelMessage, PrepareStepFunction, PrepareStepResult, SystemModelMessage, Tool } from 'ai';
-import { renderCatalog, type CatalogBudget, type CatalogFormat } from '../../disclosure/catalog.js';
+import { type CatalogBudget, type CatalogFormat } from '../../disclosure/catalog.js';
+import { createCachedCatalog } from '../../disclosure/cached-catalog.js';
 import { modelVisibleSkills, type ModelVisibilityOptions } from '../../disclosure/model-visibility.js';
 import { applyDeclaredLoads } from '../../disclosure/declared-loads.js';
 import { parseLoadMode, parseMaxLoadedSkills, type LoadMode } from '../../disclosure/load-mode.js';
@@ -105,6 +106,16 @@ export async function describeUnavailableTool(repository: SkillRepository, skill
 export function createSkillPrepareStep(options: SkillPrepareStepOptions): PrepareStepFunction<Record<string, Tool>> {
   const { loadMode, maxLoadedSkills, materialize } = validateOptions(options);
   const poolToolNames = Object.keys(options.toolPool ?? {});
+  const catalog =
+    options.catalog === false
+      ? undefined
+      : createCachedCatalog(options.repository, {
+          tools: options.skillToolNames,
+          ...(options.catalog?.format !== undefined ? { format: options.catalog.format } : {}),
+          ...(options.catalog?.budget !== undefined ? { budget: options.catalog.budget } : {}),
+          ...(options.catalog?.guidance !== undefined ? { guidance: options.catalog.guidance } : {}),
+          ...(options.includeModelDisabled === true ? { includeModelDisabled: true } : {}),
+        });
 
   const prepare = async (step: { stepNumber: number; messages: ModelMessage[] }): Promise<PrepareStepResult<Record<string, Tool>>> => {
     const { stepNumber } = step;
@@ -137,17 +148,6 @@ export function createSkillPrepareStep(options: SkillPrepareStepOptions): Prepar
       ...(options.allowedToolAliases ? { allowedToolAliases: options.allowedToolAliases } : {}),
     });
 
-    const catalog =
-      options.catalog === false
-        ? ''
-        : renderCatalog({
-            skills: await options.repository.list(skillContext),
-            tools: options.skillToolNames,
-            ...(options.catalog?.format !== undefined ? { format: options.catalog.format } : {}),
-            ...(options.catalog?.budget !== undefined ? { budget: options.catalog.budget } : {}),
-            ...(options.catalog?.guidance !== undefined ? { guidance: options.catalog.guidance } : {}),
-            ...(options.includeModelDisabled === true ? { includeModelDisabled: true } : {}),
-          });
     // System messages the caller put at the head of `messages` are theirs: kept first and unchanged.
     const callerSystem = leadingSystemMessages(messages);
     const conversation = messages.slice(callerSystem.length);
@@ -159,7 +159,7 @@ export function createSkillPrepareStep(options: SkillPrepareStepOptions): Prepar
         agentName,
         repository: options.repository,
         mode: materialize,
-        catalog,
+        catalog: catalog === undefined ? '' : await catalog.render(skillContext),
         ...(skillContext !== undefined ? { skillContext } : {}),
       }),
     );

@@ -18,6 +18,7 @@ import {
   normalizeKey,
   prepareEvents,
 } from '../session-input.js';
+import { KnownSessionStates } from '../known-session-states.js';
 import { summaryOfSqlRow } from '../sql-session-row.js';
 import type { SqlSessionRow } from '../sql-session-row.js';
 import type {
@@ -50,15 +51,23 @@ const schemaName = /^[a-z_][a-z0-9_]{0,62}$/;
 
 
 /**
- * Sessions in PostgreSQL. An append locks the session row (`SELECT ... FOR UPDATE`), checks the
- * version, inserts the events and writes the new state in one transaction; the primary key
- * (session, version) backs the check up. Every read is one statement, so one snapshot.
+ * Sessions in PostgreSQL. An append to a session this store knows at the expected version (it
+ * created, read or last appended to it) is one statement, one round trip: it updates the session
+ * row only where id and version still match, and inserts the events only if that update happened.
+ * Otherwise (another process wrote, or the session is unknown here) the append locks the session
+ * row (`SELECT ... FOR UPDATE`), checks the version, inserts the events and writes the new state in
+ * one transaction. The primary key (session, version) backs the check up. Every read is one
+ * statement, so one snapshot.
  */
 export class PostgresSessionStore implements SessionStore {
   readonly schema: string;
   readonly #pool: pg.Pool;
   readonly #ownsPool: boolean;
   readonly #tables: { sessions: string; events: string };
+  readonly #known = new KnownSessionStates();
+  readonly #appendKnown: string;
+  /** The same for one event (what a runner appends): plain parameters, no arrays to encode and unnest. */
+  readonly #appendKnownOne: string;
   #closed = false;
 
   private constructor(pool: pg.Pool, ownsPool: boolean, schema: string) {
@@ -66,6 +75,15 @@ export class PostgresSessionStore implements SessionStore {
     this.#ownsPool = ownsPool;
     this.schema = schema;
     this.#tables = { sessions: `"${schema}".skillbox_sessions`, events: `"${schema}".skillbox_session_events` };
+    // bigserial ids are never reused, so a matching id and version mean the state is the one known.
+    this.#appendKnown = `WITH updated AS (
+        UPDATE ${this.#tables.sessions} SET version = $1, state = $2, updated_at = $3 WHERE id = $4 AND version = $5 RETURNING id
+      )
+      INSERT INTO ${this.#tables.events} (session, version, event) SELECT updated.id, t.version, t.event FROM updated, unnest($6::integer[], $7::text[]) AS t(version, event)`;
+    this.#appendKnownOne = `WITH updated AS (
+        UPDATE ${this.#tables.sessions} SET version = $1, state = $2, updated_at = $3 WHERE id = $4 AND version = $5 RETURNING id
+      )
+      INSERT INTO ${this.#tables.events} (session, version, event) SELECT updated.id, $1, $6 FROM updated`;
   }
 
   /** Connects, and creates the schema and tables when missing. */
@@ -92,6 +110,8 @@ export class PostgresSessionStore implements SessionStore {
       [normalized.appName, normalized.userId, normalized.sessionId, JSON.stringify(state), now],
     );
     if (inserted.rowCount === 0) throw new SessionExistsError(normalized);
+    const id = (inserted.rows[0] as { id: string }).id;
+    this.#known.remember(KnownSessionStates.keyOf(normalized), { id, version: 0, state: { ...state }, stateText: '' });
     return { ...normalized, version: 0, createdAt: now, updatedAt: now, state, events: [] };
   }
 
@@ -112,7 +132,9 @@ export class PostgresSessionStore implements SessionStore {
     const first = result.rows[0];
     if (first === undefined) return undefined;
     const events = result.rows.flatMap(({ event }) => (event === null ? [] : [JSON.parse(event) as SessionEvent]));
-    return { ...summaryOfSqlRow(first), state: JSON.parse(first.state) as Record<string, string>, events };
+    const state = JSON.parse(first.state) as Record<string, string>;
+    this.#known.remember(KnownSessionStates.keyOf(normalized), { id: first.id, version: first.version, state: { ...state }, stateText: '' });
+    return { ...summaryOfSqlRow(first), state, events };
   }
 
   async appendEvents(key: SessionKey, events: NewSessionEvent[], options: AppendEventsOptions): Promise<AppendEventsResult> {
@@ -120,7 +142,39 @@ export class PostgresSessionStore implements SessionStore {
     const normalized = normalizeKey(key);
     const expectedVersion = checkExpectedVersion(options?.expectedVersion);
     const prepared = prepareEvents(events, expectedVersion);
+    const knownKey = KnownSessionStates.keyOf(normalized);
+    const known = this.#known.get(knownKey);
+    const version = expectedVersion + prepared.length;
+    if (known !== undefined && known.version === expectedVersion) {
+      const state = { ...known.state };
+      for (const { event } of prepared) applyStateDelta(state, event.stateDelta);
+      const common = [version, JSON.stringify(state), Date.now(), known.id, expectedVersion];
+      const inserted =
+        prepared.length === 1
+          ? await this.#pool.query(this.#appendKnownOne, [...common, prepared[0]!.json])
+          : await this.#pool.query(this.#appendKnown, [...common, prepared.map(({ event }) => event.version), prepared.map(({ json }) => json)]);
+      if (inserted.rowCount === prepared.length) {
+        this.#known.remember(knownKey, { id: known.id, version, state, stateText: '' });
+        return { version, events: prepared.map(({ event }) => event) };
+      }
+      // Nothing was written: another writer moved the session on, or removed it. The locked path says which.
+    }
     const client = await this.#pool.connect();
+    try {
+      return await this.#appendLocked(client, normalized, knownKey, expectedVersion, prepared);
+    } catch (error) {
+      this.#known.forget(knownKey);
+      throw error;
+    }
+  }
+
+  async #appendLocked(
+    client: pg.PoolClient,
+    normalized: ReturnType<typeof normalizeKey>,
+    knownKey: string,
+    expectedVersion: number,
+    prepared: ReturnType<typeof prepareEvents>,
+  ): Promise<AppendEventsResult> {
     return inTransaction(client, async () => {
       const found = await client.query<Pick<SqlSessionRow, 'id' | 'version' | 'state'>>(
         `SELECT id, version, state FROM ${this.#tables.sessions} WHERE app_name = $1 AND user_id = $2 AND session_id = $3 FOR UPDATE`,
@@ -143,6 +197,7 @@ export class PostgresSessionStore implements SessionStore {
         Date.now(),
         row.id,
       ]);
+      this.#known.remember(knownKey, { id: row.id, version, state, stateText: '' });
       return { version, events: prepared.map(({ event }) => event) };
     });
   }
@@ -162,6 +217,7 @@ export class PostgresSessionStore implements SessionStore {
   async deleteSession(key: SessionKey): Promise<boolean> {
     this.#checkOpen();
     const normalized = normalizeKey(key);
+    this.#known.forget(KnownSessionStates.keyOf(normalized));
     const deleted = await this.#pool.query(`DELETE FROM ${this.#tables.sessions} WHERE app_name = $1 AND user_id = $2 AND session_id = $3`, [
       normalized.appName,
       normalized.userId,

@@ -352,6 +352,35 @@ export function describeSessionStoreConformance(
       expect(final?.state).toEqual({ winner: loserName });
     });
 
+    it('merges state onto what another store wrote since this store last saw the session', async () => {
+      // A store may remember a session's state to append without reading it; that memory must not
+      // survive another process's write, nor a delete and re-create of the same session id.
+      const first = await open();
+      const second = await open();
+      await first.createSession(key, { state: { base: 'b' } });
+      await first.appendEvents(key, [message('one', { stateDelta: { a: '1' } })], { expectedVersion: 0 });
+      await second.appendEvents(key, [message('two', { stateDelta: { b: '2' } })], { expectedVersion: 1 });
+      await expect(first.appendEvents(key, [message('stale', { stateDelta: { c: 'stale' } })], { expectedVersion: 1 })).rejects.toMatchObject({ expectedVersion: 1, actualVersion: 2 });
+      await first.appendEvents(key, [message('three', { stateDelta: { c: '3' } })], { expectedVersion: 2 });
+      expect((await second.getSession(key))?.state).toEqual({ base: 'b', a: '1', b: '2', c: '3' });
+
+      expect(await second.deleteSession(key)).toBe(true);
+      await second.createSession(key, { state: { fresh: 'yes' } });
+      await expect(first.appendEvents(key, [message('old', { stateDelta: { d: '4' } })], { expectedVersion: 3 })).rejects.toMatchObject({ expectedVersion: 3, actualVersion: 0 });
+      await first.appendEvents(key, [message('new', { stateDelta: { d: '4' } })], { expectedVersion: 0 });
+      const recreated = await second.getSession(key);
+      expect(recreated?.state).toEqual({ fresh: 'yes', d: '4' });
+      expect(recreated?.events.map((event) => event.version)).toEqual([1]);
+
+      // Re-created at the same version this store knows (0), perhaps even in the same row slot.
+      const other: SessionKey = { ...key, sessionId: `${key.sessionId}-again` };
+      await first.createSession(other, { state: { by: 'first' } });
+      await second.deleteSession(other);
+      await second.createSession(other, { state: { by: 'second' } });
+      await first.appendEvents(other, [message('after', { stateDelta: { x: '1' } })], { expectedVersion: 0 });
+      expect((await second.getSession(other))?.state).toEqual({ by: 'second', x: '1' });
+    });
+
     it('lets exactly one of two stores create the same session', async () => {
       const first = await open();
       const second = await open();

@@ -1,0 +1,145 @@
+import { codePointLength } from '../format/code-point-length.js';
+import {
+  describedNote,
+  guidancePart,
+  minimumDescriptionLength,
+  otherSkillsLabel,
+  renderEntry,
+  shortenToLimit,
+  type CatalogEntry,
+  type CatalogFormat,
+} from './catalog-parts.js';
+import { createTokenCounter } from './token-counter.js';
+
+export interface CatalogBudget {
+  /** Most o200k_base tokens the catalog (guidance included) may take. */
+  tokens?: number;
+  /** Most characters (Unicode code points) the catalog (guidance included) may take. */
+  characters?: number;
+}
+
+/**
+ * One way to measure a catalog (code points or tokens) with the most it may take, and what each
+ * skill's part costs in it, remembered per skill: a skill's full entry, its entry at the shortest
+ * description, and its name-only form are the same at every step of the search.
+ */
+interface Measure {
+  limit: number;
+  of: (text: string) => number;
+  full: Float64Array;
+  shortest: Float64Array;
+  nameOnly: Float64Array;
+}
+
+/**
+ * Picks the catalog that fits the budget: all skills described in full if that fits; else the
+ * largest description cap that fits (a binary search, fitting being monotone in the cap); else the
+ * most skills described at `minimumDescriptionLength` with the rest listed by name (a binary
+ * search over the count); else every skill by name, over budget.
+ *
+ * Why it is cheap at any size: a catalog's cost is the sum of its parts' costs, because each part
+ * starts where a pre-token must start (see `createTokenCounter`, and `nameUnit` below for the
+ * `Other skills` line), so a step adds the skills' costs in catalog order and stops as soon as the
+ * sum passes the limit. Every part costs at least one, so a step looks at no more skills than the
+ * budget allows, whatever the number of skills; nothing is joined or kept per step, so memory is a
+ * few numbers per skill.
+ */
+export function chooseBudgetedEntries(full: readonly CatalogEntry[], format: CatalogFormat, guidanceText: string, budget: CatalogBudget): CatalogEntry[] {
+  const count = full.length;
+  const lengths = new Float64Array(count);
+  let longest = 0;
+  for (let index = 0; index < count; index += 1) {
+    const length = codePointLength(full[index]!.description!);
+    lengths[index] = length;
+    if (length > longest) longest = length;
+  }
+  const guidance = guidancePart(guidanceText);
+  const counter = createTokenCounter();
+  const table = () => new Float64Array(count).fill(-1);
+  const measures: Measure[] = [];
+  // Characters first: counting them is cheap, and a candidate over that budget need not be tokenized.
+  if (budget.characters !== undefined) measures.push({ limit: budget.characters, of: codePointLength, full: table(), shortest: table(), nameOnly: table() });
+  if (budget.tokens !== undefined) measures.push({ limit: budget.tokens, of: (text) => counter.count(text), full: table(), shortest: table(), nameOnly: table() });
+
+  const atCap = (index: number, cap: number): CatalogEntry => {
+    const entry = full[index]!;
+    return { ...entry, description: shortenToLimit(entry.description!, lengths[index]!, cap) };
+  };
+  // A skill listed by name only shows neither description nor location.
+  const nameOnly = (index: number): CatalogEntry => ({ name: full[index]!.name });
+  const remembered = (memo: Float64Array, index: number, measure: Measure, text: () => string): number => {
+    let cost = memo[index]!;
+    if (cost < 0) memo[index] = cost = measure.of(text());
+    return cost;
+  };
+  /** The cost of skill `index` described at `cap` (Infinity: in full), as a part in the middle of the list. */
+  const describedCost = (measure: Measure, index: number, cap: number): number => {
+    if (lengths[index]! <= cap) return remembered(measure.full, index, measure, () => renderEntry(full[index]!, format));
+    if (cap === minimumDescriptionLength) return remembered(measure.shortest, index, measure, () => renderEntry(atCap(index, cap), format));
+    return measure.of(renderEntry(atCap(index, cap), format));
+  };
+  /**
+   * A name on the text catalog's `Other skills: a, b, c` line, as ` name,`: the pre-token that holds a
+   * comma (or the label's colon) is a punctuation run, which cannot take in the space after it, and
+   * nothing looks behind, so the line splits into pre-tokens at every `, ` and the units add up.
+   */
+  const nameUnit = (index: number) => ` ${full[index]!.name},`;
+  const nameCost = (measure: Measure, index: number): number =>
+    remembered(measure.nameOnly, index, measure, () => (format === 'text' ? nameUnit(index) : renderEntry(nameOnly(index), format)));
+
+  /**
+   * The cost of the catalog with the first `described` skills described at `cap` and the rest by
+   * name, or some number over the limit as soon as it is clear the catalog does not fit.
+   */
+  const cost = (measure: Measure, cap: number, described: number): number => {
+    const last = count - 1;
+    let total: number;
+    if (format === 'text') {
+      total = measure.of(`Available skills${describedNote(described, count)}:\n`);
+      // The list's last line loses its line break and runs into the guidance, so it is counted with it.
+      if (described === count) total += measure.of(`${renderEntry(atCap(last, cap), format).trimEnd()}${guidance}`);
+      else total += measure.of(otherSkillsLabel) + measure.of(` ${full[last]!.name}${guidance}`);
+    } else {
+      const note = describedNote(described, count);
+      total = (note === '' ? 0 : measure.of(`${note.trim()}\n`)) + measure.of('<available_skills>\n') + measure.of(`</available_skills>${guidance}`);
+      if (described === count) total += describedCost(measure, last, cap);
+      else total += nameCost(measure, last);
+    }
+    const describedEnd = Math.min(described, last);
+    for (let index = 0; index < describedEnd && total <= measure.limit; index += 1) total += describedCost(measure, index, cap);
+    for (let index = describedEnd; index < last && total <= measure.limit; index += 1) total += nameCost(measure, index);
+    return total;
+  };
+  const fits = (cap: number, described: number) => measures.every((measure) => cost(measure, cap, described) <= measure.limit);
+
+  if (fits(Number.POSITIVE_INFINITY, count)) return [...full];
+
+  let low = minimumDescriptionLength;
+  let high = longest - 1;
+  let bestCap = -1;
+  while (low <= high) {
+    const middle = Math.floor((low + high) / 2);
+    if (fits(middle, count)) {
+      bestCap = middle;
+      low = middle + 1;
+    } else {
+      high = middle - 1;
+    }
+  }
+  if (bestCap !== -1) return full.map((_, index) => atCap(index, bestCap));
+
+  low = 0;
+  high = count - 1;
+  let bestCount = -1;
+  while (low <= high) {
+    const middle = Math.floor((low + high) / 2);
+    if (fits(minimumDescriptionLength, middle)) {
+      bestCount = middle;
+      low = middle + 1;
+    } else {
+      high = middle - 1;
+    }
+  }
+  const described = Math.max(bestCount, 0);
+  return full.map((_, index) => (index < described ? atCap(index, minimumDescriptionLength) : nameOnly(index)));
+}

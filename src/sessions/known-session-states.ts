@@ -1,0 +1,43 @@
+import type { NormalizedSessionKey } from './session-input.js';
+
+/** What a store last wrote or read of one session: enough to append without reading it first. */
+export interface KnownSession {
+  /** The store's row id of the session. */
+  id: number | string;
+  version: number;
+  state: Record<string, string>;
+  /** `state` exactly as stored (the JSON text), for stores that compare it. */
+  stateText: string;
+}
+
+/** Sessions remembered at once: a process usually appends to a few sessions at a time. */
+const rememberedSessions = 256;
+
+/**
+ * The state of recently used sessions at their current version, so an append can compute the new
+ * state without a round trip to read it. Safe because a session's state changes only with its
+ * version: an append writes only where the stored version (and row) still match what is known
+ * here, and otherwise falls back to reading the session under a lock, which also catches writes by
+ * other processes. Bounded; the least recently used session is forgotten first.
+ */
+export class KnownSessionStates {
+  readonly #sessions = new Map<string, KnownSession>();
+
+  static keyOf(key: NormalizedSessionKey): string {
+    return JSON.stringify([key.appName, key.userId, key.sessionId]);
+  }
+
+  get(key: string): KnownSession | undefined {
+    return this.#sessions.get(key);
+  }
+
+  remember(key: string, session: KnownSession): void {
+    this.#sessions.delete(key);
+    if (this.#sessions.size >= rememberedSessions) this.#sessions.delete(this.#sessions.keys().next().value!);
+    this.#sessions.set(key, session);
+  }
+
+  forget(key: string): void {
+    this.#sessions.delete(key);
+  }
+}
