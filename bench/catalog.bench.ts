@@ -4,7 +4,9 @@
 // measured on the same skills in the same run. Figures only; nothing here fails on a number.
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { buildTokenReport, countTokens, percentSaved, renderCatalog } from '../src/disclosure/index.js';
+import { renderCatalog } from '../src/disclosure/catalog.js';
+import { countTokens } from '../src/disclosure/token-counter.js';
+import { buildTokenReport, percentSaved } from '../src/disclosure/token-report.js';
 import { createFsSkillRepository } from '../src/repository/fs-skill-repository.js';
 import { median } from './bench-support.js';
 
