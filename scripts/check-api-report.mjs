@@ -53,6 +53,13 @@ function isTypeOnlyExport(symbol) {
     (ts.isExportSpecifier(declaration) && (declaration.isTypeOnly || declaration.parent.parent.isTypeOnly)));
 }
 
+function hasDocComment(symbol) {
+  const target = symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol;
+  if (target.getDocumentationComment(checker).length > 0) return true;
+  // A const's comment sits on its statement, which getDocumentationComment does not always read.
+  return (target.declarations ?? []).some((declaration) => ts.getJSDocCommentsAndTags(declaration).length > 0);
+}
+
 function exportsOf(entry) {
   const source = program.getSourceFile(entry.file);
   if (!source) throw new Error(`api report: ${entry.file} (package.json exports "${entry.subpath}") does not exist`);
@@ -62,7 +69,7 @@ function exportsOf(entry) {
     let kind = kindOf(symbol);
     const valueKinds = ['class', 'enum', 'function', 'const', 'variable'];
     if (valueKinds.includes(kind) && isTypeOnlyExport(symbol)) kind = `type-only ${kind}`;
-    return { name: symbol.name, kind, value: valueKinds.includes(kind) };
+    return { name: symbol.name, kind, value: valueKinds.includes(kind), documented: hasDocComment(symbol) };
   }).sort((a, b) => a.name.localeCompare(b.name));
 }
 
@@ -106,6 +113,14 @@ if (args.has('--update')) {
 }
 
 const problems = [];
+// Every public name has TSDoc (editors show it) and a line in docs/api.md (readers find it).
+const apiPage = existsSync(join(root, 'docs/api.md')) ? readFileSync(join(root, 'docs/api.md'), 'utf8') : '';
+for (const { entry, names } of results) {
+  for (const name of names) {
+    if (!name.documented) problems.push(`${entry.subpath}: ${name.name} has no TSDoc comment`);
+    if (!new RegExp(`\\b${name.name}\\b`).test(apiPage)) problems.push(`${entry.subpath}: ${name.name} is not described in docs/api.md`);
+  }
+}
 const expectedFiles = new Set(results.map(({ entry }) => reportFileName(entry.subpath)));
 for (const { entry, names } of results) {
   const file = join(reportDir, reportFileName(entry.subpath));

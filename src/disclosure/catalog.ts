@@ -6,8 +6,10 @@ import { DisclosureConfigError } from './errors.js';
 import { modelVisibleSkills, type ModelVisibilityOptions } from './model-visibility.js';
 import { countTokens, createTokenCounter } from './token-counter.js';
 
+/** How `renderCatalog` lays out skills: plain `text` lines or `xml` (`<available_skills>`). */
 export type CatalogFormat = 'text' | 'xml';
 
+/** A size limit for the rendered catalog, in tokens (o200k_base) and/or characters. */
 export interface CatalogBudget {
   /** Most o200k_base tokens the catalog (guidance included) may take. */
   tokens?: number;
@@ -15,6 +17,7 @@ export interface CatalogBudget {
   characters?: number;
 }
 
+/** What `renderCatalog` lists (the skills, the tools the model has) and how (format, guidance, budget). */
 export interface CatalogOptions extends ModelVisibilityOptions {
   /**
    * The visible skills (after the visibility filter). Their order does not matter: the catalog sorts

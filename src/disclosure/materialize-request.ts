@@ -15,6 +15,7 @@ import type { SkillToolName } from '../tools/tool-names.js';
  */
 export type MaterializationMode = 'system' | 'tool-result';
 
+/** Input of `materializeRequest`: the transcript, state, repository, load mode and catalog. */
 export interface MaterializeRequestOptions {
   /** The request as the transcript has it; never modified. */
   messages: readonly ModelMessage[];

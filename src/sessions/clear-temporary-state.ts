@@ -3,6 +3,7 @@ import type { SessionKey, SessionStore } from './session-store.js';
 
 export const temporaryStatePrefix = 'temp:';
 
+/** Options of `clearTemporaryState`: the key prefix to clear, the author of its event, and retries on a conflict. */
 export interface ClearTemporaryStateOptions {
   /** Keys starting with this are deleted; defaults to `"temp:"`. */
   prefix?: string;
@@ -12,6 +13,7 @@ export interface ClearTemporaryStateOptions {
   maxAttempts?: number;
 }
 
+/** What `clearTemporaryState` did: the session's new version and the keys it removed. */
 export interface ClearTemporaryStateResult {
   /** The session version afterwards (unchanged when there was nothing to clear). */
   version: number;

@@ -12,8 +12,10 @@ import { skillNameSchema, type SkillToolSettings } from './skill-tool-support.js
 import { disclosureToolNames, type DisclosureToolName } from './tool-names.js';
 import type { ToolDefinition } from './types.js';
 
+/** A preset set of tools: `knowledge` (load and read skills) or `full` (also run them). */
 export type SkillToolProfile = 'knowledge' | 'full';
 
+/** Options of `createSkillTools`: the repository, the profile or tool names, and their limits. */
 export interface SkillToolsOptions {
   repository: SkillRepository;
   /** `knowledge` (default), `full`, or the exact tool names to register. */

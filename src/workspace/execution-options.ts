@@ -7,6 +7,7 @@ import { assertAllowedVariable } from './run-environment.js';
 import { maxRuntimeTimeoutMs } from './runtimes/validate-command.js';
 import type { WorkspaceManager } from './workspace-manager.js';
 
+/** Options of `createExecutionTools`: the workspace manager, command policy, timeouts and environment. */
 export interface ExecutionToolsOptions {
   workspaces: WorkspaceManager;
   /**

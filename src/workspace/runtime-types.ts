@@ -30,6 +30,7 @@ export interface RuntimeCommand {
   abortSignal?: AbortSignal;
 }
 
+/** What a runtime reports about one command: output, exit code or signal, timeout, truncation. */
 export interface RuntimeResult {
   stdout: string;
   stderr: string;

@@ -14,6 +14,7 @@ import { metadataFileName } from './workspace-paths.js';
 import { inSpan } from './in-span.js';
 import { Workspace } from './workspace.js';
 
+/** Options of `createWorkspaceManager`: the runtime, repository, base folder, staging and expiry. */
 export interface WorkspaceManagerOptions {
   runtime: WorkspaceRuntime;
   repository: SkillRepository;
@@ -264,6 +265,7 @@ export async function ensurePrivateFolder(folder: string): Promise<void> {
   if ((stats.mode & 0o777) !== 0o700) throw new WorkspaceBaseUnsafeError(folder, `its mode is 0${(stats.mode & 0o777).toString(8)}, not 0700`);
 }
 
+/** The per-session workspaces (folders where skills are staged and commands run) on one runtime. */
 export function createWorkspaceManager(options: WorkspaceManagerOptions): WorkspaceManager {
   return new WorkspaceManager(options);
 }

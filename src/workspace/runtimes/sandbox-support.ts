@@ -3,6 +3,7 @@ import { bubblewrapArguments } from './bubblewrap-arguments.js';
 import { findExecutable, SYSTEM_PATH } from './find-executable.js';
 import { memoryCgroupParent, pidsCgroupParent } from './run-cgroup.js';
 
+/** Whether bubblewrap sandboxes can run on this host, and why not when they cannot. */
 export type SandboxSupport =
   | {
       available: true;
