@@ -197,6 +197,18 @@ const problems = [];
 for (const { entry, names } of results) {
   for (const name of names) if (!name.documented) problems.push(`${entry.subpath}: ${name.name} has no TSDoc comment`);
 }
+// A name the AI SDK also exports would give an application importing both two different types of
+// one name (the message types were such a case); export ours under a Skill prefix instead.
+const aiTypes = join(root, 'node_modules/ai/dist/index.d.ts');
+if (existsSync(aiTypes)) {
+  const aiProgram = ts.createProgram([aiTypes], { skipLibCheck: true, noEmit: true });
+  const aiChecker = aiProgram.getTypeChecker();
+  const aiModule = aiChecker.getSymbolAtLocation(aiProgram.getSourceFile(aiTypes));
+  const aiNames = new Set(aiModule ? aiChecker.getExportsOfModule(aiModule).map((symbol) => symbol.name) : []);
+  for (const { entry, names } of results) {
+    for (const name of names) if (aiNames.has(name.name)) problems.push(`${entry.subpath}: ${name.name} is also a name the AI SDK ('ai') exports`);
+  }
+}
 if (!existsSync(apiPagePath) || readFileSync(apiPagePath, 'utf8') !== renderApiPage()) {
   problems.push('docs/api.md does not match the exports and their TSDoc');
 }
