@@ -8,7 +8,7 @@ export interface SessionKey {
   sessionId: string;
 }
 
-/** String keys to string values, as in the seeds; `null` deletes the key. */
+/** String keys to string values; `null` deletes the key. */
 export type StateDelta = Record<string, string | null>;
 
 /** Token counts of a model call, as the runner reports them. */

@@ -3,7 +3,7 @@ import { WorkspacePathError } from './errors.js';
 /**
  * A compiled workspace glob: `*` and `?` stay within one path segment, `**` spans any number of
  * segments (zero included), `[abc]` / `[!a-z]` are classes and `{a,b}` alternatives. Hidden files
- * match like any other (bash `dotglob`, as the seeds' container runtimes collect).
+ * match like any other (as bash with `dotglob` matches them).
  */
 export interface GlobPattern {
   /** The leading segments without wildcards: the folder the walk starts from ('' for the root). */

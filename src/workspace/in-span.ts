@@ -2,7 +2,7 @@ import { SpanStatusCode, trace, type Span } from '@opentelemetry/api';
 
 const tracer = trace.getTracer('skillbox');
 
-/** Runs `work` inside a span named `name`, recording failures, as the Go seed names its spans. */
+/** Runs `work` inside a span named `name`, recording failures (docs/workspaces.md lists the span names). */
 export async function inSpan<T>(name: string, attributes: Record<string, string | number | boolean>, work: (span: Span) => Promise<T>): Promise<T> {
   return tracer.startActiveSpan(name, { attributes }, async (span) => {
     try {

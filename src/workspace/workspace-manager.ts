@@ -57,8 +57,8 @@ export function sanitizeSessionId(sessionId: string): string {
 }
 
 /**
- * One workspace per session, created on first use and found again on disk after a restart (the
- * Python seed lost them). Expired workspaces are removed by age of last use.
+ * One workspace per session, created on first use and found again on disk after a restart (its
+ * metadata.json, docs/workspaces.md). Expired workspaces are removed by age of last use.
  */
 export class WorkspaceManager {
   readonly runtime: WorkspaceRuntime;

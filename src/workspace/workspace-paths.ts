@@ -2,7 +2,7 @@ import { lstat, mkdir, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { WorkspacePathError } from './errors.js';
 
-/** Top-level folders of a workspace, as DESIGN.md lays them out. */
+/** Top-level folders of a workspace, as docs/workspaces.md lays them out. */
 export const workspaceFolders = {
   skills: 'skills',
   work: 'work',

@@ -21,6 +21,7 @@ import { isUnavailableToolError } from './unavailable-tool-calls.js';
 import { windowHistory } from './history-window.js';
 import { createVisibleSkillToolkits, type VisibleSkillToolkitsOptions } from './visible-skill-toolkits.js';
 
+/** Options of `createSkillAgent`: the model, the skills, sessions, runtime or workspaces, load mode and limits. */
 export interface SkillAgentOptions extends Omit<VisibleSkillToolkitsOptions, 'repository' | 'context'> {
   model: LanguageModel;
   /** Where skills come from. */
@@ -67,6 +68,7 @@ export interface SkillAgentOptions extends Omit<VisibleSkillToolkitsOptions, 're
 /** Model call settings the agent passes through to `streamText`. */
 export type SkillAgentCallSettings = Omit<CallSettings, 'abortSignal'> & { providerOptions?: Parameters<typeof streamText>[0]['providerOptions'] };
 
+/** Input of `SkillAgent.run`: the user and session, the message, declared loads, the caller's context and an abort signal. */
 export interface SkillAgentRunOptions {
   userId: string;
   sessionId: string;
@@ -78,6 +80,7 @@ export interface SkillAgentRunOptions {
   abortSignal?: AbortSignal;
 }
 
+/** An agent made by `createSkillAgent`: `run` streams one turn of a session as typed events. */
 export interface SkillAgent {
   readonly name: string;
   readonly sessions: SessionStore;

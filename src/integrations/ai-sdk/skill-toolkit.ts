@@ -6,6 +6,7 @@ import { SkillAgentConfigError } from './errors.js';
 import { createSkillPrepareStep, type SkillPrepareStepOptions } from './skill-prepare-step.js';
 import { toAiSdkTools } from './tool-adapter.js';
 
+/** Options of `createSkillToolkit`: the repository, the tool profile, execution tools and the `prepareStep` options. */
 export interface SkillToolkitOptions extends Omit<SkillPrepareStepOptions, 'skillToolNames' | 'repository'> {
   repository: SkillRepository;
   /**

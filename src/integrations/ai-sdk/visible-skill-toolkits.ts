@@ -4,6 +4,7 @@ import { skillEnumValues } from '../../tools/skill-tool-support.js';
 import { SkillAgentConfigError } from './errors.js';
 import { createSkillToolkit, type SkillToolkit, type SkillToolkitOptions } from './skill-toolkit.js';
 
+/** Options of `createVisibleSkillToolkits`: the toolkit options and how many per-audience toolkits to cache. */
 export interface VisibleSkillToolkitsOptions extends Omit<SkillToolkitOptions, 'skillNames'> {
   /** Toolkits kept, one per distinct list of visible names; the least recently used goes first. Default 64. */
   maxCachedToolkits?: number;
@@ -22,6 +23,7 @@ export interface VisibleSkillToolkits {
   forContext(context?: SkillContext): Promise<SkillToolkit>;
 }
 
+/** How many per-audience toolkits `createVisibleSkillToolkits` keeps by default. */
 export const defaultMaxCachedToolkits = 64;
 
 /**
