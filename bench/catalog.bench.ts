@@ -5,7 +5,9 @@
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { buildTokenReport, countTokens, percentSaved, renderCatalog } from '../src/disclosure/index.js';
+import { renderCatalog } from '../src/disclosure/catalog.js';
+import { countTokens } from '../src/disclosure/token-counter.js';
+import { buildTokenReport, percentSaved } from '../src/disclosure/token-report.js';
 import { createFsSkillRepository } from '../src/repository/fs-skill-repository.js';
 import type { SkillSummary } from '../src/repository/types.js';
 import {

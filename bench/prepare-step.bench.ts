@@ -40,7 +40,9 @@ async function stepOf(implementation: Implementation, root: string, budget: (typ
     ...(budget === undefined ? {} : { catalog: { budget } }),
   });
   const context = implementation.callContext.createSkillCallContext({ sessionId: 'bench', state: implementation.stateView.createInMemoryStateView({}) });
-  return async () => prepareStep({ stepNumber: 1, messages, steps: [], model, experimental_context: context });
+  // ai 6's field name: prepareStep reads it on ai 7 too, and the baseline (older code) knows only it.
+  const input = { stepNumber: 1, messages, steps: [], model, experimental_context: context };
+  return async () => prepareStep(input as never);
 }
 
 export async function run(): Promise<void> {

@@ -1,6 +1,6 @@
 // Staging a 50 MB skill into a workspace: the first copy against the physical floor (cp -r of the
 // same folder, and Node's fs.cp), and an unchanged re-stage (sizes and times compared, no byte read)
-// against what the seeds do on every call (a sha256 over every byte). Figures only.
+// against hashing every byte on every call (sha256), the simple alternative. Figures only.
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';

@@ -37,6 +37,8 @@ const tsconfig = {
     noUnusedLocals: false,
     paths: {
       skillbox: ['../src/index.ts'],
+      'skillbox/disclosure': ['../src/disclosure/index.ts'],
+      'skillbox/testing': ['../src/conformance/index.ts'],
       'skillbox/ai-sdk': ['../src/integrations/ai-sdk/index.ts'],
       'skillbox/mcp': ['../src/integrations/mcp/index.ts'],
       'skillbox/hub': ['../src/hub/index.ts'],

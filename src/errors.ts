@@ -1,13 +1,96 @@
 /**
+ * Every `code` a {@link SkillboxError} can carry, one per kind of failure. The list is the contract
+ * callers branch on (`isSkillboxError(error, 'SESSION_CONFLICT')`); a new error class adds its code
+ * here, and the compiler refuses a code that is not listed.
+ */
+export const skillboxErrorCodes = [
+  // format
+  'SKILL_PARSE_ERROR',
+  // repository
+  'SKILL_NOT_FOUND',
+  'SKILL_PATH_REFUSED',
+  'SKILL_FILE_NOT_FOUND',
+  'SKILL_FILE_UNREADABLE',
+  'SKILL_ROOT_UNUSABLE',
+  'INVALID_SKILL_DEFINITION',
+  'INVALID_REPOSITORY_OPTIONS',
+  'STRICT_REPOSITORY_FAILED',
+  'URL_ROOT_FAILED',
+  'ARCHIVE_REFUSED',
+  'INVALID_ARCHIVE_LIMITS',
+  // disclosure and tools
+  'DISCLOSURE_CONFIG_INVALID',
+  'SKILL_LOAD_REQUEST_INVALID',
+  'SKILL_UNAVAILABLE',
+  'SKILL_TOOL_ERROR',
+  'SKILL_TOOLS_CONFIG_INVALID',
+  // runtimes and workspaces
+  'RUNTIME_COMMAND_INVALID',
+  'RUNTIME_CONFIG_ERROR',
+  'SANDBOX_UNAVAILABLE',
+  'WORKSPACE_PATH_REFUSED',
+  'WORKSPACE_INPUT_ERROR',
+  'WORKSPACE_CONFIG_ERROR',
+  'WORKSPACE_BASE_UNSAFE',
+  'SKILL_STAGING_FAILED',
+  'RUN_ENV_REFUSED',
+  'COMMAND_REFUSED',
+  'ARTIFACT_NOT_FOUND',
+  'ARTIFACT_NAME_REFUSED',
+  // sessions
+  'SESSION_CONFLICT',
+  'SESSION_NOT_FOUND',
+  'SESSION_EXISTS',
+  'SESSION_INPUT_INVALID',
+  'SESSION_STORE_OPTIONS_INVALID',
+  'SESSION_STORE_SCHEMA',
+  'SESSION_STORE_CLOSED',
+  'SESSION_STORE_UNAVAILABLE',
+  // integrations
+  'SKILL_CALL_CONTEXT_MISSING',
+  'SKILL_AGENT_CONFIG',
+  'SKILL_AGENT_TURN_ABORTED',
+  'SKILL_MCP_CONFIG_INVALID',
+] as const;
+
+/** One of {@link skillboxErrorCodes}: the stable name of a kind of failure. */
+export type SkillboxErrorCode = (typeof skillboxErrorCodes)[number];
+
+// A registry symbol rather than `instanceof`: two copies of skillbox in one process (a dependency
+// pinning another version, a bundled and an installed copy) have two SkillboxError classes, and an
+// error from one is not an instance of the other. Symbol.for gives both copies the same key.
+const skillboxErrorBrand = Symbol.for('skillbox.error');
+
+/**
  * Every error skillbox throws on purpose is a SkillboxError with a stable `code`, so callers can
  * branch on the kind without parsing messages. Layers define subclasses next to their code.
  */
 export class SkillboxError extends Error {
-  readonly code: string;
+  /** The kind of failure; stable across versions, unlike the message. */
+  readonly code: SkillboxErrorCode;
+  private readonly [skillboxErrorBrand] = true;
 
-  constructor(code: string, message: string, options?: { cause?: unknown }) {
+  constructor(code: SkillboxErrorCode, message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.name = new.target.name;
     this.code = code;
   }
+}
+
+/**
+ * True when `error` is a {@link SkillboxError} (from this or any other installed copy of skillbox),
+ * and, when `code` is given, carries that code.
+ *
+ * ```ts ignore
+ * try { await store.appendEvents(key, events, { expectedVersion }); }
+ * catch (error) { if (isSkillboxError(error, 'SESSION_CONFLICT')) retry(); else throw error; }
+ * ```
+ */
+export function isSkillboxError<Code extends SkillboxErrorCode>(
+  error: unknown,
+  code?: Code,
+): error is SkillboxError & { readonly code: Code } {
+  if (typeof error !== 'object' || error === null) return false;
+  if ((error as { [skillboxErrorBrand]?: unknown })[skillboxErrorBrand] !== true) return false;
+  return code === undefined || (error as { code?: unknown }).code === code;
 }

@@ -1,5 +1,9 @@
-// `skillbox/testing`: the suites that check a third-party WorkspaceRuntime or SessionStore behaves
-// like the built-in ones. They import vitest (an optional peer dependency), so they live on their
-// own subpath and never load from the root entry.
+// `skillbox/testing`: what a project's own tests need. The conformance suites check that a
+// third-party WorkspaceRuntime or SessionStore behaves like the built-in ones; the scripted model
+// (the AI SDK's mock model answering from a script) and the recording runtime drive and observe an
+// agent without a hosted model. They import vitest and `ai/test` (optional peer dependencies), so
+// they live on their own subpath and never load from the root entry.
 export { describeRuntimeConformance } from '../workspace/testing/runtime-conformance.js';
 export { describeSessionStoreConformance, type SessionStoreBackend, type SessionStoreConformanceOptions } from '../sessions/testing/session-store-conformance.js';
+export { createScriptedModel, type ScriptedModel, type ScriptedStep } from '../integrations/ai-sdk/testing/scripted-model.js';
+export { createRecordingRuntime, type RecordedRun, type RecordingRuntime } from '../workspace/testing/recording-runtime.js';

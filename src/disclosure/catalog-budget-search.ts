@@ -11,6 +11,7 @@ import {
 } from './catalog-parts.js';
 import { createTokenCounter } from './token-counter.js';
 
+/** A size limit for the rendered catalog, in tokens (o200k_base) and/or characters. */
 export interface CatalogBudget {
   /** Most o200k_base tokens the catalog (guidance included) may take. */
   tokens?: number;

@@ -1,9 +1,11 @@
+import type { SkillToolName } from '../tools/tool-names.js';
+
 /**
  * The short instructions after the catalog. They name only the tools the model actually has, so
- * the prompt never points at a tool that is not registered (a hastekit rule worth keeping).
+ * the prompt never points at a tool that is not registered.
  */
 export function renderCatalogGuidance(tools: readonly string[]): string {
-  const has = (name: string) => tools.includes(name);
+  const has = (name: SkillToolName) => tools.includes(name);
   const lines: string[] = [];
   if (has('skill_load')) {
     lines.push(

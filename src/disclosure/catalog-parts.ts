@@ -1,5 +1,6 @@
 import type { SkillSummary } from '../repository/types.js';
 
+/** How `renderCatalog` lays out skills: plain `text` lines or `xml` (`<available_skills>`). */
 export type CatalogFormat = 'text' | 'xml';
 
 /** Descriptions are never shortened below this many code points; past that, skills are listed by name. */

@@ -11,6 +11,7 @@ import { countTokens } from './token-counter.js';
 export type { CatalogBudget } from './catalog-budget-search.js';
 export { maxCatalogDescriptionLength, minimumDescriptionLength, shortenDescription, type CatalogFormat } from './catalog-parts.js';
 
+/** What `renderCatalog` lists (the skills, the tools the model has) and how (format, guidance, budget). */
 export interface CatalogOptions extends ModelVisibilityOptions {
   /**
    * The visible skills (after the visibility filter). Their order does not matter: the catalog sorts

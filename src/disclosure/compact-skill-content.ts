@@ -1,6 +1,7 @@
 import { loadedMarker } from './loaded-content.js';
 import { toolCallInputs, toolResultText, type ModelMessage, type ToolResultPart } from './model-messages.js';
 
+/** How much of the recent transcript `compactSkillContent` leaves untouched. */
 export interface CompactSkillContentOptions {
   /** How many messages at the end stay as they are (the recent history the model is working with). */
   keepRecentMessages?: number;

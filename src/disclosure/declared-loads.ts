@@ -20,6 +20,7 @@ export interface NormalizedSkillLoad {
   includeAllDocs: boolean;
 }
 
+/** Input of `applyDeclaredLoads`: the agent, the repository and the skills a caller loads up front. */
 export interface DeclaredLoadsOptions {
   agentName: string;
   repository: SkillRepository | undefined;

@@ -12,7 +12,7 @@ export const loadModes: readonly LoadMode[] = ['turn', 'once', 'session'];
 
 export const defaultLoadMode: LoadMode = 'turn';
 
-/** Validates a configured mode; unlike the seeds, an unknown mode is a configuration error, not `turn`. */
+/** Validates a configured mode; an unknown mode is a configuration error, not a silent `turn`. */
 export function parseLoadMode(value: unknown, field = 'loadMode'): LoadMode {
   if (value === undefined) return defaultLoadMode;
   if (typeof value === 'string' && (loadModes as readonly string[]).includes(value)) return value as LoadMode;

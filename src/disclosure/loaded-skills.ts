@@ -41,6 +41,7 @@ export function readLoadedSkillNamesInTouchOrder(state: StateReader, agentName: 
   return [...unordered, ...order];
 }
 
+/** The agent's loaded skills with their selected docs and tools, least recently touched first. */
 export function readLoadedSkills(state: StateReader, agentName: string): LoadedSkill[] {
   return readLoadedSkillNamesInTouchOrder(state, agentName).map((name) => ({
     name,

@@ -5,6 +5,7 @@ import { createInjectionAllowance, loadedContextHeader, renderLoadedSkill } from
 import { readLoadedSkills } from './loaded-skills.js';
 import { toolCallInputs, toolResultText, type ModelMessage, type SystemModelMessage, type ToolResultOutput, type ToolResultPart } from './model-messages.js';
 import type { StateReader } from './state-delta.js';
+import type { SkillToolName } from '../tools/tool-names.js';
 
 /**
  * Where loaded skills go in a request:
@@ -14,6 +15,7 @@ import type { StateReader } from './state-delta.js';
  */
 export type MaterializationMode = 'system' | 'tool-result';
 
+/** Input of `materializeRequest`: the transcript, state, repository, load mode and catalog. */
 export interface MaterializeRequestOptions {
   /** The request as the transcript has it; never modified. */
   messages: readonly ModelMessage[];
@@ -34,7 +36,7 @@ export interface MaterializeRequestOptions {
 }
 
 /** Tools whose results carry loaded content in `tool-result` mode. */
-export const anchorToolNames: readonly string[] = ['skill_load', 'skill_select_docs'];
+export const anchorToolNames: readonly string[] = ['skill_load', 'skill_select_docs'] satisfies readonly SkillToolName[];
 
 const stubPattern = /^\s*loaded:\s*(.+?)\s*$/i;
 

@@ -99,6 +99,7 @@ export interface ToolModelMessage {
   providerOptions?: ProviderOptions;
 }
 
+/** A message of a model request: structurally the subset of the AI SDK `ModelMessage` skillbox reads. */
 export type ModelMessage = SystemModelMessage | UserModelMessage | AssistantModelMessage | ToolModelMessage;
 
 /** The text a tool result carries, as the model reads it (JSON outputs are serialised). */

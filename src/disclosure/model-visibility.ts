@@ -9,6 +9,7 @@ export interface ModelVisibilityOptions {
   includeModelDisabled?: boolean;
 }
 
+/** True when the model may be offered this skill (`modelInvocable` unless `includeModelDisabled`). */
 export function isModelVisible(summary: Pick<SkillSummary, 'modelInvocable'>, options: ModelVisibilityOptions = {}): boolean {
   return options.includeModelDisabled === true || summary.modelInvocable !== false;
 }

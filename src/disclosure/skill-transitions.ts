@@ -10,6 +10,7 @@ import { docsKey, loadedKey, loadedOrderKey, selectAll, toolsKey } from './state
  * computes the delta.
  */
 
+/** Input of `loadSkill`: which agent loads which skill, the docs it selects, and the cap on loaded skills. */
 export interface LoadSkillEvent {
   agentName: string;
   skill: string;
@@ -39,11 +40,13 @@ export function loadSkill(state: StateReader, event: LoadSkillEvent): StateDelta
   return mergeDeltas(delta, evictLeastRecentlyTouched(overlayState(state, delta), event));
 }
 
+/** Input of `selectDocs` / `selectTools`: which agent changes the selection of which loaded skill, and how. */
 export interface SelectEvent extends SelectionChange {
   agentName: string;
   skill: string;
 }
 
+/** The delta of a selection change and the selection it leads to. */
 export interface SelectResult {
   selection: Selection;
   delta: StateDelta;

@@ -1,5 +1,5 @@
 /**
- * Disclosure state is a flat map of string keys to string values (the seeds' session state). Every
+ * Disclosure state is a flat map of string keys to string values (a session's state, docs/sessions.md). Every
  * transition reads a snapshot and returns a delta instead of writing, so a caller can apply the
  * deltas of a whole step at once, or drop them when the step fails.
  */

@@ -1,6 +1,6 @@
 /**
- * Session-state keys of progressive disclosure, spelled as the Go seed spells them so state written
- * by one implementation reads the same in the other. Values are strings: "1" for loaded, "*" or a
+ * Session-state keys of progressive disclosure, spelled as docs/progressive-disclosure.md lists them;
+ * the spelling is shared with a Go implementation, so state written by either reads the same in the other. Values are strings: "1" for loaded, "*" or a
  * JSON array for selections, a JSON array of names (oldest to newest touch) for the order.
  */
 
@@ -10,8 +10,8 @@ const prefix = 'temp:skill:';
 const pathSegmentSafe = /^[A-Za-z0-9\-_.~$&+:=@]$/;
 
 /**
- * The agent name as Go's `url.PathEscape` writes it (the Go seed builds its keys that way), so state
- * written by either implementation reads the same in the other: every UTF-8 byte except the
+ * The agent name as Go's `url.PathEscape` writes it (docs/progressive-disclosure.md), so state
+ * written by a Go implementation and this one reads the same in the other: every UTF-8 byte except the
  * unreserved characters and `$&+:=@` becomes `%XX` with upper-case hex; a space is `%20`. Agent names
  * may hold `/` (sub-agents such as `agent/child`); escaping it keeps a parent's key prefix from
  * matching its children's keys.

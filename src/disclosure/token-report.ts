@@ -26,6 +26,7 @@ export interface SkillTokenFigures {
   docs_unreadable: number;
 }
 
+/** Token figures of a repository: the catalog against the bodies and docs of every skill, per skill and in total. */
 export interface TokenReport {
   tokenizer: string;
   skills: SkillTokenFigures[];
@@ -43,6 +44,7 @@ export interface TokenReport {
   max_counted_doc_bytes: number;
 }
 
+/** What `buildTokenReport` counts: the repository, the catalog format, the caller's context and how much of each doc. */
 export interface TokenReportOptions extends ModelVisibilityOptions {
   repository: SkillRepository;
   format?: CatalogFormat;

@@ -13,6 +13,7 @@ export function clearAgentState(state: StateReader, agentName: string): StateDel
   return delta;
 }
 
+/** The agent and load mode the turn-lifecycle functions (`beginTurn`, `afterModelRequest`) act for. */
 export interface LifecycleOptions {
   agentName: string;
   mode?: LoadMode;

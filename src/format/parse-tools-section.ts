@@ -35,7 +35,7 @@ function fenceLength(text: string, start: number, end: number): number {
 }
 
 /**
- * Reads the body's `Tools:` section (the Python seed's convention): a line that is `Tools:` in any
+ * Reads the body's `Tools:` section (docs/skill-format.md): a line that is `Tools:` in any
  * case starts it, `- name` items follow (case kept), blank lines and `#` lines are skipped, and the
  * first other line ends it. Several sections add up; a name listed twice is kept once. Lines inside
  * fenced code blocks are ignored, so a SKILL.md quoted as an example does not declare tools.

@@ -21,6 +21,7 @@ export interface ParsedSkill {
   warnings: string[];
 }
 
+/** Options of `parseSkillMarkdown`: the file name errors name and the folder name `name` is compared with. */
 export interface ParseSkillOptions {
   /** Path of the file, used in error messages. */
   file?: string;

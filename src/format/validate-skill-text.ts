@@ -5,6 +5,7 @@ import { parseStrictYaml } from './parse-strict-yaml.js';
 import { splitFrontmatter } from './split-frontmatter.js';
 import type { ValidationResult } from './validation-result.js';
 
+/** Options of `validateSkillText`: the folder name the `name` field must match and the file name problems name. */
 export interface ValidateSkillTextOptions {
   /** Name of the folder holding the SKILL.md; the skill's name must equal it (after NFKC). Unchecked when absent. */
   folderName?: string;

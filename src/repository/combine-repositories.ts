@@ -101,6 +101,7 @@ export class CombinedSkillRepository implements SkillRepository {
   }
 }
 
+/** One repository over several: the first that has a name wins, later ones are reported as shadowed. */
 export function combineRepositories(repositories: readonly SkillRepository[]): CombinedSkillRepository {
   return new CombinedSkillRepository(repositories);
 }

@@ -68,6 +68,7 @@ export class FilteredSkillRepository implements SkillRepository {
   }
 }
 
+/** A view of a repository that shows each caller only the skills `visible` allows for its context. */
 export function filterSkills(repository: SkillRepository, visible: SkillVisibility): FilteredSkillRepository {
   return new FilteredSkillRepository(repository, visible);
 }

@@ -28,6 +28,7 @@ import { defaultSkillsCacheDir } from './url-root-cache-dir.js';
 import { modelInvocableFromFrontmatter } from './model-invocation.js';
 import type { RepositoryReport, ShadowedSkill, Skill, SkippedSkill, SkillRepository, SkillSummary } from './types.js';
 
+/** Options of `createFsSkillRepository`: the roots (folders or http(s) archives) and the limits they are read with. */
 export interface FsSkillRepositoryOptions {
   /**
    * Folders, `file://` URLs or `http(s)://` URLs of archives (or of one SKILL.md) to scan, in
@@ -90,6 +91,7 @@ export interface SkillChangeEvent {
   changed: string[];
 }
 
+/** Options of `FsSkillRepository.watch`: the debounce delay and what to call when a rescan fails. */
 export interface SkillWatchOptions {
   /** Quiet time after the last file event before the repository re-scans (default 100 ms). */
   debounceMs?: number;
@@ -97,6 +99,7 @@ export interface SkillWatchOptions {
   onError?: (error: unknown) => void;
 }
 
+/** A running watch over the skill roots; `close()` stops it. */
 export interface SkillWatcher {
   close(): void;
 }

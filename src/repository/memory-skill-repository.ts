@@ -34,6 +34,7 @@ export interface MemorySkillDefinition {
   disableModelInvocation?: boolean;
 }
 
+/** Options of `createMemorySkillRepository`: the file names a skill may not bundle. */
 export interface MemorySkillRepositoryOptions {
   /**
    * Name patterns of files that may not be defined (default `defaultDeniedFileNames`, the same rule
@@ -231,6 +232,7 @@ export class MemorySkillRepository implements SkillRepository {
   }
 }
 
+/** A repository of skills defined in code, checked like skills read from disk. */
 export function createMemorySkillRepository(definitions: readonly MemorySkillDefinition[], options: MemorySkillRepositoryOptions = {}): MemorySkillRepository {
   return new MemorySkillRepository(definitions, options);
 }

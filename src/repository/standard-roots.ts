@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 
+/** What `standardSkillRoots` resolves against: the working folder, the home folder and the environment. */
 export interface StandardRootsOptions {
   /** Folder the `./…` roots are relative to; defaults to `process.cwd()`. */
   cwd?: string;

@@ -58,6 +58,7 @@ export interface ShadowedSkill {
   winner: string;
 }
 
+/** What a repository found when it scanned its roots: skills, skipped folders, shadowed names, warnings. */
 export interface RepositoryReport {
   skipped: SkippedSkill[];
   shadowed: ShadowedSkill[];

@@ -12,6 +12,7 @@ import { defaultSkillsCacheDir } from './url-root-cache-dir.js';
 import { DownloadFailure, downloadWithLimits, type Download } from './url-root-download.js';
 import { UrlRootError, displayUrl } from './url-root-errors.js';
 
+/** Options of `resolveUrlRoot`: the cache folder, download size, timeout and redirects, and archive limits. */
 export interface UrlRootOptions {
   /** Folder holding one entry per URL; defaults to `defaultSkillsCacheDir()` (`SKILLS_CACHE_DIR`, ...). */
   cacheDir?: string;

@@ -3,6 +3,7 @@ import type { SessionKey, SessionStore } from './session-store.js';
 
 export const temporaryStatePrefix = 'temp:';
 
+/** Options of `clearTemporaryState`: the key prefix to clear, the author of its event, and retries on a conflict. */
 export interface ClearTemporaryStateOptions {
   /** Keys starting with this are deleted; defaults to `"temp:"`. */
   prefix?: string;
@@ -12,6 +13,7 @@ export interface ClearTemporaryStateOptions {
   maxAttempts?: number;
 }
 
+/** What `clearTemporaryState` did: the session's new version and the keys it removed. */
 export interface ClearTemporaryStateResult {
   /** The session version afterwards (unchanged when there was nothing to clear). */
   version: number;
@@ -21,9 +23,9 @@ export interface ClearTemporaryStateResult {
 /**
  * Deletes every state key with the prefix by appending one `"state"` event whose delta sets them
  * to null, so the clearing is in the log like any other change and concurrent writers are honoured.
- * Stores never clear `temp:` keys by themselves: the seeds' turn-start reset belongs to the layer
+ * Stores never clear `temp:` keys by themselves: the turn-start reset belongs to the layer
  * that owns the keys (disclosure load modes, called by the runner). This is for applications that
- * want ADK-style "temp: lives for one turn" for their own keys; the runner may call it at turn start.
+ * want "temp: lives for one turn" for their own keys; the runner may call it at turn start.
  */
 export async function clearTemporaryState(
   store: SessionStore,

@@ -104,6 +104,7 @@ export class MemorySessionStore implements SessionStore {
   }
 }
 
+/** A session store in process memory: for tests, scripts and processes that need no history after exit. */
 export function createMemorySessionStore(): MemorySessionStore {
   return new MemorySessionStore();
 }

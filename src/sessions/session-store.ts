@@ -8,7 +8,7 @@ export interface SessionKey {
   sessionId: string;
 }
 
-/** String keys to string values, as in the seeds; `null` deletes the key. */
+/** String keys to string values; `null` deletes the key. */
 export type StateDelta = Record<string, string | null>;
 
 /** Token counts of a model call, as the runner reports them. */
@@ -49,6 +49,7 @@ export interface SessionEvent extends NewSessionEvent {
   version: number;
 }
 
+/** A session's identity, version and timestamps, without its events and state. */
 export interface SessionSummary {
   appName: string;
   userId: string;
@@ -59,6 +60,7 @@ export interface SessionSummary {
   updatedAt: number;
 }
 
+/** A session with its state and (the latest of) its events. */
 export interface Session extends SessionSummary {
   /** The state after every event up to `version`. */
   state: Record<string, string>;
@@ -66,11 +68,13 @@ export interface Session extends SessionSummary {
   events: SessionEvent[];
 }
 
+/** Options of `SessionStore.createSession`: the initial state. */
 export interface CreateSessionOptions {
   /** Initial state (not an event: the session starts at version 0 with it). */
   state?: Record<string, string>;
 }
 
+/** Options of `SessionStore.getSession`: only the events after a version, and at most `limit` of them. */
 export interface GetSessionOptions {
   /** Only events with a version greater than this. */
   afterVersion?: number;
@@ -78,11 +82,13 @@ export interface GetSessionOptions {
   limit?: number;
 }
 
+/** Options of `SessionStore.appendEvents`: the version the caller read, for optimistic concurrency. */
 export interface AppendEventsOptions {
   /** The version the caller read; the append fails with SessionConflictError when the session moved on. */
   expectedVersion: number;
 }
 
+/** What `SessionStore.appendEvents` stored: the events as stored and the new session version. */
 export interface AppendEventsResult {
   /** The session version after the append. */
   version: number;
@@ -90,6 +96,7 @@ export interface AppendEventsResult {
   events: SessionEvent[];
 }
 
+/** Options of `SessionStore.listSessions`: the app whose sessions are listed. */
 export interface ListSessionsOptions {
   /** Defaults to `"default"`. */
   appName?: string;

@@ -9,10 +9,13 @@ import { createSkillReadTool, defaultReadPageBytes } from './skill-read-tool.js'
 import { createSkillSelectDocsTool } from './skill-select-docs-tool.js';
 import { createSkillSelectToolsTool } from './skill-select-tools-tool.js';
 import { skillNameSchema, type SkillToolSettings } from './skill-tool-support.js';
+import { disclosureToolNames, type DisclosureToolName } from './tool-names.js';
 import type { ToolDefinition } from './types.js';
 
+/** A preset set of tools: `knowledge` (load and read skills) or `full` (also run them). */
 export type SkillToolProfile = 'knowledge' | 'full';
 
+/** Options of `createSkillTools`: the repository, the profile or tool names, and their limits. */
 export interface SkillToolsOptions {
   repository: SkillRepository;
   /** `knowledge` (default), `full`, or the exact tool names to register. */
@@ -35,12 +38,13 @@ export interface SkillToolsOptions {
 }
 
 /** The knowledge tools, in the order they are registered. */
-export const knowledgeToolNames: readonly string[] = ['skill_load', 'skill_list_docs', 'skill_select_docs', 'skill_read'];
+export const knowledgeToolNames: readonly DisclosureToolName[] = ['skill_load', 'skill_list_docs', 'skill_select_docs', 'skill_read'];
 
 /** The tool-selection pair, registered by `full` when a tool pool is configured. */
-export const toolSelectionToolNames: readonly string[] = ['skill_list_tools', 'skill_select_tools'];
+export const toolSelectionToolNames: readonly DisclosureToolName[] = ['skill_list_tools', 'skill_select_tools'];
 
-const builders: Record<string, (settings: SkillToolSettings) => ToolDefinition> = {
+// Keyed by the name union, so a name without a builder (or a builder without a name) fails to compile.
+const builders: Record<DisclosureToolName, (settings: SkillToolSettings) => ToolDefinition> = {
   skill_list: createSkillListTool as (settings: SkillToolSettings) => ToolDefinition,
   skill_load: createSkillLoadTool as (settings: SkillToolSettings) => ToolDefinition,
   skill_list_docs: createSkillListDocsTool as (settings: SkillToolSettings) => ToolDefinition,
@@ -51,7 +55,7 @@ const builders: Record<string, (settings: SkillToolSettings) => ToolDefinition> 
 };
 
 /** Names of every disclosure tool `createSkillTools` can build. */
-export const skillToolNames: readonly string[] = Object.keys(builders);
+export const skillToolNames: readonly string[] = disclosureToolNames;
 
 function profileNames(options: SkillToolsOptions, executionNames: readonly string[]): string[] {
   const profile = options.profile ?? 'knowledge';
@@ -106,7 +110,7 @@ export function createSkillTools(options: SkillToolsOptions): ToolDefinition[] {
     ...(maxLoadedSkills === undefined ? {} : { maxLoadedSkills }),
   };
   return profileNames(options, executionNames).map((name) => {
-    const build = builders[name];
+    const build = (builders as Record<string, ((settings: SkillToolSettings) => ToolDefinition) | undefined>)[name];
     if (build !== undefined) return build(settings);
     return executionTools.find((tool) => tool.name === name)!;
   });

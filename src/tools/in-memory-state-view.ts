@@ -12,6 +12,7 @@ export interface InMemoryStateView extends StateView {
   discard(): void;
 }
 
+/** A state view over a Map, for tools used without a session store (tests, scripts). */
 export function createInMemoryStateView(initial?: Iterable<readonly [string, string]> | Record<string, string>): InMemoryStateView {
   const base = new Map<string, string>(
     initial === undefined ? [] : Symbol.iterator in Object(initial) ? (initial as Iterable<readonly [string, string]>) : Object.entries(initial),

@@ -6,17 +6,18 @@ import { loadedKey, selectAll } from '../disclosure/state-keys.js';
 import type { Skill } from '../repository/types.js';
 import { SkillToolError } from './errors.js';
 import { getVisibleSkill, parseToolInput, requireKnownItems, type SkillToolSettings } from './skill-tool-support.js';
+import type { DisclosureToolName } from './tool-names.js';
 import type { ToolContext } from './types.js';
 
 /** What skill_select_docs and skill_select_tools share; only the item kind differs. */
 export interface SelectionKind {
-  toolName: 'skill_select_docs' | 'skill_select_tools';
+  toolName: Extract<DisclosureToolName, 'skill_select_docs' | 'skill_select_tools'>;
   /** `doc` or `tool`, as the messages say it. */
   item: 'doc' | 'tool';
   /** Input field of the items: `docs` or `tools`. */
   field: 'docs' | 'tools';
   available(skill: Skill): string[];
-  listTool: string;
+  listTool: Extract<DisclosureToolName, 'skill_list_docs' | 'skill_list_tools'>;
 }
 
 export function selectionInputSchema(settings: SkillToolSettings, kind: SelectionKind) {

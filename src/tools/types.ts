@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { SkillContext } from '../repository/types.js';
 
 /**
- * A read/write view of one session's state (string keys and string values, as in the seeds).
+ * A read/write view of one session's state (string keys and string values).
  * Writes are recorded as deltas; `null` deletes a key. Tools never touch a store directly, so a
  * tool call that fails leaves no trace: the caller applies the deltas only on success.
  */

@@ -2,7 +2,7 @@ import { constants, existsSync } from 'node:fs';
 import { mkdir, open, readlink, realpath, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { WorkspacePathError } from './errors.js';
-import { isInside } from './workspace-paths.js';
+import { isInside } from './is-inside.js';
 
 /**
  * Host-side file operations on a folder that a sandboxed process can change at any moment.

@@ -7,6 +7,7 @@ export interface ArtifactVersion {
   createdAt: string;
 }
 
+/** One stored version of an artifact with its bytes. */
 export interface StoredArtifact extends ArtifactVersion {
   data: Buffer;
 }

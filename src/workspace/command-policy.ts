@@ -15,8 +15,8 @@ export interface CommandPolicyOptions {
 }
 
 /**
- * With allow or deny lists the command is split into argv and run without a shell, as both seeds
- * do: a shell would let `allowed; anything` through. Without lists, commands run under bash.
+ * With allow or deny lists the command is split into argv and run without a shell, because
+ * a shell would let `allowed; anything` through. Without lists, commands run under bash.
  *
  * Programs are looked up in the fixed system folders only, never in the workspace: everything
  * there (the skill's `bin/`, staged inputs, files an earlier command wrote) may have been put there

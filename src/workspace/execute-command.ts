@@ -31,7 +31,7 @@ export interface ExecuteCommandRequest {
   prepare?: (workspace: Workspace) => Promise<string[]>;
 }
 
-/** Files auto-collected from `out/` when the call names no output_files (the Python seed's figure). */
+/** Files auto-collected from `out/` when the call names no output_files. */
 export const autoCollectLimit = 20;
 
 /**

@@ -9,11 +9,12 @@ import type { SkillRepository } from '../repository/types.js';
 import { defaultWorkspaceQuota, type WorkspaceQuota } from './workspace-quota.js';
 import type { WorkspaceManager } from './workspace-manager.js';
 
+/** Options of `createExecutionTools`: the workspace manager, command policy, timeouts and environment. */
 export interface ExecutionToolsOptions {
   workspaces: WorkspaceManager;
   /**
-   * Refuse `skill_run` for a skill the agent has not `skill_load`ed in this session (default true,
-   * as the Go seed's agent). Set false when the tools are used without the disclosure tools.
+   * Refuse `skill_run` for a skill the agent has not `skill_load`ed in this session (default true).
+   * Set false when the tools are used without the disclosure tools.
    */
   requireSkillLoaded?: boolean;
   /** Only these programs may run; commands are then split and run without a shell. */
@@ -36,14 +37,14 @@ export interface ExecutionToolsOptions {
    * existing, not `/`, not inside or above the manager's `baseDir`.
    */
   readOnlyPaths?: readonly string[];
-  /** Timeout when the call gives none; default 300 s (the seeds' tool default). */
+  /** Timeout when the call gives none; default 300 s. */
   defaultTimeoutSeconds?: number;
   /**
    * Largest timeout a call may ask for; default 1800 s, at most `maxTimeoutLimitSeconds` (2147483 s).
    * Larger requests are capped with a warning.
    */
   maxTimeoutSeconds?: number;
-  /** Bytes of stdout and of stderr kept each; default 16 KiB (the seeds' figure). */
+  /** Bytes of stdout and of stderr kept each; default 16 KiB. */
   maxOutputBytes?: number;
   /** Caps on collected files (count, bytes per file, bytes in all). */
   outputLimits?: Partial<OutputLimits>;
@@ -55,7 +56,7 @@ export interface ExecutionToolsOptions {
    * result says so in `limits_hit` (`disk`, `files`). `Infinity` turns a limit off.
    */
   workspaceQuota?: Partial<WorkspaceQuota>;
-  /** Visible skill names: when given, the `skill` input is an enum of them (as DESIGN.md asks). */
+  /** Visible skill names: when given, the `skill` input is an enum of them (docs/tools.md). */
   skillNames?: readonly string[];
   /**
    * The repository skills are staged from and `skill://` inputs read, when it is not the workspace

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { ArtifactNameError, ArtifactNotFoundError, WorkspaceConfigError } from './errors.js';
 import type { ArtifactAddress, ArtifactStore, ArtifactVersion, StoredArtifact } from './artifact-store.js';
 
+/** Options of `createFilesystemArtifactStore`: the folder that holds every artifact version. */
 export interface FilesystemArtifactStoreOptions {
   /** Folder that holds every scope's artifacts; created on first save. */
   dir: string;
@@ -111,6 +112,7 @@ function encodeSegment(value: string, what: 'scope' | 'name'): string {
   throw new ArtifactNameError(value, `the ${what} is too long (at most ${maxEncodedLength} bytes once encoded)`);
 }
 
+/** An artifact store that keeps every version as files under one folder. */
 export function createFilesystemArtifactStore(options: FilesystemArtifactStoreOptions): FilesystemArtifactStore {
   return new FilesystemArtifactStore(options);
 }

@@ -13,7 +13,7 @@ export interface OutputLimits {
   maxTotalBytes: number;
 }
 
-/** Defaults of the seeds' runtimes: 100 files, 4 MiB each, 64 MiB in all. */
+/** Default output limits (docs/workspaces.md): 100 files, 4 MiB each, 64 MiB in all. */
 export const defaultOutputLimits: OutputLimits = { maxFiles: 100, maxFileBytes: 4 * 1024 * 1024, maxTotalBytes: 64 * 1024 * 1024 };
 
 /** Entries a collection walks at most, so `**` over a huge tree cannot stall a tool call. */

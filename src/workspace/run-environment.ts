@@ -77,7 +77,7 @@ export interface RunEnvironmentInput {
 /**
  * The whole environment of a command: nothing of the host passes unless the caller allowed it by
  * name. Order of precedence, lowest first: defaults, allowed host variables, workspace variables,
- * caller variables (the seeds let the model point OUTPUT_DIR elsewhere). The skill's `.venv/bin` and
+ * caller variables (so a call may point OUTPUT_DIR elsewhere). The skill's `.venv/bin` and
  * `bin/` lead PATH as absolute paths, so a `cd` in the command does not change what runs.
  */
 export function buildRunEnvironment(input: RunEnvironmentInput): Record<string, string> {

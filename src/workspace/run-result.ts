@@ -26,7 +26,7 @@ export interface ArtifactFile {
   ref: string;
 }
 
-/** The result of `skill_run` and `workspace_exec`, field names as in the seeds. */
+/** The result of `skill_run` and `workspace_exec`, with the snake_case field names docs/workspaces.md lists. */
 export interface SkillRunResult {
   stdout: string;
   stderr: string;
@@ -70,7 +70,7 @@ export interface InlineLimits {
 
 export const defaultInlineLimits: InlineLimits = { fileBytes: 32 * 1024, totalBytes: 256 * 1024, primaryBytes: 32 * 1024 };
 
-/** The seeds' warning, kept word for word so prompts written for them still match. */
+/** Worded as other Agent Skills runtimes word it, kept word for word so prompts written for them still match. */
 export const emptyOutputsDroppedWarning = 'empty output_files omitted because command failed; shell redirections can create empty files before execution fails';
 
 export interface ShapeResultInput {

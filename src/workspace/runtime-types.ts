@@ -4,7 +4,7 @@
  * Everything about skills (staging, output files, artifacts) lives above them.
  */
 export interface RuntimeCommand {
-  /** Shell command string, run as `bash -c <command>` (seeds' behaviour). Exclusive with `argv`. */
+  /** Shell command string, run as `bash -c <command>`. Exclusive with `argv`. */
   command?: string;
   /** Program and arguments, run without a shell (used when command allow/deny lists are set). */
   argv?: string[];
@@ -30,6 +30,7 @@ export interface RuntimeCommand {
   abortSignal?: AbortSignal;
 }
 
+/** What a runtime reports about one command: output, exit code or signal, timeout, truncation. */
 export interface RuntimeResult {
   stdout: string;
   stderr: string;

@@ -55,7 +55,7 @@ const workingCopyLinks: ReadonlyArray<[string, string]> = [
 
 /**
  * Skill names become folder names; anything that could climb, hide or collide is refused before a
- * byte is written (the Go seed checks only after staging, too late to stop `../x`).
+ * byte is written (a check after staging would be too late to stop `../x`).
  */
 export function assertStageableName(name: string): void {
   const why =

@@ -15,6 +15,7 @@ import { toWorkspaceKey, workspaceKeyDigest, workspaceKeyId, type WorkspaceKey }
 import { inSpan } from '../telemetry/in-span.js';
 import { Workspace } from './workspace.js';
 
+/** Options of `createWorkspaceManager`: the runtime, repository, base folder, staging and expiry. */
 export interface WorkspaceManagerOptions {
   runtime: WorkspaceRuntime;
   repository: SkillRepository;
@@ -57,8 +58,8 @@ export function sanitizeSessionId(sessionId: string): string {
 }
 
 /**
- * One workspace per session, created on first use and found again on disk after a restart (the
- * Python seed lost them). Expired workspaces are removed by age of last use.
+ * One workspace per session, created on first use and found again on disk after a restart (its
+ * metadata.json, docs/workspaces.md). Expired workspaces are removed by age of last use.
  */
 export class WorkspaceManager {
   readonly runtime: WorkspaceRuntime;
@@ -314,6 +315,7 @@ export async function ensurePrivateFolder(folder: string): Promise<void> {
   if ((stats.mode & 0o777) !== 0o700) throw new WorkspaceBaseUnsafeError(folder, `its mode is 0${(stats.mode & 0o777).toString(8)}, not 0700`);
 }
 
+/** The per-session workspaces (folders where skills are staged and commands run) on one runtime. */
 export function createWorkspaceManager(options: WorkspaceManagerOptions): WorkspaceManager {
   return new WorkspaceManager(options);
 }

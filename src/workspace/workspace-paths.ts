@@ -3,7 +3,7 @@ import { openFolderInside } from './anchored-folder.js';
 import path from 'node:path';
 import { WorkspacePathError } from './errors.js';
 
-/** Top-level folders of a workspace, as DESIGN.md lays them out. */
+/** Top-level folders of a workspace, as docs/workspaces.md lays them out. */
 export const workspaceFolders = {
   skills: 'skills',
   work: 'work',
@@ -22,11 +22,10 @@ const folderVariables: Record<string, string> = {
   OUTPUT_DIR: workspaceFolders.out,
 };
 
-/** True when `candidate` is `root` or lies below it (both absolute, already resolved). */
-export function isInside(root: string, candidate: string): boolean {
-  const relative = path.relative(root, candidate);
-  return relative === '' || (relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative));
-}
+// In its own file so that anchored-folder.ts, which this file uses, can share it without a cycle.
+import { isInside } from './is-inside.js';
+
+export { isInside };
 
 export interface WorkspacePathContext {
   /** Host path of the workspace root. */

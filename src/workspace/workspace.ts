@@ -27,6 +27,7 @@ export interface WorkspaceSettings {
   readOnlyPaths?: readonly string[];
 }
 
+/** One command to run in a workspace: the skill, the command, inputs, outputs and limits. */
 export interface WorkspaceRunRequest {
   /** Shell command string, run under bash. Exclusive with `argv`. */
   command?: string;
@@ -53,6 +54,7 @@ export interface WorkspaceRunRequest {
   abortSignal?: AbortSignal;
 }
 
+/** What `Workspace.run` returns: the runtime's result, the folder of the run and the folder it ran in. */
 export interface WorkspaceRunOutcome {
   result: RuntimeResult;
   /** Workspace-relative folder of this run: `runs/run_<timestamp>`. */

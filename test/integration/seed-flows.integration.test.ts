@@ -12,7 +12,7 @@ import { createMemorySessionStore } from '../../src/sessions/memory-session-stor
 import { createRuntime } from '../../src/workspace/runtimes/create-runtime.js';
 import { createWorkspaceManager } from '../../src/workspace/workspace-manager.js';
 
-// The seeds' example flows end to end: the AI SDK's mock model plays the model, everything else is
+// Example agent flows end to end: the AI SDK's mock model plays the model, everything else is
 // real (skills on disk, the tools, the sandbox, the session store). Each test pins the exact
 // messages the model received at every step.
 

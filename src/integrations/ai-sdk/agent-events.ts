@@ -26,10 +26,13 @@ export type SkillAgentEvent =
   /** The turn is stored: `sessionVersion` is the session's version after it. */
   | { type: 'done'; text: string; steps: number; usage: TokenUsage; sessionVersion: number };
 
+/** The `type` of a `SkillAgentEvent`. */
 export type SkillAgentEventType = SkillAgentEvent['type'];
 
+/** A token usage of zero, the start of a sum with `addUsage`. */
 export const emptyUsage: TokenUsage = { inputTokens: 0, outputTokens: 0, totalTokens: 0, cachedInputTokens: 0 };
 
+/** The sum of two token usages, field by field. */
 export function addUsage(a: TokenUsage, b: TokenUsage): TokenUsage {
   return {
     inputTokens: a.inputTokens + b.inputTokens,

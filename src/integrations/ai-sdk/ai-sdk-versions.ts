@@ -25,6 +25,10 @@ export interface SkillContextCallOptions {
   toolsContext: never;
 }
 
+/**
+ * The call options that carry a skill call context to the skill tools and `prepareStep`, under both
+ * ai 6's `experimental_context` and ai 7's `toolsContext`: spread them into `generateText` / `streamText`.
+ */
 export function skillContextCallOptions(context: SkillCallContext, skillToolNames: readonly string[]): SkillContextCallOptions {
   const toolsContext = Object.fromEntries(skillToolNames.map((name) => [name, context]));
   return { experimental_context: context, toolsContext: toolsContext as never };

@@ -4,6 +4,7 @@ import type { StateReader } from '../../disclosure/state-delta.js';
 import type { SkillContext, SkillRepository } from '../../repository/types.js';
 import { enforceAllowedTools } from './allowed-tools.js';
 
+/** Input of `selectActiveTools`: the repository, state, agent, skill tools, pool tools and allowed-tools enforcement. */
 export interface ToolSelectionOptions {
   repository: SkillRepository;
   state: StateReader;
@@ -18,6 +19,7 @@ export interface ToolSelectionOptions {
   allowedToolAliases?: Readonly<Record<string, readonly string[]>>;
 }
 
+/** What `selectActiveTools` chose: the active tools, the loaded skills, the named tools that are missing or withheld. */
 export interface ToolSelection {
   /** What the model may see and call in the next step. */
   activeTools: string[];
@@ -30,7 +32,7 @@ export interface ToolSelection {
 }
 
 /**
- * Dynamic tool selection (the Python seed's DynamicSkillToolSet, as `activeTools`): before any skill
+ * Dynamic tool selection (through the AI SDK's `activeTools`): before any skill
  * is loaded only the skill tools are active; a loaded skill activates the pool tools its `Tools:`
  * section names, narrowed by `skill_select_tools`. Pool tools no loaded skill names stay inactive.
  */

@@ -19,6 +19,7 @@ import { windowHistory } from './history-window.js';
 import { resolveRepositoryOption } from './skill-toolkit.js';
 import { createVisibleSkillToolkits, type VisibleSkillToolkitsOptions } from './visible-skill-toolkits.js';
 
+/** Options of `createSkillAgent`: the model, the skills, sessions, runtime or workspaces, load mode and limits. */
 export interface SkillAgentOptions extends Omit<VisibleSkillToolkitsOptions, 'context'> {
   model: LanguageModel;
   /** Hides skills per caller (user, tenant, roles from `run`'s `context`). */
@@ -68,6 +69,7 @@ export interface SkillAgentCallOptions {
   skillLoads?: readonly DeclaredSkillLoad[];
 }
 
+/** Input of `SkillAgent.run`: the user and session, the message, declared loads, the caller's context and an abort signal. */
 export interface SkillAgentRunOptions {
   userId: string;
   sessionId: string;
@@ -79,6 +81,7 @@ export interface SkillAgentRunOptions {
   abortSignal?: AbortSignal;
 }
 
+/** An agent made by `createSkillAgent`: `run` streams one turn of a session as typed events. */
 export interface SkillAgent {
   readonly name: string;
   readonly sessions: SessionStore;

@@ -40,6 +40,7 @@ export interface SkillCallContext {
   onStepPrepared?: (prepared: PreparedStep) => void;
 }
 
+/** What `prepareStep` decided for one step: the active tools, the loaded skills and the pool tools they named that are missing. */
 export interface PreparedStep {
   stepNumber: number;
   /** The tools the model sees in this step. */
@@ -50,8 +51,10 @@ export interface PreparedStep {
   missingTools: Array<{ skill: string; tool: string }>;
 }
 
+/** The agent name used when none is given (`assistant`); state keys are scoped by it. */
 export const defaultAgentName = 'assistant';
 
+/** The per-call context the tools and `prepareStep` read: which session and agent, the state view, and optional callbacks. */
 export function createSkillCallContext(options: {
   sessionId: string;
   userId?: string;
@@ -73,6 +76,7 @@ export function createSkillCallContext(options: {
   return context;
 }
 
+/** True when a value has the shape of a skill call context (session id, agent name, state view). */
 export function isSkillCallContext(value: unknown): value is SkillCallContext {
   if (typeof value !== 'object' || value === null) return false;
   const candidate = value as Partial<SkillCallContext>;

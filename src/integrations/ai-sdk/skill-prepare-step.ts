@@ -16,6 +16,7 @@ import { SkillAgentConfigError } from './errors.js';
 import { resolveSkillCallContext, type SkillCallContext } from './skill-call-context.js';
 import { explainUnavailableToolCalls, findUnavailableToolCalls, unavailableToolMessage } from './unavailable-tool-calls.js';
 
+/** Options of `createSkillPrepareStep`: the repository, the tool names and pool, materialisation, load mode and catalog. */
 export interface SkillPrepareStepOptions {
   repository: SkillRepository;
   /** Names of the skill tools registered with the model (skill_load, ..., skill_run): always active. */

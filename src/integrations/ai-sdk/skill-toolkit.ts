@@ -9,6 +9,7 @@ import type { SkillCallContext } from './skill-call-context.js';
 import { createSkillPrepareStep, type SkillPrepareStepOptions } from './skill-prepare-step.js';
 import { toAiSdkTools } from './tool-adapter.js';
 
+/** Options of `createSkillToolkit`: the repository, the tool profile, execution tools and the `prepareStep` options. */
 export interface SkillToolkitOptions extends Omit<SkillPrepareStepOptions, 'skillToolNames' | 'repository'>, ExecutionSetupOptions {
   /** Where skills come from. */
   repository?: SkillRepository;

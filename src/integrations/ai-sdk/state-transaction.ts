@@ -1,6 +1,7 @@
 import type { StateDelta } from '../../disclosure/state-delta.js';
 import type { StateView } from '../../tools/types.js';
 
+/** A view that records writes over a state snapshot; `commit()` returns them as one delta. */
 export interface StateTransaction {
   /** What the tool reads and writes: the parent's state with this call's writes on top. */
   view: StateView;

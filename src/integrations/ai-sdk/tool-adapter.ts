@@ -6,6 +6,7 @@ import { contextOfToolCall } from './ai-sdk-versions.js';
 import { resolveSkillCallContext, type SkillCallContext } from './skill-call-context.js';
 import { beginStateTransaction, runSerialized } from './state-transaction.js';
 
+/** Options of `toAiSdkTool` / `toAiSdkTools`: the skill call context, when the call does not carry one. */
 export interface ToolAdapterOptions {
   /**
    * A fixed context (or a function returning the current one) for callers that pass none. A

@@ -12,6 +12,7 @@ export function isUnavailableToolError(error: unknown): boolean {
   return text.startsWith(sdkUnavailablePrefix) || text.startsWith(`${sdkErrorNamePrefix}${sdkUnavailablePrefix}`);
 }
 
+/** A tool the model called that is not active now, and the skills whose loading would provide it. */
 export interface UnavailableToolFacts {
   toolName: string;
   /** Visible skills whose `Tools:` section names it, by name. */

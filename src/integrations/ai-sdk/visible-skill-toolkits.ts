@@ -7,6 +7,7 @@ import type { WorkspaceManager } from '../../workspace/workspace-manager.js';
 import { executionSetup } from './execution-setup.js';
 import { createSkillToolkit, resolveRepositoryOption, type SkillToolkit, type SkillToolkitOptions } from './skill-toolkit.js';
 
+/** Options of `createVisibleSkillToolkits`: the toolkit options and how many per-audience toolkits to cache. */
 export interface VisibleSkillToolkitsOptions extends Omit<SkillToolkitOptions, 'skillNames'> {
   /** Toolkits kept, one per distinct list of visible names; the least recently used goes first. Default 64. */
   maxCachedToolkits?: number;
@@ -29,6 +30,7 @@ export interface VisibleSkillToolkits {
   forContext(context?: SkillContext): Promise<SkillToolkit>;
 }
 
+/** How many per-audience toolkits `createVisibleSkillToolkits` keeps by default. */
 export const defaultMaxCachedToolkits = 64;
 
 /**

@@ -16,6 +16,7 @@ import { createInMemoryStateView, type InMemoryStateView } from '../../tools/in-
 import type { ToolDefinition } from '../../tools/types.js';
 import { SkillMcpConfigError } from './errors.js';
 
+/** Options of `createSkillMcpServer`: the repository, the tool profile and execution tools, the session and server identity. */
 export interface SkillMcpServerOptions {
   repository: SkillRepository;
   /** `knowledge` (default), `full` (needs `executionTools`) or the exact tool names to register. */

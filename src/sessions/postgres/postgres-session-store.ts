@@ -35,6 +35,7 @@ import type {
   SessionSummary,
 } from '../session-store.js';
 
+/** Options of `openPostgresSessionStore`: a pool or a connection string, and the schema of its tables. */
 export interface PostgresSessionStoreOptions {
   /** A pool the caller owns (and ends); or give `connectionString` and the store owns its pool. */
   pool?: pg.Pool;
@@ -237,6 +238,7 @@ export class PostgresSessionStore implements SessionStore {
   }
 }
 
+/** Opens a PostgreSQL session store, creating or checking its tables. */
 export function openPostgresSessionStore(options: PostgresSessionStoreOptions): Promise<PostgresSessionStore> {
   return PostgresSessionStore.open(options);
 }

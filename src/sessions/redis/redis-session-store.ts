@@ -35,6 +35,7 @@ import type {
 } from '../session-store.js';
 import { appendEventsScript, createSessionScript, deleteSessionScript, getSessionScript } from './redis-session-scripts.js';
 
+/** Options of `openRedisSessionStore`: a client or a URL, and the key prefix. */
 export interface RedisSessionStoreOptions {
   /** A client the caller owns (and disconnects); or give `url` and the store owns its client. */
   client?: Redis;
@@ -217,6 +218,7 @@ export class RedisSessionStore implements SessionStore {
   }
 }
 
+/** Opens a Redis session store and checks its schema version. */
 export function openRedisSessionStore(options: RedisSessionStoreOptions): Promise<RedisSessionStore> {
   return RedisSessionStore.open(options);
 }

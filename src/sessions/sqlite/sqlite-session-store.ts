@@ -38,6 +38,7 @@ import type {
   SessionSummary,
 } from '../session-store.js';
 
+/** Options of `openSqliteSessionStore`: the database file, its synchronous mode and busy timeout. */
 export interface SqliteSessionStoreOptions {
   /** The database file (created when missing; its folder must exist), or `":memory:"`. */
   path: string;
@@ -224,6 +225,7 @@ export class SqliteSessionStore implements SessionStore {
   }
 }
 
+/** Opens a SQLite session store, creating or migrating its tables. */
 export async function openSqliteSessionStore(options: SqliteSessionStoreOptions): Promise<SqliteSessionStore> {
   return SqliteSessionStore.open(options);
 }

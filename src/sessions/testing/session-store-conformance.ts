@@ -21,6 +21,7 @@ export interface SessionStoreBackend {
   destroy(): Promise<void>;
 }
 
+/** What the session-store conformance suite may assume about the store under test. */
 export interface SessionStoreConformanceOptions {
   /** Whether sessions survive closing every store and opening a new one. */
   durable: boolean;

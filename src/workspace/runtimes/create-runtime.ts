@@ -4,8 +4,10 @@ import { LocalRuntime } from './local-runtime.js';
 import { SandboxRuntime, type SandboxRuntimeOptions } from './sandbox-runtime.js';
 import { detectSandboxSupport } from './sandbox-support.js';
 
+/** A runtime `createRuntime` can build: `auto` (the sandbox where bubblewrap works, else local with a warning), `sandbox` or `local`. */
 export type RuntimeKind = 'auto' | 'sandbox' | 'local';
 
+/** Options of `createRuntime`: the kind (`auto`, `sandbox`, `local`) plus the sandbox limits. */
 export interface CreateRuntimeOptions extends SandboxRuntimeOptions {
   /** `auto` (default): the sandbox where bubblewrap works, else local with a warning on every result. */
   kind?: RuntimeKind;

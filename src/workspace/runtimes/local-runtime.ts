@@ -6,6 +6,7 @@ import { shellArgv } from './shell-argv.js';
 import { withRunSpan } from './run-span.js';
 import { validateRuntimeCommand } from './validate-command.js';
 
+/** Options of `LocalRuntime` (which runs commands on the host without isolation): the shell and the warning it reports. */
 export interface LocalRuntimeOptions {
   /** Shell for `command` strings; found on the host PATH (then the system paths) when not absolute. Default `bash`. */
   shell?: string;

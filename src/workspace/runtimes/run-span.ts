@@ -2,7 +2,7 @@ import type { RuntimeResult } from '../runtime-types.js';
 import { inSpan } from '../../telemetry/in-span.js';
 
 /**
- * Wraps one run in a `workspace.run` span (the Go seed's name) that records how the run ended.
+ * Wraps one run in a `workspace.run` span (docs/workspaces.md lists the span names) that records how the run ended.
  * The API is a no-op until the application installs an OpenTelemetry SDK.
  */
 export function withRunSpan(kind: string, run: () => Promise<RuntimeResult>): Promise<RuntimeResult> {

@@ -15,6 +15,7 @@ import { detectSandboxSupport } from './sandbox-support.js';
 import { isInside } from '../workspace-paths.js';
 import { validateRuntimeCommand } from './validate-command.js';
 
+/** Options of `SandboxRuntime`: the bubblewrap binary, the shell and resource limits (processes, memory, file size, tmpfs sizes). */
 export interface SandboxRuntimeOptions {
   /** Path or name of bubblewrap. Default: `bwrap` on PATH or in the system folders. */
   bubblewrapPath?: string;

@@ -4,6 +4,7 @@ import { findExecutable, SYSTEM_PATH } from './find-executable.js';
 import { cpuCgroupParent, memoryCgroupParent, pidsCgroupParent } from './run-cgroup.js';
 import { seccompFilter } from './seccomp-policy.js';
 
+/** Whether bubblewrap sandboxes can run on this host, and why not when they cannot. */
 export type SandboxSupport =
   | {
       available: true;

@@ -9,6 +9,7 @@ export interface ScriptedStep {
   outputTokens?: number;
 }
 
+/** A scripted model and the options of every call it received. */
 export interface ScriptedModel {
   model: MockLanguageModelV3;
   /** Every call's options (prompt, tools, toolChoice), streaming and non-streaming, in order. */
