@@ -15,6 +15,10 @@ import { startScriptedOpenAiServer } from '../support/scripted-openai-server.js'
 // under the three TypeScript module resolutions consumers use.
 
 const execute = promisify(execFile);
+// The project stands for a user's, which has only what it installed: the Node x ai matrix's module
+// hooks (.ci/matrix.sh) would otherwise hand its processes the repository's better-sqlite3 and ai.
+delete process.env.NODE_OPTIONS;
+delete process.env.SKILLBOX_MATRIX_MODULES;
 const repositoryRoot = resolve(import.meta.dirname, '../..');
 const examples = resolve(repositoryRoot, 'examples/skills');
 const tsc = resolve(repositoryRoot, 'node_modules/typescript/bin/tsc');
