@@ -54,7 +54,7 @@ describe('countTokens against the counts of the previous tokenizer', () => {
   // token-counter-corpus-counts.json holds js-tiktoken 1.0.21's o200k_base count of every .md file
   // of the shared corpus (each pre-token encoded whole; none is over 330 characters, so no chunking),
   // made just before skillbox moved to gpt-tokenizer. A count that drifts means the two disagree.
-  it('gives identical counts on every .md file of the corpus', { timeout: 120_000 }, () => {
+  it.runIf(hasCorpus)('gives identical counts on every .md file of the corpus', { timeout: 120_000 }, () => {
     const expected = corpusCounts as Record<string, number>;
     expect(Object.keys(expected).length).toBeGreaterThan(2000);
     const differing: string[] = [];
