@@ -3,7 +3,8 @@ import { matrixAliases } from './.ci/matrix-aliases.js';
 
 export default defineConfig({
   resolve: {
-    // A cell of the .ci/matrix.sh test matrix swaps packages (ai 6, a better-sqlite3 built for another Node) without touching node_modules.
+    // A cell of the .ci/matrix.sh test matrix swaps packages (ai 6, a better-sqlite3 built for another Node) without
+    // touching node_modules.
     alias: matrixAliases(process.env.SKILLBOX_MATRIX_MODULES),
   },
   test: {

@@ -59,7 +59,11 @@ export function formatSpread(spread: Spread, digits = 2, unit = ''): string {
  * none always runs right after another): on a machine shared with other work, load that comes and
  * goes then weighs on every task alike, so their ratios hold even when the absolute figures drift.
  */
-export async function interleavedTimes<Name extends string>(tasks: Record<Name, () => Promise<unknown> | unknown>, runs: number, warmup = 1): Promise<Record<Name, number[]>> {
+export async function interleavedTimes<Name extends string>(
+  tasks: Record<Name, () => Promise<unknown> | unknown>,
+  runs: number,
+  warmup = 1,
+): Promise<Record<Name, number[]>> {
   const names = Object.keys(tasks) as Name[];
   const times = Object.fromEntries(names.map((name) => [name, [] as number[]])) as Record<Name, number[]>;
   for (let round = 0; round < warmup + runs; round += 1) {
@@ -74,9 +78,15 @@ export async function interleavedTimes<Name extends string>(tasks: Record<Name, 
 }
 
 /** Median wall time of each task, the tasks taking turns (see `interleavedTimes`). */
-export async function interleavedMedians<Name extends string>(tasks: Record<Name, () => Promise<unknown>>, runs: number, warmup = 1): Promise<Record<Name, number>> {
+export async function interleavedMedians<Name extends string>(
+  tasks: Record<Name, () => Promise<unknown>>,
+  runs: number,
+  warmup = 1,
+): Promise<Record<Name, number>> {
   const times = await interleavedTimes(tasks, runs, warmup);
-  return Object.fromEntries(Object.entries(times).map(([name, values]) => [name, median(values as number[])])) as Record<Name, number>;
+  return Object.fromEntries(
+    Object.entries(times).map(([name, values]) => [name, median(values as number[])]),
+  ) as Record<Name, number>;
 }
 
 /**
@@ -118,11 +128,17 @@ export function baselineSource(): string | undefined {
   const flag = process.argv.find((argument) => argument.startsWith('--baseline='));
   const ref = flag?.slice('--baseline='.length) ?? process.env.SKILLBOX_BENCH_BASELINE;
   if (ref === undefined || ref === '') return undefined;
-  const commit = execFileSync('git', ['rev-parse', '--verify', `${ref}^{commit}`], { cwd: repositoryRoot, encoding: 'utf8' }).trim();
+  const commit = execFileSync('git', ['rev-parse', '--verify', `${ref}^{commit}`], {
+    cwd: repositoryRoot,
+    encoding: 'utf8',
+  }).trim();
   const target = join(repositoryRoot, 'node_modules', '.cache', 'skillbox-bench-baseline', commit);
   if (!existsSync(join(target, 'src'))) {
     mkdirSync(target, { recursive: true });
-    const archive = execFileSync('git', ['archive', '--format=tar', commit, 'src'], { cwd: repositoryRoot, maxBuffer: 256 * 1024 * 1024 });
+    const archive = execFileSync('git', ['archive', '--format=tar', commit, 'src'], {
+      cwd: repositoryRoot,
+      maxBuffer: 256 * 1024 * 1024,
+    });
     execFileSync('tar', ['-x', '-C', target], { input: archive });
   }
   return join(target, 'src');
@@ -159,12 +175,16 @@ export function packageVersion(name: string): string {
  */
 export function measureInFreshProcess<Result>(script: string, variable: string, request: unknown): Result | string {
   try {
-    const output = execFileSync(process.execPath, ['--import', 'tsx', script, ...process.argv.filter((argument) => argument.startsWith('--'))], {
-      env: { ...process.env, [variable]: JSON.stringify(request) },
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'pipe'],
-      maxBuffer: 16 * 1024 * 1024,
-    });
+    const output = execFileSync(
+      process.execPath,
+      ['--import', 'tsx', script, ...process.argv.filter((argument) => argument.startsWith('--'))],
+      {
+        env: { ...process.env, [variable]: JSON.stringify(request) },
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'pipe'],
+        maxBuffer: 16 * 1024 * 1024,
+      },
+    );
     return JSON.parse(output.trim().split('\n').pop() ?? '') as Result;
   } catch (error) {
     return `failed: ${((error as { stderr?: string }).stderr ?? (error as Error).message).split('\n').find((line) => line.trim() !== '') ?? 'unknown error'}`;

@@ -58,7 +58,9 @@ export async function run(): Promise<void> {
     await scale();
     return;
   }
-  console.log('collection | skills | floor (name+desc) | text catalog | xml catalog | bash-tool listing | all bodies | bodies+docs | text saves vs bodies | vs bodies+docs');
+  console.log(
+    'collection | skills | floor (name+desc) | text catalog | xml catalog | bash-tool listing | all bodies | bodies+docs | text saves vs bodies | vs bodies+docs',
+  );
   let floor = 0;
   let text = 0;
   let xml = 0;
@@ -121,26 +123,51 @@ async function renderTimes(skills: SkillSummary[]): Promise<void> {
   const plain = await interleavedTimes(
     {
       render: () => renderCatalog({ skills, tools: ['skill_load'] }),
-      floor: () => ['Available skills:', ...skills.map((skill) => `- ${skill.name}: ${skill.description.replace(/\s+/g, ' ').trim()}`)].join('\n'),
+      floor: () =>
+        [
+          'Available skills:',
+          ...skills.map((skill) => `- ${skill.name}: ${skill.description.replace(/\s+/g, ' ').trim()}`),
+        ].join('\n'),
     },
     runs * 5,
   );
-  console.log(`\nrender ${skills.length} skills, no budget: ${formatSpread(spreadOf(plain.render), 3)} ms; floor (join the lines) ${formatSpread(spreadOf(plain.floor), 3)} ms; ratio ${formatSpread(pairedRatio(plain.render, plain.floor))}`);
-  reportRatio({ benchmark: 'catalog', comparison: `render ${skills.length} corpus skills / join the lines`, ratio: pairedRatio(plain.render, plain.floor) });
-  console.log(`token budget on ${skills.length} skills | this ms | floor: count the output once ms | this / floor${baseline ? ` | ${label} ms | this / ${label}` : ''}`);
+  console.log(
+    `\nrender ${skills.length} skills, no budget: ${formatSpread(spreadOf(plain.render), 3)} ms; floor (join the lines) ${formatSpread(spreadOf(plain.floor), 3)} ms; ratio ${formatSpread(pairedRatio(plain.render, plain.floor))}`,
+  );
+  reportRatio({
+    benchmark: 'catalog',
+    comparison: `render ${skills.length} corpus skills / join the lines`,
+    ratio: pairedRatio(plain.render, plain.floor),
+  });
+  console.log(
+    `token budget on ${skills.length} skills | this ms | floor: count the output once ms | this / floor${baseline ? ` | ${label} ms | this / ${label}` : ''}`,
+  );
   for (const format of ['text', 'xml'] as const) {
     for (const tokens of [20_000, 4_000, 1_000]) {
       const options = { skills, format, budget: { tokens }, tools: ['skill_load'] };
       const output = renderCatalog(options);
-      const tasks: Record<string, () => unknown> = { render: () => renderCatalog(options), floor: () => countTokens(output) };
+      const tasks: Record<string, () => unknown> = {
+        render: () => renderCatalog(options),
+        floor: () => countTokens(output),
+      };
       if (baseline) tasks.baseline = () => baseline.renderCatalog(options);
       const times = await interleavedTimes(tasks, runs);
       const ratio = pairedRatio(times.render!, times.floor!);
-      const cells = [`${format} ${tokens} tokens -> ${countTokens(output)}`, formatSpread(spreadOf(times.render!), 1), formatSpread(spreadOf(times.floor!), 1), formatSpread(ratio)];
+      const cells = [
+        `${format} ${tokens} tokens -> ${countTokens(output)}`,
+        formatSpread(spreadOf(times.render!), 1),
+        formatSpread(spreadOf(times.floor!), 1),
+        formatSpread(ratio),
+      ];
       reportRatio({ benchmark: 'catalog', comparison: `${format} budget ${tokens} tokens / count output once`, ratio });
       if (times.baseline) {
         cells.push(formatSpread(spreadOf(times.baseline), 1), formatSpread(pairedRatio(times.render!, times.baseline)));
-        reportRatio({ benchmark: 'catalog', comparison: `${format} budget ${tokens} tokens: this / ${label}`, ratio: pairedRatio(times.render!, times.baseline), goal: '<= 1' });
+        reportRatio({
+          benchmark: 'catalog',
+          comparison: `${format} budget ${tokens} tokens: this / ${label}`,
+          ratio: pairedRatio(times.render!, times.baseline),
+          goal: '<= 1',
+        });
       }
       console.log(cells.join(' | '));
     }
@@ -157,7 +184,10 @@ interface ScaleFigures {
 
 /** Child side: renders N generated skills with an 8,000-token budget (median of up to 9 warm renders), measures time and peak memory. */
 async function scaleInChild(request: { skills: number; implementation: 'this' | 'baseline' }): Promise<void> {
-  const module = request.implementation === 'this' ? await import('../src/disclosure/catalog.js') : (await importBaseline<CatalogModule>('disclosure/catalog.ts'))!;
+  const module =
+    request.implementation === 'this'
+      ? await import('../src/disclosure/catalog.js')
+      : (await importBaseline<CatalogModule>('disclosure/catalog.ts'))!;
   const skills = generatedSummaries(request.skills);
   const render = () => module.renderCatalog({ skills, budget: { tokens: 8_000 }, tools: ['skill_load'] });
   // Warm (the encoder built, the code compiled) where a render is quick enough to repeat.
@@ -172,7 +202,12 @@ async function scaleInChild(request: { skills: number; implementation: 'this' | 
     length = render().length;
     times.push(performance.now() - started);
   }
-  const figures: ScaleFigures = { skills: request.skills, ms: median(times), peakBytes: Math.max(process.resourceUsage().maxRSS * 1024 - before, 0), length };
+  const figures: ScaleFigures = {
+    skills: request.skills,
+    ms: median(times),
+    peakBytes: Math.max(process.resourceUsage().maxRSS * 1024 - before, 0),
+    length,
+  };
   process.stdout.write(`${JSON.stringify(figures)}\n`);
 }
 
@@ -183,32 +218,64 @@ async function scaleInChild(request: { skills: number; implementation: 'this' | 
 async function scale(): Promise<void> {
   const sizes = quick ? [1_000, 10_000, 100_000] : [1_000, 10_000, 50_000, 200_000, 1_000_000];
   const label = baselineLabel();
-  console.log(`\nbudgeted render (8,000 tokens) of N generated skills, each size in a fresh process; median of warm renders (9 up to 10k skills, 3 up to 50k, then one)${label ? `; ${label} in its own process, up to ${quick ? '10k' : '50k'} skills` : ''}`);
-  console.log(`skills | ms | µs per skill | peak MB over start | bytes per skill${label ? ` | ${label} ms | ${label} peak MB | this / ${label} time` : ''}`);
+  console.log(
+    `\nbudgeted render (8,000 tokens) of N generated skills, each size in a fresh process; median of warm renders (9 up to 10k skills, 3 up to 50k, then one)${label ? `; ${label} in its own process, up to ${quick ? '10k' : '50k'} skills` : ''}`,
+  );
+  console.log(
+    `skills | ms | µs per skill | peak MB over start | bytes per skill${label ? ` | ${label} ms | ${label} peak MB | this / ${label} time` : ''}`,
+  );
   let first: ScaleFigures | undefined;
   for (const skills of sizes) {
-    const result = measureInFreshProcess<ScaleFigures>(here, 'SKILLBOX_CATALOG_SCALE_BENCH', { skills, implementation: 'this' });
+    const result = measureInFreshProcess<ScaleFigures>(here, 'SKILLBOX_CATALOG_SCALE_BENCH', {
+      skills,
+      implementation: 'this',
+    });
     if (typeof result === 'string') {
       console.log(`${skills} | ${result}`);
       continue;
     }
     first ??= result;
-    const cells = [String(skills), result.ms.toFixed(1), ((result.ms * 1000) / skills).toFixed(2), (result.peakBytes / 2 ** 20).toFixed(1), (result.peakBytes / skills).toFixed(0)];
+    const cells = [
+      String(skills),
+      result.ms.toFixed(1),
+      ((result.ms * 1000) / skills).toFixed(2),
+      (result.peakBytes / 2 ** 20).toFixed(1),
+      (result.peakBytes / skills).toFixed(0),
+    ];
     if (label !== undefined && skills <= (quick ? 10_000 : 50_000)) {
-      const old = measureInFreshProcess<ScaleFigures>(here, 'SKILLBOX_CATALOG_SCALE_BENCH', { skills, implementation: 'baseline' });
+      const old = measureInFreshProcess<ScaleFigures>(here, 'SKILLBOX_CATALOG_SCALE_BENCH', {
+        skills,
+        implementation: 'baseline',
+      });
       if (typeof old === 'string') cells.push(old, '', '');
       else {
         cells.push(old.ms.toFixed(1), (old.peakBytes / 2 ** 20).toFixed(1), `${(result.ms / old.ms).toFixed(3)}x`);
-        reportRatio({ benchmark: 'catalog scale', comparison: `8k-token budget, ${skills} skills: this / ${label} (time)`, ratio: spreadOf([result.ms / old.ms]), goal: '< 1' });
-        reportRatio({ benchmark: 'catalog scale', comparison: `8k-token budget, ${skills} skills: this / ${label} (peak memory)`, ratio: spreadOf([result.peakBytes / Math.max(old.peakBytes, 1)]), goal: '< 1' });
+        reportRatio({
+          benchmark: 'catalog scale',
+          comparison: `8k-token budget, ${skills} skills: this / ${label} (time)`,
+          ratio: spreadOf([result.ms / old.ms]),
+          goal: '< 1',
+        });
+        reportRatio({
+          benchmark: 'catalog scale',
+          comparison: `8k-token budget, ${skills} skills: this / ${label} (peak memory)`,
+          ratio: spreadOf([result.peakBytes / Math.max(old.peakBytes, 1)]),
+          goal: '< 1',
+        });
       }
     }
     console.log(cells.join(' | '));
     if (skills !== first.skills) {
-      reportRatio({ benchmark: 'catalog scale', comparison: `time per skill at ${skills} / at ${first.skills}`, ratio: spreadOf([(result.ms / skills) / (first.ms / first.skills)]), goal: '~1 (linear)' });
+      reportRatio({
+        benchmark: 'catalog scale',
+        comparison: `time per skill at ${skills} / at ${first.skills}`,
+        ratio: spreadOf([result.ms / skills / (first.ms / first.skills)]),
+        goal: '~1 (linear)',
+      });
     }
   }
 }
 
 const child = process.env.SKILLBOX_CATALOG_SCALE_BENCH;
-if (child !== undefined) await scaleInChild(JSON.parse(child) as { skills: number; implementation: 'this' | 'baseline' });
+if (child !== undefined)
+  await scaleInChild(JSON.parse(child) as { skills: number; implementation: 'this' | 'baseline' });

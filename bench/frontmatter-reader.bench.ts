@@ -9,7 +9,23 @@ import { interleavedMedians } from './bench-support.js';
 
 const skills = 5_000;
 
-const word = fc.constantFrom('data', 'report', 'Käse', '数据', 'deploy', 'k8s', 'PDF', 'élan', 'query', 'graph', 'API', 'v2', 'café', 'ñandú', 'Тест');
+const word = fc.constantFrom(
+  'data',
+  'report',
+  'Käse',
+  '数据',
+  'deploy',
+  'k8s',
+  'PDF',
+  'élan',
+  'query',
+  'graph',
+  'API',
+  'v2',
+  'café',
+  'ñandú',
+  'Тест',
+);
 const sentence = fc.array(word, { minLength: 3, maxLength: 30 }).map((words) => `${words.join(' ')}.`);
 const scalar = fc.oneof(
   sentence,
@@ -27,15 +43,27 @@ const extraLine = fc.oneof(
   fc.constant('user-invocable: true'),
   fc.constant('# a comment line'),
   fc.array(word, { minLength: 1, maxLength: 4 }).map((tools) => `allowed-tools: [${tools.join(', ')}]`),
-  fc.array(word, { minLength: 1, maxLength: 4 }).map((tools) => `allowed-tools:\n${tools.map((tool) => `  - ${tool}`).join('\n')}`),
-  fc.array(fc.tuple(word, sentence), { minLength: 1, maxLength: 3 }).map((pairs) => `metadata:\n${pairs.map(([key, value], index) => `  ${key}-${index}: ${value}`).join('\n')}`),
+  fc
+    .array(word, { minLength: 1, maxLength: 4 })
+    .map((tools) => `allowed-tools:\n${tools.map((tool) => `  - ${tool}`).join('\n')}`),
+  fc
+    .array(fc.tuple(word, sentence), { minLength: 1, maxLength: 3 })
+    .map((pairs) => `metadata:\n${pairs.map(([key, value], index) => `  ${key}-${index}: ${value}`).join('\n')}`),
   fc.array(word, { minLength: 1, maxLength: 3 }).map((tags) => `tags: ${tags.join(', ')}`),
   fc.constant('compatibility: Requires Python 3.11+ and network access'),
 );
 const skillText = fc
-  .record({ name: fc.constantFrom('pdf-tools', 'data-report', 'k8s-deploy', 'graph-query'), description: scalar, extras: fc.array(extraLine, { maxLength: 5 }), nameFirst: fc.boolean(), body: sentence })
+  .record({
+    name: fc.constantFrom('pdf-tools', 'data-report', 'k8s-deploy', 'graph-query'),
+    description: scalar,
+    extras: fc.array(extraLine, { maxLength: 5 }),
+    nameFirst: fc.boolean(),
+    body: sentence,
+  })
   .map(({ name, description, extras, nameFirst, body }) => {
-    const lines = nameFirst ? [`name: ${name}`, `description: ${description}`, ...extras] : [...extras, `description: ${description}`, `name: ${name}`];
+    const lines = nameFirst
+      ? [`name: ${name}`, `description: ${description}`, ...extras]
+      : [...extras, `description: ${description}`, `name: ${name}`];
     return `---\n${lines.join('\n')}\n---\n# ${name}\n\n${body}\n`;
   });
 
@@ -44,14 +72,23 @@ export async function run(): Promise<void> {
   const { parseSkillMarkdown, parseSkillMarkdownWithFullYaml } = await import('../src/format/parse-skill.js');
   const texts = fc.sample(skillText, { numRuns: skills, seed: 42 });
   const accepted = texts.filter((text) => {
-    const result = readSimpleFrontmatter(text.slice(4, text.indexOf('\n---\n')) + '\n');
+    const result = readSimpleFrontmatter(`${text.slice(4, text.indexOf('\n---\n'))}\n`);
     return result !== undefined && !('kind' in result && result.kind === 'colon-values');
   }).length;
-  console.log(`${skills} generated skills: the fast reader accepts ${accepted} (${((100 * accepted) / skills).toFixed(1)}%); the rest go to the YAML library`);
+  console.log(
+    `${skills} generated skills: the fast reader accepts ${accepted} (${((100 * accepted) / skills).toFixed(1)}%); the rest go to the YAML library`,
+  );
   const pass = (parse: typeof parseSkillMarkdown) => async () => {
     for (const text of texts) parse(text, { file: 'SKILL.md', folderName: 'x' });
   };
-  const medians = await interleavedMedians({ 'fast reader first': pass(parseSkillMarkdown), 'YAML library only': pass(parseSkillMarkdownWithFullYaml) }, 7, 2);
-  for (const [name, ms] of Object.entries(medians)) console.log(`${name}: ${ms.toFixed(1)} ms per pass (median of 7, taking turns)`);
-  console.log(`fast reader first / YAML only: ${(medians['fast reader first'] / medians['YAML library only']).toFixed(2)}`);
+  const medians = await interleavedMedians(
+    { 'fast reader first': pass(parseSkillMarkdown), 'YAML library only': pass(parseSkillMarkdownWithFullYaml) },
+    7,
+    2,
+  );
+  for (const [name, ms] of Object.entries(medians))
+    console.log(`${name}: ${ms.toFixed(1)} ms per pass (median of 7, taking turns)`);
+  console.log(
+    `fast reader first / YAML only: ${(medians['fast reader first'] / medians['YAML library only']).toFixed(2)}`,
+  );
 }

@@ -8,9 +8,11 @@ import fc from 'fast-check';
 import { fuzzTargets, maxInputMs } from '../test/security/fuzz-targets.js';
 
 export async function run(): Promise<void> {
-  const total = Number(process.env['SKILLBOX_FUZZ_INPUTS'] ?? 1_000_000);
-  const seed = Number(process.env['SKILLBOX_FUZZ_SEED'] ?? Date.now() % 2 ** 31);
-  console.log(`${total} inputs, seed ${seed} (SKILLBOX_FUZZ_SEED=${seed} repeats this run); an input over ${maxInputMs} ms counts as a hang`);
+  const total = Number(process.env.SKILLBOX_FUZZ_INPUTS ?? 1_000_000);
+  const seed = Number(process.env.SKILLBOX_FUZZ_SEED ?? Date.now() % 2 ** 31);
+  console.log(
+    `${total} inputs, seed ${seed} (SKILLBOX_FUZZ_SEED=${seed} repeats this run); an input over ${maxInputMs} ms counts as a hang`,
+  );
   console.log('target | inputs | seconds | inputs/s | slowest input');
   let failed = false;
   for (const { target, share } of fuzzTargets) {
@@ -26,10 +28,14 @@ export async function run(): Promise<void> {
       { numRuns, seed },
     );
     const seconds = (performance.now() - started) / 1000;
-    console.log(`${target.name} | ${result.numRuns} | ${seconds.toFixed(1)} | ${(result.numRuns / seconds).toFixed(0)} | ${slowest.toFixed(1)} ms`);
+    console.log(
+      `${target.name} | ${result.numRuns} | ${seconds.toFixed(1)} | ${(result.numRuns / seconds).toFixed(0)} | ${slowest.toFixed(1)} ms`,
+    );
     if (result.failed) {
       failed = true;
-      console.log(`  FAILED after ${result.numRuns} inputs: ${String((result.errorInstance as Error | undefined)?.message ?? result.errorInstance)}`);
+      console.log(
+        `  FAILED after ${result.numRuns} inputs: ${String((result.errorInstance as Error | undefined)?.message ?? result.errorInstance)}`,
+      );
       console.log(`  counterexample: ${JSON.stringify(result.counterexample)?.slice(0, 1000)}`);
     }
   }

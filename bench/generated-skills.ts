@@ -15,7 +15,11 @@ export function generatedDescription(index: number): string {
 
 /** Summaries of `count` skills, in memory (for catalog figures without a filesystem). */
 export function generatedSummaries(count: number): { name: string; description: string; path: string }[] {
-  return Array.from({ length: count }, (_, index) => ({ name: generatedName(index), description: generatedDescription(index), path: `/skills/${generatedName(index)}` }));
+  return Array.from({ length: count }, (_, index) => ({
+    name: generatedName(index),
+    description: generatedDescription(index),
+    path: `/skills/${generatedName(index)}`,
+  }));
 }
 
 /** A folder of `count` skill folders (SKILL.md with a body, plus docs/guide.md), in a new temporary folder. */
@@ -27,7 +31,10 @@ export async function generateSkillTree(count: number, prefix = 'skillbox-bench-
         const name = generatedName(start + offset);
         const folder = join(root, name);
         await mkdir(join(folder, 'docs'), { recursive: true });
-        await writeFile(join(folder, 'SKILL.md'), `---\nname: ${name}\ndescription: ${generatedDescription(start + offset)}\nlicense: MIT\n---\n# ${name}\n\n${'Step by step instructions for the task. '.repeat(20)}\n`);
+        await writeFile(
+          join(folder, 'SKILL.md'),
+          `---\nname: ${name}\ndescription: ${generatedDescription(start + offset)}\nlicense: MIT\n---\n# ${name}\n\n${'Step by step instructions for the task. '.repeat(20)}\n`,
+        );
         await writeFile(join(folder, 'docs', 'guide.md'), `# Guide for ${name}\n`);
       }),
     );

@@ -18,7 +18,9 @@ export async function run(): Promise<void> {
   const everyday = compileGlob('out/**/*.{png,txt}');
   const everydayRegex = picomatch('out/**/*.{png,txt}', { dot: true });
   const name = 'out/charts/2024/quarterly-report-final.txt';
-  console.log(`everyday pattern, ${name}: skillbox ${(timeOne((n) => everyday.matches(n), name, 100_000) * 1000).toFixed(2)} µs, picomatch ${(timeOne(everydayRegex, name, 100_000) * 1000).toFixed(2)} µs per match`);
+  console.log(
+    `everyday pattern, ${name}: skillbox ${(timeOne((n) => everyday.matches(n), name, 100_000) * 1000).toFixed(2)} µs, picomatch ${(timeOne(everydayRegex, name, 100_000) * 1000).toFixed(2)} µs per match`,
+  );
 
   const ours = compileGlob(evil);
   const theirs = picomatch(evil, { dot: true });

@@ -12,8 +12,19 @@ import { readdir, readFile, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import {
+  baselineLabel,
+  corpusRoot,
+  formatSpread,
+  importBaseline,
+  measureInFreshProcess,
+  packageVersion,
+  pairedRatio,
+  quick,
+  reportRatio,
+  spreadOf,
+} from './bench-support.js';
 import { generateSkillTree } from './generated-skills.js';
-import { baselineLabel, corpusRoot, formatSpread, importBaseline, measureInFreshProcess, packageVersion, pairedRatio, quick, reportRatio, spreadOf } from './bench-support.js';
 
 const here = fileURLToPath(import.meta.url);
 const allLoaders = ['floor', 'skillbox', 'baseline', 'deepagents', 'bash-tool'] as const;
@@ -61,7 +72,11 @@ async function peerSources(root: string): Promise<string[]> {
   const skills = new Set(folders);
   // A skill nested in another skill is a bundled file for skillbox; leave it out for the peers too.
   const insideAnother = (folder: string): boolean => {
-    for (let parent = dirname(folder); parent.length >= root.length && parent !== dirname(parent); parent = dirname(parent)) {
+    for (
+      let parent = dirname(folder);
+      parent.length >= root.length && parent !== dirname(parent);
+      parent = dirname(parent)
+    ) {
       if (skills.has(parent)) return true;
     }
     return false;
@@ -87,7 +102,9 @@ async function listingFunction(loader: Loader, root: string): Promise<() => Prom
       const { FsSkillRepository } =
         loader === 'skillbox'
           ? await import('../src/repository/fs-skill-repository.js')
-          : (await importBaseline<typeof import('../src/repository/fs-skill-repository.js')>('repository/fs-skill-repository.ts'))!;
+          : (await importBaseline<typeof import('../src/repository/fs-skill-repository.js')>(
+              'repository/fs-skill-repository.ts',
+            ))!;
       let repository: Awaited<ReturnType<typeof FsSkillRepository.open>> | undefined;
       return async () => {
         repository ??= await FsSkillRepository.open({ roots: [root] });
@@ -99,21 +116,29 @@ async function listingFunction(loader: Loader, root: string): Promise<() => Prom
       const sources = await peerSources(root);
       return async () => {
         const names = new Set<string>();
-        for (const source of sources) for (const skill of listSkills({ projectSkillsDir: source })) names.add(skill.name);
+        for (const source of sources)
+          for (const skill of listSkills({ projectSkillsDir: source })) names.add(skill.name);
         return names.size;
       };
     }
     case 'bash-tool': {
       // discoverSkills is bash-tool's loader behind experimental_createSkillTool; the package does
       // not export it, so it is imported from its file (the tool itself also copies every file).
-      const parser = pathToFileURL(join(dirname(fileURLToPath(import.meta.resolve('bash-tool'))), 'skills', 'parser.js')).href;
+      const parser = pathToFileURL(
+        join(dirname(fileURLToPath(import.meta.resolve('bash-tool'))), 'skills', 'parser.js'),
+      ).href;
       const { discoverSkills } = (await import(parser)) as {
-        discoverSkills: (options: { skillsDirectory: string; sandboxDestination: string }) => Promise<{ name: string }[]>;
+        discoverSkills: (options: {
+          skillsDirectory: string;
+          sandboxDestination: string;
+        }) => Promise<{ name: string }[]>;
       };
       const sources = await peerSources(root);
       return async () => {
         const names = new Set<string>();
-        for (const source of sources) for (const skill of await discoverSkills({ skillsDirectory: source, sandboxDestination: '/skills' })) names.add(skill.name);
+        for (const source of sources)
+          for (const skill of await discoverSkills({ skillsDirectory: source, sandboxDestination: '/skills' }))
+            names.add(skill.name);
         return names.size;
       };
     }
@@ -135,7 +160,12 @@ async function measureInChild(loader: Loader, root: string): Promise<void> {
   }
   warm.sort((left, right) => left - right);
   const peakBytes = process.resourceUsage().maxRSS * 1024 - before;
-  const measurement: Measurement = { skills, coldMs, warmMs: warm[Math.floor(warm.length / 2)] ?? 0, peakBytes: Math.max(peakBytes, 0) };
+  const measurement: Measurement = {
+    skills,
+    coldMs,
+    warmMs: warm[Math.floor(warm.length / 2)] ?? 0,
+    peakBytes: Math.max(peakBytes, 0),
+  };
   process.stdout.write(`${JSON.stringify(measurement)}\n`);
 }
 
@@ -160,16 +190,27 @@ function printDataset(title: string, root: string, rounds: number): void {
     }
   }
   const floor = samples.get('floor')!;
-  console.log('loader             | skills | cold ms             | warm ms             | peak MB | cold / floor        | warm / floor        | peak / floor');
+  console.log(
+    'loader             | skills | cold ms             | warm ms             | peak MB | cold / floor        | warm / floor        | peak / floor',
+  );
   for (const loader of loaders) {
     const results = samples.get(loader)!;
     if (results.length < rounds) {
       console.log(`${name(loader).padEnd(18)} | ${failures.get(loader) ?? 'not run'}`);
       continue;
     }
-    const cold = pairedRatio(results.map((result) => result.coldMs), floor.map((result) => result.coldMs));
-    const warm = pairedRatio(results.map((result) => result.warmMs), floor.map((result) => result.warmMs));
-    const peak = pairedRatio(results.map((result) => result.peakBytes), floor.map((result) => Math.max(result.peakBytes, 1)));
+    const cold = pairedRatio(
+      results.map((result) => result.coldMs),
+      floor.map((result) => result.coldMs),
+    );
+    const warm = pairedRatio(
+      results.map((result) => result.warmMs),
+      floor.map((result) => result.warmMs),
+    );
+    const peak = pairedRatio(
+      results.map((result) => result.peakBytes),
+      floor.map((result) => Math.max(result.peakBytes, 1)),
+    );
     console.log(
       [
         name(loader).padEnd(18),
@@ -183,24 +224,44 @@ function printDataset(title: string, root: string, rounds: number): void {
       ].join(' | '),
     );
     if (loader !== 'floor') {
-      reportRatio({ benchmark: 'listing', comparison: `${title.split(' (')[0]}: ${name(loader)} cold / floor`, ratio: cold, goal: loader === 'skillbox' ? '<= 1.3, lowest of the loaders' : undefined });
-      reportRatio({ benchmark: 'listing', comparison: `${title.split(' (')[0]}: ${name(loader)} warm / floor`, ratio: warm });
+      reportRatio({
+        benchmark: 'listing',
+        comparison: `${title.split(' (')[0]}: ${name(loader)} cold / floor`,
+        ratio: cold,
+        goal: loader === 'skillbox' ? '<= 1.3, lowest of the loaders' : undefined,
+      });
+      reportRatio({
+        benchmark: 'listing',
+        comparison: `${title.split(' (')[0]}: ${name(loader)} warm / floor`,
+        ratio: warm,
+      });
     }
   }
 }
 
 export async function run(): Promise<void> {
   console.log('Skill listing: each sample is a separate process; "skills" is what each loader found.');
-  console.log('floor = a parallel readdir of every folder plus reading every SKILL.md found, with no parsing or checks.');
-  console.log('The peers scan one level, so they get every folder that directly holds skills (listed for them by the floor walk).');
+  console.log(
+    'floor = a parallel readdir of every folder plus reading every SKILL.md found, with no parsing or checks.',
+  );
+  console.log(
+    'The peers scan one level, so they get every folder that directly holds skills (listed for them by the floor walk).',
+  );
   console.log(`peers: deepagents ${packageVersion('deepagents')}, bash-tool ${packageVersion('bash-tool')}`);
-  console.log('skillbox warm = list() again on the same repository (one stat per SKILL.md); floor and peers have no cache and redo the work.');
+  console.log(
+    'skillbox warm = list() again on the same repository (one stat per SKILL.md); floor and peers have no cache and redo the work.',
+  );
   const corpus = corpusRoot();
-  if (corpus === undefined) console.log('no corpus (set SKILLBOX_CORPUS or put shared/corpus beside the repository): generated tree only');
+  if (corpus === undefined)
+    console.log('no corpus (set SKILLBOX_CORPUS or put shared/corpus beside the repository): generated tree only');
   else printDataset('corpus (636 SKILL.md files in 6 collections)', corpus, quick ? 3 : 11);
   const generated = await generateSkillTree(quick ? 1_000 : generatedSkills, 'skillbox-listing-bench-');
   try {
-    printDataset(`generated tree (${quick ? 1_000 : generatedSkills} skills, SKILL.md + docs/guide.md each)`, generated, quick ? 3 : 7);
+    printDataset(
+      `generated tree (${quick ? 1_000 : generatedSkills} skills, SKILL.md + docs/guide.md each)`,
+      generated,
+      quick ? 3 : 7,
+    );
   } finally {
     await rm(generated, { recursive: true, force: true });
   }

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { measureInFreshProcess, corpusRoot } from './bench-support.js';
+import { corpusRoot, measureInFreshProcess } from './bench-support.js';
 
 const here = fileURLToPath(import.meta.url);
 const corpus = corpusRoot();
@@ -59,7 +59,9 @@ async function parserFunction(parser: Parser, files: string[], bytes: Buffer[]):
     }
     case 'bash-tool': {
       // Not exported by the package: imported from its file, as the listing benchmark does.
-      const module = pathToFileURL(join(dirname(fileURLToPath(import.meta.resolve('bash-tool'))), 'skills', 'parser.js')).href;
+      const module = pathToFileURL(
+        join(dirname(fileURLToPath(import.meta.resolve('bash-tool'))), 'skills', 'parser.js'),
+      ).href;
       const { parseFrontmatter } = (await import(module)) as { parseFrontmatter: (content: string) => unknown };
       return (index) => parseFrontmatter((bytes[index] as Buffer).toString('utf8')) !== null;
     }
@@ -87,7 +89,12 @@ async function measureInChild(parser: Parser, root: string): Promise<void> {
   const warm: number[] = [];
   for (let run = 0; run < warmRuns; run += 1) warm.push(pass().ms);
   warm.sort((left, right) => left - right);
-  const measurement: Measurement = { files: files.length, parsed: cold.parsed, coldMs: cold.ms, warmMs: warm[Math.floor(warm.length / 2)] ?? 0 };
+  const measurement: Measurement = {
+    files: files.length,
+    parsed: cold.parsed,
+    coldMs: cold.ms,
+    warmMs: warm[Math.floor(warm.length / 2)] ?? 0,
+  };
   process.stdout.write(`${JSON.stringify(measurement)}\n`);
 }
 
@@ -130,7 +137,9 @@ async function generateTree(count: number): Promise<string> {
 
 function printDataset(title: string, root: string): void {
   console.log(`\n${title}`);
-  console.log('parser             | files | parsed | cold ms | cold us/file | warm us/file | cold vs floor | warm vs floor');
+  console.log(
+    'parser             | files | parsed | cold ms | cold us/file | warm us/file | cold vs floor | warm vs floor',
+  );
   const results = new Map<Parser, Measurement | string>();
   for (const parser of parsers) results.set(parser, measure(parser, root));
   for (const parser of parsers) {
@@ -141,7 +150,8 @@ function printDataset(title: string, root: string): void {
     }
     // deepagents reads each file itself, so its floor reads too; every other row starts from bytes in memory.
     const floor = results.get(parser === 'deepagents' || parser === 'read floor' ? 'read floor' : 'decode floor');
-    const ratio = (value: number, base: number | undefined): string => (base !== undefined && base > 0 ? `${(value / base).toFixed(2)}x` : 'n/a');
+    const ratio = (value: number, base: number | undefined): string =>
+      base !== undefined && base > 0 ? `${(value / base).toFixed(2)}x` : 'n/a';
     const perFile = (ms: number): string => ((ms * 1000) / Math.max(result.files, 1)).toFixed(1);
     console.log(
       [
@@ -168,7 +178,9 @@ async function printColonLine(): Promise<void> {
     console.log('\none SKILL.md whose description is `k0: k1: ... k199` (200 colons), first parse in a fresh process');
     for (const parser of ['skillbox', 'skillbox full YAML'] as const) {
       const result = measure(parser, root);
-      console.log(`${parser.padEnd(18)} | ${typeof result === 'object' ? `cold ${result.coldMs.toFixed(1)} ms, warm ${result.warmMs.toFixed(2)} ms` : result}`);
+      console.log(
+        `${parser.padEnd(18)} | ${typeof result === 'object' ? `cold ${result.coldMs.toFixed(1)} ms, warm ${result.warmMs.toFixed(2)} ms` : result}`,
+      );
     }
   } finally {
     await rm(root, { recursive: true, force: true });
@@ -177,14 +189,24 @@ async function printColonLine(): Promise<void> {
 
 export async function run(): Promise<void> {
   console.log('Parsing SKILL.md files already in memory; each row is a separate process.');
-  console.log('decode floor = Buffer#toString("utf8") of each file; read floor = readFileSync + decode (for deepagents, which reads the file itself).');
-  console.log('skillbox = parseSkillMarkdown (fast frontmatter reader, YAML library for the shapes it refuses); skillbox full YAML = every frontmatter through the YAML library.');
-  console.log('bash-tool = its parseFrontmatter (regex + yaml.parse, name and description only); deepagents = its exported parseSkillMetadata (stat + read + yaml.parse + checks).');
-  if (corpus === undefined) console.log('no corpus (set SKILLBOX_CORPUS or put shared/corpus beside the repository): generated files only');
+  console.log(
+    'decode floor = Buffer#toString("utf8") of each file; read floor = readFileSync + decode (for deepagents, which reads the file itself).',
+  );
+  console.log(
+    'skillbox = parseSkillMarkdown (fast frontmatter reader, YAML library for the shapes it refuses); skillbox full YAML = every frontmatter through the YAML library.',
+  );
+  console.log(
+    'bash-tool = its parseFrontmatter (regex + yaml.parse, name and description only); deepagents = its exported parseSkillMetadata (stat + read + yaml.parse + checks).',
+  );
+  if (corpus === undefined)
+    console.log('no corpus (set SKILLBOX_CORPUS or put shared/corpus beside the repository): generated files only');
   else printDataset('corpus (636 SKILL.md files in 6 collections)', corpus);
   const generated = await generateTree(generatedSkills);
   try {
-    printDataset(`generated (${generatedSkills} skills: plain, quoted, folded and colon-repaired descriptions; metadata; lists)`, generated);
+    printDataset(
+      `generated (${generatedSkills} skills: plain, quoted, folded and colon-repaired descriptions; metadata; lists)`,
+      generated,
+    );
   } finally {
     await rm(generated, { recursive: true, force: true });
   }

@@ -9,7 +9,16 @@ import { createSkillCallContext } from '../src/integrations/ai-sdk/skill-call-co
 import { createSkillPrepareStep } from '../src/integrations/ai-sdk/skill-prepare-step.js';
 import { FsSkillRepository } from '../src/repository/fs-skill-repository.js';
 import { createInMemoryStateView } from '../src/tools/in-memory-state-view.js';
-import { baselineLabel, formatSpread, importBaseline, interleavedTimes, pairedRatio, quick, reportRatio, spreadOf } from './bench-support.js';
+import {
+  baselineLabel,
+  formatSpread,
+  importBaseline,
+  interleavedTimes,
+  pairedRatio,
+  quick,
+  reportRatio,
+  spreadOf,
+} from './bench-support.js';
 import { generateSkillTree } from './generated-skills.js';
 
 type PrepareStepModule = typeof import('../src/integrations/ai-sdk/skill-prepare-step.js');
@@ -31,7 +40,11 @@ interface Implementation {
 }
 
 /** One step (not the first: no turn reset) of a fresh agent over `root`, as a repeatable call. */
-async function stepOf(implementation: Implementation, root: string, budget: (typeof budgets)[number]): Promise<() => Promise<unknown>> {
+async function stepOf(
+  implementation: Implementation,
+  root: string,
+  budget: (typeof budgets)[number],
+): Promise<() => Promise<unknown>> {
   const repository = await implementation.repository.FsSkillRepository.open({ roots: [root] });
   const prepareStep = implementation.prepareStep.createSkillPrepareStep({
     repository,
@@ -39,7 +52,10 @@ async function stepOf(implementation: Implementation, root: string, budget: (typ
     instructions: 'You are terse.',
     ...(budget === undefined ? {} : { catalog: { budget } }),
   });
-  const context = implementation.callContext.createSkillCallContext({ sessionId: 'bench', state: implementation.stateView.createInMemoryStateView({}) });
+  const context = implementation.callContext.createSkillCallContext({
+    sessionId: 'bench',
+    state: implementation.stateView.createInMemoryStateView({}),
+  });
   // ai 6's field name: prepareStep reads it on ai 7 too, and the baseline (older code) knows only it.
   const input = { stepNumber: 1, messages, steps: [], model, experimental_context: context };
   return async () => prepareStep(input as never);
@@ -62,8 +78,13 @@ export async function run(): Promise<void> {
           callContext: (await importBaseline<CallContextModule>('integrations/ai-sdk/skill-call-context.ts'))!,
           stateView: (await importBaseline<StateViewModule>('tools/in-memory-state-view.ts'))!,
         };
-  console.log(`one prepareStep call (step 2 of a turn) over N skills on disk; medians [middle half] of interleaved runs${baseline ? `; ${label} runs interleaved` : ''}`);
-  console.log('skills | budget | step ms | step / step at 100 skills' + (baseline ? ` | ${label} ms | ${label} / step at 100 | this / ${label}` : ''));
+  console.log(
+    `one prepareStep call (step 2 of a turn) over N skills on disk; medians [middle half] of interleaved runs${baseline ? `; ${label} runs interleaved` : ''}`,
+  );
+  console.log(
+    'skills | budget | step ms | step / step at 100 skills' +
+      (baseline ? ` | ${label} ms | ${label} / step at 100 | this / ${label}` : ''),
+  );
   const smallest = new Map<string, number[]>();
   const smallestBaseline = new Map<string, number[]>();
   for (const size of sizes) {
@@ -80,18 +101,38 @@ export async function run(): Promise<void> {
           smallest.set(budgetLabel, times.current!);
           if (times.baseline) smallestBaseline.set(budgetLabel, times.baseline);
         }
-        const bySize = (values: number[], base: number[] | undefined) => (base === undefined ? 'n/a' : `${(spreadOf(values).median / spreadOf(base).median).toFixed(2)}x`);
+        const bySize = (values: number[], base: number[] | undefined) =>
+          base === undefined ? 'n/a' : `${(spreadOf(values).median / spreadOf(base).median).toFixed(2)}x`;
         const growth = bySize(times.current!, smallest.get(budgetLabel));
-        const cells = [String(size).padStart(6), budgetLabel.padEnd(12), formatSpread(spreadOf(times.current!), 3), growth];
+        const cells = [
+          String(size).padStart(6),
+          budgetLabel.padEnd(12),
+          formatSpread(spreadOf(times.current!), 3),
+          growth,
+        ];
         if (times.baseline) {
-          cells.push(formatSpread(spreadOf(times.baseline), 1), bySize(times.baseline, smallestBaseline.get(budgetLabel)), formatSpread(pairedRatio(times.current!, times.baseline), 4));
-          reportRatio({ benchmark: 'prepare step', comparison: `${size} skills, budget ${budgetLabel}: this / ${label}`, ratio: pairedRatio(times.current!, times.baseline), goal: '< 1' });
+          cells.push(
+            formatSpread(spreadOf(times.baseline), 1),
+            bySize(times.baseline, smallestBaseline.get(budgetLabel)),
+            formatSpread(pairedRatio(times.current!, times.baseline), 4),
+          );
+          reportRatio({
+            benchmark: 'prepare step',
+            comparison: `${size} skills, budget ${budgetLabel}: this / ${label}`,
+            ratio: pairedRatio(times.current!, times.baseline),
+            goal: '< 1',
+          });
         }
         console.log(cells.join(' | '));
         if (size !== sizes[0]) {
           const base = smallest.get(budgetLabel)!;
           const samples = times.current!.map((value) => value / spreadOf(base).median);
-          reportRatio({ benchmark: 'prepare step', comparison: `step at ${size} / at ${sizes[0]} skills, budget ${budgetLabel}`, ratio: spreadOf(samples), goal: '~1 (same at any size)' });
+          reportRatio({
+            benchmark: 'prepare step',
+            comparison: `step at ${size} / at ${sizes[0]} skills, budget ${budgetLabel}`,
+            ratio: spreadOf(samples),
+            goal: '~1 (same at any size)',
+          });
         }
       }
     } finally {

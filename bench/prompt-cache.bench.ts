@@ -10,7 +10,11 @@ import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { countTokens } from '../src/disclosure/token-counter.js';
 import { createSkillAgent } from '../src/integrations/ai-sdk/index.js';
 import { FsSkillRepository } from '../src/repository/fs-skill-repository.js';
-import { startScriptedOpenAiServer, type RecordedRequest, type ScriptedResponse } from '../test/support/scripted-openai-server.js';
+import {
+  type RecordedRequest,
+  type ScriptedResponse,
+  startScriptedOpenAiServer,
+} from '../test/support/scripted-openai-server.js';
 
 const examples = fileURLToPath(new URL('../examples/skills/', import.meta.url));
 
@@ -20,7 +24,11 @@ const turns: Array<{ message: string; responses: ScriptedResponse[] }> = [
     message: 'How do I count words with python-math?',
     responses: [
       { toolCalls: [{ name: 'skill_load', arguments: { skill: 'python-math' } }] },
-      { toolCalls: [{ name: 'skill_select_docs', arguments: { skill: 'python-math', docs: ['docs/usage.md'], mode: 'replace' } }] },
+      {
+        toolCalls: [
+          { name: 'skill_select_docs', arguments: { skill: 'python-math', docs: ['docs/usage.md'], mode: 'replace' } },
+        ],
+      },
       { text: 'Run python3 scripts/stats.py work/inputs/notes.txt > out/stats.json.' },
     ],
   },
@@ -67,9 +75,21 @@ async function conversation(materialize: 'system' | 'tool-result'): Promise<Reco
   const repository = await FsSkillRepository.open({ roots: [examples] });
   const server = await startScriptedOpenAiServer(turns.flatMap((turn) => turn.responses));
   try {
-    const provider = createOpenAICompatible({ name: 'bench', baseURL: server.baseUrl, apiKey: 'bench', includeUsage: true });
-    const agent = createSkillAgent({ model: provider.chatModel('bench-model'), skills: repository, materialize, loadMode: 'turn', instructions: 'You are a helpful assistant.' });
-    for (const turn of turns) for await (const _ of agent.run({ userId: 'bench', sessionId: `cache-${materialize}`, message: turn.message }));
+    const provider = createOpenAICompatible({
+      name: 'bench',
+      baseURL: server.baseUrl,
+      apiKey: 'bench',
+      includeUsage: true,
+    });
+    const agent = createSkillAgent({
+      model: provider.chatModel('bench-model'),
+      skills: repository,
+      materialize,
+      loadMode: 'turn',
+      instructions: 'You are a helpful assistant.',
+    });
+    for (const turn of turns)
+      for await (const _ of agent.run({ userId: 'bench', sessionId: `cache-${materialize}`, message: turn.message }));
     return [...server.requests];
   } finally {
     await server.close();
@@ -79,8 +99,14 @@ async function conversation(materialize: 'system' | 'tool-result'): Promise<Reco
 /** The same conversation as a plain append-only transcript: what the provider would get with no skill content. */
 function appendOnly(requests: RecordedRequest[]): string[] {
   const strip = (messages: Array<Record<string, unknown>>) =>
-    messages.map((message) => (message.role === 'tool' && typeof message.content === 'string' && message.content.startsWith('[Loaded]') ? { ...message, content: 'loaded' } : message));
-  return requests.map((request) => JSON.stringify(strip(request.body.messages.filter((message, index) => !(message.role === 'system' && index > 0)))));
+    messages.map((message) =>
+      message.role === 'tool' && typeof message.content === 'string' && message.content.startsWith('[Loaded]')
+        ? { ...message, content: 'loaded' }
+        : message,
+    );
+  return requests.map((request) =>
+    JSON.stringify(strip(request.body.messages.filter((message, index) => !(message.role === 'system' && index > 0)))),
+  );
 }
 
 function percent(value: number): string {
@@ -96,8 +122,12 @@ export async function run(): Promise<void> {
     ['append-only transcript (ceiling)', measure(appendOnly(toolResult))],
   ];
   const ceiling = rows[2]![1].meanShare;
-  console.log(`scripted conversation: ${turns.length} turns, ${system.length} model requests, turn load mode, o200k_base tokens`);
-  console.log('mode                               requests  mean prefix share  reusable/prompt tokens  share vs ceiling');
+  console.log(
+    `scripted conversation: ${turns.length} turns, ${system.length} model requests, turn load mode, o200k_base tokens`,
+  );
+  console.log(
+    'mode                               requests  mean prefix share  reusable/prompt tokens  share vs ceiling',
+  );
   for (const [name, figures] of rows) {
     console.log(
       `${name.padEnd(35)}${String(figures.requests).padStart(8)}  ${percent(figures.meanShare).padStart(17)}  ${`${figures.reusableTokens}/${figures.promptTokens}`.padStart(22)}  ${(figures.meanShare / ceiling).toFixed(3).padStart(16)}`,

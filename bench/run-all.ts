@@ -7,9 +7,9 @@
 //   npm run bench -- --baseline=main    also time the code of another commit where a benchmark can
 // A new benchmark needs no registration: a file named *.bench.ts exporting run() is picked up.
 import { readdirSync } from 'node:fs';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { formatSpread, quick, reportedRatios } from './bench-support.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
@@ -28,7 +28,9 @@ if (quick) {
 }
 
 const started = performance.now();
-console.log(`node ${process.version}, ${quick ? 'quick' : 'full'} run; ratios are medians of paired samples [middle half of the samples]`);
+console.log(
+  `node ${process.version}, ${quick ? 'quick' : 'full'} run; ratios are medians of paired samples [middle half of the samples]`,
+);
 for (const file of files) {
   console.log(`\n=== ${file} ===`);
   const module = (await import(pathToFileURL(join(here, file)).href)) as { run?: () => Promise<void> };
@@ -41,7 +43,12 @@ if (rows.length > 0) {
   console.log(`\n=== ratios (value / base; < 1 is faster or smaller than the base) ===`);
   const width = Math.max(...rows.map((row) => row.benchmark.length), 9);
   const comparisonWidth = Math.max(...rows.map((row) => row.comparison.length), 10);
-  console.log(`${'benchmark'.padEnd(width)} | ${'comparison'.padEnd(comparisonWidth)} | ratio [spread]            | goal`);
-  for (const row of rows) console.log(`${row.benchmark.padEnd(width)} | ${row.comparison.padEnd(comparisonWidth)} | ${formatSpread(row.ratio).padEnd(25)} | ${row.goal ?? ''}`);
+  console.log(
+    `${'benchmark'.padEnd(width)} | ${'comparison'.padEnd(comparisonWidth)} | ratio [spread]            | goal`,
+  );
+  for (const row of rows)
+    console.log(
+      `${row.benchmark.padEnd(width)} | ${row.comparison.padEnd(comparisonWidth)} | ${formatSpread(row.ratio).padEnd(25)} | ${row.goal ?? ''}`,
+    );
 }
 console.log(`\nbenchmarks took ${((performance.now() - started) / 1000).toFixed(0)} s`);

@@ -5,18 +5,25 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Writable } from 'node:stream';
+import type { RuntimeCommand, WorkspaceRuntime } from '../src/workspace/runtime-types.js';
 import { bubblewrapArguments } from '../src/workspace/runtimes/bubblewrap-arguments.js';
 import { LocalRuntime } from '../src/workspace/runtimes/local-runtime.js';
 import { SandboxRuntime } from '../src/workspace/runtimes/sandbox-runtime.js';
 import { detectSandboxSupport } from '../src/workspace/runtimes/sandbox-support.js';
-import type { RuntimeCommand, WorkspaceRuntime } from '../src/workspace/runtime-types.js';
 import { bareSpawn, interleavedMedians } from './bench-support.js';
 
 const RUNS = Number(process.env.RUNTIME_BENCH_RUNS ?? 25);
 const WARMUP = 3;
 
 function runTrue(runtime: WorkspaceRuntime, workspace: string): () => Promise<unknown> {
-  const command: RuntimeCommand = { workspaceRoot: workspace, cwd: workspace, env: { PATH: '/usr/bin:/bin' }, timeoutMs: 30_000, maxOutputBytes: 65_536, argv: ['true'] };
+  const command: RuntimeCommand = {
+    workspaceRoot: workspace,
+    cwd: workspace,
+    env: { PATH: '/usr/bin:/bin' },
+    timeoutMs: 30_000,
+    maxOutputBytes: 65_536,
+    argv: ['true'],
+  };
   return () => runtime.run(command);
 }
 
@@ -28,10 +35,18 @@ const row = (label: string, ms: number, floor: number) =>
  * `--as-pid-1`) running `true` directly: what is left between it and the runtime is the prelude
  * and the cgroup.
  */
-function bareHardenedBubblewrap(bubblewrapPath: string, mounts: readonly string[], filter: Buffer, env: Record<string, string>): Promise<void> {
+function bareHardenedBubblewrap(
+  bubblewrapPath: string,
+  mounts: readonly string[],
+  filter: Buffer,
+  env: Record<string, string>,
+): Promise<void> {
   return new Promise((resolve, reject) => {
     const options = [...mounts, '--as-pid-1', '--seccomp', '4'].map((option) => `${option}\0`).join('');
-    const child = spawn(bubblewrapPath, ['--args', '3', '--', '/usr/bin/true'], { env, stdio: ['ignore', 'ignore', 'ignore', 'pipe', 'pipe'] });
+    const child = spawn(bubblewrapPath, ['--args', '3', '--', '/usr/bin/true'], {
+      env,
+      stdio: ['ignore', 'ignore', 'ignore', 'pipe', 'pipe'],
+    });
     (child.stdio[3] as Writable).end(options);
     (child.stdio[4] as Writable).end(filter);
     child.on('error', reject);
@@ -45,8 +60,14 @@ export async function run(): Promise<void> {
   try {
     // The cases take turns call by call, so load from other work on the machine weighs on each alike
     // and the ratios to the floor hold even when the absolute figures drift.
-    console.log(`median of ${RUNS} warm runs of \`true\` (after ${WARMUP} warm-up runs), the cases of each table taking turns`);
-    const local = await interleavedMedians({ floor: () => bareSpawn('true', [], env), local: runTrue(new LocalRuntime(), workspace) }, RUNS, WARMUP);
+    console.log(
+      `median of ${RUNS} warm runs of \`true\` (after ${WARMUP} warm-up runs), the cases of each table taking turns`,
+    );
+    const local = await interleavedMedians(
+      { floor: () => bareSpawn('true', [], env), local: runTrue(new LocalRuntime(), workspace) },
+      RUNS,
+      WARMUP,
+    );
     row('floor: child_process.spawn("true")', local.floor, local.floor);
     row('LocalRuntime argv ["true"]', local.local, local.floor);
     const support = detectSandboxSupport();
@@ -54,7 +75,11 @@ export async function run(): Promise<void> {
       console.log(`sandbox: skipped (${support.reason})`);
       return;
     }
-    const mounts = bubblewrapArguments({ workspace: { root: workspace, cwd: '/workspace' }, network: false, readOnlyPaths: [] });
+    const mounts = bubblewrapArguments({
+      workspace: { root: workspace, cwd: '/workspace' },
+      network: false,
+      readOnlyPaths: [],
+    });
     const bareArgs = [...mounts, 'true'];
     const sandbox = await interleavedMedians(
       {
@@ -62,7 +87,10 @@ export async function run(): Promise<void> {
         hardened: () => bareHardenedBubblewrap(support.bubblewrapPath, mounts, support.seccompFilter, env),
         capped: runTrue(new SandboxRuntime(), workspace),
         uncapped: runTrue(new SandboxRuntime({ maxProcesses: null }), workspace),
-        unlimited: runTrue(new SandboxRuntime({ maxProcesses: null, maxMemoryBytes: null, maxFileSizeBytes: null }), workspace),
+        unlimited: runTrue(
+          new SandboxRuntime({ maxProcesses: null, maxMemoryBytes: null, maxFileSizeBytes: null }),
+          workspace,
+        ),
       },
       RUNS,
       WARMUP,

@@ -13,15 +13,25 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { Redis } from 'ioredis';
 import pg from 'pg';
-import { createMemorySessionStore } from '../src/sessions/memory-session-store.js';
-import type { NewSessionEvent, SessionKey, SessionStore } from '../src/sessions/session-store.js';
 import { openPostgresSessionStore } from '../src/sessions/postgres/index.js';
 import { openRedisSessionStore } from '../src/sessions/redis/index.js';
+import type { NewSessionEvent, SessionKey, SessionStore } from '../src/sessions/session-store.js';
 import { openSqliteSessionStore } from '../src/sessions/sqlite/index.js';
-import { baselineLabel, formatSpread, importBaseline, interleavedTimes, packageVersion, pairedRatio, quick, reportRatio, type Spread } from './bench-support.js';
+import {
+  baselineLabel,
+  formatSpread,
+  importBaseline,
+  interleavedTimes,
+  packageVersion,
+  pairedRatio,
+  quick,
+  reportRatio,
+  type Spread,
+} from './bench-support.js';
 
 const redisUrl = process.env.SKILLBOX_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-const postgresUrl = process.env.SKILLBOX_TEST_POSTGRES_URL ?? 'postgres://skillbox:skillbox@127.0.0.1:5432/skillbox_test';
+const postgresUrl =
+  process.env.SKILLBOX_TEST_POSTGRES_URL ?? 'postgres://skillbox:skillbox@127.0.0.1:5432/skillbox_test';
 
 // A typical assistant message: a few hundred bytes of text plus a small state change.
 function event(index: number): NewSessionEvent {
@@ -34,12 +44,17 @@ function event(index: number): NewSessionEvent {
   };
 }
 const eventJson = JSON.stringify({ version: 1, id: 'x'.repeat(36), timestamp: Date.now(), ...event(0) });
-const stateJson = JSON.stringify({ 'temp:skill:loaded_order_by_agent:agent': JSON.stringify(['python-math', 'skill-0']) });
+const stateJson = JSON.stringify({
+  'temp:skill:loaded_order_by_agent:agent': JSON.stringify(['python-math', 'skill-0']),
+});
 
 /** What a bare driver writes for event `version`: the same event, serialized as an application would. */
 function driverEvent(version: number): { json: string; state: string } {
   const made = event(version);
-  return { json: JSON.stringify({ version, id: randomUUID(), timestamp: Date.now(), ...made }), state: JSON.stringify(made.stateDelta) };
+  return {
+    json: JSON.stringify({ version, id: randomUUID(), timestamp: Date.now(), ...made }),
+    state: JSON.stringify(made.stateDelta),
+  };
 }
 
 /** What one backend does for the comparison: an append and the two reads, by the store and by the driver. */
@@ -56,7 +71,11 @@ async function storeSide(store: SessionStore): Promise<Side> {
   let version = 0;
   const readKey: SessionKey = { userId: 'bench', sessionId: `read-${randomBytes(4).toString('hex')}` };
   await store.createSession(readKey);
-  await store.appendEvents(readKey, Array.from({ length: 100 }, (_, index) => event(index)), { expectedVersion: 0 });
+  await store.appendEvents(
+    readKey,
+    Array.from({ length: 100 }, (_, index) => event(index)),
+    { expectedVersion: 0 },
+  );
   return {
     append: async () => {
       await store.appendEvents(writeKey, [event(version)], { expectedVersion: version });
@@ -77,16 +96,27 @@ async function compare(backend: string, sides: Record<string, Side>, rounds: num
   for (const operation of ['append', 'readAll', 'readTail'] as const) {
     const tasks = Object.fromEntries(names.map((name) => [name, repeat(sides[name]![operation])]));
     const times = await interleavedTimes(tasks, rounds, 2);
-    const perSecond = (name: string) => Math.round((batch * 1000) / [...times[name]!].sort((a, b) => a - b)[Math.floor(times[name]!.length / 2)]!);
+    const perSecond = (name: string) =>
+      Math.round((batch * 1000) / [...times[name]!].sort((a, b) => a - b)[Math.floor(times[name]!.length / 2)]!);
     // Throughput ratio store / driver = driver time / store time, per paired batch.
     const ratio = (name: string, base: string): Spread => pairedRatio(times[base]!, times[name]!);
     const label = { append: 'append 1 event', readAll: 'read 100 events', readTail: 'read last 20' }[operation];
     const cells = names.map((name) => `${name} ${perSecond(name)}/s`);
     cells.push(`store / driver ${formatSpread(ratio('store', 'driver'))}`);
-    reportRatio({ benchmark: 'sessions', comparison: `${backend} ${label}: store / driver (ops/s)`, ratio: ratio('store', 'driver'), goal: '>= 0.9' });
+    reportRatio({
+      benchmark: 'sessions',
+      comparison: `${backend} ${label}: store / driver (ops/s)`,
+      ratio: ratio('store', 'driver'),
+      goal: '>= 0.9',
+    });
     if (sides.baseline) {
       cells.push(`store / baseline ${formatSpread(ratio('store', 'baseline'))}`);
-      reportRatio({ benchmark: 'sessions', comparison: `${backend} ${label}: store / ${baselineLabel()} (ops/s)`, ratio: ratio('store', 'baseline'), goal: '>= 1' });
+      reportRatio({
+        benchmark: 'sessions',
+        comparison: `${backend} ${label}: store / ${baselineLabel()} (ops/s)`,
+        ratio: ratio('store', 'baseline'),
+        goal: '>= 1',
+      });
     }
     console.log(`${backend.padEnd(12)} ${label.padEnd(16)} ${cells.join(' | ')}`);
   }
@@ -101,7 +131,8 @@ async function sqliteDriver(path: string, synchronous: 'normal' | 'full'): Promi
   const database = new Database(path);
   database.pragma('journal_mode = WAL');
   database.pragma(`synchronous = ${synchronous}`);
-  const idOf = (sessionId: string) => (database.prepare('SELECT id FROM sessions WHERE session_id = ?').get(sessionId) as { id: number }).id;
+  const idOf = (sessionId: string) =>
+    (database.prepare('SELECT id FROM sessions WHERE session_id = ?').get(sessionId) as { id: number }).id;
   const [writeId, readId] = [idOf('write'), idOf('read')];
   const insert = database.prepare('INSERT INTO session_events (session, version, event) VALUES (?, ?, ?)');
   const update = database.prepare('UPDATE sessions SET version = ?, state = ?, updated_at = ? WHERE id = ?');
@@ -117,14 +148,28 @@ async function sqliteDriver(path: string, synchronous: 'normal' | 'full'): Promi
   const read = (limit: number) => () =>
     database.transaction(() => {
       const row = selectSession.get(readId) as { state: string };
-      return { state: JSON.parse(row.state), events: select.all(readId, limit).map((found) => JSON.parse((found as { event: string }).event)).reverse() };
+      return {
+        state: JSON.parse(row.state),
+        events: select
+          .all(readId, limit)
+          .map((found) => JSON.parse((found as { event: string }).event))
+          .reverse(),
+      };
     })();
-  return { side: { append: () => append.immediate(writeId, ++version), readAll: read(-1), readTail: read(20) }, close: () => database.close() };
+  return {
+    side: { append: () => append.immediate(writeId, ++version), readAll: read(-1), readTail: read(20) },
+    close: () => database.close(),
+  };
 }
 
 async function redisDriver(prefix: string): Promise<{ side: Side; close: () => Promise<void> }> {
   const client = new Redis(redisUrl);
-  const keys = (name: string) => [`${prefix}{d}:${name}:meta`, `${prefix}{d}:${name}:events`, `${prefix}{d}:${name}:state`, `${prefix}{d}:index`];
+  const keys = (name: string) => [
+    `${prefix}{d}:${name}:meta`,
+    `${prefix}{d}:${name}:events`,
+    `${prefix}{d}:${name}:state`,
+    `${prefix}{d}:index`,
+  ];
   const [meta, events, state, index] = keys('write');
   let version = 0;
   const [readMeta, readEvents, readState] = keys('read');
@@ -133,7 +178,11 @@ async function redisDriver(prefix: string): Promise<{ side: Side; close: () => P
   await client.hset(readState!, 'temp:skill:loaded_order_by_agent:agent', '["python-math","skill-0"]');
   const read = (first: number) => async () => {
     const replies = await client.multi().hgetall(readMeta!).hgetall(readState!).lrange(readEvents!, first, -1).exec();
-    return { meta: replies![0]![1], state: replies![1]![1], events: (replies![2]![1] as string[]).map((text) => JSON.parse(text)) };
+    return {
+      meta: replies![0]![1],
+      state: replies![1]![1],
+      events: (replies![2]![1] as string[]).map((text) => JSON.parse(text)),
+    };
   };
   return {
     side: {
@@ -142,7 +191,13 @@ async function redisDriver(prefix: string): Promise<{ side: Side; close: () => P
         const made = event(version);
         const json = JSON.stringify({ version, id: randomUUID(), timestamp: Date.now(), ...made });
         const [name, value] = Object.entries(made.stateDelta!)[0]!;
-        return client.multi().rpush(events!, json).hset(state!, name, value!).hset(meta!, 'version', version, 'updatedAt', Date.now()).zadd(index!, Date.now(), 'write').exec();
+        return client
+          .multi()
+          .rpush(events!, json)
+          .hset(state!, name, value!)
+          .hset(meta!, 'version', version, 'updatedAt', Date.now())
+          .zadd(index!, Date.now(), 'write')
+          .exec();
       },
       readAll: read(0),
       readTail: read(-20),
@@ -163,7 +218,8 @@ async function postgresDriver(schema: string): Promise<{ side: Side; close: () =
   const pool = new pg.Pool({ connectionString: postgresUrl });
   const sessions = `"${schema}".skillbox_sessions`;
   const events = `"${schema}".skillbox_session_events`;
-  const idOf = async (sessionId: string) => (await pool.query<{ id: string }>(`SELECT id FROM ${sessions} WHERE session_id = $1`, [sessionId])).rows[0]!.id;
+  const idOf = async (sessionId: string) =>
+    (await pool.query<{ id: string }>(`SELECT id FROM ${sessions} WHERE session_id = $1`, [sessionId])).rows[0]!.id;
   const [writeId, readId] = [await idOf('write'), await idOf('read')];
   await pool.query(`INSERT INTO ${events} SELECT $1, v, $2 FROM generate_series(1, 100) v`, [readId, eventJson]);
   await pool.query(`UPDATE ${sessions} SET version = 100, state = $1 WHERE id = $2`, [stateJson, readId]);
@@ -196,8 +252,12 @@ type PostgresModule = typeof import('../src/sessions/postgres/index.js');
 
 export async function run(): Promise<void> {
   const rounds = quick ? 15 : 60;
-  console.log(`batches of ${batch} awaited operations, ${rounds} batches per side, the sides taking turns batch by batch; ratio = store / driver in ops/s, median [middle half] of paired batches`);
-  console.log(`drivers: better-sqlite3 ${packageVersion('better-sqlite3')}, ioredis ${packageVersion('ioredis')}, pg ${packageVersion('pg')} (no npm session store with the same contract is installed; the driver is the comparison)`);
+  console.log(
+    `batches of ${batch} awaited operations, ${rounds} batches per side, the sides taking turns batch by batch; ratio = store / driver in ops/s, median [middle half] of paired batches`,
+  );
+  console.log(
+    `drivers: better-sqlite3 ${packageVersion('better-sqlite3')}, ioredis ${packageVersion('ioredis')}, pg ${packageVersion('pg')} (no npm session store with the same contract is installed; the driver is the comparison)`,
+  );
   const label = baselineLabel();
   const folder = mkdtempSync(join(tmpdir(), 'skillbox-bench-sessions-'));
   try {
@@ -205,8 +265,14 @@ export async function run(): Promise<void> {
     for (const synchronous of ['normal', 'full'] as const) {
       const store = await openSqliteSessionStore({ path: join(folder, `store-${synchronous}.db`), synchronous });
       const driver = await sqliteDriver(join(folder, `driver-${synchronous}.db`), synchronous);
-      const old = oldSqlite ? await oldSqlite.openSqliteSessionStore({ path: join(folder, `old-${synchronous}.db`), synchronous }) : undefined;
-      await compare(`sqlite ${synchronous}`, { store: await storeSide(store), driver: driver.side, ...(old ? { baseline: await storeSide(old) } : {}) }, synchronous === 'full' ? Math.ceil(rounds / 3) : rounds);
+      const old = oldSqlite
+        ? await oldSqlite.openSqliteSessionStore({ path: join(folder, `old-${synchronous}.db`), synchronous })
+        : undefined;
+      await compare(
+        `sqlite ${synchronous}`,
+        { store: await storeSide(store), driver: driver.side, ...(old ? { baseline: await storeSide(old) } : {}) },
+        synchronous === 'full' ? Math.ceil(rounds / 3) : rounds,
+      );
       await store.close();
       await old?.close();
       driver.close();
@@ -218,10 +284,20 @@ export async function run(): Promise<void> {
   const prefix = `skillbox-bench:${randomBytes(4).toString('hex')}:`;
   const redis = await openRedisSessionStore({ url: redisUrl, keyPrefix: prefix });
   const oldRedisModule = await importBaseline<RedisModule>('sessions/redis/index.ts');
-  const oldRedis = oldRedisModule ? await oldRedisModule.openRedisSessionStore({ url: redisUrl, keyPrefix: `${prefix}old:` }) : undefined;
+  const oldRedis = oldRedisModule
+    ? await oldRedisModule.openRedisSessionStore({ url: redisUrl, keyPrefix: `${prefix}old:` })
+    : undefined;
   const redisDriverSide = await redisDriver(prefix);
   try {
-    await compare('redis', { store: await storeSide(redis), driver: redisDriverSide.side, ...(oldRedis ? { baseline: await storeSide(oldRedis) } : {}) }, rounds);
+    await compare(
+      'redis',
+      {
+        store: await storeSide(redis),
+        driver: redisDriverSide.side,
+        ...(oldRedis ? { baseline: await storeSide(oldRedis) } : {}),
+      },
+      rounds,
+    );
   } finally {
     await redis.close();
     await oldRedis?.close();
@@ -235,10 +311,20 @@ export async function run(): Promise<void> {
   const schema = `skillbox_bench_${randomBytes(4).toString('hex')}`;
   const postgres = await openPostgresSessionStore({ connectionString: postgresUrl, schema });
   const oldPostgresModule = await importBaseline<PostgresModule>('sessions/postgres/index.ts');
-  const oldPostgres = oldPostgresModule ? await oldPostgresModule.openPostgresSessionStore({ connectionString: postgresUrl, schema: `${schema}_old` }) : undefined;
+  const oldPostgres = oldPostgresModule
+    ? await oldPostgresModule.openPostgresSessionStore({ connectionString: postgresUrl, schema: `${schema}_old` })
+    : undefined;
   const postgresDriverSide = await postgresDriver(`${schema}_driver`);
   try {
-    await compare('postgres', { store: await storeSide(postgres), driver: postgresDriverSide.side, ...(oldPostgres ? { baseline: await storeSide(oldPostgres) } : {}) }, rounds);
+    await compare(
+      'postgres',
+      {
+        store: await storeSide(postgres),
+        driver: postgresDriverSide.side,
+        ...(oldPostgres ? { baseline: await storeSide(oldPostgres) } : {}),
+      },
+      rounds,
+    );
   } finally {
     await postgres.close();
     await oldPostgres?.close();

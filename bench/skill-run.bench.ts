@@ -3,7 +3,7 @@
 // (sandbox runtime), and over the runtime alone running the same command in the same workspace.
 // The first run of a session (workspace creation + staging) is reported apart.
 // Medians; figures only, nothing fails on a time.
-import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -24,19 +24,39 @@ const runs = Number(process.env.SKILL_RUN_BENCH_RUNS ?? 20);
 
 const floorEnv = { PATH: '/usr/bin:/bin' };
 
-async function measure(label: string, runtime: WorkspaceRuntime, floor: () => Promise<void>, floorLabel: string, skillsRoot: string, baseDir: string): Promise<void> {
+async function measure(
+  label: string,
+  runtime: WorkspaceRuntime,
+  floor: () => Promise<void>,
+  floorLabel: string,
+  skillsRoot: string,
+  baseDir: string,
+): Promise<void> {
   const repository = await FsSkillRepository.open({ roots: [skillsRoot] });
   const workspaces = createWorkspaceManager({ runtime, repository, baseDir, artifacts: false });
   const [skillRun] = createExecutionTools({ workspaces }) as [ToolDefinition];
-  const context = (sessionId: string) => ({ sessionId, agentName: 'bench', state: createInMemoryStateView({ [loadedKey('bench', 'bench-skill')]: '1' }) });
-  const call = (sessionId: string, input: Record<string, unknown>) => skillRun.execute(skillRun.inputSchema.parse({ skill: 'bench-skill', ...input }), context(sessionId));
+  const context = (sessionId: string) => ({
+    sessionId,
+    agentName: 'bench',
+    state: createInMemoryStateView({ [loadedKey('bench', 'bench-skill')]: '1' }),
+  });
+  const call = (sessionId: string, input: Record<string, unknown>) =>
+    skillRun.execute(skillRun.inputSchema.parse({ skill: 'bench-skill', ...input }), context(sessionId));
 
   const warm = await workspaces.workspace('warm');
   const figures = await interleavedMedians(
     {
       floor,
       // The runtime alone, same command and workspace: what skill_run adds on top is the layer's own cost.
-      runtime: () => runtime.run({ command: 'true', workspaceRoot: warm.root, cwd: warm.root, env: { PATH: '/usr/bin:/bin' }, timeoutMs: 30_000, maxOutputBytes: 65_536 }),
+      runtime: () =>
+        runtime.run({
+          command: 'true',
+          workspaceRoot: warm.root,
+          cwd: warm.root,
+          env: { PATH: '/usr/bin:/bin' },
+          timeoutMs: 30_000,
+          maxOutputBytes: 65_536,
+        }),
       warmTrue: () => call('warm', { command: 'true', output_files: [] }),
       warmWithOutput: () => call('warm', { command: 'echo 42 > out/answer.txt' }),
     },
@@ -50,7 +70,9 @@ async function measure(label: string, runtime: WorkspaceRuntime, floor: () => Pr
     firstRuns.push(performance.now() - started);
   }
   const first = median(firstRuns);
-  console.log(`${label} | ${floorLabel}: ${floorMs.toFixed(2)} ms | runtime.run alone: ${runtimeMs.toFixed(2)} ms (${(runtimeMs / floorMs).toFixed(2)}x) | warm skill_run true: ${warmTrue.toFixed(2)} ms (${(warmTrue / floorMs).toFixed(2)}x floor, ${(warmTrue / runtimeMs).toFixed(2)}x runtime, +${(warmTrue - floorMs).toFixed(2)} ms) | warm with an out/ file collected: ${warmWithOutput.toFixed(2)} ms (${(warmWithOutput / floorMs).toFixed(2)}x floor, ${(warmWithOutput / runtimeMs).toFixed(2)}x runtime) | first run of a session (workspace + staging): ${first.toFixed(2)} ms (${(first / floorMs).toFixed(2)}x)`);
+  console.log(
+    `${label} | ${floorLabel}: ${floorMs.toFixed(2)} ms | runtime.run alone: ${runtimeMs.toFixed(2)} ms (${(runtimeMs / floorMs).toFixed(2)}x) | warm skill_run true: ${warmTrue.toFixed(2)} ms (${(warmTrue / floorMs).toFixed(2)}x floor, ${(warmTrue / runtimeMs).toFixed(2)}x runtime, +${(warmTrue - floorMs).toFixed(2)} ms) | warm with an out/ file collected: ${warmWithOutput.toFixed(2)} ms (${(warmWithOutput / floorMs).toFixed(2)}x floor, ${(warmWithOutput / runtimeMs).toFixed(2)}x runtime) | first run of a session (workspace + staging): ${first.toFixed(2)} ms (${(first / floorMs).toFixed(2)}x)`,
+  );
 }
 
 export async function run(): Promise<void> {
@@ -58,10 +80,23 @@ export async function run(): Promise<void> {
   try {
     const skillDir = path.join(temporary, 'skills', 'bench-skill');
     await mkdir(path.join(skillDir, 'scripts'), { recursive: true });
-    await writeFile(path.join(skillDir, 'SKILL.md'), '---\nname: bench-skill\ndescription: Benchmark skill.\n---\nRun true.\n');
-    for (let index = 0; index < 20; index += 1) await writeFile(path.join(skillDir, 'scripts', `s${index}.py`), `print(${index})\n`);
-    console.log(`medians of ${runs} runs, the cases taking turns; the command is \`true\` so the figures are pure overhead`);
-    await measure('local', new LocalRuntime(), () => bareSpawn('/bin/bash', ['-c', 'true'], floorEnv), 'bare spawn of bash -c true', path.join(temporary, 'skills'), path.join(temporary, 'ws-local'));
+    await writeFile(
+      path.join(skillDir, 'SKILL.md'),
+      '---\nname: bench-skill\ndescription: Benchmark skill.\n---\nRun true.\n',
+    );
+    for (let index = 0; index < 20; index += 1)
+      await writeFile(path.join(skillDir, 'scripts', `s${index}.py`), `print(${index})\n`);
+    console.log(
+      `medians of ${runs} runs, the cases taking turns; the command is \`true\` so the figures are pure overhead`,
+    );
+    await measure(
+      'local',
+      new LocalRuntime(),
+      () => bareSpawn('/bin/bash', ['-c', 'true'], floorEnv),
+      'bare spawn of bash -c true',
+      path.join(temporary, 'skills'),
+      path.join(temporary, 'ws-local'),
+    );
     const support = detectSandboxSupport();
     if (!support.available) {
       console.log(`sandbox | n/a (${support.reason})`);
@@ -69,8 +104,22 @@ export async function run(): Promise<void> {
     }
     const floorWorkspace = path.join(temporary, 'floor-ws');
     await mkdir(floorWorkspace);
-    const bwrapArgs = [...bubblewrapArguments({ workspace: { root: floorWorkspace, cwd: '/workspace' }, network: false, readOnlyPaths: [] }), '/bin/true'];
-    await measure('sandbox', new SandboxRuntime(), () => bareSpawn(support.bubblewrapPath, bwrapArgs, floorEnv), 'bare bwrap (same mounts) true', path.join(temporary, 'skills'), path.join(temporary, 'ws-sandbox'));
+    const bwrapArgs = [
+      ...bubblewrapArguments({
+        workspace: { root: floorWorkspace, cwd: '/workspace' },
+        network: false,
+        readOnlyPaths: [],
+      }),
+      '/bin/true',
+    ];
+    await measure(
+      'sandbox',
+      new SandboxRuntime(),
+      () => bareSpawn(support.bubblewrapPath, bwrapArgs, floorEnv),
+      'bare bwrap (same mounts) true',
+      path.join(temporary, 'skills'),
+      path.join(temporary, 'ws-sandbox'),
+    );
   } finally {
     await rm(temporary, { recursive: true, force: true });
   }

@@ -7,8 +7,8 @@ import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { createMemorySkillRepository } from '../src/repository/memory-skill-repository.js';
 import { FsSkillRepository } from '../src/repository/fs-skill-repository.js';
+import { createMemorySkillRepository } from '../src/repository/memory-skill-repository.js';
 import { digestFolder, scanFolder } from '../src/workspace/folder-snapshot.js';
 import { LocalRuntime } from '../src/workspace/runtimes/local-runtime.js';
 import { createWorkspaceManager } from '../src/workspace/workspace-manager.js';
@@ -30,12 +30,22 @@ export async function run(): Promise<void> {
   try {
     const skillDir = path.join(temporary, 'skills', 'big');
     await mkdir(path.join(skillDir, 'data'), { recursive: true });
-    await writeFile(path.join(skillDir, 'SKILL.md'), '---\nname: big\ndescription: A large skill for the staging benchmark.\n---\nBody\n');
+    await writeFile(
+      path.join(skillDir, 'SKILL.md'),
+      '---\nname: big\ndescription: A large skill for the staging benchmark.\n---\nBody\n',
+    );
     // 1 MiB files plus a tail of small ones: the shape of a skill with models or datasets and scripts.
-    for (let index = 0; index < megabytes; index += 1) await writeFile(path.join(skillDir, 'data', `blob-${index}.bin`), randomBytes(1024 * 1024));
-    for (let index = 0; index < 200; index += 1) await writeFile(path.join(skillDir, `script-${index}.py`), `print(${index})\n`);
+    for (let index = 0; index < megabytes; index += 1)
+      await writeFile(path.join(skillDir, 'data', `blob-${index}.bin`), randomBytes(1024 * 1024));
+    for (let index = 0; index < 200; index += 1)
+      await writeFile(path.join(skillDir, `script-${index}.py`), `print(${index})\n`);
     const repository = await FsSkillRepository.open({ roots: [path.join(temporary, 'skills')] });
-    const workspaces = createWorkspaceManager({ runtime: new LocalRuntime(), repository, baseDir: path.join(temporary, 'ws'), artifacts: false });
+    const workspaces = createWorkspaceManager({
+      runtime: new LocalRuntime(),
+      repository,
+      baseDir: path.join(temporary, 'ws'),
+      artifacts: false,
+    });
 
     const first: number[] = [];
     const cpShell: number[] = [];
@@ -64,20 +74,35 @@ export async function run(): Promise<void> {
       fullDigest.push(await timed(async () => digestFolder(skillDir, (await scanFolder(skillDir)).entries)));
     }
 
-    const small = createMemorySkillRepository([{ name: 'tiny', description: 'Tiny.', body: 'b', files: { 'a.py': 'print(1)\n' } }]);
-    const smallWorkspaces = createWorkspaceManager({ runtime: new LocalRuntime(), repository: small, baseDir: path.join(temporary, 'ws-small'), artifacts: false });
+    const small = createMemorySkillRepository([
+      { name: 'tiny', description: 'Tiny.', body: 'b', files: { 'a.py': 'print(1)\n' } },
+    ]);
+    const smallWorkspaces = createWorkspaceManager({
+      runtime: new LocalRuntime(),
+      repository: small,
+      baseDir: path.join(temporary, 'ws-small'),
+      artifacts: false,
+    });
     const smallWorkspace = await smallWorkspaces.workspace('small');
     const tinyFirst = await timed(() => smallWorkspace.stageSkill('tiny'));
 
-    const mb = megabytes + 200 * 10 / 1024 / 1024;
-    console.log(`skill: ${megabytes} x 1 MiB files + 200 small scripts (~${mb.toFixed(0)} MB); medians of ${rounds} rounds (unchanged: ${rounds * 4})`);
+    const mb = megabytes + (200 * 10) / 1024 / 1024;
+    console.log(
+      `skill: ${megabytes} x 1 MiB files + 200 small scripts (~${mb.toFixed(0)} MB); medians of ${rounds} rounds (unchanged: ${rounds * 4})`,
+    );
     console.log('case | ms | vs floor');
-    console.log(`first stage (copy + links + metadata) | ${median(first).toFixed(1)} | ${ratio(median(first), median(cpShell))} of cp -r, ${ratio(median(first), median(nodeCp))} of fs.cp`);
+    console.log(
+      `first stage (copy + links + metadata) | ${median(first).toFixed(1)} | ${ratio(median(first), median(cpShell))} of cp -r, ${ratio(median(first), median(nodeCp))} of fs.cp`,
+    );
     console.log(`floor: cp -r | ${median(cpShell).toFixed(1)} |`);
     console.log(`peer: node fs.cp recursive | ${median(nodeCp).toFixed(1)} |`);
-    console.log(`unchanged re-stage (manifest of sizes+mtimes) | ${median(unchanged).toFixed(2)} | ${ratio(median(unchanged), median(scanOnly))} of a bare folder scan`);
+    console.log(
+      `unchanged re-stage (manifest of sizes+mtimes) | ${median(unchanged).toFixed(2)} | ${ratio(median(unchanged), median(scanOnly))} of a bare folder scan`,
+    );
     console.log(`floor: bare folder scan (lstat of every entry) | ${median(scanOnly).toFixed(2)} |`);
-    console.log(`seeds' check: sha256 over every byte | ${median(fullDigest).toFixed(1)} | unchanged re-stage is ${ratio(median(unchanged), median(fullDigest))} of it`);
+    console.log(
+      `seeds' check: sha256 over every byte | ${median(fullDigest).toFixed(1)} | unchanged re-stage is ${ratio(median(unchanged), median(fullDigest))} of it`,
+    );
     console.log(`first stage of a 1-file skill defined in code | ${tinyFirst.toFixed(2)} |`);
   } finally {
     await rm(temporary, { recursive: true, force: true });

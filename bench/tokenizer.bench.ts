@@ -21,7 +21,8 @@ type Counter = (typeof counters)[number];
 /** A function that counts the o200k tokens of a text, loaded on the call. */
 function loadCounter(counter: Counter): (text: string) => number {
   if (counter === 'skillbox (gpt-tokenizer)') {
-    const { countTokens } = require('../src/disclosure/token-counter.ts') as typeof import('../src/disclosure/token-counter.js');
+    const { countTokens } =
+      require('../src/disclosure/token-counter.ts') as typeof import('../src/disclosure/token-counter.js');
     return countTokens;
   }
   // Resolved from @langchain/core, which depends on it; skillbox itself no longer does.
@@ -50,25 +51,38 @@ function firstCount(counter: Counter): { firstCountMs: number } {
 export async function run(): Promise<void> {
   for (const counter of counters) {
     const cold = measureInFreshProcess<{ firstCountMs: number }>(here, requestVariable, { counter });
-    console.log(`${counter}: first count in a fresh process (load + count) ${typeof cold === 'string' ? cold : `${cold.firstCountMs.toFixed(0)} ms`}`);
+    console.log(
+      `${counter}: first count in a fresh process (load + count) ${typeof cold === 'string' ? cold : `${cold.firstCountMs.toFixed(0)} ms`}`,
+    );
   }
   const texts = corpusTexts();
   const characters = texts.reduce((sum, text) => sum + text.length, 0);
-  const loaded = Object.fromEntries(counters.map((counter) => [counter, loadCounter(counter)])) as Record<Counter, (text: string) => number>;
+  const loaded = Object.fromEntries(counters.map((counter) => [counter, loadCounter(counter)])) as Record<
+    Counter,
+    (text: string) => number
+  >;
   const totals = counters.map((counter) => texts.reduce((sum, text) => sum + loaded[counter](text), 0));
-  console.log(`corpus: ${texts.length} .md files, ${(characters / 1e6).toFixed(1)} M characters; o200k tokens: ${counters.map((counter, index) => `${counter} ${totals[index]}`).join(', ')}`);
+  console.log(
+    `corpus: ${texts.length} .md files, ${(characters / 1e6).toFixed(1)} M characters; o200k tokens: ${counters.map((counter, index) => `${counter} ${totals[index]}`).join(', ')}`,
+  );
   const medians = await interleavedMedians(
-    Object.fromEntries(counters.map((counter) => [counter, async () => texts.reduce((sum, text) => sum + loaded[counter](text), 0)])) as Record<Counter, () => Promise<number>>,
+    Object.fromEntries(
+      counters.map((counter) => [counter, async () => texts.reduce((sum, text) => sum + loaded[counter](text), 0)]),
+    ) as Record<Counter, () => Promise<number>>,
     3,
     0,
   );
-  for (const counter of counters) console.log(`${counter}: pass over the corpus ${medians[counter].toFixed(0)} ms (median of 3, taking turns)`);
+  for (const counter of counters)
+    console.log(`${counter}: pass over the corpus ${medians[counter].toFixed(0)} ms (median of 3, taking turns)`);
   console.log(`js-tiktoken / skillbox: ${(medians['js-tiktoken'] / medians['skillbox (gpt-tokenizer)']).toFixed(1)}x`);
   const longStarted = performance.now();
   loaded['skillbox (gpt-tokenizer)']('a'.repeat(100_000));
   loaded['skillbox (gpt-tokenizer)'](Buffer.alloc(150_000, 7).toString('base64'));
-  console.log(`skillbox: 100,000 letters and 200,000 base64 characters without a space: ${(performance.now() - longStarted).toFixed(0)} ms`);
+  console.log(
+    `skillbox: 100,000 letters and 200,000 base64 characters without a space: ${(performance.now() - longStarted).toFixed(0)} ms`,
+  );
 }
 
 const request = process.env[requestVariable];
-if (request !== undefined) console.log(JSON.stringify(firstCount((JSON.parse(request) as { counter: Counter }).counter)));
+if (request !== undefined)
+  console.log(JSON.stringify(firstCount((JSON.parse(request) as { counter: Counter }).counter)));

@@ -5,13 +5,14 @@
 // The floor is the skill tools alone (what any request must carry); "static" registers every pool
 // tool in every request, which is what AI SDK users do without selection (no npm peer selects tools
 // per loaded skill, so static registration is the peer figure).
-import { jsonSchema, stepCountIs, streamText, tool, type Tool } from 'ai';
+
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import { jsonSchema, stepCountIs, streamText, type Tool, tool } from 'ai';
 import { countTokens } from '../src/disclosure/token-counter.js';
 import { createSkillAgent, createSkillCallContext, createSkillToolkit } from '../src/integrations/ai-sdk/index.js';
 import { createMemorySkillRepository } from '../src/repository/memory-skill-repository.js';
 import { createInMemoryStateView } from '../src/tools/in-memory-state-view.js';
-import { startScriptedOpenAiServer, type RecordedRequest } from '../test/support/scripted-openai-server.js';
+import { type RecordedRequest, startScriptedOpenAiServer } from '../test/support/scripted-openai-server.js';
 
 const poolSizes = [5, 20, 50, 100];
 
@@ -40,7 +41,12 @@ async function turn(size: number, dynamic: boolean): Promise<RecordedRequest[]> 
   const pool: Record<string, Tool> = {};
   for (let index = 1; index <= size; index += 1) pool[`ops_tool_${index}`] = poolTool(index);
   const repository = createMemorySkillRepository([
-    { name: 'ops-status', description: 'Check the status of platform resources.', body: 'Use ops_tool_1 for status, ops_tool_2 for owners, ops_tool_3 for incidents.', tools: ['ops_tool_1', 'ops_tool_2', 'ops_tool_3'] },
+    {
+      name: 'ops-status',
+      description: 'Check the status of platform resources.',
+      body: 'Use ops_tool_1 for status, ops_tool_2 for owners, ops_tool_3 for incidents.',
+      tools: ['ops_tool_1', 'ops_tool_2', 'ops_tool_3'],
+    },
   ]);
   const server = await startScriptedOpenAiServer([
     { toolCalls: [{ name: 'skill_load', arguments: { skill: 'ops-status' } }] },
@@ -51,7 +57,12 @@ async function turn(size: number, dynamic: boolean): Promise<RecordedRequest[]> 
     const provider = createOpenAICompatible({ name: 'bench', baseURL: server.baseUrl, apiKey: 'bench' });
     // Without selection, the pool goes in as ordinary tools: always registered, always sent.
     if (!dynamic) return await staticTurn(server, provider, repository, pool);
-    const agent = createSkillAgent({ model: provider.chatModel('bench'), skills: repository, toolPool: pool, profile: 'knowledge' });
+    const agent = createSkillAgent({
+      model: provider.chatModel('bench'),
+      skills: repository,
+      toolPool: pool,
+      profile: 'knowledge',
+    });
     for await (const _ of agent.run({ userId: 'bench', sessionId: `tools-${size}`, message: 'Status of db-1?' }));
     return [...server.requests];
   } finally {
@@ -81,8 +92,12 @@ async function staticTurn(
 }
 
 export async function run(): Promise<void> {
-  console.log('tool-definition tokens per request (o200k_base of the `tools` JSON sent), one turn: load skill, call 1 pool tool, answer');
-  console.log('pool  static/request  dynamic before load  dynamic after load  floor (skill tools)  static/dynamic (whole turn)');
+  console.log(
+    'tool-definition tokens per request (o200k_base of the `tools` JSON sent), one turn: load skill, call 1 pool tool, answer',
+  );
+  console.log(
+    'pool  static/request  dynamic before load  dynamic after load  floor (skill tools)  static/dynamic (whole turn)',
+  );
   for (const size of poolSizes) {
     const staticRequests = await turn(size, false);
     const dynamicRequests = await turn(size, true);

@@ -8,7 +8,7 @@
 //
 // It reads the sources through the TypeScript compiler API rather than dist/ so it needs no build;
 // the subpaths and their entry files come from package.json `exports` (dist/X.js -> src/X.ts).
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ts from 'typescript';
 
@@ -26,7 +26,14 @@ const entries = Object.entries(packageJson.exports)
 
 const program = ts.createProgram(
   entries.map((entry) => entry.file),
-  { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, target: ts.ScriptTarget.ES2022, strict: true, skipLibCheck: true, noEmit: true },
+  {
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    target: ts.ScriptTarget.ES2022,
+    strict: true,
+    skipLibCheck: true,
+    noEmit: true,
+  },
 );
 const checker = program.getTypeChecker();
 
@@ -49,8 +56,11 @@ function kindOf(symbol) {
 
 function isTypeOnlyExport(symbol) {
   // `export type { X }` of a class still exports only the type side.
-  return (symbol.declarations ?? []).some((declaration) => ts.isTypeOnlyExportDeclaration?.(declaration) ||
-    (ts.isExportSpecifier(declaration) && (declaration.isTypeOnly || declaration.parent.parent.isTypeOnly)));
+  return (symbol.declarations ?? []).some(
+    (declaration) =>
+      ts.isTypeOnlyExportDeclaration?.(declaration) ||
+      (ts.isExportSpecifier(declaration) && (declaration.isTypeOnly || declaration.parent.parent.isTypeOnly)),
+  );
 }
 
 function summaryOf(symbol) {
@@ -59,10 +69,13 @@ function summaryOf(symbol) {
   if (text === '') {
     const tags = (target.declarations ?? []).flatMap((declaration) => ts.getJSDocCommentsAndTags(declaration));
     const comment = tags.find((tag) => ts.isJSDoc(tag))?.comment;
-    text = typeof comment === 'string' ? comment : ts.getTextOfJSDocComment(comment) ?? '';
+    text = typeof comment === 'string' ? comment : (ts.getTextOfJSDocComment(comment) ?? '');
   }
   // The first sentence (or line) is the one-line description docs/api.md shows.
-  const flat = text.replace(/```[\s\S]*?```/g, '').replace(/\s+/g, ' ').trim();
+  const flat = text
+    .replace(/```[\s\S]*?```/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
   const end = flat.search(/\.(\s|$)/);
   const sentence = end === -1 ? flat : flat.slice(0, end + 1);
   if (sentence.length <= 200) return sentence;
@@ -72,7 +85,13 @@ function summaryOf(symbol) {
 function sourceFolderOf(symbol) {
   const target = symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol;
   const file = target.declarations?.[0]?.getSourceFile().fileName ?? '';
-  return file.slice(join(root, 'src').length + 1).split('/').slice(0, -1).join('/') || '.';
+  return (
+    file
+      .slice(join(root, 'src').length + 1)
+      .split('/')
+      .slice(0, -1)
+      .join('/') || '.'
+  );
 }
 
 function hasDocComment(symbol) {
@@ -87,12 +106,22 @@ function exportsOf(entry) {
   if (!source) throw new Error(`api report: ${entry.file} (package.json exports "${entry.subpath}") does not exist`);
   const moduleSymbol = checker.getSymbolAtLocation(source);
   if (!moduleSymbol) return [];
-  return checker.getExportsOfModule(moduleSymbol).map((symbol) => {
-    let kind = kindOf(symbol);
-    const valueKinds = ['class', 'enum', 'function', 'const', 'variable'];
-    if (valueKinds.includes(kind) && isTypeOnlyExport(symbol)) kind = `type-only ${kind}`;
-    return { name: symbol.name, kind, value: valueKinds.includes(kind), documented: hasDocComment(symbol), summary: summaryOf(symbol), folder: sourceFolderOf(symbol) };
-  }).sort((a, b) => a.name.localeCompare(b.name));
+  return checker
+    .getExportsOfModule(moduleSymbol)
+    .map((symbol) => {
+      let kind = kindOf(symbol);
+      const valueKinds = ['class', 'enum', 'function', 'const', 'variable'];
+      if (valueKinds.includes(kind) && isTypeOnlyExport(symbol)) kind = `type-only ${kind}`;
+      return {
+        name: symbol.name,
+        kind,
+        value: valueKinds.includes(kind),
+        documented: hasDocComment(symbol),
+        summary: summaryOf(symbol),
+        folder: sourceFolderOf(symbol),
+      };
+    })
+    .sort((a, b) => a.name.localeCompare(b.name));
 }
 
 function reportFileName(subpath) {
@@ -122,20 +151,34 @@ const results = entries.map((entry) => ({ entry, names: exportsOf(entry) }));
 // the first sentence of its TSDoc, grouped by the layer that defines it.
 const subpathPurpose = {
   '.': 'What an application needs: parse and validate skills, repositories, the catalog, the tool and runtime factories, workspaces, session types, errors.',
-  './disclosure': 'Building blocks for framework authors who drive progressive disclosure from their own loop: pure state transitions, the catalog report, request materialisation and compaction, token counting, SKILL.md pieces.',
+  './disclosure':
+    'Building blocks for framework authors who drive progressive disclosure from their own loop: pure state transitions, the catalog report, request materialisation and compaction, token counting, SKILL.md pieces.',
   './ai-sdk': 'The Vercel AI SDK integration: an agent runner, toolkits, dynamic tool selection (needs `ai`).',
   './mcp': 'The skills as tools of any MCP client (needs `@modelcontextprotocol/sdk`).',
   './sessions/sqlite': 'A session store in SQLite (needs `better-sqlite3`).',
   './sessions/redis': 'A session store in Redis (needs `ioredis`).',
   './sessions/postgres': 'A session store in PostgreSQL (needs `pg`).',
-  './testing': 'For your tests: conformance suites for your own runtime or session store, a scripted model, a recording runtime (needs `vitest` and `ai`).',
+  './testing':
+    'For your tests: conformance suites for your own runtime or session store, a scripted model, a recording runtime (needs `vitest` and `ai`).',
 };
 const folderTitle = {
-  '.': 'Errors', format: 'SKILL.md format', repository: 'Repositories', 'repository/archive': 'Repositories',
-  disclosure: 'Catalog and disclosure', tools: 'Model-facing tools', workspace: 'Workspaces', 'workspace/runtimes': 'Runtimes',
-  sessions: 'Sessions', 'sessions/sqlite': 'Sessions', 'sessions/redis': 'Sessions', 'sessions/postgres': 'Sessions',
-  'integrations/ai-sdk': 'AI SDK', 'integrations/mcp': 'MCP', 'integrations/ai-sdk/testing': 'Testing',
-  'workspace/testing': 'Testing', 'sessions/testing': 'Testing',
+  '.': 'Errors',
+  format: 'SKILL.md format',
+  repository: 'Repositories',
+  'repository/archive': 'Repositories',
+  disclosure: 'Catalog and disclosure',
+  tools: 'Model-facing tools',
+  workspace: 'Workspaces',
+  'workspace/runtimes': 'Runtimes',
+  sessions: 'Sessions',
+  'sessions/sqlite': 'Sessions',
+  'sessions/redis': 'Sessions',
+  'sessions/postgres': 'Sessions',
+  'integrations/ai-sdk': 'AI SDK',
+  'integrations/mcp': 'MCP',
+  'integrations/ai-sdk/testing': 'Testing',
+  'workspace/testing': 'Testing',
+  'sessions/testing': 'Testing',
 };
 function renderApiPage() {
   const lines = [
@@ -186,7 +229,8 @@ if (args.has('--summary')) {
 if (args.has('--update')) {
   mkdirSync(reportDir, { recursive: true });
   for (const file of readdirSync(reportDir)) if (file.endsWith('.api.md')) rmSync(join(reportDir, file));
-  for (const { entry, names } of results) writeFileSync(join(reportDir, reportFileName(entry.subpath)), render(entry, names));
+  for (const { entry, names } of results)
+    writeFileSync(join(reportDir, reportFileName(entry.subpath)), render(entry, names));
   writeFileSync(apiPagePath, renderApiPage());
   console.log(`api report: wrote ${results.length} files in api/`);
   process.exit(0);
@@ -206,7 +250,9 @@ if (existsSync(aiTypes)) {
   const aiModule = aiChecker.getSymbolAtLocation(aiProgram.getSourceFile(aiTypes));
   const aiNames = new Set(aiModule ? aiChecker.getExportsOfModule(aiModule).map((symbol) => symbol.name) : []);
   for (const { entry, names } of results) {
-    for (const name of names) if (aiNames.has(name.name)) problems.push(`${entry.subpath}: ${name.name} is also a name the AI SDK ('ai') exports`);
+    for (const name of names)
+      if (aiNames.has(name.name))
+        problems.push(`${entry.subpath}: ${name.name} is also a name the AI SDK ('ai') exports`);
   }
 }
 if (!existsSync(apiPagePath) || readFileSync(apiPagePath, 'utf8') !== renderApiPage()) {
@@ -220,13 +266,16 @@ for (const { entry, names } of results) {
     continue;
   }
   const committed = readFileSync(file, 'utf8');
-  const committedRows = new Map([...committed.matchAll(/^\| (\S+) \| ([^|]+) \|$/gm)]
-    .filter((match) => match[1] !== 'name' && match[1] !== '---')
-    .map((match) => [match[1], match[2].trim()]));
+  const committedRows = new Map(
+    [...committed.matchAll(/^\| (\S+) \| ([^|]+) \|$/gm)]
+      .filter((match) => match[1] !== 'name' && match[1] !== '---')
+      .map((match) => [match[1], match[2].trim()]),
+  );
   const currentRows = new Map(names.map((name) => [name.name, name.kind]));
   for (const [name, kind] of currentRows) {
     if (!committedRows.has(name)) problems.push(`${entry.subpath}: new export ${name} (${kind})`);
-    else if (committedRows.get(name) !== kind) problems.push(`${entry.subpath}: ${name} changed kind ${committedRows.get(name)} -> ${kind}`);
+    else if (committedRows.get(name) !== kind)
+      problems.push(`${entry.subpath}: ${name} changed kind ${committedRows.get(name)} -> ${kind}`);
   }
   for (const name of committedRows.keys()) {
     if (!currentRows.has(name)) problems.push(`${entry.subpath}: export ${name} was removed`);
@@ -234,15 +283,20 @@ for (const { entry, names } of results) {
 }
 if (existsSync(reportDir)) {
   for (const file of readdirSync(reportDir)) {
-    if (file.endsWith('.api.md') && !expectedFiles.has(file)) problems.push(`api/${file}: no package.json export matches it`);
+    if (file.endsWith('.api.md') && !expectedFiles.has(file))
+      problems.push(`api/${file}: no package.json export matches it`);
   }
 }
 
 if (problems.length > 0) {
   console.error('api report: the public API differs from the committed report in api/:');
   for (const problem of problems) console.error(`  - ${problem}`);
-  console.error('If the change is intended, give each new name a TSDoc comment, run `node scripts/check-api-report.mjs --update`');
-  console.error('(it rewrites api/*.api.md and docs/api.md) and commit both with the change, so the reviewer sees the new surface.');
+  console.error(
+    'If the change is intended, give each new name a TSDoc comment, run `node scripts/check-api-report.mjs --update`',
+  );
+  console.error(
+    '(it rewrites api/*.api.md and docs/api.md) and commit both with the change, so the reviewer sees the new surface.',
+  );
   process.exit(1);
 }
 console.log(`api report: ${results.length} subpaths match api/*.api.md`);

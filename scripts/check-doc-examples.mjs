@@ -1,8 +1,9 @@
 // Type-checks every ```ts block in docs/*.md against the sources, so documentation examples
 // cannot drift from the API. Blocks fenced as ```ts ignore are skipped (for fragments).
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
-import { join } from 'node:path';
+
 import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
 const docsDir = join(root, 'docs');

@@ -30,11 +30,25 @@ function runtimeImports(file) {
       if (clause?.isTypeOnly) continue;
       // `import { type A, type B } from` is erased too when every binding is type-only.
       const bindings = clause?.namedBindings;
-      if (clause && !clause.name && bindings && ts.isNamedImports(bindings) && bindings.elements.length > 0 && bindings.elements.every((element) => element.isTypeOnly)) continue;
+      if (
+        clause &&
+        !clause.name &&
+        bindings &&
+        ts.isNamedImports(bindings) &&
+        bindings.elements.length > 0 &&
+        bindings.elements.every((element) => element.isTypeOnly)
+      )
+        continue;
       specifier = statement.moduleSpecifier;
     } else if (ts.isExportDeclaration(statement) && statement.moduleSpecifier && !statement.isTypeOnly) {
       const clause = statement.exportClause;
-      if (clause && ts.isNamedExports(clause) && clause.elements.length > 0 && clause.elements.every((element) => element.isTypeOnly)) continue;
+      if (
+        clause &&
+        ts.isNamedExports(clause) &&
+        clause.elements.length > 0 &&
+        clause.elements.every((element) => element.isTypeOnly)
+      )
+        continue;
       specifier = statement.moduleSpecifier;
     }
     if (!specifier || !ts.isStringLiteral(specifier) || !specifier.text.startsWith('.')) continue;
@@ -83,7 +97,13 @@ for (const file of files) if (!indices.has(file)) connect(file);
 
 if (cycles.length > 0) {
   console.error(`import cycles: ${cycles.length} found among the runtime imports of src/:`);
-  for (const cycle of cycles) console.error(`  - ${cycle.map((file) => relative(root, file)).sort().join(', ')}`);
+  for (const cycle of cycles)
+    console.error(
+      `  - ${cycle
+        .map((file) => relative(root, file))
+        .sort()
+        .join(', ')}`,
+    );
   console.error('Break each by moving what both files need into a third file both import (see docs/architecture.md).');
   process.exit(1);
 }

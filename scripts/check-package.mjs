@@ -10,7 +10,9 @@ import { join } from 'node:path';
 const folder = mkdtempSync(join(tmpdir(), 'skillbox-check-package-'));
 const run = (command, args, options = {}) => execFileSync(command, args, { stdio: 'inherit', ...options });
 try {
-  const [packed] = JSON.parse(execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', folder], { encoding: 'utf8' }));
+  const [packed] = JSON.parse(
+    execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', folder], { encoding: 'utf8' }),
+  );
   const tarball = join(folder, packed.filename);
   run('tar', ['-xzf', tarball, '-C', folder]);
   run('npx', ['--no-install', 'publint', join(folder, 'package'), '--pack', 'false', '--strict']);

@@ -39,5 +39,7 @@ const packageRoot = new URL('..', import.meta.url).href;
 const own = loaded.filter((url) => url.startsWith(packageRoot) && !url.includes('/node_modules/'));
 const thirdParty = loaded.filter((url) => url.includes('/node_modules/'));
 const builtins = loaded.filter((url) => url.startsWith('node:'));
-console.log(`import { ${name} } from '${specifier}': ${own.length} skillbox modules, ${thirdParty.length} third-party modules, ${builtins.length} node: built-ins`);
+console.log(
+  `import { ${name} } from '${specifier}': ${own.length} skillbox modules, ${thirdParty.length} third-party modules, ${builtins.length} node: built-ins`,
+);
 if (process.argv.includes('--list')) for (const url of loaded) console.log(`  ${url}`);

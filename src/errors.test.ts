@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import ts from 'typescript';
 import { afterAll, describe, expect, it } from 'vitest';
+import { isSkillboxError, SkillboxError, skillboxErrorCodes } from './errors.js';
 import { SessionConflictError } from './sessions/session-errors.js';
-import { SkillboxError, isSkillboxError, skillboxErrorCodes } from './errors.js';
 
 const copies: string[] = [];
 afterAll(() => {
@@ -17,7 +17,9 @@ async function loadSecondCopy(): Promise<typeof import('./errors.js')> {
   const folder = mkdtempSync(join(tmpdir(), 'skillbox-second-copy-'));
   copies.push(folder);
   const source = readFileSync(new URL('./errors.ts', import.meta.url), 'utf8');
-  const compiled = ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.ES2022, target: ts.ScriptTarget.ES2022 } });
+  const compiled = ts.transpileModule(source, {
+    compilerOptions: { module: ts.ModuleKind.ES2022, target: ts.ScriptTarget.ES2022 },
+  });
   const file = join(folder, 'errors.mjs');
   writeFileSync(file, compiled.outputText);
   return (await import(/* @vite-ignore */ pathToFileURL(file).href)) as typeof import('./errors.js');
@@ -33,7 +35,9 @@ describe('isSkillboxError', () => {
 
   it('refuses values that only look like one', () => {
     expect(isSkillboxError(new Error('plain'))).toBe(false);
-    expect(isSkillboxError({ code: 'SESSION_CONFLICT', message: 'forged', name: 'SkillboxError' }, 'SESSION_CONFLICT')).toBe(false);
+    expect(
+      isSkillboxError({ code: 'SESSION_CONFLICT', message: 'forged', name: 'SkillboxError' }, 'SESSION_CONFLICT'),
+    ).toBe(false);
     expect(isSkillboxError(null)).toBe(false);
     expect(isSkillboxError('SESSION_CONFLICT')).toBe(false);
   });
@@ -43,7 +47,9 @@ describe('isSkillboxError', () => {
     const foreign = new other.SkillboxError('SKILL_NOT_FOUND', 'skill "x" not found');
     expect(foreign instanceof SkillboxError).toBe(false);
     expect(isSkillboxError(foreign, 'SKILL_NOT_FOUND')).toBe(true);
-    expect(other.isSkillboxError(new SessionConflictError({ userId: 'u', sessionId: 's' }, 1, 2), 'SESSION_CONFLICT')).toBe(true);
+    expect(
+      other.isSkillboxError(new SessionConflictError({ userId: 'u', sessionId: 's' }, 1, 2), 'SESSION_CONFLICT'),
+    ).toBe(true);
   });
 
   it('narrows the code for the caller', () => {

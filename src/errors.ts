@@ -68,6 +68,8 @@ const skillboxErrorBrand = Symbol.for('skillbox.error');
 export class SkillboxError extends Error {
   /** The kind of failure; stable across versions, unlike the message. */
   readonly code: SkillboxErrorCode;
+  // Read by isSkillboxError through the symbol, which the unused-member check cannot see.
+  // biome-ignore lint/correctness/noUnusedPrivateClassMembers: read via Symbol.for in isSkillboxError.
   private readonly [skillboxErrorBrand] = true;
 
   constructor(code: SkillboxErrorCode, message: string, options?: { cause?: unknown }) {

@@ -4,23 +4,42 @@
 // by one (no `export *`) so a new export in a leaf file never becomes public by accident, and each
 // comes from its leaf file so importing one name loads only the files that name needs.
 
+// The catalog: what the model sees of every skill before it loads one.
+export { type CatalogOptions, renderCatalog } from './disclosure/catalog.js';
 // Errors: every deliberate failure is a SkillboxError with a code from SkillboxErrorCode. Classes are
 // exported where the error carries fields a caller reads; the others are matched by code.
-export { SkillboxError, isSkillboxError, skillboxErrorCodes, type SkillboxErrorCode } from './errors.js';
+export { isSkillboxError, SkillboxError, type SkillboxErrorCode, skillboxErrorCodes } from './errors.js';
 export { SkillParseError } from './format/errors.js';
-export { SkillFileReadError, StrictRepositoryError, UnusableSkillRootError, type SkillFileReadProblem } from './repository/errors.js';
-export { UrlRootError } from './repository/url-root-errors.js';
-export { SandboxUnavailableError } from './workspace/runtimes/errors.js';
-export { SessionConflictError } from './sessions/session-errors.js';
-
-// SKILL.md: lenient parsing for the runtime, strict validation for authors.
-export type { ParsedSkill, ParseSkillOptions } from './format/types.js';
 export { parseSkillMarkdown } from './format/parse-skill.js';
 export { parseSkillDirectory } from './format/parse-skill-directory.js';
-export type { ValidationResult } from './format/validation-result.js';
-export { validateSkillText, type ValidateSkillTextOptions } from './format/validate-skill-text.js';
+// SKILL.md: lenient parsing for the runtime, strict validation for authors.
+export type { ParsedSkill, ParseSkillOptions } from './format/types.js';
 export { validateSkillDirectory } from './format/validate-skill-directory.js';
-
+export { type ValidateSkillTextOptions, validateSkillText } from './format/validate-skill-text.js';
+export type { ValidationResult } from './format/validation-result.js';
+export { type BundledFileRule, createBundledFileRule, defaultDeniedFileNames } from './repository/bundled-file-rule.js';
+export { combineRepositories } from './repository/combine-repositories.js';
+export {
+  SkillFileReadError,
+  type SkillFileReadProblem,
+  StrictRepositoryError,
+  UnusableSkillRootError,
+} from './repository/errors.js';
+export { type FilteredSkillRepository, filterSkills, type SkillVisibility } from './repository/filter-skills.js';
+export {
+  createFsSkillRepository,
+  FsSkillRepository,
+  type FsSkillRepositoryOptions,
+  type SkillChangeEvent,
+  type SkillWatcher,
+  type SkillWatchOptions,
+} from './repository/fs-skill-repository.js';
+export {
+  createMemorySkillRepository,
+  type MemorySkillDefinition,
+  type MemorySkillRepositoryOptions,
+} from './repository/memory-skill-repository.js';
+export { type StandardRootsOptions, standardSkillRoots } from './repository/standard-roots.js';
 // Repositories: where skills come from.
 export type {
   RepositoryReport,
@@ -31,54 +50,15 @@ export type {
   SkillSummary,
   SkippedSkill,
 } from './repository/types.js';
-export {
-  FsSkillRepository,
-  createFsSkillRepository,
-  type FsSkillRepositoryOptions,
-  type SkillChangeEvent,
-  type SkillWatchOptions,
-  type SkillWatcher,
-} from './repository/fs-skill-repository.js';
-export {
-  createMemorySkillRepository,
-  type MemorySkillDefinition,
-  type MemorySkillRepositoryOptions,
-} from './repository/memory-skill-repository.js';
-export { combineRepositories } from './repository/combine-repositories.js';
-export { filterSkills, type FilteredSkillRepository, type SkillVisibility } from './repository/filter-skills.js';
-export { standardSkillRoots, type StandardRootsOptions } from './repository/standard-roots.js';
 export { resolveUrlRoot, type UrlRootOptions } from './repository/url-root.js';
-export { createBundledFileRule, defaultDeniedFileNames, type BundledFileRule } from './repository/bundled-file-rule.js';
-
-// The catalog: what the model sees of every skill before it loads one.
-export { renderCatalog, type CatalogOptions } from './disclosure/catalog.js';
-
-// Model-facing tools.
-export { createSkillTools, type SkillToolProfile, type SkillToolsOptions } from './tools/create-skill-tools.js';
-export type { SkillToolName } from './tools/tool-names.js';
-export type { StateView, ToolContext, ToolDefinition } from './tools/types.js';
-export { createInMemoryStateView, type InMemoryStateView } from './tools/in-memory-state-view.js';
-
-// Runtimes: where skill scripts run.
-export type { RuntimeCommand, RuntimeResult, WorkspaceRuntime } from './workspace/runtime-types.js';
-export { createRuntime, type CreateRuntimeOptions, type RuntimeKind } from './workspace/runtimes/create-runtime.js';
-export { detectSandboxSupport, type SandboxSupport } from './workspace/runtimes/sandbox-support.js';
-export { SandboxRuntime, type SandboxRuntimeOptions } from './workspace/runtimes/sandbox-runtime.js';
-export { LocalRuntime, type LocalRuntimeOptions } from './workspace/runtimes/local-runtime.js';
-
-// Workspaces: per-session folders, skill_run and workspace_exec, output files and artifacts.
-export { createWorkspaceManager, type WorkspaceManager, type WorkspaceManagerOptions } from './workspace/workspace-manager.js';
-export type { Workspace, WorkspaceRunOutcome, WorkspaceRunRequest } from './workspace/workspace.js';
-export { createExecutionTools } from './workspace/execution-tools.js';
-export type { ExecutionToolsOptions } from './workspace/execution-options.js';
-export type { SkillRunResult } from './workspace/run-result.js';
-export type { ArtifactAddress, ArtifactStore, ArtifactVersion, StoredArtifact } from './workspace/artifact-store.js';
+export { UrlRootError } from './repository/url-root-errors.js';
 export {
-  createFilesystemArtifactStore,
-  type FilesystemArtifactStore,
-  type FilesystemArtifactStoreOptions,
-} from './workspace/filesystem-artifact-store.js';
-
+  type ClearTemporaryStateOptions,
+  type ClearTemporaryStateResult,
+  clearTemporaryState,
+} from './sessions/clear-temporary-state.js';
+export { createMemorySessionStore } from './sessions/memory-session-store.js';
+export { SessionConflictError } from './sessions/session-errors.js';
 // Sessions: the store contract and the in-memory store (SQLite, Redis, PostgreSQL on their subpaths).
 export type {
   AppendEventsOptions,
@@ -95,9 +75,31 @@ export type {
   SessionSummary,
   StateDelta,
 } from './sessions/session-store.js';
-export { createMemorySessionStore } from './sessions/memory-session-store.js';
+// Model-facing tools.
+export { createSkillTools, type SkillToolProfile, type SkillToolsOptions } from './tools/create-skill-tools.js';
+export { createInMemoryStateView, type InMemoryStateView } from './tools/in-memory-state-view.js';
+export type { SkillToolName } from './tools/tool-names.js';
+export type { StateView, ToolContext, ToolDefinition } from './tools/types.js';
+export type { ArtifactAddress, ArtifactStore, ArtifactVersion, StoredArtifact } from './workspace/artifact-store.js';
+export type { ExecutionToolsOptions } from './workspace/execution-options.js';
+export { createExecutionTools } from './workspace/execution-tools.js';
 export {
-  clearTemporaryState,
-  type ClearTemporaryStateOptions,
-  type ClearTemporaryStateResult,
-} from './sessions/clear-temporary-state.js';
+  createFilesystemArtifactStore,
+  type FilesystemArtifactStore,
+  type FilesystemArtifactStoreOptions,
+} from './workspace/filesystem-artifact-store.js';
+export type { SkillRunResult } from './workspace/run-result.js';
+// Runtimes: where skill scripts run.
+export type { RuntimeCommand, RuntimeResult, WorkspaceRuntime } from './workspace/runtime-types.js';
+export { type CreateRuntimeOptions, createRuntime, type RuntimeKind } from './workspace/runtimes/create-runtime.js';
+export { SandboxUnavailableError } from './workspace/runtimes/errors.js';
+export { LocalRuntime, type LocalRuntimeOptions } from './workspace/runtimes/local-runtime.js';
+export { SandboxRuntime, type SandboxRuntimeOptions } from './workspace/runtimes/sandbox-runtime.js';
+export { detectSandboxSupport, type SandboxSupport } from './workspace/runtimes/sandbox-support.js';
+export type { Workspace, WorkspaceRunOutcome, WorkspaceRunRequest } from './workspace/workspace.js';
+// Workspaces: per-session folders, skill_run and workspace_exec, output files and artifacts.
+export {
+  createWorkspaceManager,
+  type WorkspaceManager,
+  type WorkspaceManagerOptions,
+} from './workspace/workspace-manager.js';

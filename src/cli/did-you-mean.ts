@@ -2,12 +2,19 @@
 function editDistance(left: string, right: string): number {
   const rows = left.length + 1;
   const columns = right.length + 1;
-  const table: number[][] = Array.from({ length: rows }, (_, row) => Array.from({ length: columns }, (_, column) => (row === 0 ? column : column === 0 ? row : 0)));
+  const table: number[][] = Array.from({ length: rows }, (_, row) =>
+    Array.from({ length: columns }, (_, column) => (row === 0 ? column : column === 0 ? row : 0)),
+  );
   for (let row = 1; row < rows; row += 1) {
     for (let column = 1; column < columns; column += 1) {
       const cost = left[row - 1] === right[column - 1] ? 0 : 1;
-      let best = Math.min(table[row - 1]![column]! + 1, table[row]![column - 1]! + 1, table[row - 1]![column - 1]! + cost);
-      if (row > 1 && column > 1 && left[row - 1] === right[column - 2] && left[row - 2] === right[column - 1]) best = Math.min(best, table[row - 2]![column - 2]! + 1);
+      let best = Math.min(
+        table[row - 1]![column]! + 1,
+        table[row]![column - 1]! + 1,
+        table[row - 1]![column - 1]! + cost,
+      );
+      if (row > 1 && column > 1 && left[row - 1] === right[column - 2] && left[row - 2] === right[column - 1])
+        best = Math.min(best, table[row - 2]![column - 2]! + 1);
       table[row]![column] = best;
     }
   }

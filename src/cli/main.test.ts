@@ -6,15 +6,26 @@ import { main } from './main.js';
 import { startProgress } from './progress.js';
 import { colorsEnabled, paint } from './terminal-style.js';
 
-async function run(argv: string[], extra: Partial<CliIo> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+async function run(
+  argv: string[],
+  extra: Partial<CliIo> = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = '';
   let stderr = '';
-  const io: CliIo = { stdout: (text) => void (stdout += text), stderr: (text) => void (stderr += text), cwd: process.cwd(), env: {}, ...extra };
+  const io: CliIo = {
+    stdout: (text) => void (stdout += text),
+    stderr: (text) => void (stderr += text),
+    cwd: process.cwd(),
+    env: {},
+    ...extra,
+  };
   const code = await main(argv, io);
   return { code, stdout, stderr };
 }
 
-const version = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+const version = (
+  JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
+).version;
 
 describe('skillbox help and version', () => {
   it('answers --help and -h on every subcommand with its usage on stdout and exit 0, whatever else is given', async () => {
@@ -22,9 +33,17 @@ describe('skillbox help and version', () => {
       for (const flag of ['--help', '-h']) {
         // Other arguments, even bad ones, do not matter once help is asked for.
         const result = await run([command.name, '--root', '/no/such/folder', flag, '--bogus']);
-        expect(result, `${command.name} ${flag}`).toEqual({ code: 0, stdout: `${command.usage.trimEnd()}\n`, stderr: '' });
+        expect(result, `${command.name} ${flag}`).toEqual({
+          code: 0,
+          stdout: `${command.usage.trimEnd()}\n`,
+          stderr: '',
+        });
       }
-      expect(await run(['help', command.name])).toEqual({ code: 0, stdout: `${command.usage.trimEnd()}\n`, stderr: '' });
+      expect(await run(['help', command.name])).toEqual({
+        code: 0,
+        stdout: `${command.usage.trimEnd()}\n`,
+        stderr: '',
+      });
     }
   });
 
@@ -34,7 +53,8 @@ describe('skillbox help and version', () => {
   });
 
   it('prints the version from package.json for --version, -v and version', async () => {
-    for (const flag of ['--version', '-v', 'version']) expect(await run([flag])).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
+    for (const flag of ['--version', '-v', 'version'])
+      expect(await run([flag])).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
   });
 
   it('prints the overview for no arguments, --help and -h', async () => {
@@ -52,10 +72,18 @@ describe('skillbox on bad usage', () => {
     const result = await run(['lsit']);
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
-    expect(result.stderr).toMatch(/^skillbox: unknown command "lsit". Did you mean list\?\n\nUsage: skillbox <command>/);
+    expect(result.stderr).toMatch(
+      /^skillbox: unknown command "lsit". Did you mean list\?\n\nUsage: skillbox <command>/,
+    );
     expect((await run(['frobnicate'])).stderr).toMatch(/^skillbox: unknown command "frobnicate".\n\n/);
-    expect((await run(['--verison'])).stderr).toMatch(/^skillbox: unknown option --verison. Did you mean --version\?\n/);
-    expect(await run(['help', 'tokns'])).toMatchObject({ code: 2, stdout: '', stderr: expect.stringMatching(/^skillbox help: unknown command "tokns". Did you mean tokens\?/) });
+    expect((await run(['--verison'])).stderr).toMatch(
+      /^skillbox: unknown option --verison. Did you mean --version\?\n/,
+    );
+    expect(await run(['help', 'tokns'])).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: expect.stringMatching(/^skillbox help: unknown command "tokns". Did you mean tokens\?/),
+    });
   });
 
   it('answers an unknown option of a subcommand with its usage, a suggestion and exit 2', async () => {
@@ -78,7 +106,13 @@ describe('skillbox on bad usage', () => {
 
 describe('colours', () => {
   const terminal = { stdoutIsTerminal: true, stderrIsTerminal: true };
-  const io = (env: NodeJS.ProcessEnv, terminals: Partial<CliIo> = terminal): CliIo => ({ stdout: () => {}, stderr: () => {}, cwd: '/', env, ...terminals });
+  const io = (env: NodeJS.ProcessEnv, terminals: Partial<CliIo> = terminal): CliIo => ({
+    stdout: () => {},
+    stderr: () => {},
+    cwd: '/',
+    env,
+    ...terminals,
+  });
 
   it('are used on a terminal only, and NO_COLOR turns them off, FORCE_COLOR on', () => {
     expect(colorsEnabled(io({}), 'stderr')).toBe(true);
@@ -106,7 +140,13 @@ describe('colours', () => {
 describe('progress', () => {
   it('draws a status line on a terminal after the delay and clears it when done', async () => {
     let stderr = '';
-    const io: CliIo = { stdout: () => {}, stderr: (text) => void (stderr += text), cwd: '/', env: {}, stderrIsTerminal: true };
+    const io: CliIo = {
+      stdout: () => {},
+      stderr: (text) => void (stderr += text),
+      cwd: '/',
+      env: {},
+      stderrIsTerminal: true,
+    };
     const progress = startProgress(io, 'tokens', 'counting', { delayMs: 20, intervalMs: 10 });
     await new Promise((resolve) => setTimeout(resolve, 60));
     progress.update('counting 3 skills');
@@ -119,7 +159,13 @@ describe('progress', () => {
   it('says nothing for work shorter than the delay, or when standard error is not a terminal', async () => {
     for (const stderrIsTerminal of [true, false]) {
       let stderr = '';
-      const io: CliIo = { stdout: () => {}, stderr: (text) => void (stderr += text), cwd: '/', env: {}, stderrIsTerminal };
+      const io: CliIo = {
+        stdout: () => {},
+        stderr: (text) => void (stderr += text),
+        cwd: '/',
+        env: {},
+        stderrIsTerminal,
+      };
       const progress = startProgress(io, 'list', 'scanning', { delayMs: stderrIsTerminal ? 1000 : 0, intervalMs: 5 });
       await new Promise((resolve) => setTimeout(resolve, 30));
       progress.done();

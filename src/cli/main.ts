@@ -1,8 +1,8 @@
-import { CliUsageError, type CliIo } from './command.js';
+import { type CliIo, CliUsageError } from './command.js';
 import { commands } from './commands/index.js';
 import { didYouMean } from './did-you-mean.js';
-import { paint } from './terminal-style.js';
 import { readPackageVersion } from './package-version.js';
+import { paint } from './terminal-style.js';
 
 function defaultIo(): CliIo {
   return {
@@ -38,7 +38,9 @@ function helpText(): string {
  */
 function asksForHelp(args: string[]): boolean {
   const separator = args.indexOf('--');
-  return (separator === -1 ? args : args.slice(0, separator)).some((argument) => argument === '--help' || argument === '-h');
+  return (separator === -1 ? args : args.slice(0, separator)).some(
+    (argument) => argument === '--help' || argument === '-h',
+  );
 }
 
 /** Runs one `skillbox` invocation and returns its exit code. */
@@ -52,7 +54,12 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
     }
     const command = commands.find((candidate) => candidate.name === topic);
     if (!command) {
-      io.stderr(`skillbox help: unknown command "${topic}".${didYouMean(topic, commands.map((candidate) => candidate.name))}\n\n${helpText()}`);
+      io.stderr(
+        `skillbox help: unknown command "${topic}".${didYouMean(
+          topic,
+          commands.map((candidate) => candidate.name),
+        )}\n\n${helpText()}`,
+      );
       return 2;
     }
     io.stdout(`${command.usage.trimEnd()}\n`);
@@ -77,7 +84,9 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
     return await command.run(rest, io);
   } catch (error) {
     if (error instanceof CliUsageError) {
-      io.stderr(`${paint(io, 'stderr', 'red', `skillbox ${command.name}:`)} ${error.message}\n\n${command.usage.trimEnd()}\n`);
+      io.stderr(
+        `${paint(io, 'stderr', 'red', `skillbox ${command.name}:`)} ${error.message}\n\n${command.usage.trimEnd()}\n`,
+      );
       return 2;
     }
     if (error instanceof Error && 'code' in error && error.name !== 'Error') {

@@ -6,6 +6,8 @@ import { readFileSync } from 'node:fs';
  * must start fast (bin/skillbox.js calls it before loading any command).
  */
 export function readPackageVersion(): string {
-  const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+  const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+    version: string;
+  };
   return manifest.version;
 }

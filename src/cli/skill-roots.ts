@@ -1,7 +1,7 @@
 import { homedir } from 'node:os';
-import { modelHiddenReason } from '../repository/model-invocation.js';
 import { UnusableSkillRootError } from '../repository/errors.js';
 import { FsSkillRepository } from '../repository/fs-skill-repository.js';
+import { modelHiddenReason } from '../repository/model-invocation.js';
 import type { SkillSummary } from '../repository/types.js';
 import type { CliIo } from './command.js';
 import { startProgress } from './progress.js';
@@ -19,7 +19,11 @@ import { warningLine } from './terminal-style.js';
  */
 export async function openRepositoryFromArgs(roots: string[], io: CliIo, command: string): Promise<FsSkillRepository> {
   // Scanning a large tree or downloading a URL root can take a while; say so on a terminal.
-  const progress = startProgress(io, command, roots.some((root) => /^https?:\/\//i.test(root)) ? 'downloading and scanning skill roots' : 'scanning skill roots');
+  const progress = startProgress(
+    io,
+    command,
+    roots.some((root) => /^https?:\/\//i.test(root)) ? 'downloading and scanning skill roots' : 'scanning skill roots',
+  );
   let repository: FsSkillRepository;
   try {
     repository = await FsSkillRepository.open({
@@ -31,7 +35,8 @@ export async function openRepositoryFromArgs(roots: string[], io: CliIo, command
   } finally {
     progress.done();
   }
-  if (roots.length > 0 && repository.rootProblems().length > 0) throw new UnusableSkillRootError(repository.rootProblems());
+  if (roots.length > 0 && repository.rootProblems().length > 0)
+    throw new UnusableSkillRootError(repository.rootProblems());
   for (const warning of (await repository.report()).warnings) io.stderr(warningLine(io, warning));
   return repository;
 }
@@ -52,7 +57,11 @@ const reasonsShown = 5;
  * model (disable-model-invocation, metadata.internal), each with its reason, so a user who misses
  * a skill in the host learns why without running `skillbox list`.
  */
-export async function describeLeftOutSkills(repository: FsSkillRepository, summaries: readonly SkillSummary[], command: string): Promise<string> {
+export async function describeLeftOutSkills(
+  repository: FsSkillRepository,
+  summaries: readonly SkillSummary[],
+  command: string,
+): Promise<string> {
   const report = await repository.report();
   const hidden: string[] = [];
   for (const summary of summaries) {
@@ -62,7 +71,10 @@ export async function describeLeftOutSkills(repository: FsSkillRepository, summa
   }
   const groups: Array<[string, string[]]> = [
     ['skipped (cannot be loaded)', report.skipped.map((entry) => `${entry.path}: ${entry.reason}`)],
-    ['shadowed (an earlier skill has the name)', report.shadowed.map((entry) => `${entry.path}: "${entry.name}" is ${entry.winner}`)],
+    [
+      'shadowed (an earlier skill has the name)',
+      report.shadowed.map((entry) => `${entry.path}: "${entry.name}" is ${entry.winner}`),
+    ],
     ['hidden from the model', hidden],
   ];
   const lines: string[] = [];
@@ -70,7 +82,8 @@ export async function describeLeftOutSkills(repository: FsSkillRepository, summa
     if (reasons.length === 0) continue;
     lines.push(`skillbox ${command}: ${reasons.length} skill${reasons.length === 1 ? '' : 's'} ${label}:\n`);
     for (const reason of reasons.slice(0, reasonsShown)) lines.push(`  ${reason}\n`);
-    if (reasons.length > reasonsShown) lines.push(`  … and ${reasons.length - reasonsShown} more (skillbox list shows them all)\n`);
+    if (reasons.length > reasonsShown)
+      lines.push(`  … and ${reasons.length - reasonsShown} more (skillbox list shows them all)\n`);
   }
   return lines.join('');
 }

@@ -3,7 +3,20 @@
 // (the AI SDK's mock model answering from a script) and the recording runtime drive and observe an
 // agent without a hosted model. They import vitest and `ai/test` (optional peer dependencies), so
 // they live on their own subpath and never load from the root entry.
+
+export {
+  createScriptedModel,
+  type ScriptedModel,
+  type ScriptedStep,
+} from '../integrations/ai-sdk/testing/scripted-model.js';
+export {
+  describeSessionStoreConformance,
+  type SessionStoreBackend,
+  type SessionStoreConformanceOptions,
+} from '../sessions/testing/session-store-conformance.js';
+export {
+  createRecordingRuntime,
+  type RecordedRun,
+  type RecordingRuntime,
+} from '../workspace/testing/recording-runtime.js';
 export { describeRuntimeConformance } from '../workspace/testing/runtime-conformance.js';
-export { describeSessionStoreConformance, type SessionStoreBackend, type SessionStoreConformanceOptions } from '../sessions/testing/session-store-conformance.js';
-export { createScriptedModel, type ScriptedModel, type ScriptedStep } from '../integrations/ai-sdk/testing/scripted-model.js';
-export { createRecordingRuntime, type RecordedRun, type RecordingRuntime } from '../workspace/testing/recording-runtime.js';

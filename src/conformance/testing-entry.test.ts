@@ -14,7 +14,10 @@ describe('the skillbox/testing entry', () => {
       peerDependencies: Record<string, string>;
       peerDependenciesMeta: Record<string, { optional?: boolean }>;
     };
-    expect(manifest.exports['./testing']).toEqual({ types: './dist/conformance/index.d.ts', default: './dist/conformance/index.js' });
+    expect(manifest.exports['./testing']).toEqual({
+      types: './dist/conformance/index.d.ts',
+      default: './dist/conformance/index.js',
+    });
     const source = manifest.exports['./testing']!.default.replace('./dist/', 'src/').replace(/\.js$/, '.ts');
     expect(existsSync(`${root}${source}`)).toBe(true);
     expect(manifest.peerDependencies.vitest).toBeDefined();

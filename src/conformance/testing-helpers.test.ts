@@ -2,8 +2,8 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSkillAgent } from '../integrations/ai-sdk/skill-agent.js';
 import { createFsSkillRepository, createWorkspaceManager, LocalRuntime, type SkillRepository } from '../index.js';
+import { createSkillAgent } from '../integrations/ai-sdk/skill-agent.js';
 import { createRecordingRuntime, createScriptedModel } from './index.js';
 
 // What an application's own test looks like with skillbox/testing: a scripted model drives a real
@@ -16,7 +16,10 @@ beforeAll(async () => {
   scratch = await mkdtemp(join(tmpdir(), 'skillbox-testing-entry-'));
   const skill = join(scratch, 'skills', 'greeter');
   await mkdir(join(skill, 'scripts'), { recursive: true });
-  await writeFile(join(skill, 'SKILL.md'), '---\nname: greeter\ndescription: Greets people.\n---\nRun `bash scripts/greet.sh NAME`.\n');
+  await writeFile(
+    join(skill, 'SKILL.md'),
+    '---\nname: greeter\ndescription: Greets people.\n---\nRun `bash scripts/greet.sh NAME`.\n',
+  );
   await writeFile(join(skill, 'scripts', 'greet.sh'), 'echo "hello $1"\n');
   repository = await createFsSkillRepository({ roots: [join(scratch, 'skills')] });
 });
@@ -28,7 +31,11 @@ describe('skillbox/testing helpers', () => {
   it('drive an agent with a scripted model and record the commands its runtime received', async () => {
     const scripted = createScriptedModel([
       { toolCalls: [{ name: 'skill_load', input: { skill: 'greeter' }, id: 'load' }] },
-      { toolCalls: [{ name: 'skill_run', input: { skill: 'greeter', command: 'bash scripts/greet.sh Ada' }, id: 'run' }] },
+      {
+        toolCalls: [
+          { name: 'skill_run', input: { skill: 'greeter', command: 'bash scripts/greet.sh Ada' }, id: 'run' },
+        ],
+      },
       { text: 'greeted' },
     ]);
     const runtime = createRecordingRuntime(new LocalRuntime());
@@ -51,7 +58,16 @@ describe('skillbox/testing helpers', () => {
 
   it('keep the error of a command the inner runtime refused', async () => {
     const runtime = createRecordingRuntime(new LocalRuntime());
-    await expect(runtime.run({ command: 'true', workspaceRoot: 'relative', cwd: 'relative', env: {}, timeoutMs: 1000, maxOutputBytes: 1000 })).rejects.toThrow();
+    await expect(
+      runtime.run({
+        command: 'true',
+        workspaceRoot: 'relative',
+        cwd: 'relative',
+        env: {},
+        timeoutMs: 1000,
+        maxOutputBytes: 1000,
+      }),
+    ).rejects.toThrow();
     expect(runtime.runs).toHaveLength(1);
     expect(runtime.runs[0]?.error).toBeInstanceOf(Error);
   });

@@ -2,8 +2,8 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createFsSkillRepository } from '../repository/fs-skill-repository.js';
 import { filterSkills } from '../repository/filter-skills.js';
+import { createFsSkillRepository } from '../repository/fs-skill-repository.js';
 import type { SkillRepository } from '../repository/types.js';
 import { createCachedCatalog } from './cached-catalog.js';
 import { renderCatalog } from './catalog.js';
@@ -12,11 +12,17 @@ let root: string;
 
 async function writeSkill(name: string, description: string): Promise<void> {
   await mkdir(join(root, name), { recursive: true });
-  await writeFile(join(root, name, 'SKILL.md'), `---\nname: ${name}\ndescription: ${description}\n---\nBody of ${name}.\n`);
+  await writeFile(
+    join(root, name, 'SKILL.md'),
+    `---\nname: ${name}\ndescription: ${description}\n---\nBody of ${name}.\n`,
+  );
 }
 
 /** The repository, with every `list()` call counted. */
-function counted(repository: SkillRepository, withGeneration: boolean): { repository: SkillRepository; lists: () => number } {
+function counted(
+  repository: SkillRepository,
+  withGeneration: boolean,
+): { repository: SkillRepository; lists: () => number } {
   let lists = 0;
   const wrapper: SkillRepository = {
     list: (context) => {
@@ -71,7 +77,9 @@ describe('createCachedCatalog', () => {
     const catalog = createCachedCatalog(repository, { guidance: false });
     expect(await catalog.render()).toBe('Available skills:\n- alpha: Reads alpha files.\n- beta: Writes beta reports.');
     await writeSkill('beta', 'Writes beta reports as PDF.');
-    expect(await catalog.render()).toBe('Available skills:\n- alpha: Reads alpha files.\n- beta: Writes beta reports as PDF.');
+    expect(await catalog.render()).toBe(
+      'Available skills:\n- alpha: Reads alpha files.\n- beta: Writes beta reports as PDF.',
+    );
     expect(lists()).toBe(2);
   });
 
@@ -79,7 +87,9 @@ describe('createCachedCatalog', () => {
     const files = await createFsSkillRepository({ roots: [root] });
     const filtered = filterSkills(files, (summary, context) => summary.name === 'alpha' || context.userId === 'admin');
     const catalog = createCachedCatalog(filtered, { guidance: false });
-    expect(await catalog.render({ userId: 'admin' })).toBe('Available skills:\n- alpha: Reads alpha files.\n- beta: Writes beta reports.');
+    expect(await catalog.render({ userId: 'admin' })).toBe(
+      'Available skills:\n- alpha: Reads alpha files.\n- beta: Writes beta reports.',
+    );
     expect(await catalog.render({ userId: 'guest' })).toBe('Available skills:\n- alpha: Reads alpha files.');
     expect(await catalog.render({ userId: 'admin' })).toContain('beta');
     expect(await catalog.render()).toBe('Available skills:\n- alpha: Reads alpha files.');

@@ -1,5 +1,5 @@
 import type { SkillContext, SkillRepository, SkillSummary } from '../repository/types.js';
-import { renderCatalog, type CatalogOptions } from './catalog.js';
+import { type CatalogOptions, renderCatalog } from './catalog.js';
 
 /** The catalog of a repository, rendered once per change of the repository rather than once per model call. */
 export interface CachedCatalog {
@@ -32,7 +32,13 @@ function sameSummaries(left: readonly SkillSummary[], right: readonly SkillSumma
   for (let index = 0; index < left.length; index += 1) {
     const a = left[index]!;
     const b = right[index]!;
-    if (a.name !== b.name || a.description !== b.description || a.path !== b.path || a.modelInvocable !== b.modelInvocable) return false;
+    if (
+      a.name !== b.name ||
+      a.description !== b.description ||
+      a.path !== b.path ||
+      a.modelInvocable !== b.modelInvocable
+    )
+      return false;
   }
   return true;
 }
@@ -44,7 +50,10 @@ function sameSummaries(left: readonly SkillSummary[], right: readonly SkillSumma
  * re-rendered only when that number moved, so a step costs the same at any library size; one
  * without it is listed every time but re-rendered only when the list changed.
  */
-export function createCachedCatalog(repository: SkillRepository, options: Omit<CatalogOptions, 'skills'>): CachedCatalog {
+export function createCachedCatalog(
+  repository: SkillRepository,
+  options: Omit<CatalogOptions, 'skills'>,
+): CachedCatalog {
   const rendered = new Map<string, Rendered>();
   return {
     async render(context) {
@@ -53,7 +62,13 @@ export function createCachedCatalog(repository: SkillRepository, options: Omit<C
       const known = key === undefined ? undefined : rendered.get(key);
       if (known !== undefined && generation !== undefined && known.generation === generation) return known.text;
       const skills = await repository.list(context);
-      if (known !== undefined && generation === undefined && known.listed !== undefined && sameSummaries(known.listed, skills)) return known.text;
+      if (
+        known !== undefined &&
+        generation === undefined &&
+        known.listed !== undefined &&
+        sameSummaries(known.listed, skills)
+      )
+        return known.text;
       const text = renderCatalog({ ...options, skills });
       if (key !== undefined) {
         rendered.delete(key);

@@ -1,26 +1,42 @@
 import { describe, expect, it } from 'vitest';
-import type { SkillSummary } from '../repository/types.js';
-import { renderCatalog, renderCatalogWithReport, type CatalogBudget } from './catalog.js';
-import { catalogEntry, minimumDescriptionLength, renderParts, shortenDescription, type CatalogEntry, type CatalogFormat } from './catalog-parts.js';
-import { renderCatalogGuidance } from './catalog-guidance.js';
-import { countTokens } from './token-counter.js';
-import { compareNames } from '../repository/compare-names.js';
 import { codePointLength } from '../format/code-point-length.js';
+import { compareNames } from '../repository/compare-names.js';
+import type { SkillSummary } from '../repository/types.js';
+import { type CatalogBudget, renderCatalog, renderCatalogWithReport } from './catalog.js';
+import { renderCatalogGuidance } from './catalog-guidance.js';
+import {
+  type CatalogEntry,
+  type CatalogFormat,
+  catalogEntry,
+  minimumDescriptionLength,
+  renderParts,
+  shortenDescription,
+} from './catalog-parts.js';
+import { countTokens } from './token-counter.js';
 
 /**
  * The budget search as stated, with nothing clever: every candidate catalog is rendered whole and
  * counted whole with countTokens. The real search adds up per-skill costs instead; both must pick
  * the same catalog.
  */
-function referenceCatalog(skills: SkillSummary[], format: CatalogFormat, budget: CatalogBudget, guidanceText: string): string {
+function referenceCatalog(
+  skills: SkillSummary[],
+  format: CatalogFormat,
+  budget: CatalogBudget,
+  guidanceText: string,
+): string {
   const full = [...skills].sort((a, b) => compareNames(a.name, b.name)).map((skill) => catalogEntry(skill, format));
   const text = (entries: CatalogEntry[]) => renderParts(entries, format, guidanceText).join('');
   const fits = (entries: CatalogEntry[]) => {
     const candidate = text(entries);
-    return (budget.characters === undefined || codePointLength(candidate) <= budget.characters) && (budget.tokens === undefined || countTokens(candidate) <= budget.tokens);
+    return (
+      (budget.characters === undefined || codePointLength(candidate) <= budget.characters) &&
+      (budget.tokens === undefined || countTokens(candidate) <= budget.tokens)
+    );
   };
   if (fits(full)) return text(full);
-  const shortened = (limit: number) => full.map((entry) => ({ ...entry, description: shortenDescription(entry.description!, limit) }));
+  const shortened = (limit: number) =>
+    full.map((entry) => ({ ...entry, description: shortenDescription(entry.description!, limit) }));
   let low = minimumDescriptionLength;
   let high = Math.max(...full.map((entry) => [...entry.description!].length)) - 1;
   let best: CatalogEntry[] | undefined;
@@ -34,7 +50,8 @@ function referenceCatalog(skills: SkillSummary[], format: CatalogFormat, budget:
   }
   if (best) return text(best);
   const shortest = shortened(minimumDescriptionLength);
-  const withDescriptions = (count: number) => shortest.map((entry, index) => (index < count ? entry : { name: entry.name }));
+  const withDescriptions = (count: number) =>
+    shortest.map((entry, index) => (index < count ? entry : { name: entry.name }));
   low = 0;
   high = shortest.length - 1;
   let bestCount = -1;
@@ -50,30 +67,88 @@ function referenceCatalog(skills: SkillSummary[], format: CatalogFormat, budget:
 
 // Names a custom repository could hand over: punctuation at either end, inner spaces, digits,
 // non-Latin letters, emoji; the `Other skills` line joins them with ", ".
-const awkwardNames = ['a', 'x-', '-lead', 'v2', '3d-print', 'two words', 'façade', '日本語', 'emoji-🙂', "it's", 'end.', 'q?', 'name/with/slash', 'UPPER', 'MiXeD-Case', '...'];
-const words = ['reads', 'the', 'inputs,', 'checks', 'them;', 'writes', 'a', 'report.', 'Use', 'when', 'asked', 'about', '"quoted"', '<xml>', '&', '🙂', 'naïve', 'ÜBER', '12345'];
+const awkwardNames = [
+  'a',
+  'x-',
+  '-lead',
+  'v2',
+  '3d-print',
+  'two words',
+  'façade',
+  '日本語',
+  'emoji-🙂',
+  "it's",
+  'end.',
+  'q?',
+  'name/with/slash',
+  'UPPER',
+  'MiXeD-Case',
+  '...',
+];
+const words = [
+  'reads',
+  'the',
+  'inputs,',
+  'checks',
+  'them;',
+  'writes',
+  'a',
+  'report.',
+  'Use',
+  'when',
+  'asked',
+  'about',
+  '"quoted"',
+  '<xml>',
+  '&',
+  '🙂',
+  'naïve',
+  'ÜBER',
+  '12345',
+];
 
 function awkwardSkills(count: number, seed: number): SkillSummary[] {
   let state = seed;
-  const next = () => ((state = (state * 1103515245 + 12345) % 2147483648) / 2147483648);
+  const next = () => (state = (state * 1103515245 + 12345) % 2147483648) / 2147483648;
   return Array.from({ length: count }, (_, index) => {
     const name = `${awkwardNames[index % awkwardNames.length]}${index >= awkwardNames.length ? `-${index}` : ''}`;
     const length = 1 + Math.floor(next() * 60);
-    const description = Array.from({ length }, () => words[Math.floor(next() * words.length)]).join(next() < 0.1 ? '  ' : ' ');
+    const description = Array.from({ length }, () => words[Math.floor(next() * words.length)]).join(
+      next() < 0.1 ? '  ' : ' ',
+    );
     return { name, description, path: `/skills/${name}` };
   });
 }
 
 describe('the budget search adds up per-skill costs and picks what rendering every candidate whole picks', () => {
-  const guidances = [['tools', renderCatalogGuidance(['skill_load'])], ['no guidance', '']] as const;
+  const guidances = [
+    ['tools', renderCatalogGuidance(['skill_load'])],
+    ['no guidance', ''],
+  ] as const;
   for (const format of ['text', 'xml'] as const) {
     for (const [label, guidanceText] of guidances) {
       it(`${format}, ${label}, token, character and combined budgets from generous to below the names`, () => {
         for (const seed of [1, 2, 3]) {
           const skills = awkwardSkills(40, seed);
-          for (const budget of [{ tokens: 5000 }, { tokens: 900 }, { tokens: 400 }, { tokens: 120 }, { tokens: 5 }, { characters: 3000 }, { characters: 900 }, { tokens: 500, characters: 2500 }]) {
-            const options = { skills, format, budget, ...(guidanceText === '' ? { guidance: false as const } : { tools: ['skill_load'] }) };
-            expect(renderCatalog(options), `${format} ${label} seed ${seed} ${JSON.stringify(budget)}`).toBe(referenceCatalog(skills, format, budget, guidanceText));
+          for (const budget of [
+            { tokens: 5000 },
+            { tokens: 900 },
+            { tokens: 400 },
+            { tokens: 120 },
+            { tokens: 5 },
+            { characters: 3000 },
+            { characters: 900 },
+            { tokens: 500, characters: 2500 },
+          ]) {
+            const options = {
+              skills,
+              format,
+              budget,
+              ...(guidanceText === '' ? { guidance: false as const } : { tools: ['skill_load'] }),
+            };
+            expect(renderCatalog(options), `${format} ${label} seed ${seed} ${JSON.stringify(budget)}`).toBe(
+              referenceCatalog(skills, format, budget, guidanceText),
+            );
           }
         }
       });
@@ -95,7 +170,11 @@ describe('a budget over a very large library', () => {
     expect(report.text).toContain('skill-000000, skill-000001');
     expect(report.text.endsWith('skill-149999')).toBe(true);
 
-    const roomy = renderCatalogWithReport({ skills: skills.slice(0, 4_000), guidance: false, budget: { tokens: 40_000 } });
+    const roomy = renderCatalogWithReport({
+      skills: skills.slice(0, 4_000),
+      guidance: false,
+      budget: { tokens: 40_000 },
+    });
     expect(roomy.overBudget).toBe(false);
     expect(roomy.tokens).toBeLessThanOrEqual(40_000);
     expect(roomy.described).toBeGreaterThan(0);

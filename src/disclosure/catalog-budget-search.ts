@@ -1,13 +1,13 @@
 import { codePointLength } from '../format/code-point-length.js';
 import {
+  type CatalogEntry,
+  type CatalogFormat,
   describedNote,
   guidancePart,
   minimumDescriptionLength,
   otherSkillsLabel,
   renderEntry,
   shortenToLimit,
-  type CatalogEntry,
-  type CatalogFormat,
 } from './catalog-parts.js';
 import { createTokenCounter } from './token-counter.js';
 
@@ -45,7 +45,12 @@ interface Measure {
  * budget allows, whatever the number of skills; nothing is joined or kept per step, so memory is a
  * few numbers per skill.
  */
-export function chooseBudgetedEntries(full: readonly CatalogEntry[], format: CatalogFormat, guidanceText: string, budget: CatalogBudget): CatalogEntry[] {
+export function chooseBudgetedEntries(
+  full: readonly CatalogEntry[],
+  format: CatalogFormat,
+  guidanceText: string,
+  budget: CatalogBudget,
+): CatalogEntry[] {
   const count = full.length;
   const lengths = new Float64Array(count);
   let longest = 0;
@@ -59,8 +64,22 @@ export function chooseBudgetedEntries(full: readonly CatalogEntry[], format: Cat
   const table = () => new Float64Array(count).fill(-1);
   const measures: Measure[] = [];
   // Characters first: counting them is cheap, and a candidate over that budget need not be tokenized.
-  if (budget.characters !== undefined) measures.push({ limit: budget.characters, of: codePointLength, full: table(), shortest: table(), nameOnly: table() });
-  if (budget.tokens !== undefined) measures.push({ limit: budget.tokens, of: (text) => counter.count(text), full: table(), shortest: table(), nameOnly: table() });
+  if (budget.characters !== undefined)
+    measures.push({
+      limit: budget.characters,
+      of: codePointLength,
+      full: table(),
+      shortest: table(),
+      nameOnly: table(),
+    });
+  if (budget.tokens !== undefined)
+    measures.push({
+      limit: budget.tokens,
+      of: (text) => counter.count(text),
+      full: table(),
+      shortest: table(),
+      nameOnly: table(),
+    });
 
   const atCap = (index: number, cap: number): CatalogEntry => {
     const entry = full[index]!;
@@ -75,8 +94,10 @@ export function chooseBudgetedEntries(full: readonly CatalogEntry[], format: Cat
   };
   /** The cost of skill `index` described at `cap` (Infinity: in full), as a part in the middle of the list. */
   const describedCost = (measure: Measure, index: number, cap: number): number => {
-    if (lengths[index]! <= cap) return remembered(measure.full, index, measure, () => renderEntry(full[index]!, format));
-    if (cap === minimumDescriptionLength) return remembered(measure.shortest, index, measure, () => renderEntry(atCap(index, cap), format));
+    if (lengths[index]! <= cap)
+      return remembered(measure.full, index, measure, () => renderEntry(full[index]!, format));
+    if (cap === minimumDescriptionLength)
+      return remembered(measure.shortest, index, measure, () => renderEntry(atCap(index, cap), format));
     return measure.of(renderEntry(atCap(index, cap), format));
   };
   /**
@@ -86,7 +107,9 @@ export function chooseBudgetedEntries(full: readonly CatalogEntry[], format: Cat
    */
   const nameUnit = (index: number) => ` ${full[index]!.name},`;
   const nameCost = (measure: Measure, index: number): number =>
-    remembered(measure.nameOnly, index, measure, () => (format === 'text' ? nameUnit(index) : renderEntry(nameOnly(index), format)));
+    remembered(measure.nameOnly, index, measure, () =>
+      format === 'text' ? nameUnit(index) : renderEntry(nameOnly(index), format),
+    );
 
   /**
    * The cost of the catalog with the first `described` skills described at `cap` and the rest by
@@ -102,16 +125,22 @@ export function chooseBudgetedEntries(full: readonly CatalogEntry[], format: Cat
       else total += measure.of(otherSkillsLabel) + measure.of(` ${full[last]!.name}${guidance}`);
     } else {
       const note = describedNote(described, count);
-      total = (note === '' ? 0 : measure.of(`${note.trim()}\n`)) + measure.of('<available_skills>\n') + measure.of(`</available_skills>${guidance}`);
+      total =
+        (note === '' ? 0 : measure.of(`${note.trim()}\n`)) +
+        measure.of('<available_skills>\n') +
+        measure.of(`</available_skills>${guidance}`);
       if (described === count) total += describedCost(measure, last, cap);
       else total += nameCost(measure, last);
     }
     const describedEnd = Math.min(described, last);
-    for (let index = 0; index < describedEnd && total <= measure.limit; index += 1) total += describedCost(measure, index, cap);
-    for (let index = describedEnd; index < last && total <= measure.limit; index += 1) total += nameCost(measure, index);
+    for (let index = 0; index < describedEnd && total <= measure.limit; index += 1)
+      total += describedCost(measure, index, cap);
+    for (let index = describedEnd; index < last && total <= measure.limit; index += 1)
+      total += nameCost(measure, index);
     return total;
   };
-  const fits = (cap: number, described: number) => measures.every((measure) => cost(measure, cap, described) <= measure.limit);
+  const fits = (cap: number, described: number) =>
+    measures.every((measure) => cost(measure, cap, described) <= measure.limit);
 
   if (fits(Number.POSITIVE_INFINITY, count)) return [...full];
 

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { corpusRoot, hasCorpus } from '../../test/support/corpus.js';
 import { createFsSkillRepository } from '../repository/fs-skill-repository.js';
 import type { SkillSummary } from '../repository/types.js';
-import { renderCatalog, type CatalogBudget, type CatalogOptions } from './catalog.js';
+import { type CatalogBudget, type CatalogOptions, renderCatalog } from './catalog.js';
 
 // Outputs of the catalog as it was before the budget search counted each line once (it re-counted
 // the whole text at every step): the faster search must give the same bytes for the same input.
@@ -23,7 +23,9 @@ interface Fixtures {
   smallCases: { options: CatalogOptions; expected: string }[];
 }
 
-const fixtures = JSON.parse(readFileSync(join(import.meta.dirname, 'catalog-budget-fixtures.json'), 'utf8')) as Fixtures;
+const fixtures = JSON.parse(
+  readFileSync(join(import.meta.dirname, 'catalog-budget-fixtures.json'), 'utf8'),
+) as Fixtures;
 const corpus = corpusRoot;
 const roots: Record<string, string> = {
   anthropics__skills: 'anthropics__skills/skills',
@@ -61,7 +63,11 @@ describe.runIf(hasCorpus)('renderCatalog budget output is unchanged', () => {
         ...(testCase.guidance ? { tools: ['skill_load', 'skill_read'] } : { guidance: false as const }),
       });
       const label = `${testCase.format} ${JSON.stringify(testCase.budget)}`;
-      expect({ label, length: text.length, sha256: createHash('sha256').update(text).digest('hex') }).toEqual({ label, length: testCase.length, sha256: testCase.sha256 });
+      expect({ label, length: text.length, sha256: createHash('sha256').update(text).digest('hex') }).toEqual({
+        label,
+        length: testCase.length,
+        sha256: testCase.sha256,
+      });
     }
   });
 });

@@ -12,25 +12,38 @@ export function renderCatalogGuidance(tools: readonly string[]): string {
       'The list above only says what each skill is for. When a task matches a skill, call skill_load with its name before acting on it; its instructions then appear in your context.',
     );
   } else if (has('skill_read')) {
-    lines.push('The list above only says what each skill is for. When a task matches a skill, call skill_read with its name to read its instructions before acting on it.');
+    lines.push(
+      'The list above only says what each skill is for. When a task matches a skill, call skill_read with its name to read its instructions before acting on it.',
+    );
   } else {
-    lines.push('The list above only says what each skill is for; no tool in this session opens a skill, so use it as a summary only.');
+    lines.push(
+      'The list above only says what each skill is for; no tool in this session opens a skill, so use it as a summary only.',
+    );
   }
   if (has('skill_list_docs') && has('skill_select_docs')) {
-    lines.push('Extra docs of a loaded skill are listed by skill_list_docs and added with skill_select_docs; add only the docs its instructions point to.');
+    lines.push(
+      'Extra docs of a loaded skill are listed by skill_list_docs and added with skill_select_docs; add only the docs its instructions point to.',
+    );
   } else if (has('skill_select_docs')) {
     lines.push('Add extra docs of a loaded skill with skill_select_docs, only those its instructions point to.');
   }
-  if (has('skill_read') && has('skill_load')) lines.push('skill_read shows one file of a skill (a script, template or reference) without loading it.');
+  if (has('skill_read') && has('skill_load'))
+    lines.push('skill_read shows one file of a skill (a script, template or reference) without loading it.');
   if (has('skill_list_tools') || has('skill_select_tools')) {
-    lines.push('A loaded skill may bring tools: skill_list_tools names them and skill_select_tools keeps only those the task needs.');
+    lines.push(
+      'A loaded skill may bring tools: skill_list_tools names them and skill_select_tools keeps only those the task needs.',
+    );
   }
   if (has('skill_run')) {
-    lines.push("skill_run runs a command in the skill's folder inside an isolated workspace; write results under out/ and name them in output_files.");
+    lines.push(
+      "skill_run runs a command in the skill's folder inside an isolated workspace; write results under out/ and name them in output_files.",
+    );
   }
   if (has('workspace_exec')) lines.push("workspace_exec runs a shell command in the session's workspace.");
   if (!has('skill_run') && !has('workspace_exec')) {
-    lines.push('No tool here runs commands: treat the commands a skill describes as reference, and say so when the task needs them run.');
+    lines.push(
+      'No tool here runs commands: treat the commands a skill describes as reference, and say so when the task needs them run.',
+    );
   }
   return lines.map((line) => `- ${line}`).join('\n');
 }

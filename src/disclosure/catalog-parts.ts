@@ -43,7 +43,12 @@ function catalogDescription(text: string): string {
 }
 
 function escapeXml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#x27;');
+  return text
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#x27;');
 }
 
 function isHighSurrogate(code: number): boolean {
@@ -88,7 +93,11 @@ function locationOf(skill: SkillSummary): string | undefined {
 /** A skill's full entry: its name and description as the catalog shows them, and in XML its location. */
 export function catalogEntry(skill: SkillSummary, format: CatalogFormat): CatalogEntry {
   const location = format === 'xml' ? locationOf(skill) : undefined;
-  return { name: catalogName(skill.name), description: catalogDescription(skill.description), ...(location === undefined ? {} : { location }) };
+  return {
+    name: catalogName(skill.name),
+    description: catalogDescription(skill.description),
+    ...(location === undefined ? {} : { location }),
+  };
 }
 
 /** One entry's part of the catalog; a text entry listed by name only has none (it goes on the `Other skills` line). */
@@ -136,7 +145,8 @@ export function renderParts(entries: readonly CatalogEntry[], format: CatalogFor
       else others.push(entry.name);
     }
     if (others.length > 0) parts.push(`${otherSkillsLabel} ${others.join(', ')}\n`);
-    // The list ends without trailing whitespace; every part starts with a visible character, so only the last part can hold any.
+    // The list ends without trailing whitespace; every part starts with a visible character, so only the last part can
+    // hold any.
     parts.push(parts.pop()!.trimEnd());
   }
   if (guidanceText !== '') parts.push(guidancePart(guidanceText));

@@ -21,7 +21,10 @@ afterEach(async () => {
 async function writeSkill(folder: string, name: string, description: string): Promise<string> {
   const directory = join(root, folder);
   await mkdir(directory, { recursive: true });
-  await writeFile(join(directory, 'SKILL.md'), `---\nname: ${name}\ndescription: ${JSON.stringify(description)}\n---\n# ${name}\n`);
+  await writeFile(
+    join(directory, 'SKILL.md'),
+    `---\nname: ${name}\ndescription: ${JSON.stringify(description)}\n---\n# ${name}\n`,
+  );
   return directory;
 }
 
@@ -75,7 +78,13 @@ describe('renderCatalog XML where skillbox deliberately differs from the referen
   });
 
   it('puts a multi-line description on one line, and leaves <location> out for skills defined in code', () => {
-    expect(renderCatalog({ skills: [{ name: 'calc', description: 'Adds numbers.\nAlso subtracts.' }], format: 'xml', guidance: false })).toBe(
+    expect(
+      renderCatalog({
+        skills: [{ name: 'calc', description: 'Adds numbers.\nAlso subtracts.' }],
+        format: 'xml',
+        guidance: false,
+      }),
+    ).toBe(
       '<available_skills>\n<skill>\n<name>\ncalc\n</name>\n<description>\nAdds numbers. Also subtracts.\n</description>\n</skill>\n</available_skills>',
     );
   });

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { SkillSummary } from '../repository/types.js';
-import { maxCatalogDescriptionLength, minimumDescriptionLength, renderCatalog, renderCatalogWithReport, shortenDescription } from './catalog.js';
+import {
+  maxCatalogDescriptionLength,
+  minimumDescriptionLength,
+  renderCatalog,
+  renderCatalogWithReport,
+  shortenDescription,
+} from './catalog.js';
 import { countTokens } from './token-counter.js';
 
 const skills: SkillSummary[] = [
@@ -24,12 +30,17 @@ describe('renderCatalog', () => {
   });
 
   it('is byte-identical for the same skills in any order, and empty without skills', () => {
-    expect(renderCatalog({ skills: [...skills].reverse(), tools: ['skill_load'] })).toBe(renderCatalog({ skills, tools: ['skill_load'] }));
+    expect(renderCatalog({ skills: [...skills].reverse(), tools: ['skill_load'] })).toBe(
+      renderCatalog({ skills, tools: ['skill_load'] }),
+    );
     expect(renderCatalog({ skills: [] })).toBe('');
   });
 
   it('names only the registered tools in its guidance, which can be replaced', () => {
-    const knowledge = renderCatalog({ skills, tools: ['skill_load', 'skill_list_docs', 'skill_select_docs', 'skill_read'] });
+    const knowledge = renderCatalog({
+      skills,
+      tools: ['skill_load', 'skill_list_docs', 'skill_select_docs', 'skill_read'],
+    });
     expect(knowledge).toContain('call skill_load with its name');
     expect(knowledge).toContain('No tool here runs commands');
     expect(knowledge).not.toContain('skill_run');
@@ -39,7 +50,9 @@ describe('renderCatalog', () => {
     const readOnly = renderCatalog({ skills, tools: ['skill_read'] });
     expect(readOnly).toContain('call skill_read with its name');
     expect(readOnly).not.toContain('skill_load');
-    expect(renderCatalog({ skills, guidance: 'Use skills wisely.' })).toMatch(/zeta: Last one\.\n\nUse skills wisely\.$/);
+    expect(renderCatalog({ skills, guidance: 'Use skills wisely.' })).toMatch(
+      /zeta: Last one\.\n\nUse skills wisely\.$/,
+    );
   });
 
   describe('budget', () => {
@@ -86,7 +99,9 @@ describe('renderCatalog', () => {
     });
 
     it('rejects a budget that is not a positive integer', () => {
-      expect(() => renderCatalog({ skills, budget: { tokens: 0 } })).toThrow(/budget.tokens must be a positive integer/);
+      expect(() => renderCatalog({ skills, budget: { tokens: 0 } })).toThrow(
+        /budget.tokens must be a positive integer/,
+      );
       expect(() => renderCatalog({ skills, format: 'yaml' as never })).toThrow(/format must be "text" or "xml"/);
     });
   });
@@ -102,7 +117,9 @@ describe('shortenDescription', () => {
 });
 
 describe('renderCatalog with an oversized description', () => {
-  it('cuts it to the spec limit before counting, so a budget over a 6,000-character word is quick', { timeout: 10_000 }, () => {
+  it('cuts it to the spec limit before counting, so a budget over a 6,000-character word is quick', {
+    timeout: 10_000,
+  }, () => {
     const long = { name: 'long', description: 'x'.repeat(6000) };
     const full = renderCatalog({ skills: [long], guidance: false });
     expect([...full.slice('Available skills:\n- long: '.length)].length).toBe(maxCatalogDescriptionLength);
@@ -115,18 +132,40 @@ describe('renderCatalog with an oversized description', () => {
 describe('renderCatalogWithReport', () => {
   it('returns the text renderCatalog gives with its size, how many skills are described, and whether it is over budget', () => {
     const within = renderCatalogWithReport({ skills, guidance: false, budget: { tokens: 1000 } });
-    expect(within).toEqual({ text: renderCatalog({ skills, guidance: false }), tokens: countTokens(within.text), characters: within.text.length, described: 3, total: 3, overBudget: false });
+    expect(within).toEqual({
+      text: renderCatalog({ skills, guidance: false }),
+      tokens: countTokens(within.text),
+      characters: within.text.length,
+      described: 3,
+      total: 3,
+      overBudget: false,
+    });
     const namesOnly = renderCatalogWithReport({ skills, guidance: false, budget: { tokens: 3 } });
     expect(namesOnly.text).toBe(renderCatalog({ skills, guidance: false, budget: { tokens: 3 } }));
     expect(namesOnly).toMatchObject({ described: 0, total: 3, overBudget: true });
     expect(namesOnly.tokens).toBeGreaterThan(3);
-    expect(renderCatalogWithReport({ skills, guidance: false, budget: { characters: 20 } })).toMatchObject({ described: 0, overBudget: true });
-    expect(renderCatalogWithReport({ skills: [] })).toEqual({ text: '', tokens: 0, characters: 0, described: 0, total: 0, overBudget: false });
+    expect(renderCatalogWithReport({ skills, guidance: false, budget: { characters: 20 } })).toMatchObject({
+      described: 0,
+      overBudget: true,
+    });
+    expect(renderCatalogWithReport({ skills: [] })).toEqual({
+      text: '',
+      tokens: 0,
+      characters: 0,
+      described: 0,
+      total: 0,
+      overBudget: false,
+    });
   });
 
   it('shows names with whitespace or control characters on one line', () => {
-    const odd = [{ name: 'two\nlines', description: 'Injected.' }, { name: 'tab\tand\u0007bell', description: 'Odd.' }];
-    expect(renderCatalog({ skills: odd, guidance: false })).toBe('Available skills:\n- tab and bell: Odd.\n- two lines: Injected.');
+    const odd = [
+      { name: 'two\nlines', description: 'Injected.' },
+      { name: 'tab\tand\u0007bell', description: 'Odd.' },
+    ];
+    expect(renderCatalog({ skills: odd, guidance: false })).toBe(
+      'Available skills:\n- tab and bell: Odd.\n- two lines: Injected.',
+    );
     expect(renderCatalog({ skills: odd, format: 'xml', guidance: false })).toContain('<name>\ntwo lines\n</name>');
   });
 });

@@ -1,15 +1,20 @@
 import { codePointLength } from '../format/code-point-length.js';
 import { compareNames } from '../repository/compare-names.js';
 import type { SkillSummary } from '../repository/types.js';
-import { chooseBudgetedEntries, type CatalogBudget } from './catalog-budget-search.js';
+import { type CatalogBudget, chooseBudgetedEntries } from './catalog-budget-search.js';
 import { renderCatalogGuidance } from './catalog-guidance.js';
-import { catalogEntry, renderEntry, renderParts, type CatalogEntry, type CatalogFormat } from './catalog-parts.js';
+import { type CatalogEntry, type CatalogFormat, catalogEntry, renderEntry, renderParts } from './catalog-parts.js';
 import { DisclosureConfigError } from './errors.js';
-import { modelVisibleSkills, type ModelVisibilityOptions } from './model-visibility.js';
+import { type ModelVisibilityOptions, modelVisibleSkills } from './model-visibility.js';
 import { countTokens } from './token-counter.js';
 
 export type { CatalogBudget } from './catalog-budget-search.js';
-export { maxCatalogDescriptionLength, minimumDescriptionLength, shortenDescription, type CatalogFormat } from './catalog-parts.js';
+export {
+  type CatalogFormat,
+  maxCatalogDescriptionLength,
+  minimumDescriptionLength,
+  shortenDescription,
+} from './catalog-parts.js';
 
 /** What `renderCatalog` lists (the skills, the tools the model has) and how (format, guidance, budget). */
 export interface CatalogOptions extends ModelVisibilityOptions {
@@ -82,11 +87,16 @@ export function renderCatalogWithReport(options: CatalogOptions): CatalogReport 
   const characters = codePointLength(text);
   const budget = options.budget;
   const overBudget =
-    budget !== undefined && ((budget.tokens !== undefined && tokens > budget.tokens) || (budget.characters !== undefined && characters > budget.characters));
+    budget !== undefined &&
+    ((budget.tokens !== undefined && tokens > budget.tokens) ||
+      (budget.characters !== undefined && characters > budget.characters));
   return { text, tokens, characters, described, total, overBudget };
 }
 
-function rendered(entries: readonly CatalogEntry[], catalogParts: readonly string[]): { text: string; described: number; total: number } {
+function rendered(
+  entries: readonly CatalogEntry[],
+  catalogParts: readonly string[],
+): { text: string; described: number; total: number } {
   let described = 0;
   for (const entry of entries) if (entry.description !== undefined) described += 1;
   return { text: catalogParts.join(''), described, total: entries.length };
@@ -94,15 +104,19 @@ function rendered(entries: readonly CatalogEntry[], catalogParts: readonly strin
 
 function renderCatalogParts(options: CatalogOptions): { text: string; described: number; total: number } {
   const format = options.format ?? 'text';
-  if (format !== 'text' && format !== 'xml') throw new DisclosureConfigError('format', `must be "text" or "xml"; got ${JSON.stringify(format)}`);
+  if (format !== 'text' && format !== 'xml')
+    throw new DisclosureConfigError('format', `must be "text" or "xml"; got ${JSON.stringify(format)}`);
   checkBudget(options.budget);
   const skills = modelVisibleSkills(options.skills, options);
   if (skills.length === 0) return { text: '', described: 0, total: 0 };
   const sorted = [...skills].sort((a, b) => compareNames(a.name, b.name));
   const full = sorted.map((skill) => catalogEntry(skill, format));
-  const guidanceText = options.guidance === false ? '' : (options.guidance ?? renderCatalogGuidance(options.tools ?? []));
+  const guidanceText =
+    options.guidance === false ? '' : (options.guidance ?? renderCatalogGuidance(options.tools ?? []));
   const budget = options.budget;
   const entries =
-    budget === undefined || (budget.tokens === undefined && budget.characters === undefined) ? full : chooseBudgetedEntries(full, format, guidanceText, budget);
+    budget === undefined || (budget.tokens === undefined && budget.characters === undefined)
+      ? full
+      : chooseBudgetedEntries(full, format, guidanceText, budget);
   return rendered(entries, renderParts(entries, format, guidanceText));
 }

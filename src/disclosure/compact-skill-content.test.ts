@@ -18,7 +18,12 @@ const history: ModelMessage[] = [
     content: [
       { type: 'tool-result', toolCallId: 'a', toolName: 'skill_read', output: { type: 'text', value: body } },
       { type: 'tool-result', toolCallId: 'b', toolName: 'skill_read', output: { type: 'text', value: 'print(1)' } },
-      { type: 'tool-result', toolCallId: 'c', toolName: 'skill_load', output: { type: 'text', value: `[Loaded] calc\n\n${body}` } },
+      {
+        type: 'tool-result',
+        toolCallId: 'c',
+        toolName: 'skill_load',
+        output: { type: 'text', value: `[Loaded] calc\n\n${body}` },
+      },
     ],
   },
   { role: 'user', content: 'next' },
@@ -29,14 +34,25 @@ describe('compactSkillContent', () => {
     const compacted = compactSkillContent(history, { keepRecentMessages: 1 });
     const tool = compacted[2];
     expect(tool?.role).toBe('tool');
-    const outputs = tool?.role === 'tool' ? tool.content.map((part) => (part.type === 'tool-result' ? part.output : undefined)) : [];
+    const outputs =
+      tool?.role === 'tool' ? tool.content.map((part) => (part.type === 'tool-result' ? part.output : undefined)) : [];
     expect(outputs).toEqual([
-      { type: 'text', value: '[compacted] skill "calc" SKILL.md: 28 characters, 3 lines; call skill_load or skill_read with {"skill":"calc"} to see it again.' },
+      {
+        type: 'text',
+        value:
+          '[compacted] skill "calc" SKILL.md: 28 characters, 3 lines; call skill_load or skill_read with {"skill":"calc"} to see it again.',
+      },
       { type: 'text', value: 'print(1)' },
-      { type: 'text', value: '[compacted] skill "calc" SKILL.md: 43 characters, 5 lines; call skill_load or skill_read with {"skill":"calc"} to see it again.' },
+      {
+        type: 'text',
+        value:
+          '[compacted] skill "calc" SKILL.md: 43 characters, 5 lines; call skill_load or skill_read with {"skill":"calc"} to see it again.',
+      },
     ]);
     const original = history[2];
-    expect(original?.role === 'tool' && original.content[0]?.type === 'tool-result' && original.content[0].output).toEqual({ type: 'text', value: body });
+    expect(
+      original?.role === 'tool' && original.content[0]?.type === 'tool-result' && original.content[0].output,
+    ).toEqual({ type: 'text', value: body });
   });
 
   it('keeps the recent messages as they are', () => {

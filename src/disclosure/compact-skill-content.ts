@@ -1,5 +1,5 @@
 import { loadedMarker } from './loaded-content.js';
-import { toolCallInputs, toolResultText, type ModelMessage, type ToolResultPart } from './model-messages.js';
+import { type ModelMessage, type ToolResultPart, toolCallInputs, toolResultText } from './model-messages.js';
 
 /** How much of the recent transcript `compactSkillContent` leaves untouched. */
 export interface CompactSkillContentOptions {
@@ -22,12 +22,14 @@ export function compactedSkillStub(skill: string, path: string, text: string): s
  * ordinary file reads and are left to the caller's own compaction.
  */
 function compactable(part: ToolResultPart, callInput: unknown): { skill: string; path: string } | undefined {
-  const input = typeof callInput === 'object' && callInput !== null ? (callInput as Record<string, unknown>) : undefined;
+  const input =
+    typeof callInput === 'object' && callInput !== null ? (callInput as Record<string, unknown>) : undefined;
   const skill = typeof input?.skill === 'string' ? input.skill : undefined;
   const text = toolResultText(part.output);
   if (part.output.type === 'error-text' || part.output.type === 'error-json') return undefined;
   if (part.toolName === 'skill_read') {
-    if (skill === undefined || (typeof input?.path === 'string' && input.path !== '' && input.path !== 'SKILL.md')) return undefined;
+    if (skill === undefined || (typeof input?.path === 'string' && input.path !== '' && input.path !== 'SKILL.md'))
+      return undefined;
     return { skill, path: 'SKILL.md' };
   }
   if (part.toolName === 'skill_load' || part.toolName === 'skill_select_docs') {
@@ -43,7 +45,10 @@ function compactable(part: ToolResultPart, callInput: unknown): { skill: string;
  * so a long conversation stops paying for instructions it loaded long ago. The model can load
  * the skill again to re-expand it. Returns new messages; the input is not changed.
  */
-export function compactSkillContent(messages: readonly ModelMessage[], options: CompactSkillContentOptions = {}): ModelMessage[] {
+export function compactSkillContent(
+  messages: readonly ModelMessage[],
+  options: CompactSkillContentOptions = {},
+): ModelMessage[] {
   const keep = Math.max(0, options.keepRecentMessages ?? 0);
   const end = Math.max(0, messages.length - keep);
   const inputs = toolCallInputs(messages);

@@ -35,11 +35,13 @@ function normalizeOne(load: DeclaredSkillLoad): NormalizedSkillLoad {
   const rawDocs = load.docs ?? [];
   if (!Array.isArray(rawDocs)) throw new SkillLoadRequestError(`docs of skill "${name}" must be an array of paths`);
   const includeAllDocs = load.includeAllDocs === true;
-  if (rawDocs.length > 0 && includeAllDocs) throw new SkillLoadRequestError(`skill "${name}" sets both docs and includeAllDocs`);
+  if (rawDocs.length > 0 && includeAllDocs)
+    throw new SkillLoadRequestError(`skill "${name}" sets both docs and includeAllDocs`);
   const docs: string[] = [];
   for (const raw of rawDocs) {
     const doc = typeof raw === 'string' ? raw.trim() : '';
-    if (doc === '' || doc === 'SKILL.md') throw new SkillLoadRequestError(`invalid document ${JSON.stringify(raw)} for skill "${name}"`);
+    if (doc === '' || doc === 'SKILL.md')
+      throw new SkillLoadRequestError(`invalid document ${JSON.stringify(raw)} for skill "${name}"`);
     if (docs.includes(doc)) throw new SkillLoadRequestError(`duplicate document "${doc}" for skill "${name}"`);
     docs.push(doc);
   }
@@ -55,7 +57,10 @@ function sameDocSet(a: readonly string[], b: readonly string[]): boolean {
  * the same includeAllDocs); the first declaration's doc order wins. Throws SkillLoadRequestError on
  * the first malformed or conflicting declaration.
  */
-export function normalizeDeclaredLoads(loads: readonly DeclaredSkillLoad[], maxLoadedSkills?: number): NormalizedSkillLoad[] {
+export function normalizeDeclaredLoads(
+  loads: readonly DeclaredSkillLoad[],
+  maxLoadedSkills?: number,
+): NormalizedSkillLoad[] {
   if (!Array.isArray(loads)) throw new SkillLoadRequestError('loads must be an array');
   const limit = parseMaxLoadedSkills(maxLoadedSkills);
   const result: NormalizedSkillLoad[] = [];
@@ -80,7 +85,9 @@ export function normalizeDeclaredLoads(loads: readonly DeclaredSkillLoad[], maxL
  * Checks every declaration against what the repository shows this caller (a hidden skill is an
  * unavailable one) and returns the validated skills. Nothing is returned unless all are valid.
  */
-export async function validateDeclaredLoads(options: DeclaredLoadsOptions): Promise<{ loads: NormalizedSkillLoad[]; skills: Skill[] }> {
+export async function validateDeclaredLoads(
+  options: DeclaredLoadsOptions,
+): Promise<{ loads: NormalizedSkillLoad[]; skills: Skill[] }> {
   const loads = normalizeDeclaredLoads(options.loads, options.maxLoadedSkills);
   if (loads.length === 0) return { loads, skills: [] };
   const repository = options.repository;
@@ -97,7 +104,8 @@ export async function validateDeclaredLoads(options: DeclaredLoadsOptions): Prom
       throw new SkillUnavailableError(load.name, `load skill "${load.name}": ${why}`, { cause: error });
     }
     for (const doc of load.docs) {
-      if (!skill.docs.includes(doc)) throw new SkillUnavailableError(load.name, `document "${doc}" for skill "${load.name}"`);
+      if (!skill.docs.includes(doc))
+        throw new SkillUnavailableError(load.name, `document "${doc}" for skill "${load.name}"`);
     }
     skills.push(skill);
   }

@@ -23,5 +23,8 @@ export function parseLoadMode(value: unknown, field = 'loadMode'): LoadMode {
 export function parseMaxLoadedSkills(value: unknown, field = 'maxLoadedSkills'): number | undefined {
   if (value === undefined || value === 0) return undefined;
   if (typeof value === 'number' && Number.isInteger(value) && value > 0) return value;
-  throw new DisclosureConfigError(field, `must be a positive integer (0 or undefined for no limit); got ${JSON.stringify(value)}`);
+  throw new DisclosureConfigError(
+    field,
+    `must be a positive integer (0 or undefined for no limit); got ${JSON.stringify(value)}`,
+  );
 }

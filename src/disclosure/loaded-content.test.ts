@@ -22,7 +22,13 @@ const state = new Map([
 ]);
 
 async function systemText(docLimits?: { maxDocBytes?: number; maxTotalBytes?: number }): Promise<string> {
-  const messages = await materializeRequest({ messages: [{ role: 'system', content: 'S' }], state, agentName: 'assistant', repository, ...(docLimits ? { docLimits } : {}) });
+  const messages = await materializeRequest({
+    messages: [{ role: 'system', content: 'S' }],
+    state,
+    agentName: 'assistant',
+    repository,
+    ...(docLimits ? { docLimits } : {}),
+  });
   return messages[0]!.content as string;
 }
 
@@ -30,7 +36,9 @@ describe('materializeRequest doc limits', () => {
   it('cuts a doc at the per-doc default and names the skill_read call that continues it', async () => {
     const text = await systemText();
     const total = Buffer.byteLength(bigDoc);
-    const marker = new RegExp(`\\[truncated at byte (\\d+) of ${total}: docs are shown up to 20000 bytes; call skill_read \\{"skill":"alpha","path":"big.md","offset":(\\d+)\\} for the rest\\]`);
+    const marker = new RegExp(
+      `\\[truncated at byte (\\d+) of ${total}: docs are shown up to 20000 bytes; call skill_read \\{"skill":"alpha","path":"big.md","offset":(\\d+)\\} for the rest\\]`,
+    );
     const match = marker.exec(text);
     expect(match).not.toBeNull();
     expect(Number(match![1])).toBe(Number(match![2]));
@@ -43,13 +51,18 @@ describe('materializeRequest doc limits', () => {
 
   it('shares a total limit across skills, filled in name order', async () => {
     const text = await systemText({ maxDocBytes: 4000, maxTotalBytes: 4100 });
-    const first = /\[truncated at byte (\d+) of \d+: docs are shown up to 4000 bytes; call skill_read \{"skill":"alpha","path":"big.md","offset":\d+\}/.exec(text);
+    const first =
+      /\[truncated at byte (\d+) of \d+: docs are shown up to 4000 bytes; call skill_read \{"skill":"alpha","path":"big.md","offset":\d+\}/.exec(
+        text,
+      );
     expect(first).not.toBeNull();
     // What is left of the 4,100 bytes after the big doc's page and the small doc goes to beta.
     const left = 4100 - Number(first![1]) - 'small doc'.length;
     expect(left).toBeGreaterThan(90);
     expect(text).toContain('[Doc] small.md\n\nsmall doc');
-    expect(text).toContain(`[Doc] other.md\n\n${'x'.repeat(left)}\n\n[truncated at byte ${left} of 5000: this request's limit for loaded docs is used up; call skill_read {"skill":"beta","path":"other.md","offset":${left}} for the rest]`);
+    expect(text).toContain(
+      `[Doc] other.md\n\n${'x'.repeat(left)}\n\n[truncated at byte ${left} of 5000: this request's limit for loaded docs is used up; call skill_read {"skill":"beta","path":"other.md","offset":${left}} for the rest]`,
+    );
   });
 
   it('refuses a limit that is not a whole number of bytes', async () => {
@@ -75,10 +88,22 @@ describe('files over the repository read limit', () => {
       [loadedKey('assistant', 'huge'), '1'],
       [docsKey('assistant', 'huge'), '["data.md"]'],
     ]);
-    const messages = await materializeRequest({ messages: [], state: loaded, agentName: 'assistant', repository: fsRepository });
-    expect(messages[0]!.content).toContain('Docs loaded: none\nDocs not readable: data.md (the file is 5000 bytes, over the 4096-byte limit (maxReadableFileBytes))');
+    const messages = await materializeRequest({
+      messages: [],
+      state: loaded,
+      agentName: 'assistant',
+      repository: fsRepository,
+    });
+    expect(messages[0]!.content).toContain(
+      'Docs loaded: none\nDocs not readable: data.md (the file is 5000 bytes, over the 4096-byte limit (maxReadableFileBytes))',
+    );
     const read = createSkillTools({ repository: fsRepository }).find((tool) => tool.name === 'skill_read')!;
-    await expect(read.execute({ skill: 'huge', path: 'data.md' }, { sessionId: 's', agentName: 'assistant', state: createInMemoryStateView() })).rejects.toThrow(
+    await expect(
+      read.execute(
+        { skill: 'huge', path: 'data.md' },
+        { sessionId: 's', agentName: 'assistant', state: createInMemoryStateView() },
+      ),
+    ).rejects.toThrow(
       'cannot read file "data.md" of skill "huge": the file is 5000 bytes, over the 4096-byte limit (maxReadableFileBytes). It cannot be shown; call skill_read {"skill":"huge"} for its other files, or run a script of the skill that reads it.',
     );
   });

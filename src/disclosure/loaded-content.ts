@@ -16,8 +16,13 @@ export interface InjectionAllowance {
   remainingBytes: number;
 }
 
-export function createInjectionAllowance(limits: { maxDocBytes?: number; maxTotalBytes?: number } = {}): InjectionAllowance {
-  return { maxDocBytes: limits.maxDocBytes ?? defaultMaxInjectedDocBytes, remainingBytes: limits.maxTotalBytes ?? defaultMaxInjectedBytes };
+export function createInjectionAllowance(
+  limits: { maxDocBytes?: number; maxTotalBytes?: number } = {},
+): InjectionAllowance {
+  return {
+    maxDocBytes: limits.maxDocBytes ?? defaultMaxInjectedDocBytes,
+    remainingBytes: limits.maxTotalBytes ?? defaultMaxInjectedBytes,
+  };
 }
 
 /**
@@ -30,7 +35,10 @@ function injectedDoc(skill: string, path: string, bytes: Buffer, allowance: Inje
   allowance.remainingBytes -= window.end;
   const content = window.text.trim();
   if (window.end >= bytes.length) return content;
-  const why = limit < allowance.maxDocBytes ? "this request's limit for loaded docs is used up" : `docs are shown up to ${allowance.maxDocBytes} bytes`;
+  const why =
+    limit < allowance.maxDocBytes
+      ? "this request's limit for loaded docs is used up"
+      : `docs are shown up to ${allowance.maxDocBytes} bytes`;
   const next = JSON.stringify({ skill, path, offset: window.end });
   return `${content}${content === '' ? '' : '\n\n'}[truncated at byte ${window.end} of ${bytes.length}: ${why}; call skill_read ${next} for the rest]`;
 }
@@ -81,7 +89,8 @@ export async function renderLoadedSkill(
     try {
       bytes = await repository.readFile(skill.name, path, skillContext);
     } catch (error) {
-      if (error instanceof SkillFileReadError) unreadable.push(`${path} (${error.message.slice(error.message.indexOf(': ') + 2)})`);
+      if (error instanceof SkillFileReadError)
+        unreadable.push(`${path} (${error.message.slice(error.message.indexOf(': ') + 2)})`);
       else missing.push(path);
       continue;
     }

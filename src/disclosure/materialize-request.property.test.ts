@@ -5,7 +5,7 @@ import { createSkillTools } from '../tools/create-skill-tools.js';
 import { SkillToolError } from '../tools/errors.js';
 import { createInMemoryStateView } from '../tools/in-memory-state-view.js';
 import { readLoadedSkills } from './loaded-skills.js';
-import { materializeRequest, type MaterializationMode } from './materialize-request.js';
+import { type MaterializationMode, materializeRequest } from './materialize-request.js';
 import type { ModelMessage, ToolResultOutput } from './model-messages.js';
 
 const names = ['alpha', 'beta', 'gamma', 'delta'];
@@ -22,20 +22,33 @@ const repository = createMemorySkillRepository(
 const call = fc.oneof(
   fc.record({
     tool: fc.constant('skill_load'),
-    input: fc.record({ skill: fc.constantFrom(...names, 'missing'), docs: fc.subarray(['a.md', 'b.md', 'zz.md']) }, { requiredKeys: ['skill'] }),
+    input: fc.record(
+      { skill: fc.constantFrom(...names, 'missing'), docs: fc.subarray(['a.md', 'b.md', 'zz.md']) },
+      { requiredKeys: ['skill'] },
+    ),
   }),
   fc.record({
     tool: fc.constant('skill_select_docs'),
-    input: fc.record({
-      skill: fc.constantFrom(...names),
-      docs: fc.subarray(['a.md', 'b.md']),
-      include_all_docs: fc.boolean(),
-      mode: fc.constantFrom('add', 'replace', 'clear'),
-    }, { requiredKeys: ['skill'] }),
+    input: fc.record(
+      {
+        skill: fc.constantFrom(...names),
+        docs: fc.subarray(['a.md', 'b.md']),
+        include_all_docs: fc.boolean(),
+        mode: fc.constantFrom('add', 'replace', 'clear'),
+      },
+      { requiredKeys: ['skill'] },
+    ),
   }),
   fc.record({
     tool: fc.constant('skill_select_tools'),
-    input: fc.record({ skill: fc.constantFrom(...names), tools: fc.subarray(['tool_one', 'tool_two']), mode: fc.constantFrom('add', 'replace', 'clear') }, { requiredKeys: ['skill'] }),
+    input: fc.record(
+      {
+        skill: fc.constantFrom(...names),
+        tools: fc.subarray(['tool_one', 'tool_two']),
+        mode: fc.constantFrom('add', 'replace', 'clear'),
+      },
+      { requiredKeys: ['skill'] },
+    ),
   }),
 );
 
@@ -47,30 +60,60 @@ function requestText(messages: ModelMessage[]): string {
   return messages
     .map((message) => {
       if (typeof message.content === 'string') return message.content;
-      return message.content.map((part) => ('output' in part ? JSON.stringify(part.output) : 'text' in part ? part.text : '')).join('\n');
+      return message.content
+        .map((part) => ('output' in part ? JSON.stringify(part.output) : 'text' in part ? part.text : ''))
+        .join('\n');
     })
     .join('\n');
 }
 
-async function play(mode: MaterializationMode, steps: { tool: string; input: Record<string, unknown> }[][], maxLoadedSkills: number) {
-  const tools = createSkillTools({ repository, profile: ['skill_load', 'skill_select_docs', 'skill_select_tools'], ...(maxLoadedSkills > 0 ? { maxLoadedSkills } : {}) });
+async function play(
+  mode: MaterializationMode,
+  steps: { tool: string; input: Record<string, unknown> }[][],
+  maxLoadedSkills: number,
+) {
+  const tools = createSkillTools({
+    repository,
+    profile: ['skill_load', 'skill_select_docs', 'skill_select_tools'],
+    ...(maxLoadedSkills > 0 ? { maxLoadedSkills } : {}),
+  });
   const state = createInMemoryStateView();
-  const transcript: ModelMessage[] = [{ role: 'system', content: 'base' }, { role: 'user', content: 'go' }];
+  const transcript: ModelMessage[] = [
+    { role: 'system', content: 'base' },
+    { role: 'user', content: 'go' },
+  ];
   const requests: { messages: ModelMessage[]; loaded: string[] }[] = [];
   let id = 0;
   for (const step of [...steps, []]) {
     requests.push({
-      messages: await materializeRequest({ messages: transcript, state, agentName: 'agent', repository, mode, catalog: 'Available skills: ...' }),
+      messages: await materializeRequest({
+        messages: transcript,
+        state,
+        agentName: 'agent',
+        repository,
+        mode,
+        catalog: 'Available skills: ...',
+      }),
       loaded: readLoadedSkills(state, 'agent').map((skill) => skill.name),
     });
     if (step.length === 0) continue;
     const parts = step.map((item) => ({ ...item, id: `c${++id}` }));
-    transcript.push({ role: 'assistant', content: parts.map((part) => ({ type: 'tool-call' as const, toolCallId: part.id, toolName: part.tool, input: part.input })) });
+    transcript.push({
+      role: 'assistant',
+      content: parts.map((part) => ({
+        type: 'tool-call' as const,
+        toolCallId: part.id,
+        toolName: part.tool,
+        input: part.input,
+      })),
+    });
     const results = [];
     for (const part of parts) {
       let output: ToolResultOutput;
       try {
-        const value = await tools.find((tool) => tool.name === part.tool)!.execute(part.input, { sessionId: 's', agentName: 'agent', state });
+        const value = await tools
+          .find((tool) => tool.name === part.tool)!
+          .execute(part.input, { sessionId: 's', agentName: 'agent', state });
         state.commit();
         output = typeof value === 'string' ? { type: 'text', value } : { type: 'json', value: value as never };
       } catch (error) {
@@ -85,7 +128,10 @@ async function play(mode: MaterializationMode, steps: { tool: string; input: Rec
   return requests;
 }
 
-const scenario = fc.tuple(fc.array(fc.array(call, { minLength: 1, maxLength: 3 }), { maxLength: 6 }), fc.integer({ min: 0, max: 3 }));
+const scenario = fc.tuple(
+  fc.array(fc.array(call, { minLength: 1, maxLength: 3 }), { maxLength: 6 }),
+  fc.integer({ min: 0, max: 3 }),
+);
 
 describe('materializeRequest properties', () => {
   it('tool-result mode never changes the system message, and shows each loaded body exactly once', async () => {
@@ -96,7 +142,8 @@ describe('materializeRequest properties', () => {
         for (const { messages, loaded } of requests) {
           expect(messages[0]).toEqual(firstSystem);
           const text = requestText(messages);
-          for (const name of names) expect(count(text, `BODY-OF-${name.toUpperCase()}`)).toBe(loaded.includes(name) ? 1 : 0);
+          for (const name of names)
+            expect(count(text, `BODY-OF-${name.toUpperCase()}`)).toBe(loaded.includes(name) ? 1 : 0);
         }
       }),
       { numRuns: 40 },
@@ -109,7 +156,8 @@ describe('materializeRequest properties', () => {
         const requests = await play('system', steps, max);
         for (const { messages, loaded } of requests) {
           const text = requestText(messages);
-          for (const name of names) expect(count(text, `BODY-OF-${name.toUpperCase()}`)).toBe(loaded.includes(name) ? 1 : 0);
+          for (const name of names)
+            expect(count(text, `BODY-OF-${name.toUpperCase()}`)).toBe(loaded.includes(name) ? 1 : 0);
           if (max > 0) expect(loaded.length).toBeLessThanOrEqual(max);
         }
       }),

@@ -1,11 +1,18 @@
 import { compareNames } from '../repository/compare-names.js';
 import type { Skill, SkillContext, SkillRepository } from '../repository/types.js';
+import type { SkillToolName } from '../tools/tool-names.js';
 import { DisclosureConfigError } from './errors.js';
 import { createInjectionAllowance, loadedContextHeader, renderLoadedSkill } from './loaded-content.js';
 import { readLoadedSkills } from './loaded-skills.js';
-import { toolCallInputs, toolResultText, type ModelMessage, type SystemModelMessage, type ToolResultOutput, type ToolResultPart } from './model-messages.js';
+import {
+  type ModelMessage,
+  type SystemModelMessage,
+  type ToolResultOutput,
+  type ToolResultPart,
+  toolCallInputs,
+  toolResultText,
+} from './model-messages.js';
 import type { StateReader } from './state-delta.js';
-import type { SkillToolName } from '../tools/tool-names.js';
 
 /**
  * Where loaded skills go in a request:
@@ -36,7 +43,10 @@ export interface MaterializeRequestOptions {
 }
 
 /** Tools whose results carry loaded content in `tool-result` mode. */
-export const anchorToolNames: readonly string[] = ['skill_load', 'skill_select_docs'] satisfies readonly SkillToolName[];
+export const anchorToolNames: readonly string[] = [
+  'skill_load',
+  'skill_select_docs',
+] satisfies readonly SkillToolName[];
 
 const stubPattern = /^\s*loaded:\s*(.+?)\s*$/i;
 
@@ -116,8 +126,15 @@ export async function materializeRequest(options: MaterializeRequestOptions): Pr
 
   const loaded = readLoadedSkills(options.state, options.agentName).sort((a, b) => compareNames(a.name, b.name));
   const allowance = createInjectionAllowance(options.docLimits);
-  for (const [field, value] of [['maxDocBytes', allowance.maxDocBytes], ['maxTotalBytes', allowance.remainingBytes]] as const) {
-    if (!Number.isInteger(value) || value < 0) throw new DisclosureConfigError(`docLimits.${field}`, `must be a whole number of bytes; got ${JSON.stringify(value)}`);
+  for (const [field, value] of [
+    ['maxDocBytes', allowance.maxDocBytes],
+    ['maxTotalBytes', allowance.remainingBytes],
+  ] as const) {
+    if (!Number.isInteger(value) || value < 0)
+      throw new DisclosureConfigError(
+        `docLimits.${field}`,
+        `must be a whole number of bytes; got ${JSON.stringify(value)}`,
+      );
   }
   const blocks: { name: string; text: string }[] = [];
   for (const entry of loaded) {
@@ -127,7 +144,10 @@ export async function materializeRequest(options: MaterializeRequestOptions): Pr
     } catch {
       continue;
     }
-    blocks.push({ name: entry.name, text: await renderLoadedSkill(skill, entry, options.repository, options.skillContext, allowance) });
+    blocks.push({
+      name: entry.name,
+      text: await renderLoadedSkill(skill, entry, options.repository, options.skillContext, allowance),
+    });
   }
   if (blocks.length === 0) return messages;
 
@@ -156,7 +176,10 @@ export async function materializeRequest(options: MaterializeRequestOptions): Pr
     messages.forEach((message, index) => {
       if (message.role === 'system') lastSystem = index;
     });
-    messages.splice(lastSystem + 1, 0, { role: 'system', content: `${loadedContextHeader}\n\n${unanchored.join('\n\n')}` });
+    messages.splice(lastSystem + 1, 0, {
+      role: 'system',
+      content: `${loadedContextHeader}\n\n${unanchored.join('\n\n')}`,
+    });
   }
   return messages;
 }

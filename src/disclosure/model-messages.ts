@@ -51,7 +51,12 @@ export type ToolResultOutput =
   | { type: 'error-text'; value: string; providerOptions?: ProviderOptions }
   | { type: 'error-json'; value: JsonValue; providerOptions?: ProviderOptions }
   | { type: 'execution-denied'; reason?: string; providerOptions?: ProviderOptions }
-  | { type: 'content'; value: Array<{ type: 'text'; text: string; providerOptions?: ProviderOptions } | { type: string; [key: string]: unknown }> };
+  | {
+      type: 'content';
+      value: Array<
+        { type: 'text'; text: string; providerOptions?: ProviderOptions } | { type: string; [key: string]: unknown }
+      >;
+    };
 
 export interface ToolResultPart {
   type: 'tool-result';
@@ -114,7 +119,9 @@ export function toolResultText(output: ToolResultOutput): string {
     case 'execution-denied':
       return output.reason ?? '';
     case 'content':
-      return output.value.map((part) => (part.type === 'text' && typeof part.text === 'string' ? part.text : '')).join('');
+      return output.value
+        .map((part) => (part.type === 'text' && typeof part.text === 'string' ? part.text : ''))
+        .join('');
   }
 }
 

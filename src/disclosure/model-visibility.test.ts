@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { corpusRoot, hasCorpus } from '../../test/support/corpus.js';
+import { SkillDefinitionError } from '../repository/errors.js';
 import { FsSkillRepository } from '../repository/fs-skill-repository.js';
 import { createMemorySkillRepository } from '../repository/memory-skill-repository.js';
-import { SkillDefinitionError } from '../repository/errors.js';
 import { renderCatalog, renderCatalogWithReport } from './catalog.js';
 import { isModelVisible, modelVisibleSkills } from './model-visibility.js';
 
@@ -13,7 +13,10 @@ let folder: string;
 
 async function writeSkill(name: string, frontmatterLines: string[]): Promise<void> {
   await mkdir(join(folder, name), { recursive: true });
-  await writeFile(join(folder, name, 'SKILL.md'), `---\nname: ${name}\ndescription: ${name} skill\n${frontmatterLines.join('\n')}\n---\n${name} body\n`);
+  await writeFile(
+    join(folder, name, 'SKILL.md'),
+    `---\nname: ${name}\ndescription: ${name} skill\n${frontmatterLines.join('\n')}\n---\n${name} body\n`,
+  );
 }
 
 beforeAll(async () => {
@@ -60,15 +63,19 @@ describe('modelInvocable on summaries', () => {
       { name: 'c', description: 'internal', modelInvocable: false },
       { name: 'd', description: 'shown too' },
     ]);
-    expect((await repository.readFile('b', 'SKILL.md')).toString()).toBe('---\nname: b\ndescription: user only\ndisable-model-invocation: true\n---\nB');
+    expect((await repository.readFile('b', 'SKILL.md')).toString()).toBe(
+      '---\nname: b\ndescription: user only\ndisable-model-invocation: true\n---\nB',
+    );
     expect((await repository.get('c')).modelInvocable).toBe(false);
   });
 
   it('refuses a disableModelInvocation that is not a boolean, naming the field', () => {
-    expect(() => createMemorySkillRepository([{ name: 'a', description: 'x', body: '', disableModelInvocation: 'yes' as never }])).toThrow(SkillDefinitionError);
-    expect(() => createMemorySkillRepository([{ name: 'a', description: 'x', body: '', disableModelInvocation: 'yes' as never }])).toThrow(
-      'skill definition #0: field "disableModelInvocation" must be a boolean, got string',
-    );
+    expect(() =>
+      createMemorySkillRepository([{ name: 'a', description: 'x', body: '', disableModelInvocation: 'yes' as never }]),
+    ).toThrow(SkillDefinitionError);
+    expect(() =>
+      createMemorySkillRepository([{ name: 'a', description: 'x', body: '', disableModelInvocation: 'yes' as never }]),
+    ).toThrow('skill definition #0: field "disableModelInvocation" must be a boolean, got string');
   });
 });
 
@@ -80,7 +87,9 @@ describe('the catalog', () => {
   ];
 
   it('leaves out skills kept from the model, and counts only the rest', () => {
-    expect(renderCatalog({ skills, guidance: false })).toBe('Available skills:\n- open: said so\n- plain: for the model');
+    expect(renderCatalog({ skills, guidance: false })).toBe(
+      'Available skills:\n- open: said so\n- plain: for the model',
+    );
     const report = renderCatalogWithReport({ skills, guidance: false });
     expect([report.described, report.total]).toEqual([2, 2]);
     expect(renderCatalog({ skills: [skills[1]!], guidance: false })).toBe('');
@@ -125,8 +134,12 @@ describe.runIf(hasCorpus)('the corpus', () => {
       const summaries = await repository.list();
       const listed = (catalog: string) => [...catalog.matchAll(/^- ([^:]+):/gm)].map((match) => match[1]);
       const catalog = renderCatalog({ skills: summaries, guidance: false });
-      expect(listed(catalog)).toEqual(summaries.map((summary) => summary.name).filter((name) => !hidden.includes(name)));
-      expect(listed(renderCatalog({ skills: summaries, guidance: false, includeModelDisabled: true }))).toEqual(summaries.map((summary) => summary.name));
+      expect(listed(catalog)).toEqual(
+        summaries.map((summary) => summary.name).filter((name) => !hidden.includes(name)),
+      );
+      expect(listed(renderCatalog({ skills: summaries, guidance: false, includeModelDisabled: true }))).toEqual(
+        summaries.map((summary) => summary.name),
+      );
     }
   });
 });

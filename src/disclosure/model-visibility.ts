@@ -10,11 +10,17 @@ export interface ModelVisibilityOptions {
 }
 
 /** True when the model may be offered this skill (`modelInvocable` unless `includeModelDisabled`). */
-export function isModelVisible(summary: Pick<SkillSummary, 'modelInvocable'>, options: ModelVisibilityOptions = {}): boolean {
+export function isModelVisible(
+  summary: Pick<SkillSummary, 'modelInvocable'>,
+  options: ModelVisibilityOptions = {},
+): boolean {
   return options.includeModelDisabled === true || summary.modelInvocable !== false;
 }
 
 /** The skills the model may be offered, in the order given. */
-export function modelVisibleSkills<T extends Pick<SkillSummary, 'modelInvocable'>>(skills: readonly T[], options: ModelVisibilityOptions = {}): T[] {
+export function modelVisibleSkills<T extends Pick<SkillSummary, 'modelInvocable'>>(
+  skills: readonly T[],
+  options: ModelVisibilityOptions = {},
+): T[] {
   return skills.filter((skill) => isModelVisible(skill, options));
 }

@@ -13,15 +13,25 @@ import { renderCatalog } from './catalog.js';
 import { applyDeclaredLoads, type DeclaredSkillLoad } from './declared-loads.js';
 import { SkillLoadRequestError, SkillUnavailableError } from './errors.js';
 import type { LoadMode } from './load-mode.js';
-import { materializeRequest, type MaterializationMode } from './materialize-request.js';
+import { type MaterializationMode, materializeRequest } from './materialize-request.js';
 import type { ModelMessage, ToolResultOutput } from './model-messages.js';
 import { mergeDeltas, overlayState } from './state-delta.js';
 import { afterModelRequest, beginTurn } from './turn-lifecycle.js';
 
 const repository = createMemorySkillRepository([
-  { name: 'calc', description: 'math ops', body: 'Calc body', files: { 'USAGE.md': 'use me', 'EXTRA.md': 'extra doc' } },
+  {
+    name: 'calc',
+    description: 'math ops',
+    body: 'Calc body',
+    files: { 'USAGE.md': 'use me', 'EXTRA.md': 'extra doc' },
+  },
   { name: 'notes', description: 'note taking', body: 'Notes body' },
-  { name: 'weather', description: 'weather lookups', body: 'Weather body', tools: ['get_current_weather', 'get_weather_forecast'] },
+  {
+    name: 'weather',
+    description: 'weather lookups',
+    body: 'Weather body',
+    tools: ['get_current_weather', 'get_weather_forecast'],
+  },
 ]);
 const catalog = renderCatalog({ skills: await repository.list(), guidance: false });
 const system = `You are helpful.\n\n${catalog}`;
@@ -44,7 +54,15 @@ function conversation(options: ConversationOptions) {
   const state = options.state ?? createInMemoryStateView();
   const tools = createSkillTools({
     repository,
-    profile: ['skill_list', 'skill_load', 'skill_list_docs', 'skill_select_docs', 'skill_read', 'skill_list_tools', 'skill_select_tools'],
+    profile: [
+      'skill_list',
+      'skill_load',
+      'skill_list_docs',
+      'skill_select_docs',
+      'skill_read',
+      'skill_list_tools',
+      'skill_select_tools',
+    ],
     ...(options.maxLoadedSkills === undefined ? {} : { maxLoadedSkills: options.maxLoadedSkills }),
   });
   const transcript: ModelMessage[] = [{ role: 'system', content: 'You are helpful.' }];
@@ -53,7 +71,14 @@ function conversation(options: ConversationOptions) {
   const loadMode = options.loadMode ?? 'turn';
 
   async function request(history: readonly ModelMessage[] = transcript): Promise<ModelMessage[]> {
-    const messages = await materializeRequest({ messages: history, state, agentName, repository, mode: options.mode, catalog });
+    const messages = await materializeRequest({
+      messages: history,
+      state,
+      agentName,
+      repository,
+      mode: options.mode,
+      catalog,
+    });
     state.commit();
     const after = afterModelRequest(state, { agentName, mode: loadMode });
     for (const [key, value] of Object.entries(after)) state.set(key, value);
@@ -66,7 +91,12 @@ function conversation(options: ConversationOptions) {
     const ids = calls.map(() => `call_${++callCount}`);
     transcript.push({
       role: 'assistant',
-      content: calls.map((call, index) => ({ type: 'tool-call' as const, toolCallId: ids[index]!, toolName: call.tool, input: call.input })),
+      content: calls.map((call, index) => ({
+        type: 'tool-call' as const,
+        toolCallId: ids[index]!,
+        toolName: call.tool,
+        input: call.input,
+      })),
     });
     const results = [];
     for (const [index, call] of calls.entries()) {
@@ -116,13 +146,19 @@ function conversation(options: ConversationOptions) {
 
 const modes: readonly MaterializationMode[] = ['system', 'tool-result'];
 const calcBlock = '[Loaded] calc\n\nCalc body\n\nDocs loaded: USAGE.md\n\n[Doc] USAGE.md\n\nuse me';
-const calcBothDocsBlock = '[Loaded] calc\n\nCalc body\n\nDocs loaded: USAGE.md, EXTRA.md\n\n[Doc] USAGE.md\n\nuse me\n\n[Doc] EXTRA.md\n\nextra doc';
+const calcBothDocsBlock =
+  '[Loaded] calc\n\nCalc body\n\nDocs loaded: USAGE.md, EXTRA.md\n\n[Doc] USAGE.md\n\nuse me\n\n[Doc] EXTRA.md\n\nextra doc';
 const notesBlock = '[Loaded] notes\n\nNotes body\n\nDocs loaded: none';
-const weatherBlock = (tools: string) => `[Loaded] weather\n\nWeather body\n\nDocs loaded: none\nTools selected: ${tools}`;
+const weatherBlock = (tools: string) =>
+  `[Loaded] weather\n\nWeather body\n\nDocs loaded: none\nTools selected: ${tools}`;
 const allWeatherTools = 'get_current_weather, get_weather_forecast';
-const load = (skill: string, extra: Record<string, unknown> = {}): ToolCall => ({ tool: 'skill_load', input: { skill, ...extra } });
+const load = (skill: string, extra: Record<string, unknown> = {}): ToolCall => ({
+  tool: 'skill_load',
+  input: { skill, ...extra },
+});
 const call = (tool: string, input: Record<string, unknown>): ToolCall => ({ tool, input });
-const systemTexts = (messages: ModelMessage[]) => messages.filter((message) => message.role === 'system').map((message) => message.content);
+const systemTexts = (messages: ModelMessage[]) =>
+  messages.filter((message) => message.role === 'system').map((message) => message.content);
 /** Every tool result of a request as the model reads it: text as is, JSON serialised, errors marked. */
 const toolTexts = (messages: ModelMessage[]) =>
   messages.flatMap((message) =>
@@ -167,15 +203,28 @@ describe.each(modes)('every tool, %s materialisation', (mode) => {
       [call('skill_read', { skill: 'calc', path: 'EXTRA.md' }), call('skill_read', { skill: 'notes' })],
     ]);
     expect(requests).toHaveLength(6);
-    const [first, afterList, afterListItems, afterLoad, afterSelect, afterRead] = requests as [ModelMessage[], ModelMessage[], ModelMessage[], ModelMessage[], ModelMessage[], ModelMessage[]];
+    const [first, afterList, afterListItems, afterLoad, afterSelect, afterRead] = requests as [
+      ModelMessage[],
+      ModelMessage[],
+      ModelMessage[],
+      ModelMessage[],
+      ModelMessage[],
+      ModelMessage[],
+    ];
     expect(first).toEqual(opening('plan a trip'));
     const listed = ['json: ["calc","notes","weather"]'];
-    const itemLists = ['json: ["EXTRA.md","USAGE.md"]', 'json: {"skill":"weather","available_tools":["get_current_weather","get_weather_forecast"]}'];
+    const itemLists = [
+      'json: ["EXTRA.md","USAGE.md"]',
+      'json: {"skill":"weather","available_tools":["get_current_weather","get_weather_forecast"]}',
+    ];
     const selected = [
       'json: {"skill":"weather","mode":"replace","selected_tools":["get_current_weather"],"include_all_tools":false}',
       'json: {"skill":"calc","mode":"add","selected_docs":["USAGE.md","EXTRA.md"],"include_all_docs":false}',
     ];
-    const read = ['extra doc', 'Notes body\n\nFiles of skill "notes" (read one with skill_read and its path):\n- SKILL.md'];
+    const read = [
+      'extra doc',
+      'Notes body\n\nFiles of skill "notes" (read one with skill_read and its path):\n- SKILL.md',
+    ];
     // Listing tools write no state: nothing is loaded until skill_load.
     expect(systemTexts(afterList)).toEqual(systemWith());
     expect(toolTexts(afterList)).toEqual(listed);
@@ -188,26 +237,57 @@ describe.each(modes)('every tool, %s materialisation', (mode) => {
       expect(systemTexts(afterSelect)).toEqual(systemWith(calcBothDocsBlock, weatherBlock('get_current_weather')));
       expect(toolTexts(afterSelect)).toEqual([...listed, ...itemLists, 'loaded: weather', 'loaded: calc', ...selected]);
       expect(systemTexts(afterRead)).toEqual(systemWith(calcBothDocsBlock, weatherBlock('get_current_weather')));
-      expect(toolTexts(afterRead)).toEqual([...listed, ...itemLists, 'loaded: weather', 'loaded: calc', ...selected, ...read]);
+      expect(toolTexts(afterRead)).toEqual([
+        ...listed,
+        ...itemLists,
+        'loaded: weather',
+        'loaded: calc',
+        ...selected,
+        ...read,
+      ]);
     } else {
       for (const request of requests) expect(systemTexts(request)).toEqual([system]);
       expect(toolTexts(afterLoad)).toEqual([...listed, ...itemLists, weatherBlock(allWeatherTools), calcBlock]);
       // skill_select_tools is no anchor: the weather block stays on its load result, with the new selection;
       // skill_select_docs is, so calc's content moves there and its load result is a stub again.
       const selectedWithContent = [selected[0]!, `${selected[1]!.slice('json: '.length)}\n\n${calcBothDocsBlock}`];
-      expect(toolTexts(afterSelect)).toEqual([...listed, ...itemLists, weatherBlock('get_current_weather'), 'loaded: calc', ...selectedWithContent]);
-      expect(toolTexts(afterRead)).toEqual([...listed, ...itemLists, weatherBlock('get_current_weather'), 'loaded: calc', ...selectedWithContent, ...read]);
+      expect(toolTexts(afterSelect)).toEqual([
+        ...listed,
+        ...itemLists,
+        weatherBlock('get_current_weather'),
+        'loaded: calc',
+        ...selectedWithContent,
+      ]);
+      expect(toolTexts(afterRead)).toEqual([
+        ...listed,
+        ...itemLists,
+        weatherBlock('get_current_weather'),
+        'loaded: calc',
+        ...selectedWithContent,
+        ...read,
+      ]);
     }
 
     const [nextTurn] = await chat.turn('thanks', []);
     expect(systemTexts(nextTurn!)).toEqual(systemWith());
-    expect(toolTexts(nextTurn!)).toEqual([...listed, ...itemLists, 'loaded: weather', 'loaded: calc', ...selected, ...read]);
+    expect(toolTexts(nextTurn!)).toEqual([
+      ...listed,
+      ...itemLists,
+      'loaded: weather',
+      'loaded: calc',
+      ...selected,
+      ...read,
+    ]);
     expect(chat.state.keys()).toEqual([]);
   });
 
   it('evicts the least recently touched skill beyond maxLoadedSkills', async () => {
     const chat = conversation({ mode, maxLoadedSkills: 2 });
-    const [first, second, third, fourth] = await chat.turn('add 2 and 3', [[load('calc', { docs: ['USAGE.md'] })], [load('notes')], [load('weather')]]);
+    const [first, second, third, fourth] = await chat.turn('add 2 and 3', [
+      [load('calc', { docs: ['USAGE.md'] })],
+      [load('notes')],
+      [load('weather')],
+    ]);
     expect(first).toEqual(opening('add 2 and 3'));
     if (mode === 'system') {
       expect(systemTexts(second!)).toEqual(systemWith(calcBlock));
@@ -232,7 +312,10 @@ describe.each(modes)('every tool, %s materialisation', (mode) => {
 
   it('once mode shows a load in exactly one request', async () => {
     const chat = conversation({ mode, loadMode: 'once' });
-    const [before, shown, after] = await chat.turn('calc please', [[load('calc', { docs: ['USAGE.md'] })], [call('skill_read', { skill: 'notes', path: 'SKILL.md' })]]);
+    const [before, shown, after] = await chat.turn('calc please', [
+      [load('calc', { docs: ['USAGE.md'] })],
+      [call('skill_read', { skill: 'notes', path: 'SKILL.md' })],
+    ]);
     expect(before).toEqual(opening('calc please'));
     expectOneLoadShown(shown!, mode, 'calc', calcBlock);
     expect(systemTexts(after!)).toEqual([system]);
@@ -263,7 +346,10 @@ describe.each(modes)('every tool, %s materialisation', (mode) => {
     await chat.turn('notes and calc', [[load('calc', { docs: ['USAGE.md'] }), load('notes')]]);
     // The caller trims history to the last user message: the load results are gone.
     chat.transcript.push({ role: 'user', content: 'short history' });
-    const trimmed: ModelMessage[] = [{ role: 'system', content: 'You are helpful.' }, { role: 'user', content: 'short history' }];
+    const trimmed: ModelMessage[] = [
+      { role: 'system', content: 'You are helpful.' },
+      { role: 'user', content: 'short history' },
+    ];
     const request = await chat.request(trimmed);
     expect(request).toEqual(
       mode === 'system'
@@ -277,7 +363,10 @@ describe.each(modes)('every tool, %s materialisation', (mode) => {
             { role: 'user', content: 'short history' },
           ],
     );
-    expect(trimmed).toEqual([{ role: 'system', content: 'You are helpful.' }, { role: 'user', content: 'short history' }]);
+    expect(trimmed).toEqual([
+      { role: 'system', content: 'You are helpful.' },
+      { role: 'user', content: 'short history' },
+    ]);
   });
 
   it('a failed load anchors nothing and changes no state', async () => {
@@ -293,7 +382,14 @@ describe.each(modes)('every tool, %s materialisation', (mode) => {
   it('caller-declared loads apply with the turn reset, before the first request', async () => {
     const chat = conversation({ mode });
     await chat.turn('first', [[load('notes')]]);
-    const [first, afterLoad] = await chat.turn('review', [[load('weather')]], [{ name: ' calc ', docs: [' USAGE.md '] }, { name: 'calc', docs: ['USAGE.md'] }]);
+    const [first, afterLoad] = await chat.turn(
+      'review',
+      [[load('weather')]],
+      [
+        { name: ' calc ', docs: [' USAGE.md '] },
+        { name: 'calc', docs: ['USAGE.md'] },
+      ],
+    );
     if (mode === 'system') {
       expect(systemTexts(first!)).toEqual(systemWith(calcBlock));
       expect(systemTexts(afterLoad!)).toEqual(systemWith(calcBlock, weatherBlock(allWeatherTools)));
@@ -320,7 +416,10 @@ describe.each(modes)('every tool, %s materialisation', (mode) => {
 describe('tool-result materialisation keeps the cached prefix', () => {
   it('leaves earlier messages byte-identical when content moves to a later select result', async () => {
     const chat = conversation({ mode: 'tool-result' });
-    const [, second, third] = await chat.turn('add 2 and 3', [[load('calc', { docs: ['USAGE.md'] })], [call('skill_select_docs', { skill: 'calc', docs: ['EXTRA.md'], mode: 'add' })]]);
+    const [, second, third] = await chat.turn('add 2 and 3', [
+      [load('calc', { docs: ['USAGE.md'] })],
+      [call('skill_select_docs', { skill: 'calc', docs: ['EXTRA.md'], mode: 'add' })],
+    ]);
     expect(third!.slice(0, 3)).toEqual(second!.slice(0, 3));
   });
 });
@@ -332,13 +431,36 @@ describe('caller-declared loads', () => {
     const before = chat.state.snapshot();
     const cases: [DeclaredSkillLoad[], typeof SkillLoadRequestError | typeof SkillUnavailableError, RegExp][] = [
       [[{ name: ' ' }], SkillLoadRequestError, /invalid skill load request: skill name is required/],
-      [[{ name: 'calc', docs: ['USAGE.md'], includeAllDocs: true }], SkillLoadRequestError, /skill "calc" sets both docs and includeAllDocs/],
+      [
+        [{ name: 'calc', docs: ['USAGE.md'], includeAllDocs: true }],
+        SkillLoadRequestError,
+        /skill "calc" sets both docs and includeAllDocs/,
+      ],
       [[{ name: 'calc', docs: ['SKILL.md'] }], SkillLoadRequestError, /invalid document "SKILL.md" for skill "calc"/],
-      [[{ name: 'calc', docs: ['USAGE.md', ' USAGE.md'] }], SkillLoadRequestError, /duplicate document "USAGE.md" for skill "calc"/],
-      [[{ name: 'calc', docs: ['USAGE.md'] }, { name: 'calc', includeAllDocs: true }], SkillLoadRequestError, /conflicting declarations for skill "calc"/],
-      [[{ name: 'calc' }, { name: 'notes' }, { name: 'weather' }], SkillLoadRequestError, /requested 3 skills exceeds maximum 2/],
+      [
+        [{ name: 'calc', docs: ['USAGE.md', ' USAGE.md'] }],
+        SkillLoadRequestError,
+        /duplicate document "USAGE.md" for skill "calc"/,
+      ],
+      [
+        [
+          { name: 'calc', docs: ['USAGE.md'] },
+          { name: 'calc', includeAllDocs: true },
+        ],
+        SkillLoadRequestError,
+        /conflicting declarations for skill "calc"/,
+      ],
+      [
+        [{ name: 'calc' }, { name: 'notes' }, { name: 'weather' }],
+        SkillLoadRequestError,
+        /requested 3 skills exceeds maximum 2/,
+      ],
       [[{ name: 'notes' }, { name: 'nope' }], SkillUnavailableError, /skill unavailable: skill "nope"/],
-      [[{ name: 'calc', docs: ['MISSING.md'] }], SkillUnavailableError, /skill unavailable: document "MISSING.md" for skill "calc"/],
+      [
+        [{ name: 'calc', docs: ['MISSING.md'] }],
+        SkillUnavailableError,
+        /skill unavailable: document "MISSING.md" for skill "calc"/,
+      ],
     ];
     for (const [loads, kind, message] of cases) {
       const attempt = chat.turn('review', [], loads);

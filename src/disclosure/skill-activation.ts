@@ -27,8 +27,11 @@ export function isSkillRunnable(state: StateReader, agentName: string, skillName
 
 /** The skills the execution tools may run or stage, sorted by name. */
 export function runnableSkillNames(state: StateReader, agentName: string): string[] {
-  const names = new Set(loadedSkillNames(state, agentName).filter((name) => state.get(loadedKey(agentName, name)) === '1'));
+  const names = new Set(
+    loadedSkillNames(state, agentName).filter((name) => state.get(loadedKey(agentName, name)) === '1'),
+  );
   const prefix = activatedPrefix(agentName);
-  for (const key of state.keys()) if (key.startsWith(prefix) && state.get(key) === '1') names.add(key.slice(prefix.length));
+  for (const key of state.keys())
+    if (key.startsWith(prefix) && state.get(key) === '1') names.add(key.slice(prefix.length));
   return [...names].sort();
 }

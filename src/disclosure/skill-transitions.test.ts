@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { readLoadedSkills } from './loaded-skills.js';
 import { parseLoadedOrder, touchLoadedOrder } from './loaded-order.js';
+import { readLoadedSkills } from './loaded-skills.js';
 import { nextSelection, parseSelection } from './selection.js';
 import { evictLeastRecentlyTouched, loadSkill, selectDocs, selectTools } from './skill-transitions.js';
 import { applyDelta, overlayState, type StateDelta } from './state-delta.js';
@@ -56,7 +56,10 @@ describe('loadSkill', () => {
     let state = run(new Map(), loadSkill(new Map(), { agentName: agent, skill: 'weather' }));
     const first = loadSkill(state, { agentName: agent, skill: 'weather' });
     expect(Object.keys(first)).not.toContain(toolsKey(agent, 'weather'));
-    state = run(state, selectTools(state, { agentName: agent, skill: 'weather', mode: 'replace', items: ['get_current_weather'] }).delta);
+    state = run(
+      state,
+      selectTools(state, { agentName: agent, skill: 'weather', mode: 'replace', items: ['get_current_weather'] }).delta,
+    );
     expect(state.get(toolsKey(agent, 'weather'))).toBe('["get_current_weather"]');
     state = run(state, loadSkill(state, { agentName: agent, skill: 'weather' }));
     expect(state.has(toolsKey(agent, 'weather'))).toBe(false);
@@ -65,7 +68,8 @@ describe('loadSkill', () => {
 
   it('evicts the least recently touched beyond maxLoadedSkills', () => {
     let state = new Map<string, string>();
-    for (const skill of ['a', 'b', 'c']) state = run(state, loadSkill(state, { agentName: agent, skill, docs: ['x.md'], maxLoadedSkills: 2 }));
+    for (const skill of ['a', 'b', 'c'])
+      state = run(state, loadSkill(state, { agentName: agent, skill, docs: ['x.md'], maxLoadedSkills: 2 }));
     expect(readLoadedSkills(state, agent).map((skill) => skill.name)).toEqual(['b', 'c']);
     expect(state.has(docsKey(agent, 'a'))).toBe(false);
     // A selection counts as a touch: b becomes the most recent, so loading d evicts c.
@@ -91,7 +95,12 @@ describe('loadSkill', () => {
 describe('select docs and tools', () => {
   it('writes the selection and reports it', () => {
     const state = run(new Map(), loadSkill(new Map(), { agentName: agent, skill: 'weather' }));
-    const result = selectTools(state, { agentName: agent, skill: 'weather', mode: 'replace', items: ['get_current_weather'] });
+    const result = selectTools(state, {
+      agentName: agent,
+      skill: 'weather',
+      mode: 'replace',
+      items: ['get_current_weather'],
+    });
     expect(result.selection).toEqual(['get_current_weather']);
     const next = run(state, result.delta);
     expect(next.get(toolsKey(agent, 'weather'))).toBe('["get_current_weather"]');
@@ -106,7 +115,10 @@ describe('select docs and tools', () => {
 
 describe('turn lifecycle', () => {
   const loaded = () => {
-    let state = run(new Map([['unrelated', 'kept']]), loadSkill(new Map(), { agentName: agent, skill: 'calc', includeAllDocs: true }));
+    let state = run(
+      new Map([['unrelated', 'kept']]),
+      loadSkill(new Map(), { agentName: agent, skill: 'calc', includeAllDocs: true }),
+    );
     state = run(state, loadSkill(state, { agentName: 'agentA/child', skill: 'calc' }));
     return state;
   };
@@ -128,13 +140,18 @@ describe('turn lifecycle', () => {
   });
 
   it('rejects an unknown mode instead of guessing', () => {
-    expect(() => beginTurn(loaded(), { agentName: agent, mode: 'weekly' as never })).toThrow(/mode must be one of turn, once, session/);
+    expect(() => beginTurn(loaded(), { agentName: agent, mode: 'weekly' as never })).toThrow(
+      /mode must be one of turn, once, session/,
+    );
   });
 });
 
 describe('overlayState', () => {
   it('shows pending writes and deletions without changing the base', () => {
-    const base = new Map([['a', '1'], ['b', '2']]);
+    const base = new Map([
+      ['a', '1'],
+      ['b', '2'],
+    ]);
     const view = overlayState(base, { a: null, c: '3' });
     expect([...view.keys()]).toEqual(['b', 'c']);
     expect(view.get('a')).toBeUndefined();

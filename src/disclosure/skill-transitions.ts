@@ -1,6 +1,13 @@
 import { formatLoadedOrder, parseLoadedOrder, touchLoadedOrder } from './loaded-order.js';
 import { readLoadedSkillNamesInTouchOrder } from './loaded-skills.js';
-import { formatSelection, nextSelection, parseSelection, uniqueItems, type Selection, type SelectionChange } from './selection.js';
+import {
+  formatSelection,
+  nextSelection,
+  parseSelection,
+  type Selection,
+  type SelectionChange,
+  uniqueItems,
+} from './selection.js';
 import { mergeDeltas, overlayState, type StateDelta, type StateReader } from './state-delta.js';
 import { docsKey, loadedKey, loadedOrderKey, selectAll, toolsKey } from './state-keys.js';
 
@@ -35,7 +42,8 @@ export function loadSkill(state: StateReader, event: LoadSkillEvent): StateDelta
   else if (docs.length > 0) delta[docsKey(event.agentName, event.skill)] = formatSelection(docs);
   // A load selects every tool of the skill's Tools: section, even after skill_select_tools narrowed
   // it: an absent key means all, so only a narrowed selection needs clearing.
-  if (state.get(toolsKey(event.agentName, event.skill)) !== undefined) delta[toolsKey(event.agentName, event.skill)] = null;
+  if (state.get(toolsKey(event.agentName, event.skill)) !== undefined)
+    delta[toolsKey(event.agentName, event.skill)] = null;
   Object.assign(delta, touchSkills(state, event.agentName, [event.skill]));
   return mergeDeltas(delta, evictLeastRecentlyTouched(overlayState(state, delta), event));
 }
@@ -95,7 +103,8 @@ export function evictLeastRecentlyTouched(
   if (names.length <= limit) return {};
   const kept = names.slice(names.length - limit);
   const delta: StateDelta = {};
-  for (const name of names.slice(0, names.length - limit)) Object.assign(delta, unloadSkillDelta(options.agentName, name));
+  for (const name of names.slice(0, names.length - limit))
+    Object.assign(delta, unloadSkillDelta(options.agentName, name));
   delta[loadedOrderKey(options.agentName)] = formatLoadedOrder(kept);
   return delta;
 }

@@ -1,6 +1,7 @@
 /**
  * Session-state keys of progressive disclosure, spelled as docs/progressive-disclosure.md lists them;
- * the spelling is shared with a Go implementation, so state written by either reads the same in the other. Values are strings: "1" for loaded, "*" or a
+ * the spelling is shared with a Go implementation, so state written by either reads the same in the other. Values are
+ * strings: "1" for loaded, "*" or a
  * JSON array for selections, a JSON array of names (oldest to newest touch) for the order.
  */
 
@@ -23,7 +24,8 @@ export function agentSegment(agentName: string): string {
       escaped += character;
       continue;
     }
-    for (const byte of Buffer.from(character, 'utf8')) escaped += `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
+    for (const byte of Buffer.from(character, 'utf8'))
+      escaped += `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
   }
   return escaped;
 }

@@ -1,17 +1,29 @@
-import fc from 'fast-check';
 import { readFileSync } from 'node:fs';
-import corpusCounts from './token-counter-corpus-counts.json' with { type: 'json' };
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { corpusRoot, hasCorpus } from '../../test/support/corpus.js';
 import { countTokens, createTokenCounter, maxEncodedPieceCharacters } from './token-counter.js';
+import corpusCounts from './token-counter-corpus-counts.json' with { type: 'json' };
 
 const corpus = corpusRoot;
 
 describe('createTokenCounter', () => {
   it('gives countTokens exactly, for text whose lines meet every kind of junction', () => {
     const counter = createTokenCounter();
-    const junctions = ['a.\n/b', 'end.\n\nNext', 'x \n- y', 'tab\t\n\tz', 'crlf\r\nline', '…\n<skill>', 'word\n/path\n', '\n\n\n', ' \n ', 'é\n😀\n数据', "it's\n'quoted'"];
+    const junctions = [
+      'a.\n/b',
+      'end.\n\nNext',
+      'x \n- y',
+      'tab\t\n\tz',
+      'crlf\r\nline',
+      '…\n<skill>',
+      'word\n/path\n',
+      '\n\n\n',
+      ' \n ',
+      'é\n😀\n数据',
+      "it's\n'quoted'",
+    ];
     for (const text of junctions) expect(counter.count(text), JSON.stringify(text)).toBe(countTokens(text));
     expect(counter.count(junctions)).toBe(countTokens(junctions.join('')));
     expect(counter.count('')).toBe(0);
@@ -20,24 +32,54 @@ describe('createTokenCounter', () => {
 
   it('gives countTokens exactly for random text split into random parts', () => {
     const counter = createTokenCounter();
-    const alphabet = fc.constantFrom('a', 'Z', 'é', '数', '😀', '1', '22', ' ', '  ', '\n', '\r\n', '\t', '/', '.', '…', '<', '&', "'s", '-', ':');
+    const alphabet = fc.constantFrom(
+      'a',
+      'Z',
+      'é',
+      '数',
+      '😀',
+      '1',
+      '22',
+      ' ',
+      '  ',
+      '\n',
+      '\r\n',
+      '\t',
+      '/',
+      '.',
+      '…',
+      '<',
+      '&',
+      "'s",
+      '-',
+      ':',
+    );
     fc.assert(
-      fc.property(fc.array(fc.array(alphabet, { maxLength: 12 }).map((pieces) => pieces.join('')), { maxLength: 8 }), (parts) => {
-        expect(counter.count(parts)).toBe(countTokens(parts.join('')));
-        expect(counter.count(parts.join(''))).toBe(countTokens(parts.join('')));
-      }),
+      fc.property(
+        fc.array(
+          fc.array(alphabet, { maxLength: 12 }).map((pieces) => pieces.join('')),
+          { maxLength: 8 },
+        ),
+        (parts) => {
+          expect(counter.count(parts)).toBe(countTokens(parts.join('')));
+          expect(counter.count(parts.join(''))).toBe(countTokens(parts.join('')));
+        },
+      ),
       { numRuns: 300 },
     );
   });
 
-  it.runIf(hasCorpus)('gives countTokens exactly on real SKILL.md text, counted twice (the second time from memory)', () => {
-    const text = readFileSync(join(corpus, 'anthropics__skills/skills/skill-creator/SKILL.md'), 'utf8');
-    const expected = countTokens(text);
-    const counter = createTokenCounter();
-    expect(counter.count(text)).toBe(expected);
-    expect(counter.count(text.split(/(?<=\n)/))).toBe(expected);
-    expect(counter.count(text)).toBe(expected);
-  });
+  it.runIf(hasCorpus)(
+    'gives countTokens exactly on real SKILL.md text, counted twice (the second time from memory)',
+    () => {
+      const text = readFileSync(join(corpus, 'anthropics__skills/skills/skill-creator/SKILL.md'), 'utf8');
+      const expected = countTokens(text);
+      const counter = createTokenCounter();
+      expect(counter.count(text)).toBe(expected);
+      expect(counter.count(text.split(/(?<=\n)/))).toBe(expected);
+      expect(counter.count(text)).toBe(expected);
+    },
+  );
 
   it('stops past a limit with a number above it, and is exact within it', () => {
     const text = 'one line of words\n'.repeat(50);
@@ -72,12 +114,17 @@ describe('countTokens against the counts of the previous tokenizer', () => {
 });
 
 describe('countTokens on long pieces without spaces', () => {
-  it('counts 20,000 repeated letters and 100 KB of minified JSON in linear time, as chunks of at most maxEncodedPieceCharacters', { timeout: 15_000 }, () => {
+  it('counts 20,000 repeated letters and 100 KB of minified JSON in linear time, as chunks of at most maxEncodedPieceCharacters', {
+    timeout: 15_000,
+  }, () => {
     const letters = 'a'.repeat(20_000);
     let chunked = 0;
-    for (let start = 0; start < letters.length; start += maxEncodedPieceCharacters) chunked += countTokens(letters.slice(start, start + maxEncodedPieceCharacters));
+    for (let start = 0; start < letters.length; start += maxEncodedPieceCharacters)
+      chunked += countTokens(letters.slice(start, start + maxEncodedPieceCharacters));
     expect(countTokens(letters)).toBe(chunked);
-    const json = JSON.stringify(Array.from({ length: 4000 }, (_, index) => ({ id: index, tag: `t${index}`, ok: index % 2 === 0 })));
+    const json = JSON.stringify(
+      Array.from({ length: 4000 }, (_, index) => ({ id: index, tag: `t${index}`, ok: index % 2 === 0 })),
+    );
     expect(json.length).toBeGreaterThan(100_000);
     expect(countTokens(json)).toBeGreaterThan(json.length / 8);
     expect(createTokenCounter().count(letters)).toBe(countTokens(letters));
@@ -86,7 +133,9 @@ describe('countTokens on long pieces without spaces', () => {
   it('counts the ordinary text around a long piece exactly', () => {
     const words = 'Extract text and tables from PDF files, fill forms, merge documents.\n'.repeat(20);
     const long = 'x'.repeat(3 * maxEncodedPieceCharacters);
-    expect(countTokens(`${words}${long}\n${words}`)).toBe(countTokens(words) + countTokens(long) + countTokens(`\n${words}`));
+    expect(countTokens(`${words}${long}\n${words}`)).toBe(
+      countTokens(words) + countTokens(long) + countTokens(`\n${words}`),
+    );
     expect(countTokens(long)).toBeGreaterThan(0);
   });
 });

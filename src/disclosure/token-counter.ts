@@ -10,7 +10,7 @@ export const tokenizerName = 'o200k_base';
  * must split exactly as the tokenizer does; token-counter.test.ts checks that a text's count is the
  * sum of its pre-tokens' counts.
  */
-const contraction = String.raw`(?:'(?:[sS]|[dD]|[mM]|[tT]|[lL][lL]|[vV][eE]|[rR][eE]))?`;
+const contraction = "(?:'(?:[sS]|[dD]|[mM]|[tT]|[lL][lL]|[vV][eE]|[rR][eE]))?";
 const preTokenSource = [
   String.raw`[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+${contraction}`,
   String.raw`[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*${contraction}`,
@@ -157,7 +157,11 @@ export function createTokenCounter(): TokenCounter {
     if (known !== undefined) return known;
     let total = 0;
     let start = 0;
-    for (let newline = segment.indexOf('\n'); newline !== -1 && total <= limit; newline = segment.indexOf('\n', newline + 1)) {
+    for (
+      let newline = segment.indexOf('\n');
+      newline !== -1 && total <= limit;
+      newline = segment.indexOf('\n', newline + 1)
+    ) {
       if (!endsPreTokenBefore(segment, newline + 1)) continue;
       total += countLine(segment.slice(start, newline + 1));
       start = newline + 1;

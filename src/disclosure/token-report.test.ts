@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createMemorySkillRepository } from '../repository/memory-skill-repository.js';
-import { buildTokenReport, percentSaved } from './token-report.js';
 import { countTokens } from './token-counter.js';
+import { buildTokenReport, percentSaved } from './token-report.js';
 
 describe('buildTokenReport', () => {
   it('measures the skills the model is offered, or all of them with includeModelDisabled', async () => {
@@ -11,15 +11,26 @@ describe('buildTokenReport', () => {
     ]);
     const offered = await buildTokenReport({ repository });
     expect(offered.skills.map((skill) => skill.name)).toEqual(['calc']);
-    expect([offered.totals.catalog, offered.totals.bodies]).toEqual([countTokens('Available skills:\n- calc: math ops'), 2]);
+    expect([offered.totals.catalog, offered.totals.bodies]).toEqual([
+      countTokens('Available skills:\n- calc: math ops'),
+      2,
+    ]);
     const all = await buildTokenReport({ repository, includeModelDisabled: true });
     expect(all.skills.map((skill) => skill.name)).toEqual(['calc', 'grill-me']);
-    expect([all.totals.catalog, all.totals.bodies]).toEqual([countTokens('Available skills:\n- calc: math ops\n- grill-me: interview'), 3]);
+    expect([all.totals.catalog, all.totals.bodies]).toEqual([
+      countTokens('Available skills:\n- calc: math ops\n- grill-me: interview'),
+      3,
+    ]);
   });
 
   it('reports per skill and in total with the o200k tokenizer', async () => {
     const repository = createMemorySkillRepository([
-      { name: 'calc', description: 'math ops', body: 'hello world', files: { 'a.md': 'hello', 'b.txt': 'hello world' } },
+      {
+        name: 'calc',
+        description: 'math ops',
+        body: 'hello world',
+        files: { 'a.md': 'hello', 'b.txt': 'hello world' },
+      },
       { name: 'notes', description: 'note taking', body: '' },
     ]);
     const report = await buildTokenReport({ repository });
@@ -50,10 +61,19 @@ describe('buildTokenReport', () => {
 
   it('counts a capped prefix of a doc over maxCountedDocBytes and says so', async () => {
     const repository = createMemorySkillRepository([
-      { name: 'big', description: 'd', body: '', files: { 'big.md': 'word '.repeat(1000), 'small.md': 'word '.repeat(10) } },
+      {
+        name: 'big',
+        description: 'd',
+        body: '',
+        files: { 'big.md': 'word '.repeat(1000), 'small.md': 'word '.repeat(10) },
+      },
     ]);
     const report = await buildTokenReport({ repository, maxCountedDocBytes: 100 });
-    expect(report.skills[0]).toMatchObject({ docs_tokens: countTokens('word '.repeat(20)) + countTokens('word '.repeat(10)), docs_capped: 1, docs_unreadable: 0 });
+    expect(report.skills[0]).toMatchObject({
+      docs_tokens: countTokens('word '.repeat(20)) + countTokens('word '.repeat(10)),
+      docs_capped: 1,
+      docs_unreadable: 0,
+    });
     expect(report.totals.docs_capped).toBe(1);
     expect(report.max_counted_doc_bytes).toBe(100);
     await expect(buildTokenReport({ repository, maxCountedDocBytes: 0 })).rejects.toThrow(/maxCountedDocBytes/);

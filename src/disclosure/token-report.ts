@@ -1,8 +1,8 @@
 import { SkillFileReadError } from '../repository/errors.js';
 import type { SkillContext, SkillRepository } from '../repository/types.js';
-import { renderCatalog, renderCatalogEntry, type CatalogFormat } from './catalog.js';
+import { type CatalogFormat, renderCatalog, renderCatalogEntry } from './catalog.js';
 import { DisclosureConfigError } from './errors.js';
-import { modelVisibleSkills, type ModelVisibilityOptions } from './model-visibility.js';
+import { type ModelVisibilityOptions, modelVisibleSkills } from './model-visibility.js';
 import { countTokens, tokenizerName } from './token-counter.js';
 import { utf8Window } from './utf8-window.js';
 
@@ -66,7 +66,10 @@ export async function buildTokenReport(options: TokenReportOptions): Promise<Tok
   const format = options.format ?? 'text';
   const maxCounted = options.maxCountedDocBytes ?? defaultMaxCountedDocBytes;
   if (!Number.isInteger(maxCounted) || maxCounted <= 0) {
-    throw new DisclosureConfigError('maxCountedDocBytes', `must be a positive whole number of bytes; got ${JSON.stringify(options.maxCountedDocBytes)}`);
+    throw new DisclosureConfigError(
+      'maxCountedDocBytes',
+      `must be a positive whole number of bytes; got ${JSON.stringify(options.maxCountedDocBytes)}`,
+    );
   }
   const summaries = modelVisibleSkills(await options.repository.list(options.skillContext), options);
   const skills: SkillTokenFigures[] = [];
@@ -98,7 +101,8 @@ export async function buildTokenReport(options: TokenReportOptions): Promise<Tok
       docs_unreadable: unreadable,
     });
   }
-  const sum = (pick: (figures: SkillTokenFigures) => number) => skills.reduce((total, figures) => total + pick(figures), 0);
+  const sum = (pick: (figures: SkillTokenFigures) => number) =>
+    skills.reduce((total, figures) => total + pick(figures), 0);
   return {
     tokenizer: tokenizerName,
     skills,

@@ -1,4 +1,4 @@
-import { parseLoadMode, type LoadMode } from './load-mode.js';
+import { type LoadMode, parseLoadMode } from './load-mode.js';
 import { activateLoadedSkills, clearActivations } from './skill-activation.js';
 import type { StateDelta, StateReader } from './state-delta.js';
 import { agentKeyPrefixes } from './state-keys.js';
@@ -8,7 +8,8 @@ export function clearAgentState(state: StateReader, agentName: string): StateDel
   const prefixes = agentKeyPrefixes(agentName);
   const delta: StateDelta = {};
   for (const key of state.keys()) {
-    if (prefixes.some((prefix) => key === prefix || (prefix.endsWith('/') && key.startsWith(prefix)))) delta[key] = null;
+    if (prefixes.some((prefix) => key === prefix || (prefix.endsWith('/') && key.startsWith(prefix))))
+      delta[key] = null;
   }
   return delta;
 }
@@ -26,7 +27,9 @@ export interface LifecycleOptions {
  */
 export function beginTurn(state: StateReader, options: LifecycleOptions): StateDelta {
   const activations = clearActivations(state, options.agentName);
-  return parseLoadMode(options.mode, 'mode') === 'turn' ? { ...activations, ...clearAgentState(state, options.agentName) } : activations;
+  return parseLoadMode(options.mode, 'mode') === 'turn'
+    ? { ...activations, ...clearAgentState(state, options.agentName) }
+    : activations;
 }
 
 /**

@@ -22,6 +22,7 @@ export function utf8Window(bytes: Uint8Array, start: number, maxBytes: number): 
   while (from < bytes.length && isContinuationByte(bytes, from)) from += 1;
   let end = Math.min(bytes.length, from + maxBytes);
   // A UTF-8 character is at most four bytes: back off at most three.
-  for (let steps = 0; end < bytes.length && end > from && isContinuationByte(bytes, end) && steps < 3; steps += 1) end -= 1;
+  for (let steps = 0; end < bytes.length && end > from && isContinuationByte(bytes, end) && steps < 3; steps += 1)
+    end -= 1;
   return { text: Buffer.from(bytes.buffer, bytes.byteOffset + from, end - from).toString('utf8'), start: from, end };
 }

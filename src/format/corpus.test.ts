@@ -6,10 +6,10 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { corpusRoot, hasCorpus } from '../../test/support/corpus.js';
 import { SkillParseError } from './errors.js';
 import { parseSkillMarkdown } from './parse-skill.js';
 import { validateSkillText } from './validate-skill-text.js';
-import { corpusRoot, hasCorpus } from '../../test/support/corpus.js';
 
 const corpus = corpusRoot;
 
@@ -33,7 +33,13 @@ interface CollectionCounts {
 // knows (disable-model-invocation, argument-hint, model, user-invocable): 24 of mattpocock's and 12
 // of awesome-copilot's carry one, and lenient loading does not call them unexpected.
 const expected: Record<string, CollectionCounts> = {
-  'K-Dense-AI__claude-scientific-skills': { files: 134, parsed: 134, skipped: 0, loadedWithWarnings: 2, strictlyValid: 131 },
+  'K-Dense-AI__claude-scientific-skills': {
+    files: 134,
+    parsed: 134,
+    skipped: 0,
+    loadedWithWarnings: 2,
+    strictlyValid: 131,
+  },
   anthropics__skills: { files: 14, parsed: 14, skipped: 0, loadedWithWarnings: 2, strictlyValid: 12 },
   'github__awesome-copilot': { files: 419, parsed: 419, skipped: 0, loadedWithWarnings: 18, strictlyValid: 388 },
   mattpocock__skills: { files: 41, parsed: 41, skipped: 0, loadedWithWarnings: 0, strictlyValid: 17 },
@@ -43,7 +49,10 @@ const expected: Record<string, CollectionCounts> = {
 
 describe.runIf(hasCorpus)('the corpus', () => {
   it('parses or skips with a reason every SKILL.md, per collection, and never crashes', async () => {
-    const collections = (await readdir(corpus, { withFileTypes: true })).filter((entry) => entry.isDirectory()).map((entry) => entry.name).sort();
+    const collections = (await readdir(corpus, { withFileTypes: true }))
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name)
+      .sort();
     const counts: Record<string, CollectionCounts> = {};
     const skipReasons: string[] = [];
     for (const collection of collections) {

@@ -13,6 +13,9 @@ describe('decodeSkillText', () => {
 
   it('passes text through and decodes valid multi-byte UTF-8 without a warning', () => {
     expect(decodeSkillText('caf\u00e9')).toEqual({ text: 'caf\u00e9', replacedInvalidBytes: false });
-    expect(decodeSkillText(new TextEncoder().encode('\u6280\u80fd \u{1F600}'))).toEqual({ text: '\u6280\u80fd \u{1F600}', replacedInvalidBytes: false });
+    expect(decodeSkillText(new TextEncoder().encode('\u6280\u80fd \u{1F600}'))).toEqual({
+      text: '\u6280\u80fd \u{1F600}',
+      replacedInvalidBytes: false,
+    });
   });
 });

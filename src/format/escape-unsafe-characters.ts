@@ -9,7 +9,8 @@ const unsafeCharacters = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/gu;
 
 function codeUnits(character: string): string {
   let escaped = '';
-  for (let index = 0; index < character.length; index += 1) escaped += `\\u${character.charCodeAt(index).toString(16).toUpperCase().padStart(4, '0')}`;
+  for (let index = 0; index < character.length; index += 1)
+    escaped += `\\u${character.charCodeAt(index).toString(16).toUpperCase().padStart(4, '0')}`;
   return escaped;
 }
 
@@ -21,7 +22,9 @@ export function hasUnsafeCharacters(text: string): boolean {
 /** The first such character as `U+XXXX`, for an error message. */
 export function firstUnsafeCharacter(text: string): string | undefined {
   const match = unsafeCharacter.exec(text);
-  return match === null ? undefined : `U+${(match[0].codePointAt(0) as number).toString(16).toUpperCase().padStart(4, '0')}`;
+  return match === null
+    ? undefined
+    : `U+${(match[0].codePointAt(0) as number).toString(16).toUpperCase().padStart(4, '0')}`;
 }
 
 /**

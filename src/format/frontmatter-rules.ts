@@ -4,7 +4,14 @@ export const MAX_NAME_LENGTH = 64;
 export const MAX_DESCRIPTION_LENGTH = 1024;
 export const MAX_COMPATIBILITY_LENGTH = 500;
 /** The frontmatter fields the specification defines, sorted as the reference validator prints them. */
-export const ALLOWED_FRONTMATTER_FIELDS: readonly string[] = ['allowed-tools', 'compatibility', 'description', 'license', 'metadata', 'name'];
+export const ALLOWED_FRONTMATTER_FIELDS: readonly string[] = [
+  'allowed-tools',
+  'compatibility',
+  'description',
+  'license',
+  'metadata',
+  'name',
+];
 
 /**
  * Fields outside the specification that lenient loading accepts without a warning: the ones
@@ -13,7 +20,12 @@ export const ALLOWED_FRONTMATTER_FIELDS: readonly string[] = ['allowed-tools', '
  * `frontmatter` for callers. Strict validation (`skillbox validate`) still reports them, as the
  * reference validator does.
  */
-export const LENIENT_EXTRA_FRONTMATTER_FIELDS: readonly string[] = ['disable-model-invocation', 'user-invocable', 'argument-hint', 'model'];
+export const LENIENT_EXTRA_FRONTMATTER_FIELDS: readonly string[] = [
+  'disable-model-invocation',
+  'user-invocable',
+  'argument-hint',
+  'model',
+];
 
 // Python's str.isalnum(): letters and numbers of any script (the reference validator accepts `技能`).
 const invalidNameCharacter = /[^\p{L}\p{N}-]/u;
@@ -40,7 +52,9 @@ function isNonEmptyString(value: unknown): value is string {
  */
 
 function unexpectedFieldProblems(frontmatter: Record<string, unknown>, alsoAllowed: readonly string[]): string[] {
-  const extra = Object.keys(frontmatter).filter((key) => !ALLOWED_FRONTMATTER_FIELDS.includes(key) && !alsoAllowed.includes(key));
+  const extra = Object.keys(frontmatter).filter(
+    (key) => !ALLOWED_FRONTMATTER_FIELDS.includes(key) && !alsoAllowed.includes(key),
+  );
   if (extra.length === 0) return [];
   const allowed = ALLOWED_FRONTMATTER_FIELDS.map((field) => `'${field}'`).join(', ');
   return [`Unexpected fields in frontmatter: ${extra.sort().join(', ')}. Only [${allowed}] are allowed.`];
@@ -51,7 +65,8 @@ function nameProblems(value: unknown, folderName?: string): string[] {
   const name = normalizeSkillName(value);
   const problems: string[] = [];
   const length = codePointLength(name);
-  if (length > MAX_NAME_LENGTH) problems.push(`Skill name '${name}' exceeds ${MAX_NAME_LENGTH} character limit (${length} chars)`);
+  if (length > MAX_NAME_LENGTH)
+    problems.push(`Skill name '${name}' exceeds ${MAX_NAME_LENGTH} character limit (${length} chars)`);
   if (name !== name.toLowerCase()) problems.push(`Skill name '${name}' must be lowercase`);
   if (name.startsWith('-') || name.endsWith('-')) problems.push('Skill name cannot start or end with a hyphen');
   if (name.includes('--')) problems.push('Skill name cannot contain consecutive hyphens');
@@ -68,13 +83,17 @@ function descriptionProblems(value: unknown): string[] {
   if (!isNonEmptyString(value)) return ["Field 'description' must be a non-empty string"];
   // Not trimmed first: the reference validator counts a block scalar's trailing newline too.
   const length = codePointLength(value);
-  return length > MAX_DESCRIPTION_LENGTH ? [`Description exceeds ${MAX_DESCRIPTION_LENGTH} character limit (${length} chars)`] : [];
+  return length > MAX_DESCRIPTION_LENGTH
+    ? [`Description exceeds ${MAX_DESCRIPTION_LENGTH} character limit (${length} chars)`]
+    : [];
 }
 
 function compatibilityProblems(value: unknown): string[] {
   if (typeof value !== 'string') return ["Field 'compatibility' must be a string"];
   const length = codePointLength(value);
-  return length > MAX_COMPATIBILITY_LENGTH ? [`Compatibility exceeds ${MAX_COMPATIBILITY_LENGTH} character limit (${length} chars)`] : [];
+  return length > MAX_COMPATIBILITY_LENGTH
+    ? [`Compatibility exceeds ${MAX_COMPATIBILITY_LENGTH} character limit (${length} chars)`]
+    : [];
 }
 
 /**
@@ -83,7 +102,11 @@ function compatibilityProblems(value: unknown): string[] {
  * name; without it the name-matches-folder rule is not checked. `alsoAllowed` names fields not
  * reported as unexpected (lenient loading passes LENIENT_EXTRA_FRONTMATTER_FIELDS).
  */
-export function frontmatterProblems(frontmatter: Record<string, unknown>, folderName?: string, alsoAllowed: readonly string[] = []): string[] {
+export function frontmatterProblems(
+  frontmatter: Record<string, unknown>,
+  folderName?: string,
+  alsoAllowed: readonly string[] = [],
+): string[] {
   const problems = unexpectedFieldProblems(frontmatter, alsoAllowed);
   if (!Object.hasOwn(frontmatter, 'name')) problems.push('Missing required field in frontmatter: name');
   else problems.push(...nameProblems(frontmatter.name, folderName));

@@ -48,21 +48,38 @@ describe('parseSkillMarkdown', () => {
 
   it('accepts bytes with a BOM and CRLF or CR-only line ends', () => {
     const crlf = new TextEncoder().encode('\uFEFF---\r\nname: a\r\ndescription: d\r\n---\r\nBody\r\n');
-    expect(parseSkillMarkdown(crlf, { folderName: 'a' })).toMatchObject({ name: 'a', body: 'Body', bodyStartLine: 5, warnings: [] });
-    expect(parseSkillMarkdown('---\rname: a\rdescription: d\r---\rBody', { folderName: 'a' })).toMatchObject({ body: 'Body', warnings: [] });
+    expect(parseSkillMarkdown(crlf, { folderName: 'a' })).toMatchObject({
+      name: 'a',
+      body: 'Body',
+      bodyStartLine: 5,
+      warnings: [],
+    });
+    expect(parseSkillMarkdown('---\rname: a\rdescription: d\r---\rBody', { folderName: 'a' })).toMatchObject({
+      body: 'Body',
+      warnings: [],
+    });
   });
 
   it('replaces invalid UTF-8 and warns instead of skipping', () => {
-    const bytes = new Uint8Array([...new TextEncoder().encode('---\nname: a\ndescription: caf'), 0xe9, ...new TextEncoder().encode('\n---\nB')]);
+    const bytes = new Uint8Array([
+      ...new TextEncoder().encode('---\nname: a\ndescription: caf'),
+      0xe9,
+      ...new TextEncoder().encode('\n---\nB'),
+    ]);
     const parsed = parseSkillMarkdown(bytes, { folderName: 'a' });
     expect(parsed.description).toBe('caf\uFFFD');
     expect(parsed.warnings).toEqual(['SKILL.md is not valid UTF-8; invalid bytes were replaced with U+FFFD']);
   });
 
   it('gives block scalars their real text', () => {
-    const parsed = parseSkillMarkdown(skill('name: a\ndescription: >\n  Folded one.\n  Folded two.\nlicense: |\n  Line one.\n  Line two.\ncompatibility: |-\n  Keep\n  lines'), {
-      folderName: 'a',
-    });
+    const parsed = parseSkillMarkdown(
+      skill(
+        'name: a\ndescription: >\n  Folded one.\n  Folded two.\nlicense: |\n  Line one.\n  Line two.\ncompatibility: |-\n  Keep\n  lines',
+      ),
+      {
+        folderName: 'a',
+      },
+    );
     expect(parsed.description).toBe('Folded one. Folded two.');
     expect(parsed.license).toBe('Line one.\nLine two.\n');
     expect(parsed.compatibility).toBe('Keep\nlines');
@@ -75,7 +92,9 @@ describe('parseSkillMarkdown', () => {
   });
 
   it('accepts flow lists and reads allowed-tools from them', () => {
-    const parsed = parseSkillMarkdown(skill('name: a\ndescription: d\nallowed-tools: [Read, "Bash(git:*)"]'), { folderName: 'a' });
+    const parsed = parseSkillMarkdown(skill('name: a\ndescription: d\nallowed-tools: [Read, "Bash(git:*)"]'), {
+      folderName: 'a',
+    });
     expect(parsed.allowedTools).toEqual(['Read', 'Bash(git:*)']);
     expect(parsed.warnings).toEqual([]);
   });
@@ -98,7 +117,9 @@ describe('parseSkillMarkdown', () => {
   });
 
   it('skips YAML that stays broken after the fallback, naming file and line', () => {
-    const error = parseError(() => parseSkillMarkdown(skill('name: a\ndescription: d\nbroken: [x'), { file: '/s/a/SKILL.md' }));
+    const error = parseError(() =>
+      parseSkillMarkdown(skill('name: a\ndescription: d\nbroken: [x'), { file: '/s/a/SKILL.md' }),
+    );
     expect(error).toBeInstanceOf(SkillboxError);
     expect(error.code).toBe('SKILL_PARSE_ERROR');
     expect(error.file).toBe('/s/a/SKILL.md');
@@ -111,19 +132,27 @@ describe('parseSkillMarkdown', () => {
     expect(parseError(() => parseSkillMarkdown('# Title\n', { file: 'x/SKILL.md' })).message).toBe(
       'x/SKILL.md:1: SKILL.md must start with YAML frontmatter (---); without it there is no description',
     );
-    expect(parseError(() => parseSkillMarkdown('---\nname: a\n')).reason).toBe('SKILL.md frontmatter not properly closed with ---');
+    expect(parseError(() => parseSkillMarkdown('---\nname: a\n')).reason).toBe(
+      'SKILL.md frontmatter not properly closed with ---',
+    );
     const list = parseError(() => parseSkillMarkdown('---\n- a\n- b\n---\n'));
     expect(list.reason).toBe('SKILL.md frontmatter must be a YAML mapping');
     expect(list.line).toBe(2);
   });
 
   it('skips a missing or empty description and loads one that is too long with a warning', () => {
-    expect(parseError(() => parseSkillMarkdown(skill('name: a'))).reason).toBe('Missing required field in frontmatter: description');
-    expect(parseError(() => parseSkillMarkdown('---\n---\n')).reason).toBe('Missing required field in frontmatter: description');
+    expect(parseError(() => parseSkillMarkdown(skill('name: a'))).reason).toBe(
+      'Missing required field in frontmatter: description',
+    );
+    expect(parseError(() => parseSkillMarkdown('---\n---\n')).reason).toBe(
+      'Missing required field in frontmatter: description',
+    );
     const empty = parseError(() => parseSkillMarkdown(skill('name: a\n\ndescription: "  "')));
     expect(empty.reason).toBe("Field 'description' must be a non-empty string");
     expect(empty.line).toBe(4);
-    expect(parseError(() => parseSkillMarkdown(skill('name: a\ndescription:\n  - x'))).reason).toBe("Field 'description' must be a non-empty string");
+    expect(parseError(() => parseSkillMarkdown(skill('name: a\ndescription:\n  - x'))).reason).toBe(
+      "Field 'description' must be a non-empty string",
+    );
     const long = parseSkillMarkdown(skill(`name: a\ndescription: ${'😀'.repeat(1025)}`), { folderName: 'a' });
     expect(long.warnings).toEqual(['Description exceeds 1024 character limit (1025 chars)']);
   });
@@ -162,7 +191,9 @@ describe('parseSkillMarkdown', () => {
 
   it('warns about unknown fields, duplicate keys and fields of the wrong type, and still loads', () => {
     const parsed = parseSkillMarkdown(
-      skill('name: a\ndescription: first\ndescription: second\nwhen_to_use: x\nlicense: [MIT]\nmetadata: text\nallowed-tools: {Read: 1}\ncompatibility: 3'),
+      skill(
+        'name: a\ndescription: first\ndescription: second\nwhen_to_use: x\nlicense: [MIT]\nmetadata: text\nallowed-tools: {Read: 1}\ncompatibility: 3',
+      ),
       { folderName: 'a' },
     );
     expect(parsed.description).toBe('second');
@@ -181,7 +212,9 @@ describe('parseSkillMarkdown', () => {
 
   it('does not call the Claude Code fields skillbox knows unexpected when loading, and still names any other', () => {
     const parsed = parseSkillMarkdown(
-      skill('name: a\ndescription: d\ndisable-model-invocation: true\nuser-invocable: false\nargument-hint: "[file]"\nmodel: sonnet\nwhen_to_use: x'),
+      skill(
+        'name: a\ndescription: d\ndisable-model-invocation: true\nuser-invocable: false\nargument-hint: "[file]"\nmodel: sonnet\nwhen_to_use: x',
+      ),
       { folderName: 'a' },
     );
     expect(parsed.warnings).toEqual([
@@ -199,7 +232,15 @@ describe('parseSkillMarkdown', () => {
   });
 
   it('refuses a YAML alias bomb instead of expanding it', () => {
-    const bomb = ['a: &a [x, x, x, x, x, x, x, x, x]', 'b: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]', 'c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b]', 'd: [*c, *c, *c, *c, *c, *c, *c, *c, *c]', 'description: d'];
-    expect(parseError(() => parseSkillMarkdown(skill(bomb.join('\n')), { folderName: 'a' })).reason).toMatch(/^Invalid YAML in frontmatter: /);
+    const bomb = [
+      'a: &a [x, x, x, x, x, x, x, x, x]',
+      'b: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]',
+      'c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b]',
+      'd: [*c, *c, *c, *c, *c, *c, *c, *c, *c]',
+      'description: d',
+    ];
+    expect(parseError(() => parseSkillMarkdown(skill(bomb.join('\n')), { folderName: 'a' })).reason).toMatch(
+      /^Invalid YAML in frontmatter: /,
+    );
   });
 });

@@ -1,13 +1,13 @@
-import { LineCounter, isMap, isNode, isScalar, parseDocument, type Document, type Scalar, type YAMLMap } from 'yaml';
+import { type Document, isMap, isNode, isScalar, LineCounter, parseDocument, type Scalar, type YAMLMap } from 'yaml';
 import { decodeSkillText } from './decode-skill-text.js';
 import { SkillParseError } from './errors.js';
 import { frontmatterProblems, LENIENT_EXTRA_FRONTMATTER_FIELDS, normalizeSkillName } from './frontmatter-rules.js';
 import { isPlainRecord } from './is-plain-record.js';
 import { parseAllowedTools } from './parse-allowed-tools.js';
 import { parseToolsSection } from './parse-tools-section.js';
-import { quoteColonValues, type QuotedColonValue } from './quote-colon-values.js';
+import { type QuotedColonValue, quoteColonValues } from './quote-colon-values.js';
 import { readSimpleFrontmatter } from './read-simple-frontmatter.js';
-import { splitFrontmatter, type FrontmatterSplit } from './split-frontmatter.js';
+import { type FrontmatterSplit, splitFrontmatter } from './split-frontmatter.js';
 import type { ParsedSkill, ParseSkillOptions } from './types.js';
 
 /** The fields the specification types as strings; a YAML number or boolean there is read as its source text. */
@@ -28,7 +28,11 @@ function metadataAsWritten(map: YAMLMap, document: Document.Parsed): Record<stri
   const metadata: Record<string, unknown> = {};
   for (const pair of map.items) {
     const key = isScalar(pair.key) ? writtenText(pair.key) : String(pair.key);
-    const value = isScalar(pair.value) ? writtenText(pair.value) : isNode(pair.value) ? pair.value.toJS(document, { maxAliasCount: 100 }) : pair.value;
+    const value = isScalar(pair.value)
+      ? writtenText(pair.value)
+      : isNode(pair.value)
+        ? pair.value.toJS(document, { maxAliasCount: 100 })
+        : pair.value;
     // defineProperty: a `__proto__` key must stay data, not replace the prototype.
     Object.defineProperty(metadata, key, { value, enumerable: true, writable: true, configurable: true });
   }
@@ -55,7 +59,12 @@ function colonFallbackWarning(key: string, fileLine: number): string {
  * Loads the YAML, retrying once with the colon fallback. Throws SkillParseError with the first
  * error of the original text when even the repaired text does not parse.
  */
-function loadFrontmatterYaml(yaml: string, yamlStartLine: number, file: string | undefined, warnings: string[]): ParsedYaml {
+function loadFrontmatterYaml(
+  yaml: string,
+  yamlStartLine: number,
+  file: string | undefined,
+  warnings: string[],
+): ParsedYaml {
   const first = parseYaml(yaml);
   const firstError = first.document.errors[0];
   if (firstError === undefined) return first;
@@ -70,7 +79,11 @@ function loadFrontmatterYaml(yaml: string, yamlStartLine: number, file: string |
     }
   }
   const line = first.lineCounter.linePos(firstError.pos[0]).line + yamlStartLine - 1;
-  throw new SkillParseError(`Invalid YAML in frontmatter: ${firstError.message}`, { file, line }, { cause: firstError });
+  throw new SkillParseError(
+    `Invalid YAML in frontmatter: ${firstError.message}`,
+    { file, line },
+    { cause: firstError },
+  );
 }
 
 /** A frontmatter mapping read either way, with what the rules need. */
@@ -90,7 +103,10 @@ function readFrontmatterYaml(split: ClosedSplit, file: string | undefined, warni
   const fileLineOf = (offset: number): number => lineCounter.linePos(offset).line + split.yamlStartLine - 1;
   const contents = document.contents;
   if (contents !== null && !isMap(contents)) {
-    throw new SkillParseError('SKILL.md frontmatter must be a YAML mapping', { file, line: fileLineOf(contents.range[0]) });
+    throw new SkillParseError('SKILL.md frontmatter must be a YAML mapping', {
+      file,
+      line: fileLineOf(contents.range[0]),
+    });
   }
 
   let frontmatter: Record<string, unknown>;
@@ -98,7 +114,11 @@ function readFrontmatterYaml(split: ClosedSplit, file: string | undefined, warni
     const value: unknown = document.toJS({ maxAliasCount: 100 });
     frontmatter = isPlainRecord(value) ? value : {};
   } catch (error) {
-    throw new SkillParseError(`Invalid YAML in frontmatter: ${(error as Error).message}`, { file, line: split.yamlStartLine }, { cause: error });
+    throw new SkillParseError(
+      `Invalid YAML in frontmatter: ${(error as Error).message}`,
+      { file, line: split.yamlStartLine },
+      { cause: error },
+    );
   }
 
   // The rules judge what the author wrote: `name: 2048` is the name "2048", not a number.
@@ -111,8 +131,10 @@ function readFrontmatterYaml(split: ClosedSplit, file: string | undefined, warni
     if (seenKeys.has(key)) warnings.push(`Duplicate field '${key}' in frontmatter; the last one is used`);
     seenKeys.add(key);
     if (pair.key !== null && isScalar(pair.key) && pair.key.range) keyLines.set(key, fileLineOf(pair.key.range[0]));
-    if ((stringFields as readonly string[]).includes(key) && isScalar(pair.value)) asWritten[key] = writtenText(pair.value);
-    if (key === 'metadata') asWritten.metadata = isMap(pair.value) ? metadataAsWritten(pair.value, document) : frontmatter.metadata;
+    if ((stringFields as readonly string[]).includes(key) && isScalar(pair.value))
+      asWritten[key] = writtenText(pair.value);
+    if (key === 'metadata')
+      asWritten.metadata = isMap(pair.value) ? metadataAsWritten(pair.value, document) : frontmatter.metadata;
   }
   return { frontmatter, asWritten, keyLines };
 }
@@ -164,11 +186,18 @@ export function parseSkillMarkdown(input: string | Uint8Array, options: ParseSki
  * parseSkillMarkdown with every frontmatter read by the YAML library, never by the fast reader:
  * what the identity tests and the parse benchmark compare the fast reader with. Not exported from the package.
  */
-export function parseSkillMarkdownWithFullYaml(input: string | Uint8Array, options: ParseSkillOptions = {}): ParsedSkill {
+export function parseSkillMarkdownWithFullYaml(
+  input: string | Uint8Array,
+  options: ParseSkillOptions = {},
+): ParsedSkill {
   return parseSkill(input, options, 'full-yaml');
 }
 
-function parseSkill(input: string | Uint8Array, options: ParseSkillOptions, yamlReading: 'fast-when-simple' | 'full-yaml'): ParsedSkill {
+function parseSkill(
+  input: string | Uint8Array,
+  options: ParseSkillOptions,
+  yamlReading: 'fast-when-simple' | 'full-yaml',
+): ParsedSkill {
   const { file, folderName } = options;
   const warnings: string[] = [];
   const { text, replacedInvalidBytes } = decodeSkillText(input);
@@ -176,21 +205,28 @@ function parseSkill(input: string | Uint8Array, options: ParseSkillOptions, yaml
 
   const split = splitFrontmatter(text);
   if (split.kind === 'missing') {
-    throw new SkillParseError('SKILL.md must start with YAML frontmatter (---); without it there is no description', { file, line: 1 });
+    throw new SkillParseError('SKILL.md must start with YAML frontmatter (---); without it there is no description', {
+      file,
+      line: 1,
+    });
   }
   if (split.kind === 'unclosed') {
     throw new SkillParseError('SKILL.md frontmatter not properly closed with ---', { file, line: 1 });
   }
 
   const { frontmatter, asWritten, keyLines } =
-    (yamlReading === 'fast-when-simple' ? readSimpleFrontmatterFast(split, warnings) : undefined) ?? readFrontmatterYaml(split, file, warnings);
+    (yamlReading === 'fast-when-simple' ? readSimpleFrontmatterFast(split, warnings) : undefined) ??
+    readFrontmatterYaml(split, file, warnings);
 
   if (!Object.hasOwn(asWritten, 'description')) {
     throw new SkillParseError('Missing required field in frontmatter: description', { file, line: 1 });
   }
   const rawDescription = asWritten.description;
   if (typeof rawDescription !== 'string' || rawDescription.trim() === '') {
-    throw new SkillParseError("Field 'description' must be a non-empty string", { file, line: keyLines.get('description') ?? 1 });
+    throw new SkillParseError("Field 'description' must be a non-empty string", {
+      file,
+      line: keyLines.get('description') ?? 1,
+    });
   }
 
   warnings.push(...frontmatterProblems(asWritten, folderName, LENIENT_EXTRA_FRONTMATTER_FIELDS));
@@ -199,14 +235,19 @@ function parseSkill(input: string | Uint8Array, options: ParseSkillOptions, yaml
   let name: string;
   if (typeof rawName === 'string' && rawName.trim() !== '') name = normalizeSkillName(rawName);
   else if (folderName !== undefined && folderName.trim() !== '') name = normalizeSkillName(folderName);
-  else throw new SkillParseError('the frontmatter has no name and no folder name was given to fall back on', { file, line: 1 });
+  else
+    throw new SkillParseError('the frontmatter has no name and no folder name was given to fall back on', {
+      file,
+      line: 1,
+    });
 
   const allowedToolsValue = frontmatter['allowed-tools'];
   const allowedToolsIsReadable =
     allowedToolsValue === undefined ||
     allowedToolsValue === null ||
     typeof allowedToolsValue === 'string' ||
-    (Array.isArray(allowedToolsValue) && allowedToolsValue.every((item) => typeof item === 'string' || typeof item === 'number'));
+    (Array.isArray(allowedToolsValue) &&
+      allowedToolsValue.every((item) => typeof item === 'string' || typeof item === 'number'));
   if (!allowedToolsIsReadable) warnings.push("Field 'allowed-tools' must be a string or a list of strings; ignored");
 
   const parsed: ParsedSkill = {

@@ -1,4 +1,4 @@
-import { LineCounter, isAlias, isCollection, isNode, parseDocument, visit } from 'yaml';
+import { isAlias, isCollection, isNode, LineCounter, parseDocument, visit } from 'yaml';
 
 export type StrictYamlResult = { ok: true; value: unknown } | { ok: false; message: string; line: number };
 
@@ -11,10 +11,16 @@ export function parseStrictYaml(yaml: string): StrictYamlResult {
   const lineCounter = new LineCounter();
   const document = parseDocument(yaml, { schema: 'failsafe', lineCounter, prettyErrors: false, uniqueKeys: true });
   const parseError = document.errors[0];
-  if (parseError !== undefined) return { ok: false, message: parseError.message, line: lineCounter.linePos(parseError.pos[0]).line };
+  if (parseError !== undefined)
+    return { ok: false, message: parseError.message, line: lineCounter.linePos(parseError.pos[0]).line };
   // The failsafe schema knows no tag but `!!str` (and maps and sequences); any other tag fails to resolve.
   const unknownTag = document.warnings.find((warning) => warning.code === 'TAG_RESOLVE_FAILED');
-  if (unknownTag !== undefined) return { ok: false, message: `explicit tags are not allowed: ${unknownTag.message}`, line: lineCounter.linePos(unknownTag.pos[0]).line };
+  if (unknownTag !== undefined)
+    return {
+      ok: false,
+      message: `explicit tags are not allowed: ${unknownTag.message}`,
+      line: lineCounter.linePos(unknownTag.pos[0]).line,
+    };
 
   let refusal: { message: string; offset: number } | undefined;
   visit(document, (_key, node) => {
@@ -22,9 +28,11 @@ export function parseStrictYaml(yaml: string): StrictYamlResult {
     const offset = node.range?.[0] ?? 0;
     if (isAlias(node)) refusal = { message: `aliases are not allowed (*${node.source})`, offset };
     else if (node.anchor !== undefined) refusal = { message: `anchors are not allowed (&${node.anchor})`, offset };
-    else if (isCollection(node) && node.flow) refusal = { message: 'flow style sequences and mappings are not allowed; use block style', offset };
+    else if (isCollection(node) && node.flow)
+      refusal = { message: 'flow style sequences and mappings are not allowed; use block style', offset };
     return refusal === undefined ? undefined : visit.BREAK;
   });
-  if (refusal !== undefined) return { ok: false, message: refusal.message, line: lineCounter.linePos(refusal.offset).line };
+  if (refusal !== undefined)
+    return { ok: false, message: refusal.message, line: lineCounter.linePos(refusal.offset).line };
   return { ok: true, value: document.toJS() };
 }

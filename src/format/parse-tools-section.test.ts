@@ -3,11 +3,16 @@ import { parseToolsSection } from './parse-tools-section.js';
 
 describe('parseToolsSection', () => {
   it('reads the items of the section in order with their case kept', () => {
-    expect(parseToolsSection('Intro\n\nTools:\n- get_Weather\n- search_city\n\nOverview\n- not_a_tool')).toEqual(['get_Weather', 'search_city']);
+    expect(parseToolsSection('Intro\n\nTools:\n- get_Weather\n- search_city\n\nOverview\n- not_a_tool')).toEqual([
+      'get_Weather',
+      'search_city',
+    ]);
   });
 
   it('starts at Tools: in any case, skips blank and # lines, and stops at the first other line', () => {
-    expect(parseToolsSection('TOOLS:\n# Comment\n- tool_a\n\n# - old_tool\n-\n- #x\n- tool_b\nMore text\n- tool_c')).toEqual(['tool_a', 'tool_b']);
+    expect(
+      parseToolsSection('TOOLS:\n# Comment\n- tool_a\n\n# - old_tool\n-\n- #x\n- tool_b\nMore text\n- tool_c'),
+    ).toEqual(['tool_a', 'tool_b']);
     expect(parseToolsSection('tools:\n- tool_a\nDescription: something\n- tool_b')).toEqual(['tool_a']);
     expect(parseToolsSection('Intro: text\nhttp://x\n  tOoLs: \t\n- mixed_case')).toEqual(['mixed_case']);
     // Case-blind matching is ASCII only: the long s (which upper-cases to S) does not make `tools`.

@@ -63,7 +63,11 @@ export function parseToolsSection(body: string): string[] {
       fenceMarker = code;
       fenceSize = fence;
       collecting = false;
-    } else if ((code === 0x74 || code === 0x54) && lineEnd - first <= 64 && text.slice(first, lineEnd).trimEnd().toLowerCase() === 'tools:') {
+    } else if (
+      (code === 0x74 || code === 0x54) &&
+      lineEnd - first <= 64 &&
+      text.slice(first, lineEnd).trimEnd().toLowerCase() === 'tools:'
+    ) {
       collecting = true;
     } else if (collecting && code !== -1 && code !== 0x23 /* # */) {
       if (code !== 0x2d /* - */) {

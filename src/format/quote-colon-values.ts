@@ -45,7 +45,14 @@ export function quoteColonValues(yaml: string): ColonQuotingResult {
     const separator = line.indexOf(': ', indent);
     if (separator === -1) continue;
     const key = line.slice(indent, separator);
-    if (key === '' || nonPlainStart.has(key[0] ?? '') || key.startsWith('- ') || key.startsWith('? ') || key.includes(' #')) continue;
+    if (
+      key === '' ||
+      nonPlainStart.has(key[0] ?? '') ||
+      key.startsWith('- ') ||
+      key.startsWith('? ') ||
+      key.includes(' #')
+    )
+      continue;
     const value = line.slice(separator + 2).trim();
     if (value.startsWith('|') || value.startsWith('>')) {
       blockIndent = indent;
@@ -64,7 +71,11 @@ export function quoteColonValues(yaml: string): ColonQuotingResult {
         pendingBlank += 1;
       } else if (indentOf(next) > indent) {
         // A blank line inside a plain scalar is a line break; otherwise lines join with a space.
-        parts.push(pendingBlank > 0 ? `${'\n'.repeat(pendingBlank)}${beforeComment(next.trim())}` : ` ${beforeComment(next.trim())}`);
+        parts.push(
+          pendingBlank > 0
+            ? `${'\n'.repeat(pendingBlank)}${beforeComment(next.trim())}`
+            : ` ${beforeComment(next.trim())}`,
+        );
         pendingBlank = 0;
       } else {
         break;

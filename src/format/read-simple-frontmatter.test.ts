@@ -8,12 +8,11 @@ import { readdir, readFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { corpusRoot, hasCorpus } from '../../test/support/corpus.js';
 import { SkillParseError } from './errors.js';
 import { parseSkillMarkdown, parseSkillMarkdownWithFullYaml } from './parse-skill.js';
 import { readSimpleFrontmatter } from './read-simple-frontmatter.js';
 import { splitFrontmatter } from './split-frontmatter.js';
-import { corpusRoot, hasCorpus } from '../../test/support/corpus.js';
-
 
 type Outcome = { parsed: unknown } | { error: string; line: number | undefined };
 
@@ -41,20 +40,25 @@ function fastReading(frontmatter: string): string {
 const skill = (frontmatter: string): string => `---\n${frontmatter}\n---\n# Body\n`;
 
 describe('the fast frontmatter reader', () => {
-  it.runIf(hasCorpus)('gives the YAML library result for every SKILL.md of the corpus, and reads nearly all of them itself', async () => {
-    const entries = await readdir(corpusRoot, { recursive: true, withFileTypes: true });
-    const files = entries.filter((entry) => entry.isFile() && (entry.name === 'SKILL.md' || entry.name === 'skill.md')).map((entry) => join(entry.parentPath, entry.name));
-    expect(files.length).toBeGreaterThan(600);
-    let readFast = 0;
-    for (const file of files) {
-      const bytes = await readFile(file);
-      expectSameBothWays(bytes, basename(dirname(file)));
-      const split = splitFrontmatter(bytes.toString('utf8'));
-      if (split.kind === 'closed' && readSimpleFrontmatter(split.yaml) !== undefined) readFast += 1;
-    }
-    // 630 of 636 when written; the rest hold flow lists, lists of mappings or deeper nesting.
-    expect(readFast).toBeGreaterThan(files.length * 0.95);
-  });
+  it.runIf(hasCorpus)(
+    'gives the YAML library result for every SKILL.md of the corpus, and reads nearly all of them itself',
+    async () => {
+      const entries = await readdir(corpusRoot, { recursive: true, withFileTypes: true });
+      const files = entries
+        .filter((entry) => entry.isFile() && (entry.name === 'SKILL.md' || entry.name === 'skill.md'))
+        .map((entry) => join(entry.parentPath, entry.name));
+      expect(files.length).toBeGreaterThan(600);
+      let readFast = 0;
+      for (const file of files) {
+        const bytes = await readFile(file);
+        expectSameBothWays(bytes, basename(dirname(file)));
+        const split = splitFrontmatter(bytes.toString('utf8'));
+        if (split.kind === 'closed' && readSimpleFrontmatter(split.yaml) !== undefined) readFast += 1;
+      }
+      // 630 of 636 when written; the rest hold flow lists, lists of mappings or deeper nesting.
+      expect(readFast).toBeGreaterThan(files.length * 0.95);
+    },
+  );
 
   // Each case with what the fast reader is expected to do with it, so the cases exercise both paths.
   const cases: [string, 'read' | 'colon-values' | 'refused'][] = [
@@ -80,7 +84,10 @@ describe('the fast frontmatter reader', () => {
     ['name: ~\ndescription: d\nlicense: null\ncompatibility: NULL', 'read'],
     ['name:\ndescription: d\ncompatibility:', 'read'],
     ['name: a\ndescription: d\nmetadata:', 'read'],
-    ['name: a\ndescription: d\nmetadata:\n  author: x\n  version: 1.10\n  internal: true\n  empty:\n  quoted: "q"', 'read'],
+    [
+      'name: a\ndescription: d\nmetadata:\n  author: x\n  version: 1.10\n  internal: true\n  empty:\n  quoted: "q"',
+      'read',
+    ],
     ['name: a\ndescription: d\nmetadata:\n    author: x\n    version: "1.0"\nlicense: MIT', 'read'],
     ['name: a\ndescription: d\nmetadata:\n  author: x\n   version: "1.0"', 'refused'],
     ['name: a\ndescription: d\nmetadata:\n  author: x\n# a comment at the left margin\n  version: "1.0"', 'read'],
@@ -95,8 +102,11 @@ describe('the fast frontmatter reader', () => {
     ['name: a\ndescription: d\nallowed-tools:\n  -', 'refused'],
     ['name: a\ndescription: d\nallowed-tools: [Read, Grep]', 'refused'],
     ['name: a\ndescription: d\nmetadata:\n  tags:\n    - x', 'refused'],
-    ['name: a\ndescription: >\n  Folded one.\n  Folded two.\n\n  After a blank.\n\n\n  After two.\nlicense: MIT', 'read'],
-    ['name: a\ndescription: >-\n  Folded: with # and \'quotes\'\n  two.\n\nlicense: MIT', 'read'],
+    [
+      'name: a\ndescription: >\n  Folded one.\n  Folded two.\n\n  After a blank.\n\n\n  After two.\nlicense: MIT',
+      'read',
+    ],
+    ["name: a\ndescription: >-\n  Folded: with # and 'quotes'\n  two.\n\nlicense: MIT", 'read'],
     ['name: a\ndescription: |\n  Line one.\n    more indented\n  # not a comment\n\nlicense: MIT', 'read'],
     ['name: a\ndescription: |-\n  Keep\n  lines\n', 'read'],
     ['name: a\ndescription: >\n  Folded\n    more indented\n  back', 'refused'],
@@ -140,9 +150,72 @@ describe('the fast frontmatter reader', () => {
   });
 
   it('gives the YAML library result for generated frontmatter', () => {
-    const keys = fc.constantFrom('name', 'description', 'license', 'compatibility', 'metadata', 'allowed-tools', 'version', 'x_y', 'K', 'true', 'a b', '__proto__');
-    const plainWords = fc.constantFrom('a', 'pdf-tools', 'Use', 'when', 'Use when:', 'the user asks', 'C#', 'a:b', 'é', '\u{1F600}', '1', '1.10', '007', 'true', 'False', 'null', '~');
-    const oddWords = fc.constantFrom('#', ' #', ':', ': ', '-', '- ', '[x]', '{y}', ',', "'", "''", '"', '\\', '\\n', '\\u00e9', '-1', '1e3', '', ' ', '|', '>', '&a', '*a', '!', '%', '@', '`', '?', '\t', '...', '---');
+    const keys = fc.constantFrom(
+      'name',
+      'description',
+      'license',
+      'compatibility',
+      'metadata',
+      'allowed-tools',
+      'version',
+      'x_y',
+      'K',
+      'true',
+      'a b',
+      '__proto__',
+    );
+    const plainWords = fc.constantFrom(
+      'a',
+      'pdf-tools',
+      'Use',
+      'when',
+      'Use when:',
+      'the user asks',
+      'C#',
+      'a:b',
+      'é',
+      '\u{1F600}',
+      '1',
+      '1.10',
+      '007',
+      'true',
+      'False',
+      'null',
+      '~',
+    );
+    const oddWords = fc.constantFrom(
+      '#',
+      ' #',
+      ':',
+      ': ',
+      '-',
+      '- ',
+      '[x]',
+      '{y}',
+      ',',
+      "'",
+      "''",
+      '"',
+      '\\',
+      '\\n',
+      '\\u00e9',
+      '-1',
+      '1e3',
+      '',
+      ' ',
+      '|',
+      '>',
+      '&a',
+      '*a',
+      '!',
+      '%',
+      '@',
+      '`',
+      '?',
+      '\t',
+      '...',
+      '---',
+    );
     const word = fc.oneof({ weight: 5, arbitrary: plainWords }, { weight: 1, arbitrary: oddWords });
     const text = fc.array(word, { minLength: 1, maxLength: 5 }).map((parts) => parts.join(' '));
     const scalar = fc.oneof(
@@ -163,13 +236,23 @@ describe('the fast frontmatter reader', () => {
       },
       {
         weight: 1,
-        arbitrary: fc.tuple(keys, indent, fc.array(scalar, { minLength: 1, maxLength: 3 })).map(([key, spaces, items]) => [`${key}:`, ...items.map((item) => `${spaces}- ${item}`)]),
+        arbitrary: fc
+          .tuple(keys, indent, fc.array(scalar, { minLength: 1, maxLength: 3 }))
+          .map(([key, spaces, items]) => [`${key}:`, ...items.map((item) => `${spaces}- ${item}`)]),
       },
       {
         weight: 1,
         arbitrary: fc
-          .tuple(keys, fc.constantFrom('|', '|-', '>', '>-', '|+', '>2'), indent, fc.array(fc.oneof(text, fc.constant('')), { minLength: 1, maxLength: 4 }))
-          .map(([key, header, spaces, lines]) => [`${key}: ${header}`, ...lines.map((line) => (line === '' ? '' : `${spaces}${line}`))]),
+          .tuple(
+            keys,
+            fc.constantFrom('|', '|-', '>', '>-', '|+', '>2'),
+            indent,
+            fc.array(fc.oneof(text, fc.constant('')), { minLength: 1, maxLength: 4 }),
+          )
+          .map(([key, header, spaces, lines]) => [
+            `${key}: ${header}`,
+            ...lines.map((line) => (line === '' ? '' : `${spaces}${line}`)),
+          ]),
       },
       { weight: 1, arbitrary: fc.tuple(indent, text).map(([spaces, value]) => [`${spaces}${value}`]) },
       { weight: 1, arbitrary: fc.tuple(indent, text).map(([spaces, value]) => [`${spaces}# ${value}`]) },

@@ -77,7 +77,16 @@ interface Scalar {
 /** What one value reads as: the scalar, `colon-values` for a plain value the full parser refuses, else undefined. */
 type ScalarReading = Scalar | ColonValuesFound | undefined;
 
-const jsonEscapes: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', n: '\n', t: '\t', r: '\r', b: '\b', f: '\f' };
+const jsonEscapes: Record<string, string> = {
+  '"': '"',
+  '\\': '\\',
+  '/': '/',
+  n: '\n',
+  t: '\t',
+  r: '\r',
+  b: '\b',
+  f: '\f',
+};
 
 /** A double-quoted scalar on one line, with the escapes JSON also has; `text` starts after the opening quote. */
 function readDoubleQuoted(text: string): string | undefined {
@@ -93,17 +102,18 @@ function readDoubleQuoted(text: string): string | undefined {
       break;
     }
     value += text.slice(index, backslash);
-    const escape = text[backslash + 1] ?? '';
-    if (escape === 'u') {
+    const escaped = text[backslash + 1] ?? '';
+    if (escaped === 'u') {
       const hex = text.slice(backslash + 2, backslash + 6);
       if (!/^[0-9a-fA-F]{4}$/.test(hex)) return undefined;
       const code = Number.parseInt(hex, 16);
       // A lone surrogate, a control or a non-character could be read differently: leave it to the full parser.
-      if (code < 0x20 || (code >= 0x7f && code <= 0x9f) || (code >= 0xd800 && code <= 0xdfff) || code >= 0xfffe) return undefined;
+      if (code < 0x20 || (code >= 0x7f && code <= 0x9f) || (code >= 0xd800 && code <= 0xdfff) || code >= 0xfffe)
+        return undefined;
       value += String.fromCharCode(code);
       index = backslash + 6;
     } else {
-      const replacement = jsonEscapes[escape];
+      const replacement = jsonEscapes[escaped];
       if (replacement === undefined) return undefined;
       value += replacement;
       index = backslash + 2;
@@ -241,7 +251,8 @@ class SimpleFrontmatterReader {
     const next = this.nextContentLine();
     const line = this.lines[next];
     const nextIndent = line === undefined ? 0 : indentOf(line);
-    if (line !== undefined && nextIndent >= indent && isListItem(line, nextIndent)) return mappingAllowed ? this.readList(nextIndent) : undefined;
+    if (line !== undefined && nextIndent >= indent && isListItem(line, nextIndent))
+      return mappingAllowed ? this.readList(nextIndent) : undefined;
     if (line === undefined || nextIndent <= indent) return { value: null, written: '' };
     return mappingAllowed ? this.readMapping(nextIndent) : undefined;
   }
@@ -266,7 +277,9 @@ class SimpleFrontmatterReader {
     return this.endsAtTopLevel() ? { value, written } : undefined;
   }
 
-  private readMapping(indent: number): { value: Record<string, unknown>; written: Record<string, unknown> } | undefined {
+  private readMapping(
+    indent: number,
+  ): { value: Record<string, unknown>; written: Record<string, unknown> } | undefined {
     const value: Record<string, unknown> = {};
     const written: Record<string, unknown> = {};
     for (;;) {

@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SkillParseError } from './errors.js';
 import { findSkillMarkdown } from './find-skill-markdown.js';
-import { parseSkillDirectory } from './parse-skill-directory.js';
 import { parseSkillMarkdown } from './parse-skill.js';
+import { parseSkillDirectory } from './parse-skill-directory.js';
 import { validateSkillDirectory } from './validate-skill-directory.js';
 import { validateSkillText } from './validate-skill-text.js';
 
@@ -60,20 +60,28 @@ describe('skills-ref test_validator.py', () => {
   });
 
   it('invalid_name_uppercase', async () => {
-    expect(await errorsFor('MySkill', 'name: MySkill\ndescription: A test skill')).toEqual(["Skill name 'MySkill' must be lowercase"]);
+    expect(await errorsFor('MySkill', 'name: MySkill\ndescription: A test skill')).toEqual([
+      "Skill name 'MySkill' must be lowercase",
+    ]);
   });
 
   it('name_too_long', async () => {
     const name = 'a'.repeat(70);
-    expect(await errorsFor(name, `name: ${name}\ndescription: A test skill`)).toEqual([`Skill name '${name}' exceeds 64 character limit (70 chars)`]);
+    expect(await errorsFor(name, `name: ${name}\ndescription: A test skill`)).toEqual([
+      `Skill name '${name}' exceeds 64 character limit (70 chars)`,
+    ]);
   });
 
   it('name_leading_hyphen', async () => {
-    expect(await errorsFor('-my-skill', 'name: -my-skill\ndescription: A test skill')).toEqual(['Skill name cannot start or end with a hyphen']);
+    expect(await errorsFor('-my-skill', 'name: -my-skill\ndescription: A test skill')).toEqual([
+      'Skill name cannot start or end with a hyphen',
+    ]);
   });
 
   it('name_consecutive_hyphens', async () => {
-    expect(await errorsFor('my--skill', 'name: my--skill\ndescription: A test skill')).toEqual(['Skill name cannot contain consecutive hyphens']);
+    expect(await errorsFor('my--skill', 'name: my--skill\ndescription: A test skill')).toEqual([
+      'Skill name cannot contain consecutive hyphens',
+    ]);
   });
 
   it('name_invalid_characters', async () => {
@@ -89,17 +97,23 @@ describe('skills-ref test_validator.py', () => {
   });
 
   it('unexpected_fields', async () => {
-    expect(await errorsFor('my-skill', 'name: my-skill\ndescription: A test skill\nunknown_field: should not be here')).toEqual([
+    expect(
+      await errorsFor('my-skill', 'name: my-skill\ndescription: A test skill\nunknown_field: should not be here'),
+    ).toEqual([
       "Unexpected fields in frontmatter: unknown_field. Only ['allowed-tools', 'compatibility', 'description', 'license', 'metadata', 'name'] are allowed.",
     ]);
   });
 
   it('valid_with_all_fields', async () => {
-    expect(await errorsFor('my-skill', 'name: my-skill\ndescription: A test skill\nlicense: MIT\nmetadata:\n  author: Test')).toEqual([]);
+    expect(
+      await errorsFor('my-skill', 'name: my-skill\ndescription: A test skill\nlicense: MIT\nmetadata:\n  author: Test'),
+    ).toEqual([]);
   });
 
   it('allowed_tools_accepted', async () => {
-    expect(await errorsFor('my-skill', 'name: my-skill\ndescription: A test skill\nallowed-tools: Bash(jq:*) Bash(git:*)')).toEqual([]);
+    expect(
+      await errorsFor('my-skill', 'name: my-skill\ndescription: A test skill\nallowed-tools: Bash(jq:*) Bash(git:*)'),
+    ).toEqual([]);
   });
 
   it('i18n_chinese_name', async () => {
@@ -115,21 +129,27 @@ describe('skills-ref test_validator.py', () => {
   });
 
   it('i18n_russian_uppercase_rejected', async () => {
-    expect(await errorsFor('НАВЫК', 'name: НАВЫК\ndescription: A skill with Russian uppercase name')).toEqual(["Skill name 'НАВЫК' must be lowercase"]);
+    expect(await errorsFor('НАВЫК', 'name: НАВЫК\ndescription: A skill with Russian uppercase name')).toEqual([
+      "Skill name 'НАВЫК' must be lowercase",
+    ]);
   });
 
   it('description_too_long', async () => {
-    expect(await errorsFor('my-skill', `name: my-skill\ndescription: ${'x'.repeat(1100)}`)).toEqual(['Description exceeds 1024 character limit (1100 chars)']);
+    expect(await errorsFor('my-skill', `name: my-skill\ndescription: ${'x'.repeat(1100)}`)).toEqual([
+      'Description exceeds 1024 character limit (1100 chars)',
+    ]);
   });
 
   it('valid_compatibility', async () => {
-    expect(await errorsFor('my-skill', 'name: my-skill\ndescription: A test skill\ncompatibility: Requires Python 3.11+')).toEqual([]);
+    expect(
+      await errorsFor('my-skill', 'name: my-skill\ndescription: A test skill\ncompatibility: Requires Python 3.11+'),
+    ).toEqual([]);
   });
 
   it('compatibility_too_long', async () => {
-    expect(await errorsFor('my-skill', `name: my-skill\ndescription: A test skill\ncompatibility: ${'x'.repeat(550)}`)).toEqual([
-      'Compatibility exceeds 500 character limit (550 chars)',
-    ]);
+    expect(
+      await errorsFor('my-skill', `name: my-skill\ndescription: A test skill\ncompatibility: ${'x'.repeat(550)}`),
+    ).toEqual(['Compatibility exceeds 500 character limit (550 chars)']);
   });
 
   it('nfkc_normalization', async () => {
@@ -139,14 +159,18 @@ describe('skills-ref test_validator.py', () => {
 
 describe('skills-ref test_parser.py', () => {
   it('parse_valid_frontmatter', () => {
-    const parsed = parseSkillMarkdown('---\nname: my-skill\ndescription: A test skill\n---\n# My Skill\n\nInstructions here.\n');
+    const parsed = parseSkillMarkdown(
+      '---\nname: my-skill\ndescription: A test skill\n---\n# My Skill\n\nInstructions here.\n',
+    );
     expect(parsed.name).toBe('my-skill');
     expect(parsed.description).toBe('A test skill');
     expect(parsed.body).toContain('# My Skill');
   });
 
   it('parse_missing_frontmatter', () => {
-    expect(validateSkillText('# No frontmatter here').errors).toEqual(['SKILL.md must start with YAML frontmatter (---)']);
+    expect(validateSkillText('# No frontmatter here').errors).toEqual([
+      'SKILL.md must start with YAML frontmatter (---)',
+    ]);
     expect(() => parseSkillMarkdown('# No frontmatter here')).toThrow(/must start with YAML frontmatter/);
   });
 
@@ -170,13 +194,19 @@ describe('skills-ref test_parser.py', () => {
   });
 
   it('read_valid_skill (with license)', async () => {
-    const folder = await skillFolder('my-skill', '---\nname: my-skill\ndescription: A test skill\nlicense: MIT\n---\nBody\n');
+    const folder = await skillFolder(
+      'my-skill',
+      '---\nname: my-skill\ndescription: A test skill\nlicense: MIT\n---\nBody\n',
+    );
     const parsed = await parseSkillDirectory(folder);
     expect(parsed).toMatchObject({ name: 'my-skill', description: 'A test skill', license: 'MIT', warnings: [] });
   });
 
   it('read_with_metadata: scalar values are the strings written', async () => {
-    const folder = await skillFolder('my-skill', '---\nname: my-skill\ndescription: A test skill\nmetadata:\n  author: Test Author\n  version: 1.0\n---\nBody\n');
+    const folder = await skillFolder(
+      'my-skill',
+      '---\nname: my-skill\ndescription: A test skill\nmetadata:\n  author: Test Author\n  version: 1.0\n---\nBody\n',
+    );
     expect((await parseSkillDirectory(folder)).metadata).toEqual({ author: 'Test Author', version: '1.0' });
   });
 
@@ -190,7 +220,9 @@ describe('skills-ref test_parser.py', () => {
 
   it('read_missing_name: strict reports it; lenient loading falls back to the folder name', async () => {
     const text = '---\ndescription: A test skill\n---\nBody\n';
-    expect(validateSkillText(text, { folderName: 'my-skill' }).errors).toEqual(['Missing required field in frontmatter: name']);
+    expect(validateSkillText(text, { folderName: 'my-skill' }).errors).toEqual([
+      'Missing required field in frontmatter: name',
+    ]);
     const parsed = await parseSkillDirectory(await skillFolder('my-skill', text));
     expect(parsed.name).toBe('my-skill');
     expect(parsed.warnings).toEqual(['Missing required field in frontmatter: name']);
@@ -198,8 +230,12 @@ describe('skills-ref test_parser.py', () => {
 
   it('read_missing_description', async () => {
     const text = '---\nname: my-skill\n---\nBody\n';
-    expect(validateSkillText(text, { folderName: 'my-skill' }).errors).toEqual(['Missing required field in frontmatter: description']);
-    await expect(parseSkillDirectory(await skillFolder('my-skill', text))).rejects.toThrow(/Missing required field in frontmatter: description/);
+    expect(validateSkillText(text, { folderName: 'my-skill' }).errors).toEqual([
+      'Missing required field in frontmatter: description',
+    ]);
+    await expect(parseSkillDirectory(await skillFolder('my-skill', text))).rejects.toThrow(
+      /Missing required field in frontmatter: description/,
+    );
   });
 
   it('find_skill_md_prefers_uppercase', async () => {
@@ -220,13 +256,20 @@ describe('skills-ref test_parser.py', () => {
   });
 
   it('read_properties_with_lowercase_skill_md', async () => {
-    const folder = await skillFolder('my-skill', '---\nname: my-skill\ndescription: A test skill\n---\nBody\n', 'skill.md');
+    const folder = await skillFolder(
+      'my-skill',
+      '---\nname: my-skill\ndescription: A test skill\n---\nBody\n',
+      'skill.md',
+    );
     expect(await parseSkillDirectory(folder)).toMatchObject({ name: 'my-skill', description: 'A test skill' });
     expect((await validateSkillDirectory(folder)).errors).toEqual([]);
   });
 
   it('read_with_allowed_tools', async () => {
-    const folder = await skillFolder('my-skill', '---\nname: my-skill\ndescription: A test skill\nallowed-tools: Bash(jq:*) Bash(git:*)\n---\nBody\n');
+    const folder = await skillFolder(
+      'my-skill',
+      '---\nname: my-skill\ndescription: A test skill\nallowed-tools: Bash(jq:*) Bash(git:*)\n---\nBody\n',
+    );
     const parsed = await parseSkillDirectory(folder);
     expect(parsed.allowedTools).toEqual(['Bash(jq:*)', 'Bash(git:*)']);
     expect(parsed.frontmatter['allowed-tools']).toBe('Bash(jq:*) Bash(git:*)');

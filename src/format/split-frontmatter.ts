@@ -31,7 +31,8 @@ function isDelimiterLine(text: string, start: number, end: number): boolean {
 
 function countLineBreaks(text: string, start: number, end: number): number {
   let count = 0;
-  for (let index = text.indexOf('\n', start); index !== -1 && index < end; index = text.indexOf('\n', index + 1)) count += 1;
+  for (let index = text.indexOf('\n', start); index !== -1 && index < end; index = text.indexOf('\n', index + 1))
+    count += 1;
   return count;
 }
 
@@ -71,7 +72,8 @@ export function splitFrontmatter(input: string): FrontmatterSplit {
     if (isDelimiterLine(text, lineStart, closingEnd)) {
       const yaml = text.slice(yamlStart, candidate + 1);
       const closingLine = 2 + countLineBreaks(text, yamlStart, candidate + 1);
-      const rest = lineEnd === -1 ? { body: '', bodyStartLine: closingLine + 1 } : trimBody(text, lineEnd + 1, closingLine + 1);
+      const rest =
+        lineEnd === -1 ? { body: '', bodyStartLine: closingLine + 1 } : trimBody(text, lineEnd + 1, closingLine + 1);
       return { kind: 'closed', yaml, yamlStartLine: 2, closingLine, ...rest };
     }
     searchFrom = closingEnd;

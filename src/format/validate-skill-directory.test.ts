@@ -29,7 +29,11 @@ describe('validateSkillDirectory', () => {
     await mkdir(folder);
     await writeFile(join(folder, 'skill.md'), '---\nname: other\ndescription: d\n---\n');
     await writeFile(join(folder, 'notes.md'), 'x');
-    expect((await validateSkillDirectory(join(folder, 'skill.md'))).errors).toEqual(["Directory name 'lower' must match skill name 'other'"]);
-    expect((await validateSkillDirectory(join(folder, 'notes.md'))).errors).toEqual([`Not a directory: ${join(folder, 'notes.md')}`]);
+    expect((await validateSkillDirectory(join(folder, 'skill.md'))).errors).toEqual([
+      "Directory name 'lower' must match skill name 'other'",
+    ]);
+    expect((await validateSkillDirectory(join(folder, 'notes.md'))).errors).toEqual([
+      `Not a directory: ${join(folder, 'notes.md')}`,
+    ]);
   });
 });

@@ -1,8 +1,8 @@
 import { readFile, stat } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
 import { findSkillMarkdown } from './find-skill-markdown.js';
-import type { ValidationResult } from './validation-result.js';
 import { validateSkillText } from './validate-skill-text.js';
+import type { ValidationResult } from './validation-result.js';
 
 /**
  * Validates a skill strictly, as `skills-ref validate` does. `path` is the skill folder or its
@@ -11,7 +11,7 @@ import { validateSkillText } from './validate-skill-text.js';
  */
 export async function validateSkillDirectory(path: string): Promise<ValidationResult> {
   const fail = (message: string): ValidationResult => ({ path, valid: false, errors: [message], warnings: [] });
-  let info;
+  let info: Awaited<ReturnType<typeof stat>>;
   try {
     info = await stat(path);
   } catch (error) {

@@ -24,7 +24,9 @@ describe('validateSkillText (strict)', () => {
     ]);
     expect(check(`${valid}\nmetadata: {a: b}`).errors[0]).toMatch(/flow style/);
     expect(check(`${valid}\nlicense: &l MIT`).errors[0]).toMatch(/anchors are not allowed/);
-    expect(check(`${valid}\nname: other`).errors[0]).toMatch(/^Invalid YAML in frontmatter: Map keys must be unique \(line 4\)$/);
+    expect(check(`${valid}\nname: other`).errors[0]).toMatch(
+      /^Invalid YAML in frontmatter: Map keys must be unique \(line 4\)$/,
+    );
   });
 
   it('reads every scalar as a string, so numbers and booleans are names and descriptions', () => {
@@ -47,19 +49,31 @@ describe('validateSkillText (strict)', () => {
 
   it('counts lengths in code points, not UTF-16 units', () => {
     const emojiName = '😀'.repeat(64);
-    expect(validateSkillText(`---\nname: ${emojiName}\ndescription: ${'é'.repeat(1024)}\n---\n`, { folderName: emojiName }).errors).toEqual([
+    expect(
+      validateSkillText(`---\nname: ${emojiName}\ndescription: ${'é'.repeat(1024)}\n---\n`, { folderName: emojiName })
+        .errors,
+    ).toEqual([
       `Skill name '${emojiName}' contains invalid characters. Only letters, digits, and hyphens are allowed.`,
     ]);
-    expect(check(`${valid}\ncompatibility: ${'🙂'.repeat(501)}`).errors).toEqual(['Compatibility exceeds 500 character limit (501 chars)']);
+    expect(check(`${valid}\ncompatibility: ${'🙂'.repeat(501)}`).errors).toEqual([
+      'Compatibility exceeds 500 character limit (501 chars)',
+    ]);
   });
 
   it('counts a block scalar description with its trailing newline, as skills-ref does', () => {
-    expect(check(`name: my-skill\ndescription: |\n  ${'x'.repeat(1024)}`).errors).toEqual(['Description exceeds 1024 character limit (1025 chars)']);
+    expect(check(`name: my-skill\ndescription: |\n  ${'x'.repeat(1024)}`).errors).toEqual([
+      'Description exceeds 1024 character limit (1025 chars)',
+    ]);
   });
 
   it('ignores a byte-order mark with a warning and accepts CRLF', () => {
-    const result = validateSkillText(`\uFEFF---\r\n${valid.replace('\n', '\r\n')}\r\n---\r\nBody\r\n`, { folderName: 'my-skill' });
-    expect(result).toMatchObject({ valid: true, warnings: ['SKILL.md starts with a byte-order mark; some tools (skills-ref among them) reject it'] });
+    const result = validateSkillText(`\uFEFF---\r\n${valid.replace('\n', '\r\n')}\r\n---\r\nBody\r\n`, {
+      folderName: 'my-skill',
+    });
+    expect(result).toMatchObject({
+      valid: true,
+      warnings: ['SKILL.md starts with a byte-order mark; some tools (skills-ref among them) reject it'],
+    });
   });
 
   it('does not end the frontmatter at a --- inside a value', () => {
@@ -72,7 +86,10 @@ describe('validateSkillText (strict)', () => {
   });
 
   it('warns about what the specification advises against without failing', () => {
-    const result = check(`${valid}\ncompatibility: ""\nallowed-tools:\n  - Read\nmetadata:\n  author: me\n  nested:\n    a: b`, 'line\n'.repeat(501));
+    const result = check(
+      `${valid}\ncompatibility: ""\nallowed-tools:\n  - Read\nmetadata:\n  author: me\n  nested:\n    a: b`,
+      'line\n'.repeat(501),
+    );
     expect(result.valid).toBe(true);
     expect(result.warnings).toEqual([
       "Field 'metadata' should map keys to string values; not a string: nested",

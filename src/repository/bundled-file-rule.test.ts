@@ -4,7 +4,7 @@ import { createBundledFileRule, defaultDeniedFileNames } from './bundled-file-ru
 import { SkillDefinitionError, SkillPathError, SkillRepositoryOptionsError } from './errors.js';
 import { FsSkillRepository } from './fs-skill-repository.js';
 import { MemorySkillRepository } from './memory-skill-repository.js';
-import { createSkillTree, skillMarkdown, type SkillTree } from './testing/skill-tree.js';
+import { createSkillTree, type SkillTree, skillMarkdown } from './testing/skill-tree.js';
 
 const trees: SkillTree[] = [];
 afterEach(async () => {
@@ -68,9 +68,14 @@ describe('the bundled file rule', () => {
     expect(await open.listFiles('gitskill')).toContain('.env');
     expect((await open.readFile('gitskill', 'notes.md')).toString()).toBe('API_KEY=SECRET');
     await expect(open.readFile('gitskill', '.git/config')).rejects.toBeInstanceOf(SkillPathError);
-    const stricter = await FsSkillRepository.open({ roots: [tree.dir], deniedFileNames: [...defaultDeniedFileNames, '*.py'] });
+    const stricter = await FsSkillRepository.open({
+      roots: [tree.dir],
+      deniedFileNames: [...defaultDeniedFileNames, '*.py'],
+    });
     expect(await stricter.listFiles('gitskill')).toEqual(['SKILL.md', 'docs/usage.md']);
-    await expect(stricter.readFile('gitskill', 'scripts/run.py')).rejects.toThrow('"run.py" matches the denied name "*.py"');
+    await expect(stricter.readFile('gitskill', 'scripts/run.py')).rejects.toThrow(
+      '"run.py" matches the denied name "*.py"',
+    );
   });
 
   it('rejects patterns that cannot match a name, naming the option', async () => {
@@ -92,16 +97,23 @@ describe('the bundled file rule', () => {
   });
 
   it('is applied to skills defined in code at construction', async () => {
-    expect(() => new MemorySkillRepository([{ name: 'm', description: 'd', body: 'b', files: { 'config/.env': 'K=V' } }])).toThrow(SkillDefinitionError);
-    expect(() => new MemorySkillRepository([{ name: 'm', description: 'd', body: 'b', files: { '.git/config': 'x' } }])).toThrow(
-      'skill definition #0: field "files[".git/config"]" would never be served: it goes through ".git"',
-    );
-    const allowed = new MemorySkillRepository([{ name: 'm', description: 'd', body: 'b', files: { '.env': 'K=V' } }], { deniedFileNames: [] });
+    expect(
+      () => new MemorySkillRepository([{ name: 'm', description: 'd', body: 'b', files: { 'config/.env': 'K=V' } }]),
+    ).toThrow(SkillDefinitionError);
+    expect(
+      () => new MemorySkillRepository([{ name: 'm', description: 'd', body: 'b', files: { '.git/config': 'x' } }]),
+    ).toThrow('skill definition #0: field "files[".git/config"]" would never be served: it goes through ".git"');
+    const allowed = new MemorySkillRepository([{ name: 'm', description: 'd', body: 'b', files: { '.env': 'K=V' } }], {
+      deniedFileNames: [],
+    });
     expect((await allowed.readFile('m', '.env')).toString()).toBe('K=V');
   });
 
   it('keeps the root scan away from skipped folders whatever their case', async () => {
-    const tree = await createSkillTree({ 'Node_Modules/pkg/SKILL.md': skillMarkdown('vendored', 'Skipped.'), 'ok/SKILL.md': skillMarkdown('ok', 'Found.') });
+    const tree = await createSkillTree({
+      'Node_Modules/pkg/SKILL.md': skillMarkdown('vendored', 'Skipped.'),
+      'ok/SKILL.md': skillMarkdown('ok', 'Found.'),
+    });
     trees.push(tree);
     const repository = await FsSkillRepository.open({ roots: [tree.dir] });
     expect((await repository.list()).map((summary) => summary.path)).toEqual([`${await realpath(tree.dir)}/ok`]);

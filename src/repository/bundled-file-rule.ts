@@ -69,7 +69,9 @@ export function isSkippedFolderName(name: string): boolean {
 }
 
 function patternExpression(pattern: string): RegExp {
-  const source = [...pattern].map((character) => (character === '*' ? '.*' : character === '?' ? '.' : character.replace(/[\\^$.|+()[\]{}]/g, '\\$&')));
+  const source = [...pattern].map((character) =>
+    character === '*' ? '.*' : character === '?' ? '.' : character.replace(/[\\^$.|+()[\]{}]/g, '\\$&'),
+  );
   return new RegExp(`^${source.join('')}$`, 'isu');
 }
 
@@ -77,18 +79,29 @@ function patternExpression(pattern: string): RegExp {
  * The rule for a list of denied-name patterns (default: `defaultDeniedFileNames`; `[]` denies
  * nothing beyond the skipped folders). `option` names the option in the error for a bad pattern.
  */
-export function createBundledFileRule(deniedFileNames: readonly string[] = defaultDeniedFileNames, option = 'deniedFileNames'): BundledFileRule {
-  if (!Array.isArray(deniedFileNames)) throw new SkillRepositoryOptionsError(option, 'must be an array of file name patterns');
+export function createBundledFileRule(
+  deniedFileNames: readonly string[] = defaultDeniedFileNames,
+  option = 'deniedFileNames',
+): BundledFileRule {
+  if (!Array.isArray(deniedFileNames))
+    throw new SkillRepositoryOptionsError(option, 'must be an array of file name patterns');
   const patterns = deniedFileNames.map((pattern, index) => {
     if (typeof pattern !== 'string' || pattern.trim() === '') {
-      throw new SkillRepositoryOptionsError(`${option}[${index}]`, `must be a non-empty file name pattern, got ${JSON.stringify(pattern)}`);
+      throw new SkillRepositoryOptionsError(
+        `${option}[${index}]`,
+        `must be a non-empty file name pattern, got ${JSON.stringify(pattern)}`,
+      );
     }
     if (pattern.includes('/') || pattern.includes('\\')) {
-      throw new SkillRepositoryOptionsError(`${option}[${index}]`, `is matched against one file or folder name and cannot hold a separator, got ${JSON.stringify(pattern)}`);
+      throw new SkillRepositoryOptionsError(
+        `${option}[${index}]`,
+        `is matched against one file or folder name and cannot hold a separator, got ${JSON.stringify(pattern)}`,
+      );
     }
     return { pattern, expression: patternExpression(pattern) };
   });
-  const deniedPattern = (name: string): string | undefined => patterns.find(({ expression }) => expression.test(name))?.pattern;
+  const deniedPattern = (name: string): string | undefined =>
+    patterns.find(({ expression }) => expression.test(name))?.pattern;
   return {
     deniedFileNames: Object.freeze([...deniedFileNames]),
     refusalOf(relativePath) {

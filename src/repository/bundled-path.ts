@@ -14,7 +14,11 @@ export function normalizeBundledPath(skill: string, relativePath: string): strin
   }
   const slashed = relativePath.replaceAll('\\', '/');
   if (slashed.startsWith('/') || /^[A-Za-z]:/.test(slashed)) {
-    throw new SkillPathError(skill, relativePath, 'absolute paths are not allowed; give a path relative to the skill folder');
+    throw new SkillPathError(
+      skill,
+      relativePath,
+      'absolute paths are not allowed; give a path relative to the skill folder',
+    );
   }
   const segments = slashed.split('/').filter((segment) => segment !== '' && segment !== '.');
   if (segments.includes('..')) {

@@ -30,7 +30,9 @@ describe('combineRepositories', () => {
 
   it('reports names shadowed across repositories with the winner', async () => {
     const report = await combineRepositories([first, second]).report();
-    expect(report.shadowed).toEqual([{ name: 'shared', path: 'repository #1: shared', winner: 'repository #0: shared' }]);
+    expect(report.shadowed).toEqual([
+      { name: 'shared', path: 'repository #1: shared', winner: 'repository #0: shared' },
+    ]);
   });
 
   it('falls through to a later repository when an earlier one hides the name', async () => {

@@ -15,11 +15,18 @@ export class CombinedSkillRepository implements SkillRepository {
   readonly #repositories: readonly SkillRepository[];
 
   constructor(repositories: readonly SkillRepository[]) {
-    if (!Array.isArray(repositories)) throw new SkillRepositoryOptionsError('repositories', 'must be an array of repositories');
+    if (!Array.isArray(repositories))
+      throw new SkillRepositoryOptionsError('repositories', 'must be an array of repositories');
     repositories.forEach((repository, index) => {
       const methods = ['list', 'get', 'listFiles', 'readFile', 'report', 'refresh'] as const;
-      const missing = methods.find((method) => typeof (repository as unknown as Record<string, unknown> | null)?.[method] !== 'function');
-      if (missing) throw new SkillRepositoryOptionsError(`repositories[${index}]`, `is not a skill repository (no ${missing}() method)`);
+      const missing = methods.find(
+        (method) => typeof (repository as unknown as Record<string, unknown> | null)?.[method] !== 'function',
+      );
+      if (missing)
+        throw new SkillRepositoryOptionsError(
+          `repositories[${index}]`,
+          `is not a skill repository (no ${missing}() method)`,
+        );
     });
     this.#repositories = [...repositories];
   }

@@ -76,7 +76,9 @@ export class UnusableSkillRootError extends SkillboxError {
   constructor(problems: readonly string[]) {
     super(
       'SKILL_ROOT_UNUSABLE',
-      problems.length === 1 ? String(problems[0]) : `${problems.length} skills roots cannot be used:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`,
+      problems.length === 1
+        ? String(problems[0])
+        : `${problems.length} skills roots cannot be used:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`,
     );
     this.problems = problems;
   }

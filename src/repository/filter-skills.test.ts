@@ -15,15 +15,27 @@ describe('filterSkills', () => {
   it('shows a skill only to callers the predicate accepts', async () => {
     const filtered = filterSkills(base, adminsOnly);
     expect((await filtered.list()).map((summary) => summary.name)).toEqual(['public-notes']);
-    expect((await filtered.list({ roles: ['admin'] })).map((summary) => summary.name)).toEqual(['admin-tools', 'public-notes']);
+    expect((await filtered.list({ roles: ['admin'] })).map((summary) => summary.name)).toEqual([
+      'admin-tools',
+      'public-notes',
+    ]);
     expect((await filtered.get('admin-tools', { roles: ['admin'] })).body).toBe('secret');
   });
 
   it('makes a hidden skill indistinguishable from an unknown one', async () => {
     const filtered = filterSkills(base, adminsOnly);
-    const errorOf = async (promise: Promise<unknown>): Promise<unknown> => promise.then(() => undefined, (error: unknown) => error);
+    const errorOf = async (promise: Promise<unknown>): Promise<unknown> =>
+      promise.then(
+        () => undefined,
+        (error: unknown) => error,
+      );
     for (const name of ['admin-tools', 'no-such-skill']) {
-      for (const call of [filtered.get(name), filtered.listFiles(name), filtered.readFile(name, 'b.md'), filtered.readFile(name, '../x')]) {
+      for (const call of [
+        filtered.get(name),
+        filtered.listFiles(name),
+        filtered.readFile(name, 'b.md'),
+        filtered.readFile(name, '../x'),
+      ]) {
         const error = await errorOf(call);
         expect(error).toBeInstanceOf(SkillNotFoundError);
         expect((error as Error).message).toBe(`skill "${name}" not found`);

@@ -17,8 +17,10 @@ export class FilteredSkillRepository implements SkillRepository {
   readonly #visible: SkillVisibility;
 
   constructor(base: SkillRepository, visible: SkillVisibility) {
-    if (typeof base?.list !== 'function') throw new SkillRepositoryOptionsError('repository', 'is not a skill repository');
-    if (typeof visible !== 'function') throw new SkillRepositoryOptionsError('visible', 'must be a function (summary, context) => boolean');
+    if (typeof base?.list !== 'function')
+      throw new SkillRepositoryOptionsError('repository', 'is not a skill repository');
+    if (typeof visible !== 'function')
+      throw new SkillRepositoryOptionsError('visible', 'must be a function (summary, context) => boolean');
     this.#base = base;
     this.#visible = visible;
   }

@@ -2,7 +2,7 @@ import { utimes, writeFile } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { parseSkillMarkdown } from '../format/parse-skill.js';
 import { FsSkillRepository } from './fs-skill-repository.js';
-import { createSkillTree, skillMarkdown, type SkillTree } from './testing/skill-tree.js';
+import { createSkillTree, type SkillTree, skillMarkdown } from './testing/skill-tree.js';
 
 // Counts real parses: the wrapped function is the parser itself, only observed.
 vi.mock('../format/parse-skill.js', async (importOriginal) => {
@@ -14,7 +14,8 @@ const parses = vi.mocked(parseSkillMarkdown);
 let root: SkillTree;
 beforeEach(async () => {
   const entries: Record<string, string> = {};
-  for (let index = 0; index < 20; index += 1) entries[`skill-${index}/SKILL.md`] = skillMarkdown(`skill-${index}`, `Skill ${index}.`);
+  for (let index = 0; index < 20; index += 1)
+    entries[`skill-${index}/SKILL.md`] = skillMarkdown(`skill-${index}`, `Skill ${index}.`);
   entries['broken/SKILL.md'] = '---\nname: broken\n---\nno description\n';
   root = await createSkillTree(entries);
   parses.mockClear();

@@ -1,8 +1,8 @@
 import { readdir } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FsSkillRepository } from './fs-skill-repository.js';
 import { corpusRoot, hasCorpus } from '../../test/support/corpus.js';
+import { FsSkillRepository } from './fs-skill-repository.js';
 
 const corpus = corpusRoot;
 
@@ -26,7 +26,9 @@ const expected: Record<string, { listed: number; skipped: number; shadowed: numb
 
 describe.runIf(hasCorpus)('the corpus', () => {
   it('has the collections this test knows', async () => {
-    const folders = (await readdir(corpus, { withFileTypes: true })).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+    const folders = (await readdir(corpus, { withFileTypes: true }))
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name);
     expect(folders.sort()).toEqual(Object.keys(expected).sort());
   });
 
@@ -43,9 +45,15 @@ describe.runIf(hasCorpus)('the corpus', () => {
       const shadowed = new Set(report.shadowed.map((entry) => join(entry.path, 'SKILL.md')));
       const owners = summaries.map((summary) => summary.path ?? '');
       const nested = files.filter(
-        (file) => !listed.has(file) && !skipped.has(file) && !shadowed.has(file) && owners.some((owner) => file.startsWith(`${owner}/`)),
+        (file) =>
+          !listed.has(file) &&
+          !skipped.has(file) &&
+          !shadowed.has(file) &&
+          owners.some((owner) => file.startsWith(`${owner}/`)),
       );
-      expect({ listed: listed.size, skipped: skipped.size, shadowed: shadowed.size, nested: nested.length }).toEqual(counts);
+      expect({ listed: listed.size, skipped: skipped.size, shadowed: shadowed.size, nested: nested.length }).toEqual(
+        counts,
+      );
       expect(listed.size + skipped.size + shadowed.size + nested.length).toBe(files.length);
       for (const entry of report.skipped) expect(entry.reason).not.toBe('');
       // A nested SKILL.md is a bundled file of the skill that owns it.

@@ -2,7 +2,7 @@ import { realpath } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SkillRepositoryOptionsError } from './errors.js';
 import { FsSkillRepository } from './fs-skill-repository.js';
-import { createSkillTree, skillMarkdown, type SkillTree } from './testing/skill-tree.js';
+import { createSkillTree, type SkillTree, skillMarkdown } from './testing/skill-tree.js';
 
 const trees: SkillTree[] = [];
 afterEach(async () => {
@@ -22,7 +22,7 @@ const family = {
   'outer/inner/docs/inner-guide.md': 'inner guide',
   'outer/inner/deepest/SKILL.md': skillMarkdown('deepest', 'Nested two levels.'),
   'outer/inner/deepest/notes.txt': 'deepest notes',
-  'outer/inner-notes.md': 'a sibling file of the nested folder, still the outer skill\'s',
+  'outer/inner-notes.md': "a sibling file of the nested folder, still the outer skill's",
   'outer/node_modules/pkg/SKILL.md': skillMarkdown('vendored', 'Never scanned.'),
 };
 
@@ -78,6 +78,8 @@ describe('FsSkillRepository nested discovery', () => {
   });
 
   it('refuses a nested option that is not a boolean', async () => {
-    await expect(FsSkillRepository.open({ roots: ['/x'], nested: 'yes' as unknown as boolean })).rejects.toThrow(SkillRepositoryOptionsError);
+    await expect(FsSkillRepository.open({ roots: ['/x'], nested: 'yes' as unknown as boolean })).rejects.toThrow(
+      SkillRepositoryOptionsError,
+    );
   });
 });

@@ -2,7 +2,7 @@ import { mkdir, realpath, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FsSkillRepository } from './fs-skill-repository.js';
-import { createSkillTree, skillMarkdown, type SkillTree } from './testing/skill-tree.js';
+import { createSkillTree, type SkillTree, skillMarkdown } from './testing/skill-tree.js';
 
 // Layouts written by other tools: the `skills` CLI (`npx skills add`) keeps one copy of a skill in
 // .agents/skills and links it into each agent's folder; agents find a project's skills from any of
@@ -51,7 +51,11 @@ describe('FsSkillRepository on project layouts', () => {
   it('follows a link out of a root into another root, and finds the skill under the first root that reaches it', async () => {
     const { real, home } = await project();
     // .claude first: the linked folder is found there, and the canonical copy is the same skill.
-    const repository = await FsSkillRepository.open({ roots: [join(real, 'project/.claude/skills'), join(real, 'project/.agents/skills')], home, env: {} });
+    const repository = await FsSkillRepository.open({
+      roots: [join(real, 'project/.claude/skills'), join(real, 'project/.agents/skills')],
+      home,
+      env: {},
+    });
     expect((await repository.list()).map((skill) => [skill.name, skill.path])).toEqual([
       ['only-claude', join(real, 'project/.claude/skills/only-claude')],
       ['pdf', join(real, 'project/.claude/skills/pdf')],
@@ -71,7 +75,13 @@ describe('FsSkillRepository on project layouts', () => {
   it('finds the project skills from a subfolder, walking up to the folder that holds .git', async () => {
     const { real, home } = await project();
     const repository = await FsSkillRepository.open({ cwd: join(real, 'project/packages/app/src'), home, env: {} });
-    expect((await repository.list()).map((skill) => skill.name)).toEqual(['global', 'only-claude', 'pdf', 'personal', 'team']);
+    expect((await repository.list()).map((skill) => skill.name)).toEqual([
+      'global',
+      'only-claude',
+      'pdf',
+      'personal',
+      'team',
+    ]);
     expect((await repository.report()).warnings).toEqual([]);
   });
 
@@ -90,7 +100,9 @@ describe('FsSkillRepository on project layouts', () => {
     const { real, home } = await project();
     const empty = join(real, 'project/packages');
     const named = await FsSkillRepository.open({ roots: [empty], home, env: {} });
-    expect((await named.report()).warnings).toEqual([`skills root ${empty} holds no skill (no SKILL.md in it or below it)`]);
+    expect((await named.report()).warnings).toEqual([
+      `skills root ${empty} holds no skill (no SKILL.md in it or below it)`,
+    ]);
     expect(named.rootProblems()).toEqual([]);
     await mkdir(join(home, 'cwd/.agents/skills'), { recursive: true });
     const standard = await FsSkillRepository.open({ cwd: join(home, 'cwd'), home: join(real, 'nobody'), env: {} });

@@ -3,7 +3,7 @@ import { open } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SkillFileNotFoundError, SkillFileReadError, SkillRepositoryOptionsError } from './errors.js';
 import { FsSkillRepository } from './fs-skill-repository.js';
-import { createSkillTree, skillMarkdown, type SkillTree } from './testing/skill-tree.js';
+import { createSkillTree, type SkillTree, skillMarkdown } from './testing/skill-tree.js';
 
 const trees: SkillTree[] = [];
 afterEach(async () => {
@@ -32,7 +32,9 @@ describe('FsSkillRepository.readFile errors other than a missing file', () => {
     expect((await repository.readFile('files', 'small.csv')).length).toBe(100);
     const error = await readError(repository.readFile('files', 'data.csv'));
     expect(error).toMatchObject({ problem: 'too-large', size: 101, limit: 100, skill: 'files', path: 'data.csv' });
-    expect(error.message).toBe('cannot read file "data.csv" of skill "files": the file is 101 bytes, over the 100-byte limit (maxReadableFileBytes)');
+    expect(error.message).toBe(
+      'cannot read file "data.csv" of skill "files": the file is 101 bytes, over the 100-byte limit (maxReadableFileBytes)',
+    );
   });
 
   it('refuses a 3 GB sparse file with the default 32 MiB limit, and past 2 GiB says the file is too large', async () => {
@@ -41,7 +43,11 @@ describe('FsSkillRepository.readFile errors other than a missing file', () => {
     await handle.truncate(3 * 1024 ** 3);
     await handle.close();
     const repository = await FsSkillRepository.open({ roots: [tree.dir] });
-    expect(await readError(repository.readFile('files', 'huge.bin'))).toMatchObject({ problem: 'too-large', size: 3 * 1024 ** 3, limit: 32 * 1024 * 1024 });
+    expect(await readError(repository.readFile('files', 'huge.bin'))).toMatchObject({
+      problem: 'too-large',
+      size: 3 * 1024 ** 3,
+      limit: 32 * 1024 * 1024,
+    });
     // A limit above what Node can read into one buffer: the read itself fails, and that is not "not found" either.
     const generous = await FsSkillRepository.open({ roots: [tree.dir], maxReadableFileBytes: 4 * 1024 ** 3 });
     const error = await readError(generous.readFile('files', 'huge.bin'));
@@ -54,7 +60,9 @@ describe('FsSkillRepository.readFile errors other than a missing file', () => {
     execFileSync('mkfifo', [tree.path('files/pipe')]);
     const repository = await FsSkillRepository.open({ roots: [tree.dir] });
     expect(await readError(repository.readFile('files', 'docs'))).toMatchObject({ problem: 'folder' });
-    expect((await readError(repository.readFile('files', 'docs'))).message).toBe('cannot read file "docs" of skill "files": it is a folder, not a file');
+    expect((await readError(repository.readFile('files', 'docs'))).message).toBe(
+      'cannot read file "docs" of skill "files": it is a folder, not a file',
+    );
     expect(await readError(repository.readFile('files', 'pipe'))).toMatchObject({ problem: 'not-a-file' });
   });
 
@@ -79,9 +87,21 @@ describe('FsSkillRepository.readFile errors other than a missing file', () => {
       const repository = await FsSkillRepository.open({ roots: [${JSON.stringify(tree.dir)}] });
       try { await repository.readFile('files', 'locked.md'); console.log('{}'); }
       catch (error) { console.log(JSON.stringify({ name: error.name, problem: error.problem, message: error.message })); }`;
-    const output = execFileSync('setpriv', ['--bounding-set=-dac_override,-dac_read_search', process.execPath, '--import', 'tsx', '--input-type=module', '-e', script], {
-      encoding: 'utf8',
-    });
+    const output = execFileSync(
+      'setpriv',
+      [
+        '--bounding-set=-dac_override,-dac_read_search',
+        process.execPath,
+        '--import',
+        'tsx',
+        '--input-type=module',
+        '-e',
+        script,
+      ],
+      {
+        encoding: 'utf8',
+      },
+    );
     expect(JSON.parse(output)).toEqual({
       name: 'SkillFileReadError',
       problem: 'permission',
@@ -90,6 +110,8 @@ describe('FsSkillRepository.readFile errors other than a missing file', () => {
   });
 
   it('rejects a limit that is not a positive integer', async () => {
-    await expect(FsSkillRepository.open({ roots: [], maxReadableFileBytes: 0 })).rejects.toBeInstanceOf(SkillRepositoryOptionsError);
+    await expect(FsSkillRepository.open({ roots: [], maxReadableFileBytes: 0 })).rejects.toBeInstanceOf(
+      SkillRepositoryOptionsError,
+    );
   });
 });

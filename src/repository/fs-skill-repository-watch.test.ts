@@ -1,7 +1,7 @@
 import { rm, writeFile } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FsSkillRepository, type SkillChangeEvent } from './fs-skill-repository.js';
-import { createSkillTree, skillMarkdown, type SkillTree } from './testing/skill-tree.js';
+import { createSkillTree, type SkillTree, skillMarkdown } from './testing/skill-tree.js';
 
 let root: SkillTree | undefined;
 afterEach(async () => {
@@ -9,7 +9,10 @@ afterEach(async () => {
 });
 
 /** Resolves with the next event; fails the test instead of hanging when none comes. */
-function nextEvent(events: SkillChangeEvent[], waiters: ((event: SkillChangeEvent) => void)[]): Promise<SkillChangeEvent> {
+function nextEvent(
+  events: SkillChangeEvent[],
+  waiters: ((event: SkillChangeEvent) => void)[],
+): Promise<SkillChangeEvent> {
   const queued = events.shift();
   if (queued) return Promise.resolve(queued);
   return new Promise((resolve, reject) => {
@@ -23,7 +26,10 @@ function nextEvent(events: SkillChangeEvent[], waiters: ((event: SkillChangeEven
 
 describe('FsSkillRepository.watch', () => {
   it('emits one debounced event per burst of changes: added, changed, removed', async () => {
-    root = await createSkillTree({ 'keep/SKILL.md': skillMarkdown('keep', 'Stays.'), 'drop/SKILL.md': skillMarkdown('drop', 'Goes.') });
+    root = await createSkillTree({
+      'keep/SKILL.md': skillMarkdown('keep', 'Stays.'),
+      'drop/SKILL.md': skillMarkdown('drop', 'Goes.'),
+    });
     const repository = await FsSkillRepository.open({ roots: [root.dir] });
     const events: SkillChangeEvent[] = [];
     const waiters: ((event: SkillChangeEvent) => void)[] = [];
@@ -38,11 +44,22 @@ describe('FsSkillRepository.watch', () => {
     );
     try {
       // Several writes in one burst: added twice over and edited, so only the debounce makes this one event.
-      await root.write({ 'new/one/SKILL.md': skillMarkdown('new-one', 'Added.'), 'new/two/SKILL.md': skillMarkdown('new-two', 'Added.') });
+      await root.write({
+        'new/one/SKILL.md': skillMarkdown('new-one', 'Added.'),
+        'new/two/SKILL.md': skillMarkdown('new-two', 'Added.'),
+      });
       await writeFile(root.path('keep/SKILL.md'), skillMarkdown('keep', 'Stays, edited.'));
       await rm(root.path('drop'), { recursive: true });
-      expect(await nextEvent(events, waiters)).toEqual({ added: ['new-one', 'new-two'], removed: ['drop'], changed: ['keep'] });
-      expect((await repository.list()).map((summary) => summary.description)).toEqual(['Stays, edited.', 'Added.', 'Added.']);
+      expect(await nextEvent(events, waiters)).toEqual({
+        added: ['new-one', 'new-two'],
+        removed: ['drop'],
+        changed: ['keep'],
+      });
+      expect((await repository.list()).map((summary) => summary.description)).toEqual([
+        'Stays, edited.',
+        'Added.',
+        'Added.',
+      ]);
 
       // Edits to a file that is not a SKILL.md do not change the catalog, so no event.
       await writeFile(root.path('keep/notes.md'), 'notes');
@@ -67,6 +84,8 @@ describe('FsSkillRepository.watch', () => {
   it('rejects a bad debounce', async () => {
     root = await createSkillTree({});
     const repository = await FsSkillRepository.open({ roots: [root.dir] });
-    expect(() => repository.watch(() => {}, { debounceMs: -1 })).toThrow('repository option "debounceMs" must be a non-negative number');
+    expect(() => repository.watch(() => {}, { debounceMs: -1 })).toThrow(
+      'repository option "debounceMs" must be a non-negative number',
+    );
   });
 });

@@ -9,7 +9,7 @@ import {
   StrictRepositoryError,
 } from './errors.js';
 import { FsSkillRepository } from './fs-skill-repository.js';
-import { createSkillTree, skillMarkdown, type SkillTree } from './testing/skill-tree.js';
+import { createSkillTree, type SkillTree, skillMarkdown } from './testing/skill-tree.js';
 
 const trees: SkillTree[] = [];
 async function tree(entries: Parameters<typeof createSkillTree>[0]): Promise<SkillTree & { real: string }> {
@@ -21,7 +21,8 @@ afterEach(async () => {
   await Promise.all(trees.splice(0).map((created) => created.remove()));
 });
 
-const names = async (repository: FsSkillRepository): Promise<string[]> => (await repository.list()).map((summary) => summary.name);
+const names = async (repository: FsSkillRepository): Promise<string[]> =>
+  (await repository.list()).map((summary) => summary.name);
 
 describe('FsSkillRepository scanning', () => {
   it('finds skills at any depth, SKILL.md or skill.md, and a skill owns its subtree', async () => {
@@ -40,7 +41,12 @@ describe('FsSkillRepository scanning', () => {
     expect(await repository.list()).toEqual([
       { name: 'alpha', description: 'First.', path: `${root.real}/alpha`, root: root.real },
       { name: 'beta', description: 'Lower-case file name.', path: `${root.real}/group/deeper/beta`, root: root.real },
-      { name: 'gamma', description: 'Hidden folders are scanned.', path: `${root.real}/.hidden/gamma`, root: root.real },
+      {
+        name: 'gamma',
+        description: 'Hidden folders are scanned.',
+        path: `${root.real}/.hidden/gamma`,
+        root: root.real,
+      },
     ]);
     expect(await repository.listFiles('alpha')).toEqual(['SKILL.md', 'nested/SKILL.md']);
     expect((await repository.get('alpha')).docs).toEqual(['nested/SKILL.md']);
@@ -59,7 +65,10 @@ describe('FsSkillRepository scanning', () => {
       'b/SKILL.md': skillMarkdown('same', 'first root, second path'),
       'a/SKILL.md': skillMarkdown('same', 'first root, first path'),
     });
-    const second = await tree({ 'x/SKILL.md': skillMarkdown('same', 'second root'), 'y/SKILL.md': skillMarkdown('other', 'o') });
+    const second = await tree({
+      'x/SKILL.md': skillMarkdown('same', 'second root'),
+      'y/SKILL.md': skillMarkdown('other', 'o'),
+    });
     const repository = await FsSkillRepository.open({ roots: [first.dir, second.dir] });
     expect((await repository.list()).map((summary) => summary.description)).toEqual(['o', 'first root, first path']);
     expect((await repository.report()).shadowed).toEqual([
@@ -70,7 +79,7 @@ describe('FsSkillRepository scanning', () => {
   });
 
   it('counts a root given twice (or through a link) once', async () => {
-    const root = await tree({ 'a/SKILL.md': skillMarkdown('a', 'A.'), 'alias': { link: '.' } });
+    const root = await tree({ 'a/SKILL.md': skillMarkdown('a', 'A.'), alias: { link: '.' } });
     const repository = await FsSkillRepository.open({ roots: [root.dir, root.path('alias'), root.path('a/..')] });
     expect(repository.roots()).toEqual([root.real]);
     expect((await repository.report()).shadowed).toEqual([]);
@@ -84,7 +93,11 @@ describe('FsSkillRepository scanning', () => {
     });
     const elsewhere = await tree({ alias: { link: root.path('skills') } });
     const inner = `${root.real}/skills`;
-    for (const roots of [[root.dir, root.path('skills')], [root.path('skills'), root.dir], [elsewhere.path('alias'), root.dir]]) {
+    for (const roots of [
+      [root.dir, root.path('skills')],
+      [root.path('skills'), root.dir],
+      [elsewhere.path('alias'), root.dir],
+    ]) {
       const repository = await FsSkillRepository.open({ roots });
       const report = await repository.report();
       expect(report.shadowed).toEqual([]);
@@ -98,24 +111,32 @@ describe('FsSkillRepository scanning', () => {
       expect(summaries[0]?.root).toBe(roots[0] === root.dir ? root.real : inner);
     }
     await rm(root.path('skills/broken'), { recursive: true });
-    await expect(FsSkillRepository.open({ roots: [root.dir, root.path('skills')], strict: true })).resolves.toBeInstanceOf(FsSkillRepository);
-    await expect(FsSkillRepository.open({ roots: [root.path('skills'), root.dir], strict: true })).resolves.toBeInstanceOf(FsSkillRepository);
+    await expect(
+      FsSkillRepository.open({ roots: [root.dir, root.path('skills')], strict: true }),
+    ).resolves.toBeInstanceOf(FsSkillRepository);
+    await expect(
+      FsSkillRepository.open({ roots: [root.path('skills'), root.dir], strict: true }),
+    ).resolves.toBeInstanceOf(FsSkillRepository);
   });
 
   it('follows links inside the root, not out of it, and reports loops', async () => {
     const outside = await tree({ 'escaped/SKILL.md': skillMarkdown('escaped', 'Outside the root.') });
     const root = await tree({
       'real/inner/SKILL.md': skillMarkdown('inner', 'Reached by name and through a link.'),
-      'linked': { link: 'real' },
-      'out': { link: outside.dir },
+      linked: { link: 'real' },
+      out: { link: outside.dir },
       'loop/back': { link: '..' },
     });
     const repository = await FsSkillRepository.open({ roots: [root.dir] });
     expect(await names(repository)).toEqual(['inner']);
     const report = await repository.report();
     expect(report.shadowed).toEqual([]);
-    expect(report.warnings).toContainEqual(expect.stringContaining(`not following ${root.real}/out: the link leads out of the root`));
-    expect(report.warnings).toContainEqual(expect.stringContaining(`not following ${root.real}/loop/back: the link leads back`));
+    expect(report.warnings).toContainEqual(
+      expect.stringContaining(`not following ${root.real}/out: the link leads out of the root`),
+    );
+    expect(report.warnings).toContainEqual(
+      expect.stringContaining(`not following ${root.real}/loop/back: the link leads back`),
+    );
   });
 
   it('stops at the depth bound with a warning', async () => {
@@ -132,7 +153,8 @@ describe('FsSkillRepository scanning', () => {
 
   it('stops at the entry bound with a warning', async () => {
     const entries: Record<string, string> = {};
-    for (let index = 0; index < 30; index += 1) entries[`s${String(index).padStart(2, '0')}/SKILL.md`] = skillMarkdown(`s${index}`, 'x');
+    for (let index = 0; index < 30; index += 1)
+      entries[`s${String(index).padStart(2, '0')}/SKILL.md`] = skillMarkdown(`s${index}`, 'x');
     const root = await tree(entries);
     const repository = await FsSkillRepository.open({ roots: [root.dir], maxEntries: 40 });
     // 30 entries at the top, then one per skill folder: the 11th folder crosses 40.
@@ -141,7 +163,9 @@ describe('FsSkillRepository scanning', () => {
   });
 
   it('rejects unusable options naming the option', async () => {
-    await expect(FsSkillRepository.open({ roots: [''] })).rejects.toThrow('repository option "roots[0]" must be a non-empty folder path');
+    await expect(FsSkillRepository.open({ roots: [''] })).rejects.toThrow(
+      'repository option "roots[0]" must be a non-empty folder path',
+    );
     await expect(FsSkillRepository.open({ roots: ['/tmp'], maxDepth: 0 })).rejects.toThrow(SkillRepositoryOptionsError);
     await expect(FsSkillRepository.open({ roots: 'skills' as never })).rejects.toThrow('"roots" must be an array');
   });
@@ -161,7 +185,13 @@ describe('FsSkillRepository roots', () => {
       home: home.dir,
       env: { SKILLS_ROOT: `${environment.dir}:ftp://example.com/skills.zip:${project.path('missing')}` },
     });
-    expect(repository.roots()).toEqual([environment.real, `${project.real}/.agents/skills`, `${project.real}/.claude/skills`, `${project.real}/skills`, `${home.real}/.claude/skills`]);
+    expect(repository.roots()).toEqual([
+      environment.real,
+      `${project.real}/.agents/skills`,
+      `${project.real}/.claude/skills`,
+      `${project.real}/skills`,
+      `${home.real}/.claude/skills`,
+    ]);
     const summaries = await repository.list();
     expect(summaries.map((summary) => `${summary.name}: ${summary.description}`)).toEqual([
       'claude-only: project .claude',
@@ -169,7 +199,9 @@ describe('FsSkillRepository roots', () => {
       'shared: from SKILLS_ROOT',
     ]);
     const { warnings } = await repository.report();
-    expect(warnings).toContain('skills root ftp://example.com/skills.zip is a URL of a scheme that is not supported (http, https and file are), so it was skipped');
+    expect(warnings).toContain(
+      'skills root ftp://example.com/skills.zip is a URL of a scheme that is not supported (http, https and file are), so it was skipped',
+    );
     expect(warnings).toContain(`skills root ${project.real}/missing does not exist`);
     // Absent standard folders (~/.agents/skills here) are not worth a warning.
     expect(warnings).toHaveLength(2);
@@ -242,7 +274,9 @@ describe('FsSkillRepository reading', () => {
     await expect(repository.readFile('tool', '/etc/passwd')).rejects.toBeInstanceOf(SkillPathError);
     await expect(repository.readFile('tool', '../other/private.md')).rejects.toBeInstanceOf(SkillPathError);
     await expect(repository.readFile('tool', 'docs/../../other/private.md')).rejects.toBeInstanceOf(SkillPathError);
-    await expect(repository.readFile('tool', 'docs/leak.md')).rejects.toThrow('a link in the path leads out of the skill folder');
+    await expect(repository.readFile('tool', 'docs/leak.md')).rejects.toThrow(
+      'a link in the path leads out of the skill folder',
+    );
     await expect(repository.readFile('tool', 'docs/out-folder/secret.txt')).rejects.toBeInstanceOf(SkillPathError);
     await expect(repository.readFile('tool', 'docs/dangling.md')).rejects.toBeInstanceOf(SkillFileNotFoundError);
     await expect(repository.readFile('tool', 'docs')).rejects.toBeInstanceOf(SkillFileReadError);
@@ -255,7 +289,9 @@ describe('FsSkillRepository reading', () => {
     const { repository, root } = await readingFixture();
     await writeFile(root.path('tool/SKILL.md'), skillMarkdown('tool', 'Edited description.', 'New body\n'));
     expect((await repository.get('tool')).body.trimEnd()).toBe('New body');
-    expect((await repository.list()).find((summary) => summary.name === 'tool')?.description).toBe('Edited description.');
+    expect((await repository.list()).find((summary) => summary.name === 'tool')?.description).toBe(
+      'Edited description.',
+    );
 
     await writeFile(root.path('other/SKILL.md'), skillMarkdown('renamed', 'Renamed skill.'));
     expect(await names(repository)).toEqual(['renamed', 'tool']);
@@ -278,14 +314,20 @@ describe('FsSkillRepository strict mode', () => {
       'dup-a/SKILL.md': skillMarkdown('dup', 'first'),
       'dup-b/SKILL.md': skillMarkdown('dup', 'second'),
     });
-    const failure = await FsSkillRepository.open({ roots: [root.dir, root.path('missing')], strict: true }).catch((error: unknown) => error);
+    const failure = await FsSkillRepository.open({ roots: [root.dir, root.path('missing')], strict: true }).catch(
+      (error: unknown) => error,
+    );
     expect(failure).toBeInstanceOf(StrictRepositoryError);
     const problems = (failure as StrictRepositoryError).problems;
     expect(problems).toHaveLength(4);
     expect(problems[0]).toBe(`skills root ${root.real}/missing does not exist`);
     expect(problems).toContainEqual(expect.stringMatching(new RegExp(`^${root.real}/broken-yaml/SKILL.md: `)));
-    expect(problems).toContainEqual(expect.stringMatching(new RegExp(`^${root.real}/no-description/SKILL.md: .*description`)));
-    expect(problems).toContainEqual(`duplicate skill name "dup" at ${root.real}/dup-b (first defined at ${root.real}/dup-a)`);
+    expect(problems).toContainEqual(
+      expect.stringMatching(new RegExp(`^${root.real}/no-description/SKILL.md: .*description`)),
+    );
+    expect(problems).toContainEqual(
+      `duplicate skill name "dup" at ${root.real}/dup-b (first defined at ${root.real}/dup-a)`,
+    );
     expect((failure as Error).message).toMatch(/^4 skill problems \(strict mode\):\n {2}- /);
   });
 
@@ -304,7 +346,9 @@ describe('FsSkillRepository strict mode', () => {
       'dup-b/SKILL.md': skillMarkdown('dup', 'second'),
     });
     const report = await (await FsSkillRepository.open({ roots: [root.dir] })).report();
-    expect(report.skipped).toEqual([{ path: `${root.real}/no-description/SKILL.md`, reason: expect.stringContaining('description') }]);
+    expect(report.skipped).toEqual([
+      { path: `${root.real}/no-description/SKILL.md`, reason: expect.stringContaining('description') },
+    ]);
     expect(report.shadowed).toHaveLength(1);
   });
 });

@@ -1,32 +1,27 @@
-import { watch as watchFolder, type FSWatcher } from 'node:fs';
+import { type FSWatcher, watch as watchFolder } from 'node:fs';
 import { realpath } from 'node:fs/promises';
 import { basename, join, relative, sep } from 'node:path';
 import { SkillParseError } from '../format/errors.js';
 import { normalizeSkillName } from '../format/frontmatter-rules.js';
 import { parseSkillMarkdown } from '../format/parse-skill.js';
 import type { ParsedSkill } from '../format/types.js';
+import { type BundledFileRule, createBundledFileRule, isSkippedFolderName } from './bundled-file-rule.js';
 import { normalizeBundledPath } from './bundled-path.js';
 import { compareNames } from './compare-names.js';
 import { isDocumentPath, isSkillFilePath } from './document-files.js';
-import {
-  SkillNotFoundError,
-  SkillPathError,
-  SkillRepositoryOptionsError,
-  StrictRepositoryError,
-} from './errors.js';
+import { SkillNotFoundError, SkillPathError, SkillRepositoryOptionsError, StrictRepositoryError } from './errors.js';
 import { listSkillFiles, type SkillFileListing } from './list-skill-files.js';
-import { readSkillFiles } from './read-skill-files.js';
+import { modelInvocableFromFrontmatter } from './model-invocation.js';
 import { bundledFileError, defaultMaxReadableFileBytes, readBundledFile } from './read-bundled-file.js';
-import { createBundledFileRule, isSkippedFolderName, type BundledFileRule } from './bundled-file-rule.js';
+import { readSkillFiles } from './read-skill-files.js';
 import { isWithin } from './resolve-link.js';
-import { resolveSkillRoots, type RootEntry } from './resolve-skill-roots.js';
-import { scanSkillRoot, type FoundSkillFolder } from './scan-skill-root.js';
+import { type RootEntry, resolveSkillRoots } from './resolve-skill-roots.js';
+import { type FoundSkillFolder, scanSkillRoot } from './scan-skill-root.js';
 import { escapeUnsafeCharacters, skillNameProblem } from './skill-name-safety.js';
 import { splitSkillsRootList, standardSkillRoots } from './standard-roots.js';
+import type { RepositoryReport, ShadowedSkill, Skill, SkillRepository, SkillSummary, SkippedSkill } from './types.js';
 import { checkUrlRootOptions, type UrlRootOptions } from './url-root.js';
 import { defaultSkillsCacheDir } from './url-root-cache-dir.js';
-import { modelInvocableFromFrontmatter } from './model-invocation.js';
-import type { RepositoryReport, ShadowedSkill, Skill, SkippedSkill, SkillRepository, SkillSummary } from './types.js';
 
 /** Options of `createFsSkillRepository`: the roots (folders or http(s) archives) and the limits they are read with. */
 export interface FsSkillRepositoryOptions {
@@ -137,7 +132,11 @@ interface CatalogView {
   shadowed: ShadowedSkill[];
 }
 
-function positiveInteger(options: FsSkillRepositoryOptions, key: keyof FsSkillRepositoryOptions, fallback: number): number {
+function positiveInteger(
+  options: FsSkillRepositoryOptions,
+  key: keyof FsSkillRepositoryOptions,
+  fallback: number,
+): number {
   const value = options[key];
   if (value === undefined) return fallback;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
@@ -147,7 +146,8 @@ function positiveInteger(options: FsSkillRepositoryOptions, key: keyof FsSkillRe
 }
 
 function reasonOf(error: unknown): string {
-  if (error instanceof SkillParseError) return error.line === undefined ? error.reason : `line ${error.line}: ${error.reason}`;
+  if (error instanceof SkillParseError)
+    return error.line === undefined ? error.reason : `line ${error.line}: ${error.reason}`;
   const code = (error as NodeJS.ErrnoException).code;
   if (code !== undefined) return `cannot read the file: ${code}`;
   return `cannot be parsed: ${error instanceof Error ? error.message : String(error)}`;
@@ -166,7 +166,9 @@ function withSafeName(parsed: ParsedSkill, file: string, folderName: string): Lo
   const fallback = normalizeSkillName(folderName);
   const fallbackProblem = fallback === '' ? 'is empty' : skillNameProblem(fallback);
   if (fallbackProblem !== undefined) {
-    return { reason: `the name ${shown} ${problem}, and the folder name "${escapeUnsafeCharacters(folderName)}" ${fallbackProblem}` };
+    return {
+      reason: `the name ${shown} ${problem}, and the folder name "${escapeUnsafeCharacters(folderName)}" ${fallbackProblem}`,
+    };
   }
   return {
     parsed: {
@@ -191,7 +193,13 @@ export class FsSkillRepository implements SkillRepository {
   readonly #rootEntries: RootEntry[];
   readonly #cwd: string;
   readonly #urlRoots: UrlRootOptions;
-  readonly #bounds: { maxDepth: number; maxEntries: number; maxFilesPerSkill: number; maxSkillFileBytes: number; maxReadableFileBytes: number };
+  readonly #bounds: {
+    maxDepth: number;
+    maxEntries: number;
+    maxFilesPerSkill: number;
+    maxSkillFileBytes: number;
+    maxReadableFileBytes: number;
+  };
   readonly #fileRule: BundledFileRule;
   readonly #cache = new Map<string, CacheEntry>();
   #index: ScanIndex = { roots: [], folders: [], skipped: [], warnings: [], problems: [] };
@@ -216,20 +224,31 @@ export class FsSkillRepository implements SkillRepository {
     this.#urlRoots = {
       ...options.urlRoots,
       cacheDir:
-        options.urlRoots?.cacheDir ?? defaultSkillsCacheDir({ cwd: this.#cwd, ...(options.env ? { env: options.env } : {}), ...(options.home ? { home: options.home } : {}) }),
+        options.urlRoots?.cacheDir ??
+        defaultSkillsCacheDir({
+          cwd: this.#cwd,
+          ...(options.env ? { env: options.env } : {}),
+          ...(options.home ? { home: options.home } : {}),
+        }),
     };
     checkUrlRootOptions(this.#urlRoots);
     if (options.roots === undefined) {
       const environment = options.env ?? process.env;
       const fromEnvironment = splitSkillsRootList(environment.SKILLS_ROOT ?? '').length;
-      this.#rootEntries = standardSkillRoots({ cwd: this.#cwd, env: environment, ...(options.home ? { home: options.home } : {}) }).map(
-        (root, index) => ({ root, explicit: index < fromEnvironment }),
-      );
+      this.#rootEntries = standardSkillRoots({
+        cwd: this.#cwd,
+        env: environment,
+        ...(options.home ? { home: options.home } : {}),
+      }).map((root, index) => ({ root, explicit: index < fromEnvironment }));
     } else {
-      if (!Array.isArray(options.roots)) throw new SkillRepositoryOptionsError('roots', 'must be an array of folder paths');
+      if (!Array.isArray(options.roots))
+        throw new SkillRepositoryOptionsError('roots', 'must be an array of folder paths');
       options.roots.forEach((root, index) => {
         if (typeof root !== 'string' || root.trim() === '') {
-          throw new SkillRepositoryOptionsError(`roots[${index}]`, `must be a non-empty folder path, got ${JSON.stringify(root)}`);
+          throw new SkillRepositoryOptionsError(
+            `roots[${index}]`,
+            `must be a non-empty folder path, got ${JSON.stringify(root)}`,
+          );
         }
       });
       this.#rootEntries = options.roots.map((root) => ({ root, explicit: true }));
@@ -271,8 +290,10 @@ export class FsSkillRepository implements SkillRepository {
     );
     // A root the caller named that holds no skill is most likely the wrong folder (a typo'd
     // subfolder, the skill's parent's parent); a standard root that holds none is normal.
-    const emptyRootWarnings = resolved.roots.flatMap((root, position) =>
-      resolved.explicit[position] === true && scans[position]?.found.length === 0 && scans[position]?.skipped.length === 0
+    const emptyRootWarnings = resolved.roots.flatMap((_root, position) =>
+      resolved.explicit[position] === true &&
+      scans[position]?.found.length === 0 &&
+      scans[position]?.skipped.length === 0
         ? [`skills root ${resolved.sources[position]} holds no skill (no SKILL.md in it or below it)`]
         : [],
     );
@@ -303,7 +324,10 @@ export class FsSkillRepository implements SkillRepository {
       const problems = [
         ...index.problems,
         ...view.skipped.map((skipped) => `${skipped.path}: ${skipped.reason}`),
-        ...view.shadowed.map((shadowed) => `duplicate skill name "${shadowed.name}" at ${shadowed.path} (first defined at ${shadowed.winner})`),
+        ...view.shadowed.map(
+          (shadowed) =>
+            `duplicate skill name "${shadowed.name}" at ${shadowed.path} (first defined at ${shadowed.winner})`,
+        ),
       ];
       // The previous index stays in place, so a failed refresh changes nothing.
       if (problems.length > 0) throw new StrictRepositoryError(problems);
@@ -319,7 +343,9 @@ export class FsSkillRepository implements SkillRepository {
   }
 
   /** Every folder's SKILL.md, parsed, or its parse from the cache when its size, mtime and inode are unchanged. */
-  async #loadAll(folders: readonly IndexedFolder[]): Promise<({ signature: string; outcome: LoadOutcome } | undefined)[]> {
+  async #loadAll(
+    folders: readonly IndexedFolder[],
+  ): Promise<({ signature: string; outcome: LoadOutcome } | undefined)[]> {
     const maxBytes = this.#bounds.maxSkillFileBytes;
     const reads = await readSkillFiles(
       folders.map((indexed) => indexed.file),
@@ -331,14 +357,23 @@ export class FsSkillRepository implements SkillRepository {
       // Removed since the scan (or no longer a file): the skill is gone until it comes back.
       if (read.kind === 'missing') return undefined;
       // A read error may be passing; only a verdict on the content is worth remembering.
-      if (read.kind === 'error') return { signature: read.signature ?? '', outcome: { reason: `cannot read the file: ${read.code}` } };
+      if (read.kind === 'error')
+        return { signature: read.signature ?? '', outcome: { reason: `cannot read the file: ${read.code}` } };
       const { signature } = read;
-      if (read.size > BigInt(maxBytes)) return { signature, outcome: { reason: `the file is ${read.size} bytes, over the ${maxBytes}-byte limit (maxSkillFileBytes)` } };
+      if (read.size > BigInt(maxBytes))
+        return {
+          signature,
+          outcome: { reason: `the file is ${read.size} bytes, over the ${maxBytes}-byte limit (maxSkillFileBytes)` },
+        };
       if (read.bytes === undefined) return this.#cache.get(indexed.file)!;
       let outcome: LoadOutcome;
       try {
         const folderName = basename(indexed.folder);
-        outcome = withSafeName(parseSkillMarkdown(read.bytes, { file: indexed.file, folderName }), indexed.file, folderName);
+        outcome = withSafeName(
+          parseSkillMarkdown(read.bytes, { file: indexed.file, folderName }),
+          indexed.file,
+          folderName,
+        );
       } catch (error) {
         outcome = { reason: reasonOf(error) };
         if (!(error instanceof SkillParseError)) return { signature, outcome };
@@ -374,7 +409,9 @@ export class FsSkillRepository implements SkillRepository {
       };
       view.winners.set(parsed.name, { indexed, parsed, signature: load.signature, summary });
     });
-    view.summaries = [...view.winners.values()].map((loaded) => loaded.summary).sort((left, right) => compareNames(left.name, right.name));
+    view.summaries = [...view.winners.values()]
+      .map((loaded) => loaded.summary)
+      .sort((left, right) => compareNames(left.name, right.name));
     return view;
   }
 
@@ -421,7 +458,11 @@ export class FsSkillRepository implements SkillRepository {
   /** The skill's files; a folder removed since the last look means the skill is gone. */
   async #files(name: string, folder: string): Promise<SkillFileListing> {
     try {
-      return await listSkillFiles(folder, { maxDepth: this.#bounds.maxDepth, maxFiles: this.#bounds.maxFilesPerSkill, rule: this.#fileRule });
+      return await listSkillFiles(folder, {
+        maxDepth: this.#bounds.maxDepth,
+        maxFiles: this.#bounds.maxFilesPerSkill,
+        rule: this.#fileRule,
+      });
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new SkillNotFoundError(name);
       throw error;
@@ -433,7 +474,13 @@ export class FsSkillRepository implements SkillRepository {
     if (!this.#options.nested) return [];
     const prefix = indexed.relativeFolder === '' ? '' : `${indexed.relativeFolder}/`;
     return this.#index.folders
-      .filter((other) => other.root === indexed.root && other !== indexed && other.relativeFolder.startsWith(prefix) && other.relativeFolder !== indexed.relativeFolder)
+      .filter(
+        (other) =>
+          other.root === indexed.root &&
+          other !== indexed &&
+          other.relativeFolder.startsWith(prefix) &&
+          other.relativeFolder !== indexed.relativeFolder,
+      )
       .map((other) => `${other.relativeFolder.slice(prefix.length)}/`);
   }
 
@@ -478,10 +525,12 @@ export class FsSkillRepository implements SkillRepository {
       if (code === 'ELOOP') throw new SkillPathError(name, relativePath, 'the path goes through a link loop');
       throw bundledFileError(name, path, error);
     }
-    if (!isWithin(target, folder)) throw new SkillPathError(name, relativePath, 'a link in the path leads out of the skill folder');
+    if (!isWithin(target, folder))
+      throw new SkillPathError(name, relativePath, 'a link in the path leads out of the skill folder');
     const realRelative = relative(folder, target).split(sep).join('/');
     const linkRefusal = realRelative === '' ? undefined : this.#fileRule.refusalOf(realRelative);
-    if (linkRefusal !== undefined) throw new SkillPathError(name, relativePath, `a link in the path leads to "${realRelative}": ${linkRefusal}`);
+    if (linkRefusal !== undefined)
+      throw new SkillPathError(name, relativePath, `a link in the path leads to "${realRelative}": ${linkRefusal}`);
     // Reading the resolved path means a link swapped after the check cannot redirect the read.
     return readBundledFile(name, path, target, this.#bounds.maxReadableFileBytes);
   }
@@ -507,7 +556,9 @@ export class FsSkillRepository implements SkillRepository {
       throw new SkillRepositoryOptionsError('debounceMs', `must be a non-negative number, got ${String(debounceMs)}`);
     }
     const onError =
-      options.onError ?? ((error: unknown) => process.emitWarning(`skill watch: re-scan failed: ${(error as Error).message ?? String(error)}`));
+      options.onError ??
+      ((error: unknown) =>
+        process.emitWarning(`skill watch: re-scan failed: ${(error as Error).message ?? String(error)}`));
     let closed = false;
     let timer: NodeJS.Timeout | undefined;
     let queue: Promise<void> = Promise.resolve();
@@ -525,7 +576,8 @@ export class FsSkillRepository implements SkillRepository {
       for (const [name, loaded] of after) {
         const previous = before.get(name);
         if (!previous) event.added.push(name);
-        else if (previous.signature !== loaded.signature || previous.indexed.file !== loaded.indexed.file) event.changed.push(name);
+        else if (previous.signature !== loaded.signature || previous.indexed.file !== loaded.indexed.file)
+          event.changed.push(name);
       }
       for (const name of before.keys()) if (!after.has(name)) event.removed.push(name);
       if (closed || event.added.length + event.removed.length + event.changed.length === 0) return;
@@ -568,7 +620,14 @@ function sameSummaries(left: readonly SkillSummary[], right: readonly SkillSumma
   for (let index = 0; index < left.length; index += 1) {
     const a = left[index]!;
     const b = right[index]!;
-    if (a.name !== b.name || a.description !== b.description || a.path !== b.path || a.root !== b.root || a.modelInvocable !== b.modelInvocable) return false;
+    if (
+      a.name !== b.name ||
+      a.description !== b.description ||
+      a.path !== b.path ||
+      a.root !== b.root ||
+      a.modelInvocable !== b.modelInvocable
+    )
+      return false;
   }
   return true;
 }

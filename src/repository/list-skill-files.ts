@@ -35,7 +35,9 @@ export async function listSkillFiles(folder: string, bounds: SkillFileBounds): P
   while (level.length > 0) {
     const next: typeof level = [];
     const listings = await Promise.all(
-      level.map((current) => readdir(current.path, { withFileTypes: true }).catch((error: NodeJS.ErrnoException) => error)),
+      level.map((current) =>
+        readdir(current.path, { withFileTypes: true }).catch((error: NodeJS.ErrnoException) => error),
+      ),
     );
     for (const [index, current] of level.entries()) {
       const listing = listings[index];

@@ -1,13 +1,13 @@
 import { stringify } from 'yaml';
 import { isPlainRecord } from '../format/is-plain-record.js';
 import { parseToolsSection } from '../format/parse-tools-section.js';
+import { type BundledFileRule, createBundledFileRule } from './bundled-file-rule.js';
 import { normalizeBundledPath } from './bundled-path.js';
-import { createBundledFileRule, type BundledFileRule } from './bundled-file-rule.js';
 import { compareNames } from './compare-names.js';
 import { isDocumentPath, isSkillFilePath } from './document-files.js';
+import { SkillDefinitionError, SkillFileNotFoundError, SkillFileReadError, SkillNotFoundError } from './errors.js';
 import { modelInvocableFromFrontmatter } from './model-invocation.js';
 import { skillNameProblem } from './skill-name-safety.js';
-import { SkillDefinitionError, SkillFileNotFoundError, SkillFileReadError, SkillNotFoundError } from './errors.js';
 import type { RepositoryReport, Skill, SkillRepository, SkillSummary } from './types.js';
 
 /** A skill defined in code. */
@@ -52,7 +52,8 @@ interface StoredSkill {
 }
 
 function requireText(value: unknown, index: number, field: string, allowEmpty: boolean): string {
-  if (typeof value !== 'string') throw new SkillDefinitionError(index, field, `must be a string, got ${describe(value)}`);
+  if (typeof value !== 'string')
+    throw new SkillDefinitionError(index, field, `must be a string, got ${describe(value)}`);
   if (!allowEmpty && value.trim() === '') throw new SkillDefinitionError(index, field, 'must not be empty');
   return value;
 }
@@ -84,21 +85,30 @@ function storeDefinition(definition: MemorySkillDefinition, index: number, rule:
   const name = requireText(definition.name, index, 'name', false).trim();
   const nameProblem = skillNameProblem(name);
   // The name goes into the model's catalog on one line; a line break there would add lines of its own.
-  if (nameProblem !== undefined) throw new SkillDefinitionError(index, 'name', `${nameProblem}; a skill name is one line of printable text`);
+  if (nameProblem !== undefined)
+    throw new SkillDefinitionError(index, 'name', `${nameProblem}; a skill name is one line of printable text`);
   const description = requireText(definition.description, index, 'description', false).trim();
   const body = requireText(definition.body, index, 'body', true);
-  const tools = definition.tools === undefined ? parseToolsSection(body) : requireTextList(definition.tools, index, 'tools');
+  const tools =
+    definition.tools === undefined ? parseToolsSection(body) : requireTextList(definition.tools, index, 'tools');
   const allowedTools = requireTextList(definition.allowedTools, index, 'allowedTools');
-  const license = definition.license === undefined ? undefined : requireText(definition.license, index, 'license', false);
+  const license =
+    definition.license === undefined ? undefined : requireText(definition.license, index, 'license', false);
   const compatibility =
-    definition.compatibility === undefined ? undefined : requireText(definition.compatibility, index, 'compatibility', false);
+    definition.compatibility === undefined
+      ? undefined
+      : requireText(definition.compatibility, index, 'compatibility', false);
   const metadata = definition.metadata;
   if (metadata !== undefined && !isPlainRecord(metadata)) {
     throw new SkillDefinitionError(index, 'metadata', `must be an object, got ${describe(metadata)}`);
   }
   const disableModelInvocation = definition.disableModelInvocation;
   if (disableModelInvocation !== undefined && typeof disableModelInvocation !== 'boolean') {
-    throw new SkillDefinitionError(index, 'disableModelInvocation', `must be a boolean, got ${describe(disableModelInvocation)}`);
+    throw new SkillDefinitionError(
+      index,
+      'disableModelInvocation',
+      `must be a boolean, got ${describe(disableModelInvocation)}`,
+    );
   }
   const given = definition.files ?? {};
   if (!isPlainRecord(given)) {
@@ -115,21 +125,33 @@ function storeDefinition(definition: MemorySkillDefinition, index: number, rule:
     }
     const refusal = rule.refusalOf(path);
     // Refused here rather than hidden later: the code that defined the file should hear about it.
-    if (refusal !== undefined) throw new SkillDefinitionError(index, `files["${rawPath}"]`, `would never be served: ${refusal}`);
+    if (refusal !== undefined)
+      throw new SkillDefinitionError(index, `files["${rawPath}"]`, `would never be served: ${refusal}`);
     if (isSkillFilePath(path)) {
-      throw new SkillDefinitionError(index, `files["${rawPath}"]`, 'is generated from name, description and body; do not give it');
+      throw new SkillDefinitionError(
+        index,
+        `files["${rawPath}"]`,
+        'is generated from name, description and body; do not give it',
+      );
     }
-    if (files.has(path)) throw new SkillDefinitionError(index, `files["${rawPath}"]`, `names the same file as another entry ("${path}")`);
+    if (files.has(path))
+      throw new SkillDefinitionError(index, `files["${rawPath}"]`, `names the same file as another entry ("${path}")`);
     if (typeof content === 'string') files.set(path, Buffer.from(content, 'utf8'));
     else if (content instanceof Uint8Array) files.set(path, Buffer.from(content));
-    else throw new SkillDefinitionError(index, `files["${rawPath}"]`, `must be a string or Uint8Array, got ${describe(content)}`);
+    else
+      throw new SkillDefinitionError(
+        index,
+        `files["${rawPath}"]`,
+        `must be a string or Uint8Array, got ${describe(content)}`,
+      );
   }
   for (const path of files.keys()) {
     // A path that is both a file and a folder of another file cannot exist on disk either.
     const segments = path.split('/');
     for (let depth = 1; depth < segments.length; depth += 1) {
       const folder = segments.slice(0, depth).join('/');
-      if (files.has(folder)) throw new SkillDefinitionError(index, `files["${folder}"]`, `is a file but "${path}" needs it to be a folder`);
+      if (files.has(folder))
+        throw new SkillDefinitionError(index, `files["${folder}"]`, `is a file but "${path}" needs it to be a folder`);
     }
   }
 
@@ -173,13 +195,21 @@ export class MemorySkillRepository implements SkillRepository {
   constructor(definitions: readonly MemorySkillDefinition[], options: MemorySkillRepositoryOptions = {}) {
     const rule = createBundledFileRule(options.deniedFileNames);
     if (!Array.isArray(definitions)) {
-      throw new SkillDefinitionError(0, '(definitions)', `must be an array of skill definitions, got ${describe(definitions)}`);
+      throw new SkillDefinitionError(
+        0,
+        '(definitions)',
+        `must be an array of skill definitions, got ${describe(definitions)}`,
+      );
     }
     this.#skills = new Map();
     definitions.forEach((definition, index) => {
       const stored = storeDefinition(definition, index, rule);
       if (this.#skills.has(stored.skill.name)) {
-        throw new SkillDefinitionError(index, 'name', `"${stored.skill.name}" is already used by an earlier definition`);
+        throw new SkillDefinitionError(
+          index,
+          'name',
+          `"${stored.skill.name}" is already used by an earlier definition`,
+        );
       }
       this.#skills.set(stored.skill.name, stored);
     });
@@ -193,7 +223,11 @@ export class MemorySkillRepository implements SkillRepository {
 
   async list(): Promise<SkillSummary[]> {
     return [...this.#skills.values()]
-      .map(({ skill }) => ({ name: skill.name, description: skill.description, ...(skill.modelInvocable === undefined ? {} : { modelInvocable: skill.modelInvocable }) }))
+      .map(({ skill }) => ({
+        name: skill.name,
+        description: skill.description,
+        ...(skill.modelInvocable === undefined ? {} : { modelInvocable: skill.modelInvocable }),
+      }))
       .sort((left, right) => compareNames(left.name, right.name));
   }
 
@@ -233,6 +267,9 @@ export class MemorySkillRepository implements SkillRepository {
 }
 
 /** A repository of skills defined in code, checked like skills read from disk. */
-export function createMemorySkillRepository(definitions: readonly MemorySkillDefinition[], options: MemorySkillRepositoryOptions = {}): MemorySkillRepository {
+export function createMemorySkillRepository(
+  definitions: readonly MemorySkillDefinition[],
+  options: MemorySkillRepositoryOptions = {},
+): MemorySkillRepository {
   return new MemorySkillRepository(definitions, options);
 }

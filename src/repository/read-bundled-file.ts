@@ -1,5 +1,5 @@
 import { constants } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { type FileHandle, open } from 'node:fs/promises';
 import { SkillboxError } from '../errors.js';
 import { SkillFileNotFoundError, SkillFileReadError, SkillPathError } from './errors.js';
 
@@ -26,9 +26,21 @@ export function bundledFileError(skill: string, path: string, error: unknown): E
     case 'EISDIR':
       return new SkillFileReadError(skill, path, 'folder', 'it is a folder, not a file', { cause: error });
     case 'ERR_FS_FILE_TOO_LARGE':
-      return new SkillFileReadError(skill, path, 'too-large', 'the file is too large to read into memory (over 2 GiB)', { cause: error });
+      return new SkillFileReadError(
+        skill,
+        path,
+        'too-large',
+        'the file is too large to read into memory (over 2 GiB)',
+        { cause: error },
+      );
     default:
-      return new SkillFileReadError(skill, path, 'io', code ?? (error instanceof Error ? error.message : String(error)), { cause: error });
+      return new SkillFileReadError(
+        skill,
+        path,
+        'io',
+        code ?? (error instanceof Error ? error.message : String(error)),
+        { cause: error },
+      );
   }
 }
 
@@ -37,8 +49,13 @@ export function bundledFileError(skill: string, path: string, error: unknown): E
  * or is over `maxBytes`. The size is checked on the open handle before reading, so a 3 GB file
  * costs a stat, not an allocation; O_NONBLOCK keeps a named pipe from blocking the open.
  */
-export async function readBundledFile(skill: string, path: string, realPath: string, maxBytes: number): Promise<Buffer> {
-  let handle;
+export async function readBundledFile(
+  skill: string,
+  path: string,
+  realPath: string,
+  maxBytes: number,
+): Promise<Buffer> {
+  let handle: FileHandle;
   try {
     handle = await open(realPath, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (error) {
@@ -47,12 +64,19 @@ export async function readBundledFile(skill: string, path: string, realPath: str
   try {
     const stats = await handle.stat();
     if (stats.isDirectory()) throw new SkillFileReadError(skill, path, 'folder', 'it is a folder, not a file');
-    if (!stats.isFile()) throw new SkillFileReadError(skill, path, 'not-a-file', 'it is not a regular file (a device, pipe or socket)');
+    if (!stats.isFile())
+      throw new SkillFileReadError(skill, path, 'not-a-file', 'it is not a regular file (a device, pipe or socket)');
     const tooLarge = (size: number): SkillFileReadError =>
-      new SkillFileReadError(skill, path, 'too-large', `the file is ${size} bytes, over the ${maxBytes}-byte limit (maxReadableFileBytes)`, {
-        size,
-        limit: maxBytes,
-      });
+      new SkillFileReadError(
+        skill,
+        path,
+        'too-large',
+        `the file is ${size} bytes, over the ${maxBytes}-byte limit (maxReadableFileBytes)`,
+        {
+          size,
+          limit: maxBytes,
+        },
+      );
     if (stats.size > maxBytes) throw tooLarge(stats.size);
     const bytes = await handle.readFile();
     // The file may have grown between the stat and the read.

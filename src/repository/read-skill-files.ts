@@ -21,7 +21,11 @@ const filesPerTurn = 32;
  * work responsive. The file is opened non-blocking, so a FIFO named SKILL.md cannot hang the read;
  * its stat then says it is not a file.
  */
-export async function readSkillFiles(files: readonly string[], maxBytes: number, wanted: (file: string, signature: string) => boolean): Promise<SkillFileRead[]> {
+export async function readSkillFiles(
+  files: readonly string[],
+  maxBytes: number,
+  wanted: (file: string, signature: string) => boolean,
+): Promise<SkillFileRead[]> {
   const results: SkillFileRead[] = new Array(files.length);
   for (let start = 0; start < files.length; start += filesPerTurn) {
     if (start > 0) await new Promise<void>((resolve) => setImmediate(resolve));
@@ -37,14 +41,17 @@ function readOne(file: string, maxBytes: number, wanted: (file: string, signatur
     descriptor = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? 'EIO';
-    return code === 'ENOENT' || code === 'ENOTDIR' ? { kind: 'missing' } : { kind: 'error', signature: undefined, code };
+    return code === 'ENOENT' || code === 'ENOTDIR'
+      ? { kind: 'missing' }
+      : { kind: 'error', signature: undefined, code };
   }
   let signature: string | undefined;
   try {
     const stats = fstatSync(descriptor, { bigint: true });
     if (!stats.isFile()) return { kind: 'missing' };
     signature = `${stats.size}:${stats.mtimeNs}:${stats.ino}`;
-    if (stats.size > BigInt(maxBytes) || !wanted(file, signature)) return { kind: 'file', signature, size: stats.size, bytes: undefined };
+    if (stats.size > BigInt(maxBytes) || !wanted(file, signature))
+      return { kind: 'file', signature, size: stats.size, bytes: undefined };
     const size = Number(stats.size);
     const bytes = Buffer.allocUnsafe(size);
     let filled = 0;

@@ -29,7 +29,11 @@ export interface ResolvedRoots {
  * reported. A missing root is only worth a warning when the caller named it: the standard roots are
  * usually absent.
  */
-export async function resolveSkillRoots(given: readonly RootEntry[], cwd: string, urlRoots: UrlRootOptions = {}): Promise<ResolvedRoots> {
+export async function resolveSkillRoots(
+  given: readonly RootEntry[],
+  cwd: string,
+  urlRoots: UrlRootOptions = {},
+): Promise<ResolvedRoots> {
   const result: ResolvedRoots = { roots: [], sources: [], explicit: [], warnings: [], problems: [] };
   for (const { root, explicit } of given) {
     const report = (message: string): void => {
@@ -47,7 +51,9 @@ export async function resolveSkillRoots(given: readonly RootEntry[], cwd: string
       }
     } else if (isUrl(root)) {
       if (!lower.startsWith('file://')) {
-        report(`skills root ${root} is a URL of a scheme that is not supported (http, https and file are), so it was skipped`);
+        report(
+          `skills root ${root} is a URL of a scheme that is not supported (http, https and file are), so it was skipped`,
+        );
         continue;
       }
       try {

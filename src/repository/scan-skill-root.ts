@@ -2,9 +2,9 @@ import type { Dirent } from 'node:fs';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { SKILL_FILE_NAMES } from '../format/find-skill-markdown.js';
-import { compareNames } from './compare-names.js';
 import { isSkippedFolderName } from './bundled-file-rule.js';
-import { isWithin, resolveLink, type LinkTarget } from './resolve-link.js';
+import { compareNames } from './compare-names.js';
+import { isWithin, type LinkTarget, resolveLink } from './resolve-link.js';
 import type { SkippedSkill } from './types.js';
 
 export interface ScanBounds {
@@ -205,7 +205,8 @@ async function classifySkillFile(
   if (entry.isDirectory()) return skipped(`${entry.name} is a folder, not a file`);
   if (entry.isSymbolicLink()) {
     const target = await resolveLinkWithin(file, root, siblingRoots);
-    if (target.kind === 'outside') return skipped(`${entry.name} is a link that leads out of the root (to ${target.realPath})`);
+    if (target.kind === 'outside')
+      return skipped(`${entry.name} is a link that leads out of the root (to ${target.realPath})`);
     if (target.kind === 'dangling') return skipped(`${entry.name} is a link that cannot be followed (${target.code})`);
     if (target.stats.isFile()) return found;
     return skipped(`${entry.name} is a link to something that is not a file`);

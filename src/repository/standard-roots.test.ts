@@ -3,7 +3,11 @@ import { splitSkillsRootList, standardSkillRoots } from './standard-roots.js';
 
 describe('standardSkillRoots', () => {
   it('puts SKILLS_ROOT entries first, then the project and home folders in order', () => {
-    const roots = standardSkillRoots({ cwd: '/project', home: '/home/ada', env: { SKILLS_ROOT: '/opt/skills:relative/skills' } });
+    const roots = standardSkillRoots({
+      cwd: '/project',
+      home: '/home/ada',
+      env: { SKILLS_ROOT: '/opt/skills:relative/skills' },
+    });
     expect(roots).toEqual([
       '/opt/skills',
       '/project/relative/skills',
@@ -24,7 +28,9 @@ describe('standardSkillRoots', () => {
       await mkdir(join(top, 'repo/.git'), { recursive: true });
       await mkdir(join(top, 'repo/a/b'), { recursive: true });
       expect(standardSkillRoots({ cwd: join(top, 'repo/a/b'), home: '/h', env: {} })).toEqual([
-        ...['repo/a/b', 'repo/a', 'repo'].flatMap((folder) => ['.agents/skills', '.claude/skills', 'skills'].map((root) => join(top, folder, root))),
+        ...['repo/a/b', 'repo/a', 'repo'].flatMap((folder) =>
+          ['.agents/skills', '.claude/skills', 'skills'].map((root) => join(top, folder, root)),
+        ),
         '/h/.agents/skills',
         '/h/.claude/skills',
       ]);

@@ -47,7 +47,11 @@ export function standardSkillRoots(options: StandardRootsOptions = {}): string[]
   );
   return [
     ...fromEnvironment,
-    ...projectFolders(cwd, home).flatMap((folder) => [join(folder, '.agents', 'skills'), join(folder, '.claude', 'skills'), join(folder, 'skills')]),
+    ...projectFolders(cwd, home).flatMap((folder) => [
+      join(folder, '.agents', 'skills'),
+      join(folder, '.claude', 'skills'),
+      join(folder, 'skills'),
+    ]),
     join(home, '.agents', 'skills'),
     join(home, '.claude', 'skills'),
   ];
@@ -69,7 +73,7 @@ export function splitSkillsRootList(value: string): string[] {
   for (let index = 0; index < pieces.length; index += 1) {
     let entry = pieces[index] ?? '';
     const next = pieces[index + 1];
-    if (/^[A-Za-z][A-Za-z0-9+.-]*$/.test(entry) && next !== undefined && next.startsWith('//')) {
+    if (/^[A-Za-z][A-Za-z0-9+.-]*$/.test(entry) && next?.startsWith('//')) {
       entry = `${entry}:${next}`;
       index += 1;
       const port = pieces[index + 1];

@@ -55,7 +55,8 @@ function ipv6Groups(address: string): number[] {
     text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
   }
   const [head = '', tail] = text.split('::');
-  const parse = (part: string): number[] => (part === '' ? [] : part.split(':').map((group) => Number.parseInt(group, 16)));
+  const parse = (part: string): number[] =>
+    part === '' ? [] : part.split(':').map((group) => Number.parseInt(group, 16));
   const left = parse(head);
   const right = tail === undefined ? [] : parse(tail);
   return [...left, ...new Array<number>(8 - left.length - right.length).fill(0), ...right];
@@ -125,7 +126,13 @@ export function addressCheckingLookup(rule: AddressRule = nonPublicAddressKind):
       const first = allowed[0];
       if (first === undefined) {
         const refused = addresses[0] as LookupAddress;
-        (callback as SingleCallback)(new NonPublicAddressError(nonPublicAddressMessage(hostname, refused.address, rule(refused.address) as string)), '', 0);
+        (callback as SingleCallback)(
+          new NonPublicAddressError(
+            nonPublicAddressMessage(hostname, refused.address, rule(refused.address) as string),
+          ),
+          '',
+          0,
+        );
         return;
       }
       if (options.all) (callback as AllCallback)(null, allowed);

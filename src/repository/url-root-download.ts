@@ -1,7 +1,13 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
-import { addressCheckingLookup, NonPublicAddressError, nonPublicAddressKind, nonPublicAddressMessage, type AddressRule } from './url-root-address-policy.js';
+import {
+  type AddressRule,
+  addressCheckingLookup,
+  NonPublicAddressError,
+  nonPublicAddressKind,
+  nonPublicAddressMessage,
+} from './url-root-address-policy.js';
 
 export interface DownloadLimits {
   maxBytes: number;
@@ -52,7 +58,12 @@ async function readBody(response: IncomingMessage, maxBytes: number): Promise<Bu
  * One GET of `url`, answered once its headers arrive. A host that is an IP literal is judged here
  * (no lookup happens for one); a host name is judged by publicAddressLookup as the socket connects.
  */
-function get(url: URL, headers: Record<string, string>, signal: AbortSignal, rule: AddressRule | undefined): Promise<IncomingMessage> {
+function get(
+  url: URL,
+  headers: Record<string, string>,
+  signal: AbortSignal,
+  rule: AddressRule | undefined,
+): Promise<IncomingMessage> {
   const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
   if (rule !== undefined && isIP(host) !== 0) {
     const kind = rule(host);
@@ -60,7 +71,11 @@ function get(url: URL, headers: Record<string, string>, signal: AbortSignal, rul
   }
   const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise((resolve, reject) => {
-    const outgoing = request(url, { method: 'GET', headers, signal, ...(rule === undefined ? {} : { lookup: addressCheckingLookup(rule) }) }, resolve);
+    const outgoing = request(
+      url,
+      { method: 'GET', headers, signal, ...(rule === undefined ? {} : { lookup: addressCheckingLookup(rule) }) },
+      resolve,
+    );
     outgoing.on('error', reject);
     outgoing.end();
   });
@@ -68,14 +83,16 @@ function get(url: URL, headers: Record<string, string>, signal: AbortSignal, rul
 
 function describeFetchError(error: unknown, timeoutMs: number, signal: AbortSignal): string {
   const name = (error as Error).name;
-  if (signal.aborted || name === 'TimeoutError' || name === 'AbortError') return `no complete answer within ${timeoutMs} ms (timeoutMs)`;
+  if (signal.aborted || name === 'TimeoutError' || name === 'AbortError')
+    return `no complete answer within ${timeoutMs} ms (timeoutMs)`;
   const code = (error as NodeJS.ErrnoException).code;
   return `the download failed: ${code ?? (error as Error).message}`;
 }
 
 /**
  * Fetches a URL into memory within the limits: redirects are followed by hand so they can be
- * counted and checked, every hop may reach only public addresses unless the caller allows others, `Content-Length` is checked before the body is read and the streamed size
+ * counted and checked, every hop may reach only public addresses unless the caller allows others, `Content-Length` is
+ * checked before the body is read and the streamed size
  * while it is, and one timeout covers the whole exchange, body included.
  */
 export async function downloadWithLimits(url: string, limits: DownloadLimits): Promise<Download> {
@@ -86,27 +103,39 @@ export async function downloadWithLimits(url: string, limits: DownloadLimits): P
   const credentials =
     current.username === '' && current.password === ''
       ? undefined
-      : { origin: current.origin, header: `Basic ${Buffer.from(`${decodeURIComponent(current.username)}:${decodeURIComponent(current.password)}`).toString('base64')}` };
+      : {
+          origin: current.origin,
+          header: `Basic ${Buffer.from(`${decodeURIComponent(current.username)}:${decodeURIComponent(current.password)}`).toString('base64')}`,
+        };
   current.username = '';
   current.password = '';
   try {
     for (let redirects = 0; ; redirects += 1) {
       const headers: Record<string, string> = { 'accept-encoding': 'identity', 'user-agent': 'skillbox' };
-      if (credentials !== undefined && current.origin === credentials.origin) headers.authorization = credentials.header;
+      if (credentials !== undefined && current.origin === credentials.origin)
+        headers.authorization = credentials.header;
       // An archive is compressed already (hence identity): a transfer encoding would only hide its real size.
       let response: IncomingMessage;
       try {
-        response = await get(current, headers, signal, limits.allowPrivateAddresses ? undefined : (limits.addressRule ?? nonPublicAddressKind));
+        response = await get(
+          current,
+          headers,
+          signal,
+          limits.allowPrivateAddresses ? undefined : (limits.addressRule ?? nonPublicAddressKind),
+        );
       } catch (error) {
         if (!(error instanceof NonPublicAddressError)) throw error;
-        throw new DownloadFailure(redirects === 0 ? error.message : `redirected to ${current.href}, but ${error.message}`);
+        throw new DownloadFailure(
+          redirects === 0 ? error.message : `redirected to ${current.href}, but ${error.message}`,
+        );
       }
       const status = response.statusCode ?? 0;
       if (redirectStatuses.has(status)) {
         response.resume();
         const location = response.headers.location;
         if (location === undefined) throw new DownloadFailure(`HTTP ${status} redirect without a Location header`);
-        if (redirects >= limits.maxRedirects) throw new DownloadFailure(`more than ${limits.maxRedirects} redirects (maxRedirects)`);
+        if (redirects >= limits.maxRedirects)
+          throw new DownloadFailure(`more than ${limits.maxRedirects} redirects (maxRedirects)`);
         const next = new URL(location, current);
         checkProtocol(next, current);
         current = next;
@@ -119,7 +148,9 @@ export async function downloadWithLimits(url: string, limits: DownloadLimits): P
       const declared = Number(response.headers['content-length'] ?? Number.NaN);
       if (Number.isFinite(declared) && declared > limits.maxBytes) {
         response.destroy();
-        throw new DownloadFailure(`Content-Length ${declared} is over the ${limits.maxBytes}-byte limit (maxDownloadBytes)`);
+        throw new DownloadFailure(
+          `Content-Length ${declared} is over the ${limits.maxBytes}-byte limit (maxDownloadBytes)`,
+        );
       }
       return { bytes: await readBody(response, limits.maxBytes), finalUrl: current };
     }

@@ -5,8 +5,12 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startLoopbackFileServer, type LoopbackFileServer, type RouteHandler } from './archive/testing/loopback-file-server.js';
 import { tarArchive, tarGzArchive, zipArchive } from './archive/testing/archive-writers.js';
+import {
+  type LoopbackFileServer,
+  type RouteHandler,
+  startLoopbackFileServer,
+} from './archive/testing/loopback-file-server.js';
 import { rejectionOf } from './archive/testing/rejection-of.js';
 import { SkillRepositoryOptionsError, StrictRepositoryError } from './errors.js';
 import { FsSkillRepository } from './fs-skill-repository.js';
@@ -22,7 +26,9 @@ const skillFiles = [
   { name: 'pack/alpha/scripts/run.sh', data: '#!/bin/sh\necho alpha\n', mode: 0o755 },
   { name: 'pack/beta/SKILL.md', data: skillMarkdown('beta', 'Second skill.') },
 ];
-const zipBytes = zipArchive(skillFiles.map((file) => ({ name: file.name, data: file.data, unixMode: 0o100000 | (file.mode ?? 0o644) })));
+const zipBytes = zipArchive(
+  skillFiles.map((file) => ({ name: file.name, data: file.data, unixMode: 0o100000 | (file.mode ?? 0o644) })),
+);
 
 let server: LoopbackFileServer;
 let cacheDir: string;
@@ -64,7 +70,10 @@ describe('URL roots: download, extract, cache', () => {
     expect(JSON.parse(await readFile(join(root, '..', urlRootSentinelName), 'utf8'))).toMatchObject({ url, files: 4 });
 
     expect(await resolveUrlRoot(url, { cacheDir, allowPrivateAddresses: true })).toBe(root);
-    const repository = await FsSkillRepository.open({ roots: [url], urlRoots: { cacheDir, allowPrivateAddresses: true } });
+    const repository = await FsSkillRepository.open({
+      roots: [url],
+      urlRoots: { cacheDir, allowPrivateAddresses: true },
+    });
     expect(await repository.list()).toEqual([
       { name: 'alpha', description: 'First skill.', path: join(root, 'pack/alpha'), root: url },
       { name: 'beta', description: 'Second skill.', path: join(root, 'pack/beta'), root: url },
@@ -79,8 +88,13 @@ describe('URL roots: download, extract, cache', () => {
   it('shares one download among concurrent opens of the same URL', async () => {
     server.set('/shared/skills.zip', slowly(zipBytes, 150));
     const url = server.url('/shared/skills.zip');
-    const repositories = await Promise.all([1, 2, 3, 4].map(() => FsSkillRepository.open({ roots: [url], urlRoots: { cacheDir, allowPrivateAddresses: true } })));
-    for (const repository of repositories) expect((await repository.list()).map((summary) => summary.name)).toEqual(['alpha', 'beta']);
+    const repositories = await Promise.all(
+      [1, 2, 3, 4].map(() =>
+        FsSkillRepository.open({ roots: [url], urlRoots: { cacheDir, allowPrivateAddresses: true } }),
+      ),
+    );
+    for (const repository of repositories)
+      expect((await repository.list()).map((summary) => summary.name)).toEqual(['alpha', 'beta']);
     expect(server.hits('/shared/skills.zip')).toBe(1);
     expect(await cacheListing()).toHaveLength(1);
   });
@@ -90,7 +104,9 @@ describe('URL roots: download, extract, cache', () => {
     const url = server.url('/race/skills.zip');
     const module = fileURLToPath(new URL('./url-root.ts', import.meta.url));
     const script = `import { resolveUrlRoot } from ${JSON.stringify(module)}; console.log(await resolveUrlRoot(${JSON.stringify(url)}, { cacheDir: ${JSON.stringify(cacheDir)}, allowPrivateAddresses: true }));`;
-    const results = await Promise.all([1, 2].map(() => run(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script])));
+    const results = await Promise.all(
+      [1, 2].map(() => run(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script])),
+    );
     const roots = results.map((result) => result.stdout.trim());
     expect(roots[0]).toBe(join(urlRootCacheEntry(url, cacheDir), 'root'));
     expect(roots[1]).toBe(roots[0]);
@@ -106,14 +122,24 @@ describe('URL roots: download, extract, cache', () => {
     server.set('/f/download-zip', zipBytes);
     server.set('/f/download-tar', tarArchive(members));
     for (const path of ['/f/skills.tar.gz', '/f/skills.tgz', '/f/skills.tar', '/f/download-zip', '/f/download-tar']) {
-      const repository = await FsSkillRepository.open({ roots: [server.url(path)], urlRoots: { cacheDir, allowPrivateAddresses: true }, strict: true });
-      expect((await repository.list()).map((summary) => summary.name), path).toEqual(['alpha', 'beta']);
+      const repository = await FsSkillRepository.open({
+        roots: [server.url(path)],
+        urlRoots: { cacheDir, allowPrivateAddresses: true },
+        strict: true,
+      });
+      expect(
+        (await repository.list()).map((summary) => summary.name),
+        path,
+      ).toEqual(['alpha', 'beta']);
     }
   });
 
-  it('turns a lone SKILL.md URL into a skill folder named after the URL\'s folder', async () => {
+  it("turns a lone SKILL.md URL into a skill folder named after the URL's folder", async () => {
     server.set('/skills/pdf-tools/SKILL.md', '---\ndescription: Fills PDF forms.\n---\nUse pdftk.\n');
-    const repository = await FsSkillRepository.open({ roots: [server.url('/skills/pdf-tools/SKILL.md')], urlRoots: { cacheDir, allowPrivateAddresses: true } });
+    const repository = await FsSkillRepository.open({
+      roots: [server.url('/skills/pdf-tools/SKILL.md')],
+      urlRoots: { cacheDir, allowPrivateAddresses: true },
+    });
     const [summary] = await repository.list();
     expect(summary?.name).toBe('pdf-tools');
     expect((await repository.get('pdf-tools')).body).toBe('Use pdftk.');
@@ -139,23 +165,51 @@ describe('URL roots: download, extract, cache', () => {
 
   it('sends user:password from the URL as Basic auth and never shows the password', async () => {
     server.set('/private/skills.zip', (request, response) => {
-      if (request.headers.authorization !== `Basic ${Buffer.from('ada:s3cret').toString('base64')}`) response.writeHead(401).end();
+      if (request.headers.authorization !== `Basic ${Buffer.from('ada:s3cret').toString('base64')}`)
+        response.writeHead(401).end();
       else response.writeHead(200).end(zipBytes);
     });
     const url = server.url('/private/skills.zip').replace('://', '://ada:s3cret@');
-    const repository = await FsSkillRepository.open({ roots: [url], urlRoots: { cacheDir, allowPrivateAddresses: true } });
+    const repository = await FsSkillRepository.open({
+      roots: [url],
+      urlRoots: { cacheDir, allowPrivateAddresses: true },
+    });
     expect((await repository.list())[0]?.root).toBe(server.url('/private/skills.zip'));
-    const wrong = await failure(resolveUrlRoot(url.replace('s3cret', 'guess'), { cacheDir, allowPrivateAddresses: true }));
+    const wrong = await failure(
+      resolveUrlRoot(url.replace('s3cret', 'guess'), { cacheDir, allowPrivateAddresses: true }),
+    );
     expect(wrong.message).toBe(`skills root ${server.url('/private/skills.zip')}: HTTP 401 Unauthorized`);
   });
 });
 
 describe('URL roots: hostile archives leave nothing behind', () => {
   const hostile: [string, Buffer, RegExp][] = [
-    ['a climbing zip entry', zipArchive([{ name: 'ok/SKILL.md', data: 'x' }, { name: '../escape.md', data: 'x' }]), /archive entry "\.\.\/escape\.md" refused: "\.\." is not allowed/],
-    ['an absolute tar entry', tarArchive([{ name: '/tmp/owned', data: 'x' }]), /archive entry "\/tmp\/owned" refused: absolute paths/],
-    ['a tar symlink', tarArchive([{ name: 'ok/SKILL.md', data: 'x' }, { name: 'ok/link', type: '2', linkName: '/etc' }]), /"ok\/link" refused: symbolic links/],
-    ['a zip bomb', zipArchive([{ name: 'bomb.bin', data: Buffer.alloc(3 * 1024 * 1024) }]), /"bomb\.bin" refused: .*zip bomb/],
+    [
+      'a climbing zip entry',
+      zipArchive([
+        { name: 'ok/SKILL.md', data: 'x' },
+        { name: '../escape.md', data: 'x' },
+      ]),
+      /archive entry "\.\.\/escape\.md" refused: "\.\." is not allowed/,
+    ],
+    [
+      'an absolute tar entry',
+      tarArchive([{ name: '/tmp/owned', data: 'x' }]),
+      /archive entry "\/tmp\/owned" refused: absolute paths/,
+    ],
+    [
+      'a tar symlink',
+      tarArchive([
+        { name: 'ok/SKILL.md', data: 'x' },
+        { name: 'ok/link', type: '2', linkName: '/etc' },
+      ]),
+      /"ok\/link" refused: symbolic links/,
+    ],
+    [
+      'a zip bomb',
+      zipArchive([{ name: 'bomb.bin', data: Buffer.alloc(3 * 1024 * 1024) }]),
+      /"bomb\.bin" refused: .*zip bomb/,
+    ],
   ];
   for (const [what, bytes, reason] of hostile) {
     it(`refuses ${what}, names the URL and the entry, and writes nothing`, async () => {
@@ -173,14 +227,24 @@ describe('URL roots: hostile archives leave nothing behind', () => {
     const url = server.url('/bad/skills.zip');
     const lenient = await FsSkillRepository.open({ roots: [url], urlRoots: { cacheDir, allowPrivateAddresses: true } });
     expect(await lenient.list()).toEqual([]);
-    expect((await lenient.report()).warnings).toEqual([`skills root ${url}: archive entry "C:/evil.md" refused: the path starts with a drive letter`]);
-    await expect(FsSkillRepository.open({ roots: [url], urlRoots: { cacheDir, allowPrivateAddresses: true }, strict: true })).rejects.toThrow(StrictRepositoryError);
+    expect((await lenient.report()).warnings).toEqual([
+      `skills root ${url}: archive entry "C:/evil.md" refused: the path starts with a drive letter`,
+    ]);
+    await expect(
+      FsSkillRepository.open({ roots: [url], urlRoots: { cacheDir, allowPrivateAddresses: true }, strict: true }),
+    ).rejects.toThrow(StrictRepositoryError);
     expect(await cacheListing()).toEqual([]);
   });
 
   it('refuses archives over the extraction limits it is given', async () => {
     server.set('/limits/skills.zip', zipBytes);
-    const error = await failure(resolveUrlRoot(server.url('/limits/skills.zip'), { cacheDir, allowPrivateAddresses: true, archiveLimits: { maxEntries: 2 } }));
+    const error = await failure(
+      resolveUrlRoot(server.url('/limits/skills.zip'), {
+        cacheDir,
+        allowPrivateAddresses: true,
+        archiveLimits: { maxEntries: 2 },
+      }),
+    );
     expect(error.message).toMatch(/holds 4 entries, more than 2 \(maxEntries\)/);
   });
 });
@@ -188,8 +252,12 @@ describe('URL roots: hostile archives leave nothing behind', () => {
 describe('URL roots: download limits', () => {
   it('refuses a Content-Length over the limit without reading the body', async () => {
     server.set('/big/skills.zip', zipBytes);
-    const error = await failure(resolveUrlRoot(server.url('/big/skills.zip'), { cacheDir, allowPrivateAddresses: true, maxDownloadBytes: 100 }));
-    expect(error.message).toBe(`skills root ${server.url('/big/skills.zip')}: Content-Length ${zipBytes.length} is over the 100-byte limit (maxDownloadBytes)`);
+    const error = await failure(
+      resolveUrlRoot(server.url('/big/skills.zip'), { cacheDir, allowPrivateAddresses: true, maxDownloadBytes: 100 }),
+    );
+    expect(error.message).toBe(
+      `skills root ${server.url('/big/skills.zip')}: Content-Length ${zipBytes.length} is over the 100-byte limit (maxDownloadBytes)`,
+    );
   });
 
   it('refuses a streamed body that passes the limit when no length was declared', async () => {
@@ -206,7 +274,13 @@ describe('URL roots: download limits', () => {
       };
       pump();
     });
-    const error = await failure(resolveUrlRoot(server.url('/stream/skills.zip'), { cacheDir, allowPrivateAddresses: true, maxDownloadBytes: 256 * 1024 }));
+    const error = await failure(
+      resolveUrlRoot(server.url('/stream/skills.zip'), {
+        cacheDir,
+        allowPrivateAddresses: true,
+        maxDownloadBytes: 256 * 1024,
+      }),
+    );
     expect(error.message).toMatch(/passed the 262144-byte limit \(maxDownloadBytes\) while streaming/);
     expect(await cacheListing()).toEqual([]);
   });
@@ -214,47 +288,75 @@ describe('URL roots: download limits', () => {
   it('follows redirects up to the limit, and refuses a longer chain or a non-http target', async () => {
     server.set('/final/skills.zip', zipBytes);
     for (let hop = 1; hop <= 3; hop += 1) {
-      server.set(`/hop${hop}`, (_request, response) => response.writeHead(302, { location: hop === 3 ? '/final/skills.zip' : `/hop${hop + 1}` }).end());
+      server.set(`/hop${hop}`, (_request, response) =>
+        response.writeHead(302, { location: hop === 3 ? '/final/skills.zip' : `/hop${hop + 1}` }).end(),
+      );
     }
-    const error = await failure(resolveUrlRoot(server.url('/hop1'), { cacheDir, allowPrivateAddresses: true, maxRedirects: 2 }));
+    const error = await failure(
+      resolveUrlRoot(server.url('/hop1'), { cacheDir, allowPrivateAddresses: true, maxRedirects: 2 }),
+    );
     expect(error.message).toBe(`skills root ${server.url('/hop1')}: more than 2 redirects (maxRedirects)`);
     const root = await resolveUrlRoot(server.url('/hop1'), { cacheDir, allowPrivateAddresses: true, maxRedirects: 3 });
     expect(await readdir(root)).toEqual(['pack']);
 
     server.set('/to-file', (_request, response) => response.writeHead(301, { location: 'file:///etc/passwd' }).end());
-    expect((await failure(resolveUrlRoot(server.url('/to-file'), { cacheDir, allowPrivateAddresses: true }))).message).toMatch(/redirected to file: URL file:\/\/\/etc\/passwd; only http and https/);
+    expect(
+      (await failure(resolveUrlRoot(server.url('/to-file'), { cacheDir, allowPrivateAddresses: true }))).message,
+    ).toMatch(/redirected to file: URL file:\/\/\/etc\/passwd; only http and https/);
   });
 
   it('gives up after the timeout, on a status error and on a refused connection', async () => {
     server.set('/silent/skills.zip', () => undefined);
-    const silent = await failure(resolveUrlRoot(server.url('/silent/skills.zip'), { cacheDir, allowPrivateAddresses: true, timeoutMs: 300 }));
-    expect(silent.message).toBe(`skills root ${server.url('/silent/skills.zip')}: no complete answer within 300 ms (timeoutMs)`);
+    const silent = await failure(
+      resolveUrlRoot(server.url('/silent/skills.zip'), { cacheDir, allowPrivateAddresses: true, timeoutMs: 300 }),
+    );
+    expect(silent.message).toBe(
+      `skills root ${server.url('/silent/skills.zip')}: no complete answer within 300 ms (timeoutMs)`,
+    );
     const missing = await failure(resolveUrlRoot(server.url('/absent.zip'), { cacheDir, allowPrivateAddresses: true }));
     expect(missing.message).toBe(`skills root ${server.url('/absent.zip')}: HTTP 404 Not Found`);
     const closed = await startLoopbackFileServer();
     const deadUrl = closed.url('/skills.zip');
     await closed.close();
-    expect((await failure(resolveUrlRoot(deadUrl, { cacheDir, allowPrivateAddresses: true }))).message).toBe(`skills root ${deadUrl}: the download failed: ECONNREFUSED`);
+    expect((await failure(resolveUrlRoot(deadUrl, { cacheDir, allowPrivateAddresses: true }))).message).toBe(
+      `skills root ${deadUrl}: the download failed: ECONNREFUSED`,
+    );
     expect(await cacheListing()).toEqual([]);
   });
 
   it('checks its options when the repository is built', async () => {
-    await expect(resolveUrlRoot('http://127.0.0.1/x.zip', { timeoutMs: 0 })).rejects.toThrow(SkillRepositoryOptionsError);
+    await expect(resolveUrlRoot('http://127.0.0.1/x.zip', { timeoutMs: 0 })).rejects.toThrow(
+      SkillRepositoryOptionsError,
+    );
     await expect(FsSkillRepository.open({ roots: ['/x'], urlRoots: { maxRedirects: -1 } })).rejects.toThrow(
       'repository option "urlRoots.maxRedirects" must be an integer of at least 0, got -1',
     );
-    await expect(FsSkillRepository.open({ roots: ['/x'], urlRoots: { archiveLimits: { maxEntries: 0 } } })).rejects.toThrow(/urlRoots\.archiveLimits/);
+    await expect(
+      FsSkillRepository.open({ roots: ['/x'], urlRoots: { archiveLimits: { maxEntries: 0 } } }),
+    ).rejects.toThrow(/urlRoots\.archiveLimits/);
   });
 
   it('reads SKILLS_ROOT URLs and SKILLS_CACHE_DIR from the environment', async () => {
     server.set('/env/skills.tgz', tarGzArchive(skillFiles.map(({ name, data }) => ({ name, data }))));
     const home = await mkdtemp(join(tmpdir(), 'skillbox-url-home-'));
     try {
-      const repository = await FsSkillRepository.open({ cwd: home, home, env: { SKILLS_ROOT: server.url('/env/skills.tgz'), SKILLS_CACHE_DIR: cacheDir }, urlRoots: { allowPrivateAddresses: true } });
+      const repository = await FsSkillRepository.open({
+        cwd: home,
+        home,
+        env: { SKILLS_ROOT: server.url('/env/skills.tgz'), SKILLS_CACHE_DIR: cacheDir },
+        urlRoots: { allowPrivateAddresses: true },
+      });
       expect((await repository.list()).map((summary) => summary.name)).toEqual(['alpha', 'beta']);
       expect(await cacheListing()).toHaveLength(1);
-      const withDefaultCache = await FsSkillRepository.open({ cwd: home, home, env: { SKILLS_ROOT: server.url('/env/skills.tgz') }, urlRoots: { allowPrivateAddresses: true } });
-      expect((await withDefaultCache.list())[0]?.path?.startsWith(join(home, '.cache', 'skillbox', 'skills'))).toBe(true);
+      const withDefaultCache = await FsSkillRepository.open({
+        cwd: home,
+        home,
+        env: { SKILLS_ROOT: server.url('/env/skills.tgz') },
+        urlRoots: { allowPrivateAddresses: true },
+      });
+      expect((await withDefaultCache.list())[0]?.path?.startsWith(join(home, '.cache', 'skillbox', 'skills'))).toBe(
+        true,
+      );
     } finally {
       await rm(home, { recursive: true, force: true });
     }

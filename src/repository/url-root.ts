@@ -2,15 +2,15 @@ import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ArchiveEntry } from './archive/archive-entry.js';
-import { archiveLimits, type ArchiveLimits } from './archive/archive-limits.js';
+import { type ArchiveLimits, archiveLimits } from './archive/archive-limits.js';
 import { detectArchiveFormat } from './archive/detect-archive-format.js';
 import { UnsafeArchiveError } from './archive/errors.js';
 import { readArchive } from './archive/read-archive.js';
 import { writeArchiveEntries } from './archive/write-archive-entries.js';
 import { SkillRepositoryOptionsError } from './errors.js';
 import { defaultSkillsCacheDir } from './url-root-cache-dir.js';
-import { DownloadFailure, downloadWithLimits, type Download } from './url-root-download.js';
-import { UrlRootError, displayUrl } from './url-root-errors.js';
+import { type Download, DownloadFailure, downloadWithLimits } from './url-root-download.js';
+import { displayUrl, UrlRootError } from './url-root-errors.js';
 
 /** Options of `resolveUrlRoot`: the cache folder, download size, timeout and redirects, and archive limits. */
 export interface UrlRootOptions {
@@ -53,19 +53,30 @@ export function checkUrlRootOptions(options: UrlRootOptions): void {
 }
 
 function checkOptions(options: UrlRootOptions): CheckedOptions {
-  const integer = (key: 'maxDownloadBytes' | 'timeoutMs' | 'maxRedirects', fallback: number, minimum: number): number => {
+  const integer = (
+    key: 'maxDownloadBytes' | 'timeoutMs' | 'maxRedirects',
+    fallback: number,
+    minimum: number,
+  ): number => {
     const value = options[key];
     if (value === undefined) return fallback;
     if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < minimum) {
-      throw new SkillRepositoryOptionsError(`urlRoots.${key}`, `must be an integer of at least ${minimum}, got ${String(value)}`);
+      throw new SkillRepositoryOptionsError(
+        `urlRoots.${key}`,
+        `must be an integer of at least ${minimum}, got ${String(value)}`,
+      );
     }
     return value;
   };
   const cacheDir = options.cacheDir ?? defaultSkillsCacheDir();
-  if (typeof cacheDir !== 'string' || cacheDir.trim() === '') throw new SkillRepositoryOptionsError('urlRoots.cacheDir', 'must be a non-empty folder path');
+  if (typeof cacheDir !== 'string' || cacheDir.trim() === '')
+    throw new SkillRepositoryOptionsError('urlRoots.cacheDir', 'must be a non-empty folder path');
   const allowPrivateAddresses = options.allowPrivateAddresses ?? false;
   if (typeof allowPrivateAddresses !== 'boolean') {
-    throw new SkillRepositoryOptionsError('urlRoots.allowPrivateAddresses', `must be true or false, got ${String(allowPrivateAddresses)}`);
+    throw new SkillRepositoryOptionsError(
+      'urlRoots.allowPrivateAddresses',
+      `must be true or false, got ${String(allowPrivateAddresses)}`,
+    );
   }
   let archive: ArchiveLimits;
   try {
@@ -113,15 +124,29 @@ function skillFileFolder(finalUrl: URL, original: URL): string {
 async function entriesOf(download: Download, original: URL, limits: ArchiveLimits): Promise<ArchiveEntry[]> {
   // The URL the caller wrote names the format more reliably than a redirect target such as `/zip/refs/heads/main`.
   const named = detectArchiveFormat(original.pathname, new Uint8Array(0));
-  const kind = named !== undefined && named !== 'skill-file' ? named : detectArchiveFormat(download.finalUrl.pathname, download.bytes) ?? named;
+  const kind =
+    named !== undefined && named !== 'skill-file'
+      ? named
+      : (detectArchiveFormat(download.finalUrl.pathname, download.bytes) ?? named);
   if (kind === undefined) {
-    throw new UnsafeArchiveError(`${original.pathname} is not a .zip, .tar.gz, .tgz, .tar or SKILL.md, and its bytes are none of those formats either`);
+    throw new UnsafeArchiveError(
+      `${original.pathname} is not a .zip, .tar.gz, .tgz, .tar or SKILL.md, and its bytes are none of those formats either`,
+    );
   }
   if (kind !== 'skill-file') return readArchive(download.bytes, kind, limits);
   if (download.bytes.length > limits.maxEntryBytes) {
-    throw new UnsafeArchiveError(`the SKILL.md is ${download.bytes.length} bytes, over the ${limits.maxEntryBytes}-byte limit (maxEntryBytes)`);
+    throw new UnsafeArchiveError(
+      `the SKILL.md is ${download.bytes.length} bytes, over the ${limits.maxEntryBytes}-byte limit (maxEntryBytes)`,
+    );
   }
-  return [{ path: `${skillFileFolder(download.finalUrl, original)}/SKILL.md`, type: 'file', mode: 0o644, data: download.bytes }];
+  return [
+    {
+      path: `${skillFileFolder(download.finalUrl, original)}/SKILL.md`,
+      type: 'file',
+      mode: 0o644,
+      data: download.bytes,
+    },
+  ];
 }
 
 async function install(url: string, entry: string, options: CheckedOptions): Promise<string> {
@@ -132,7 +157,8 @@ async function install(url: string, entry: string, options: CheckedOptions): Pro
     const download = await downloadWithLimits(url, options.download);
     entries = await entriesOf(download, new URL(url), options.archive);
   } catch (error) {
-    if (error instanceof DownloadFailure || error instanceof UnsafeArchiveError) throw new UrlRootError(shown, error.message, { cause: error });
+    if (error instanceof DownloadFailure || error instanceof UnsafeArchiveError)
+      throw new UrlRootError(shown, error.message, { cause: error });
     throw error;
   }
   // Only an archive that passed every check reaches the disk; it is built beside the entry and renamed
@@ -142,7 +168,11 @@ async function install(url: string, entry: string, options: CheckedOptions): Pro
     await mkdir(options.cacheDir, { recursive: true });
     temporary = await mkdtemp(join(options.cacheDir, '.tmp-'));
     await writeArchiveEntries(join(temporary, 'root'), entries);
-    const record = { url: shown, files: entries.filter((item) => item.type === 'file').length, completedAt: new Date().toISOString() };
+    const record = {
+      url: shown,
+      files: entries.filter((item) => item.type === 'file').length,
+      completedAt: new Date().toISOString(),
+    };
     await writeFile(join(temporary, urlRootSentinelName), `${JSON.stringify(record)}\n`, { mode: 0o644 });
     try {
       await rename(temporary, entry);
@@ -158,9 +188,13 @@ async function install(url: string, entry: string, options: CheckedOptions): Pro
     temporary = undefined;
     return root;
   } catch (error) {
-    throw new UrlRootError(shown, `cannot write the cache entry ${entry}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, {
-      cause: error,
-    });
+    throw new UrlRootError(
+      shown,
+      `cannot write the cache entry ${entry}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+      {
+        cause: error,
+      },
+    );
   } finally {
     if (temporary !== undefined) await rm(temporary, { recursive: true, force: true });
   }

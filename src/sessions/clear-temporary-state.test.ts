@@ -17,7 +17,11 @@ class InterruptedStore extends MemorySessionStore {
     if (this.interruptions > 0) {
       this.interruptions -= 1;
       const current = await this.getSession(key, { limit: 0 });
-      await super.appendEvents(key, [{ author: 'other', type: 'state', stateDelta: { [`temp:other-${this.interruptions}`]: 'x' } }], { expectedVersion: current!.version });
+      await super.appendEvents(
+        key,
+        [{ author: 'other', type: 'state', stateDelta: { [`temp:other-${this.interruptions}`]: 'x' } }],
+        { expectedVersion: current!.version },
+      );
     }
     return super.appendEvents(key, events, options);
   }

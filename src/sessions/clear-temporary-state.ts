@@ -33,9 +33,11 @@ export async function clearTemporaryState(
   options: ClearTemporaryStateOptions = {},
 ): Promise<ClearTemporaryStateResult> {
   const prefix = options.prefix ?? temporaryStatePrefix;
-  if (typeof prefix !== 'string' || prefix === '') throw new SessionInputError('options.prefix', 'must be a non-empty string');
+  if (typeof prefix !== 'string' || prefix === '')
+    throw new SessionInputError('options.prefix', 'must be a non-empty string');
   const maxAttempts = options.maxAttempts ?? 5;
-  if (!Number.isSafeInteger(maxAttempts) || maxAttempts < 1) throw new SessionInputError('options.maxAttempts', 'must be a positive integer');
+  if (!Number.isSafeInteger(maxAttempts) || maxAttempts < 1)
+    throw new SessionInputError('options.maxAttempts', 'must be a positive integer');
   for (let attempt = 1; ; attempt += 1) {
     // Only the state is needed; a limit of 0 keeps a long session's events out of the read.
     const session = await store.getSession(key, { limit: 0 });
@@ -45,7 +47,13 @@ export async function clearTemporaryState(
     try {
       const { version } = await store.appendEvents(
         key,
-        [{ author: options.author ?? 'system', type: 'state', stateDelta: Object.fromEntries(clearedKeys.map((name) => [name, null])) }],
+        [
+          {
+            author: options.author ?? 'system',
+            type: 'state',
+            stateDelta: Object.fromEntries(clearedKeys.map((name) => [name, null])),
+          },
+        ],
         { expectedVersion: session.version },
       );
       return { version, clearedKeys };

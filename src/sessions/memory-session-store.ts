@@ -1,4 +1,9 @@
-import { SessionConflictError, SessionExistsError, SessionNotFoundError, SessionStoreClosedError } from './session-errors.js';
+import {
+  SessionConflictError,
+  SessionExistsError,
+  SessionNotFoundError,
+  SessionStoreClosedError,
+} from './session-errors.js';
 import {
   applyStateDelta,
   checkAppName,
@@ -48,7 +53,11 @@ export class MemorySessionStore implements SessionStore {
     const id = mapKey(normalized);
     if (this.#sessions.has(id)) throw new SessionExistsError(normalized);
     const now = Date.now();
-    const stored: StoredSession = { summary: { ...normalized, version: 0, createdAt: now, updatedAt: now }, state, events: [] };
+    const stored: StoredSession = {
+      summary: { ...normalized, version: 0, createdAt: now, updatedAt: now },
+      state,
+      events: [],
+    };
     this.#sessions.set(id, stored);
     return copySession(stored, stored.events);
   }
@@ -61,14 +70,19 @@ export class MemorySessionStore implements SessionStore {
     return stored === undefined ? undefined : copySession(stored, selectEvents(stored.events, afterVersion, limit));
   }
 
-  async appendEvents(key: SessionKey, events: NewSessionEvent[], options: AppendEventsOptions): Promise<AppendEventsResult> {
+  async appendEvents(
+    key: SessionKey,
+    events: NewSessionEvent[],
+    options: AppendEventsOptions,
+  ): Promise<AppendEventsResult> {
     this.#checkOpen();
     const normalized = normalizeKey(key);
     const expectedVersion = checkExpectedVersion(options?.expectedVersion);
     const prepared = prepareEvents(events, expectedVersion);
     const stored = this.#sessions.get(mapKey(normalized));
     if (stored === undefined) throw new SessionNotFoundError(normalized);
-    if (stored.summary.version !== expectedVersion) throw new SessionConflictError(normalized, expectedVersion, stored.summary.version);
+    if (stored.summary.version !== expectedVersion)
+      throw new SessionConflictError(normalized, expectedVersion, stored.summary.version);
     for (const { event, json } of prepared) {
       stored.events.push({ version: event.version, json });
       applyStateDelta(stored.state, event.stateDelta);
@@ -115,5 +129,9 @@ function mapKey(key: Required<SessionKey>): string {
 }
 
 function copySession(stored: StoredSession, events: StoredSession['events']): Session {
-  return { ...stored.summary, state: { ...stored.state }, events: events.map(({ json }) => JSON.parse(json) as SessionEvent) };
+  return {
+    ...stored.summary,
+    state: { ...stored.state },
+    events: events.map(({ json }) => JSON.parse(json) as SessionEvent),
+  };
 }

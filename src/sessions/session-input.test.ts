@@ -4,7 +4,14 @@ import { prepareEvents } from './session-input.js';
 
 describe('prepareEvents', () => {
   it('numbers events after the current version, fills ids and timestamps, and keeps given ones', () => {
-    const prepared = prepareEvents([{ author: 'user', type: 'message' }, { author: 'user', type: 'message', id: 'mine', timestamp: 5 }], 7, 1234);
+    const prepared = prepareEvents(
+      [
+        { author: 'user', type: 'message' },
+        { author: 'user', type: 'message', id: 'mine', timestamp: 5 },
+      ],
+      7,
+      1234,
+    );
     expect(prepared.map(({ event }) => [event.version, event.timestamp])).toEqual([
       [8, 1234],
       [9, 5],
@@ -15,7 +22,10 @@ describe('prepareEvents', () => {
   });
 
   it('accepts null-prototype objects and drops undefined properties, as JSON does', () => {
-    const content = Object.assign(Object.create(null) as Record<string, unknown>, { role: 'user', providerOptions: undefined });
+    const content = Object.assign(Object.create(null) as Record<string, unknown>, {
+      role: 'user',
+      providerOptions: undefined,
+    });
     const [prepared] = prepareEvents([{ author: 'user', type: 'message', content }], 0);
     expect(prepared?.event.content).toEqual({ role: 'user' });
   });

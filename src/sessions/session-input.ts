@@ -1,6 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { SessionInputError } from './session-errors.js';
-import type { GetSessionOptions, NewSessionEvent, SessionEvent, SessionKey, SessionSummary, StateDelta } from './session-store.js';
+import type {
+  GetSessionOptions,
+  NewSessionEvent,
+  SessionEvent,
+  SessionKey,
+  SessionSummary,
+  StateDelta,
+} from './session-store.js';
 
 /**
  * Argument checks and event preparation shared by every store, so the stores differ only in how
@@ -19,18 +26,21 @@ export type NormalizedSessionKey = Required<SessionKey>;
 export function checkId(value: unknown, argument: string): string {
   if (typeof value !== 'string') throw new SessionInputError(argument, `must be a string, got ${typeof value}`);
   if (value.trim() === '') throw new SessionInputError(argument, 'must not be empty');
-  if (value.length > maxIdLength) throw new SessionInputError(argument, `must be at most ${maxIdLength} characters, got ${value.length}`);
+  if (value.length > maxIdLength)
+    throw new SessionInputError(argument, `must be at most ${maxIdLength} characters, got ${value.length}`);
   if (controlCharacter.test(value)) throw new SessionInputError(argument, 'must not contain control characters');
   checkWellFormed(value, argument);
   return value;
 }
 
 function checkWellFormed(value: string, argument: string): void {
-  if (loneSurrogate.test(value)) throw new SessionInputError(argument, 'holds a lone UTF-16 surrogate, which is not valid Unicode text');
+  if (loneSurrogate.test(value))
+    throw new SessionInputError(argument, 'holds a lone UTF-16 surrogate, which is not valid Unicode text');
 }
 
 export function normalizeKey(key: SessionKey): NormalizedSessionKey {
-  if (typeof key !== 'object' || key === null) throw new SessionInputError('key', 'must be an object { appName?, userId, sessionId }');
+  if (typeof key !== 'object' || key === null)
+    throw new SessionInputError('key', 'must be an object { appName?, userId, sessionId }');
   return {
     appName: key.appName === undefined ? defaultAppName : checkId(key.appName, 'key.appName'),
     userId: checkId(key.userId, 'key.userId'),
@@ -44,12 +54,18 @@ export function checkAppName(appName: string | undefined): string {
 
 export function checkExpectedVersion(value: unknown): number {
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
-    throw new SessionInputError('options.expectedVersion', `must be a non-negative integer (the version read from the session), got ${String(value)}`);
+    throw new SessionInputError(
+      'options.expectedVersion',
+      `must be a non-negative integer (the version read from the session), got ${String(value)}`,
+    );
   }
   return value;
 }
 
-export function checkGetOptions(options: GetSessionOptions | undefined): { afterVersion: number; limit: number | undefined } {
+export function checkGetOptions(options: GetSessionOptions | undefined): {
+  afterVersion: number;
+  limit: number | undefined;
+} {
   const afterVersion = options?.afterVersion ?? 0;
   if (!Number.isSafeInteger(afterVersion) || afterVersion < 0) {
     throw new SessionInputError('options.afterVersion', `must be a non-negative integer, got ${String(afterVersion)}`);
@@ -72,7 +88,8 @@ export function checkInitialState(state: unknown): Record<string, string> {
   const copy: Record<string, string> = {};
   for (const [key, value] of Object.entries(state)) {
     checkStateKey(key, 'options.state');
-    if (typeof value !== 'string') throw new SessionInputError(`options.state[${JSON.stringify(key)}]`, `must be a string, got ${describe(value)}`);
+    if (typeof value !== 'string')
+      throw new SessionInputError(`options.state[${JSON.stringify(key)}]`, `must be a string, got ${describe(value)}`);
     checkWellFormed(value, `options.state[${JSON.stringify(key)}]`);
     copy[key] = value;
   }
@@ -84,7 +101,10 @@ function checkStateDelta(delta: unknown, argument: string): StateDelta {
   for (const [key, value] of Object.entries(delta)) {
     checkStateKey(key, argument);
     if (typeof value !== 'string' && value !== null) {
-      throw new SessionInputError(`${argument}[${JSON.stringify(key)}]`, `must be a string or null (null deletes the key), got ${describe(value)}`);
+      throw new SessionInputError(
+        `${argument}[${JSON.stringify(key)}]`,
+        `must be a string or null (null deletes the key), got ${describe(value)}`,
+      );
     }
     if (value !== null) checkWellFormed(value, `${argument}[${JSON.stringify(key)}]`);
   }
@@ -117,10 +137,14 @@ export function prepareEvents(events: unknown, currentVersion: number, now: numb
   if (events.length === 0) throw new SessionInputError('events', 'must hold at least one event');
   return events.map((input: unknown, index) => {
     const at = `events[${index}]`;
-    if (!isPlainObject(input)) throw new SessionInputError(at, 'must be an object { author, type, content?, stateDelta?, ... }');
+    if (!isPlainObject(input))
+      throw new SessionInputError(at, 'must be an object { author, type, content?, stateDelta?, ... }');
     for (const field of Object.keys(input)) {
       if (!eventFields.has(field) && input[field] !== undefined) {
-        throw new SessionInputError(`${at}.${field}`, `is not an event field (known: ${[...eventFields].join(', ')}); put extra data in metadata`);
+        throw new SessionInputError(
+          `${at}.${field}`,
+          `is not an event field (known: ${[...eventFields].join(', ')}); put extra data in metadata`,
+        );
       }
     }
     const raw = input as unknown as NewSessionEvent;
@@ -129,7 +153,10 @@ export function prepareEvents(events: unknown, currentVersion: number, now: numb
     const type = checkId(raw.type, `${at}.type`);
     const timestamp = raw.timestamp ?? now;
     if (typeof timestamp !== 'number' || !Number.isFinite(timestamp)) {
-      throw new SessionInputError(`${at}.timestamp`, `must be a finite number of milliseconds since the epoch, got ${String(timestamp)}`);
+      throw new SessionInputError(
+        `${at}.timestamp`,
+        `must be a finite number of milliseconds since the epoch, got ${String(timestamp)}`,
+      );
     }
     const event: SessionEvent = { version: currentVersion + index + 1, id, author, type, timestamp };
     if (raw.content !== undefined) {
@@ -178,12 +205,14 @@ function checkJson(value: unknown, path: string): void {
         return;
       case 'object': {
         if (item === null) return;
-        if (ancestors.includes(item)) throw new SessionInputError(at(), 'refers back to itself (a cycle); JSON cannot hold it');
+        if (ancestors.includes(item))
+          throw new SessionInputError(at(), 'refers back to itself (a cycle); JSON cannot hold it');
         ancestors.push(item);
         if (Array.isArray(item)) {
           for (let index = 0; index < item.length; index += 1) {
             steps.push(index);
-            if (item[index] === undefined) throw new SessionInputError(at(), 'is undefined; JSON would turn it into null');
+            if (item[index] === undefined)
+              throw new SessionInputError(at(), 'is undefined; JSON would turn it into null');
             walk(item[index]);
             steps.pop();
           }
@@ -196,7 +225,10 @@ function checkJson(value: unknown, path: string): void {
           }
         } else {
           const kind = (item as object).constructor?.name ?? 'object';
-          throw new SessionInputError(at(), `a ${kind} is not plain JSON; convert it first (binary data to a base64 string, dates to ISO strings)`);
+          throw new SessionInputError(
+            at(),
+            `a ${kind} is not plain JSON; convert it first (binary data to a base64 string, dates to ISO strings)`,
+          );
         }
         ancestors.pop();
         return;
@@ -219,12 +251,18 @@ function describe(value: unknown): string {
 }
 
 /** Picks the tail of an ordered event list that `getSession` options ask for. */
-export function selectEvents<T extends { version: number }>(events: T[], afterVersion: number, limit: number | undefined): T[] {
+export function selectEvents<T extends { version: number }>(
+  events: T[],
+  afterVersion: number,
+  limit: number | undefined,
+): T[] {
   const after = events.filter((event) => event.version > afterVersion);
   return limit === undefined ? after : limit === 0 ? [] : after.slice(-limit);
 }
 
 /** Most recently updated first; ties by session id so the order is stable. */
 export function sortSummaries(summaries: SessionSummary[]): SessionSummary[] {
-  return summaries.sort((a, b) => b.updatedAt - a.updatedAt || (a.sessionId < b.sessionId ? -1 : a.sessionId > b.sessionId ? 1 : 0));
+  return summaries.sort(
+    (a, b) => b.updatedAt - a.updatedAt || (a.sessionId < b.sessionId ? -1 : a.sessionId > b.sessionId ? 1 : 0),
+  );
 }

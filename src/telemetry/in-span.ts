@@ -17,26 +17,34 @@ const noSpan: SkillboxSpan = { setAttribute() {}, setAttributes() {}, setError()
  * `error.type`, as the OpenTelemetry semantic conventions name it). Without `@opentelemetry/api`
  * installed, or without an SDK registered, `work` runs with a span that records nothing.
  */
-export async function inSpan<T>(name: string, attributes: Readonly<Record<string, SpanAttributeValue>>, work: (span: SkillboxSpan) => Promise<T>): Promise<T> {
+export async function inSpan<T>(
+  name: string,
+  attributes: Readonly<Record<string, SpanAttributeValue>>,
+  work: (span: SkillboxSpan) => Promise<T>,
+): Promise<T> {
   const api = await loadOpenTelemetryApi();
   if (api === undefined) return work(noSpan);
   const tracer = api.trace.getTracer('skillbox');
-  return tracer.startActiveSpan(name, { kind: api.SpanKind.INTERNAL, attributes: { ...attributes } }, async (span): Promise<T> => {
-    const handle: SkillboxSpan = {
-      setAttribute: (key, value) => void span.setAttribute(key, value),
-      setAttributes: (attributes) => void span.setAttributes({ ...attributes }),
-      setError: (message) => void span.setStatus({ code: api.SpanStatusCode.ERROR, message }),
-    };
-    try {
-      return await work(handle);
-    } catch (error) {
-      const failure = error instanceof Error ? error : new Error(String(error));
-      span.recordException(failure);
-      span.setAttribute('error.type', failure.name);
-      span.setStatus({ code: api.SpanStatusCode.ERROR, message: failure.message });
-      throw error;
-    } finally {
-      span.end();
-    }
-  });
+  return tracer.startActiveSpan(
+    name,
+    { kind: api.SpanKind.INTERNAL, attributes: { ...attributes } },
+    async (span): Promise<T> => {
+      const handle: SkillboxSpan = {
+        setAttribute: (key, value) => void span.setAttribute(key, value),
+        setAttributes: (attributes) => void span.setAttributes({ ...attributes }),
+        setError: (message) => void span.setStatus({ code: api.SpanStatusCode.ERROR, message }),
+      };
+      try {
+        return await work(handle);
+      } catch (error) {
+        const failure = error instanceof Error ? error : new Error(String(error));
+        span.recordException(failure);
+        span.setAttribute('error.type', failure.name);
+        span.setStatus({ code: api.SpanStatusCode.ERROR, message: failure.message });
+        throw error;
+      } finally {
+        span.end();
+      }
+    },
+  );
 }

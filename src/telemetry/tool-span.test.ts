@@ -14,7 +14,9 @@ import { createMemorySkillRepository } from '../repository/memory-skill-reposito
 import { createInMemoryStateView } from '../tools/in-memory-state-view.js';
 
 const root = resolve(import.meta.dirname, '../..');
-const repository = createMemorySkillRepository([{ name: 'haiku', description: 'Writes haiku.', body: 'Five, seven, five.' }]);
+const repository = createMemorySkillRepository([
+  { name: 'haiku', description: 'Writes haiku.', body: 'Five, seven, five.' },
+]);
 
 // The application's tracing: the current trace SDK, registered the way an application does.
 const exporter = new InMemorySpanExporter();
@@ -43,7 +45,9 @@ describe('skill tool spans reach the application trace SDK', () => {
       prepareStep: toolkit.prepareStep,
       prompt: 'a haiku please',
       stopWhen: stepCountIs(5),
-      ...toolkit.contextOptions(createSkillCallContext({ sessionId: 'conversation-7', state: createInMemoryStateView() })),
+      ...toolkit.contextOptions(
+        createSkillCallContext({ sessionId: 'conversation-7', state: createInMemoryStateView() }),
+      ),
     });
     expect(await result.text).toBe('done');
     const spans = exporter.getFinishedSpans();
@@ -74,7 +78,11 @@ describe('skill tool spans reach the application trace SDK', () => {
       await served.server.close();
     }
     const span = exporter.getFinishedSpans().find((candidate) => candidate.name === 'execute_tool skill_load');
-    expect(span?.attributes).toMatchObject({ 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'skill_load', 'gen_ai.conversation.id': 'mcp-1' });
+    expect(span?.attributes).toMatchObject({
+      'gen_ai.operation.name': 'execute_tool',
+      'gen_ai.tool.name': 'skill_load',
+      'gen_ai.conversation.id': 'mcp-1',
+    });
     expect(span?.attributes['gen_ai.tool.call.id']).toMatch(/^\d+$/);
   });
 
@@ -85,7 +93,9 @@ describe('skill tool spans reach the application trace SDK', () => {
     expect(manifest.dependencies?.['@opentelemetry/api']).toBeUndefined();
     expect(manifest.peerDependencies['@opentelemetry/api']).toBe('^1.3.0');
     expect(manifest.peerDependenciesMeta['@opentelemetry/api']).toEqual({ optional: true });
-    const sdk = JSON.parse(readFileSync(resolve(root, 'node_modules/@opentelemetry/sdk-trace-base/package.json'), 'utf8'));
+    const sdk = JSON.parse(
+      readFileSync(resolve(root, 'node_modules/@opentelemetry/sdk-trace-base/package.json'), 'utf8'),
+    );
     expect(sdk.peerDependencies['@opentelemetry/api']).toBe('>=1.3.0 <1.10.0');
   });
 });

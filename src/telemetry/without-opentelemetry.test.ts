@@ -13,10 +13,19 @@ vi.mock('@opentelemetry/api', () => {
 describe('without @opentelemetry/api installed', () => {
   it('skill tools run as usual and nothing is traced', async () => {
     expect(await loadOpenTelemetryApi()).toBeUndefined();
-    const toolkit = createSkillToolkit({ repository: createMemorySkillRepository([{ name: 'haiku', description: 'Writes haiku.', body: 'Five, seven, five.' }]) });
+    const toolkit = createSkillToolkit({
+      repository: createMemorySkillRepository([
+        { name: 'haiku', description: 'Writes haiku.', body: 'Five, seven, five.' },
+      ]),
+    });
     const state = createInMemoryStateView();
     const context = createSkillCallContext({ sessionId: 's', state });
-    const output = await toolkit.tools.skill_load!.execute!({ skill: 'haiku' }, { toolCallId: 'c1', messages: [], context, experimental_context: context } as never);
+    const output = await toolkit.tools.skill_load!.execute!({ skill: 'haiku' }, {
+      toolCallId: 'c1',
+      messages: [],
+      context,
+      experimental_context: context,
+    } as never);
     expect(output).toBe('loaded: haiku');
     expect(state.keys().some((key) => key.includes('haiku'))).toBe(true);
   });

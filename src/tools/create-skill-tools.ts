@@ -8,8 +8,8 @@ import { createSkillLoadTool } from './skill-load-tool.js';
 import { createSkillReadTool, defaultReadPageBytes } from './skill-read-tool.js';
 import { createSkillSelectDocsTool } from './skill-select-docs-tool.js';
 import { createSkillSelectToolsTool } from './skill-select-tools-tool.js';
-import { skillNameSchema, type SkillToolSettings } from './skill-tool-support.js';
-import { disclosureToolNames, type DisclosureToolName } from './tool-names.js';
+import { type SkillToolSettings, skillNameSchema } from './skill-tool-support.js';
+import { type DisclosureToolName, disclosureToolNames } from './tool-names.js';
 import type { ToolDefinition } from './types.js';
 
 /** A preset set of tools: `knowledge` (load and read skills) or `full` (also run them). */
@@ -38,7 +38,12 @@ export interface SkillToolsOptions {
 }
 
 /** The knowledge tools, in the order they are registered. */
-export const knowledgeToolNames: readonly DisclosureToolName[] = ['skill_load', 'skill_list_docs', 'skill_select_docs', 'skill_read'];
+export const knowledgeToolNames: readonly DisclosureToolName[] = [
+  'skill_load',
+  'skill_list_docs',
+  'skill_select_docs',
+  'skill_read',
+];
 
 /** The tool-selection pair, registered by `full` when a tool pool is configured. */
 export const toolSelectionToolNames: readonly DisclosureToolName[] = ['skill_list_tools', 'skill_select_tools'];
@@ -71,7 +76,10 @@ function profileNames(options: SkillToolsOptions, executionNames: readonly strin
     return [...knowledgeToolNames, ...selection, ...executionNames];
   }
   if (!Array.isArray(profile)) {
-    throw new SkillToolsConfigError('profile', `must be "knowledge", "full" or an array of tool names; got ${JSON.stringify(profile)}`);
+    throw new SkillToolsConfigError(
+      'profile',
+      `must be "knowledge", "full" or an array of tool names; got ${JSON.stringify(profile)}`,
+    );
   }
   const known = new Set([...skillToolNames, ...executionNames]);
   const unknown = profile.filter((name) => !known.has(name));
@@ -89,18 +97,26 @@ function profileNames(options: SkillToolsOptions, executionNames: readonly strin
  * `context.state.set`, so a caller that drops the writes of a failed call keeps state unchanged.
  */
 export function createSkillTools(options: SkillToolsOptions): ToolDefinition[] {
-  if (typeof options?.repository?.get !== 'function') throw new SkillToolsConfigError('repository', 'must be a SkillRepository');
+  if (typeof options?.repository?.get !== 'function')
+    throw new SkillToolsConfigError('repository', 'must be a SkillRepository');
   const executionTools = options.executionTools ?? [];
   const executionNames = executionTools.map((tool) => tool.name);
   const clash = executionNames.find((name) => skillToolNames.includes(name));
-  if (clash !== undefined) throw new SkillToolsConfigError('executionTools', `holds "${clash}", the name of a disclosure tool`);
+  if (clash !== undefined)
+    throw new SkillToolsConfigError('executionTools', `holds "${clash}", the name of a disclosure tool`);
   const pageBytes = options.readPageBytes ?? defaultReadPageBytes;
   if (!Number.isInteger(pageBytes) || pageBytes < 1000) {
-    throw new SkillToolsConfigError('readPageBytes', `must be an integer of at least 1000; got ${JSON.stringify(options.readPageBytes)}`);
+    throw new SkillToolsConfigError(
+      'readPageBytes',
+      `must be an integer of at least 1000; got ${JSON.stringify(options.readPageBytes)}`,
+    );
   }
   const maxLoadedSkills = parseMaxLoadedSkills(options.maxLoadedSkills);
   if (options.includeModelDisabled !== undefined && typeof options.includeModelDisabled !== 'boolean') {
-    throw new SkillToolsConfigError('includeModelDisabled', `must be a boolean; got ${JSON.stringify(options.includeModelDisabled)}`);
+    throw new SkillToolsConfigError(
+      'includeModelDisabled',
+      `must be a boolean; got ${JSON.stringify(options.includeModelDisabled)}`,
+    );
   }
   const settings: SkillToolSettings = {
     repository: options.repository,

@@ -13,9 +13,15 @@ export interface InMemoryStateView extends StateView {
 }
 
 /** A state view over a Map, for tools used without a session store (tests, scripts). */
-export function createInMemoryStateView(initial?: Iterable<readonly [string, string]> | Record<string, string>): InMemoryStateView {
+export function createInMemoryStateView(
+  initial?: Iterable<readonly [string, string]> | Record<string, string>,
+): InMemoryStateView {
   const base = new Map<string, string>(
-    initial === undefined ? [] : Symbol.iterator in Object(initial) ? (initial as Iterable<readonly [string, string]>) : Object.entries(initial),
+    initial === undefined
+      ? []
+      : Symbol.iterator in Object(initial)
+        ? (initial as Iterable<readonly [string, string]>)
+        : Object.entries(initial),
   );
   let pending = new Map<string, string | null>();
   const current = () => {
@@ -33,7 +39,8 @@ export function createInMemoryStateView(initial?: Iterable<readonly [string, str
     },
     set(key, value) {
       if (typeof key !== 'string' || key === '') throw new TypeError('state key must be a non-empty string');
-      if (value !== null && typeof value !== 'string') throw new TypeError(`state value for "${key}" must be a string or null`);
+      if (value !== null && typeof value !== 'string')
+        throw new TypeError(`state value for "${key}" must be a string or null`);
       pending.set(key, value);
     },
     keys: () => [...current().keys()],

@@ -12,16 +12,41 @@ import type { ToolContext, ToolDefinition } from './types.js';
 
 const repository = createMemorySkillRepository([
   { name: 'calc', description: 'math ops', body: 'Calc body' },
-  { name: 'grill-me', description: 'Interview the user', body: 'Grill body', files: { 'QUESTIONS.md': 'why?' }, disableModelInvocation: true },
-  { name: 'release', description: 'Internal release steps', body: 'Release body', metadata: { internal: true }, tools: ['publish'] },
+  {
+    name: 'grill-me',
+    description: 'Interview the user',
+    body: 'Grill body',
+    files: { 'QUESTIONS.md': 'why?' },
+    disableModelInvocation: true,
+  },
+  {
+    name: 'release',
+    description: 'Internal release steps',
+    body: 'Release body',
+    metadata: { internal: true },
+    tools: ['publish'],
+  },
 ]);
-const allTools = ['skill_list', 'skill_load', 'skill_list_docs', 'skill_select_docs', 'skill_read', 'skill_list_tools', 'skill_select_tools'];
+const allTools = [
+  'skill_list',
+  'skill_load',
+  'skill_list_docs',
+  'skill_select_docs',
+  'skill_read',
+  'skill_list_tools',
+  'skill_select_tools',
+];
 
 function setup(includeModelDisabled?: boolean) {
-  const tools = createSkillTools({ repository, profile: allTools, ...(includeModelDisabled === undefined ? {} : { includeModelDisabled }) });
+  const tools = createSkillTools({
+    repository,
+    profile: allTools,
+    ...(includeModelDisabled === undefined ? {} : { includeModelDisabled }),
+  });
   const state = createInMemoryStateView();
   const context: ToolContext = { sessionId: 's', agentName: 'agent', state };
-  const call = async (name: string, input: unknown) => (tools.find((tool) => tool.name === name) as ToolDefinition).execute(input, context);
+  const call = async (name: string, input: unknown) =>
+    (tools.find((tool) => tool.name === name) as ToolDefinition).execute(input, context);
   return { state, call };
 }
 
@@ -53,8 +78,16 @@ describe('skills kept from the model', () => {
 
   it('can be loaded by the caller, and the model may then read and select in them', async () => {
     const { state, call } = setup();
-    writeDelta(state, await applyDeclaredLoads(state, { agentName: 'agent', repository, loads: [{ name: 'grill-me' }] }));
-    const request = await materializeRequest({ messages: [{ role: 'user', content: 'grill me' }], state, agentName: 'agent', repository });
+    writeDelta(
+      state,
+      await applyDeclaredLoads(state, { agentName: 'agent', repository, loads: [{ name: 'grill-me' }] }),
+    );
+    const request = await materializeRequest({
+      messages: [{ role: 'user', content: 'grill me' }],
+      state,
+      agentName: 'agent',
+      repository,
+    });
     expect(request[0]).toEqual({ role: 'system', content: '[Loaded] grill-me\n\nGrill body\n\nDocs loaded: none' });
     expect(await call('skill_read', { skill: 'grill-me', path: 'QUESTIONS.md' })).toBe('why?');
     expect(await call('skill_select_docs', { skill: 'grill-me', docs: ['QUESTIONS.md'] })).toEqual({
@@ -72,18 +105,27 @@ describe('skills kept from the model', () => {
     const { call } = setup(true);
     expect(await call('skill_list', {})).toEqual(['calc', 'grill-me', 'release']);
     expect(await call('skill_load', { skill: 'grill-me' })).toBe('loaded: grill-me');
-    expect(await call('skill_list_tools', { skill: 'release' })).toEqual({ skill: 'release', available_tools: ['publish'] });
-    await expect(call('skill_load', { skill: 'nope' })).rejects.toThrow('unknown skill "nope". Use one of the listed skills: calc, grill-me, release.');
+    expect(await call('skill_list_tools', { skill: 'release' })).toEqual({
+      skill: 'release',
+      available_tools: ['publish'],
+    });
+    await expect(call('skill_load', { skill: 'nope' })).rejects.toThrow(
+      'unknown skill "nope". Use one of the listed skills: calc, grill-me, release.',
+    );
   });
 
   it('refuses an includeModelDisabled that is not a boolean', () => {
     expect(() => createSkillTools({ repository, includeModelDisabled: 'yes' as never })).toThrow(SkillToolsConfigError);
-    expect(() => createSkillTools({ repository, includeModelDisabled: 'yes' as never })).toThrow(/includeModelDisabled.*must be a boolean; got "yes"/);
+    expect(() => createSkillTools({ repository, includeModelDisabled: 'yes' as never })).toThrow(
+      /includeModelDisabled.*must be a boolean; got "yes"/,
+    );
   });
 
   it('are not in the skill enum of the AI SDK toolkits', async () => {
     const toolkit = await createVisibleSkillToolkits({ repository }).forContext();
-    const schema = (await asSchema(toolkit.tools['skill_load']!.inputSchema).jsonSchema) as { properties: { skill: { enum?: string[] } } };
+    const schema = (await asSchema(toolkit.tools.skill_load!.inputSchema).jsonSchema) as {
+      properties: { skill: { enum?: string[] } };
+    };
     expect(schema.properties.skill.enum).toEqual(['calc']);
   });
 });

@@ -11,7 +11,8 @@ export function createSkillListDocsTool(settings: SkillToolSettings): ToolDefini
   return {
     name: 'skill_list_docs',
     writesState: false,
-    description: "List a skill's docs (paths relative to the skill folder) that skill_load or skill_select_docs can add.",
+    description:
+      "List a skill's docs (paths relative to the skill folder) that skill_load or skill_select_docs can add.",
     inputSchema,
     async execute(input, context) {
       const args = parseToolInput('skill_list_docs', inputSchema, input, '{"skill":"<name>"}');

@@ -9,7 +9,8 @@ export function createSkillListTool(settings: SkillToolSettings): ToolDefinition
   return {
     name: 'skill_list',
     writesState: false,
-    description: 'List the names of the skills available to you (the catalog in your instructions also has their descriptions).',
+    description:
+      'List the names of the skills available to you (the catalog in your instructions also has their descriptions).',
     inputSchema,
     async execute(input, context) {
       parseToolInput('skill_list', inputSchema, input, '{}');

@@ -11,12 +11,15 @@ export interface SkillListToolsOutput {
   available_tools: string[];
 }
 
-export function createSkillListToolsTool(settings: SkillToolSettings): ToolDefinition<SkillListToolsInput, SkillListToolsOutput> {
+export function createSkillListToolsTool(
+  settings: SkillToolSettings,
+): ToolDefinition<SkillListToolsInput, SkillListToolsOutput> {
   const inputSchema = z.object({ skill: settings.skillSchema });
   return {
     name: 'skill_list_tools',
     writesState: false,
-    description: "List the tools a skill makes available (its SKILL.md `Tools:` section); loading the skill selects them all.",
+    description:
+      'List the tools a skill makes available (its SKILL.md `Tools:` section); loading the skill selects them all.',
     inputSchema,
     async execute(input, context) {
       const args = parseToolInput('skill_list_tools', inputSchema, input, '{"skill":"<name>"}');

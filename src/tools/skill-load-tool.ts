@@ -1,7 +1,7 @@
 import { z } from 'zod';
+import { uniqueItems } from '../disclosure/selection.js';
 import { loadSkill } from '../disclosure/skill-transitions.js';
 import { writeDelta } from '../disclosure/state-delta.js';
-import { uniqueItems } from '../disclosure/selection.js';
 import { SkillToolError } from './errors.js';
 import { getVisibleSkill, parseToolInput, requireKnownItems, type SkillToolSettings } from './skill-tool-support.js';
 import type { ToolDefinition } from './types.js';
@@ -15,7 +15,10 @@ export interface SkillLoadInput {
 export function createSkillLoadTool(settings: SkillToolSettings): ToolDefinition<SkillLoadInput, string> {
   const inputSchema = z.object({
     skill: settings.skillSchema,
-    docs: z.array(z.string()).optional().describe('Docs of the skill to show as well (paths from skill_list_docs); prefer few'),
+    docs: z
+      .array(z.string())
+      .optional()
+      .describe('Docs of the skill to show as well (paths from skill_list_docs); prefer few'),
     include_all_docs: z.boolean().optional().describe('Show every doc of the skill (use sparingly)'),
   });
   return {
@@ -27,10 +30,18 @@ export function createSkillLoadTool(settings: SkillToolSettings): ToolDefinition
       const args = parseToolInput('skill_load', inputSchema, input, '{"skill":"<name>","docs":["<doc path>"]}');
       const docs = uniqueItems(args.docs ?? []);
       if (docs.length > 0 && args.include_all_docs === true) {
-        throw new SkillToolError('skill_load takes docs or include_all_docs, not both: name the docs you need, or set include_all_docs alone.');
+        throw new SkillToolError(
+          'skill_load takes docs or include_all_docs, not both: name the docs you need, or set include_all_docs alone.',
+        );
       }
       const skill = await getVisibleSkill(settings, args.skill, context);
-      requireKnownItems(skill.name, 'doc', docs, skill.docs, 'Call skill_load without docs, or pick docs from that list.');
+      requireKnownItems(
+        skill.name,
+        'doc',
+        docs,
+        skill.docs,
+        'Call skill_load without docs, or pick docs from that list.',
+      );
       const delta = loadSkill(context.state, {
         agentName: context.agentName,
         skill: skill.name,

@@ -1,4 +1,4 @@
-import { runSelection, selectionInputSchema, type SelectionKind } from './skill-selection.js';
+import { runSelection, type SelectionKind, selectionInputSchema } from './skill-selection.js';
 import type { SkillToolSettings } from './skill-tool-support.js';
 import type { ToolDefinition } from './types.js';
 
@@ -24,7 +24,9 @@ const kind: SelectionKind = {
   listTool: 'skill_list_docs',
 };
 
-export function createSkillSelectDocsTool(settings: SkillToolSettings): ToolDefinition<SkillSelectDocsInput, SkillSelectDocsOutput> {
+export function createSkillSelectDocsTool(
+  settings: SkillToolSettings,
+): ToolDefinition<SkillSelectDocsInput, SkillSelectDocsOutput> {
   return {
     name: 'skill_select_docs',
     description:
@@ -32,7 +34,12 @@ export function createSkillSelectDocsTool(settings: SkillToolSettings): ToolDefi
     inputSchema: selectionInputSchema(settings, kind) as never,
     async execute(input, context) {
       const outcome = await runSelection(settings, kind, input, context);
-      return { skill: outcome.skill, mode: outcome.mode, selected_docs: outcome.selected, include_all_docs: outcome.includeAll };
+      return {
+        skill: outcome.skill,
+        mode: outcome.mode,
+        selected_docs: outcome.selected,
+        include_all_docs: outcome.includeAll,
+      };
     },
   };
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { resolveSelection, selectionModes, uniqueItems, type SelectionMode } from '../disclosure/selection.js';
+import { resolveSelection, type SelectionMode, selectionModes, uniqueItems } from '../disclosure/selection.js';
 import { selectDocs, selectTools } from '../disclosure/skill-transitions.js';
 import { writeDelta } from '../disclosure/state-delta.js';
 import { loadedKey, selectAll } from '../disclosure/state-keys.js';
@@ -23,12 +23,17 @@ export interface SelectionKind {
 export function selectionInputSchema(settings: SkillToolSettings, kind: SelectionKind) {
   return z.object({
     skill: settings.skillSchema,
-    [kind.field]: z.array(z.string()).optional().describe(`${kind.item === 'doc' ? 'Doc paths' : 'Tool names'} to select`),
+    [kind.field]: z
+      .array(z.string())
+      .optional()
+      .describe(`${kind.item === 'doc' ? 'Doc paths' : 'Tool names'} to select`),
     [`include_all_${kind.field}`]: z.boolean().optional().describe(`Select every ${kind.item} of the skill`),
     mode: z
       .enum(selectionModes as [SelectionMode, ...SelectionMode[]])
       .optional()
-      .describe(`add: keep the current selection and append; replace (default): set the whole selection; clear: select no ${kind.item}s`),
+      .describe(
+        `add: keep the current selection and append; replace (default): set the whole selection; clear: select no ${kind.item}s`,
+      ),
   });
 }
 
@@ -39,20 +44,33 @@ export interface SelectionOutcome {
   includeAll: boolean;
 }
 
-export async function runSelection(settings: SkillToolSettings, kind: SelectionKind, input: unknown, context: ToolContext): Promise<SelectionOutcome> {
+export async function runSelection(
+  settings: SkillToolSettings,
+  kind: SelectionKind,
+  input: unknown,
+  context: ToolContext,
+): Promise<SelectionOutcome> {
   const schema = selectionInputSchema(settings, kind);
   const example = `{"skill":"<name>","${kind.field}":["<${kind.item}>"],"mode":"add"}`;
-  const args = parseToolInput(kind.toolName, schema, input, example) as Record<string, unknown> & { skill: string; mode?: SelectionMode };
+  const args = parseToolInput(kind.toolName, schema, input, example) as Record<string, unknown> & {
+    skill: string;
+    mode?: SelectionMode;
+  };
   const mode = args.mode ?? 'replace';
   const items = uniqueItems((args[kind.field] as string[] | undefined) ?? []);
   const allField = `include_all_${kind.field}`;
   const includeAll = args[allField] === true;
-  if (items.length > 0 && includeAll) throw new SkillToolError(`${kind.toolName} takes ${kind.field} or ${allField}, not both.`);
+  if (items.length > 0 && includeAll)
+    throw new SkillToolError(`${kind.toolName} takes ${kind.field} or ${allField}, not both.`);
   if (mode === 'clear' && (items.length > 0 || includeAll)) {
-    throw new SkillToolError(`mode "clear" empties the selection and takes no ${kind.field}; use mode "replace" to set a new selection.`);
+    throw new SkillToolError(
+      `mode "clear" empties the selection and takes no ${kind.field}; use mode "replace" to set a new selection.`,
+    );
   }
   if (mode !== 'clear' && items.length === 0 && !includeAll) {
-    throw new SkillToolError(`mode "${mode}" needs ${kind.field} or ${allField}; to select no ${kind.item}s use mode "clear".`);
+    throw new SkillToolError(
+      `mode "${mode}" needs ${kind.field} or ${allField}; to select no ${kind.item}s use mode "clear".`,
+    );
   }
   const skill = await getVisibleSkill(settings, args.skill, context);
   if (!context.state.get(loadedKey(context.agentName, skill.name))) {
@@ -61,7 +79,18 @@ export async function runSelection(settings: SkillToolSettings, kind: SelectionK
   const available = kind.available(skill);
   requireKnownItems(skill.name, kind.item, items, available, `Call ${kind.listTool} to see them.`);
   const transition = kind.item === 'doc' ? selectDocs : selectTools;
-  const result = transition(context.state, { agentName: context.agentName, skill: skill.name, mode, items, includeAll });
+  const result = transition(context.state, {
+    agentName: context.agentName,
+    skill: skill.name,
+    mode,
+    items,
+    includeAll,
+  });
   writeDelta(context.state, result.delta);
-  return { skill: skill.name, mode, selected: resolveSelection(result.selection, available), includeAll: result.selection === selectAll };
+  return {
+    skill: skill.name,
+    mode,
+    selected: resolveSelection(result.selection, available),
+    includeAll: result.selection === selectAll,
+  };
 }

@@ -1,9 +1,9 @@
-import { escapeUnsafeCharacters } from '../format/escape-unsafe-characters.js';
 import { z } from 'zod';
-import { SkillNotFoundError } from '../repository/errors.js';
-import type { Skill, SkillRepository } from '../repository/types.js';
 import { isModelVisible, modelVisibleSkills } from '../disclosure/model-visibility.js';
 import { loadedKey } from '../disclosure/state-keys.js';
+import { escapeUnsafeCharacters } from '../format/escape-unsafe-characters.js';
+import { SkillNotFoundError } from '../repository/errors.js';
+import type { Skill, SkillRepository } from '../repository/types.js';
 import { SkillToolError } from './errors.js';
 import type { ToolContext } from './types.js';
 
@@ -33,7 +33,8 @@ export function skillEnumValues(skillNames?: readonly string[]): string[] {
 
 export function skillNameSchema(skillNames?: readonly string[]): z.ZodType<string> {
   const names = skillEnumValues(skillNames);
-  const described = (schema: z.ZodType<string>) => schema.describe('Name of the skill, as listed under "Available skills"');
+  const described = (schema: z.ZodType<string>) =>
+    schema.describe('Name of the skill, as listed under "Available skills"');
   if (names.length === 0) return described(z.string().trim().min(1));
   return described(z.enum(names as [string, ...string[]]));
 }
@@ -45,7 +46,9 @@ export function skillNameSchema(skillNames?: readonly string[]): z.ZodType<strin
 export function parseToolInput<T>(toolName: string, schema: z.ZodType<T>, input: unknown, example: string): T {
   const result = schema.safeParse(input ?? {});
   if (result.success) return result.data;
-  const problems = result.error.issues.map((issue) => `${issue.path.length > 0 ? issue.path.join('.') : 'input'}: ${issue.message}`);
+  const problems = result.error.issues.map(
+    (issue) => `${issue.path.length > 0 ? issue.path.join('.') : 'input'}: ${issue.message}`,
+  );
   throw new SkillToolError(`invalid input for ${toolName}: ${problems.join('; ')}. Call it like ${example}.`);
 }
 
@@ -73,15 +76,31 @@ export async function getVisibleSkill(settings: SkillToolSettings, name: string,
   } catch (error) {
     if (!(error instanceof SkillNotFoundError)) throw error;
   }
-  if (skill !== undefined && (isModelVisible(skill, settings) || context.state.get(loadedKey(context.agentName, skill.name)) !== undefined)) return skill;
-  throw new SkillToolError(`unknown skill "${name}". Use one of the listed skills: ${nameList(await listModelVisibleNames(settings, context))}.`);
+  if (
+    skill !== undefined &&
+    (isModelVisible(skill, settings) || context.state.get(loadedKey(context.agentName, skill.name)) !== undefined)
+  )
+    return skill;
+  throw new SkillToolError(
+    `unknown skill "${name}". Use one of the listed skills: ${nameList(await listModelVisibleNames(settings, context))}.`,
+  );
 }
 
 /** Rejects names that are not items of the skill, naming the ones that are. */
-export function requireKnownItems(skill: string, kind: 'doc' | 'tool', items: readonly string[], available: readonly string[], hint: string): void {
+export function requireKnownItems(
+  skill: string,
+  kind: 'doc' | 'tool',
+  items: readonly string[],
+  available: readonly string[],
+  hint: string,
+): void {
   const unknown = items.filter((item) => !available.includes(item)).map(escapeUnsafeCharacters);
   if (unknown.length === 0) return;
-  const what = unknown.length === 1 ? `${kind} "${unknown[0]}"` : `${kind}s ${unknown.map((item) => `"${item}"`).join(', ')}`;
-  const has = available.length === 0 ? `it has no ${kind}s` : `its ${kind}s are: ${nameList(available.map(escapeUnsafeCharacters), 50)}`;
+  const what =
+    unknown.length === 1 ? `${kind} "${unknown[0]}"` : `${kind}s ${unknown.map((item) => `"${item}"`).join(', ')}`;
+  const has =
+    available.length === 0
+      ? `it has no ${kind}s`
+      : `its ${kind}s are: ${nameList(available.map(escapeUnsafeCharacters), 50)}`;
   throw new SkillToolError(`skill "${skill}" has no ${what}; ${has}. ${hint}`);
 }

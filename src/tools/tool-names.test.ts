@@ -12,11 +12,17 @@ import { disclosureToolNames, executionToolNames, isSkillToolName } from './tool
 const temporary = mkdtempSync(path.join(tmpdir(), 'skillbox-tool-names-'));
 afterAll(() => rmSync(temporary, { recursive: true, force: true }));
 
-const repository = createMemorySkillRepository([{ name: 'calc', description: 'math ops', body: 'Calc body', tools: ['publish'] }]);
+const repository = createMemorySkillRepository([
+  { name: 'calc', description: 'math ops', body: 'Calc body', tools: ['publish'] },
+]);
 
 describe('the tool-name union', () => {
   it('names exactly the tools createSkillTools and createExecutionTools build', () => {
-    const workspaces = createWorkspaceManager({ runtime: new LocalRuntime(), repository, baseDir: path.join(temporary, 'workspaces') });
+    const workspaces = createWorkspaceManager({
+      runtime: new LocalRuntime(),
+      repository,
+      baseDir: path.join(temporary, 'workspaces'),
+    });
     const executionTools = createExecutionTools({ workspaces });
     expect(executionTools.map((tool) => tool.name)).toEqual([...executionToolNames]);
     const disclosureTools = createSkillTools({ repository, profile: skillToolNames });

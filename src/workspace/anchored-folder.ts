@@ -1,5 +1,5 @@
 import { constants, existsSync } from 'node:fs';
-import { mkdir, open, readlink, realpath, type FileHandle } from 'node:fs/promises';
+import { type FileHandle, mkdir, open, readlink, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { WorkspacePathError } from './errors.js';
 import { isInside } from './is-inside.js';
@@ -35,7 +35,12 @@ async function descriptorPath(handle: FileHandle): Promise<string | undefined> {
   return readlink(`/proc/self/fd/${handle.fd}`);
 }
 
-async function anchor(root: string, folder: string, handle: FileHandle | undefined, shown: string): Promise<AnchoredFolder> {
+async function anchor(
+  root: string,
+  folder: string,
+  handle: FileHandle | undefined,
+  shown: string,
+): Promise<AnchoredFolder> {
   if (handle === undefined) {
     // No /proc: check the real path now and use it.
     const real = await realpath(folder);
@@ -61,7 +66,11 @@ async function openDirectory(folder: string): Promise<FileHandle | undefined> {
  * creating missing parts when `create` is set. Each part is opened through its checked parent; a part
  * may be a link only when what it leads to is inside the workspace (the skill copies' `out` link is).
  */
-export async function openFolderInside(root: string, relative: string, options: { create: boolean }): Promise<AnchoredFolder> {
+export async function openFolderInside(
+  root: string,
+  relative: string,
+  options: { create: boolean },
+): Promise<AnchoredFolder> {
   let current = await anchor(root, root, await openDirectory(root), relative || '.');
   try {
     for (const segment of relative.split('/').filter((part) => part !== '' && part !== '.')) {
@@ -92,7 +101,12 @@ export async function openFolderInside(root: string, relative: string, options: 
 }
 
 /** Runs `work` with the folder open, closing it afterwards. */
-export async function withFolderInside<T>(root: string, relative: string, options: { create: boolean }, work: (folder: AnchoredFolder) => Promise<T>): Promise<T> {
+export async function withFolderInside<T>(
+  root: string,
+  relative: string,
+  options: { create: boolean },
+  work: (folder: AnchoredFolder) => Promise<T>,
+): Promise<T> {
   const folder = await openFolderInside(root, relative, options);
   try {
     return await work(folder);
@@ -110,7 +124,8 @@ export async function openFileInside(root: string, filePath: string): Promise<Fi
   const handle = await open(filePath, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   try {
     const real = (await descriptorPath(handle)) ?? (await realpath(filePath));
-    if (!isInside(root, real)) throw new WorkspacePathError(filePath, 'it is reached through a link that leads out of the workspace');
+    if (!isInside(root, real))
+      throw new WorkspacePathError(filePath, 'it is reached through a link that leads out of the workspace');
     if (!(await handle.stat()).isFile()) throw new WorkspacePathError(filePath, 'it is not a regular file');
     return handle;
   } catch (error) {

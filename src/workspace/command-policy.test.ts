@@ -3,13 +3,18 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CommandPolicyError } from './errors.js';
 import { CommandPolicy, splitCommandLine } from './command-policy.js';
 import { findExecutable, SYSTEM_PATH } from './runtimes/find-executable.js';
 
 describe('splitCommandLine', () => {
   it('handles quotes and escapes', () => {
-    expect(splitCommandLine(`python3 scripts/a.py 'two words' "say \\"hi\\"" x\\ y`)).toEqual(['python3', 'scripts/a.py', 'two words', 'say "hi"', 'x y']);
+    expect(splitCommandLine(`python3 scripts/a.py 'two words' "say \\"hi\\"" x\\ y`)).toEqual([
+      'python3',
+      'scripts/a.py',
+      'two words',
+      'say "hi"',
+      'x y',
+    ]);
   });
 
   it.each(['a; b', 'a && b', 'a | b', 'a > f', 'a < f', 'echo `id`', 'echo $(id)', 'a\nb'])('refuses %j', (command) => {
@@ -29,7 +34,10 @@ describe('CommandPolicy', () => {
     const echo = findExecutable('echo', SYSTEM_PATH) as string;
     expect(policy.check('echo x')).toEqual([echo, 'x']);
     // The same file reached through another folder name (merged /usr) is the same program.
-    expect(policy.check(`${realpathSync(path.dirname(echo))}/echo x`)).toEqual([`${realpathSync(path.dirname(echo))}/echo`, 'x']);
+    expect(policy.check(`${realpathSync(path.dirname(echo))}/echo x`)).toEqual([
+      `${realpathSync(path.dirname(echo))}/echo`,
+      'x',
+    ]);
     expect(() => policy.check('wc -l')).toThrow(/denied by denied_commands/);
     expect(() => policy.check('python3 -c 1')).toThrow(/denied by denied_commands/);
     expect(() => policy.check('bash -c id')).toThrow(/"bash" is not in allowed_commands/);
@@ -50,9 +58,16 @@ describe('CommandPolicy', () => {
   });
 
   it('refuses allow-list entries that are not programs in the system folders', () => {
-    expect(() => new CommandPolicy({ allowedCommands: ['run.sh'] })).toThrow(/"run.sh" is not an executable in the system folders/);
-    expect(() => new CommandPolicy({ allowedCommands: ['scripts/run.sh'] })).toThrow(/a program name or an absolute path/);
-    expect(new CommandPolicy({ deniedCommands: ['not-installed-anywhere'] }).check('echo a')).toEqual([findExecutable('echo', SYSTEM_PATH), 'a']);
+    expect(() => new CommandPolicy({ allowedCommands: ['run.sh'] })).toThrow(
+      /"run.sh" is not an executable in the system folders/,
+    );
+    expect(() => new CommandPolicy({ allowedCommands: ['scripts/run.sh'] })).toThrow(
+      /a program name or an absolute path/,
+    );
+    expect(new CommandPolicy({ deniedCommands: ['not-installed-anywhere'] }).check('echo a')).toEqual([
+      findExecutable('echo', SYSTEM_PATH),
+      'a',
+    ]);
   });
 
   it('is a no-op without lists and rejects malformed lists', () => {

@@ -31,29 +31,43 @@ export class CommandPolicy {
   private readonly deniedPaths: ReadonlySet<string>;
 
   constructor(options: CommandPolicyOptions = {}) {
-    for (const [option, list] of [['allowedCommands', options.allowedCommands], ['deniedCommands', options.deniedCommands]] as const) {
-      if (list !== undefined && (!Array.isArray(list) || list.some((item) => typeof item !== 'string' || item.trim() === ''))) {
+    for (const [option, list] of [
+      ['allowedCommands', options.allowedCommands],
+      ['deniedCommands', options.deniedCommands],
+    ] as const) {
+      if (
+        list !== undefined &&
+        (!Array.isArray(list) || list.some((item) => typeof item !== 'string' || item.trim() === ''))
+      ) {
         throw new CommandPolicyError(`${option} must be a list of non-empty program names`);
       }
     }
     this.allowed = options.allowedCommands?.map((item) => item.trim());
     this.denied = options.deniedCommands?.map((item) => item.trim());
-    this.allowedPaths = this.allowed === undefined ? undefined : new Set(this.allowed.map((item) => {
-      const resolved = resolveProgram(item);
-      if (resolved === undefined) {
-        throw new CommandPolicyError(
-          `allowedCommands entry "${item}" is not ${isAbsolute(item) ? 'an executable file' : item.includes('/') ? 'a program name or an absolute path' : `an executable in the system folders ${SYSTEM_PATH}`}`,
-        );
-      }
-      const example = launcherExample(basename(item)) ?? launcherExample(basename(resolved.judged)) ?? launcherExample(basename(realpathOrSelf(resolved.path)));
-      if (example !== undefined) {
-        throw new CommandPolicyError(
-          `allowedCommands entry "${item}" runs other programs (${example.replaceAll('CMD', 'any-command')}), so allowing it would allow every command: ` +
-            'the allow list restricts which program starts, not what that program does. Leave it out, or drop allowedCommands and rely on the sandbox (see "Command lists" in docs/workspaces.md)',
-        );
-      }
-      return resolved.judged;
-    }));
+    this.allowedPaths =
+      this.allowed === undefined
+        ? undefined
+        : new Set(
+            this.allowed.map((item) => {
+              const resolved = resolveProgram(item);
+              if (resolved === undefined) {
+                throw new CommandPolicyError(
+                  `allowedCommands entry "${item}" is not ${isAbsolute(item) ? 'an executable file' : item.includes('/') ? 'a program name or an absolute path' : `an executable in the system folders ${SYSTEM_PATH}`}`,
+                );
+              }
+              const example =
+                launcherExample(basename(item)) ??
+                launcherExample(basename(resolved.judged)) ??
+                launcherExample(basename(realpathOrSelf(resolved.path)));
+              if (example !== undefined) {
+                throw new CommandPolicyError(
+                  `allowedCommands entry "${item}" runs other programs (${example.replaceAll('CMD', 'any-command')}), so allowing it would allow every command: ` +
+                    'the allow list restricts which program starts, not what that program does. Leave it out, or drop allowedCommands and rely on the sandbox (see "Command lists" in docs/workspaces.md)',
+                );
+              }
+              return resolved.judged;
+            }),
+          );
     // A denied name that is not installed is still denied by name.
     this.deniedPaths = new Set((this.denied ?? []).flatMap((item) => resolveProgram(item)?.judged ?? []));
   }
@@ -65,7 +79,8 @@ export class CommandPolicy {
   /** A one-line description for the tool's description, so the model knows the rules up front. */
   describe(): string {
     if (!this.restricted) return '';
-    const allowed = this.allowed === undefined ? '' : ` Allowed commands: ${[...this.allowed].sort().slice(0, 20).join(', ')}.`;
+    const allowed =
+      this.allowed === undefined ? '' : ` Allowed commands: ${[...this.allowed].sort().slice(0, 20).join(', ')}.`;
     return ` Restrictions enabled: no shell syntax; one executable + args only; no > < | ; && ||.${allowed}`;
   }
 
@@ -79,7 +94,10 @@ export class CommandPolicy {
     const program = argv[0] as string;
     const resolved = resolveProgram(program);
     const names = programNames(program);
-    if (this.denied?.some((item) => names.has(item)) || (resolved !== undefined && this.deniedPaths.has(resolved.judged))) {
+    if (
+      this.denied?.some((item) => names.has(item)) ||
+      (resolved !== undefined && this.deniedPaths.has(resolved.judged))
+    ) {
       throw new CommandPolicyError(`command "${program}" is denied by denied_commands`);
     }
     if (this.allowedPaths !== undefined && (resolved === undefined || !this.allowedPaths.has(resolved.judged))) {
@@ -89,7 +107,8 @@ export class CommandPolicy {
       throw new CommandPolicyError(`command "${program}" ${why}`);
     }
     if (resolved === undefined) {
-      if (!program.includes('/')) throw new CommandPolicyError(`command "${program}" is not a program in the system folders ${SYSTEM_PATH}`);
+      if (!program.includes('/'))
+        throw new CommandPolicyError(`command "${program}" is not a program in the system folders ${SYSTEM_PATH}`);
       return argv;
     }
     return [resolved.path, ...argv.slice(1)];

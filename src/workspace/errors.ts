@@ -74,7 +74,10 @@ export class ArtifactNotFoundError extends SkillboxError {
   readonly artifact: string;
 
   constructor(artifact: string, version?: number) {
-    super('ARTIFACT_NOT_FOUND', `artifact "${artifact}"${version === undefined ? '' : ` version ${version}`} not found`);
+    super(
+      'ARTIFACT_NOT_FOUND',
+      `artifact "${artifact}"${version === undefined ? '' : ` version ${version}`} not found`,
+    );
     this.artifact = artifact;
   }
 }

@@ -1,17 +1,25 @@
 import { SkillboxError } from '../errors.js';
 import { SkillNotFoundError } from '../repository/errors.js';
+import { inSpan } from '../telemetry/in-span.js';
 import { SkillToolError } from '../tools/errors.js';
 import type { ToolContext } from '../tools/types.js';
 import type { ResolvedExecutionOptions } from './execution-options.js';
 import { compileGlob } from './glob-pattern.js';
 import type { InputSpec } from './input-stager.js';
-import { maxOutputPatterns, outputFingerprint, type CollectedOutputs } from './output-collector.js';
+import { type CollectedOutputs, maxOutputPatterns, outputFingerprint } from './output-collector.js';
 import { assertAllowedVariable } from './run-environment.js';
-import { shapeRunResult, type SkillRunResult } from './run-result.js';
-import { toWorkspaceRelative, workspaceFolders } from './workspace-paths.js';
-import { inSpan } from '../telemetry/in-span.js';
-import { measureWorkspace, quotaWarning, unlimited, watchLimits, watchWorkspaceQuota, type QuotaLimit, type WorkspaceUsage } from './workspace-quota.js';
+import { type SkillRunResult, shapeRunResult } from './run-result.js';
 import type { Workspace } from './workspace.js';
+import { toWorkspaceRelative, workspaceFolders } from './workspace-paths.js';
+import {
+  measureWorkspace,
+  type QuotaLimit,
+  quotaWarning,
+  unlimited,
+  type WorkspaceUsage,
+  watchLimits,
+  watchWorkspaceQuota,
+} from './workspace-quota.js';
 
 /** What `skill_run` and `workspace_exec` share, after their own checks. */
 export interface ExecuteCommandRequest {
@@ -38,7 +46,11 @@ export const autoCollectLimit = 20;
  * Runs one command for a tool call. Every check that can refuse the call (command policy, env
  * names, timeout, cwd) runs before anything is staged or started, so a refused call changes nothing.
  */
-export async function executeCommand(options: ResolvedExecutionOptions, request: ExecuteCommandRequest, context: ToolContext): Promise<SkillRunResult> {
+export async function executeCommand(
+  options: ResolvedExecutionOptions,
+  request: ExecuteCommandRequest,
+  context: ToolContext,
+): Promise<SkillRunResult> {
   return translateErrors(request.tool, async () => {
     const warnings: string[] = [];
     const command = request.command.trim();
@@ -47,7 +59,8 @@ export async function executeCommand(options: ResolvedExecutionOptions, request:
     const restricted = options.policy.restricted;
     for (const [name, value] of Object.entries(request.env ?? {})) assertAllowedVariable(name, value, { restricted });
     let timeoutSeconds = request.timeoutSeconds ?? options.defaultTimeoutSeconds;
-    if (!Number.isFinite(timeoutSeconds) || timeoutSeconds <= 0) throw new SkillToolError(`${request.tool}: timeout must be a positive number of seconds`);
+    if (!Number.isFinite(timeoutSeconds) || timeoutSeconds <= 0)
+      throw new SkillToolError(`${request.tool}: timeout must be a positive number of seconds`);
     if (timeoutSeconds > options.maxTimeoutSeconds) {
       warnings.push(`timeout ${timeoutSeconds}s capped to ${options.maxTimeoutSeconds}s`);
       timeoutSeconds = options.maxTimeoutSeconds;
@@ -55,7 +68,9 @@ export async function executeCommand(options: ResolvedExecutionOptions, request:
 
     // A bad glob found after the command ran would lose its result.
     if ((request.outputFiles?.length ?? 0) > maxOutputPatterns) {
-      throw new SkillToolError(`${request.tool}: output_files has ${request.outputFiles?.length} patterns; at most ${maxOutputPatterns} are taken, combine them with {a,b} or **`);
+      throw new SkillToolError(
+        `${request.tool}: output_files has ${request.outputFiles?.length} patterns; at most ${maxOutputPatterns} are taken, combine them with {a,b} or **`,
+      );
     }
     for (const pattern of request.outputFiles ?? []) compileGlob(pattern.trim());
 
@@ -71,12 +86,17 @@ export async function executeCommand(options: ResolvedExecutionOptions, request:
     const { outcome, collected, quotaHit } = await workspace.exclusive(async () => {
       if (request.prepare !== undefined) warnings.push(...(await request.prepare(workspace)));
       if (request.inputs !== undefined && request.inputs.length > 0) {
-        await workspace.stageInputs(request.inputs, { hostAccess: options.hostInputs, skillContext: context.skillContext, ...(options.repository !== undefined ? { repository: options.repository } : {}) });
+        await workspace.stageInputs(request.inputs, {
+          hostAccess: options.hostInputs,
+          skillContext: context.skillContext,
+          ...(options.repository !== undefined ? { repository: options.repository } : {}),
+        });
       }
 
       // What out/ held before: a file this run copied in with its old times (`cp -p`, `tar -x`) is
       // still new, and one it rewrote keeps its name but not its inode, size or times.
-      const before = request.outputFiles === undefined ? await workspace.findOutputs([`${workspaceFolders.out}/**`]) : undefined;
+      const before =
+        request.outputFiles === undefined ? await workspace.findOutputs([`${workspaceFolders.out}/**`]) : undefined;
       const quota = options.workspaceQuota;
       // Without a finite limit there is nothing to watch, and no walk of the workspace to pay for.
       const watched = Number.isFinite(quota.maxBytes) || Number.isFinite(quota.maxFiles);
@@ -89,21 +109,26 @@ export async function executeCommand(options: ResolvedExecutionOptions, request:
             stopForQuota.abort();
           })
         : () => undefined;
-      const abortSignal = context.abortSignal === undefined ? stopForQuota.signal : AbortSignal.any([context.abortSignal, stopForQuota.signal]);
-      const outcome = await workspace.run({
-        ...(argv === undefined ? { command } : { argv }),
-        skill: request.skill,
-        cwd: request.cwd,
-        env: request.env,
-        hostEnv: options.hostEnvironment,
-        stdin: request.stdin,
-        timeoutMs: Math.round(timeoutSeconds * 1000),
-        maxOutputBytes: options.maxOutputBytes,
-        network: options.network,
-        restricted,
-        readOnlyPaths: options.readOnlyPaths,
-        abortSignal,
-      }).finally(stopWatching);
+      const abortSignal =
+        context.abortSignal === undefined
+          ? stopForQuota.signal
+          : AbortSignal.any([context.abortSignal, stopForQuota.signal]);
+      const outcome = await workspace
+        .run({
+          ...(argv === undefined ? { command } : { argv }),
+          skill: request.skill,
+          cwd: request.cwd,
+          env: request.env,
+          hostEnv: options.hostEnvironment,
+          stdin: request.stdin,
+          timeoutMs: Math.round(timeoutSeconds * 1000),
+          maxOutputBytes: options.maxOutputBytes,
+          network: options.network,
+          restricted,
+          readOnlyPaths: options.readOnlyPaths,
+          abortSignal,
+        })
+        .finally(stopWatching);
       // Measured again after the run: a command faster than the watch still shows what it left.
       const after = stoppedFor?.usage ?? (watched ? await measureWorkspace(workspace.root, quota) : baseline);
       const quotaHit = stoppedFor?.limit ?? after.exceeded;
@@ -113,19 +138,32 @@ export async function executeCommand(options: ResolvedExecutionOptions, request:
       if (request.outputFiles === undefined) {
         // Only what this run wrote (earlier runs' outputs would repeat in every result): files new
         // since the walk before the run, or changed; only the files returned are read.
-        collected = await inSpan('workspace.collect', { 'workspace.session': context.sessionId, 'collect.patterns': 1 }, async (span) => {
-          const earlier = new Map(before?.matches.map((match) => [match.name, outputFingerprint(match)]));
-          const found = await workspace.findOutputs([`${workspaceFolders.out}/**`], { runDir: outcome.runDir });
-          const written = { ...found, matches: found.matches.filter((match) => earlier.get(match.name) !== outputFingerprint(match)) };
-          const read = await workspace.readOutputs(written.matches.slice(0, autoCollectLimit), options.outputLimits);
-          if (written.matches.length > autoCollectLimit) {
-            read.warnings.push(`${written.matches.length} files written under out/; the first ${autoCollectLimit} are returned, name the others in output_files`);
-          }
-          span.setAttribute('collect.files', read.files.length);
-          return read;
-        });
+        collected = await inSpan(
+          'workspace.collect',
+          { 'workspace.session': context.sessionId, 'collect.patterns': 1 },
+          async (span) => {
+            const earlier = new Map(before?.matches.map((match) => [match.name, outputFingerprint(match)]));
+            const found = await workspace.findOutputs([`${workspaceFolders.out}/**`], { runDir: outcome.runDir });
+            const written = {
+              ...found,
+              matches: found.matches.filter((match) => earlier.get(match.name) !== outputFingerprint(match)),
+            };
+            const read = await workspace.readOutputs(written.matches.slice(0, autoCollectLimit), options.outputLimits);
+            if (written.matches.length > autoCollectLimit) {
+              read.warnings.push(
+                `${written.matches.length} files written under out/; the first ${autoCollectLimit} are returned, name the others in output_files`,
+              );
+            }
+            span.setAttribute('collect.files', read.files.length);
+            return read;
+          },
+        );
       } else {
-        collected = await workspace.collect(request.outputFiles, { cwd: outcome.cwd, runDir: outcome.runDir, limits: options.outputLimits });
+        collected = await workspace.collect(request.outputFiles, {
+          cwd: outcome.cwd,
+          runDir: outcome.runDir,
+          limits: options.outputLimits,
+        });
       }
       return { outcome, collected, quotaHit };
     });
@@ -136,7 +174,10 @@ export async function executeCommand(options: ResolvedExecutionOptions, request:
       inline: options.inlineLimits,
       omitInlineContent: request.omitInlineContent ?? false,
       saveAsArtifacts: request.saveAsArtifacts ?? false,
-      artifacts: options.workspaces.artifacts === undefined ? undefined : { store: options.workspaces.artifacts, scope: workspace.artifactScope },
+      artifacts:
+        options.workspaces.artifacts === undefined
+          ? undefined
+          : { store: options.workspaces.artifacts, scope: workspace.artifactScope },
       warnings,
       limitsHit: quotaHit === undefined ? [] : [quotaHit],
     });
@@ -152,13 +193,23 @@ async function translateErrors<T>(tool: string, work: () => Promise<T>): Promise
     return await work();
   } catch (error) {
     if (error instanceof SkillToolError) throw error;
-    if (error instanceof SkillNotFoundError) throw new SkillToolError(`${tool}: unknown skill "${error.skill}"; call skill_list to see the available skills`);
-    if (error instanceof SkillboxError && correctable.has(error.code)) throw new SkillToolError(`${tool}: ${error.message}`);
+    if (error instanceof SkillNotFoundError)
+      throw new SkillToolError(`${tool}: unknown skill "${error.skill}"; call skill_list to see the available skills`);
+    if (error instanceof SkillboxError && correctable.has(error.code))
+      throw new SkillToolError(`${tool}: ${error.message}`);
     throw error;
   }
 }
 
 const correctable = new Set([
-  'WORKSPACE_PATH_REFUSED', 'WORKSPACE_INPUT_ERROR', 'RUN_ENV_REFUSED', 'COMMAND_REFUSED', 'ARTIFACT_NOT_FOUND', 'ARTIFACT_NAME_REFUSED',
-  'SKILL_STAGING_FAILED', 'SKILL_PATH_REFUSED', 'SKILL_FILE_NOT_FOUND', 'RUNTIME_COMMAND_INVALID',
+  'WORKSPACE_PATH_REFUSED',
+  'WORKSPACE_INPUT_ERROR',
+  'RUN_ENV_REFUSED',
+  'COMMAND_REFUSED',
+  'ARTIFACT_NOT_FOUND',
+  'ARTIFACT_NAME_REFUSED',
+  'SKILL_STAGING_FAILED',
+  'SKILL_PATH_REFUSED',
+  'SKILL_FILE_NOT_FOUND',
+  'RUNTIME_COMMAND_INVALID',
 ]);

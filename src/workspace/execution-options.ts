@@ -1,13 +1,13 @@
-import { WorkspaceConfigError } from './errors.js';
+import type { SkillRepository } from '../repository/types.js';
 import { CommandPolicy } from './command-policy.js';
+import { WorkspaceConfigError } from './errors.js';
 import { defaultOutputLimits, type OutputLimits } from './output-collector.js';
-import { defaultInlineLimits, type InlineLimits } from './run-result.js';
 import { validateReadOnlyPaths } from './read-only-paths.js';
 import { assertAllowedVariable } from './run-environment.js';
+import { defaultInlineLimits, type InlineLimits } from './run-result.js';
 import { maxRuntimeTimeoutMs } from './runtimes/validate-command.js';
-import type { SkillRepository } from '../repository/types.js';
-import { defaultWorkspaceQuota, type WorkspaceQuota } from './workspace-quota.js';
 import type { WorkspaceManager } from './workspace-manager.js';
+import { defaultWorkspaceQuota, type WorkspaceQuota } from './workspace-quota.js';
 
 /** Options of `createExecutionTools`: the workspace manager, command policy, timeouts and environment. */
 export interface ExecutionToolsOptions {
@@ -99,24 +99,45 @@ export function resolveExecutionOptions(options: ExecutionToolsOptions): Resolve
   }
   const positive = (name: string, value: number | undefined, fallback: number): number => {
     const chosen = value ?? fallback;
-    if (typeof chosen !== 'number' || !Number.isFinite(chosen) || chosen <= 0) throw new WorkspaceConfigError(name, `expected a positive number, got ${String(value)}`);
+    if (typeof chosen !== 'number' || !Number.isFinite(chosen) || chosen <= 0)
+      throw new WorkspaceConfigError(name, `expected a positive number, got ${String(value)}`);
     return chosen;
   };
   const defaultTimeout = positive('defaultTimeoutSeconds', options.defaultTimeoutSeconds, defaultTimeoutSeconds);
-  const maxTimeout = positive('maxTimeoutSeconds', options.maxTimeoutSeconds, Math.max(defaultMaxTimeoutSeconds, defaultTimeout));
+  const maxTimeout = positive(
+    'maxTimeoutSeconds',
+    options.maxTimeoutSeconds,
+    Math.max(defaultMaxTimeoutSeconds, defaultTimeout),
+  );
   if (maxTimeout > maxTimeoutLimitSeconds) {
-    throw new WorkspaceConfigError(options.maxTimeoutSeconds === undefined ? 'defaultTimeoutSeconds' : 'maxTimeoutSeconds', `must be at most ${maxTimeoutLimitSeconds} s (about 24.8 days, the longest timer Node can set)`);
+    throw new WorkspaceConfigError(
+      options.maxTimeoutSeconds === undefined ? 'defaultTimeoutSeconds' : 'maxTimeoutSeconds',
+      `must be at most ${maxTimeoutLimitSeconds} s (about 24.8 days, the longest timer Node can set)`,
+    );
   }
-  if (defaultTimeout > maxTimeout) throw new WorkspaceConfigError('defaultTimeoutSeconds', `is larger than maxTimeoutSeconds (${maxTimeout})`);
+  if (defaultTimeout > maxTimeout)
+    throw new WorkspaceConfigError('defaultTimeoutSeconds', `is larger than maxTimeoutSeconds (${maxTimeout})`);
   const outputLimits: OutputLimits = {
     maxFiles: positive('outputLimits.maxFiles', options.outputLimits?.maxFiles, defaultOutputLimits.maxFiles),
-    maxFileBytes: positive('outputLimits.maxFileBytes', options.outputLimits?.maxFileBytes, defaultOutputLimits.maxFileBytes),
-    maxTotalBytes: positive('outputLimits.maxTotalBytes', options.outputLimits?.maxTotalBytes, defaultOutputLimits.maxTotalBytes),
+    maxFileBytes: positive(
+      'outputLimits.maxFileBytes',
+      options.outputLimits?.maxFileBytes,
+      defaultOutputLimits.maxFileBytes,
+    ),
+    maxTotalBytes: positive(
+      'outputLimits.maxTotalBytes',
+      options.outputLimits?.maxTotalBytes,
+      defaultOutputLimits.maxTotalBytes,
+    ),
   };
   const inlineLimits: InlineLimits = {
     fileBytes: positive('inlineLimits.fileBytes', options.inlineLimits?.fileBytes, defaultInlineLimits.fileBytes),
     totalBytes: positive('inlineLimits.totalBytes', options.inlineLimits?.totalBytes, defaultInlineLimits.totalBytes),
-    primaryBytes: positive('inlineLimits.primaryBytes', options.inlineLimits?.primaryBytes, defaultInlineLimits.primaryBytes),
+    primaryBytes: positive(
+      'inlineLimits.primaryBytes',
+      options.inlineLimits?.primaryBytes,
+      defaultInlineLimits.primaryBytes,
+    ),
   };
   const limit = (name: string, value: number | undefined, fallback: number): number =>
     value === Infinity ? Infinity : Math.floor(positive(name, value, fallback));
@@ -136,7 +157,10 @@ export function resolveExecutionOptions(options: ExecutionToolsOptions): Resolve
     if (value !== undefined) hostEnvironment[name] = value;
   }
   const hostInputs = options.hostInputs ?? false;
-  if (typeof hostInputs !== 'boolean' && (!Array.isArray(hostInputs) || hostInputs.some((item) => typeof item !== 'string' || item === ''))) {
+  if (
+    typeof hostInputs !== 'boolean' &&
+    (!Array.isArray(hostInputs) || hostInputs.some((item) => typeof item !== 'string' || item === ''))
+  ) {
     throw new WorkspaceConfigError('hostInputs', 'expected true, false or a list of host folders');
   }
   if (options.skillNames !== undefined && (!Array.isArray(options.skillNames) || options.skillNames.length === 0)) {

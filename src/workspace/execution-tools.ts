@@ -1,5 +1,5 @@
 import type { ToolDefinition } from '../tools/types.js';
-import { resolveExecutionOptions, type ExecutionToolsOptions } from './execution-options.js';
+import { type ExecutionToolsOptions, resolveExecutionOptions } from './execution-options.js';
 import { createSkillRunTool } from './skill-run-tool.js';
 import { createWorkspaceExecTool } from './workspace-exec-tool.js';
 

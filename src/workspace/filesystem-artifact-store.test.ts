@@ -31,7 +31,9 @@ describe('FilesystemArtifactStore', () => {
 
   it('gives concurrent saves distinct versions', async () => {
     const store = new FilesystemArtifactStore({ dir });
-    const saved = await Promise.all([1, 2, 3, 4, 5].map((n) => store.save({ scope: 's', name: 'x' }, Buffer.from(String(n)), 'text/plain')));
+    const saved = await Promise.all(
+      [1, 2, 3, 4, 5].map((n) => store.save({ scope: 's', name: 'x' }, Buffer.from(String(n)), 'text/plain')),
+    );
     expect(saved.map((item) => item.version).sort()).toEqual([1, 2, 3, 4, 5]);
   });
 
@@ -39,8 +41,12 @@ describe('FilesystemArtifactStore', () => {
     const store = new FilesystemArtifactStore({ dir });
     await store.save({ scope: '../s', name: '../../etc/x' }, Buffer.from('a'), 'text/plain');
     expect(await readdir(dir)).toEqual(['%2E.%2Fs']);
-    await expect(store.save({ scope: 's', name: '..' }, Buffer.from('a'), 'text/plain')).rejects.toThrow(ArtifactNameError);
-    await expect(store.save({ scope: 's', name: '' }, Buffer.from('a'), 'text/plain')).rejects.toThrow(ArtifactNameError);
+    await expect(store.save({ scope: 's', name: '..' }, Buffer.from('a'), 'text/plain')).rejects.toThrow(
+      ArtifactNameError,
+    );
+    await expect(store.save({ scope: 's', name: '' }, Buffer.from('a'), 'text/plain')).rejects.toThrow(
+      ArtifactNameError,
+    );
     expect(() => new FilesystemArtifactStore({ dir: '' })).toThrow(/dir/);
   });
 

@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { ArtifactNameError, ArtifactNotFoundError, WorkspaceConfigError } from './errors.js';
 import type { ArtifactAddress, ArtifactStore, ArtifactVersion, StoredArtifact } from './artifact-store.js';
+import { ArtifactNameError, ArtifactNotFoundError, WorkspaceConfigError } from './errors.js';
 
 /** Options of `createFilesystemArtifactStore`: the folder that holds every artifact version. */
 export interface FilesystemArtifactStoreOptions {
@@ -43,7 +43,13 @@ export class FilesystemArtifactStore implements ArtifactStore {
       }
     }
     const versionDir = path.join(folder, `v${version}`);
-    const record: ArtifactVersion = { name: address.name, version, mimeType, sizeBytes: data.byteLength, createdAt: new Date().toISOString() };
+    const record: ArtifactVersion = {
+      name: address.name,
+      version,
+      mimeType,
+      sizeBytes: data.byteLength,
+      createdAt: new Date().toISOString(),
+    };
     try {
       await writeFile(path.join(versionDir, 'data'), data, { mode: 0o600 });
       const temporary = path.join(versionDir, `.meta.${randomBytes(4).toString('hex')}.tmp`);
@@ -74,7 +80,9 @@ export class FilesystemArtifactStore implements ArtifactStore {
     const folder = this.folderOf(address);
     const records: ArtifactVersion[] = [];
     for (const version of await this.completeVersions(folder)) {
-      records.push(JSON.parse(await readFile(path.join(folder, `v${version}`, 'meta.json'), 'utf8')) as ArtifactVersion);
+      records.push(
+        JSON.parse(await readFile(path.join(folder, `v${version}`, 'meta.json'), 'utf8')) as ArtifactVersion,
+      );
     }
     return records;
   }
@@ -93,7 +101,10 @@ export class FilesystemArtifactStore implements ArtifactStore {
     for (const name of names) {
       const match = /^v(\d+)$/.exec(name);
       if (!match) continue;
-      const complete = await readdir(path.join(folder, name)).then((inner) => inner.includes('meta.json'), () => false);
+      const complete = await readdir(path.join(folder, name)).then(
+        (inner) => inner.includes('meta.json'),
+        () => false,
+      );
       if (complete) versions.push(Number(match[1]));
     }
     return versions.sort((a, b) => a - b);
@@ -101,14 +112,16 @@ export class FilesystemArtifactStore implements ArtifactStore {
 }
 
 function encodeSegment(value: string, what: 'scope' | 'name'): string {
-  if (typeof value !== 'string' || value.length === 0) throw new ArtifactNameError(String(value), `the ${what} is empty`);
+  if (typeof value !== 'string' || value.length === 0)
+    throw new ArtifactNameError(String(value), `the ${what} is empty`);
   if (value === '.' || value === '..') throw new ArtifactNameError(value, `the ${what} "${value}" is reserved`);
   const encoded = encodeURIComponent(value).replace(/\./g, (dot, offset: number) => (offset === 0 ? '%2E' : dot));
   if (encoded.length <= maxEncodedLength) return encoded;
   // A scope is built from app, user and session ids the caller does not control in length: a long
   // one keeps a readable head and a sha256 of the whole. `%%` never occurs in percent-encoded text,
   // so a shortened scope cannot equal a short one.
-  if (what === 'scope') return `${encoded.slice(0, 100).replace(/%[0-9A-F]?$/, '')}%%${createHash('sha256').update(value).digest('hex')}`;
+  if (what === 'scope')
+    return `${encoded.slice(0, 100).replace(/%[0-9A-F]?$/, '')}%%${createHash('sha256').update(value).digest('hex')}`;
   throw new ArtifactNameError(value, `the ${what} is too long (at most ${maxEncodedLength} bytes once encoded)`);
 }
 

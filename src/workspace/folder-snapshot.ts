@@ -61,15 +61,26 @@ export async function scanFolder(skillDir: string, options: ScanOptions = { skil
         if (options.skillFolder && skippedAnywhere.has(name)) return { entries: [], warnings: [] };
         if (options.skillFolder && isSecretLookingName(name)) {
           const relative = relativeDir === '' ? name : `${relativeDir}/${name}`;
-          return { entries: [], warnings: [`skipped "${relative}": secret-looking files are not staged (see defaultDeniedFileNames)`] };
+          return {
+            entries: [],
+            warnings: [`skipped "${relative}": secret-looking files are not staged (see defaultDeniedFileNames)`],
+          };
         }
         if (options.skillFolder && relativeDir === '' && reservedTopLevel.has(name)) {
-          return { entries: [], warnings: [`skipped "${name}" of the skill folder: the working copy links ${name}/ to the workspace's folder`] };
+          return {
+            entries: [],
+            warnings: [
+              `skipped "${name}" of the skill folder: the working copy links ${name}/ to the workspace's folder`,
+            ],
+          };
         }
         return visit(relativeDir === '' ? name : `${relativeDir}/${name}`);
       }),
     );
-    return { entries: visited.flatMap((result) => result.entries), warnings: visited.flatMap((result) => result.warnings) };
+    return {
+      entries: visited.flatMap((result) => result.entries),
+      warnings: visited.flatMap((result) => result.warnings),
+    };
   }
   async function visit(relative: string): Promise<Visited> {
     const absolute = path.join(root, relative);
@@ -77,23 +88,41 @@ export async function scanFolder(skillDir: string, options: ScanOptions = { skil
     if (stats.isSymbolicLink()) {
       const resolved = await realpath(absolute).catch(() => undefined);
       if (resolved === undefined || !isInside(root, resolved)) {
-        return { entries: [], warnings: [`skipped link "${relative}": it ${resolved === undefined ? 'dangles' : 'leads out of the skill folder'}`] };
+        return {
+          entries: [],
+          warnings: [
+            `skipped link "${relative}": it ${resolved === undefined ? 'dangles' : 'leads out of the skill folder'}`,
+          ],
+        };
       }
       const target = path.relative(path.dirname(absolute), resolved) || '.';
       return { entries: [{ kind: 'link', path: relative, target: target.split(path.sep).join('/') }], warnings: [] };
     }
     if (stats.isDirectory()) {
       const inside = await walk(relative);
-      return { entries: [{ kind: 'directory', path: relative, mode: stats.mode & 0o777 }, ...inside.entries], warnings: inside.warnings };
+      return {
+        entries: [{ kind: 'directory', path: relative, mode: stats.mode & 0o777 }, ...inside.entries],
+        warnings: inside.warnings,
+      };
     }
-    if (stats.isFile()) return { entries: [{ kind: 'file', path: relative, mode: stats.mode & 0o777, size: stats.size, mtimeMs: stats.mtimeMs }], warnings: [] };
+    if (stats.isFile())
+      return {
+        entries: [{ kind: 'file', path: relative, mode: stats.mode & 0o777, size: stats.size, mtimeMs: stats.mtimeMs }],
+        warnings: [],
+      };
     // Sockets, FIFOs and devices are not skill content.
     return { entries: [], warnings: [] };
   }
   const { entries, warnings } = await walk('');
   const hash = createHash('sha256');
   for (const entry of entries) {
-    hash.update(entry.kind === 'file' ? `f\0${entry.path}\0${entry.size}\0${entry.mtimeMs}\0${entry.mode}\n` : entry.kind === 'link' ? `l\0${entry.path}\0${entry.target}\n` : `d\0${entry.path}\0${entry.mode}\n`);
+    hash.update(
+      entry.kind === 'file'
+        ? `f\0${entry.path}\0${entry.size}\0${entry.mtimeMs}\0${entry.mode}\n`
+        : entry.kind === 'link'
+          ? `l\0${entry.path}\0${entry.target}\n`
+          : `d\0${entry.path}\0${entry.mode}\n`,
+    );
   }
   return { entries, manifest: hash.digest('hex'), warnings };
 }
@@ -117,12 +146,24 @@ export async function digestFolder(skillDir: string, entries: readonly FolderEnt
  * reading each file once: the first staging of a skill used to copy and then read everything again
  * to hash it, which cost several times a plain `cp -r`.
  */
-export async function copyAndDigest(source: string, entries: readonly FolderEntry[], destination: string): Promise<string> {
+export async function copyAndDigest(
+  source: string,
+  entries: readonly FolderEntry[],
+  destination: string,
+): Promise<string> {
   await createFoldersAndLinks(entries, destination);
   const fileDigests = new Map<string, string>();
   await forEachFile(entries, async (entry, buffer) => {
     const relative = entry.path.split('/');
-    fileDigests.set(entry.path, await copyFileHashing(path.join(source, ...relative), path.join(destination, ...relative), entry.mode | 0o600, buffer));
+    fileDigests.set(
+      entry.path,
+      await copyFileHashing(
+        path.join(source, ...relative),
+        path.join(destination, ...relative),
+        entry.mode | 0o600,
+        buffer,
+      ),
+    );
   });
   return combineDigests(entries, fileDigests);
 }
@@ -131,7 +172,9 @@ function combineDigests(entries: readonly FolderEntry[], fileDigests: ReadonlyMa
   const hash = createHash('sha256');
   for (const entry of entries) {
     if (entry.kind === 'directory') continue;
-    hash.update(`${entry.kind}\0${entry.path}\0${entry.kind === 'link' ? entry.target : fileDigests.get(entry.path)}\0`);
+    hash.update(
+      `${entry.kind}\0${entry.path}\0${entry.kind === 'link' ? entry.target : fileDigests.get(entry.path)}\0`,
+    );
   }
   return hash.digest('hex');
 }
@@ -159,7 +202,11 @@ async function copyFileHashing(from: string, to: string, mode: number, buffer: B
   const input = await open(from, constants.O_RDONLY);
   try {
     // O_EXCL: the destination is new; a name that exists already (a link) is never written through.
-    const output = await open(to, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
+    const output = await open(
+      to,
+      constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
+      0o600,
+    );
     try {
       for (;;) {
         const { bytesRead } = await input.read(buffer, 0, buffer.length, null);
@@ -194,7 +241,10 @@ export function digestFiles(files: ReadonlyArray<{ path: string; data: Uint8Arra
 /** Files copied or hashed at once: reads wait on the disk, so a few in flight hide most of the latency. */
 const copyConcurrency = 8;
 
-async function forEachFile(entries: readonly FolderEntry[], work: (entry: Extract<FolderEntry, { kind: 'file' }>, buffer: Buffer) => Promise<void>): Promise<void> {
+async function forEachFile(
+  entries: readonly FolderEntry[],
+  work: (entry: Extract<FolderEntry, { kind: 'file' }>, buffer: Buffer) => Promise<void>,
+): Promise<void> {
   const files = entries.filter((entry): entry is Extract<FolderEntry, { kind: 'file' }> => entry.kind === 'file');
   let next = 0;
   const worker = async (): Promise<void> => {
@@ -214,7 +264,11 @@ async function createFoldersAndLinks(entries: readonly FolderEntry[], destinatio
 }
 
 /** Re-creates scanned entries under `destination` (which exists); files copy-on-write where possible. */
-export async function copyScannedEntries(source: string, entries: readonly FolderEntry[], destination: string): Promise<void> {
+export async function copyScannedEntries(
+  source: string,
+  entries: readonly FolderEntry[],
+  destination: string,
+): Promise<void> {
   await createFoldersAndLinks(entries, destination);
   await forEachFile(entries, async (entry) => {
     const target = path.join(destination, ...entry.path.split('/'));

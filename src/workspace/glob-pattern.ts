@@ -64,23 +64,37 @@ type Segment = { kind: 'globstar' } | { kind: 'tokens'; tokens: Token[]; literal
 
 /** Throws WorkspacePathError naming the pattern when it cannot be compiled (too long, a class like `[z-a]`, too many alternatives). */
 export function compileGlob(pattern: string): GlobPattern {
-  if (pattern.length > maxGlobPatternLength) throw new WorkspacePathError(abbreviate(pattern), `not a valid glob: longer than ${maxGlobPatternLength} characters`);
+  if (pattern.length > maxGlobPatternLength)
+    throw new WorkspacePathError(
+      abbreviate(pattern),
+      `not a valid glob: longer than ${maxGlobPatternLength} characters`,
+    );
   const alternatives = expandBraces(pattern).map((alternative) => parseSegments(alternative, pattern));
   const baseSegments: string[] = [];
   for (let index = 0; ; index += 1) {
     const first = alternatives[0]?.[index];
     // The last segment of a plain path is part of the base; of a pattern only when every alternative agrees.
     if (first === undefined || first.kind !== 'tokens' || first.literal === undefined) break;
-    if (!alternatives.every((segments) => {
-      const segment = segments[index];
-      return segment !== undefined && segment.kind === 'tokens' && segment.literal === first.literal && (alternatives.length === 1 || index < segments.length - 1);
-    })) break;
+    if (
+      !alternatives.every((segments) => {
+        const segment = segments[index];
+        return (
+          segment !== undefined &&
+          segment.kind === 'tokens' &&
+          segment.literal === first.literal &&
+          (alternatives.length === 1 || index < segments.length - 1)
+        );
+      })
+    )
+      break;
     baseSegments.push(first.literal);
   }
   const hasWildcards = alternatives.length > 1 || (alternatives[0] ?? []).length > baseSegments.length;
   const maxDepth = Math.max(
     0,
-    ...alternatives.map((segments) => (segments.some((segment) => segment.kind === 'globstar') ? Infinity : segments.length - baseSegments.length)),
+    ...alternatives.map((segments) =>
+      segments.some((segment) => segment.kind === 'globstar') ? Infinity : segments.length - baseSegments.length,
+    ),
   );
   return {
     base: baseSegments.join('/'),
@@ -90,18 +104,26 @@ export function compileGlob(pattern: string): GlobPattern {
       const names = relativePath.split('/').filter((name) => name !== '');
       const characters: Array<number[] | undefined> = [];
       const charactersOf = (index: number): number[] => (characters[index] ??= codePoints(names[index] as string));
-      return alternatives.some((segments) => !budget.exhausted && matchPath(segments, names.length, charactersOf, budget));
+      return alternatives.some(
+        (segments) => !budget.exhausted && matchPath(segments, names.length, charactersOf, budget),
+      );
     },
   };
 }
 
 /** `segments` against the path's names; `**` resumes only from the latest globstar, as `*` in a segment. */
-function matchPath(segments: readonly Segment[], nameCount: number, charactersOf: (index: number) => number[], budget: MatchBudget): boolean {
+function matchPath(
+  segments: readonly Segment[],
+  nameCount: number,
+  charactersOf: (index: number) => number[],
+  budget: MatchBudget,
+): boolean {
   if (!segments.some((segment) => segment.kind === 'globstar')) {
     // Without `**` segment i can only meet name i: no resuming, nothing to remember.
     if (segments.length !== nameCount) return false;
     for (let index = nameCount - 1; index >= 0; index -= 1) {
-      if (!matchSegment((segments[index] as Extract<Segment, { kind: 'tokens' }>).tokens, charactersOf(index), budget)) return false;
+      if (!matchSegment((segments[index] as Extract<Segment, { kind: 'tokens' }>).tokens, charactersOf(index), budget))
+        return false;
     }
     return true;
   }
@@ -109,7 +131,14 @@ function matchPath(segments: readonly Segment[], nameCount: number, charactersOf
   const known = new Uint8Array(segments.length * nameCount);
   const segmentMatches = (segmentIndex: number, nameIndex: number): boolean => {
     const key = segmentIndex * nameCount + nameIndex;
-    if (known[key] === 0) known[key] = matchSegment((segments[segmentIndex] as Extract<Segment, { kind: 'tokens' }>).tokens, charactersOf(nameIndex), budget) ? 1 : 2;
+    if (known[key] === 0)
+      known[key] = matchSegment(
+        (segments[segmentIndex] as Extract<Segment, { kind: 'tokens' }>).tokens,
+        charactersOf(nameIndex),
+        budget,
+      )
+        ? 1
+        : 2;
     return known[key] === 1;
   };
   let segment = 0;
@@ -171,7 +200,9 @@ function matchSegment(tokens: readonly Token[], name: readonly number[], budget:
 function tokenMatches(token: Exclude<Token, { kind: 'star' }>, codePoint: number): boolean {
   if (token.kind === 'any') return true;
   if (token.kind === 'literal') return token.codePoint === codePoint;
-  const inside = token.ranges.some(([low, high]) => codePoint >= low && codePoint <= high) || token.named.some((test) => test(codePoint));
+  const inside =
+    token.ranges.some(([low, high]) => codePoint >= low && codePoint <= high) ||
+    token.named.some((test) => test(codePoint));
   return inside !== token.negated;
 }
 
@@ -201,7 +232,10 @@ type BracePart = string | BracePart[][];
 /** Expands `{a,b}` alternatives (nested, spanning `/`) into plain patterns, refusing more than the cap. */
 function expandBraces(pattern: string): string[] {
   const tooMany = (): never => {
-    throw new WorkspacePathError(abbreviate(pattern), `not a valid glob: its {…} alternatives expand to more than ${maxGlobAlternatives} alternatives; use fewer or a wildcard`);
+    throw new WorkspacePathError(
+      abbreviate(pattern),
+      `not a valid glob: its {…} alternatives expand to more than ${maxGlobAlternatives} alternatives; use fewer or a wildcard`,
+    );
   };
   const expand = (parts: readonly BracePart[]): string[] => {
     let results = [''];
@@ -319,10 +353,13 @@ function parseSegments(alternative: string, pattern: string): Segment[] {
   }
   raw.push(current);
   const trailingSlash = raw.length > 1 && raw.at(-1) === '';
-  const segments = raw.filter((segment) => segment !== '' && segment !== '.').map((segment): Segment => (segment === '**' ? { kind: 'globstar' } : parseTokens(segment, pattern)));
+  const segments = raw
+    .filter((segment) => segment !== '' && segment !== '.')
+    .map((segment): Segment => (segment === '**' ? { kind: 'globstar' } : parseTokens(segment, pattern)));
   if (trailingSlash) segments.push({ kind: 'globstar' });
   // `dir/**` and `dir/` mean what is below `dir`: at least one segment, so `dir` itself is no match.
-  if (segments.at(-1)?.kind === 'globstar') segments.splice(-1, 0, { kind: 'tokens', tokens: [{ kind: 'star' }], literal: undefined });
+  if (segments.at(-1)?.kind === 'globstar')
+    segments.splice(-1, 0, { kind: 'tokens', tokens: [{ kind: 'star' }], literal: undefined });
   return segments;
 }
 
@@ -396,7 +433,8 @@ function parseClass(body: string, pattern: string): Token {
       if (close !== -1) {
         const name = body.slice(index + 2, close);
         const test = namedClasses[name];
-        if (test === undefined) throw new WorkspacePathError(abbreviate(pattern), `not a valid glob: unknown character class [:${name}:]`);
+        if (test === undefined)
+          throw new WorkspacePathError(abbreviate(pattern), `not a valid glob: unknown character class [:${name}:]`);
         named.push(test);
         index = close + 2;
         continue;
@@ -406,7 +444,10 @@ function parseClass(body: string, pattern: string): Token {
     if (body[low.next] === '-' && low.next + 1 < body.length) {
       const high = member(low.next + 1);
       if (low.codePoint > high.codePoint) {
-        throw new WorkspacePathError(abbreviate(pattern), `not a valid glob: range ${String.fromCodePoint(low.codePoint)}-${String.fromCodePoint(high.codePoint)} is out of order; check its [...] classes`);
+        throw new WorkspacePathError(
+          abbreviate(pattern),
+          `not a valid glob: range ${String.fromCodePoint(low.codePoint)}-${String.fromCodePoint(high.codePoint)} is out of order; check its [...] classes`,
+        );
       }
       ranges.push([low.codePoint, high.codePoint]);
       index = high.next;

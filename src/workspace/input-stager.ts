@@ -4,13 +4,20 @@ import { lstat, mkdir, realpath, rename, symlink, writeFile } from 'node:fs/prom
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { SkillContext, SkillRepository } from '../repository/types.js';
-import { parseArtifactReference, type ArtifactStore } from './artifact-store.js';
-import { WorkspaceInputError, WorkspacePathError } from './errors.js';
 import { openFileInside, withFolderInside } from './anchored-folder.js';
+import { type ArtifactStore, parseArtifactReference } from './artifact-store.js';
+import { WorkspaceInputError, WorkspacePathError } from './errors.js';
 import { scanFolder } from './folder-snapshot.js';
 import { newBuildPath } from './host-build-area.js';
 import { removeTree } from './remove-tree.js';
-import { isInside, metadataFileName, realPathInside, toWorkspaceRelative, workspaceFolders, type WorkspacePathContext } from './workspace-paths.js';
+import {
+  isInside,
+  metadataFileName,
+  realPathInside,
+  toWorkspaceRelative,
+  type WorkspacePathContext,
+  workspaceFolders,
+} from './workspace-paths.js';
 
 /** One input to place in the workspace before a command runs. */
 export interface InputSpec {
@@ -67,10 +74,12 @@ const protectedDestinations = new Set(['', metadataFileName, ...Object.values(wo
 /** Resolves where an input goes; refuses a destination that leaves the workspace or replaces its structure. */
 export function inputDestination(spec: InputSpec, fallbackName: string, paths: WorkspacePathContext): string {
   let to = (spec.to ?? '').trim().replace(/\\/g, '/');
-  if (to === '' || to === '.' || to === './' || to === 'inputs' || to === 'inputs/') to = `${workspaceFolders.inputs}/${fallbackName}`;
+  if (to === '' || to === '.' || to === './' || to === 'inputs' || to === 'inputs/')
+    to = `${workspaceFolders.inputs}/${fallbackName}`;
   else if (to.startsWith('inputs/')) to = `${workspaceFolders.work}/${to}`;
   const relative = toWorkspaceRelative(to, '', paths);
-  if (protectedDestinations.has(relative)) throw new WorkspacePathError(spec.to ?? '', 'it would replace a folder or file of the workspace itself');
+  if (protectedDestinations.has(relative))
+    throw new WorkspacePathError(spec.to ?? '', 'it would replace a folder or file of the workspace itself');
   return relative;
 }
 
@@ -83,14 +92,19 @@ export async function stageInput(spec: InputSpec, context: InputStagingContext):
   const from = spec.from?.trim() ?? '';
   if (from === '') throw new WorkspaceInputError(String(spec.from), '`from` is empty');
   const mode = spec.mode ?? 'copy';
-  if (mode !== 'copy' && mode !== 'link') throw new WorkspaceInputError(from, `mode must be "copy" or "link", not "${String(mode)}"`);
+  if (mode !== 'copy' && mode !== 'link')
+    throw new WorkspaceInputError(from, `mode must be "copy" or "link", not "${String(mode)}"`);
 
   if (from.startsWith('artifact://')) {
     const reference = parseArtifactReference(from);
-    if (reference === undefined || reference.name === '') throw new WorkspaceInputError(from, 'expected artifact://<name>[@<version>]');
+    if (reference === undefined || reference.name === '')
+      throw new WorkspaceInputError(from, 'expected artifact://<name>[@<version>]');
     if (context.artifacts === undefined) throw new WorkspaceInputError(from, 'no artifact store is configured');
     if (mode === 'link') throw new WorkspaceInputError(from, 'artifacts can only be copied');
-    const artifact = await context.artifacts.load({ scope: context.artifactScope, name: reference.name }, reference.version);
+    const artifact = await context.artifacts.load(
+      { scope: context.artifactScope, name: reference.name },
+      reference.version,
+    );
     const to = inputDestination(spec, path.posix.basename(reference.name), context.paths);
     await replaceWith(context.root, to, (temporary) => writeFile(temporary, artifact.data, { mode: 0o644 }));
     return { from, to, mode, version: artifact.version };
@@ -109,7 +123,10 @@ export async function stageInput(spec: InputSpec, context: InputStagingContext):
     const single = chosen.length === 1 && chosen[0] === inner;
     const to = inputDestination(spec, inner === '' ? skill : path.posix.basename(inner), context.paths);
     await replaceWith(context.root, to, async (temporary) => {
-      if (single) return writeFile(temporary, await context.repository.readFile(skill, inner, context.skillContext), { mode: 0o644 });
+      if (single)
+        return writeFile(temporary, await context.repository.readFile(skill, inner, context.skillContext), {
+          mode: 0o644,
+        });
       for (const file of chosen) {
         const target = path.join(temporary, ...(inner === '' ? file : file.slice(inner.length + 1)).split('/'));
         await mkdir(path.dirname(target), { recursive: true });
@@ -126,7 +143,12 @@ export async function stageInput(spec: InputSpec, context: InputStagingContext):
     const to = inputDestination(spec, path.posix.basename(relative) || 'workspace', context.paths);
     const sourceRelative = path.relative(context.root, source);
     if (mode === 'link') {
-      await replaceWith(context.root, to, (temporary) => symlink(path.relative(path.dirname(path.join(context.root, to)), path.join(context.root, sourceRelative)), temporary));
+      await replaceWith(context.root, to, (temporary) =>
+        symlink(
+          path.relative(path.dirname(path.join(context.root, to)), path.join(context.root, sourceRelative)),
+          temporary,
+        ),
+      );
     } else {
       await replaceWith(context.root, to, (temporary) => copyPath(source, temporary, context.root));
     }
@@ -137,23 +159,38 @@ export async function stageInput(spec: InputSpec, context: InputStagingContext):
     throw new WorkspaceInputError(from, 'unsupported scheme; use host://, workspace://, skill:// or artifact://');
   }
   const hostPath = path.resolve(from.startsWith('host://') ? from.slice('host://'.length) : from);
-  if (context.hostAccess === false) throw new WorkspaceInputError(from, 'host paths are not allowed here; stage files with workspace://, skill:// or artifact:// instead');
+  if (context.hostAccess === false)
+    throw new WorkspaceInputError(
+      from,
+      'host paths are not allowed here; stage files with workspace://, skill:// or artifact:// instead',
+    );
   // Judged by real paths: a link inside an allowed folder may lead anywhere on the host.
   const realSource = await realpath(hostPath).catch(() => undefined);
   if (realSource === undefined) throw new WorkspaceInputError(from, 'no such file or folder on the host');
   let allowedRoot = path.parse(realSource).root;
   if (Array.isArray(context.hostAccess)) {
-    const allowed = await Promise.all(context.hostAccess.map((root) => realpath(path.resolve(root)).catch(() => undefined)));
+    const allowed = await Promise.all(
+      context.hostAccess.map((root) => realpath(path.resolve(root)).catch(() => undefined)),
+    );
     const container = allowed.find((root) => root !== undefined && isInside(root, realSource));
     if (container === undefined) {
       const lexicallyInside = context.hostAccess.some((root) => isInside(path.resolve(root), hostPath));
-      throw new WorkspaceInputError(from, lexicallyInside ? 'it is a link (or passes through one) that leads out of the host folders this workspace may read' : 'the path is outside the host folders this workspace may read');
+      throw new WorkspaceInputError(
+        from,
+        lexicallyInside
+          ? 'it is a link (or passes through one) that leads out of the host folders this workspace may read'
+          : 'the path is outside the host folders this workspace may read',
+      );
     }
     allowedRoot = container;
   }
   const to = inputDestination(spec, path.basename(hostPath), context.paths);
   if (mode === 'link') {
-    if (!context.hostLinks) throw new WorkspaceInputError(from, 'this runtime cannot see host paths, so a link would dangle; use mode "copy"');
+    if (!context.hostLinks)
+      throw new WorkspaceInputError(
+        from,
+        'this runtime cannot see host paths, so a link would dangle; use mode "copy"',
+      );
     await replaceWith(context.root, to, (temporary) => symlink(realSource, temporary));
   } else {
     await replaceWith(context.root, to, (temporary) => copyPath(realSource, temporary, allowedRoot));
@@ -187,7 +224,10 @@ async function copyFileInside(source: string, destination: string, allowedRoot: 
     throw error;
   });
   try {
-    await pipeline(handle.createReadStream({ autoClose: false }), createWriteStream(destination, { flags: 'wx', mode: (mode & 0o777) | 0o600 }));
+    await pipeline(
+      handle.createReadStream({ autoClose: false }),
+      createWriteStream(destination, { flags: 'wx', mode: (mode & 0o777) | 0o600 }),
+    );
   } finally {
     await handle.close();
   }

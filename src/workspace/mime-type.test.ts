@@ -17,7 +17,9 @@ describe('detectMimeType', () => {
   });
 
   it('keeps zip-based office formats and falls back to octet-stream for unknown binaries', () => {
-    expect(detectMimeType('doc.docx', bytes('504b0304'))).toBe('application/vnd.openxmlformats-officedocument.wordprocessingml.document');
+    expect(detectMimeType('doc.docx', bytes('504b0304'))).toBe(
+      'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+    );
     expect(detectMimeType('a.zip', bytes('504b0304'))).toBe('application/zip');
     expect(detectMimeType('blob', bytes('00010203ff'))).toBe('application/octet-stream');
     expect(detectMimeType('bad.txt', bytes('c328'))).toBe('application/octet-stream');

@@ -28,28 +28,71 @@ const signatures: ReadonlyArray<[string, (bytes: Uint8Array) => boolean]> = [
  * stream-based, with several dependencies, for what is a table lookup on bytes already read.
  */
 const ftypBrands: Record<string, string> = {
-  avif: 'image/avif', avis: 'image/avif',
-  heic: 'image/heic', heix: 'image/heic', heim: 'image/heic', heis: 'image/heic',
-  hevc: 'image/heic-sequence', hevx: 'image/heic-sequence',
-  mif1: 'image/heif', msf1: 'image/heif-sequence',
+  avif: 'image/avif',
+  avis: 'image/avif',
+  heic: 'image/heic',
+  heix: 'image/heic',
+  heim: 'image/heic',
+  heis: 'image/heic',
+  hevc: 'image/heic-sequence',
+  hevx: 'image/heic-sequence',
+  mif1: 'image/heif',
+  msf1: 'image/heif-sequence',
   'qt  ': 'video/quicktime',
-  'M4A ': 'audio/mp4', 'M4B ': 'audio/mp4', 'F4A ': 'audio/mp4',
-  'M4V ': 'video/x-m4v', 'M4VH': 'video/x-m4v', 'M4VP': 'video/x-m4v',
-  '3gp4': 'video/3gpp', '3gp5': 'video/3gpp', '3gp6': 'video/3gpp', '3gs7': 'video/3gpp', '3ge6': 'video/3gpp', '3ge7': 'video/3gpp', '3gg6': 'video/3gpp',
-  '3g2a': 'video/3gpp2', '3g2b': 'video/3gpp2', '3g2c': 'video/3gpp2',
+  'M4A ': 'audio/mp4',
+  'M4B ': 'audio/mp4',
+  'F4A ': 'audio/mp4',
+  'M4V ': 'video/x-m4v',
+  M4VH: 'video/x-m4v',
+  M4VP: 'video/x-m4v',
+  '3gp4': 'video/3gpp',
+  '3gp5': 'video/3gpp',
+  '3gp6': 'video/3gpp',
+  '3gs7': 'video/3gpp',
+  '3ge6': 'video/3gpp',
+  '3ge7': 'video/3gpp',
+  '3gg6': 'video/3gpp',
+  '3g2a': 'video/3gpp2',
+  '3g2b': 'video/3gpp2',
+  '3g2c': 'video/3gpp2',
   'crx ': 'image/x-canon-cr3',
-  jp2: 'image/jp2', 'jp2 ': 'image/jp2', jpx: 'image/jpx', 'jpx ': 'image/jpx', jpm: 'image/jpm', 'jpm ': 'image/jpm', mjp2: 'video/mj2',
+  jp2: 'image/jp2',
+  'jp2 ': 'image/jp2',
+  jpx: 'image/jpx',
+  'jpx ': 'image/jpx',
+  jpm: 'image/jpm',
+  'jpm ': 'image/jpm',
+  mjp2: 'video/mj2',
 };
 
 /** Major brands that only say "some ISO media file": the compatible brands say more. */
-const genericBrands = new Set(['mif1', 'msf1', 'isom', 'iso2', 'iso3', 'iso4', 'iso5', 'iso6', 'mp41', 'mp42', 'avc1', 'dash', 'MSNV']);
+const genericBrands = new Set([
+  'mif1',
+  'msf1',
+  'isom',
+  'iso2',
+  'iso3',
+  'iso4',
+  'iso5',
+  'iso6',
+  'mp41',
+  'mp42',
+  'avc1',
+  'dash',
+  'MSNV',
+]);
 
 function isoMediaType(bytes: Uint8Array): string | undefined {
   if (!startsWithText(bytes.subarray(4), 'ftyp') || bytes.length < 12) return undefined;
   const brand = (offset: number) => String.fromCharCode(...bytes.subarray(offset, offset + 4));
   const major = brand(8);
-  const boxSize = ((bytes[0] as number) << 24 | (bytes[1] as number) << 16 | (bytes[2] as number) << 8 | (bytes[3] as number)) >>> 0;
-  const end = Math.min(bytes.length, boxSize >= 16 ? boxSize : 16);
+  const boxSize =
+    (((bytes[0] as number) << 24) |
+      ((bytes[1] as number) << 16) |
+      ((bytes[2] as number) << 8) |
+      (bytes[3] as number)) >>>
+    0;
+  const end = Math.min(bytes.length, Math.max(boxSize, 16));
   const compatible: string[] = [];
   for (let offset = 16; offset + 4 <= end; offset += 4) compatible.push(brand(offset));
   if (!genericBrands.has(major) && ftypBrands[major] !== undefined) return ftypBrands[major];
@@ -60,28 +103,101 @@ function isoMediaType(bytes: Uint8Array): string | undefined {
 
 /** Types by file extension: used when the content alone does not tell (text formats, unsigned binaries). */
 const byExtension: Record<string, string> = {
-  txt: 'text/plain', log: 'text/plain', md: 'text/markdown', markdown: 'text/markdown', csv: 'text/csv', tsv: 'text/tab-separated-values',
-  html: 'text/html', htm: 'text/html', css: 'text/css', xml: 'application/xml', svg: 'image/svg+xml', json: 'application/json',
-  jsonl: 'application/jsonl', ndjson: 'application/x-ndjson', yaml: 'application/yaml', yml: 'application/yaml', toml: 'application/toml',
-  js: 'text/javascript', mjs: 'text/javascript', cjs: 'text/javascript', ts: 'text/x-typescript', py: 'text/x-python', sh: 'text/x-shellscript',
-  rb: 'text/x-ruby', go: 'text/x-go', rs: 'text/x-rust', java: 'text/x-java', c: 'text/x-c', h: 'text/x-c', cpp: 'text/x-c++', sql: 'application/sql',
-  ini: 'text/plain', cfg: 'text/plain', tex: 'application/x-tex', rtf: 'application/rtf', ics: 'text/calendar', vtt: 'text/vtt', srt: 'text/plain',
-  png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', gif: 'image/gif', webp: 'image/webp', bmp: 'image/bmp', ico: 'image/vnd.microsoft.icon',
-  tif: 'image/tiff', tiff: 'image/tiff', pdf: 'application/pdf', zip: 'application/zip', gz: 'application/gzip', tgz: 'application/gzip',
-  tar: 'application/x-tar', xz: 'application/x-xz', bz2: 'application/x-bzip2', '7z': 'application/x-7z-compressed', wasm: 'application/wasm',
-  mp3: 'audio/mpeg', wav: 'audio/wav', ogg: 'audio/ogg', flac: 'audio/flac', mp4: 'video/mp4', webm: 'video/webm', mov: 'video/quicktime',
-  m4a: 'audio/mp4', m4v: 'video/x-m4v', avif: 'image/avif', heic: 'image/heic', heif: 'image/heif', '3gp': 'video/3gpp',
+  txt: 'text/plain',
+  log: 'text/plain',
+  md: 'text/markdown',
+  markdown: 'text/markdown',
+  csv: 'text/csv',
+  tsv: 'text/tab-separated-values',
+  html: 'text/html',
+  htm: 'text/html',
+  css: 'text/css',
+  xml: 'application/xml',
+  svg: 'image/svg+xml',
+  json: 'application/json',
+  jsonl: 'application/jsonl',
+  ndjson: 'application/x-ndjson',
+  yaml: 'application/yaml',
+  yml: 'application/yaml',
+  toml: 'application/toml',
+  js: 'text/javascript',
+  mjs: 'text/javascript',
+  cjs: 'text/javascript',
+  ts: 'text/x-typescript',
+  py: 'text/x-python',
+  sh: 'text/x-shellscript',
+  rb: 'text/x-ruby',
+  go: 'text/x-go',
+  rs: 'text/x-rust',
+  java: 'text/x-java',
+  c: 'text/x-c',
+  h: 'text/x-c',
+  cpp: 'text/x-c++',
+  sql: 'application/sql',
+  ini: 'text/plain',
+  cfg: 'text/plain',
+  tex: 'application/x-tex',
+  rtf: 'application/rtf',
+  ics: 'text/calendar',
+  vtt: 'text/vtt',
+  srt: 'text/plain',
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  gif: 'image/gif',
+  webp: 'image/webp',
+  bmp: 'image/bmp',
+  ico: 'image/vnd.microsoft.icon',
+  tif: 'image/tiff',
+  tiff: 'image/tiff',
+  pdf: 'application/pdf',
+  zip: 'application/zip',
+  gz: 'application/gzip',
+  tgz: 'application/gzip',
+  tar: 'application/x-tar',
+  xz: 'application/x-xz',
+  bz2: 'application/x-bzip2',
+  '7z': 'application/x-7z-compressed',
+  wasm: 'application/wasm',
+  mp3: 'audio/mpeg',
+  wav: 'audio/wav',
+  ogg: 'audio/ogg',
+  flac: 'audio/flac',
+  mp4: 'video/mp4',
+  webm: 'video/webm',
+  mov: 'video/quicktime',
+  m4a: 'audio/mp4',
+  m4v: 'video/x-m4v',
+  avif: 'image/avif',
+  heic: 'image/heic',
+  heif: 'image/heif',
+  '3gp': 'video/3gpp',
   docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
   xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
   pptx: 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
-  odt: 'application/vnd.oasis.opendocument.text', epub: 'application/epub+zip', sqlite: 'application/x-sqlite3', db: 'application/x-sqlite3',
-  parquet: 'application/vnd.apache.parquet', pkl: 'application/octet-stream', bin: 'application/octet-stream',
+  odt: 'application/vnd.oasis.opendocument.text',
+  epub: 'application/epub+zip',
+  sqlite: 'application/x-sqlite3',
+  db: 'application/x-sqlite3',
+  parquet: 'application/vnd.apache.parquet',
+  pkl: 'application/octet-stream',
+  bin: 'application/octet-stream',
 };
 
 /** Types whose bytes are text, beyond `text/*`: these may be inlined in a tool result. */
 const textApplicationTypes = new Set([
-  'application/json', 'application/jsonl', 'application/x-ndjson', 'application/xml', 'application/yaml', 'application/toml',
-  'application/sql', 'application/x-tex', 'application/rtf', 'image/svg+xml', 'application/javascript', 'application/ld+json',
+  'application/json',
+  'application/jsonl',
+  'application/x-ndjson',
+  'application/xml',
+  'application/yaml',
+  'application/toml',
+  'application/sql',
+  'application/x-tex',
+  'application/rtf',
+  'image/svg+xml',
+  'application/javascript',
+  'application/ld+json',
 ]);
 
 /** Container formats that are zip files inside: a zip signature does not overrule their extension. */
@@ -101,7 +217,8 @@ export function detectMimeType(name: string, head: Uint8Array): string {
   const fromName = extension === undefined ? undefined : byExtension[extension];
   const signature = signatures.find(([, test]) => test(head))?.[0] ?? isoMediaType(head);
   if (signature !== undefined) {
-    if (signature === 'application/zip' && extension !== undefined && zipBased.has(extension) && fromName !== undefined) return fromName;
+    if (signature === 'application/zip' && extension !== undefined && zipBased.has(extension) && fromName !== undefined)
+      return fromName;
     return signature;
   }
   if (looksLikeText(head)) {
@@ -127,11 +244,13 @@ export function looksLikeText(bytes: Uint8Array): boolean {
     const byte = bytes[index] as number;
     if (byte === 0) return false;
     if (byte < 0x80) {
-      if (byte < 0x20 && byte !== 0x09 && byte !== 0x0a && byte !== 0x0d && byte !== 0x0c && byte !== 0x1b) controls += 1;
+      if (byte < 0x20 && byte !== 0x09 && byte !== 0x0a && byte !== 0x0d && byte !== 0x0c && byte !== 0x1b)
+        controls += 1;
       index += 1;
       continue;
     }
-    const length = byte >= 0xc2 && byte <= 0xdf ? 2 : byte >= 0xe0 && byte <= 0xef ? 3 : byte >= 0xf0 && byte <= 0xf4 ? 4 : 0;
+    const length =
+      byte >= 0xc2 && byte <= 0xdf ? 2 : byte >= 0xe0 && byte <= 0xef ? 3 : byte >= 0xf0 && byte <= 0xf4 ? 4 : 0;
     if (length === 0) return false;
     for (let offset = 1; offset < length; offset += 1) {
       const next = bytes[index + offset];
@@ -148,5 +267,8 @@ function startsWith(bytes: Uint8Array, prefix: readonly number[]): boolean {
 }
 
 function startsWithText(bytes: Uint8Array, prefix: string): boolean {
-  return startsWith(bytes, [...prefix].map((character) => character.charCodeAt(0)));
+  return startsWith(
+    bytes,
+    [...prefix].map((character) => character.charCodeAt(0)),
+  );
 }

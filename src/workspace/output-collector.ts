@@ -14,7 +14,11 @@ export interface OutputLimits {
 }
 
 /** Default output limits (docs/workspaces.md): 100 files, 4 MiB each, 64 MiB in all. */
-export const defaultOutputLimits: OutputLimits = { maxFiles: 100, maxFileBytes: 4 * 1024 * 1024, maxTotalBytes: 64 * 1024 * 1024 };
+export const defaultOutputLimits: OutputLimits = {
+  maxFiles: 100,
+  maxFileBytes: 4 * 1024 * 1024,
+  maxTotalBytes: 64 * 1024 * 1024,
+};
 
 /** Entries a collection walks at most, so `**` over a huge tree cannot stall a tool call. */
 export const maxWalkedEntries = 50_000;
@@ -78,7 +82,11 @@ export interface FindOutputsOptions {
  * `**` walks (no loops, no duplicates); the skill copies' `out` link works because a pattern's base
  * is resolved before the walk.
  */
-export async function collectOutputs(root: string, patterns: readonly string[], limits: OutputLimits = defaultOutputLimits): Promise<CollectedOutputs> {
+export async function collectOutputs(
+  root: string,
+  patterns: readonly string[],
+  limits: OutputLimits = defaultOutputLimits,
+): Promise<CollectedOutputs> {
   const found = await findOutputs(root, patterns);
   const read = await readOutputs(root, found.matches, limits);
   return { ...read, warnings: [...found.warnings, ...read.warnings] };
@@ -89,7 +97,11 @@ export async function collectOutputs(root: string, patterns: readonly string[], 
  * dropped), without reading any: one walk that also yields each file's modification time, so
  * "what did this run write" needs no second pass.
  */
-export async function findOutputs(root: string, patterns: readonly string[], options: FindOutputsOptions = {}): Promise<{ matches: OutputMatch[]; warnings: string[] }> {
+export async function findOutputs(
+  root: string,
+  patterns: readonly string[],
+  options: FindOutputsOptions = {},
+): Promise<{ matches: OutputMatch[]; warnings: string[] }> {
   const warnings: string[] = [];
   const found = new Map<string, OutputMatch>();
   let walked = 0;
@@ -98,7 +110,10 @@ export async function findOutputs(root: string, patterns: readonly string[], opt
     const glob = compileGlob(pattern);
     const base = await realPathInside(root, path.join(root, glob.base));
     if (base === undefined) {
-      const exists = await lstat(path.join(root, glob.base)).then(() => true, () => false);
+      const exists = await lstat(path.join(root, glob.base)).then(
+        () => true,
+        () => false,
+      );
       if (exists) warnings.push(`output pattern "${pattern}" leads out of the workspace; nothing collected from it`);
       continue;
     }
@@ -114,7 +129,15 @@ export async function findOutputs(root: string, patterns: readonly string[], opt
       if (!stats.isFile()) return;
       if (options.modifiedSince !== undefined && stats.mtimeMs < options.modifiedSince) return;
       const name = path.relative(root, real).split(path.sep).join('/');
-      if (!isInternal(name)) matches.push({ name, hostPath: real, mtimeMs: stats.mtimeMs, sizeBytes: stats.size, inode: stats.ino, ctimeMs: stats.ctimeMs });
+      if (!isInternal(name))
+        matches.push({
+          name,
+          hostPath: real,
+          mtimeMs: stats.mtimeMs,
+          sizeBytes: stats.size,
+          inode: stats.ino,
+          ctimeMs: stats.ctimeMs,
+        });
     };
     if (baseStats.isFile()) {
       if (!glob.hasWildcards) await consider(glob.base, path.join(root, glob.base));
@@ -132,7 +155,8 @@ export async function findOutputs(root: string, patterns: readonly string[], opt
           const logical = logicalDir === '' ? entry.name : `${logicalDir}/${entry.name}`;
           const absolute = path.join(directory, entry.name);
           if (entry.isDirectory()) await walk(absolute, logical, depth + 1);
-          else if ((entry.isFile() || entry.isSymbolicLink()) && matcher.matches(logical, budget)) await consider(logical, absolute);
+          else if ((entry.isFile() || entry.isSymbolicLink()) && matcher.matches(logical, budget))
+            await consider(logical, absolute);
         }
       };
       await walk(base, glob.base, 1);
@@ -140,8 +164,12 @@ export async function findOutputs(root: string, patterns: readonly string[], opt
     matches.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const match of matches) if (!found.has(match.name)) found.set(match.name, match);
   }
-  if (walked > maxWalkedEntries) warnings.push(`output patterns walked more than ${maxWalkedEntries} entries; the rest was not searched`);
-  if (budget.exhausted) warnings.push('output patterns took too much matching work (many wildcards against many or long names); the rest was not searched: use fewer wildcards or a narrower folder');
+  if (walked > maxWalkedEntries)
+    warnings.push(`output patterns walked more than ${maxWalkedEntries} entries; the rest was not searched`);
+  if (budget.exhausted)
+    warnings.push(
+      'output patterns took too much matching work (many wildcards against many or long names); the rest was not searched: use fewer wildcards or a narrower folder',
+    );
   return { matches: [...found.values()], warnings };
 }
 
@@ -150,7 +178,11 @@ export async function findOutputs(root: string, patterns: readonly string[], opt
  * last name and read only when what was opened lies inside `root` (anchored-folder.ts): between the
  * search and the read, a folder on the path may have become a link to the host.
  */
-export async function readOutputs(root: string, matches: readonly OutputMatch[], limits: OutputLimits = defaultOutputLimits): Promise<CollectedOutputs> {
+export async function readOutputs(
+  root: string,
+  matches: readonly OutputMatch[],
+  limits: OutputLimits = defaultOutputLimits,
+): Promise<CollectedOutputs> {
   const warnings: string[] = [];
   const files: CollectedFile[] = [];
   let total = 0;
@@ -158,7 +190,9 @@ export async function readOutputs(root: string, matches: readonly OutputMatch[],
   for (const { name, hostPath } of matches) {
     if (files.length >= limits.maxFiles || total >= limits.maxTotalBytes) {
       limitsHit.add(files.length >= limits.maxFiles ? 'output_files' : 'output_bytes');
-      warnings.push(`output files limited to ${limits.maxFiles} files and ${limits.maxTotalBytes} bytes; ${matches.length - files.length} more matched`);
+      warnings.push(
+        `output files limited to ${limits.maxFiles} files and ${limits.maxTotalBytes} bytes; ${matches.length - files.length} more matched`,
+      );
       break;
     }
     const budget = Math.min(limits.maxFileBytes, limits.maxTotalBytes - total);

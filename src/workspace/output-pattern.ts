@@ -1,11 +1,16 @@
 import { WorkspacePathError } from './errors.js';
 import { escapeGlob } from './glob-pattern.js';
-import { toWorkspaceRelative, workspaceFolders, type WorkspacePathContext } from './workspace-paths.js';
+import { toWorkspaceRelative, type WorkspacePathContext, workspaceFolders } from './workspace-paths.js';
 
 /** Pieces that make a `/`-separated piece of a pattern a glob rather than a name. */
 const globSyntax = /[*?[{\\]/;
 
-const topLevelNames = new Set<string>([workspaceFolders.skills, workspaceFolders.work, workspaceFolders.out, workspaceFolders.runs]);
+const topLevelNames = new Set<string>([
+  workspaceFolders.skills,
+  workspaceFolders.work,
+  workspaceFolders.out,
+  workspaceFolders.runs,
+]);
 
 /**
  * Turns an output pattern as the model wrote it (`out/*.txt`, `$OUTPUT_DIR/**`, `${WORK_DIR}/x`,
@@ -24,14 +29,18 @@ export function resolveOutputPattern(pattern: string, cwd: string, context: Work
   const pieces = trimmed.split('/');
   const firstGlob = pieces.findIndex((piece) => globSyntax.test(piece));
   const first = trimmed.replace(/^workspace:\/\//, '').split('/')[0] ?? '';
-  const workspaceRooted = first.startsWith('$') || trimmed.startsWith('/') || trimmed.startsWith('workspace://') || topLevelNames.has(first);
+  const workspaceRooted =
+    first.startsWith('$') || trimmed.startsWith('/') || trimmed.startsWith('workspace://') || topLevelNames.has(first);
   const base = workspaceRooted ? '' : cwd;
   if (firstGlob === -1) return escapeGlob(toWorkspaceRelative(trimmed, base, context));
   let prefix = pieces.slice(0, firstGlob).join('/');
   if (prefix === '' && trimmed.startsWith('/')) prefix = '/';
   const rest = pieces.slice(firstGlob).filter((piece) => piece !== '.');
   if (rest.some((piece) => piece === '..')) {
-    throw new WorkspacePathError(pattern, '".." after a wildcard is not supported; put the folder before the wildcards (out/*.txt, not out/*/../*.txt)');
+    throw new WorkspacePathError(
+      pattern,
+      '".." after a wildcard is not supported; put the folder before the wildcards (out/*.txt, not out/*/../*.txt)',
+    );
   }
   const resolvedPrefix = escapeGlob(toWorkspaceRelative(prefix, base, context));
   const glob = rest.join('/');

@@ -22,10 +22,17 @@ afterEach(async () => {
 
 describe('readOnlyPaths', () => {
   const manager = (readOnlyPaths: unknown) =>
-    createWorkspaceManager({ runtime: new LocalRuntime(), repository, baseDir: path.join(temporary, 'base'), readOnlyPaths: readOnlyPaths as string[] });
+    createWorkspaceManager({
+      runtime: new LocalRuntime(),
+      repository,
+      baseDir: path.join(temporary, 'base'),
+      readOnlyPaths: readOnlyPaths as string[],
+    });
 
   it('keeps valid paths, canonical', () => {
-    expect(manager([path.join(temporary, 'tools', '..', 'tools')]).readOnlyPaths).toEqual([path.join(temporary, 'tools')]);
+    expect(manager([path.join(temporary, 'tools', '..', 'tools')]).readOnlyPaths).toEqual([
+      path.join(temporary, 'tools'),
+    ]);
   });
 
   it.each([
@@ -43,7 +50,9 @@ describe('readOnlyPaths', () => {
     expect(() => manager([path.join(temporary, 'base', 'ws')])).toThrow(/is inside the workspace folder/);
     expect(() => manager([temporary])).toThrow(/holds the workspace folder/);
     const workspaces = manager([]);
-    expect(() => createExecutionTools({ workspaces, readOnlyPaths: [temporary] })).toThrow(/readOnlyPaths\[0\].*holds the workspace folder/);
+    expect(() => createExecutionTools({ workspaces, readOnlyPaths: [temporary] })).toThrow(
+      /readOnlyPaths\[0\].*holds the workspace folder/,
+    );
     expect(() => createExecutionTools({ workspaces, readOnlyPaths: [path.join(temporary, 'tools')] })).not.toThrow();
   });
 });

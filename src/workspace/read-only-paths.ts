@@ -14,7 +14,8 @@ export function validateReadOnlyPaths(option: string, paths: unknown, baseDir: s
   const base = canonical(baseDir);
   return paths.map((item, index) => {
     const field = `${option}[${index}]`;
-    if (typeof item !== 'string' || !path.isAbsolute(item)) throw new WorkspaceConfigError(field, `must be an absolute host path, got ${JSON.stringify(item)}`);
+    if (typeof item !== 'string' || !path.isAbsolute(item))
+      throw new WorkspaceConfigError(field, `must be an absolute host path, got ${JSON.stringify(item)}`);
     let real: string;
     try {
       real = realpathSync(item);
@@ -22,9 +23,15 @@ export function validateReadOnlyPaths(option: string, paths: unknown, baseDir: s
     } catch {
       throw new WorkspaceConfigError(field, `"${item}" does not exist`);
     }
-    if (real === path.parse(real).root) throw new WorkspaceConfigError(field, `"${item}" is the root folder; name the folders the commands need`);
-    if (isInside(base, real)) throw new WorkspaceConfigError(field, `"${item}" is inside the workspace folder "${baseDir}"`);
-    if (isInside(real, base)) throw new WorkspaceConfigError(field, `"${item}" holds the workspace folder "${baseDir}", so every session's workspace would be visible`);
+    if (real === path.parse(real).root)
+      throw new WorkspaceConfigError(field, `"${item}" is the root folder; name the folders the commands need`);
+    if (isInside(base, real))
+      throw new WorkspaceConfigError(field, `"${item}" is inside the workspace folder "${baseDir}"`);
+    if (isInside(real, base))
+      throw new WorkspaceConfigError(
+        field,
+        `"${item}" holds the workspace folder "${baseDir}", so every session's workspace would be visible`,
+      );
     return real;
   });
 }

@@ -29,7 +29,8 @@ export async function removeTree(target: string): Promise<void> {
     const first = (error as NodeJS.ErrnoException).code ?? String(error);
     await run('chmod', ['-R', 'u+rwX', '--', target]).catch(() => undefined);
     await run('rm', ['-rf', '--', target]).catch(() => undefined);
-    if (await exists(target)) throw new TreeRemovalError(target, `${first}, and chmod -R / rm -rf could not remove it either`);
+    if (await exists(target))
+      throw new TreeRemovalError(target, `${first}, and chmod -R / rm -rf could not remove it either`);
   }
 }
 

@@ -5,21 +5,53 @@ import { SYSTEM_PATH } from './runtimes/find-executable.js';
 
 describe('assertAllowedVariable', () => {
   it.each([
-    'GLIBC_TUNABLES', 'LD_PRELOAD', 'BASH_ENV', 'ENV', 'ZDOTDIR', 'PROMPT_COMMAND', 'IFS', 'PYTHONSTARTUP', 'PYTHONHOME',
-    'PERL5LIB', 'PERL5OPT', 'RUBYOPT', 'NODE_OPTIONS', 'LUA_INIT', 'LUA_INIT_5_4', 'GIT_EXEC_PATH', 'GIT_CONFIG', 'GIT_CONFIG_GLOBAL',
-    'GIT_CONFIG_COUNT', 'GIT_CONFIG_KEY_0', 'GIT_CONFIG_VALUE_0', 'GIT_CONFIG_PARAMETERS', 'GIT_ASKPASS', 'glibc_tunables',
+    'GLIBC_TUNABLES',
+    'LD_PRELOAD',
+    'BASH_ENV',
+    'ENV',
+    'ZDOTDIR',
+    'PROMPT_COMMAND',
+    'IFS',
+    'PYTHONSTARTUP',
+    'PYTHONHOME',
+    'PERL5LIB',
+    'PERL5OPT',
+    'RUBYOPT',
+    'NODE_OPTIONS',
+    'LUA_INIT',
+    'LUA_INIT_5_4',
+    'GIT_EXEC_PATH',
+    'GIT_CONFIG',
+    'GIT_CONFIG_GLOBAL',
+    'GIT_CONFIG_COUNT',
+    'GIT_CONFIG_KEY_0',
+    'GIT_CONFIG_VALUE_0',
+    'GIT_CONFIG_PARAMETERS',
+    'GIT_ASKPASS',
+    'glibc_tunables',
   ])('refuses %s in every mode', (name) => {
     expect(() => assertAllowedVariable(name, 'x')).toThrow(RunEnvironmentError);
-    expect(() => assertAllowedVariable(name, 'x')).toThrow(new RegExp(`"${name}": it changes how programs load or start`));
+    expect(() => assertAllowedVariable(name, 'x')).toThrow(
+      new RegExp(`"${name}": it changes how programs load or start`),
+    );
   });
 
-  it.each(['PATH', 'PYTHONPATH', 'PYTHONUSERBASE', 'PYTHONWARNINGS', 'CLASSPATH', 'GEM_PATH', 'PAGER', 'GIT_PAGER', 'EDITOR'])(
-    'accepts %s without command lists and refuses it with them',
-    (name) => {
-      expect(() => assertAllowedVariable(name, '/workspace/work')).not.toThrow();
-      expect(() => assertAllowedVariable(name, '/workspace/work', { restricted: true })).toThrow(/command restrictions are enabled/);
-    },
-  );
+  it.each([
+    'PATH',
+    'PYTHONPATH',
+    'PYTHONUSERBASE',
+    'PYTHONWARNINGS',
+    'CLASSPATH',
+    'GEM_PATH',
+    'PAGER',
+    'GIT_PAGER',
+    'EDITOR',
+  ])('accepts %s without command lists and refuses it with them', (name) => {
+    expect(() => assertAllowedVariable(name, '/workspace/work')).not.toThrow();
+    expect(() => assertAllowedVariable(name, '/workspace/work', { restricted: true })).toThrow(
+      /command restrictions are enabled/,
+    );
+  });
 
   it('accepts ordinary names and refuses malformed ones and NUL bytes', () => {
     expect(() => assertAllowedVariable('GREETING', 'hi', { restricted: true })).not.toThrow();
@@ -43,6 +75,8 @@ describe('buildRunEnvironment', () => {
 
   it('fixes PATH to the system folders with command lists, and refuses one from the caller', () => {
     expect(buildRunEnvironment({ ...input, restricted: true }).PATH).toBe(SYSTEM_PATH);
-    expect(() => buildRunEnvironment({ ...input, restricted: true, caller: { PATH: '/w/work/bin' } })).toThrow(/"PATH"/);
+    expect(() => buildRunEnvironment({ ...input, restricted: true, caller: { PATH: '/w/work/bin' } })).toThrow(
+      /"PATH"/,
+    );
   });
 });

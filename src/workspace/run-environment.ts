@@ -11,14 +11,50 @@ const validName = /^[A-Za-z_][A-Za-z0-9_]*$/;
  */
 const refusedNames = new Set([
   // loader and C library
-  'GLIBC_TUNABLES', 'GCONV_PATH', 'NLSPATH', 'HOSTALIASES', 'LOCALDOMAIN', 'RESOLV_HOST_CONF', 'OPENSSL_CONF',
+  'GLIBC_TUNABLES',
+  'GCONV_PATH',
+  'NLSPATH',
+  'HOSTALIASES',
+  'LOCALDOMAIN',
+  'RESOLV_HOST_CONF',
+  'OPENSSL_CONF',
   // shells: startup files and settings that run code or change how words split
-  'BASH_ENV', 'ENV', 'ZDOTDIR', 'PROMPT_COMMAND', 'SHELLOPTS', 'BASHOPTS', 'IFS', 'CDPATH', 'GLOBIGNORE', 'PS4',
+  'BASH_ENV',
+  'ENV',
+  'ZDOTDIR',
+  'PROMPT_COMMAND',
+  'SHELLOPTS',
+  'BASHOPTS',
+  'IFS',
+  'CDPATH',
+  'GLOBIGNORE',
+  'PS4',
   // interpreters: startup code, options and library folders read before the script
-  'PYTHONSTARTUP', 'PYTHONHOME', 'PYTHONINSPECT', 'PERL5OPT', 'PERL5DB', 'PERLLIB', 'PERL5LIB', 'RUBYOPT', 'RUBYLIB',
-  'NODE_OPTIONS', 'NODE_PATH', 'JAVA_TOOL_OPTIONS', '_JAVA_OPTIONS', 'JDK_JAVA_OPTIONS', 'LUA_INIT', 'R_PROFILE', 'R_PROFILE_USER',
+  'PYTHONSTARTUP',
+  'PYTHONHOME',
+  'PYTHONINSPECT',
+  'PERL5OPT',
+  'PERL5DB',
+  'PERLLIB',
+  'PERL5LIB',
+  'RUBYOPT',
+  'RUBYLIB',
+  'NODE_OPTIONS',
+  'NODE_PATH',
+  'JAVA_TOOL_OPTIONS',
+  '_JAVA_OPTIONS',
+  'JDK_JAVA_OPTIONS',
+  'LUA_INIT',
+  'R_PROFILE',
+  'R_PROFILE_USER',
   // git: helpers it runs and configuration given through the environment (core.pager, aliases ...)
-  'GIT_SSH', 'GIT_SSH_COMMAND', 'GIT_EXEC_PATH', 'GIT_ASKPASS', 'SSH_ASKPASS', 'GIT_PROXY_COMMAND', 'GIT_EXTERNAL_DIFF',
+  'GIT_SSH',
+  'GIT_SSH_COMMAND',
+  'GIT_EXEC_PATH',
+  'GIT_ASKPASS',
+  'SSH_ASKPASS',
+  'GIT_PROXY_COMMAND',
+  'GIT_EXTERNAL_DIFF',
 ]);
 const refusedPrefixes = ['LD_', 'DYLD_', 'BASH_FUNC_', 'MALLOC_', 'GIT_CONFIG', 'LUA_INIT_'];
 
@@ -29,8 +65,23 @@ const refusedPrefixes = ['LD_', 'DYLD_', 'BASH_FUNC_', 'MALLOC_', 'GIT_CONFIG', 
  * picks the program itself, the others a library folder or a helper program.
  */
 const restrictedRefusedNames = new Set([
-  'PATH', 'PYTHONPATH', 'PYTHONUSERBASE', 'PYTHONPLATLIBDIR', 'PYTHONWARNINGS', 'PYTHONBREAKPOINT',
-  'CLASSPATH', 'GEM_PATH', 'GEM_HOME', 'LUA_PATH', 'LUA_CPATH', 'PAGER', 'GIT_PAGER', 'EDITOR', 'VISUAL', 'GIT_EDITOR', 'BROWSER',
+  'PATH',
+  'PYTHONPATH',
+  'PYTHONUSERBASE',
+  'PYTHONPLATLIBDIR',
+  'PYTHONWARNINGS',
+  'PYTHONBREAKPOINT',
+  'CLASSPATH',
+  'GEM_PATH',
+  'GEM_HOME',
+  'LUA_PATH',
+  'LUA_CPATH',
+  'PAGER',
+  'GIT_PAGER',
+  'EDITOR',
+  'VISUAL',
+  'GIT_EDITOR',
+  'BROWSER',
 ]);
 
 export interface VariableCheckOptions {
@@ -43,7 +94,10 @@ export function assertAllowedVariable(name: string, value: unknown, options: Var
   if (!validName.test(name)) throw new RunEnvironmentError(name, 'names must match [A-Za-z_][A-Za-z0-9_]*');
   const upper = name.toUpperCase();
   if (refusedNames.has(upper) || refusedPrefixes.some((prefix) => upper.startsWith(prefix))) {
-    throw new RunEnvironmentError(name, 'it changes how programs load or start, so it cannot be set for a skill command');
+    throw new RunEnvironmentError(
+      name,
+      'it changes how programs load or start, so it cannot be set for a skill command',
+    );
   }
   if (options.restricted === true && restrictedRefusedNames.has(upper)) {
     throw new RunEnvironmentError(
@@ -84,7 +138,10 @@ export function buildRunEnvironment(input: RunEnvironmentInput): Record<string, 
   const restricted = input.restricted === true;
   for (const [name, value] of Object.entries(input.caller)) assertAllowedVariable(name, value, { restricted });
   const basePath = restricted ? SYSTEM_PATH : (input.allowedHost.PATH ?? SYSTEM_PATH);
-  const skillPath = input.skill === undefined || restricted ? [] : [...(input.skill.hasVirtualEnv ? [`${input.skill.guestPath}/.venv/bin`] : []), `${input.skill.guestPath}/bin`];
+  const skillPath =
+    input.skill === undefined || restricted
+      ? []
+      : [...(input.skill.hasVirtualEnv ? [`${input.skill.guestPath}/.venv/bin`] : []), `${input.skill.guestPath}/bin`];
   const environment: Record<string, string> = {
     LANG: 'C.UTF-8',
     HOME: input.home,

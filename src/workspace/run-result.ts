@@ -1,8 +1,8 @@
-import type { RuntimeResult } from './runtime-types.js';
-import { artifactReference, type ArtifactStore } from './artifact-store.js';
+import { type ArtifactStore, artifactReference } from './artifact-store.js';
 import { detectMimeType, isTextMimeType, sniffBytes } from './mime-type.js';
-import { escapeInvisible, hasInvisible } from './visible-text.js';
 import type { CollectedOutputs, OutputLimitHit } from './output-collector.js';
+import type { RuntimeResult } from './runtime-types.js';
+import { escapeInvisible, hasInvisible } from './visible-text.js';
 import type { QuotaLimit } from './workspace-quota.js';
 
 /** One collected file as the model sees it. */
@@ -56,7 +56,15 @@ export interface SkillRunResult {
  * stopped when it grew past it while running); `processes` / `memory` / `cpu`: the run reached a
  * resource cap of the runtime (a warning says which).
  */
-export type LimitHit = OutputLimitHit | 'inline_bytes' | 'stdout' | 'stderr' | QuotaLimit | 'processes' | 'memory' | 'cpu';
+export type LimitHit =
+  | OutputLimitHit
+  | 'inline_bytes'
+  | 'stdout'
+  | 'stderr'
+  | QuotaLimit
+  | 'processes'
+  | 'memory'
+  | 'cpu';
 
 /** Caps on what a result carries inline; every one is documented in docs/workspaces.md. */
 export interface InlineLimits {
@@ -68,10 +76,15 @@ export interface InlineLimits {
   primaryBytes: number;
 }
 
-export const defaultInlineLimits: InlineLimits = { fileBytes: 32 * 1024, totalBytes: 256 * 1024, primaryBytes: 32 * 1024 };
+export const defaultInlineLimits: InlineLimits = {
+  fileBytes: 32 * 1024,
+  totalBytes: 256 * 1024,
+  primaryBytes: 32 * 1024,
+};
 
 /** Worded as other Agent Skills runtimes word it, kept word for word so prompts written for them still match. */
-export const emptyOutputsDroppedWarning = 'empty output_files omitted because command failed; shell redirections can create empty files before execution fails';
+export const emptyOutputsDroppedWarning =
+  'empty output_files omitted because command failed; shell redirections can create empty files before execution fails';
 
 export interface ShapeResultInput {
   run: RuntimeResult;
@@ -102,7 +115,13 @@ export async function shapeRunResult(input: ShapeResultInput): Promise<SkillRunR
   const outputFiles: OutputFile[] = files.map((file) => {
     const mimeType = detectMimeType(file.name, file.data.subarray(0, sniffBytes));
     const name = escapeInvisible(file.name);
-    const entry: OutputFile = { name, mime_type: mimeType, size_bytes: file.sizeBytes, truncated: file.truncated, ref: `workspace://${name}` };
+    const entry: OutputFile = {
+      name,
+      mime_type: mimeType,
+      size_bytes: file.sizeBytes,
+      truncated: file.truncated,
+      ref: `workspace://${name}`,
+    };
     if (!isTextMimeType(mimeType)) return entry;
     const allowed = Math.min(input.inline.fileBytes, inlineBudget);
     if (allowed <= 0 && file.data.length > 0) {
@@ -117,10 +136,19 @@ export async function shapeRunResult(input: ShapeResultInput): Promise<SkillRunR
     inlineBudget -= end;
     return entry;
   });
-  if (inlineCut) warnings.push(`inline content stopped at ${input.inline.totalBytes} bytes in all; read the remaining files by their ref`);
+  if (inlineCut)
+    warnings.push(
+      `inline content stopped at ${input.inline.totalBytes} bytes in all; read the remaining files by their ref`,
+    );
 
   const primary = outputFiles
-    .filter((file) => file.content !== undefined && file.content.trim() !== '' && !file.truncated && file.size_bytes <= input.inline.primaryBytes)
+    .filter(
+      (file) =>
+        file.content !== undefined &&
+        file.content.trim() !== '' &&
+        !file.truncated &&
+        file.size_bytes <= input.inline.primaryBytes,
+    )
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))[0];
 
   const result: SkillRunResult = {
@@ -144,11 +172,21 @@ export async function shapeRunResult(input: ShapeResultInput): Promise<SkillRunR
       result.artifact_files = [];
       for (const [index, file] of files.entries()) {
         if (file.truncated) {
-          warnings.push(`"${file.name}" was not saved as an artifact: only its first ${file.data.length} of ${file.sizeBytes} bytes were read`);
+          warnings.push(
+            `"${file.name}" was not saved as an artifact: only its first ${file.data.length} of ${file.sizeBytes} bytes were read`,
+          );
           continue;
         }
-        const saved = await input.artifacts.store.save({ scope: input.artifacts.scope, name: file.name }, file.data, (outputFiles[index] as OutputFile).mime_type);
-        result.artifact_files.push({ name: escapeInvisible(saved.name), version: saved.version, ref: escapeInvisible(artifactReference(saved.name, saved.version)) });
+        const saved = await input.artifacts.store.save(
+          { scope: input.artifacts.scope, name: file.name },
+          file.data,
+          (outputFiles[index] as OutputFile).mime_type,
+        );
+        result.artifact_files.push({
+          name: escapeInvisible(saved.name),
+          version: saved.version,
+          ref: escapeInvisible(artifactReference(saved.name, saved.version)),
+        });
       }
     }
   }
@@ -157,7 +195,9 @@ export async function shapeRunResult(input: ShapeResultInput): Promise<SkillRunR
     for (const file of result.output_files) delete file.content;
   }
   if (files.some((file) => hasInvisible(file.name))) {
-    warnings.push('output file names with control or invisible characters are shown escaped (\\uXXXX); such a ref cannot be passed to other tools, rename the file to use it');
+    warnings.push(
+      'output file names with control or invisible characters are shown escaped (\\uXXXX); such a ref cannot be passed to other tools, rename the file to use it',
+    );
   }
   // Warnings quote names the process chose (links skipped, files not saved).
   result.warnings = warnings.map(escapeInvisible);

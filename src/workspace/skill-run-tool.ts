@@ -8,14 +8,38 @@ import type { SkillRunResult } from './run-result.js';
 
 const inputSchema = (skillNames: readonly string[] | undefined) =>
   z.object({
-    skill: (skillNames === undefined ? z.string().min(1) : z.enum(skillNames as [string, ...string[]])).describe('Name of a loaded skill.'),
-    command: z.string().min(1).describe('Shell command, run with bash in the skill\'s working copy (e.g. "python3 scripts/fib.py 10 > out/fib.txt").'),
-    cwd: z.string().optional().describe('Folder to run in: relative to the skill\'s copy, or $WORK_DIR/..., $OUTPUT_DIR/... Default: the skill\'s copy.'),
+    skill: (skillNames === undefined ? z.string().min(1) : z.enum(skillNames as [string, ...string[]])).describe(
+      'Name of a loaded skill.',
+    ),
+    command: z
+      .string()
+      .min(1)
+      .describe(
+        'Shell command, run with bash in the skill\'s working copy (e.g. "python3 scripts/fib.py 10 > out/fib.txt").',
+      ),
+    cwd: z
+      .string()
+      .optional()
+      .describe(
+        "Folder to run in: relative to the skill's copy, or $WORK_DIR/..., $OUTPUT_DIR/... Default: the skill's copy.",
+      ),
     env: z.record(z.string(), z.string()).optional().describe('Extra environment variables.'),
-    stdin: z.string().optional().describe('Text fed to the command\'s standard input.'),
-    output_files: z.array(z.string()).optional().describe('Globs of files to return, e.g. ["out/*.txt", "$OUTPUT_DIR/**"]. Default: files this run wrote under out/.'),
-    timeout: z.number().positive().optional().describe('Seconds before the command and everything it started are killed.'),
-    save_as_artifacts: z.boolean().optional().describe('Also store the output files as versioned artifacts (artifact://name@version).'),
+    stdin: z.string().optional().describe("Text fed to the command's standard input."),
+    output_files: z
+      .array(z.string())
+      .optional()
+      .describe(
+        'Globs of files to return, e.g. ["out/*.txt", "$OUTPUT_DIR/**"]. Default: files this run wrote under out/.',
+      ),
+    timeout: z
+      .number()
+      .positive()
+      .optional()
+      .describe('Seconds before the command and everything it started are killed.'),
+    save_as_artifacts: z
+      .boolean()
+      .optional()
+      .describe('Also store the output files as versioned artifacts (artifact://name@version).'),
     omit_inline_content: z.boolean().optional().describe('Return output file metadata and refs without their content.'),
     inputs: z
       .array(
@@ -36,7 +60,7 @@ export function createSkillRunTool(options: ResolvedExecutionOptions): ToolDefin
   return {
     name: 'skill_run',
     description:
-      'Run a command from a loaded skill\'s instructions inside the session workspace (cwd: the skill\'s folder, with out/, work/ and inputs/ linked in). ' +
+      "Run a command from a loaded skill's instructions inside the session workspace (cwd: the skill's folder, with out/, work/ and inputs/ linked in). " +
       'Environment: $WORKSPACE_DIR, $SKILLS_DIR, $WORK_DIR, $OUTPUT_DIR, $RUN_DIR, $SKILL_NAME. Write results to out/ ($OUTPUT_DIR). ' +
       'Returns stdout, stderr, exit_code, timed_out and output_files (text inline, each with a workspace:// ref); treat exit_code != 0 or timed_out as failure.' +
       options.policy.describe(),
@@ -44,7 +68,9 @@ export function createSkillRunTool(options: ResolvedExecutionOptions): ToolDefin
     async execute(input, context) {
       const skill = input.skill.trim();
       if (options.requireSkillLoaded && !isSkillRunnable(context.state, context.agentName, skill)) {
-        throw new SkillToolError(`skill_run requires skill_load first for "${skill}": call skill_load with {"skill": "${skill}"}, read its instructions, then run the command`);
+        throw new SkillToolError(
+          `skill_run requires skill_load first for "${skill}": call skill_load with {"skill": "${skill}"}, read its instructions, then run the command`,
+        );
       }
       return executeCommand(
         options,

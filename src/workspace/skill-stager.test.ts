@@ -1,4 +1,4 @@
-import { lstat, mkdtemp, mkdir, readFile, readlink, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, mkdtemp, readFile, readlink, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -27,7 +27,11 @@ afterEach(async () => {
 
 async function open(repository?: SkillRepository, sessionId = 's1') {
   const repo = repository ?? (await createFsSkillRepository({ roots: [path.join(temporary, 'skills')] }));
-  const manager = createWorkspaceManager({ runtime: new LocalRuntime(), repository: repo, baseDir: path.join(temporary, 'ws') });
+  const manager = createWorkspaceManager({
+    runtime: new LocalRuntime(),
+    repository: repo,
+    baseDir: path.join(temporary, 'ws'),
+  });
   return { manager, workspace: await manager.workspace(sessionId) };
 }
 
@@ -59,7 +63,9 @@ describe('skill staging', () => {
     const changed = await workspace.stageSkill('alpha');
     expect(changed.staged).toBe(true);
     expect(changed.digest).not.toBe(touched.digest);
-    expect(await readFile(path.join(workspace.root, 'skills', 'alpha', 'scripts', 'run.sh'), 'utf8')).toBe('echo changed\n');
+    expect(await readFile(path.join(workspace.root, 'skills', 'alpha', 'scripts', 'run.sh'), 'utf8')).toBe(
+      'echo changed\n',
+    );
   });
 
   it('re-stages when the working copy lost its links', async () => {
@@ -73,7 +79,12 @@ describe('skill staging', () => {
   it('never writes the source: a command changing the copy leaves the skill folder as it was', async () => {
     const { workspace } = await open();
     await workspace.stageSkill('alpha');
-    const outcome = await workspace.run({ skill: 'alpha', command: 'echo tampered > scripts/run.sh && rm SKILL.md && touch new-file', timeoutMs: 10_000, maxOutputBytes: 1024 });
+    const outcome = await workspace.run({
+      skill: 'alpha',
+      command: 'echo tampered > scripts/run.sh && rm SKILL.md && touch new-file',
+      timeoutMs: 10_000,
+      maxOutputBytes: 1024,
+    });
     expect(outcome.result.exitCode).toBe(0);
     expect(await readFile(path.join(source, 'scripts', 'run.sh'), 'utf8')).toBe('echo run\n');
     await expect(stat(path.join(source, 'new-file'))).rejects.toThrow();
@@ -106,12 +117,24 @@ describe('skill staging', () => {
   });
 
   it('writes skills defined in code from the repository', async () => {
-    const repository = createMemorySkillRepository([{ name: 'inline', description: 'Defined in code.', body: 'Run it.', files: { 'scripts/hello.sh': 'echo hello from code\n' } }]);
+    const repository = createMemorySkillRepository([
+      {
+        name: 'inline',
+        description: 'Defined in code.',
+        body: 'Run it.',
+        files: { 'scripts/hello.sh': 'echo hello from code\n' },
+      },
+    ]);
     const { workspace } = await open(repository);
     const staged = await workspace.stageSkill('inline');
     expect(staged.staged).toBe(true);
     expect((await workspace.stageSkill('inline')).staged).toBe(false);
-    const outcome = await workspace.run({ skill: 'inline', command: 'bash scripts/hello.sh && test -f SKILL.md', timeoutMs: 10_000, maxOutputBytes: 1024 });
+    const outcome = await workspace.run({
+      skill: 'inline',
+      command: 'bash scripts/hello.sh && test -f SKILL.md',
+      timeoutMs: 10_000,
+      maxOutputBytes: 1024,
+    });
     expect(outcome.result.stdout).toBe('hello from code\n');
     expect(outcome.result.exitCode).toBe(0);
   });
@@ -125,18 +148,30 @@ describe('skill staging', () => {
 
   it('link mode links the source entries and is refused for an isolated runtime', async () => {
     const repository = await createFsSkillRepository({ roots: [path.join(temporary, 'skills')] });
-    const manager = createWorkspaceManager({ runtime: new LocalRuntime(), repository, baseDir: path.join(temporary, 'ws'), stageMode: 'link' });
+    const manager = createWorkspaceManager({
+      runtime: new LocalRuntime(),
+      repository,
+      baseDir: path.join(temporary, 'ws'),
+      stageMode: 'link',
+    });
     const workspace = await manager.workspace('linked');
     await workspace.stageSkill('alpha');
-    expect(await readlink(path.join(workspace.root, 'skills', 'alpha', 'scripts'))).toBe(path.join(await import('node:fs/promises').then((fs) => fs.realpath(source)), 'scripts'));
+    expect(await readlink(path.join(workspace.root, 'skills', 'alpha', 'scripts'))).toBe(
+      path.join(await import('node:fs/promises').then((fs) => fs.realpath(source)), 'scripts'),
+    );
     const isolated = { kind: 'sandbox', isolated: true, guestPath: (p: string) => p, run: new LocalRuntime().run };
-    expect(() => createWorkspaceManager({ runtime: isolated, repository, stageMode: 'link' })).toThrow(WorkspaceConfigError);
+    expect(() => createWorkspaceManager({ runtime: isolated, repository, stageMode: 'link' })).toThrow(
+      WorkspaceConfigError,
+    );
   });
 
   it('a failed re-stage keeps the previous copy and its metadata', async () => {
     let version = 'one';
     let failing = false;
-    const memory = () => createMemorySkillRepository([{ name: 'flaky', description: 'Changes.', body: 'b', files: { 'data.txt': version, 'more.txt': 'more' } }]);
+    const memory = () =>
+      createMemorySkillRepository([
+        { name: 'flaky', description: 'Changes.', body: 'b', files: { 'data.txt': version, 'more.txt': 'more' } },
+      ]);
     let inner = memory();
     // Delegates to a real in-memory repository; readFile fails on demand, as a disk error would.
     const repository: SkillRepository = {
@@ -178,6 +213,8 @@ describe('skill staging', () => {
     await writeFile(script, 'echo run\n');
     await utimes(script, original.atime, original.mtime);
     expect((await first.workspace.stageSkill('alpha')).staged).toBe(true);
-    expect(await readFile(path.join(first.workspace.root, 'skills', 'alpha', 'scripts', 'run.sh'), 'utf8')).toBe('echo run\n');
+    expect(await readFile(path.join(first.workspace.root, 'skills', 'alpha', 'scripts', 'run.sh'), 'utf8')).toBe(
+      'echo run\n',
+    );
   });
 });

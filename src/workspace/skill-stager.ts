@@ -1,12 +1,19 @@
 import { lstat, mkdir, realpath, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { SkillContext, Skill, SkillRepository } from '../repository/types.js';
-import { SkillStagingError } from './errors.js';
-import { copyAndDigest, copyScannedEntries, digestFiles, digestFolder, scanFolder, type FolderEntry } from './folder-snapshot.js';
-import type { StagedSkillRecord } from './workspace-metadata.js';
+import type { Skill, SkillContext, SkillRepository } from '../repository/types.js';
 import { withFolderInside } from './anchored-folder.js';
+import { SkillStagingError } from './errors.js';
+import {
+  copyAndDigest,
+  copyScannedEntries,
+  digestFiles,
+  digestFolder,
+  type FolderEntry,
+  scanFolder,
+} from './folder-snapshot.js';
 import { newBuildPath } from './host-build-area.js';
 import { removeTree } from './remove-tree.js';
+import type { StagedSkillRecord } from './workspace-metadata.js';
 import { workspaceFolders } from './workspace-paths.js';
 
 export type StageMode = 'copy' | 'link';
@@ -59,11 +66,15 @@ const workingCopyLinks: ReadonlyArray<[string, string]> = [
  */
 export function assertStageableName(name: string): void {
   const why =
-    name.length === 0 ? 'the name is empty'
-    : name.length > 255 ? 'the name is longer than 255 characters'
-    : /[/\\\0]/.test(name) ? 'the name holds a path separator or NUL byte'
-    : name.startsWith('.') ? 'the name starts with a dot'
-    : undefined;
+    name.length === 0
+      ? 'the name is empty'
+      : name.length > 255
+        ? 'the name is longer than 255 characters'
+        : /[/\\\0]/.test(name)
+          ? 'the name holds a path separator or NUL byte'
+          : name.startsWith('.')
+            ? 'the name starts with a dot'
+            : undefined;
   if (why !== undefined) throw new SkillStagingError(name, why);
 }
 
@@ -79,17 +90,34 @@ export async function stageSkill(request: StageSkillRequest): Promise<StageSkill
   const relativePath = `${workspaceFolders.skills}/${skill.name}`;
   const hostPath = path.join(root, relativePath);
   const currentInode = previous !== undefined && previous.mode === mode ? await workingCopyInode(hostPath) : undefined;
-  const intact = previous !== undefined && currentInode !== undefined && (request.expectedCopyInode === undefined || request.expectedCopyInode === currentInode);
-  const result = (digest: string, staged: boolean, copyInode: number, warnings: string[], manifest?: string): StageSkillOutcome => {
+  const intact =
+    previous !== undefined &&
+    currentInode !== undefined &&
+    (request.expectedCopyInode === undefined || request.expectedCopyInode === currentInode);
+  const result = (
+    digest: string,
+    staged: boolean,
+    copyInode: number,
+    warnings: string[],
+    manifest?: string,
+  ): StageSkillOutcome => {
     return {
       staged: { name: skill.name, relativePath, hostPath, digest, staged, warnings },
-      record: { name: skill.name, rel_path: relativePath, digest, ...(manifest === undefined ? {} : { manifest }), mode, staged_at: staged || previous === undefined ? new Date().toISOString() : previous.staged_at },
+      record: {
+        name: skill.name,
+        rel_path: relativePath,
+        digest,
+        ...(manifest === undefined ? {} : { manifest }),
+        mode,
+        staged_at: staged || previous === undefined ? new Date().toISOString() : previous.staged_at,
+      },
       copyInode,
     };
   };
 
   if (skill.path === undefined) {
-    if (mode === 'link') throw new SkillStagingError(skill.name, 'a skill defined in code has no folder to link; use copy staging');
+    if (mode === 'link')
+      throw new SkillStagingError(skill.name, 'a skill defined in code has no folder to link; use copy staging');
     const files = await readSkillFiles(request);
     const digest = digestFiles(files);
     if (intact && previous.digest === digest) return result(digest, false, currentInode, []);
@@ -106,9 +134,15 @@ export async function stageSkill(request: StageSkillRequest): Promise<StageSkill
   const scan = await scanFolder(skill.path).catch((error: unknown) => {
     throw new SkillStagingError(skill.name, `cannot read ${skill.path}: ${(error as Error).message}`, { cause: error });
   });
-  if (intact && previous.manifest === scan.manifest) return result(previous.digest, false, currentInode, scan.warnings, scan.manifest);
+  if (intact && previous.manifest === scan.manifest)
+    return result(previous.digest, false, currentInode, scan.warnings, scan.manifest);
   const source = skill.path;
-  const build = () => swapIn(root, skill.name, (temporary) => (mode === 'copy' ? copyScannedEntries(source, scan.entries, temporary) : linkTopLevel(source, scan.entries, temporary)));
+  const build = () =>
+    swapIn(root, skill.name, (temporary) =>
+      mode === 'copy'
+        ? copyScannedEntries(source, scan.entries, temporary)
+        : linkTopLevel(source, scan.entries, temporary),
+    );
   if (intact) {
     const digest = await digestFolder(source, scan.entries);
     if (previous.digest === digest) return result(digest, false, currentInode, scan.warnings, scan.manifest);
@@ -144,7 +178,10 @@ async function readSkillFiles(request: StageSkillRequest): Promise<Array<{ path:
 /** The working copy's inode when it is a folder that still holds its workspace links; else undefined. */
 async function workingCopyInode(hostPath: string): Promise<number | undefined> {
   try {
-    const [folder, ...links] = await Promise.all([lstat(hostPath), ...workingCopyLinks.map(([link]) => lstat(path.join(hostPath, link)))]);
+    const [folder, ...links] = await Promise.all([
+      lstat(hostPath),
+      ...workingCopyLinks.map(([link]) => lstat(path.join(hostPath, link))),
+    ]);
     return folder.isDirectory() && links.every((link) => link.isSymbolicLink()) ? folder.ino : undefined;
   } catch {
     return undefined;
@@ -170,7 +207,12 @@ async function swapIn(root: string, name: string, fill: (temporary: string) => P
     }
     await withFolderInside(root, workspaceFolders.skills, { create: true }, async (skills) => {
       const target = skills.entry(name);
-      if (await lstat(target).then(() => true, () => false)) {
+      if (
+        await lstat(target).then(
+          () => true,
+          () => false,
+        )
+      ) {
         retired = await newBuildPath(root);
         await rename(target, retired);
       }

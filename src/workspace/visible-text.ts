@@ -11,7 +11,10 @@ const invisible = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u200b-\u200f\u202a-\u
  * that the model will read. A backslash is left alone: it is an ordinary file-name character.
  */
 export function escapeInvisible(text: string): string {
-  return text.replace(invisible, (character) => `\\u${(character.codePointAt(0) as number).toString(16).padStart(4, '0')}`);
+  return text.replace(
+    invisible,
+    (character) => `\\u${(character.codePointAt(0) as number).toString(16).padStart(4, '0')}`,
+  );
 }
 
 export function hasInvisible(text: string): boolean {

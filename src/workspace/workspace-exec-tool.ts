@@ -8,11 +8,23 @@ import type { SkillRunResult } from './run-result.js';
 
 const inputSchema = z.object({
   command: z.string().min(1).describe('Shell command, run with bash in the workspace root.'),
-  cwd: z.string().optional().describe('Folder to run in, relative to the workspace root (skills/<name>, work, out, runs/...). Default: the root.'),
+  cwd: z
+    .string()
+    .optional()
+    .describe(
+      'Folder to run in, relative to the workspace root (skills/<name>, work, out, runs/...). Default: the root.',
+    ),
   env: z.record(z.string(), z.string()).optional().describe('Extra environment variables.'),
-  stdin: z.string().optional().describe('Text fed to the command\'s standard input.'),
-  timeout: z.number().positive().optional().describe('Seconds before the command and everything it started are killed.'),
-  output_files: z.array(z.string()).optional().describe('Globs of files to return, e.g. ["out/**"]. Default: files this run wrote under out/.'),
+  stdin: z.string().optional().describe("Text fed to the command's standard input."),
+  timeout: z
+    .number()
+    .positive()
+    .optional()
+    .describe('Seconds before the command and everything it started are killed.'),
+  output_files: z
+    .array(z.string())
+    .optional()
+    .describe('Globs of files to return, e.g. ["out/**"]. Default: files this run wrote under out/.'),
 });
 
 export type WorkspaceExecInput = z.infer<typeof inputSchema>;
@@ -23,7 +35,9 @@ export function loadedSkills(state: StateView, agentName: string): string[] {
 }
 
 /** `workspace_exec`: a shell in the session's workspace, with every loaded skill staged first. */
-export function createWorkspaceExecTool(options: ResolvedExecutionOptions): ToolDefinition<WorkspaceExecInput, SkillRunResult> {
+export function createWorkspaceExecTool(
+  options: ResolvedExecutionOptions,
+): ToolDefinition<WorkspaceExecInput, SkillRunResult> {
   return {
     name: 'workspace_exec',
     description:

@@ -15,10 +15,13 @@ export interface WorkspaceKey {
 /** A plain session id is the key with no app and no user. */
 export function toWorkspaceKey(key: string | WorkspaceKey, what = 'sessionId'): WorkspaceKey {
   const candidate: WorkspaceKey = typeof key === 'string' ? { sessionId: key } : key;
-  if (candidate === null || typeof candidate !== 'object') throw new WorkspaceConfigError(what, 'expected a session id or { appName?, userId?, sessionId }');
-  if (typeof candidate.sessionId !== 'string' || candidate.sessionId.length === 0) throw new WorkspaceConfigError(what, 'expected a non-empty session id');
+  if (candidate === null || typeof candidate !== 'object')
+    throw new WorkspaceConfigError(what, 'expected a session id or { appName?, userId?, sessionId }');
+  if (typeof candidate.sessionId !== 'string' || candidate.sessionId.length === 0)
+    throw new WorkspaceConfigError(what, 'expected a non-empty session id');
   for (const part of ['appName', 'userId'] as const) {
-    if (candidate[part] !== undefined && typeof candidate[part] !== 'string') throw new WorkspaceConfigError(`${what}.${part}`, 'expected a string when given');
+    if (candidate[part] !== undefined && typeof candidate[part] !== 'string')
+      throw new WorkspaceConfigError(`${what}.${part}`, 'expected a string when given');
   }
   return {
     ...(candidate.appName !== undefined ? { appName: candidate.appName } : {}),
@@ -44,6 +47,11 @@ export function workspaceKeyDigest(key: WorkspaceKey): string {
 
 /** For messages and spans: the session, and whose it is when known. */
 export function describeWorkspaceKey(key: WorkspaceKey): string {
-  const owner = [key.appName === undefined ? undefined : `app ${key.appName}`, key.userId === undefined ? undefined : `user ${key.userId}`].filter(Boolean).join(', ');
+  const owner = [
+    key.appName === undefined ? undefined : `app ${key.appName}`,
+    key.userId === undefined ? undefined : `user ${key.userId}`,
+  ]
+    .filter(Boolean)
+    .join(', ');
   return owner === '' ? key.sessionId : `${key.sessionId} (${owner})`;
 }

@@ -1,16 +1,17 @@
-import { chmod, chown, mkdir, mkdtemp, readdir, realpath, rm, stat, writeFile, symlink } from 'node:fs/promises';
+import { chmod, chown, mkdir, mkdtemp, readdir, realpath, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createMemorySkillRepository } from '../repository/memory-skill-repository.js';
 import { WorkspaceBaseUnsafeError, WorkspaceConfigError } from './errors.js';
 import { LocalRuntime } from './runtimes/local-runtime.js';
-import { readMetadata } from './workspace-metadata.js';
 import { createWorkspaceManager, sanitizeSessionId } from './workspace-manager.js';
+import { readMetadata } from './workspace-metadata.js';
 
 let temporary: string;
 const repository = createMemorySkillRepository([{ name: 'one', description: 'One.', body: 'b' }]);
-const manager = (extra: { ttlMs?: number } = {}) => createWorkspaceManager({ runtime: new LocalRuntime(), repository, baseDir: path.join(temporary, 'base'), ...extra });
+const manager = (extra: { ttlMs?: number } = {}) =>
+  createWorkspaceManager({ runtime: new LocalRuntime(), repository, baseDir: path.join(temporary, 'base'), ...extra });
 
 beforeEach(async () => {
   temporary = await mkdtemp(path.join(os.tmpdir(), 'skillbox-manager-'));
@@ -33,7 +34,7 @@ describe('workspace manager', () => {
     expect((await workspaces.workspace('chat/42')).root).toBe(workspace.root);
   });
 
-  it('finds a session\'s workspace again after a restart, and never mixes ids that sanitise alike', async () => {
+  it("finds a session's workspace again after a restart, and never mixes ids that sanitise alike", async () => {
     const first = await manager().workspace('a/b');
     const again = await manager().workspace('a/b');
     expect(again.root).toBe(first.root);
@@ -97,7 +98,10 @@ describe('workspace manager', () => {
         else process.env.TMPDIR = saved;
       }
     };
-    const defaultManager = () => withTemporaryDirectory(async () => createWorkspaceManager({ runtime: new LocalRuntime(), repository, artifacts: false }));
+    const defaultManager = () =>
+      withTemporaryDirectory(async () =>
+        createWorkspaceManager({ runtime: new LocalRuntime(), repository, artifacts: false }),
+      );
     const expected = () => path.join(temporary, `skillbox-workspaces-${process.getuid?.()}`);
 
     it('is a folder of this user alone, created 0700', async () => {
@@ -131,4 +135,3 @@ describe('workspace manager', () => {
     });
   });
 });
-

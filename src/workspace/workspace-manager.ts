@@ -1,19 +1,19 @@
-import { lstat, mkdir, readdir, realpath, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
+import { lstat, mkdir, readdir, realpath, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { SkillRepository } from '../repository/types.js';
-import type { WorkspaceRuntime } from './runtime-types.js';
+import { inSpan } from '../telemetry/in-span.js';
 import type { ArtifactStore } from './artifact-store.js';
 import { WorkspaceBaseUnsafeError, WorkspaceConfigError } from './errors.js';
 import { FilesystemArtifactStore } from './filesystem-artifact-store.js';
 import { validateReadOnlyPaths } from './read-only-paths.js';
-import type { StageMode } from './skill-stager.js';
-import { freshMetadata, writeMetadata } from './workspace-metadata.js';
 import { removeTree } from './remove-tree.js';
-import { toWorkspaceKey, workspaceKeyDigest, workspaceKeyId, type WorkspaceKey } from './workspace-key.js';
-import { inSpan } from '../telemetry/in-span.js';
+import type { WorkspaceRuntime } from './runtime-types.js';
+import type { StageMode } from './skill-stager.js';
 import { Workspace } from './workspace.js';
+import { toWorkspaceKey, type WorkspaceKey, workspaceKeyDigest, workspaceKeyId } from './workspace-key.js';
+import { freshMetadata, writeMetadata } from './workspace-metadata.js';
 
 /** Options of `createWorkspaceManager`: the runtime, repository, base folder, staging and expiry. */
 export interface WorkspaceManagerOptions {
@@ -77,21 +77,35 @@ export class WorkspaceManager {
   private baseReady: Promise<void> | undefined;
 
   constructor(options: WorkspaceManagerOptions) {
-    if (options === null || typeof options !== 'object') throw new WorkspaceConfigError('options', 'expected an object');
+    if (options === null || typeof options !== 'object')
+      throw new WorkspaceConfigError('options', 'expected an object');
     const { runtime, repository } = options;
-    if (runtime === null || typeof runtime !== 'object' || typeof runtime.run !== 'function' || typeof runtime.guestPath !== 'function') {
-      throw new WorkspaceConfigError('runtime', 'expected a WorkspaceRuntime (createRuntime(), LocalRuntime or SandboxRuntime)');
+    if (
+      runtime === null ||
+      typeof runtime !== 'object' ||
+      typeof runtime.run !== 'function' ||
+      typeof runtime.guestPath !== 'function'
+    ) {
+      throw new WorkspaceConfigError(
+        'runtime',
+        'expected a WorkspaceRuntime (createRuntime(), LocalRuntime or SandboxRuntime)',
+      );
     }
     if (repository === null || typeof repository !== 'object' || typeof repository.get !== 'function') {
       throw new WorkspaceConfigError('repository', 'expected a SkillRepository');
     }
     const stageMode = options.stageMode ?? 'copy';
-    if (stageMode !== 'copy' && stageMode !== 'link') throw new WorkspaceConfigError('stageMode', `expected "copy" or "link", got ${JSON.stringify(stageMode)}`);
+    if (stageMode !== 'copy' && stageMode !== 'link')
+      throw new WorkspaceConfigError('stageMode', `expected "copy" or "link", got ${JSON.stringify(stageMode)}`);
     if (stageMode === 'link' && runtime.isolated) {
-      throw new WorkspaceConfigError('stageMode', `"link" needs a runtime that sees host paths; the ${runtime.kind} runtime shows only the workspace, so use "copy"`);
+      throw new WorkspaceConfigError(
+        'stageMode',
+        `"link" needs a runtime that sees host paths; the ${runtime.kind} runtime shows only the workspace, so use "copy"`,
+      );
     }
     const ttlMs = options.ttlMs ?? defaultWorkspaceTtlMs;
-    if (typeof ttlMs !== 'number' || Number.isNaN(ttlMs) || ttlMs <= 0) throw new WorkspaceConfigError('ttlMs', 'expected a positive number of milliseconds (or Infinity)');
+    if (typeof ttlMs !== 'number' || Number.isNaN(ttlMs) || ttlMs <= 0)
+      throw new WorkspaceConfigError('ttlMs', 'expected a positive number of milliseconds (or Infinity)');
     if (options.baseDir !== undefined && (typeof options.baseDir !== 'string' || options.baseDir.trim() === '')) {
       throw new WorkspaceConfigError('baseDir', 'expected a non-empty folder path');
     }
@@ -102,7 +116,10 @@ export class WorkspaceManager {
     this.readOnlyPaths = validateReadOnlyPaths('readOnlyPaths', options.readOnlyPaths, this.baseDir);
     this.stageMode = stageMode;
     this.ttlMs = ttlMs;
-    this.artifacts = options.artifacts === false ? undefined : (options.artifacts ?? new FilesystemArtifactStore({ dir: path.join(this.baseDir, 'artifacts') }));
+    this.artifacts =
+      options.artifacts === false
+        ? undefined
+        : (options.artifacts ?? new FilesystemArtifactStore({ dir: path.join(this.baseDir, 'artifacts') }));
   }
 
   /**
@@ -121,7 +138,12 @@ export class WorkspaceManager {
     }
     const workspace = await pending;
     // The folder may have been removed behind our back (another process's cleanup): start over.
-    if (!(await stat(workspace.root).then((stats) => stats.isDirectory(), () => false))) {
+    if (
+      !(await stat(workspace.root).then(
+        (stats) => stats.isDirectory(),
+        () => false,
+      ))
+    ) {
       this.opened.delete(id);
       return this.workspace(workspaceKey);
     }
@@ -188,7 +210,9 @@ export class WorkspaceManager {
   }
 
   private ensureBase(): Promise<void> {
-    this.baseReady ??= (this.sharedParent ? ensurePrivateFolder(this.baseDir) : mkdir(this.baseDir, { recursive: true, mode: 0o700 }).then(() => undefined));
+    this.baseReady ??= this.sharedParent
+      ? ensurePrivateFolder(this.baseDir)
+      : mkdir(this.baseDir, { recursive: true, mode: 0o700 }).then(() => undefined);
     const ready = this.baseReady;
     ready.catch(() => {
       if (this.baseReady === ready) this.baseReady = undefined;
@@ -231,7 +255,13 @@ export class WorkspaceManager {
   }
 
   private settings() {
-    return { runtime: this.runtime, repository: this.repository, stageMode: this.stageMode, artifacts: this.artifacts, readOnlyPaths: this.readOnlyPaths };
+    return {
+      runtime: this.runtime,
+      repository: this.repository,
+      stageMode: this.stageMode,
+      artifacts: this.artifacts,
+      readOnlyPaths: this.readOnlyPaths,
+    };
   }
 
   /** Workspace folders of one key, newest first (there is normally one). The folder name alone decides. */
@@ -240,7 +270,8 @@ export class WorkspaceManager {
     const matches: Array<[number, string]> = [];
     for (const root of await this.allRoots()) {
       const name = path.basename(root);
-      if (name.startsWith(prefix) && /^\d+$/.test(name.slice(prefix.length))) matches.push([Number(name.slice(prefix.length)), root]);
+      if (name.startsWith(prefix) && /^\d+$/.test(name.slice(prefix.length)))
+        matches.push([Number(name.slice(prefix.length)), root]);
     }
     return matches.sort((a, b) => b[0] - a[0]).map(([, root]) => root);
   }
@@ -250,7 +281,9 @@ export class WorkspaceManager {
     const base = await realpath(this.baseDir).catch(() => undefined);
     if (base === undefined) return [];
     const entries = await readdir(base, { withFileTypes: true }).catch(() => []);
-    return entries.filter((entry) => entry.isDirectory() && /^ws_.*_\d+$/.test(entry.name)).map((entry) => path.join(base, entry.name));
+    return entries
+      .filter((entry) => entry.isDirectory() && /^ws_.*_\d+$/.test(entry.name))
+      .map((entry) => path.join(base, entry.name));
   }
 
   /** The host's record of last use: the modification time of `<base>/.last-use/<folder>`, outside every workspace. */
@@ -265,8 +298,16 @@ export class WorkspaceManager {
 
   /** Last use of a workspace: the host's record, else (a folder from an older version) the folder's own time, never later than now. */
   private async lastUse(root: string, now: number): Promise<number> {
-    const recorded = await stat(path.join(path.dirname(root), lastUseFolderName, path.basename(root))).then((stats) => stats.mtimeMs, () => undefined);
-    const fallback = recorded ?? (await lstat(root).then((stats) => stats.mtimeMs, () => now));
+    const recorded = await stat(path.join(path.dirname(root), lastUseFolderName, path.basename(root))).then(
+      (stats) => stats.mtimeMs,
+      () => undefined,
+    );
+    const fallback =
+      recorded ??
+      (await lstat(root).then(
+        (stats) => stats.mtimeMs,
+        () => now,
+      ));
     return Math.min(fallback, now);
   }
 
@@ -308,11 +349,14 @@ export async function ensurePrivateFolder(folder: string): Promise<void> {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
   }
   const stats = await lstat(folder);
-  if (stats.isSymbolicLink()) throw new WorkspaceBaseUnsafeError(folder, 'it is a symbolic link, which anyone could have pointed elsewhere');
+  if (stats.isSymbolicLink())
+    throw new WorkspaceBaseUnsafeError(folder, 'it is a symbolic link, which anyone could have pointed elsewhere');
   if (!stats.isDirectory()) throw new WorkspaceBaseUnsafeError(folder, 'it is not a folder');
   const uid = typeof process.getuid === 'function' ? process.getuid() : undefined;
-  if (uid !== undefined && stats.uid !== uid) throw new WorkspaceBaseUnsafeError(folder, `it is owned by uid ${stats.uid}, not by this user (uid ${uid})`);
-  if ((stats.mode & 0o777) !== 0o700) throw new WorkspaceBaseUnsafeError(folder, `its mode is 0${(stats.mode & 0o777).toString(8)}, not 0700`);
+  if (uid !== undefined && stats.uid !== uid)
+    throw new WorkspaceBaseUnsafeError(folder, `it is owned by uid ${stats.uid}, not by this user (uid ${uid})`);
+  if ((stats.mode & 0o777) !== 0o700)
+    throw new WorkspaceBaseUnsafeError(folder, `its mode is 0${(stats.mode & 0o777).toString(8)}, not 0700`);
 }
 
 /** The per-session workspaces (folders where skills are staged and commands run) on one runtime. */

@@ -23,7 +23,12 @@ afterEach(async () => {
 
 async function open(sessionId = 's1') {
   const repository = await createFsSkillRepository({ roots: [path.join(temporary, 'skills')] });
-  const manager = createWorkspaceManager({ runtime: new LocalRuntime(), repository, baseDir: path.join(temporary, 'ws'), artifacts: false });
+  const manager = createWorkspaceManager({
+    runtime: new LocalRuntime(),
+    repository,
+    baseDir: path.join(temporary, 'ws'),
+    artifacts: false,
+  });
   return manager.workspace(sessionId);
 }
 
@@ -33,7 +38,13 @@ describe('workspace metadata', () => {
   it('records every run on disk once flushed, and loses none of several concurrent changes', async () => {
     const workspace = await open();
     await Promise.all([1, 2, 3].map(() => workspace.run({ ...run, command: 'true' })));
-    await Promise.all(['a', 'b', 'c'].map((key) => workspace.updateMetadata((metadata) => void metadata.inputs.push({ from: key, to: key, mode: 'copy', ts: 'now' }))));
+    await Promise.all(
+      ['a', 'b', 'c'].map((key) =>
+        workspace.updateMetadata(
+          (metadata) => void metadata.inputs.push({ from: key, to: key, mode: 'copy', ts: 'now' }),
+        ),
+      ),
+    );
     await workspace.flushMetadata();
     const onDisk = await readMetadata(workspace.root);
     expect(onDisk?.runs).toHaveLength(3);
@@ -69,7 +80,12 @@ describe('workspace metadata', () => {
     // Forge a record claiming the copy already matches whatever the source will be.
     const forged = await workspace.run({
       ...run,
-      argv: ['python3', '-c', 'import json,sys; p=sys.argv[1]; m=json.load(open(p)); m["skills"]={}; m["session_id"]="someone-else"; json.dump(m, open(p,"w"))', path.join(workspace.root, 'metadata.json')],
+      argv: [
+        'python3',
+        '-c',
+        'import json,sys; p=sys.argv[1]; m=json.load(open(p)); m["skills"]={}; m["session_id"]="someone-else"; json.dump(m, open(p,"w"))',
+        path.join(workspace.root, 'metadata.json'),
+      ],
     });
     expect(forged.result.exitCode).toBe(0);
     await writeFile(path.join(temporary, 'skills', 'alpha', 'data.txt'), 'two');
@@ -86,7 +102,9 @@ describe('workspace metadata', () => {
     await workspace.flushMetadata();
     // A folder where the file should be: the rename over it fails.
     await rm(path.join(workspace.root, 'metadata.json'));
-    await import('node:fs/promises').then(({ mkdir }) => mkdir(path.join(workspace.root, 'metadata.json', 'blocker'), { recursive: true }));
+    await import('node:fs/promises').then(({ mkdir }) =>
+      mkdir(path.join(workspace.root, 'metadata.json', 'blocker'), { recursive: true }),
+    );
     await workspace.run({ ...run, command: 'true' });
     await expect(workspace.flushMetadata()).rejects.toThrow();
     await rm(path.join(workspace.root, 'metadata.json'), { recursive: true });

@@ -1,5 +1,5 @@
 import { constants } from 'node:fs';
-import { open, rename, rm, writeFile } from 'node:fs/promises';
+import { type FileHandle, open, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { newBuildPath } from './host-build-area.js';
 import { metadataFileName } from './workspace-paths.js';
@@ -48,7 +48,16 @@ export const metadataRecordLimit = 200;
 
 export function freshMetadata(sessionId: string, now: Date): WorkspaceMetadata {
   const stamp = now.toISOString();
-  return { version: 1, session_id: sessionId, created_at: stamp, updated_at: stamp, last_access: stamp, skills: {}, inputs: [], runs: [] };
+  return {
+    version: 1,
+    session_id: sessionId,
+    created_at: stamp,
+    updated_at: stamp,
+    last_access: stamp,
+    skills: {},
+    inputs: [],
+    runs: [],
+  };
 }
 
 /**
@@ -66,15 +75,19 @@ export const maxMetadataBytes = 4 * 1024 * 1024;
  * for a decision about the host (which workspace is whose, when it expires).
  */
 export async function readMetadata(root: string): Promise<WorkspaceMetadata | undefined> {
-  let handle;
+  let handle: FileHandle | undefined;
   try {
-    handle = await open(path.join(root, metadataFileName), constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    handle = await open(
+      path.join(root, metadataFileName),
+      constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK,
+    );
     const stats = await handle.stat();
     if (!stats.isFile() || stats.size > maxMetadataBytes) return undefined;
     const buffer = Buffer.alloc(stats.size);
     const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
     const parsed = JSON.parse(buffer.subarray(0, bytesRead).toString('utf8')) as Partial<WorkspaceMetadata>;
-    if (parsed === null || typeof parsed !== 'object' || parsed.version !== 1 || typeof parsed.session_id !== 'string') return undefined;
+    if (parsed === null || typeof parsed !== 'object' || parsed.version !== 1 || typeof parsed.session_id !== 'string')
+      return undefined;
     const text = (value: unknown, fallback: string) => (typeof value === 'string' ? value : fallback);
     const now = new Date().toISOString();
     const skills: Record<string, StagedSkillRecord> = {};
@@ -88,8 +101,12 @@ export async function readMetadata(root: string): Promise<WorkspaceMetadata | un
       updated_at: text(parsed.updated_at, now),
       last_access: text(parsed.last_access, now),
       skills,
-      inputs: Array.isArray(parsed.inputs) ? parsed.inputs.filter((record) => typeof record === 'object' && record !== null).slice(-metadataRecordLimit) : [],
-      runs: Array.isArray(parsed.runs) ? parsed.runs.filter((record) => typeof record === 'object' && record !== null).slice(-metadataRecordLimit) : [],
+      inputs: Array.isArray(parsed.inputs)
+        ? parsed.inputs.filter((record) => typeof record === 'object' && record !== null).slice(-metadataRecordLimit)
+        : [],
+      runs: Array.isArray(parsed.runs)
+        ? parsed.runs.filter((record) => typeof record === 'object' && record !== null).slice(-metadataRecordLimit)
+        : [],
     };
   } catch {
     return undefined;

@@ -22,7 +22,14 @@ describe('toWorkspaceRelative', () => {
     expect(toWorkspaceRelative(input, base, context)).toBe(expected);
   });
 
-  it.each([['../../..', 'skills/x'], ['/etc/passwd', ''], ['/workspacex/a', ''], ['$HOME/x', ''], ['a\0b', ''], ['$OUTPUT_DIR/../../x', '']])('refuses %s', (input, base) => {
+  it.each([
+    ['../../..', 'skills/x'],
+    ['/etc/passwd', ''],
+    ['/workspacex/a', ''],
+    ['$HOME/x', ''],
+    ['a\0b', ''],
+    ['$OUTPUT_DIR/../../x', ''],
+  ])('refuses %s', (input, base) => {
     expect(() => toWorkspaceRelative(input, base, context)).toThrow(WorkspacePathError);
   });
 

@@ -1,6 +1,6 @@
 import { realpath } from 'node:fs/promises';
-import { openFolderInside } from './anchored-folder.js';
 import path from 'node:path';
+import { openFolderInside } from './anchored-folder.js';
 import { WorkspacePathError } from './errors.js';
 
 /** Top-level folders of a workspace, as docs/workspaces.md lays them out. */
@@ -54,14 +54,20 @@ export function toWorkspaceRelative(input: string, base: string, context: Worksp
     let folder = folderVariables[name];
     if (name === 'RUN_DIR') folder = context.runDir;
     if (folder === undefined) {
-      throw new WorkspacePathError(raw, `$${name} is not a workspace folder here (use $WORKSPACE_DIR, $SKILLS_DIR, $WORK_DIR, $OUTPUT_DIR or $RUN_DIR)`);
+      throw new WorkspacePathError(
+        raw,
+        `$${name} is not a workspace folder here (use $WORKSPACE_DIR, $SKILLS_DIR, $WORK_DIR, $OUTPUT_DIR or $RUN_DIR)`,
+      );
     }
     value = joinRelative(folder, value.slice(variable[0].length).replace(/^\/+/, ''));
     base = '';
   } else if (value.startsWith('/')) {
     const guest = stripRoot(value, context.guestRoot) ?? stripRoot(value, context.hostRoot);
     if (guest === undefined) {
-      throw new WorkspacePathError(raw, 'it is outside the workspace; use a path relative to the workspace or $WORK_DIR, $OUTPUT_DIR, ...');
+      throw new WorkspacePathError(
+        raw,
+        'it is outside the workspace; use a path relative to the workspace or $WORK_DIR, $OUTPUT_DIR, ...',
+      );
     }
     value = guest;
     base = '';

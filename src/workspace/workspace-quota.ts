@@ -60,7 +60,10 @@ export async function measureWorkspace(root: string, quota: WorkspaceQuota): Pro
  * must be a full measurement (`measureWorkspace` with no limits).
  */
 export function watchLimits(quota: WorkspaceQuota, baseline: WorkspaceUsage): WorkspaceQuota {
-  return { maxBytes: Math.max(quota.maxBytes, baseline.bytes + overQuotaSlack.maxBytes), maxFiles: Math.max(quota.maxFiles, baseline.files + overQuotaSlack.maxFiles) };
+  return {
+    maxBytes: Math.max(quota.maxBytes, baseline.bytes + overQuotaSlack.maxBytes),
+    maxFiles: Math.max(quota.maxFiles, baseline.files + overQuotaSlack.maxFiles),
+  };
 }
 
 const overQuotaSlack: WorkspaceQuota = { maxBytes: 1024 * 1024, maxFiles: 64 };
@@ -72,7 +75,11 @@ export const unlimited: WorkspaceQuota = { maxBytes: Infinity, maxFiles: Infinit
  * holds more than `limits` (see `watchLimits`). The pause between walks is at least four times
  * the last walk's duration, so watching costs at most a fifth of the time of one core.
  */
-export function watchWorkspaceQuota(root: string, limits: WorkspaceQuota, onExceeded: (limit: QuotaLimit, usage: WorkspaceUsage) => void): () => void {
+export function watchWorkspaceQuota(
+  root: string,
+  limits: WorkspaceQuota,
+  onExceeded: (limit: QuotaLimit, usage: WorkspaceUsage) => void,
+): () => void {
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   const schedule = (delay: number): void => {
@@ -102,7 +109,15 @@ export function watchWorkspaceQuota(root: string, limits: WorkspaceQuota, onExce
 export const watchIntervalMs = 250;
 
 /** The message for a result: what was exceeded, by how much, and what to do. */
-export function quotaWarning(limit: QuotaLimit, usage: WorkspaceUsage, quota: WorkspaceQuota, stopped: boolean): string {
-  const what = limit === 'disk' ? `more than ${quota.maxBytes} bytes of disk (at least ${usage.bytes})` : `more than ${quota.maxFiles} files (at least ${usage.files})`;
+export function quotaWarning(
+  limit: QuotaLimit,
+  usage: WorkspaceUsage,
+  quota: WorkspaceQuota,
+  stopped: boolean,
+): string {
+  const what =
+    limit === 'disk'
+      ? `more than ${quota.maxBytes} bytes of disk (at least ${usage.bytes})`
+      : `more than ${quota.maxFiles} files (at least ${usage.files})`;
   return `${stopped ? 'command stopped: ' : ''}the workspace holds ${what}; delete what is no longer needed (work/, out/, runs/) before running more`;
 }

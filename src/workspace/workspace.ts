@@ -2,20 +2,32 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { lstat, mkdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { SkillContext, SkillRepository } from '../repository/types.js';
-import type { RuntimeResult, WorkspaceRuntime } from './runtime-types.js';
-import type { ArtifactStore } from './artifact-store.js';
-import { withFolderInside } from './anchored-folder.js';
-import { newBuildPath } from './host-build-area.js';
 import { inSpan } from '../telemetry/in-span.js';
-import { removeTree } from './remove-tree.js';
-import { workspaceKeyId, type WorkspaceKey } from './workspace-key.js';
-import { recordedSource, stageInput, type InputSpec, type StagedInput } from './input-stager.js';
-import { defaultOutputLimits, findOutputs, readOutputs, type CollectedOutputs, type OutputLimits, type OutputMatch } from './output-collector.js';
+import { withFolderInside } from './anchored-folder.js';
+import type { ArtifactStore } from './artifact-store.js';
+import { newBuildPath } from './host-build-area.js';
+import { type InputSpec, recordedSource, type StagedInput, stageInput } from './input-stager.js';
+import {
+  type CollectedOutputs,
+  defaultOutputLimits,
+  findOutputs,
+  type OutputLimits,
+  type OutputMatch,
+  readOutputs,
+} from './output-collector.js';
 import { resolveOutputPattern } from './output-pattern.js';
+import { removeTree } from './remove-tree.js';
 import { buildRunEnvironment } from './run-environment.js';
-import { assertStageableName, stageSkill, type StagedSkill, type StageMode } from './skill-stager.js';
-import { freshMetadata, readMetadata, writeMetadata, type WorkspaceMetadata } from './workspace-metadata.js';
-import { ensureDirectoryInside, toWorkspaceRelative, workspaceFolders, type WorkspacePathContext } from './workspace-paths.js';
+import type { RuntimeResult, WorkspaceRuntime } from './runtime-types.js';
+import { assertStageableName, type StagedSkill, type StageMode, stageSkill } from './skill-stager.js';
+import { type WorkspaceKey, workspaceKeyId } from './workspace-key.js';
+import { freshMetadata, readMetadata, type WorkspaceMetadata, writeMetadata } from './workspace-metadata.js';
+import {
+  ensureDirectoryInside,
+  toWorkspaceRelative,
+  type WorkspacePathContext,
+  workspaceFolders,
+} from './workspace-paths.js';
 
 /** Settings a workspace shares with its manager. */
 export interface WorkspaceSettings {
@@ -241,9 +253,18 @@ export class Workspace {
   }
 
   private async repairLayout(): Promise<void> {
-    const folders = [workspaceFolders.skills, workspaceFolders.work, workspaceFolders.inputs, workspaceFolders.out, workspaceFolders.runs, homeFolder];
+    const folders = [
+      workspaceFolders.skills,
+      workspaceFolders.work,
+      workspaceFolders.inputs,
+      workspaceFolders.out,
+      workspaceFolders.runs,
+      homeFolder,
+    ];
     // Checked all at once: when every one is a real folder (the usual case) nothing else is needed.
-    const stats = await Promise.all(folders.map((folder) => lstat(path.join(this.root, folder)).catch(() => undefined)));
+    const stats = await Promise.all(
+      folders.map((folder) => lstat(path.join(this.root, folder)).catch(() => undefined)),
+    );
     if (stats.every((entry) => entry?.isDirectory() === true)) return;
     // Repairs go one by one, parents first, each through its parent opened and checked: whatever
     // stands in a folder's place (a file, a link to the host) is moved out of the workspace and removed.
@@ -264,68 +285,83 @@ export class Workspace {
   }
 
   /** Stages a skill into `skills/<name>/`, or does nothing when the copy is current. */
-  async stageSkill(name: string, context?: SkillContext, repository: SkillRepository = this.settings.repository): Promise<StagedSkill> {
+  async stageSkill(
+    name: string,
+    context?: SkillContext,
+    repository: SkillRepository = this.settings.repository,
+  ): Promise<StagedSkill> {
     assertStageableName(name);
-    return this.exclusive(() => this.withSkillLock(name, () =>
-      inSpan('workspace.stage.skill', { 'skill.name': name, 'workspace.session': this.sessionId }, async (span) => {
-        // An unknown skill is refused before the workspace is touched.
-        const skill = await repository.get(name, context);
-        const [current] = await Promise.all([this.currentMetadata(), this.ensureLayoutSinceLastRun()]);
-        const previous = current.skills[skill.name];
-        const { staged, record, copyInode } = await stageSkill({
-          root: this.root,
-          skill,
-          repository,
-          context,
-          mode: this.settings.stageMode,
-          previous,
-          expectedCopyInode: this.copyInodes.get(skill.name),
-        });
-        this.copyInodes.set(skill.name, copyInode);
-        span.setAttribute('skill.staged', staged.staged);
-        if (staged.staged || previous?.manifest !== record.manifest || previous?.digest !== record.digest) {
-          await this.changeMetadata((metadata) => {
-            metadata.skills[skill.name] = record;
-            return metadata;
+    return this.exclusive(() =>
+      this.withSkillLock(name, () =>
+        inSpan('workspace.stage.skill', { 'skill.name': name, 'workspace.session': this.sessionId }, async (span) => {
+          // An unknown skill is refused before the workspace is touched.
+          const skill = await repository.get(name, context);
+          const [current] = await Promise.all([this.currentMetadata(), this.ensureLayoutSinceLastRun()]);
+          const previous = current.skills[skill.name];
+          const { staged, record, copyInode } = await stageSkill({
+            root: this.root,
+            skill,
+            repository,
+            context,
+            mode: this.settings.stageMode,
+            previous,
+            expectedCopyInode: this.copyInodes.get(skill.name),
           });
-        }
-        return staged;
-      }),
-    ));
+          this.copyInodes.set(skill.name, copyInode);
+          span.setAttribute('skill.staged', staged.staged);
+          if (staged.staged || previous?.manifest !== record.manifest || previous?.digest !== record.digest) {
+            await this.changeMetadata((metadata) => {
+              metadata.skills[skill.name] = record;
+              return metadata;
+            });
+          }
+          return staged;
+        }),
+      ),
+    );
   }
 
   /** Stages inputs in order; the first failure stops and is thrown (earlier inputs stay). */
-  async stageInputs(specs: readonly InputSpec[], options: { hostAccess: boolean | readonly string[]; skillContext?: SkillContext; repository?: SkillRepository }): Promise<StagedInput[]> {
+  async stageInputs(
+    specs: readonly InputSpec[],
+    options: { hostAccess: boolean | readonly string[]; skillContext?: SkillContext; repository?: SkillRepository },
+  ): Promise<StagedInput[]> {
     if (specs.length === 0) return [];
-    return this.exclusive(() => inSpan('workspace.stage.inputs', { 'workspace.session': this.sessionId, 'inputs.count': specs.length }, async () => {
-      await this.ensureLayoutSinceLastRun();
-      const staged: StagedInput[] = [];
-      for (const spec of specs) {
-        staged.push(
-          await stageInput(spec, {
-            root: this.root,
-            paths: this.paths,
-            artifactScope: this.artifactScope,
-            repository: options.repository ?? this.settings.repository,
-            skillContext: options.skillContext,
-            artifacts: this.settings.artifacts,
-            hostAccess: options.hostAccess,
-            hostLinks: !this.settings.runtime.isolated,
-          }),
-        );
-      }
-      const ts = new Date().toISOString();
-      await this.changeMetadata((metadata) => {
-        metadata.inputs.push(
-          ...staged.map((input) => {
-            const { host: _host, ...record } = input;
-            return { ...record, from: recordedSource(input), ts };
-          }),
-        );
-        return metadata;
-      });
-      return staged;
-    }));
+    return this.exclusive(() =>
+      inSpan(
+        'workspace.stage.inputs',
+        { 'workspace.session': this.sessionId, 'inputs.count': specs.length },
+        async () => {
+          await this.ensureLayoutSinceLastRun();
+          const staged: StagedInput[] = [];
+          for (const spec of specs) {
+            staged.push(
+              await stageInput(spec, {
+                root: this.root,
+                paths: this.paths,
+                artifactScope: this.artifactScope,
+                repository: options.repository ?? this.settings.repository,
+                skillContext: options.skillContext,
+                artifacts: this.settings.artifacts,
+                hostAccess: options.hostAccess,
+                hostLinks: !this.settings.runtime.isolated,
+              }),
+            );
+          }
+          const ts = new Date().toISOString();
+          await this.changeMetadata((metadata) => {
+            metadata.inputs.push(
+              ...staged.map((input) => {
+                const { host: _host, ...record } = input;
+                return { ...record, from: recordedSource(input), ts };
+              }),
+            );
+            return metadata;
+          });
+          return staged;
+        },
+      ),
+    );
   }
 
   /**
@@ -351,14 +387,24 @@ export class Workspace {
     // Independent look-ups, made at once.
     const [cwdOutcome, virtualEnvOutcome, runDirOutcome] = await Promise.allSettled([
       this.resolveCwd(request.cwd, request.skill),
-      skillFolder !== undefined && lstat(path.join(this.root, skillFolder, '.venv')).then((stats) => stats.isDirectory(), () => false),
+      skillFolder !== undefined &&
+        lstat(path.join(this.root, skillFolder, '.venv')).then(
+          (stats) => stats.isDirectory(),
+          () => false,
+        ),
       this.createRunFolder(),
     ]);
-    if (cwdOutcome.status === 'rejected' || virtualEnvOutcome.status === 'rejected' || runDirOutcome.status === 'rejected') {
+    if (
+      cwdOutcome.status === 'rejected' ||
+      virtualEnvOutcome.status === 'rejected' ||
+      runDirOutcome.status === 'rejected'
+    ) {
       // A refused run leaves no folder behind.
       if (runDirOutcome.status === 'fulfilled') {
         const runName = path.posix.basename(runDirOutcome.value);
-        await withFolderInside(this.root, workspaceFolders.runs, { create: false }, (runs) => rm(runs.entry(runName), { recursive: true, force: true })).catch(() => undefined);
+        await withFolderInside(this.root, workspaceFolders.runs, { create: false }, (runs) =>
+          rm(runs.entry(runName), { recursive: true, force: true }),
+        ).catch(() => undefined);
       }
       throw [cwdOutcome, virtualEnvOutcome, runDirOutcome].find((outcome) => outcome.status === 'rejected')?.reason;
     }
@@ -374,7 +420,10 @@ export class Workspace {
         run: this.guestPath(runDir),
       },
       home: this.guestPath(homeFolder),
-      skill: request.skill === undefined || skillFolder === undefined ? undefined : { name: request.skill, guestPath: this.guestPath(skillFolder), hasVirtualEnv },
+      skill:
+        request.skill === undefined || skillFolder === undefined
+          ? undefined
+          : { name: request.skill, guestPath: this.guestPath(skillFolder), hasVirtualEnv },
       allowedHost: request.hostEnv ?? {},
       caller: request.env ?? {},
       restricted: request.restricted === true,
@@ -420,20 +469,32 @@ export class Workspace {
    * Collects output files. Patterns may be written as `out/*.txt`, `$OUTPUT_DIR/**`, `${WORK_DIR}/x`,
    * `workspace://out/a`, or relative to `cwd` when they do not start with a workspace folder.
    */
-  async collect(patterns: readonly string[], options: { cwd?: string; runDir?: string; limits?: OutputLimits } = {}): Promise<CollectedOutputs> {
-    return this.exclusive(() => inSpan('workspace.collect', { 'workspace.session': this.sessionId, 'collect.patterns': patterns.length }, async (span) => {
-      const found = await this.findOutputs(patterns, options);
-      const collected = await readOutputs(this.root, found.matches, options.limits ?? defaultOutputLimits);
-      span.setAttribute('collect.files', collected.files.length);
-      return { ...collected, warnings: [...found.warnings, ...collected.warnings] };
-    }));
+  async collect(
+    patterns: readonly string[],
+    options: { cwd?: string; runDir?: string; limits?: OutputLimits } = {},
+  ): Promise<CollectedOutputs> {
+    return this.exclusive(() =>
+      inSpan(
+        'workspace.collect',
+        { 'workspace.session': this.sessionId, 'collect.patterns': patterns.length },
+        async (span) => {
+          const found = await this.findOutputs(patterns, options);
+          const collected = await readOutputs(this.root, found.matches, options.limits ?? defaultOutputLimits);
+          span.setAttribute('collect.files', collected.files.length);
+          return { ...collected, warnings: [...found.warnings, ...collected.warnings] };
+        },
+      ),
+    );
   }
 
   /**
    * The files the patterns match (written as for `collect`), without reading them; with
    * `modifiedSince`, only files modified since then. `readOutputs` reads what the caller keeps.
    */
-  async findOutputs(patterns: readonly string[], options: { cwd?: string; runDir?: string; modifiedSince?: number } = {}): Promise<{ matches: OutputMatch[]; warnings: string[] }> {
+  async findOutputs(
+    patterns: readonly string[],
+    options: { cwd?: string; runDir?: string; modifiedSince?: number } = {},
+  ): Promise<{ matches: OutputMatch[]; warnings: string[] }> {
     const warnings: string[] = [];
     const normalized: string[] = [];
     const context = { ...this.paths, runDir: options.runDir };
@@ -446,7 +507,13 @@ export class Workspace {
       }
     }
     if (normalized.length === 0) return { matches: [], warnings };
-    const found = await this.exclusive(() => findOutputs(this.root, normalized, options.modifiedSince === undefined ? {} : { modifiedSince: options.modifiedSince }));
+    const found = await this.exclusive(() =>
+      findOutputs(
+        this.root,
+        normalized,
+        options.modifiedSince === undefined ? {} : { modifiedSince: options.modifiedSince },
+      ),
+    );
     return { matches: found.matches, warnings: [...warnings, ...found.warnings] };
   }
 
@@ -486,4 +553,3 @@ export class Workspace {
 
 /** HOME of every command: inside the workspace so tools that keep caches or settings can write them. */
 export const homeFolder = 'work/.home';
-

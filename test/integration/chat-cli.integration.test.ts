@@ -1,12 +1,12 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { SqliteSessionStore } from '../../src/sessions/sqlite/index.js';
-import { startScriptedOpenAiServer, type ScriptedOpenAiServer } from '../support/scripted-openai-server.js';
+import { type ScriptedOpenAiServer, startScriptedOpenAiServer } from '../support/scripted-openai-server.js';
 import { sandboxWorks } from '../support/services.js';
 
 // `skillbox chat` end to end: the real CLI entry (`main`), the real OpenAI-compatible provider over
@@ -30,7 +30,13 @@ async function chat(args: string[], stdin?: string): Promise<{ code: number; std
   let stderr = '';
   const input = stdin === undefined ? undefined : new PassThrough();
   input?.end(stdin);
-  const env = { HOME: home, USER: 'tester', OPENAI_BASE_URL: server!.baseUrl, OPENAI_API_KEY: 'sk-test', SKILLBOX_MODEL: 'scripted-model' };
+  const env = {
+    HOME: home,
+    USER: 'tester',
+    OPENAI_BASE_URL: server!.baseUrl,
+    OPENAI_API_KEY: 'sk-test',
+    SKILLBOX_MODEL: 'scripted-model',
+  };
   const code = await main(['chat', '--root', examples, ...args], {
     stdout: (text) => void (stdout += text),
     stderr: (text) => void (stderr += text),
@@ -45,7 +51,18 @@ describe('skillbox chat over a scripted OpenAI-compatible server', () => {
   it('--once loads a skill, runs its script, prints the final answer and keeps the session in SQLite', async () => {
     server = await startScriptedOpenAiServer([
       { toolCalls: [{ name: 'skill_load', arguments: { skill: 'python-math' } }] },
-      { toolCalls: [{ name: 'skill_run', arguments: { skill: 'python-math', command: 'python3 scripts/primes.py 20 > out/primes.txt', output_files: ['out/primes.txt'] } }] },
+      {
+        toolCalls: [
+          {
+            name: 'skill_run',
+            arguments: {
+              skill: 'python-math',
+              command: 'python3 scripts/primes.py 20 > out/primes.txt',
+              output_files: ['out/primes.txt'],
+            },
+          },
+        ],
+      },
       { text: 'The primes below 20 are 2, 3, 5, 7, 11, 13, 17 and 19.' },
       { text: 'Yes: 19 is the largest.' },
     ]);
@@ -67,21 +84,43 @@ describe('skillbox chat over a scripted OpenAI-compatible server', () => {
     expect(load?.headers.authorization).toBe('Bearer sk-test');
     expect(load?.body.model).toBe('scripted-model');
     expect(load?.body.stream).toBe(true);
-    expect(load?.body.messages[0]).toMatchObject({ role: 'system', content: expect.stringContaining('- python-math: Small Python utilities') });
-    expect(load?.body.tools?.map((entry) => entry.function.name)).toEqual(['skill_load', 'skill_list_docs', 'skill_select_docs', 'skill_read', 'skill_run', 'workspace_exec']);
+    expect(load?.body.messages[0]).toMatchObject({
+      role: 'system',
+      content: expect.stringContaining('- python-math: Small Python utilities'),
+    });
+    expect(load?.body.tools?.map((entry) => entry.function.name)).toEqual([
+      'skill_load',
+      'skill_list_docs',
+      'skill_select_docs',
+      'skill_read',
+      'skill_run',
+      'workspace_exec',
+    ]);
     // tool-result materialisation (the default): the body is in the skill_load result, the system message is unchanged.
     expect(run?.body.messages[0]).toEqual(load?.body.messages[0]);
-    expect(run?.body.messages.at(-1)).toMatchObject({ role: 'tool', content: expect.stringMatching(/^\[Loaded\] python-math\n\n# Python math/) });
-    const runResult = JSON.parse(String(server.requests[2]?.body.messages.at(-1)?.content)) as { exit_code: number; output_files: Array<{ name: string; content: string }> };
+    expect(run?.body.messages.at(-1)).toMatchObject({
+      role: 'tool',
+      content: expect.stringMatching(/^\[Loaded\] python-math\n\n# Python math/),
+    });
+    const runResult = JSON.parse(String(server.requests[2]?.body.messages.at(-1)?.content)) as {
+      exit_code: number;
+      output_files: Array<{ name: string; content: string }>;
+    };
     expect(runResult.exit_code).toBe(0);
-    expect(runResult.output_files[0]).toMatchObject({ name: 'out/primes.txt', content: '2\n3\n5\n7\n11\n13\n17\n19\n' });
+    expect(runResult.output_files[0]).toMatchObject({
+      name: 'out/primes.txt',
+      content: '2\n3\n5\n7\n11\n13\n17\n19\n',
+    });
 
     const second = await chat(['--once', 'Is 19 the largest?', '--session', 'primes', '--materialize', 'system']);
     expect(second.code).toBe(0);
     expect(second.stdout).toBe('Yes: 19 is the largest.\n');
     expect(second.stderr).toContain('resuming session primes (resume with --session primes)\n');
     const resumed = server.requests[3]!.body.messages;
-    expect(resumed.filter((message) => message.role === 'user').map((message) => message.content)).toEqual(['Primes below 20?', 'Is 19 the largest?']);
+    expect(resumed.filter((message) => message.role === 'user').map((message) => message.content)).toEqual([
+      'Primes below 20?',
+      'Is 19 the largest?',
+    ]);
     // Turn mode: the skill was unloaded when the new turn began, so only its stub remains.
     expect(JSON.stringify(resumed)).not.toContain('[Loaded] python-math');
 

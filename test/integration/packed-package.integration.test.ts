@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, readdir, rm, stat, writeFile, mkdir } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -28,7 +28,8 @@ let project: string;
 async function newestChange(folder: string): Promise<number> {
   let newest = 0;
   for (const entry of await readdir(folder, { recursive: true, withFileTypes: true })) {
-    if (entry.isFile() && !entry.name.endsWith('.test.ts')) newest = Math.max(newest, (await stat(join(entry.parentPath, entry.name))).mtimeMs);
+    if (entry.isFile() && !entry.name.endsWith('.test.ts'))
+      newest = Math.max(newest, (await stat(join(entry.parentPath, entry.name))).mtimeMs);
   }
   return newest;
 }
@@ -39,16 +40,29 @@ beforeAll(async () => {
     throw new Error('dist/ is older than src/: run `npm run build` before this test');
   }
   project = await mkdtemp(join(tmpdir(), 'skillbox-packed-'));
-  const { stdout } = await execute('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', project], { cwd: repositoryRoot });
+  const { stdout } = await execute('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', project], {
+    cwd: repositoryRoot,
+  });
   const [packed] = JSON.parse(stdout) as Array<{ filename: string; files: Array<{ path: string }> }>;
   // Nothing that only the repository needs, and no source map pointing at sources not shipped
   // (dist/*/testing/ holds the conformance suites that `skillbox/testing` exports).
   const paths = packed!.files.map((file) => file.path);
   expect(paths.filter((path) => /\.map$|^src\/|^test\/|\.test\.|^bench\/|^examples\//.test(path))).toEqual([]);
-  expect(paths).toEqual(expect.arrayContaining(['LICENSE', 'README.md', 'CHANGELOG.md', 'bin/skillbox.js', 'dist/index.js', 'dist/index.d.ts']));
+  expect(paths).toEqual(
+    expect.arrayContaining([
+      'LICENSE',
+      'README.md',
+      'CHANGELOG.md',
+      'bin/skillbox.js',
+      'dist/index.js',
+      'dist/index.d.ts',
+    ]),
+  );
   await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
   // The local npm cache first: the registry is only asked for what the cache lacks.
-  await execute('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', `./${packed!.filename}`], { cwd: project });
+  await execute('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', `./${packed!.filename}`], {
+    cwd: project,
+  });
 }, 300_000);
 
 afterAll(async () => {
@@ -62,12 +76,18 @@ function text(result: CallToolResult): string {
 describe('the packed package installed alone', () => {
   it('installs no benchmark or test-only package, and leaves better-sqlite3 out', async () => {
     const installed = await readdir(join(project, 'node_modules'));
-    for (const name of ['better-sqlite3', 'vitest', 'tsx', 'deepagents', 'bash-tool', 'pg', 'ioredis', 'fast-check']) expect(installed).not.toContain(name);
+    for (const name of ['better-sqlite3', 'vitest', 'tsx', 'deepagents', 'bash-tool', 'pg', 'ioredis', 'fast-check'])
+      expect(installed).not.toContain(name);
     expect(installed).toEqual(expect.arrayContaining(['skillbox', 'ai', '@modelcontextprotocol', '@ai-sdk']));
   });
 
   it('runs `npx skillbox mcp` for a real MCP client over stdio: lists the tools and loads a skill', async () => {
-    const transport = new StdioClientTransport({ command: 'npx', args: ['--no-install', 'skillbox', 'mcp', '--root', examples], cwd: project, stderr: 'pipe' });
+    const transport = new StdioClientTransport({
+      command: 'npx',
+      args: ['--no-install', 'skillbox', 'mcp', '--root', examples],
+      cwd: project,
+      stderr: 'pipe',
+    });
     let stderr = '';
     transport.stderr?.on('data', (chunk: Buffer) => void (stderr += chunk.toString()));
     const client = new Client({ name: 'packed-test', version: '1.0.0' });
@@ -77,8 +97,16 @@ describe('the packed package installed alone', () => {
       await client.connect(transport);
       expect(client.getInstructions()).toContain('- python-math: ');
       const { tools } = await client.listTools();
-      expect(tools.map((tool) => tool.name)).toEqual(['skill_load', 'skill_list_docs', 'skill_select_docs', 'skill_read']);
-      const loaded = (await client.callTool({ name: 'skill_load', arguments: { skill: 'python-math' } })) as CallToolResult;
+      expect(tools.map((tool) => tool.name)).toEqual([
+        'skill_load',
+        'skill_list_docs',
+        'skill_select_docs',
+        'skill_read',
+      ]);
+      const loaded = (await client.callTool({
+        name: 'skill_load',
+        arguments: { skill: 'python-math' },
+      })) as CallToolResult;
       expect(loaded.isError).toBeFalsy();
       expect(text(loaded)).toContain('# Python math');
       expect(stderr).toContain('skillbox mcp: serving 4 skills (profile knowledge) on stdio');
@@ -89,12 +117,25 @@ describe('the packed package installed alone', () => {
   }, 60_000);
 
   it('runs `npx skillbox chat --once` against an OpenAI-compatible endpoint, keeping the session in memory without better-sqlite3', async () => {
-    const server = await startScriptedOpenAiServer([{ toolCalls: [{ name: 'skill_load', arguments: { skill: 'python-math' } }] }, { text: 'Loaded it.' }]);
+    const server = await startScriptedOpenAiServer([
+      { toolCalls: [{ name: 'skill_load', arguments: { skill: 'python-math' } }] },
+      { text: 'Loaded it.' },
+    ]);
     try {
-      const { stdout, stderr } = await execute('npx', ['--no-install', 'skillbox', 'chat', '--root', examples, '--runtime', 'local', '--once', 'Use python-math'], {
-        cwd: project,
-        env: { ...process.env, HOME: project, OPENAI_BASE_URL: server.baseUrl, SKILLBOX_MODEL: 'scripted', OPENAI_API_KEY: 'sk-test' },
-      });
+      const { stdout, stderr } = await execute(
+        'npx',
+        ['--no-install', 'skillbox', 'chat', '--root', examples, '--runtime', 'local', '--once', 'Use python-math'],
+        {
+          cwd: project,
+          env: {
+            ...process.env,
+            HOME: project,
+            OPENAI_BASE_URL: server.baseUrl,
+            SKILLBOX_MODEL: 'scripted',
+            OPENAI_API_KEY: 'sk-test',
+          },
+        },
+      );
       expect(stdout).toBe('Loaded it.\n');
       expect(stderr).toContain('better-sqlite3 is not installed, so this conversation is kept in memory only');
       expect(stderr).toContain('· skill_load {"skill":"python-math"}');
@@ -111,15 +152,35 @@ describe('the packed package installed alone', () => {
   }, 60_000);
 
   it('imports from an ES module and requires from CommonJS (require(esm))', async () => {
-    const esm = await execute(process.execPath, ['--input-type=module', '-e', "const m = await import('skillbox'); const mcp = await import('skillbox/mcp'); const ai = await import('skillbox/ai-sdk'); console.log(typeof m.FsSkillRepository, typeof mcp.createSkillMcpServer, typeof ai.createSkillAgent)"], { cwd: project });
+    const esm = await execute(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        "const m = await import('skillbox'); const mcp = await import('skillbox/mcp'); const ai = await import('skillbox/ai-sdk'); console.log(typeof m.FsSkillRepository, typeof mcp.createSkillMcpServer, typeof ai.createSkillAgent)",
+      ],
+      { cwd: project },
+    );
     expect(esm.stdout).toBe('function function function\n');
     // require(esm) is on by default from Node 20.19 and 22.12; older versions need a dynamic import.
     const [major, minor] = process.versions.node.split('.').map(Number) as [number, number];
     if (major > 22 || (major === 22 && minor >= 12) || (major === 20 && minor >= 19)) {
-      const cjs = await execute(process.execPath, ['--no-warnings', '-e', "const m = require('skillbox'); console.log(typeof m.FsSkillRepository, typeof require('skillbox/mcp').createSkillMcpServer)"], { cwd: project });
+      const cjs = await execute(
+        process.execPath,
+        [
+          '--no-warnings',
+          '-e',
+          "const m = require('skillbox'); console.log(typeof m.FsSkillRepository, typeof require('skillbox/mcp').createSkillMcpServer)",
+        ],
+        { cwd: project },
+      );
       expect(cjs.stdout).toBe('function function\n');
     }
-    const dynamic = await execute(process.execPath, ['-e', "import('skillbox').then((m) => console.log(typeof m.renderCatalog))"], { cwd: project });
+    const dynamic = await execute(
+      process.execPath,
+      ['-e', "import('skillbox').then((m) => console.log(typeof m.renderCatalog))"],
+      { cwd: project },
+    );
     expect(dynamic.stdout).toBe('function\n');
   }, 60_000);
 
@@ -141,7 +202,7 @@ describe('the packed package installed alone', () => {
         '  return renderCatalog({ skills });',
         '}',
         // A wrong type must fail, or this check proves nothing.
-        "// @ts-expect-error: roots is a list of strings",
+        '// @ts-expect-error: roots is a list of strings',
         'void FsSkillRepository.open({ roots: 1 });',
         '',
       ].join('\n'),
@@ -156,7 +217,15 @@ describe('the packed package installed alone', () => {
       await writeFile(
         config,
         JSON.stringify({
-          compilerOptions: { ...options, target: 'es2022', strict: true, noEmit: true, skipLibCheck: true, types: ['node'], typeRoots: [resolve(repositoryRoot, 'node_modules/@types')] },
+          compilerOptions: {
+            ...options,
+            target: 'es2022',
+            strict: true,
+            noEmit: true,
+            skipLibCheck: true,
+            types: ['node'],
+            typeRoots: [resolve(repositoryRoot, 'node_modules/@types')],
+          },
           files: ['consumer.ts'],
         }),
       );

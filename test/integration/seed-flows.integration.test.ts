@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { jsonSchema, tool, type Tool } from 'ai';
+import { jsonSchema, type Tool, tool } from 'ai';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderCatalog } from '../../src/disclosure/catalog.js';
 import { createSkillAgent, type SkillAgentEvent } from '../../src/integrations/ai-sdk/index.js';
 import { createScriptedModel } from '../../src/integrations/ai-sdk/testing/scripted-model.js';
@@ -39,7 +39,14 @@ async function skillBody(name: string): Promise<string> {
   return (await repository.get(name)).body.trim();
 }
 
-const executionSkillTools = ['skill_load', 'skill_list_docs', 'skill_select_docs', 'skill_read', 'skill_run', 'workspace_exec'];
+const executionSkillTools = [
+  'skill_load',
+  'skill_list_docs',
+  'skill_select_docs',
+  'skill_read',
+  'skill_run',
+  'workspace_exec',
+];
 
 async function systemMessage(tools: readonly string[]): Promise<{ role: 'system'; content: string }> {
   return { role: 'system', content: `${instructions}\n\n${renderCatalog({ skills: await repository.list(), tools })}` };
@@ -59,7 +66,14 @@ function toolResultMessage(toolCallId: string, toolName: string, output: unknown
 
 /** A skill_run result as the model receives it; only the duration varies from run to run. */
 function runResultValue(file: { name: string; content: string }, isolated: boolean) {
-  const described = { name: file.name, mime_type: 'text/plain; charset=utf-8', size_bytes: Buffer.byteLength(file.content), truncated: false, ref: `workspace://${file.name}`, content: file.content };
+  const described = {
+    name: file.name,
+    mime_type: 'text/plain; charset=utf-8',
+    size_bytes: Buffer.byteLength(file.content),
+    truncated: false,
+    ref: `workspace://${file.name}`,
+    content: file.content,
+  };
   return {
     type: 'json',
     value: {
@@ -80,7 +94,10 @@ function runResultValue(file: { name: string; content: string }, isolated: boole
 function weatherTool(name: string, result: (input: Record<string, unknown>) => unknown): Tool {
   return tool({
     description: `${name} (weather pool tool)`,
-    inputSchema: jsonSchema<Record<string, unknown>>({ type: 'object', properties: { city: { type: 'string' }, name: { type: 'string' }, days: { type: 'number' } } }),
+    inputSchema: jsonSchema<Record<string, unknown>>({
+      type: 'object',
+      properties: { city: { type: 'string' }, name: { type: 'string' }, days: { type: 'number' } },
+    }),
     execute: async (input) => result(input),
   });
 }
@@ -88,7 +105,11 @@ function weatherTool(name: string, result: (input: Record<string, unknown>) => u
 describe('seed flows with the AI SDK mock model', () => {
   it('weather-tools: the pool tools appear after skill_load; ask_name_information stays unavailable with a clear error', async () => {
     const toolPool = {
-      get_current_weather: weatherTool('get_current_weather', ({ city }) => ({ city, temperature: 22, condition: 'Partly Cloudy' })),
+      get_current_weather: weatherTool('get_current_weather', ({ city }) => ({
+        city,
+        temperature: 22,
+        condition: 'Partly Cloudy',
+      })),
       get_weather_forecast: weatherTool('get_weather_forecast', ({ city, days }) => ({ city, days })),
       search_city_by_name: weatherTool('search_city_by_name', ({ name }) => ({ name, country: 'China' })),
       ask_name_information: weatherTool('ask_name_information', ({ name }) => ({ name, age: 20 })),
@@ -104,26 +125,60 @@ describe('seed flows with the AI SDK mock model', () => {
       { text: 'Beijing is 22°C and partly cloudy. I cannot look up people.' },
     ]);
     const agent = createSkillAgent({ model, skills: repository, toolPool, instructions, loadMode: 'turn' });
-    const events = await collect(agent.run({ userId: 'demo', sessionId: 'weather', message: "What's the weather in Beijing? Also ask about Alice." }));
+    const events = await collect(
+      agent.run({
+        userId: 'demo',
+        sessionId: 'weather',
+        message: "What's the weather in Beijing? Also ask about Alice.",
+      }),
+    );
 
-    const skillTools = ['skill_load', 'skill_list_docs', 'skill_select_docs', 'skill_read', 'skill_list_tools', 'skill_select_tools'];
+    const skillTools = [
+      'skill_load',
+      'skill_list_docs',
+      'skill_select_docs',
+      'skill_read',
+      'skill_list_tools',
+      'skill_select_tools',
+    ];
     const system = {
       role: 'system',
       content: `${instructions}\n\n${renderCatalog({ skills: await repository.list(), tools: skillTools })}`,
     };
-    const user = { role: 'user', content: [{ type: 'text', text: "What's the weather in Beijing? Also ask about Alice." }] };
-    const loadCall = { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'load-1', toolName: 'skill_load', input: { skill: 'weather-tools' } }] };
+    const user = {
+      role: 'user',
+      content: [{ type: 'text', text: "What's the weather in Beijing? Also ask about Alice." }],
+    };
+    const loadCall = {
+      role: 'assistant',
+      content: [{ type: 'tool-call', toolCallId: 'load-1', toolName: 'skill_load', input: { skill: 'weather-tools' } }],
+    };
     const loadedBlock =
       `[Loaded] weather-tools\n\n${await skillBody('weather-tools')}\n\nDocs loaded: none\n` +
       'Tools selected: get_current_weather, get_weather_forecast, search_city_by_name';
-    const loadResult = { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'load-1', toolName: 'skill_load', output: { type: 'text', value: loadedBlock } }] };
+    const loadResult = {
+      role: 'tool',
+      content: [
+        {
+          type: 'tool-result',
+          toolCallId: 'load-1',
+          toolName: 'skill_load',
+          output: { type: 'text', value: loadedBlock },
+        },
+      ],
+    };
 
     expect(calls).toHaveLength(3);
     expect(calls[0]?.prompt).toEqual([system, user]);
     expect(calls[0]?.tools?.map((entry) => entry.name)).toEqual(skillTools);
 
     expect(calls[1]?.prompt).toEqual([system, user, loadCall, loadResult]);
-    expect(calls[1]?.tools?.map((entry) => entry.name)).toEqual([...skillTools, 'get_current_weather', 'get_weather_forecast', 'search_city_by_name']);
+    expect(calls[1]?.tools?.map((entry) => entry.name)).toEqual([
+      ...skillTools,
+      'get_current_weather',
+      'get_weather_forecast',
+      'search_city_by_name',
+    ]);
 
     expect(calls[2]?.prompt).toEqual([
       system,
@@ -140,18 +195,33 @@ describe('seed flows with the AI SDK mock model', () => {
       {
         role: 'tool',
         content: [
-          { type: 'tool-result', toolCallId: 'weather-1', toolName: 'get_current_weather', output: { type: 'json', value: { city: 'Beijing', temperature: 22, condition: 'Partly Cloudy' } } },
+          {
+            type: 'tool-result',
+            toolCallId: 'weather-1',
+            toolName: 'get_current_weather',
+            output: { type: 'json', value: { city: 'Beijing', temperature: 22, condition: 'Partly Cloudy' } },
+          },
           {
             type: 'tool-result',
             toolCallId: 'ask-1',
             toolName: 'ask_name_information',
-            output: { type: 'error-text', value: 'tool "ask_name_information" is not available: no skill lists it in its Tools: section, so it cannot be used in this conversation. Continue with the tools you have.' },
+            output: {
+              type: 'error-text',
+              value:
+                'tool "ask_name_information" is not available: no skill lists it in its Tools: section, so it cannot be used in this conversation. Continue with the tools you have.',
+            },
           },
         ],
       },
     ]);
-    expect(events.find((event) => event.type === 'tool-result' && event.toolName === 'ask_name_information')).toMatchObject({ error: expect.stringContaining('not available') });
-    expect(events.at(-1)).toMatchObject({ type: 'done', text: 'Beijing is 22°C and partly cloudy. I cannot look up people.', steps: 3 });
+    expect(
+      events.find((event) => event.type === 'tool-result' && event.toolName === 'ask_name_information'),
+    ).toMatchObject({ error: expect.stringContaining('not available') });
+    expect(events.at(-1)).toMatchObject({
+      type: 'done',
+      text: 'Beijing is 22°C and partly cloudy. I cannot look up people.',
+      steps: 3,
+    });
   });
 
   it('user-file-ops: stages the user file, runs the script in the sandbox and returns the output file', async () => {
@@ -170,7 +240,13 @@ describe('seed flows with the AI SDK mock model', () => {
       { toolCalls: [{ name: 'skill_run', input: run, id: 'run-1' }] },
       { text: 'Summary written to out/notes-summary.txt.' },
     ]);
-    const agent = createSkillAgent({ model, skills: repository, workspaces, execution: { hostInputs: [scratch] }, instructions });
+    const agent = createSkillAgent({
+      model,
+      skills: repository,
+      workspaces,
+      execution: { hostInputs: [scratch] },
+      instructions,
+    });
     const events = await collect(agent.run({ userId: 'demo', sessionId: 'files', message: `Summarize ${inputFile}` }));
 
     const expectedSummary = [
@@ -188,9 +264,16 @@ describe('seed flows with the AI SDK mock model', () => {
     const system = await systemMessage(executionSkillTools);
     const user = userText(`Summarize ${inputFile}`);
     const loadCall = toolCallMessage('load-1', 'skill_load', { skill: 'user-file-ops' });
-    const loadResult = toolResultMessage('load-1', 'skill_load', { type: 'text', value: `[Loaded] user-file-ops\n\n${await skillBody('user-file-ops')}\n\nDocs loaded: none` });
+    const loadResult = toolResultMessage('load-1', 'skill_load', {
+      type: 'text',
+      value: `[Loaded] user-file-ops\n\n${await skillBody('user-file-ops')}\n\nDocs loaded: none`,
+    });
     const runCall = toolCallMessage('run-1', 'skill_run', run);
-    const runResult = toolResultMessage('run-1', 'skill_run', runResultValue({ name: 'out/notes-summary.txt', content: expectedSummary }, runtime.isolated));
+    const runResult = toolResultMessage(
+      'run-1',
+      'skill_run',
+      runResultValue({ name: 'out/notes-summary.txt', content: expectedSummary }, runtime.isolated),
+    );
 
     expect(calls).toHaveLength(3);
     expect(calls[0]?.prompt).toEqual([system, user]);
@@ -207,7 +290,11 @@ describe('seed flows with the AI SDK mock model', () => {
     const sessions = createMemorySessionStore();
     const runtime = createRuntime({ kind: 'auto' });
     const workspaces = createWorkspaceManager({ runtime, repository, baseDir: join(scratch, 'workspaces-math') });
-    const runInput = { skill: 'python-math', command: 'python3 scripts/fib.py 10 > out/fib.txt', output_files: ['out/fib.txt'] };
+    const runInput = {
+      skill: 'python-math',
+      command: 'python3 scripts/fib.py 10 > out/fib.txt',
+      output_files: ['out/fib.txt'],
+    };
     const { model, calls } = createScriptedModel([
       { toolCalls: [{ name: 'skill_load', input: { skill: 'python-math', docs: ['docs/usage.md'] }, id: 'load-1' }] },
       { toolCalls: [{ name: 'skill_run', input: runInput, id: 'run-1' }] },
@@ -226,7 +313,11 @@ describe('seed flows with the AI SDK mock model', () => {
       value: `[Loaded] python-math\n\n${await skillBody('python-math')}\n\nDocs loaded: docs/usage.md\n\n[Doc] docs/usage.md\n\n${usage.trim()}`,
     });
     const runCall = toolCallMessage('run-1', 'skill_run', runInput);
-    const runResult = toolResultMessage('run-1', 'skill_run', runResultValue({ name: 'out/fib.txt', content: '0\n1\n1\n2\n3\n5\n8\n13\n21\n34\n' }, runtime.isolated));
+    const runResult = toolResultMessage(
+      'run-1',
+      'skill_run',
+      runResultValue({ name: 'out/fib.txt', content: '0\n1\n1\n2\n3\n5\n8\n13\n21\n34\n' }, runtime.isolated),
+    );
 
     expect(calls).toHaveLength(3);
     expect(calls[0]?.prompt).toEqual([system, user]);

@@ -23,9 +23,9 @@ const bypasses: ReadonlyArray<[program: string, command: string]> = [
   ['find', 'find /etc/hostname -exec id ;'],
   ['sort', 'sort --compress-program=id -S 1 /etc/hostname'],
   ['make', 'make -f /dev/null --eval=x:;@id x'],
-  ['perl', "perl -e 'system(\"id\")'"],
-  ['node', "node -e 'require(\"child_process\").execSync(\"id\")'"],
-  ['python3', "python3 -c 'import os; os.system(\"id\")'"],
+  ['perl', 'perl -e \'system("id")\''],
+  ['node', 'node -e \'require("child_process").execSync("id")\''],
+  ['python3', 'python3 -c \'import os; os.system("id")\''],
   ['sh', 'sh -c id'],
   ['bash', 'bash -c id'],
   ['dash', 'dash -c id'],
@@ -56,26 +56,36 @@ const bypasses: ReadonlyArray<[program: string, command: string]> = [
 ];
 
 describe('allowedCommands refuses programs that run other programs', () => {
-  it.each(bypasses.filter(([program]) => findExecutable(program, SYSTEM_PATH) !== undefined))('%s (bypass: %s)', (program) => {
-    expect(() => new CommandPolicy({ allowedCommands: ['echo', program] })).toThrow(new RegExp(`allowedCommands entry "${program}" runs other programs`));
-  });
+  it.each(bypasses.filter(([program]) => findExecutable(program, SYSTEM_PATH) !== undefined))(
+    '%s (bypass: %s)',
+    (program) => {
+      expect(() => new CommandPolicy({ allowedCommands: ['echo', program] })).toThrow(
+        new RegExp(`allowedCommands entry "${program}" runs other programs`),
+      );
+    },
+  );
 
   it('refuses a launcher reached by its absolute path or under another name that links to it', () => {
     const awk = findExecutable('awk', SYSTEM_PATH);
     if (awk !== undefined) expect(() => new CommandPolicy({ allowedCommands: [awk] })).toThrow(/runs other programs/);
     // /usr/bin/python3 and /usr/bin/python3.11 are both Python; so is any versioned name.
     for (const name of ['python3.11', 'python3.12', 'perl5.36.0']) {
-      if (findExecutable(name, SYSTEM_PATH) !== undefined) expect(() => new CommandPolicy({ allowedCommands: [name] })).toThrow(/runs other programs/);
+      if (findExecutable(name, SYSTEM_PATH) !== undefined)
+        expect(() => new CommandPolicy({ allowedCommands: [name] })).toThrow(/runs other programs/);
     }
   });
 
   it('still accepts programs that only do their own work', () => {
-    const plain = ['echo', 'cat', 'wc', 'head', 'ls', 'grep', 'cut', 'tr', 'base64', 'sha256sum'].filter((name) => findExecutable(name, SYSTEM_PATH) !== undefined);
+    const plain = ['echo', 'cat', 'wc', 'head', 'ls', 'grep', 'cut', 'tr', 'base64', 'sha256sum'].filter(
+      (name) => findExecutable(name, SYSTEM_PATH) !== undefined,
+    );
     expect(() => new CommandPolicy({ allowedCommands: plain })).not.toThrow();
   });
 
   it('explains what to do instead', () => {
-    expect(() => new CommandPolicy({ allowedCommands: ['env'] })).toThrow(/allowing it would allow every command.*docs\/workspaces\.md/);
+    expect(() => new CommandPolicy({ allowedCommands: ['env'] })).toThrow(
+      /allowing it would allow every command.*docs\/workspaces\.md/,
+    );
   });
 });
 

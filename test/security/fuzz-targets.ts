@@ -31,12 +31,15 @@ const root = resolve('/fuzz-root/skill');
 
 function requireInside(path: string, what: string): void {
   const resolved = resolve(root, path);
-  if (!resolved.startsWith(root + sep)) throw new FuzzFailure(`${what} ${JSON.stringify(path)} resolves outside the root: ${resolved}`);
+  if (!resolved.startsWith(root + sep))
+    throw new FuzzFailure(`${what} ${JSON.stringify(path)} resolves outside the root: ${resolved}`);
 }
 
 function requireDocumented(error: unknown, documented: abstract new (...args: never[]) => Error, input: unknown): void {
   if (!(error instanceof documented)) {
-    throw new FuzzFailure(`threw ${(error as Error)?.constructor?.name ?? typeof error} instead of ${documented.name} on ${JSON.stringify(input).slice(0, 300)}: ${String((error as Error)?.stack ?? error)}`);
+    throw new FuzzFailure(
+      `threw ${(error as Error)?.constructor?.name ?? typeof error} instead of ${documented.name} on ${JSON.stringify(input).slice(0, 300)}: ${String((error as Error)?.stack ?? error)}`,
+    );
   }
 }
 
@@ -44,23 +47,67 @@ async function timed(name: string, input: unknown, run: () => Promise<void> | vo
   const started = performance.now();
   await run();
   const elapsed = performance.now() - started;
-  if (elapsed > maxInputMs) throw new FuzzFailure(`${name} took ${elapsed.toFixed(0)} ms on ${JSON.stringify(input).slice(0, 300)}`);
+  if (elapsed > maxInputMs)
+    throw new FuzzFailure(`${name} took ${elapsed.toFixed(0)} ms on ${JSON.stringify(input).slice(0, 300)}`);
 }
 
 /** Path-like text: the pieces that matter to containment, mixed with ordinary ones. */
 const pathText = fc
-  .array(fc.constantFrom('..', '.', '/', '\\', 'a', 'b.md', 'C:', ':', '\0', ' ', '%2e%2e', 'é', '\n', '\u202E', '~', '//', './', '../', '...'), { maxLength: 12 })
+  .array(
+    fc.constantFrom(
+      '..',
+      '.',
+      '/',
+      '\\',
+      'a',
+      'b.md',
+      'C:',
+      ':',
+      '\0',
+      ' ',
+      '%2e%2e',
+      'é',
+      '\n',
+      '\u202E',
+      '~',
+      '//',
+      './',
+      '../',
+      '...',
+    ),
+    { maxLength: 12 },
+  )
   .map((pieces) => pieces.join(''));
 const anyText = fc.oneof(pathText, fc.string({ maxLength: 40 }), fc.string({ unit: 'grapheme', maxLength: 20 }));
 
 const frontmatterLine = fc.oneof(
-  fc.constantFrom('name: pdf-tools', 'description: Does things.', 'description: "quoted: colon"', 'description: >', '  folded line', 'metadata:', '  author: x', 'allowed-tools: [Bash, Read]', 'license: MIT', '- item', 'key: [unclosed', 'a: &anchor b', 'c: *anchor', '? complex', '!!binary x', '---', '...', '\t', ''),
+  fc.constantFrom(
+    'name: pdf-tools',
+    'description: Does things.',
+    'description: "quoted: colon"',
+    'description: >',
+    '  folded line',
+    'metadata:',
+    '  author: x',
+    'allowed-tools: [Bash, Read]',
+    'license: MIT',
+    '- item',
+    'key: [unclosed',
+    'a: &anchor b',
+    'c: *anchor',
+    '? complex',
+    '!!binary x',
+    '---',
+    '...',
+    '\t',
+    '',
+  ),
   fc.string({ maxLength: 30 }),
 );
 const skillMarkdown = fc.oneof(
-  fc.tuple(fc.array(frontmatterLine, { maxLength: 10 }), fc.string({ maxLength: 60 }), fc.boolean()).map(
-    ([lines, body, closed]) => `---\n${lines.join('\n')}\n${closed ? '---\n' : ''}${body}`,
-  ),
+  fc
+    .tuple(fc.array(frontmatterLine, { maxLength: 10 }), fc.string({ maxLength: 60 }), fc.boolean())
+    .map(([lines, body, closed]) => `---\n${lines.join('\n')}\n${closed ? '---\n' : ''}${body}`),
   fc.string({ maxLength: 200 }),
   fc.uint8Array({ maxLength: 200 }).map((bytes) => Buffer.from(bytes)),
 );
@@ -118,8 +165,17 @@ interface ArchiveInput {
 }
 
 const archiveInput: fc.Arbitrary<ArchiveInput> = fc.record({
-  members: fc.array(fc.record({ name: anyText, data: fc.string({ maxLength: 50 }), directory: fc.boolean() }), { minLength: 1, maxLength: 4 }),
-  flips: fc.array(fc.record({ at: fc.double({ min: 0, max: 1, noNaN: true, maxExcluded: true }), byte: fc.integer({ min: 0, max: 255 }) }), { maxLength: 6 }),
+  members: fc.array(fc.record({ name: anyText, data: fc.string({ maxLength: 50 }), directory: fc.boolean() }), {
+    minLength: 1,
+    maxLength: 4,
+  }),
+  flips: fc.array(
+    fc.record({
+      at: fc.double({ min: 0, max: 1, noNaN: true, maxExcluded: true }),
+      byte: fc.integer({ min: 0, max: 255 }),
+    }),
+    { maxLength: 6 },
+  ),
   truncateTo: fc.option(fc.double({ min: 0, max: 1, noNaN: true }), { nil: undefined }),
 });
 
@@ -137,9 +193,20 @@ function archiveReader(format: 'tar' | 'tar.gz' | 'zip'): FuzzTarget<ArchiveInpu
       let bytes: Buffer;
       try {
         if (format === 'zip') {
-          bytes = zipArchive(input.members.map((member) => ({ name: member.directory ? `${member.name}/` : member.name, data: member.directory ? '' : member.data })));
+          bytes = zipArchive(
+            input.members.map((member) => ({
+              name: member.directory ? `${member.name}/` : member.name,
+              data: member.directory ? '' : member.data,
+            })),
+          );
         } else {
-          const tar = tarArchive(input.members.map((member) => ({ name: member.name, type: member.directory ? '5' : '0', data: member.directory ? '' : member.data })));
+          const tar = tarArchive(
+            input.members.map((member) => ({
+              name: member.name,
+              type: member.directory ? '5' : '0',
+              data: member.directory ? '' : member.data,
+            })),
+          );
           bytes = format === 'tar' ? tar : gzipSync(tar);
         }
       } catch {
@@ -148,7 +215,11 @@ function archiveReader(format: 'tar' | 'tar.gz' | 'zip'): FuzzTarget<ArchiveInpu
       const hostile = mutate(bytes, input);
       await timed(this.name, input, async () => {
         try {
-          const entries = await readArchive(hostile, format, { maxTotalBytes: 1024 * 1024, maxEntryBytes: 1024 * 1024, maxEntries: 100 });
+          const entries = await readArchive(hostile, format, {
+            maxTotalBytes: 1024 * 1024,
+            maxEntryBytes: 1024 * 1024,
+            maxEntries: 100,
+          });
           for (const entry of entries) requireInside(entry.path, `${format} entry`);
         } catch (error) {
           if (error instanceof FuzzFailure) throw error;

@@ -7,7 +7,10 @@ import { fuzzTargets } from './fuzz-targets.js';
 describe('fuzzing the parsers, archive readers and path normalisation', () => {
   for (const { target } of fuzzTargets) {
     it(`${target.name}: only documented errors, nothing outside the root, no hang`, { timeout: 60_000 }, async () => {
-      await fc.assert(fc.asyncProperty(target.input, (input) => target.check(input)), { numRuns: 300 });
+      await fc.assert(
+        fc.asyncProperty(target.input, (input) => target.check(input)),
+        { numRuns: 300 },
+      );
     });
   }
 });

@@ -47,7 +47,7 @@ describe('output globs cannot stall the event loop', () => {
       await fixture.dispose();
     });
 
-    it('returns promptly when the process names files to make the model\'s pattern slow', async () => {
+    it("returns promptly when the process names files to make the model's pattern slow", async () => {
       const started = performance.now();
       const result = await fixture.run({
         command: `mkdir -p out/d && for i in 1 2 3 4 5 6 7 8; do touch out/${'a'.repeat(250)}$i; touch out/d/${'a'.repeat(250)}$i; done`,
@@ -87,7 +87,9 @@ describe('output walks are bounded', () => {
     // Names and pattern chosen for the most work per match: every `*` must try each position.
     const long = path.join(fixture.root, 'long');
     await mkdir(path.join(long, 'out'), { recursive: true });
-    await Promise.all(Array.from({ length: 3000 }, (_, file) => writeFile(path.join(long, 'out', `${'a'.repeat(240)}${file}`), '')));
+    await Promise.all(
+      Array.from({ length: 3000 }, (_, file) => writeFile(path.join(long, 'out', `${'a'.repeat(240)}${file}`), '')),
+    );
     const started = performance.now();
     const found = await findOutputs(long, [`out/*${'a'.repeat(120)}b`, `out/**/*${'a'.repeat(120)}b`]);
     const elapsed = performance.now() - started;

@@ -1,9 +1,19 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sandboxFixture } from './runtime-fixture.js';
 import { sandboxWorks } from '../support/services.js';
+import { sandboxFixture } from './runtime-fixture.js';
 
 // The sandbox must neither show nor change anything of the host outside the workspace.
 describe.runIf(sandboxWorks)('sandbox runtime: filesystem confinement', () => {
@@ -33,22 +43,36 @@ describe.runIf(sandboxWorks)('sandbox runtime: filesystem confinement', () => {
       expect(result.stdout).toBe('');
       expect(result.stderr).toContain('No such file or directory');
     }
-    const listing = await fixture.run(`ls '${homedir()}' '${process.cwd()}' '${otherWorkspace}' /root /home /work 2>&1 | grep -v 'No such file'`);
+    const listing = await fixture.run(
+      `ls '${homedir()}' '${process.cwd()}' '${otherWorkspace}' /root /home /work 2>&1 | grep -v 'No such file'`,
+    );
     expect(listing.stdout).toBe('');
   });
 
   it('cannot climb out of the workspace with .. or with a link placed in it', async () => {
     symlinkSync(join(otherWorkspace, 'secret.txt'), join(fixture.workspace, 'escape-link'));
-    const result = await fixture.run('cat ../../../etc/shadow; cat escape-link; cat /workspace/../workspace/../etc/shadow');
+    const result = await fixture.run(
+      'cat ../../../etc/shadow; cat escape-link; cat /workspace/../workspace/../etc/shadow',
+    );
     expect(result.stdout).toBe('');
     expect(result.stderr.match(/No such file or directory/g)).toHaveLength(3);
   });
 
   it('cannot write anywhere but the workspace, and the host is unchanged after trying', async () => {
     const marker = `skillbox-write-probe-${process.pid}`;
-    const targets = [`/${marker}`, `/etc/${marker}`, `/usr/${marker}`, `/usr/local/bin/${marker}`, join(otherWorkspace, marker), join(homedir(), marker), join(process.cwd(), marker)];
+    const targets = [
+      `/${marker}`,
+      `/etc/${marker}`,
+      `/usr/${marker}`,
+      `/usr/local/bin/${marker}`,
+      join(otherWorkspace, marker),
+      join(homedir(), marker),
+      join(process.cwd(), marker),
+    ];
     const before = readdirSync(otherWorkspace).sort();
-    const result = await fixture.run(targets.map((target) => `(echo x > '${target}') 2>/dev/null && echo "wrote ${target}"`).join('; ') + '; true');
+    const result = await fixture.run(
+      `${targets.map((target) => `(echo x > '${target}') 2>/dev/null && echo "wrote ${target}"`).join('; ')}; true`,
+    );
     expect(result.stdout).toBe('');
     for (const target of targets) expect(existsSync(target), target).toBe(false);
     expect(readdirSync(otherWorkspace).sort()).toEqual(before);
@@ -74,7 +98,9 @@ describe.runIf(sandboxWorks)('sandbox runtime: filesystem confinement', () => {
   });
 
   it('has no capabilities to undo the mounts', async () => {
-    const result = await fixture.run('mount -t tmpfs none /usr 2>&1; umount /workspace 2>&1; grep CapEff /proc/self/status');
+    const result = await fixture.run(
+      'mount -t tmpfs none /usr 2>&1; umount /workspace 2>&1; grep CapEff /proc/self/status',
+    );
     expect(result.stdout).toContain('CapEff:\t0000000000000000');
     const after = await fixture.run('ls /usr/bin | head -1');
     expect(after.stdout).not.toBe('');
@@ -88,7 +114,9 @@ describe.runIf(sandboxWorks)('sandbox runtime: no root-only host files', () => {
   afterAll(() => fixture.dispose());
 
   it('hides the TLS private key folders and keeps the public certificates', async () => {
-    const result = await fixture.run('ls -d /etc/ssl/private /etc/pki/tls/private /etc/pki/CA/private 2>&1; ls /etc/ssl/certs | head -1');
+    const result = await fixture.run(
+      'ls -d /etc/ssl/private /etc/pki/tls/private /etc/pki/CA/private 2>&1; ls /etc/ssl/certs | head -1',
+    );
     expect(result.stdout).not.toMatch(/^\/etc\/(ssl|pki)\/.*private$/m);
     expect(result.stdout.match(/No such file or directory/g)).toHaveLength(3);
     if (existsSync('/etc/ssl/certs')) expect(result.stdout.trim().split('\n').at(-1)).not.toMatch(/No such file/);

@@ -33,12 +33,23 @@ describe.runIf(process.platform === 'linux')('sandbox runtime: what the host pro
       });
       console.log(JSON.stringify(result));
     `;
-    const child = spawnSync('bash', ['-c', `exec 100<"$SECRET" 101>>"$HOST_LOG"; exec "$NODE" --import tsx --input-type=module -e "$SCRIPT"`], {
-      cwd: repositoryRoot,
-      env: { ...process.env, SECRET: secret, HOST_LOG: hostLog, NODE: process.execPath, SCRIPT: script, WORKSPACE: fixture.workspace },
-      encoding: 'utf8',
-      timeout: 30_000,
-    });
+    const child = spawnSync(
+      'bash',
+      ['-c', `exec 100<"$SECRET" 101>>"$HOST_LOG"; exec "$NODE" --import tsx --input-type=module -e "$SCRIPT"`],
+      {
+        cwd: repositoryRoot,
+        env: {
+          ...process.env,
+          SECRET: secret,
+          HOST_LOG: hostLog,
+          NODE: process.execPath,
+          SCRIPT: script,
+          WORKSPACE: fixture.workspace,
+        },
+        encoding: 'utf8',
+        timeout: 30_000,
+      },
+    );
     expect(child.stderr).toBe('');
     const result = JSON.parse(child.stdout) as { stdout: string; stderr: string };
     expect(result.stdout).not.toContain('host secret');
@@ -48,7 +59,7 @@ describe.runIf(process.platform === 'linux')('sandbox runtime: what the host pro
     expect(result.stdout.trim().split(' ')).toEqual(['0', '1', '2', '3']);
   });
 
-  it('does not show the host workspace path on its processes\' command lines', async () => {
+  it("does not show the host workspace path on its processes' command lines", async () => {
     const result = await fixture.run('for file in /proc/[0-9]*/cmdline; do tr "\\0" " " < "$file"; echo; done');
     expect(result.stdout).toContain('for file in');
     expect(result.stdout).not.toContain(fixture.workspace);
@@ -57,7 +68,7 @@ describe.runIf(process.platform === 'linux')('sandbox runtime: what the host pro
 
   it('cannot read host-wide configuration kept under /usr (npm tokens in /usr/local/etc/npmrc, /usr/etc/npmrc)', async () => {
     const folders = ['/usr/local/etc', '/usr/etc'];
-    const result = await fixture.run(folders.map((folder) => `ls -A ${folder} 2>/dev/null`).join('; ') + '; true');
+    const result = await fixture.run(`${folders.map((folder) => `ls -A ${folder} 2>/dev/null`).join('; ')}; true`);
     expect(result.stdout).toBe('');
     // Meaningful only where the host has something there; the CI image has npmrc files in both.
     const hostEntries = folders.filter(existsSync).flatMap((folder) => readdirSync(folder));

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sandboxFixture } from './runtime-fixture.js';
 import { sandboxWorks } from '../support/services.js';
+import { sandboxFixture } from './runtime-fixture.js';
 
 describe.runIf(sandboxWorks)('sandbox runtime: network and environment', () => {
   const fixture = sandboxFixture();

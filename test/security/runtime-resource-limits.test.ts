@@ -3,8 +3,8 @@ import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { detectSandboxSupport } from '../../src/workspace/runtimes/sandbox-support.js';
-import { hostProcessesMentioning, sandboxFixture, sleep } from './runtime-fixture.js';
 import { sandboxWorks } from '../support/services.js';
+import { hostProcessesMentioning, sandboxFixture, sleep } from './runtime-fixture.js';
 
 describe.runIf(sandboxWorks)('sandbox runtime: processes and output', () => {
   const fixture = sandboxFixture({ maxProcesses: 48 });
@@ -19,9 +19,13 @@ describe.runIf(sandboxWorks)('sandbox runtime: processes and output', () => {
     );
     expect(result.timedOut).toBe(true);
     await sleep(100);
-    const sizes = ['plain', 'setsid', 'daemon'].map((kind) => statSync(join(fixture.workspace, `${token}-${kind}`)).size);
+    const sizes = ['plain', 'setsid', 'daemon'].map(
+      (kind) => statSync(join(fixture.workspace, `${token}-${kind}`)).size,
+    );
     await sleep(400);
-    expect(['plain', 'setsid', 'daemon'].map((kind) => statSync(join(fixture.workspace, `${token}-${kind}`)).size)).toEqual(sizes);
+    expect(
+      ['plain', 'setsid', 'daemon'].map((kind) => statSync(join(fixture.workspace, `${token}-${kind}`)).size),
+    ).toEqual(sizes);
     expect(hostProcessesMentioning(token)).toEqual([]);
   });
 
@@ -38,29 +42,31 @@ describe.runIf(sandboxWorks)('sandbox runtime: processes and output', () => {
   it('cannot lift the caps from a nested user namespace, where it would hold every capability', async () => {
     // The attack: unshare -Ur gave root with all capabilities one namespace down, enough to mount a
     // cgroup hierarchy of its own and run 150 processes past a 48-process cap.
-    const result = await fixture.run('unshare --user --map-root-user --mount sh -c "echo inside"; unshare --user --map-root-user --pid --fork true && echo nested');
+    const result = await fixture.run(
+      'unshare --user --map-root-user --mount sh -c "echo inside"; unshare --user --map-root-user --pid --fork true && echo nested',
+    );
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain('Operation not permitted');
   });
 
-  it.runIf(detectSandboxSupport().available && (detectSandboxSupport() as { processLimit: string }).processLimit === 'cgroup')(
-    'says when a run reached its process cap',
-    async () => {
-      const result = await fixture.run(
-        'python3 -c "\nimport os, time\nfor _ in range(100):\n    try:\n        if os.fork() == 0:\n            time.sleep(20)\n            os._exit(0)\n    except OSError:\n        break"',
-      );
-      expect(result.limitsHit).toEqual(['processes']);
-      expect(result.warnings.join('\n')).toContain('process cap (48 processes)');
-      expect((await fixture.run('true')).limitsHit).toBeUndefined();
-    },
-  );
+  it.runIf(
+    detectSandboxSupport().available && (detectSandboxSupport() as { processLimit: string }).processLimit === 'cgroup',
+  )('says when a run reached its process cap', async () => {
+    const result = await fixture.run(
+      'python3 -c "\nimport os, time\nfor _ in range(100):\n    try:\n        if os.fork() == 0:\n            time.sleep(20)\n            os._exit(0)\n    except OSError:\n        break"',
+    );
+    expect(result.limitsHit).toEqual(['processes']);
+    expect(result.warnings.join('\n')).toContain('process cap (48 processes)');
+    expect((await fixture.run('true')).limitsHit).toBeUndefined();
+  });
 
   it.runIf(detectSandboxSupport().available && (detectSandboxSupport() as { cpuLimit: string }).cpuLimit === 'cgroup')(
     'caps CPU time: a busy run is throttled to its share and says so',
     async () => {
       const capped = sandboxFixture({ maxCpus: 0.2 });
       try {
-        const busy = 'python3 -c "import time\nstart = time.time()\nwhile time.time() - start < 1.5: pass\nprint(round(time.process_time(), 2))"';
+        const busy =
+          'python3 -c "import time\nstart = time.time()\nwhile time.time() - start < 1.5: pass\nprint(round(time.process_time(), 2))"';
         const result = await capped.run(busy);
         expect(Number(result.stdout)).toBeLessThan(0.6);
         expect(result.limitsHit).toEqual(['cpu']);
@@ -89,9 +95,16 @@ describe.runIf(sandboxWorks)('sandbox runtime: processes and output', () => {
 
   it('caps 100 MB on stdout without holding it in memory', async () => {
     const rssBefore = process.memoryUsage().rss;
-    const result = await fixture.run('head -c 100000000 /dev/zero | tr "\\0" a; echo done >&2', { maxOutputBytes: 64 * 1024 });
+    const result = await fixture.run('head -c 100000000 /dev/zero | tr "\\0" a; echo done >&2', {
+      maxOutputBytes: 64 * 1024,
+    });
     const rssGrowth = process.memoryUsage().rss - rssBefore;
-    expect(result).toMatchObject({ exitCode: 0, stdoutTruncated: true, stdoutDroppedBytes: 100_000_000 - 64 * 1024, stderr: 'done\n' });
+    expect(result).toMatchObject({
+      exitCode: 0,
+      stdoutTruncated: true,
+      stdoutDroppedBytes: 100_000_000 - 64 * 1024,
+      stderr: 'done\n',
+    });
     expect(result.stdout.length).toBe(64 * 1024);
     expect(rssGrowth).toBeLessThan(50 * 1024 * 1024);
   });
@@ -127,18 +140,21 @@ describe.runIf(sandboxWorks)('sandbox runtime: processes and output', () => {
   });
 
   const support = detectSandboxSupport();
-  it.runIf(support.available && support.memoryLimit === 'cgroup')('caps the memory of all processes together, not only each one', async () => {
-    const capped = sandboxFixture({ maxMemoryBytes: 256 * 1024 * 1024 });
-    try {
-      // Four processes of about 130 MiB each: every one fits the per-process cap, together they do not.
-      const grab = `python3 -c "import time; a = bytearray(100 * 1024 * 1024); time.sleep(0.8); print('kept')"`;
-      const result = await capped.run(`for i in 1 2 3 4; do ${grab} & done; wait`, { timeoutMs: 20_000 });
-      const kept = result.stdout.split('\n').filter((line) => line === 'kept').length;
-      expect(kept).toBeLessThan(4);
-      // One alone fits.
-      expect((await capped.run(grab)).stdout).toBe('kept\n');
-    } finally {
-      capped.dispose();
-    }
-  });
+  it.runIf(support.available && support.memoryLimit === 'cgroup')(
+    'caps the memory of all processes together, not only each one',
+    async () => {
+      const capped = sandboxFixture({ maxMemoryBytes: 256 * 1024 * 1024 });
+      try {
+        // Four processes of about 130 MiB each: every one fits the per-process cap, together they do not.
+        const grab = `python3 -c "import time; a = bytearray(100 * 1024 * 1024); time.sleep(0.8); print('kept')"`;
+        const result = await capped.run(`for i in 1 2 3 4; do ${grab} & done; wait`, { timeoutMs: 20_000 });
+        const kept = result.stdout.split('\n').filter((line) => line === 'kept').length;
+        expect(kept).toBeLessThan(4);
+        // One alone fits.
+        expect((await capped.run(grab)).stdout).toBe('kept\n');
+      } finally {
+        capped.dispose();
+      }
+    },
+  );
 });

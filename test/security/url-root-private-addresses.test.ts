@@ -6,16 +6,21 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startLoopbackFileServer, type LoopbackFileServer } from '../../src/repository/archive/testing/loopback-file-server.js';
-import { rejectionOf } from '../../src/repository/archive/testing/rejection-of.js';
 import { zipArchive } from '../../src/repository/archive/testing/archive-writers.js';
+import {
+  type LoopbackFileServer,
+  startLoopbackFileServer,
+} from '../../src/repository/archive/testing/loopback-file-server.js';
+import { rejectionOf } from '../../src/repository/archive/testing/rejection-of.js';
 import { SkillRepositoryOptionsError } from '../../src/repository/errors.js';
+import { resolveUrlRoot } from '../../src/repository/url-root.js';
 import { nonPublicAddressKind } from '../../src/repository/url-root-address-policy.js';
 import { DownloadFailure, downloadWithLimits } from '../../src/repository/url-root-download.js';
 import { UrlRootError } from '../../src/repository/url-root-errors.js';
-import { resolveUrlRoot } from '../../src/repository/url-root.js';
 
-const skillsZip = zipArchive([{ name: 'pack/alpha/SKILL.md', data: '---\nname: alpha\ndescription: Alpha.\n---\nBody\n' }]);
+const skillsZip = zipArchive([
+  { name: 'pack/alpha/SKILL.md', data: '---\nname: alpha\ndescription: Alpha.\n---\nBody\n' },
+]);
 let server: LoopbackFileServer;
 let cacheDir: string;
 
@@ -45,7 +50,9 @@ describe('URL roots refuse non-public addresses by default', () => {
   it('refuses a host name that resolves to loopback, judged by the address the socket would connect to', async () => {
     const url = `http://localhost:${new URL(server.origin).port}/skills.zip`;
     const error = await refusal(resolveUrlRoot(url, { cacheDir }));
-    expect(error.message).toMatch(/^skills root http:\/\/localhost:\d+\/skills\.zip: localhost resolves to (127\.0\.0\.1|::1), a loopback address; URL roots are fetched only from public addresses/);
+    expect(error.message).toMatch(
+      /^skills root http:\/\/localhost:\d+\/skills\.zip: localhost resolves to (127\.0\.0\.1|::1), a loopback address; URL roots are fetched only from public addresses/,
+    );
     expect(server.hits('/skills.zip')).toBe(0);
   });
 
@@ -79,7 +86,9 @@ describe('URL roots refuse non-public addresses by default', () => {
       }),
       DownloadFailure,
     );
-    expect(error.message).toBe(`redirected to ${target}, but 127.0.0.2 is a loopback address; URL roots are fetched only from public addresses unless urlRoots.allowPrivateAddresses is set`);
+    expect(error.message).toBe(
+      `redirected to ${target}, but 127.0.0.2 is a loopback address; URL roots are fetched only from public addresses unless urlRoots.allowPrivateAddresses is set`,
+    );
     expect(server.hits('/moved.zip')).toBe(1);
     expect(server.hits('/skills.zip')).toBe(0);
   });
@@ -87,6 +96,8 @@ describe('URL roots refuse non-public addresses by default', () => {
   it('fetches loopback when the caller allows private addresses, and checks the option', async () => {
     const root = await resolveUrlRoot(server.url('/skills.zip'), { cacheDir, allowPrivateAddresses: true });
     expect(await readdir(join(root, 'pack'))).toEqual(['alpha']);
-    await expect(resolveUrlRoot(server.url('/skills.zip'), { cacheDir, allowPrivateAddresses: 'yes' as unknown as boolean })).rejects.toThrow(SkillRepositoryOptionsError);
+    await expect(
+      resolveUrlRoot(server.url('/skills.zip'), { cacheDir, allowPrivateAddresses: 'yes' as unknown as boolean }),
+    ).rejects.toThrow(SkillRepositoryOptionsError);
   });
 });

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { chmod, chown, mkdtemp, rm } from 'node:fs/promises';
+import { chmod, chown, mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -40,12 +40,20 @@ describe.runIf(process.platform === 'linux')('workspace security: cleanup surviv
     expectAllRemoved(stdout);
   }, 90_000);
 
-  it.runIf(isRoot)('as an unprivileged user (setpriv --reuid=65534), where chmod 000 and 0500 stop a plain removal', async () => {
-    const home = path.join(scratch, 'nobody');
-    await run('mkdir', ['-p', home]);
-    await chown(home, 65534, 65534);
-    const { stdout } = await run('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', tsx, leftovers, path.join(home, 'base')], { timeout: 60_000, env: { ...process.env, HOME: home } });
-    expect(stdout).toContain('"uid":65534');
-    expectAllRemoved(stdout);
-  }, 90_000);
+  it.runIf(isRoot)(
+    'as an unprivileged user (setpriv --reuid=65534), where chmod 000 and 0500 stop a plain removal',
+    async () => {
+      const home = path.join(scratch, 'nobody');
+      await run('mkdir', ['-p', home]);
+      await chown(home, 65534, 65534);
+      const { stdout } = await run(
+        'setpriv',
+        ['--reuid=65534', '--regid=65534', '--clear-groups', tsx, leftovers, path.join(home, 'base')],
+        { timeout: 60_000, env: { ...process.env, HOME: home } },
+      );
+      expect(stdout).toContain('"uid":65534');
+      expectAllRemoved(stdout);
+    },
+    90_000,
+  );
 });

@@ -1,8 +1,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { workspaceSecurityFixture } from './workspace-fixture.js';
 import { sandboxWorks } from '../support/services.js';
+import { workspaceSecurityFixture } from './workspace-fixture.js';
 
 // With an allow list, nothing the model can put in the workspace runs in place of an allowed program.
 describe.runIf(sandboxWorks)('workspace security: the command allow list', () => {
@@ -23,19 +23,34 @@ describe.runIf(sandboxWorks)('workspace security: the command allow list', () =>
   });
 
   it('refuses a PATH from the call', async () => {
-    await expect(fixture.run({ command: 'echo hi', env: { PATH: '/workspace/skills/probe/bin:/usr/bin:/bin' } })).rejects.toThrow(/"PATH".*command restrictions are enabled/);
+    await expect(
+      fixture.run({ command: 'echo hi', env: { PATH: '/workspace/skills/probe/bin:/usr/bin:/bin' } }),
+    ).rejects.toThrow(/"PATH".*command restrictions are enabled/);
   });
 
   it('refuses a path into the workspace, absolute or relative, even named like an allowed program', async () => {
     await fixture.run({ command: 'echo staged', output_files: [] });
-    for (const command of ['/workspace/skills/probe/bin/echo hi', 'bin/echo hi', './bin/echo hi', '../../skills/probe/bin/echo hi']) {
-      await expect(fixture.run({ command, output_files: [] }), command).rejects.toThrow(/not one of the allowed programs/);
+    for (const command of [
+      '/workspace/skills/probe/bin/echo hi',
+      'bin/echo hi',
+      './bin/echo hi',
+      '../../skills/probe/bin/echo hi',
+    ]) {
+      await expect(fixture.run({ command, output_files: [] }), command).rejects.toThrow(
+        /not one of the allowed programs/,
+      );
     }
-    await expect(fixture.exec({ command: 'skills/probe/bin/echo hi', output_files: [] })).rejects.toThrow(/not one of the allowed programs/);
+    await expect(fixture.exec({ command: 'skills/probe/bin/echo hi', output_files: [] })).rejects.toThrow(
+      /not one of the allowed programs/,
+    );
   });
 
   it('ignores a PATH allowed from the host', async () => {
-    const hosted = await workspaceSecurityFixture({ allowedCommands: ['echo'], allowHostEnv: ['PATH'], hostEnv: { PATH: '/workspace/skills/probe/bin' } });
+    const hosted = await workspaceSecurityFixture({
+      allowedCommands: ['echo'],
+      allowHostEnv: ['PATH'],
+      hostEnv: { PATH: '/workspace/skills/probe/bin' },
+    });
     try {
       await mkdir(path.join(hosted.skillDir, 'bin'));
       await writeFile(path.join(hosted.skillDir, 'bin', 'echo'), '#!/bin/sh\nprintf OWNED\n', { mode: 0o755 });

@@ -29,7 +29,10 @@ describe.runIf(process.platform === 'linux')('workspace security: concurrent run
     await mkdir(hostSecrets, { recursive: true });
     await writeFile(path.join(hostSecrets, 'shadow'), 'root:HOST-SHADOW-HASH:19000');
     // The payload is a file the script wrote, saved as an artifact: its content is the script's choice.
-    const saved = await fixture.run({ command: 'echo "ssh-ed25519 AAAA attacker" > out/authorized_keys', save_as_artifacts: true });
+    const saved = await fixture.run({
+      command: 'echo "ssh-ed25519 AAAA attacker" > out/authorized_keys',
+      save_as_artifacts: true,
+    });
     expect(saved.artifact_files?.map((file) => file.name)).toEqual(['out/authorized_keys']);
   });
   afterAll(async () => {
@@ -42,7 +45,8 @@ describe.runIf(process.platform === 'linux')('workspace security: concurrent run
    * (renameat2 RENAME_EXCHANGE, x86-64 syscall 316), staying a random few milliseconds in each state.
    * The host's layout repair replaces the link with a folder now and then; the loop plants a new one.
    */
-  const flipper = (folder: string, hostTarget: string, seconds: number) => `perl -e '${perlFlipLoop}' '${folder}' '${hostTarget}' ${seconds}`;
+  const flipper = (folder: string, hostTarget: string, seconds: number) =>
+    `perl -e '${perlFlipLoop}' '${folder}' '${hostTarget}' ${seconds}`;
 
   /** Runs the flipper in one call while `attempt` repeats in others; returns every attempt's outcome. */
   async function race(command: string, attempt: () => Promise<SkillRunResult>): Promise<Array<SkillRunResult | Error>> {
@@ -65,32 +69,47 @@ describe.runIf(process.platform === 'linux')('workspace security: concurrent run
 
   it('never writes an input through a folder the other run swaps for a link', async () => {
     const outcomes = await race(flipper('work/inputs', hostKeys, 8), () =>
-      fixture.run({ command: 'true', output_files: [], inputs: [{ from: 'artifact://out/authorized_keys', to: 'inputs/authorized_keys' }] }),
+      fixture.run({
+        command: 'true',
+        output_files: [],
+        inputs: [{ from: 'artifact://out/authorized_keys', to: 'inputs/authorized_keys' }],
+      }),
     );
     expect(outcomes.length).toBeGreaterThan(0);
     expect(await readdir(hostKeys)).toEqual([]);
   }, 120_000);
 
   it('never returns a host file through a folder the other run swaps for a link', async () => {
-    const outcomes = await race(flipper('out/d', hostSecrets, 8), () => fixture.run({ command: 'true', output_files: ['out/d/shadow', 'out/d/*'] }));
+    const outcomes = await race(flipper('out/d', hostSecrets, 8), () =>
+      fixture.run({ command: 'true', output_files: ['out/d/shadow', 'out/d/*'] }),
+    );
     expect(outcomes.length).toBeGreaterThan(0);
-    expect(JSON.stringify(outcomes.map((outcome) => (outcome instanceof Error ? outcome.message : outcome)))).not.toContain('HOST-SHADOW-HASH');
+    expect(
+      JSON.stringify(outcomes.map((outcome) => (outcome instanceof Error ? outcome.message : outcome))),
+    ).not.toContain('HOST-SHADOW-HASH');
   }, 120_000);
 
   it('a process the run left behind does not outlive it to race the next run (sandbox runtime)', async () => {
     const flipper = `while :; do rm -rf work/inputs; ln -sfn '${hostKeys}' work/inputs; done`;
-    await fixture.exec({ command: `(setsid nohup bash -c "${flipper}" >/dev/null 2>&1 &) ; sleep 0.2; true`, output_files: [] });
+    await fixture.exec({
+      command: `(setsid nohup bash -c "${flipper}" >/dev/null 2>&1 &) ; sleep 0.2; true`,
+      output_files: [],
+    });
     const deadline = Date.now() + 3000;
     while (Date.now() < deadline) {
       await fixture
-        .run({ command: 'true', output_files: [], inputs: [{ from: 'artifact://out/authorized_keys', to: 'inputs/authorized_keys' }] })
+        .run({
+          command: 'true',
+          output_files: [],
+          inputs: [{ from: 'artifact://out/authorized_keys', to: 'inputs/authorized_keys' }],
+        })
         .catch(() => undefined);
     }
     expect(await readdir(hostKeys)).toEqual([]);
     expect(await readFile(path.join(hostSecrets, 'shadow'), 'utf8')).toBe('root:HOST-SHADOW-HASH:19000');
   }, 60_000);
 
-  it('host-side staging and collection hold on their own while a process outside any turn swaps folders (as a local runtime\'s orphan could)', async () => {
+  it("host-side staging and collection hold on their own while a process outside any turn swaps folders (as a local runtime's orphan could)", async () => {
     const workspace = await fixture.workspaces.workspace('orphaned');
     await writeFile(path.join(workspace.root, 'work', 'payload'), 'ssh-ed25519 AAAA attacker');
     const loops = [
@@ -101,7 +120,9 @@ describe.runIf(process.platform === 'linux')('workspace security: concurrent run
       const deadline = Date.now() + 4000;
       const returned: string[] = [];
       while (Date.now() < deadline) {
-        await workspace.stageInputs([{ from: 'workspace://work/payload', to: 'inputs/authorized_keys' }], { hostAccess: false }).catch(() => undefined);
+        await workspace
+          .stageInputs([{ from: 'workspace://work/payload', to: 'inputs/authorized_keys' }], { hostAccess: false })
+          .catch(() => undefined);
         const collected = await workspace.collect(['out/d/shadow', 'out/d/*']).catch(() => undefined);
         for (const file of collected?.files ?? []) returned.push(file.data.toString('utf8'));
       }
@@ -121,20 +142,35 @@ describe.runIf(process.platform === 'linux')('workspace security: concurrent run
         toolCalls: [
           {
             name: 'workspace_exec',
-            input: { command: `perl -e '${perlFlipLoop}' out/d '${hostSecrets}' 8 & perl -e '${perlFlipLoop}' work/inputs '${hostKeys}' 8 & wait`, timeout: 60, output_files: [] },
+            input: {
+              command: `perl -e '${perlFlipLoop}' out/d '${hostSecrets}' 8 & perl -e '${perlFlipLoop}' work/inputs '${hostKeys}' 8 & wait`,
+              timeout: 60,
+              output_files: [],
+            },
             id: 'flip',
           },
         ],
       },
       { text: 'flipped' },
     ]);
-    const attack = { name: 'skill_run', input: { skill: 'probe', command: 'true', output_files: ['out/d/shadow', 'out/d/*'], inputs: [{ from: 'skill://probe/scripts/probe.sh', to: 'inputs/authorized_keys' }] } };
+    const attack = {
+      name: 'skill_run',
+      input: {
+        skill: 'probe',
+        command: 'true',
+        output_files: ['out/d/shadow', 'out/d/*'],
+        inputs: [{ from: 'skill://probe/scripts/probe.sh', to: 'inputs/authorized_keys' }],
+      },
+    };
     const attacking = createScriptedModel([
       { toolCalls: [{ name: 'skill_load', input: { skill: 'probe' }, id: 'load' }] },
-      ...Array.from({ length: 10 }, (_, step) => ({ toolCalls: [0, 1, 2].map((index) => ({ ...attack, id: `attack-${step}-${index}` })) })),
+      ...Array.from({ length: 10 }, (_, step) => ({
+        toolCalls: [0, 1, 2].map((index) => ({ ...attack, id: `attack-${step}-${index}` })),
+      })),
       { text: 'done' },
     ]);
-    const agent = (model: typeof flipping.model) => createSkillAgent({ model, skills: repository, workspaces: fixture.workspaces, sessions, maxSteps: 30 });
+    const agent = (model: typeof flipping.model) =>
+      createSkillAgent({ model, skills: repository, workspaces: fixture.workspaces, sessions, maxSteps: 30 });
     const collect = async (events: AsyncIterable<SkillAgentEvent>) => {
       const all: SkillAgentEvent[] = [];
       for await (const event of events) all.push(event);
@@ -149,7 +185,6 @@ describe.runIf(process.platform === 'linux')('workspace security: concurrent run
     expect(await readdir(hostKeys)).toEqual([]);
   }, 180_000);
 });
-
 
 /** The flipper of `flipper()`, as a perl program taking folder, host target and seconds. */
 const perlFlipLoop =

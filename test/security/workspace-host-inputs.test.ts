@@ -25,19 +25,31 @@ describe.runIf(process.platform === 'linux')('workspace security: the hostInputs
   });
 
   it('stages files really inside the allowed folder', async () => {
-    const result = await fixture.run({ command: 'cat inputs/data.csv inputs/folder/ok.txt', inputs: [{ from: `host://${allowed}/data.csv` }, { from: `${allowed}/folder` }], output_files: [] });
+    const result = await fixture.run({
+      command: 'cat inputs/data.csv inputs/folder/ok.txt',
+      inputs: [{ from: `host://${allowed}/data.csv` }, { from: `${allowed}/folder` }],
+      output_files: [],
+    });
     expect(result.stdout).toBe('a,b\n1,2\nfine');
   });
 
   it('refuses a link inside the allowed folder that leads out, by copy or by link', async () => {
     for (const from of [`${allowed}/secret-link.txt`, `host://${allowed}/up/host-secret.txt`, `${allowed}/up`]) {
-      await expect(fixture.run({ command: 'cat inputs/*', inputs: [{ from }], output_files: [] })).rejects.toThrow(/leads out of the host folders/);
+      await expect(fixture.run({ command: 'cat inputs/*', inputs: [{ from }], output_files: [] })).rejects.toThrow(
+        /leads out of the host folders/,
+      );
     }
-    await expect(fixture.run({ command: 'true', inputs: [{ from: `${allowed}/secret-link.txt`, mode: 'link' }] })).rejects.toThrow(/leads out of the host folders|runtime cannot see host paths/);
+    await expect(
+      fixture.run({ command: 'true', inputs: [{ from: `${allowed}/secret-link.txt`, mode: 'link' }] }),
+    ).rejects.toThrow(/leads out of the host folders|runtime cannot see host paths/);
   });
 
   it('leaves out links that lead out of a staged folder', async () => {
-    const result = await fixture.run({ command: 'ls inputs/folder; cat inputs/folder/leak.txt; true', inputs: [{ from: `${allowed}/folder` }], output_files: ['inputs/folder/**'] });
+    const result = await fixture.run({
+      command: 'ls inputs/folder; cat inputs/folder/leak.txt; true',
+      inputs: [{ from: `${allowed}/folder` }],
+      output_files: ['inputs/folder/**'],
+    });
     expect(JSON.stringify(result)).not.toContain('host secret');
     expect(result.stdout).toBe('ok.txt\n');
   });

@@ -20,7 +20,11 @@ async function leaveMess(root: string): Promise<void> {
   await chmod(locked, 0o500);
   const name = 'd'.repeat(200);
   // Relative mkdir/cd, as a script would: 30 levels of 201 bytes pass PATH_MAX (4096).
-  execFileSync('bash', ['-c', `cd work && for i in $(seq 30); do mkdir ${name} && cd ${name} || exit 1; done; echo deep > f`], { cwd: root });
+  execFileSync(
+    'bash',
+    ['-c', `cd work && for i in $(seq 30); do mkdir ${name} && cd ${name} || exit 1; done; echo deep > f`],
+    { cwd: root },
+  );
 }
 
 const removed = await workspaces.workspace('by-request');
@@ -32,17 +36,28 @@ execFileSync('truncate', ['-s', '1G', 'metadata.json'], { cwd: expired.root });
 const orphan = await workspaces.workspace('no-metadata');
 execFileSync('rm', ['-f', 'metadata.json'], { cwd: orphan.root });
 
-const exists = (target: string) => lstat(target).then(() => true, () => false);
+const exists = (target: string) =>
+  lstat(target).then(
+    () => true,
+    () => false,
+  );
 const started = Date.now();
 const rssBefore = process.memoryUsage().rss;
 const cleanup = await workspaces.cleanup('by-request').then(String, (error: Error) => `error: ${error.message}`);
-const sweep = await workspaces.cleanupExpired(Date.now() + 120_000).then((ids) => ids.sort().join(','), (error: Error) => `error: ${error.message}`);
+const sweep = await workspaces.cleanupExpired(Date.now() + 120_000).then(
+  (ids) => ids.sort().join(','),
+  (error: Error) => `error: ${error.message}`,
+);
 console.log(
   JSON.stringify({
     uid: process.getuid?.(),
     cleanup,
     sweep,
-    left: { byRequest: await exists(removed.root), byAge: await exists(expired.root), noMetadata: await exists(orphan.root) },
+    left: {
+      byRequest: await exists(removed.root),
+      byAge: await exists(expired.root),
+      noMetadata: await exists(orphan.root),
+    },
     milliseconds: Date.now() - started,
     rssGrowthMb: Math.round((process.memoryUsage().rss - rssBefore) / 1024 / 1024),
   }),

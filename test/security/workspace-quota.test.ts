@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { workspaceSecurityFixture } from './workspace-fixture.js';
 import { resolveExecutionOptions } from '../../src/workspace/execution-options.js';
+import { workspaceSecurityFixture } from './workspace-fixture.js';
 
 /**
  * A command may fill the disk or the inode table of the host from inside its workspace (issue 8:
@@ -16,7 +16,11 @@ describe.runIf(process.platform === 'linux')('workspace disk and file quota', ()
 
   it('stops a command that keeps writing data and reports limits_hit disk', async () => {
     fixture = await workspaceSecurityFixture({ workspaceQuota: { maxBytes: 32 * 1024 * 1024 } });
-    const result = await fixture.run({ command: 'i=0; while true; do head -c 1048576 /dev/zero > "$WORK_DIR/f$i"; i=$((i+1)); sleep 0.02; done', timeout: 25, output_files: [] });
+    const result = await fixture.run({
+      command: 'i=0; while true; do head -c 1048576 /dev/zero > "$WORK_DIR/f$i"; i=$((i+1)); sleep 0.02; done',
+      timeout: 25,
+      output_files: [],
+    });
     expect(result.timed_out).toBe(false);
     expect(result.limits_hit).toEqual(['disk']);
     expect(result.warnings.join('\n')).toMatch(/command stopped: the workspace holds more than 33554432 bytes of disk/);
@@ -25,7 +29,11 @@ describe.runIf(process.platform === 'linux')('workspace disk and file quota', ()
 
   it('stops a command that keeps creating files and reports limits_hit files', async () => {
     fixture = await workspaceSecurityFixture({ workspaceQuota: { maxFiles: 2_000 } });
-    const result = await fixture.run({ command: 'i=0; while true; do : > "$WORK_DIR/n$i"; i=$((i+1)); done', timeout: 25, output_files: [] });
+    const result = await fixture.run({
+      command: 'i=0; while true; do : > "$WORK_DIR/n$i"; i=$((i+1)); done',
+      timeout: 25,
+      output_files: [],
+    });
     expect(result.timed_out).toBe(false);
     expect(result.limits_hit).toEqual(['files']);
     expect(result.warnings.join('\n')).toMatch(/more than 2000 files/);
@@ -42,8 +50,16 @@ describe.runIf(process.platform === 'linux')('workspace disk and file quota', ()
 
   it('has defaults a user would expect, and refuses nonsense', async () => {
     fixture = await workspaceSecurityFixture();
-    expect(resolveExecutionOptions({ workspaces: fixture.workspaces }).workspaceQuota).toEqual({ maxBytes: 1024 * 1024 * 1024, maxFiles: 50_000 });
-    expect(resolveExecutionOptions({ workspaces: fixture.workspaces, workspaceQuota: { maxFiles: Infinity } }).workspaceQuota.maxFiles).toBe(Infinity);
-    expect(() => resolveExecutionOptions({ workspaces: fixture!.workspaces, workspaceQuota: { maxBytes: -1 } })).toThrow(/workspaceQuota.maxBytes/);
+    expect(resolveExecutionOptions({ workspaces: fixture.workspaces }).workspaceQuota).toEqual({
+      maxBytes: 1024 * 1024 * 1024,
+      maxFiles: 50_000,
+    });
+    expect(
+      resolveExecutionOptions({ workspaces: fixture.workspaces, workspaceQuota: { maxFiles: Infinity } }).workspaceQuota
+        .maxFiles,
+    ).toBe(Infinity);
+    expect(() =>
+      resolveExecutionOptions({ workspaces: fixture!.workspaces, workspaceQuota: { maxBytes: -1 } }),
+    ).toThrow(/workspaceQuota.maxBytes/);
   });
 });

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { treeFingerprint, workspaceSecurityFixture } from './workspace-fixture.js';
 import { sandboxWorks } from '../support/services.js';
+import { treeFingerprint, workspaceSecurityFixture } from './workspace-fixture.js';
 
 // Two sessions on one manager: neither can see or change the other's workspace.
 describe.runIf(sandboxWorks)('workspace security: sessions are separate', () => {
@@ -17,7 +17,7 @@ describe.runIf(sandboxWorks)('workspace security: sessions are separate', () => 
     await fixture.dispose();
   });
 
-  it('cannot read or list another session\'s workspace, by host path or by climbing', async () => {
+  it("cannot read or list another session's workspace, by host path or by climbing", async () => {
     const before = await treeFingerprint(victimRoot);
     const attackerRoot = (await fixture.workspaces.workspace('attacker')).root;
     const sibling = path.relative(attackerRoot, victimRoot);
@@ -38,9 +38,18 @@ describe.runIf(sandboxWorks)('workspace security: sessions are separate', () => 
     expect(await treeFingerprint(victimRoot)).toBe(before);
   });
 
-  it('cannot reach another session\'s files through inputs', async () => {
-    await expect(fixture.run({ command: 'true', inputs: [{ from: `${victimRoot}/out/secret.txt` }] })).rejects.toThrow(/host paths are not allowed/);
-    await expect(fixture.run({ command: 'true', inputs: [{ from: `workspace://../${path.basename(victimRoot)}/out/secret.txt` }] })).rejects.toThrow(/climbs out/);
-    await expect(fixture.run({ command: 'true', inputs: [{ from: 'artifact://out/secret.txt' }] })).rejects.toThrow(/not found/);
+  it("cannot reach another session's files through inputs", async () => {
+    await expect(fixture.run({ command: 'true', inputs: [{ from: `${victimRoot}/out/secret.txt` }] })).rejects.toThrow(
+      /host paths are not allowed/,
+    );
+    await expect(
+      fixture.run({
+        command: 'true',
+        inputs: [{ from: `workspace://../${path.basename(victimRoot)}/out/secret.txt` }],
+      }),
+    ).rejects.toThrow(/climbs out/);
+    await expect(fixture.run({ command: 'true', inputs: [{ from: 'artifact://out/secret.txt' }] })).rejects.toThrow(
+      /not found/,
+    );
   });
 });

@@ -1,12 +1,12 @@
-import { mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
-import os from 'node:os';
 import { execFileSync } from 'node:child_process';
+import { mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SkillToolError } from '../../src/tools/errors.js';
-import { treeFingerprint, workspaceSecurityFixture } from './workspace-fixture.js';
 import { sandboxWorks } from '../support/services.js';
+import { treeFingerprint, workspaceSecurityFixture } from './workspace-fixture.js';
 
 // skill_run and workspace_exec on the sandbox runtime: nothing of the host is reachable or changed.
 describe.runIf(sandboxWorks)('workspace security: skill_run in the sandbox', () => {
@@ -39,7 +39,14 @@ describe.runIf(sandboxWorks)('workspace security: skill_run in the sandbox', () 
   it('returns nothing from outside for output globs that point out', async () => {
     const result = await fixture.run({
       command: 'true',
-      output_files: ['/etc/passwd', fixture.hostSecret, '../../../host-secret.txt', '$WORKSPACE_DIR/../../host-secret.txt', '$OUTPUT_DIR/../../*', '/workspace/../etc/hostname'],
+      output_files: [
+        '/etc/passwd',
+        fixture.hostSecret,
+        '../../../host-secret.txt',
+        '$WORKSPACE_DIR/../../host-secret.txt',
+        '$OUTPUT_DIR/../../*',
+        '/workspace/../etc/hostname',
+      ],
     });
     expect(result.output_files).toEqual([]);
     expect(JSON.stringify(result)).not.toContain('host secret');
@@ -68,12 +75,20 @@ describe.runIf(sandboxWorks)('workspace security: skill_run in the sandbox', () 
     }
     await fixture.run({ command: 'echo data > work/data.txt', output_files: [] });
     for (const to of ['../../escape.txt', '/escape.txt', `${hostFolder}/escape.txt`, '$WORKSPACE_DIR/../escape.txt']) {
-      await expect(fixture.run({ command: 'true', inputs: [{ from: 'workspace://work/data.txt', to }] }), to).rejects.toThrow(SkillToolError);
+      await expect(
+        fixture.run({ command: 'true', inputs: [{ from: 'workspace://work/data.txt', to }] }),
+        to,
+      ).rejects.toThrow(SkillToolError);
     }
     // A link planted by an earlier command must not carry a later input out of the workspace.
     const workspace = await fixture.workspaces.workspace('attacker');
     await symlink(hostFolder, path.join(workspace.root, 'work', 'inputs', 'planted'));
-    await expect(fixture.run({ command: 'true', inputs: [{ from: 'workspace://work/data.txt', to: 'inputs/planted/escape.txt' }] })).rejects.toThrow(/leads out of the workspace/);
+    await expect(
+      fixture.run({
+        command: 'true',
+        inputs: [{ from: 'workspace://work/data.txt', to: 'inputs/planted/escape.txt' }],
+      }),
+    ).rejects.toThrow(/leads out of the workspace/);
     await expect(fixture.run({ command: 'true', cwd: 'inputs/planted' })).rejects.toThrow(/leads out of the workspace/);
     expect(await readdir(hostFolder)).toEqual(before);
   });
@@ -89,12 +104,16 @@ describe.runIf(sandboxWorks)('workspace security: skill_run in the sandbox', () 
     const { port } = server.address() as { port: number };
     process.env.SKILLBOX_SECURITY_SECRET = 'env secret';
     try {
-      const result = await fixture.exec({ command: `env; (exec 3<>/dev/tcp/127.0.0.1/${port}) 2>&1 && echo CONNECTED` });
+      const result = await fixture.exec({
+        command: `env; (exec 3<>/dev/tcp/127.0.0.1/${port}) 2>&1 && echo CONNECTED`,
+      });
       expect(result.stdout).not.toContain('env secret');
       expect(result.stdout).not.toContain('CONNECTED');
       expect(connections).toBe(0);
       // The same command reaches the server from the host, so the refusal above is the sandbox's doing.
-      expect(execFileSync('bash', ['-c', `(exec 3<>/dev/tcp/127.0.0.1/${port}) && echo CONNECTED`], { encoding: 'utf8' })).toBe('CONNECTED\n');
+      expect(
+        execFileSync('bash', ['-c', `(exec 3<>/dev/tcp/127.0.0.1/${port}) && echo CONNECTED`], { encoding: 'utf8' }),
+      ).toBe('CONNECTED\n');
     } finally {
       delete process.env.SKILLBOX_SECURITY_SECRET;
       await new Promise((resolve) => server.close(resolve));
@@ -107,7 +126,11 @@ describe.runIf(sandboxWorks)('workspace security: host inputs', () => {
   it('keeps host input paths out of the metadata.json the sandbox can read', async () => {
     const fixture = await workspaceSecurityFixture({ hostInputs: true });
     try {
-      const result = await fixture.run({ command: 'cat inputs/host-secret.txt; echo; cat /workspace/metadata.json', inputs: [{ from: fixture.hostSecret }], output_files: [] });
+      const result = await fixture.run({
+        command: 'cat inputs/host-secret.txt; echo; cat /workspace/metadata.json',
+        inputs: [{ from: fixture.hostSecret }],
+        output_files: [],
+      });
       expect(result.stdout).toContain('host secret');
       expect(result.stdout).toContain('"to": "work/inputs/host-secret.txt"');
       expect(result.stdout).toMatch(/"from": "host:sha256:[0-9a-f]{16}\/host-secret.txt"/);

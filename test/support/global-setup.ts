@@ -8,8 +8,10 @@ import { serviceChecks } from './services.js';
 export default function setup(): void {
   const absent = serviceChecks().filter((check) => !check.available);
   if (absent.length === 0) return;
-  if (process.env['CI'] === 'true') {
-    throw new Error(`CI=true and these test services are absent:\n${absent.map((check) => `  ${check.name}: ${check.howToRun}`).join('\n')}`);
+  if (process.env.CI === 'true') {
+    throw new Error(
+      `CI=true and these test services are absent:\n${absent.map((check) => `  ${check.name}: ${check.howToRun}`).join('\n')}`,
+    );
   }
   for (const check of absent) process.stderr.write(`skipping the ${check.name} tests: ${check.howToRun}\n`);
 }

@@ -1,7 +1,7 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { generateText, jsonSchema, streamText, tool } from 'ai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
-import { startScriptedOpenAiServer, type ScriptedOpenAiServer } from './scripted-openai-server.js';
+import { generateText, jsonSchema, streamText, tool } from 'ai';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type ScriptedOpenAiServer, startScriptedOpenAiServer } from './scripted-openai-server.js';
 
 let server: ScriptedOpenAiServer | undefined;
 afterEach(async () => {
@@ -15,13 +15,20 @@ function provider(baseUrl: string) {
 
 const echo = tool({
   description: 'Echo a word.',
-  inputSchema: jsonSchema<{ word: string }>({ type: 'object', properties: { word: { type: 'string' } }, required: ['word'] }),
+  inputSchema: jsonSchema<{ word: string }>({
+    type: 'object',
+    properties: { word: { type: 'string' } },
+    required: ['word'],
+  }),
   execute: async ({ word }) => `echo:${word}`,
 });
 
 describe('scripted OpenAI-compatible server', () => {
   it('answers non-streaming requests with scripted tool calls, then text, and records each body', async () => {
-    server = await startScriptedOpenAiServer([{ toolCalls: [{ name: 'echo', arguments: { word: 'hi' } }] }, { text: 'done', usage: { promptTokens: 7, completionTokens: 2 } }]);
+    server = await startScriptedOpenAiServer([
+      { toolCalls: [{ name: 'echo', arguments: { word: 'hi' } }] },
+      { text: 'done', usage: { promptTokens: 7, completionTokens: 2 } },
+    ]);
     const result = await generateText({
       model: provider(server.baseUrl).chatModel('m1'),
       prompt: 'say hi',
@@ -34,12 +41,24 @@ describe('scripted OpenAI-compatible server', () => {
     expect(server.requests).toHaveLength(2);
     expect(server.requests[0]?.headers.authorization).toBe('Bearer test-key');
     expect(server.requests[0]?.body.tools?.map((entry) => entry.function.name)).toEqual(['echo']);
-    expect(server.requests[1]?.body.messages.at(-1)).toEqual({ role: 'tool', tool_call_id: 'call_1_1', content: 'echo:hi' });
+    expect(server.requests[1]?.body.messages.at(-1)).toEqual({
+      role: 'tool',
+      tool_call_id: 'call_1_1',
+      content: 'echo:hi',
+    });
   });
 
   it('streams text in several deltas and tool-call arguments in pieces', async () => {
-    server = await startScriptedOpenAiServer([{ toolCalls: [{ name: 'echo', arguments: { word: 'streamed' } }] }, { text: 'a streamed answer' }]);
-    const result = streamText({ model: provider(server.baseUrl).chatModel('m1'), prompt: 'go', tools: { echo }, stopWhen: ({ steps }) => steps.length >= 3 });
+    server = await startScriptedOpenAiServer([
+      { toolCalls: [{ name: 'echo', arguments: { word: 'streamed' } }] },
+      { text: 'a streamed answer' },
+    ]);
+    const result = streamText({
+      model: provider(server.baseUrl).chatModel('m1'),
+      prompt: 'go',
+      tools: { echo },
+      stopWhen: ({ steps }) => steps.length >= 3,
+    });
     const deltas: string[] = [];
     for await (const part of result.fullStream) if (part.type === 'text-delta') deltas.push(part.text);
     expect(deltas.join('')).toBe('a streamed answer');
@@ -50,7 +69,11 @@ describe('scripted OpenAI-compatible server', () => {
 
   it('fails clearly when the script runs out and can script HTTP errors', async () => {
     server = await startScriptedOpenAiServer([{ errorStatus: 401, errorMessage: 'bad key' }]);
-    await expect(generateText({ model: provider(server.baseUrl).chatModel('m1'), prompt: 'x', maxRetries: 0 })).rejects.toThrow(/bad key/);
-    await expect(generateText({ model: provider(server.baseUrl).chatModel('m1'), prompt: 'x', maxRetries: 0 })).rejects.toThrow(/no response scripted for request 2/);
+    await expect(
+      generateText({ model: provider(server.baseUrl).chatModel('m1'), prompt: 'x', maxRetries: 0 }),
+    ).rejects.toThrow(/bad key/);
+    await expect(
+      generateText({ model: provider(server.baseUrl).chatModel('m1'), prompt: 'x', maxRetries: 0 }),
+    ).rejects.toThrow(/no response scripted for request 2/);
   });
 });

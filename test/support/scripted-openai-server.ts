@@ -64,7 +64,12 @@ export async function startScriptedOpenAiServer(script: Script): Promise<Scripte
       sendError(response, 404, `scripted server: no route for ${request.method} ${path}`);
       return;
     }
-    const recorded: RecordedRequest = { path, headers: request.headers, rawBody, body: JSON.parse(rawBody) as RecordedRequest['body'] };
+    const recorded: RecordedRequest = {
+      path,
+      headers: request.headers,
+      rawBody,
+      body: JSON.parse(rawBody) as RecordedRequest['body'],
+    };
     const index = requests.length;
     requests.push(recorded);
     const scripted = typeof script === 'function' ? script(recorded, index) : script[index];
@@ -79,11 +84,21 @@ export async function startScriptedOpenAiServer(script: Script): Promise<Scripte
     const toolCalls = (scripted.toolCalls ?? []).map((call, callIndex) => ({
       id: call.id ?? `call_${index + 1}_${callIndex + 1}`,
       type: 'function' as const,
-      function: { name: call.name, arguments: typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments) },
+      function: {
+        name: call.name,
+        arguments: typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments),
+      },
     }));
     const finishReason = toolCalls.length > 0 ? 'tool_calls' : 'stop';
-    const usage = scripted.usage ?? { promptTokens: Math.ceil(rawBody.length / 4), completionTokens: Math.ceil((scripted.text ?? '').length / 4) + toolCalls.length * 10 };
-    const usageBody = { prompt_tokens: usage.promptTokens, completion_tokens: usage.completionTokens, total_tokens: usage.promptTokens + usage.completionTokens };
+    const usage = scripted.usage ?? {
+      promptTokens: Math.ceil(rawBody.length / 4),
+      completionTokens: Math.ceil((scripted.text ?? '').length / 4) + toolCalls.length * 10,
+    };
+    const usageBody = {
+      prompt_tokens: usage.promptTokens,
+      completion_tokens: usage.completionTokens,
+      total_tokens: usage.promptTokens + usage.completionTokens,
+    };
     const id = `chatcmpl-${index + 1}`;
     const created = 1_700_000_000 + index;
     const model = recorded.body.model ?? 'scripted';
@@ -91,11 +106,22 @@ export async function startScriptedOpenAiServer(script: Script): Promise<Scripte
     if (recorded.body.stream !== true) {
       const message: Record<string, unknown> = { role: 'assistant', content: scripted.text ?? null };
       if (toolCalls.length > 0) message.tool_calls = toolCalls;
-      sendJson(response, 200, { id, object: 'chat.completion', created, model, choices: [{ index: 0, message, finish_reason: finishReason }], usage: usageBody });
+      sendJson(response, 200, {
+        id,
+        object: 'chat.completion',
+        created,
+        model,
+        choices: [{ index: 0, message, finish_reason: finishReason }],
+        usage: usageBody,
+      });
       return;
     }
 
-    response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+    response.writeHead(200, {
+      'content-type': 'text/event-stream',
+      'cache-control': 'no-cache',
+      connection: 'keep-alive',
+    });
     const chunk = (delta: Record<string, unknown>, finish: string | null, extra: Record<string, unknown> = {}) =>
       `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model, choices: [{ index: 0, delta, finish_reason: finish }], ...extra })}\n\n`;
     response.write(chunk({ role: 'assistant', content: '' }, null));
@@ -103,8 +129,27 @@ export async function startScriptedOpenAiServer(script: Script): Promise<Scripte
     for (const piece of splitText(scripted.text ?? '')) response.write(chunk({ content: piece }, null));
     toolCalls.forEach((call, callIndex) => {
       const half = Math.ceil(call.function.arguments.length / 2);
-      response.write(chunk({ tool_calls: [{ index: callIndex, id: call.id, type: 'function', function: { name: call.function.name, arguments: call.function.arguments.slice(0, half) } }] }, null));
-      response.write(chunk({ tool_calls: [{ index: callIndex, function: { arguments: call.function.arguments.slice(half) } }] }, null));
+      response.write(
+        chunk(
+          {
+            tool_calls: [
+              {
+                index: callIndex,
+                id: call.id,
+                type: 'function',
+                function: { name: call.function.name, arguments: call.function.arguments.slice(0, half) },
+              },
+            ],
+          },
+          null,
+        ),
+      );
+      response.write(
+        chunk(
+          { tool_calls: [{ index: callIndex, function: { arguments: call.function.arguments.slice(half) } }] },
+          null,
+        ),
+      );
     });
     response.write(chunk({}, finishReason, { usage: usageBody }));
     response.end('data: [DONE]\n\n');

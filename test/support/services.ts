@@ -12,10 +12,13 @@ import { detectSandboxSupport } from '../../src/workspace/runtimes/sandbox-suppo
  */
 
 /** The shared corpus of real public skills: SKILLBOX_CORPUS, else `shared/corpus` beside the repository. */
-export const corpusRoot: string = resolve(process.env['SKILLBOX_CORPUS'] ?? fileURLToPath(new URL('../../../shared/corpus', import.meta.url)));
+export const corpusRoot: string = resolve(
+  process.env.SKILLBOX_CORPUS ?? fileURLToPath(new URL('../../../shared/corpus', import.meta.url)),
+);
 
-export const postgresUrl: string = process.env['SKILLBOX_TEST_POSTGRES_URL'] ?? 'postgres://skillbox:skillbox@127.0.0.1:5432/skillbox_test';
-export const redisUrl: string = process.env['SKILLBOX_TEST_REDIS_URL'] ?? 'redis://127.0.0.1:6379';
+export const postgresUrl: string =
+  process.env.SKILLBOX_TEST_POSTGRES_URL ?? 'postgres://skillbox:skillbox@127.0.0.1:5432/skillbox_test';
+export const redisUrl: string = process.env.SKILLBOX_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 export interface ServiceCheck {
   name: string;
@@ -28,7 +31,11 @@ export interface ServiceCheck {
 export function reachable(url: string, defaultPort: number): Promise<boolean> {
   const { hostname, port } = new URL(url);
   return new Promise((done) => {
-    const socket = connect({ host: hostname || '127.0.0.1', port: port === '' ? defaultPort : Number(port), timeout: 1000 });
+    const socket = connect({
+      host: hostname || '127.0.0.1',
+      port: port === '' ? defaultPort : Number(port),
+      timeout: 1000,
+    });
     const finish = (result: boolean) => {
       socket.destroy();
       done(result);
@@ -48,9 +55,25 @@ export const sandboxWorks: boolean = detectSandboxSupport().available;
 export function serviceChecks(): ServiceCheck[] {
   const support = detectSandboxSupport();
   return [
-    { name: 'corpus', available: hasCorpus, howToRun: `the skill corpus is not at ${corpusRoot}: set SKILLBOX_CORPUS=/path/to/corpus (or put shared/corpus beside the repository)` },
-    { name: 'PostgreSQL', available: postgresReachable, howToRun: `nothing answers at ${new URL(postgresUrl).host}: run bash .ci/services.sh, or set SKILLBOX_TEST_POSTGRES_URL` },
-    { name: 'Redis', available: redisReachable, howToRun: `nothing answers at ${new URL(redisUrl).host}: run bash .ci/services.sh, or set SKILLBOX_TEST_REDIS_URL` },
-    { name: 'sandbox', available: support.available, howToRun: `${support.available ? '' : support.reason}: install bubblewrap (apt-get install bubblewrap) on Linux` },
+    {
+      name: 'corpus',
+      available: hasCorpus,
+      howToRun: `the skill corpus is not at ${corpusRoot}: set SKILLBOX_CORPUS=/path/to/corpus (or put shared/corpus beside the repository)`,
+    },
+    {
+      name: 'PostgreSQL',
+      available: postgresReachable,
+      howToRun: `nothing answers at ${new URL(postgresUrl).host}: run bash .ci/services.sh, or set SKILLBOX_TEST_POSTGRES_URL`,
+    },
+    {
+      name: 'Redis',
+      available: redisReachable,
+      howToRun: `nothing answers at ${new URL(redisUrl).host}: run bash .ci/services.sh, or set SKILLBOX_TEST_REDIS_URL`,
+    },
+    {
+      name: 'sandbox',
+      available: support.available,
+      howToRun: `${support.available ? '' : support.reason}: install bubblewrap (apt-get install bubblewrap) on Linux`,
+    },
   ];
 }

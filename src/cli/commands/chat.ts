@@ -3,15 +3,15 @@ import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
-import { loadModes, type LoadMode } from '../../disclosure/load-mode.js';
+import { type LoadMode, loadModes } from '../../disclosure/load-mode.js';
 import type { MaterializationMode } from '../../disclosure/materialize-request.js';
 import type { SkillAgentEvent } from '../../integrations/ai-sdk/agent-events.js';
 import { createMemorySessionStore } from '../../sessions/memory-session-store.js';
 import type { SessionStore } from '../../sessions/session-store.js';
 import { createRuntime, RUNTIME_KINDS, type RuntimeKind } from '../../workspace/runtimes/create-runtime.js';
 import { detectSandboxSupport } from '../../workspace/runtimes/sandbox-support.js';
+import { type CliCommand, type CliIo, CliUsageError } from '../command.js';
 import { oneOf, parseCommandArguments } from '../parse-command-arguments.js';
-import { CliUsageError, type CliCommand, type CliIo } from '../command.js';
 import { describeLeftOutSkills, openRepositoryFromArgs } from '../skill-roots.js';
 
 const usage = `Usage: skillbox chat [--root DIR]... [--session ID] [--once "MESSAGE"]
@@ -82,7 +82,12 @@ export function parseChatArguments(args: string[]): ChatArguments {
     runtime: oneOf(values.runtime, RUNTIME_KINDS, '--runtime', 'auto'),
     maxSteps: 20,
   };
-  for (const [option, value] of [['--session', values.session], ['--once', values.once], ['--db', values.db], ['--user', values.user]] as const) {
+  for (const [option, value] of [
+    ['--session', values.session],
+    ['--once', values.once],
+    ['--db', values.db],
+    ['--user', values.user],
+  ] as const) {
     if (value !== undefined && value.trim() === '') throw new CliUsageError(`${option} needs a non-empty value`);
   }
   if (values.session !== undefined) parsed.sessionId = values.session;
@@ -91,7 +96,8 @@ export function parseChatArguments(args: string[]): ChatArguments {
   if (values.user !== undefined) parsed.userId = values.user;
   if (values['max-steps'] !== undefined) {
     const steps = Number(values['max-steps']);
-    if (!Number.isInteger(steps) || steps < 1) throw new CliUsageError(`--max-steps must be a positive integer; got "${values['max-steps']}"`);
+    if (!Number.isInteger(steps) || steps < 1)
+      throw new CliUsageError(`--max-steps must be a positive integer; got "${values['max-steps']}"`);
     parsed.maxSteps = steps;
   }
   return parsed;
@@ -107,7 +113,9 @@ export interface ChatEndpoint {
 export function readChatEndpoint(env: NodeJS.ProcessEnv): ChatEndpoint | { problem: string } {
   const baseUrl = env.OPENAI_BASE_URL?.trim() ?? '';
   const model = env.SKILLBOX_MODEL?.trim() ?? '';
-  const missing = [baseUrl === '' ? 'OPENAI_BASE_URL' : undefined, model === '' ? 'SKILLBOX_MODEL' : undefined].filter((name) => name !== undefined);
+  const missing = [baseUrl === '' ? 'OPENAI_BASE_URL' : undefined, model === '' ? 'SKILLBOX_MODEL' : undefined].filter(
+    (name) => name !== undefined,
+  );
   if (missing.length > 0) {
     return {
       problem:
@@ -128,7 +136,11 @@ export function readChatEndpoint(env: NodeJS.ProcessEnv): ChatEndpoint | { probl
 }
 
 function newSessionId(): string {
-  const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, '').replace('T', '-');
+  const stamp = new Date()
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, '')
+    .replace('T', '-');
   return `chat-${stamp}-${randomBytes(3).toString('hex')}`;
 }
 
@@ -158,9 +170,13 @@ function runWarnings(output: unknown): string[] {
  * warning of a script run (the user, not only the model, must learn that a run was unconfined or
  * its output cut).
  */
-export function toolCallLine(call: { toolName: string; input: unknown } | undefined, result: Extract<SkillAgentEvent, { type: 'tool-result' }>): string {
+export function toolCallLine(
+  call: { toolName: string; input: unknown } | undefined,
+  result: Extract<SkillAgentEvent, { type: 'tool-result' }>,
+): string {
   const input = call === undefined ? '' : ` ${shorten(JSON.stringify(call.input) ?? '', 100)}`;
-  const outcome = result.error !== undefined ? `failed: ${shorten(result.error, 160)}` : shorten(describeOutput(result.output), 160);
+  const outcome =
+    result.error !== undefined ? `failed: ${shorten(result.error, 160)}` : shorten(describeOutput(result.output), 160);
   const warnings = result.error !== undefined ? [] : runWarnings(result.output);
   return `· ${result.toolName}${input} → ${outcome}\n${warnings.map((warning) => `  ! ${shorten(warning, 200)}\n`).join('')}`;
 }
@@ -169,7 +185,11 @@ export function toolCallLine(call: { toolName: string; input: unknown } | undefi
  * The notice printed once at start when scripts will run unconfined: what that means and how to
  * get the sandbox on this platform. `reason` is why `auto` could not use the sandbox.
  */
-export function isolationBanner(options: { requested: RuntimeKind; platform: NodeJS.Platform; reason?: string }): string {
+export function isolationBanner(options: {
+  requested: RuntimeKind;
+  platform: NodeJS.Platform;
+  reason?: string;
+}): string {
   const why =
     options.requested === 'local'
       ? 'you chose --runtime local'
@@ -187,10 +207,19 @@ export function isolationBanner(options: { requested: RuntimeKind; platform: Nod
 
 type SqliteModule = typeof import('../../sessions/sqlite/index.js');
 
-async function loadIntegration(io: CliIo): Promise<{ agentModule: typeof import('../../integrations/ai-sdk/skill-agent.js'); providerModule: typeof import('@ai-sdk/openai-compatible') } | undefined> {
+async function loadIntegration(io: CliIo): Promise<
+  | {
+      agentModule: typeof import('../../integrations/ai-sdk/skill-agent.js');
+      providerModule: typeof import('@ai-sdk/openai-compatible');
+    }
+  | undefined
+> {
   try {
     // Imported here, not at the top: the other commands should not pay for loading the AI SDK.
-    const [agentModule, providerModule] = await Promise.all([import('../../integrations/ai-sdk/skill-agent.js'), import('@ai-sdk/openai-compatible')]);
+    const [agentModule, providerModule] = await Promise.all([
+      import('../../integrations/ai-sdk/skill-agent.js'),
+      import('@ai-sdk/openai-compatible'),
+    ]);
     return { agentModule, providerModule };
   } catch (error) {
     // `ai` and the provider are dependencies of skillbox, so this is a broken install.
@@ -226,19 +255,32 @@ async function run(args: string[], io: CliIo): Promise<number> {
   const runtime = createRuntime({ kind: options.runtime });
   if (!runtime.isolated) {
     const support = options.runtime === 'local' ? undefined : detectSandboxSupport();
-    io.stderr(isolationBanner({ requested: options.runtime, platform: process.platform, ...(support !== undefined && !support.available ? { reason: support.reason } : {}) }));
+    io.stderr(
+      isolationBanner({
+        requested: options.runtime,
+        platform: process.platform,
+        ...(support !== undefined && !support.available ? { reason: support.reason } : {}),
+      }),
+    );
   }
   const sqlite = await loadSqlite();
   let sessions: SessionStore;
   if (sqlite === undefined) {
     if (options.db !== undefined || options.sessionId !== undefined) {
-      io.stderr(`skillbox chat: ${options.db !== undefined ? '--db' : '--session'} needs the optional package better-sqlite3 to keep sessions in a file (npm install better-sqlite3)\n`);
+      io.stderr(
+        `skillbox chat: ${options.db !== undefined ? '--db' : '--session'} needs the optional package better-sqlite3 to keep sessions in a file (npm install better-sqlite3)\n`,
+      );
       return 2;
     }
-    io.stderr('skillbox chat: better-sqlite3 is not installed, so this conversation is kept in memory only and cannot be resumed (npm install better-sqlite3 to keep sessions)\n');
+    io.stderr(
+      'skillbox chat: better-sqlite3 is not installed, so this conversation is kept in memory only and cannot be resumed (npm install better-sqlite3 to keep sessions)\n',
+    );
     sessions = createMemorySessionStore();
   } else {
-    const dbPath = options.db !== undefined ? resolve(io.cwd, options.db) : join(io.env.HOME ?? homedir(), '.skillbox', 'sessions.db');
+    const dbPath =
+      options.db !== undefined
+        ? resolve(io.cwd, options.db)
+        : join(io.env.HOME ?? homedir(), '.skillbox', 'sessions.db');
     // Conversations may hold anything the user typed or a script printed: only the user may read them.
     mkdirSync(dirname(dbPath), { recursive: true, mode: 0o700 });
     if (!existsSync(dbPath)) closeSync(openSync(dbPath, 'a', 0o600));
@@ -265,7 +307,9 @@ async function run(args: string[], io: CliIo): Promise<number> {
     });
     const userId = options.userId ?? io.env.USER ?? 'local';
     const sessionId = options.sessionId ?? newSessionId();
-    const resumed = options.sessionId !== undefined && (await sessions.getSession({ appName: 'skillbox-chat', userId, sessionId }, { limit: 0 })) !== undefined;
+    const resumed =
+      options.sessionId !== undefined &&
+      (await sessions.getSession({ appName: 'skillbox-chat', userId, sessionId }, { limit: 0 })) !== undefined;
     io.stderr(`${resumed ? 'resuming session' : 'new session'} ${sessionId} (resume with --session ${sessionId})\n`);
 
     const turn = async (message: string, streaming: boolean): Promise<number> => {

@@ -1,7 +1,7 @@
 import { realpath } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createSkillTree, skillMarkdown, type SkillTree } from '../../repository/testing/skill-tree.js';
+import { createSkillTree, type SkillTree, skillMarkdown } from '../../repository/testing/skill-tree.js';
 import { main } from '../main.js';
 
 const examples = resolve(import.meta.dirname, '../../../examples/skills');
@@ -11,10 +11,19 @@ afterEach(async () => {
   tree = undefined;
 });
 
-async function runList(args: string[], cwd = process.cwd(), env: NodeJS.ProcessEnv = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+async function runList(
+  args: string[],
+  cwd = process.cwd(),
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = '';
   let stderr = '';
-  const io = { stdout: (text: string) => void (stdout += text), stderr: (text: string) => void (stderr += text), cwd, env };
+  const io = {
+    stdout: (text: string) => void (stdout += text),
+    stderr: (text: string) => void (stderr += text),
+    cwd,
+    env,
+  };
   const code = await main(['list', ...args], io);
   return { code, stdout, stderr };
 }
@@ -49,9 +58,20 @@ describe('skillbox list --json', () => {
         warnings: [expect.stringContaining('Mismatch')],
         model_visible: true,
       },
-      { name: 'tool', description: 'Uses tools.', path: `${real}/first/tool`, root: `${real}/first`, docs: ['docs/guide.md'], tools: ['fetch_data'], warnings: [], model_visible: true },
+      {
+        name: 'tool',
+        description: 'Uses tools.',
+        path: `${real}/first/tool`,
+        root: `${real}/first`,
+        docs: ['docs/guide.md'],
+        tools: ['fetch_data'],
+        warnings: [],
+        model_visible: true,
+      },
     ]);
-    expect(output.skipped).toEqual([{ path: `${real}/first/broken/SKILL.md`, reason: expect.stringContaining('description') }]);
+    expect(output.skipped).toEqual([
+      { path: `${real}/first/broken/SKILL.md`, reason: expect.stringContaining('description') },
+    ]);
     expect(output.shadowed).toEqual([{ name: 'tool', path: `${real}/second/tool`, winner: `${real}/first/tool` }]);
     expect(result.stderr).toBe('');
   });
@@ -59,8 +79,17 @@ describe('skillbox list --json', () => {
   it('lists the bundled examples', async () => {
     const result = await runList(['--root', examples, '--json']);
     const output = JSON.parse(result.stdout) as { skills: { name: string; tools: string[] }[] };
-    expect(output.skills.map((skill) => skill.name)).toEqual(['file-ops', 'python-math', 'user-file-ops', 'weather-tools']);
-    expect(output.skills.find((skill) => skill.name === 'weather-tools')?.tools).toEqual(['get_current_weather', 'get_weather_forecast', 'search_city_by_name']);
+    expect(output.skills.map((skill) => skill.name)).toEqual([
+      'file-ops',
+      'python-math',
+      'user-file-ops',
+      'weather-tools',
+    ]);
+    expect(output.skills.find((skill) => skill.name === 'weather-tools')?.tools).toEqual([
+      'get_current_weather',
+      'get_weather_forecast',
+      'search_city_by_name',
+    ]);
   });
 });
 
@@ -77,7 +106,9 @@ describe('skillbox list', () => {
     ]);
     expect(result.stdout).toContain(`2 skills in ${real}/first, ${real}/second\n`);
     expect(result.stdout).toContain(`Skipped:\n  ${real}/first/broken/SKILL.md: `);
-    expect(result.stdout).toContain(`Shadowed (an earlier skill has the name):\n  tool: ${real}/second/tool (uses ${real}/first/tool)\n`);
+    expect(result.stdout).toContain(
+      `Shadowed (an earlier skill has the name):\n  tool: ${real}/second/tool (uses ${real}/first/tool)\n`,
+    );
     expect(result.stderr).toMatch(/^warning: other-name: .*Mismatch/);
   });
 
@@ -87,7 +118,11 @@ describe('skillbox list', () => {
     const standard = await runList([], real, { HOME: real });
     expect(standard.stdout).toMatch(/^NAME {3}DOCS {2}TOOLS {2}DESCRIPTION\nlocal/);
     const missing = await runList(['--root', 'nowhere'], real);
-    expect(missing).toEqual({ code: 1, stdout: '', stderr: `skillbox list: skills root ${real}/nowhere does not exist\n` });
+    expect(missing).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `skillbox list: skills root ${real}/nowhere does not exist\n`,
+    });
     const oneOfTwo = await runList(['--root', '.claude/skills', '--root', 'nowhere', '--root', 'elsewhere'], real);
     expect(oneOfTwo).toEqual({
       code: 1,
@@ -102,10 +137,14 @@ describe('skillbox list', () => {
 
   it('lists each skill once when one root holds another, in either order', async () => {
     const parent = resolve(examples, '..');
-    const names = (stdout: string): string[] => (JSON.parse(stdout) as { skills: { name: string }[] }).skills.map((skill) => skill.name);
+    const names = (stdout: string): string[] =>
+      (JSON.parse(stdout) as { skills: { name: string }[] }).skills.map((skill) => skill.name);
     const alone = names((await runList(['--root', examples, '--json'])).stdout);
     expect(alone.length).toBeGreaterThan(1);
-    for (const roots of [[parent, examples], [examples, parent]]) {
+    for (const roots of [
+      [parent, examples],
+      [examples, parent],
+    ]) {
       const result = await runList([...roots.flatMap((root) => ['--root', root]), '--json']);
       expect(result.code).toBe(0);
       expect(names(result.stdout)).toEqual(alone);
@@ -124,18 +163,28 @@ describe('skillbox list and the model', () => {
   it('marks the skills the model will not see, with the field that hides them, and warns about no honoured field', async () => {
     tree = await createSkillTree({
       'open/SKILL.md': skillMarkdown('open', 'Seen by the model.'),
-      'manual/SKILL.md': '---\nname: manual\ndescription: Run by hand.\ndisable-model-invocation: true\nuser-invocable: true\nargument-hint: "[file]"\n---\nBody.\n',
-      'tooling/SKILL.md': '---\nname: tooling\ndescription: For the build only.\nmetadata:\n  internal: true\n---\nBody.\n',
+      'manual/SKILL.md':
+        '---\nname: manual\ndescription: Run by hand.\ndisable-model-invocation: true\nuser-invocable: true\nargument-hint: "[file]"\n---\nBody.\n',
+      'tooling/SKILL.md':
+        '---\nname: tooling\ndescription: For the build only.\nmetadata:\n  internal: true\n---\nBody.\n',
     });
     const real = await realpath(tree.dir);
     const text = await runList(['--root', real]);
     expect(text.code).toBe(0);
-    expect(text.stdout).toMatch(/^NAME +DOCS +TOOLS +MODEL +DESCRIPTION\nmanual +0 +0 +hidden +Run by hand\.\nopen +0 +0 +sees +Seen by the model\.\ntooling +0 +0 +hidden +For the build only\.\n/);
-    expect(text.stdout).toContain('\nHidden from the model (your code can still load them):\n  manual: disable-model-invocation: true\n  tooling: metadata.internal: true\n');
+    expect(text.stdout).toMatch(
+      /^NAME +DOCS +TOOLS +MODEL +DESCRIPTION\nmanual +0 +0 +hidden +Run by hand\.\nopen +0 +0 +sees +Seen by the model\.\ntooling +0 +0 +hidden +For the build only\.\n/,
+    );
+    expect(text.stdout).toContain(
+      '\nHidden from the model (your code can still load them):\n  manual: disable-model-invocation: true\n  tooling: metadata.internal: true\n',
+    );
     // The Claude Code fields skillbox knows are not "unexpected" when skills are loaded.
     expect(text.stderr).toBe('');
-    const json = JSON.parse((await runList(['--root', real, '--json'])).stdout) as { skills: Array<{ name: string; model_visible: boolean; hidden_reason?: string }> };
-    expect(json.skills.map(({ name, model_visible, hidden_reason }) => ({ name, model_visible, hidden_reason }))).toEqual([
+    const json = JSON.parse((await runList(['--root', real, '--json'])).stdout) as {
+      skills: Array<{ name: string; model_visible: boolean; hidden_reason?: string }>;
+    };
+    expect(
+      json.skills.map(({ name, model_visible, hidden_reason }) => ({ name, model_visible, hidden_reason })),
+    ).toEqual([
       { name: 'manual', model_visible: false, hidden_reason: 'disable-model-invocation: true' },
       { name: 'open', model_visible: true, hidden_reason: undefined },
       { name: 'tooling', model_visible: false, hidden_reason: 'metadata.internal: true' },
@@ -146,6 +195,10 @@ describe('skillbox list and the model', () => {
     tree = await createSkillTree({ 'notes/readme.md': 'no skills here' });
     const real = await realpath(tree.dir);
     const result = await runList(['--root', real]);
-    expect(result).toEqual({ code: 0, stdout: `No skills found in ${real}.\n`, stderr: `warning: skills root ${real} holds no skill (no SKILL.md in it or below it)\n` });
+    expect(result).toEqual({
+      code: 0,
+      stdout: `No skills found in ${real}.\n`,
+      stderr: `warning: skills root ${real} holds no skill (no SKILL.md in it or below it)\n`,
+    });
   });
 });

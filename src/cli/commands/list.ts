@@ -1,11 +1,11 @@
 import { compareNames } from '../../repository/compare-names.js';
 import { modelHiddenReason } from '../../repository/model-invocation.js';
 import type { Skill } from '../../repository/types.js';
-import { startProgress } from '../progress.js';
-import { warningLine } from '../terminal-style.js';
-import { CliUsageError, type CliCommand, type CliIo } from '../command.js';
-import { describeRoots, openRepositoryFromArgs } from '../skill-roots.js';
+import type { CliCommand, CliIo } from '../command.js';
 import { parseCommandArguments } from '../parse-command-arguments.js';
+import { startProgress } from '../progress.js';
+import { describeRoots, openRepositoryFromArgs } from '../skill-roots.js';
+import { warningLine } from '../terminal-style.js';
 
 const usage = `Usage: skillbox list [--root DIR]... [--json]
 
@@ -49,7 +49,12 @@ function oneLine(text: string, width: number): string {
 function table(rows: string[][]): string {
   const widths = rows[0]?.map((_, column) => Math.max(...rows.map((row) => [...(row[column] ?? '')].length))) ?? [];
   return rows
-    .map((row) => row.map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column] ?? 0))).join('  ').trimEnd())
+    .map((row) =>
+      row
+        .map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column] ?? 0)))
+        .join('  ')
+        .trimEnd(),
+    )
     .join('\n');
 }
 
@@ -65,7 +70,8 @@ async function run(args: string[], io: CliIo): Promise<number> {
     progress.done();
   }
   const report = await repository.report();
-  const hiddenReason = (skill: Skill): string | undefined => (skill.modelInvocable === false ? (modelHiddenReason(skill.frontmatter) ?? 'not model-invocable') : undefined);
+  const hiddenReason = (skill: Skill): string | undefined =>
+    skill.modelInvocable === false ? (modelHiddenReason(skill.frontmatter) ?? 'not model-invocable') : undefined;
 
   if (json) {
     const output = {
@@ -93,12 +99,22 @@ async function run(args: string[], io: CliIo): Promise<number> {
     const anyHidden = skills.some((skill) => hiddenReason(skill) !== undefined);
     const rows = [['NAME', 'DOCS', 'TOOLS', ...(anyHidden ? ['MODEL'] : []), 'DESCRIPTION']];
     for (const skill of skills) {
-      rows.push([skill.name, String(skill.docs.length), String(skill.tools.length), ...(anyHidden ? [hiddenReason(skill) === undefined ? 'sees' : 'hidden'] : []), oneLine(skill.description, descriptionWidth)]);
+      rows.push([
+        skill.name,
+        String(skill.docs.length),
+        String(skill.tools.length),
+        ...(anyHidden ? [hiddenReason(skill) === undefined ? 'sees' : 'hidden'] : []),
+        oneLine(skill.description, descriptionWidth),
+      ]);
     }
-    io.stdout(`${table(rows)}\n\n${skills.length} skill${skills.length === 1 ? '' : 's'} in ${describeRoots(repository, roots)}\n`);
+    io.stdout(
+      `${table(rows)}\n\n${skills.length} skill${skills.length === 1 ? '' : 's'} in ${describeRoots(repository, roots)}\n`,
+    );
     const hidden = skills.filter((skill) => hiddenReason(skill) !== undefined);
     if (hidden.length > 0) {
-      io.stdout(`\nHidden from the model (your code can still load them):\n${hidden.map((skill) => `  ${skill.name}: ${hiddenReason(skill)}\n`).join('')}`);
+      io.stdout(
+        `\nHidden from the model (your code can still load them):\n${hidden.map((skill) => `  ${skill.name}: ${hiddenReason(skill)}\n`).join('')}`,
+      );
     }
   }
   if (report.skipped.length > 0) {
@@ -106,9 +122,12 @@ async function run(args: string[], io: CliIo): Promise<number> {
   }
   if (report.shadowed.length > 0) {
     const sorted = [...report.shadowed].sort((left, right) => compareNames(left.name, right.name));
-    io.stdout(`\nShadowed (an earlier skill has the name):\n${sorted.map((entry) => `  ${entry.name}: ${entry.path} (uses ${entry.winner})\n`).join('')}`);
+    io.stdout(
+      `\nShadowed (an earlier skill has the name):\n${sorted.map((entry) => `  ${entry.name}: ${entry.path} (uses ${entry.winner})\n`).join('')}`,
+    );
   }
-  for (const skill of skills) for (const warning of skill.warnings) io.stderr(warningLine(io, `${skill.name}: ${warning}`));
+  for (const skill of skills)
+    for (const warning of skill.warnings) io.stderr(warningLine(io, `${skill.name}: ${warning}`));
   return 0;
 }
 

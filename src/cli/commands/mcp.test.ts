@@ -8,7 +8,12 @@ import { parseMcpArguments } from './mcp.js';
 async function runMcp(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = '';
   let stderr = '';
-  const io = { stdout: (text: string) => void (stdout += text), stderr: (text: string) => void (stderr += text), cwd: process.cwd(), env: {} };
+  const io = {
+    stdout: (text: string) => void (stdout += text),
+    stderr: (text: string) => void (stderr += text),
+    cwd: process.cwd(),
+    env: {},
+  };
   const code = await main(['mcp', ...args], io);
   return { code, stdout, stderr };
 }
@@ -16,9 +21,23 @@ async function runMcp(args: string[]): Promise<{ code: number; stdout: string; s
 describe('skillbox mcp arguments', () => {
   it('defaults to the knowledge profile and the auto runtime, and keeps every --root in order', () => {
     expect(parseMcpArguments([])).toEqual({ roots: [], profile: 'knowledge', runtime: 'auto' });
-    expect(parseMcpArguments(['--root', 'a', '--root', 'b', '--profile', 'full', '--runtime', 'local'])).toEqual({ roots: ['a', 'b'], profile: 'full', runtime: 'local' });
-    expect(parseMcpArguments(['--catalog-tokens', '4000'])).toEqual({ roots: [], profile: 'knowledge', runtime: 'auto', catalogTokens: 4000 });
-    expect(parseMcpArguments(['--catalog-tokens', '0'])).toEqual({ roots: [], profile: 'knowledge', runtime: 'auto', catalogTokens: 0 });
+    expect(parseMcpArguments(['--root', 'a', '--root', 'b', '--profile', 'full', '--runtime', 'local'])).toEqual({
+      roots: ['a', 'b'],
+      profile: 'full',
+      runtime: 'local',
+    });
+    expect(parseMcpArguments(['--catalog-tokens', '4000'])).toEqual({
+      roots: [],
+      profile: 'knowledge',
+      runtime: 'auto',
+      catalogTokens: 4000,
+    });
+    expect(parseMcpArguments(['--catalog-tokens', '0'])).toEqual({
+      roots: [],
+      profile: 'knowledge',
+      runtime: 'auto',
+      catalogTokens: 0,
+    });
   });
 
   it('refuses an unknown profile, an unknown runtime, a runtime without the full profile and positionals, with the usage and exit 2', async () => {

@@ -3,7 +3,7 @@ import { createExecutionTools } from '../../workspace/execution-tools.js';
 import { createRuntime, RUNTIME_KINDS, type RuntimeKind } from '../../workspace/runtimes/create-runtime.js';
 import { detectSandboxSupport } from '../../workspace/runtimes/sandbox-support.js';
 import { createWorkspaceManager } from '../../workspace/workspace-manager.js';
-import { CliUsageError, type CliCommand, type CliIo } from '../command.js';
+import { type CliCommand, type CliIo, CliUsageError } from '../command.js';
 import { oneOf, parseCommandArguments } from '../parse-command-arguments.js';
 import { describeLeftOutSkills, openRepositoryFromArgs } from '../skill-roots.js';
 
@@ -55,7 +55,8 @@ export function parseMcpArguments(args: string[]): McpArguments {
     strict: true,
   });
   // A runtime without the execution tools would be silently unused; the user meant something else.
-  if (values.runtime !== undefined && values.profile !== 'full') throw new CliUsageError('--runtime applies only with --profile full (the knowledge profile runs no scripts)');
+  if (values.runtime !== undefined && values.profile !== 'full')
+    throw new CliUsageError('--runtime applies only with --profile full (the knowledge profile runs no scripts)');
   const parsed: McpArguments = {
     roots: values.root ?? [],
     profile: oneOf(values.profile, ['knowledge', 'full'] as const, '--profile', 'knowledge'),
@@ -63,7 +64,8 @@ export function parseMcpArguments(args: string[]): McpArguments {
   };
   const tokens = values['catalog-tokens'];
   if (tokens !== undefined) {
-    if (!/^(0|[1-9][0-9]*)$/.test(tokens)) throw new CliUsageError(`--catalog-tokens must be a whole number of tokens (0 for no limit); got "${tokens}"`);
+    if (!/^(0|[1-9][0-9]*)$/.test(tokens))
+      throw new CliUsageError(`--catalog-tokens must be a whole number of tokens (0 for no limit); got "${tokens}"`);
     parsed.catalogTokens = Number(tokens);
   }
   return parsed;
@@ -73,20 +75,28 @@ async function run(args: string[], io: CliIo): Promise<number> {
   const options = parseMcpArguments(args);
   let integration: typeof import('../../integrations/mcp/index.js');
   try {
-    // Imported here, not at the top: @modelcontextprotocol/sdk is optional, and the other commands must work without it.
+    // Imported here, not at the top: @modelcontextprotocol/sdk is optional, and the other commands must work without
+    // it.
     integration = await import('../../integrations/mcp/index.js');
   } catch (error) {
-    io.stderr(`skillbox mcp: needs the optional package @modelcontextprotocol/sdk (npm install @modelcontextprotocol/sdk): ${(error as Error).message}\n`);
+    io.stderr(
+      `skillbox mcp: needs the optional package @modelcontextprotocol/sdk (npm install @modelcontextprotocol/sdk): ${(error as Error).message}\n`,
+    );
     return 2;
   }
   const repository = await openRepositoryFromArgs(options.roots, io, 'mcp');
-  let executionTools;
+  let executionTools: ReturnType<typeof createExecutionTools> | undefined;
   if (options.profile === 'full') {
     const runtime = createRuntime({ kind: options.runtime });
     if (!runtime.isolated) {
       const support = options.runtime === 'local' ? undefined : detectSandboxSupport();
-      const why = support === undefined ? 'you chose --runtime local' : `the sandbox is unavailable${support.available ? '' : ` (${support.reason})`}`;
-      io.stderr(`skillbox mcp: WARNING: skill scripts run WITHOUT isolation, because ${why}; they can read and change anything you can.\n`);
+      const why =
+        support === undefined
+          ? 'you chose --runtime local'
+          : `the sandbox is unavailable${support.available ? '' : ` (${support.reason})`}`;
+      io.stderr(
+        `skillbox mcp: WARNING: skill scripts run WITHOUT isolation, because ${why}; they can read and change anything you can.\n`,
+      );
     }
     executionTools = createExecutionTools({ workspaces: createWorkspaceManager({ runtime, repository }) });
   }
@@ -97,7 +107,9 @@ async function run(args: string[], io: CliIo): Promise<number> {
   await integration.serveSkillsOverStdio({
     repository,
     profile: options.profile,
-    ...(options.catalogTokens !== undefined ? { catalogBudget: options.catalogTokens === 0 ? {} : { tokens: options.catalogTokens } } : {}),
+    ...(options.catalogTokens !== undefined
+      ? { catalogBudget: options.catalogTokens === 0 ? {} : { tokens: options.catalogTokens } }
+      : {}),
     ...(executionTools !== undefined ? { executionTools } : {}),
     log: (line) => io.stderr(`${line}\n`),
   });

@@ -12,7 +12,12 @@ const examples = resolve(import.meta.dirname, '../../../examples/skills');
 async function runCli(args: string[], cwd = process.cwd()): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = '';
   let stderr = '';
-  const io = { stdout: (text: string) => void (stdout += text), stderr: (text: string) => void (stderr += text), cwd, env: {} };
+  const io = {
+    stdout: (text: string) => void (stdout += text),
+    stderr: (text: string) => void (stderr += text),
+    cwd,
+    env: {},
+  };
   const code = await main(args, io);
   return { code, stdout, stderr };
 }
@@ -22,8 +27,12 @@ describe('skillbox prompt', () => {
     const skills = await (await createFsSkillRepository({ roots: [examples] })).list();
     const result = await runCli(['prompt', '--root', examples]);
     expect(result.code).toBe(0);
-    expect(result.stdout).toBe(`${renderCatalog({ skills, tools: ['skill_load', 'skill_list_docs', 'skill_select_docs', 'skill_read'] })}\n`);
-    expect(result.stdout).toContain('- weather-tools: Weather information query tools including current weather, forecast, and city search.\n');
+    expect(result.stdout).toBe(
+      `${renderCatalog({ skills, tools: ['skill_load', 'skill_list_docs', 'skill_select_docs', 'skill_read'] })}\n`,
+    );
+    expect(result.stdout).toContain(
+      '- weather-tools: Weather information query tools including current weather, forecast, and city search.\n',
+    );
     expect(result.stdout).not.toContain('skill_run');
   });
 
@@ -38,15 +47,20 @@ describe('skillbox prompt', () => {
     expect(countTokens(budgeted.stdout.trimEnd())).toBeLessThanOrEqual(160);
     expect(budgeted.stderr).toBe('');
     // 160 tokens leave room for the guidance and the names, not for four descriptions.
-    expect(budgeted.stdout).toMatch(/^Available skills \(showing [1-3] of 4 skills; the others are listed by name\):\n/);
+    expect(budgeted.stdout).toMatch(
+      /^Available skills \(showing [1-3] of 4 skills; the others are listed by name\):\n/,
+    );
     expect(budgeted.stdout).toMatch(/\nOther skills: [a-z-]+(, [a-z-]+)*\n/);
-    for (const name of ['file-ops', 'python-math', 'user-file-ops', 'weather-tools']) expect(budgeted.stdout).toContain(name);
+    for (const name of ['file-ops', 'python-math', 'user-file-ops', 'weather-tools'])
+      expect(budgeted.stdout).toContain(name);
   });
 
   it('warns on stderr when even the names exceed the budget, and still lists every skill', async () => {
     const result = await runCli(['prompt', '--root', examples, '--budget', '20']);
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/^Available skills \(showing 0 of 4 skills; the others are listed by name\):\nOther skills: file-ops, python-math, user-file-ops, weather-tools\n/);
+    expect(result.stdout).toMatch(
+      /^Available skills \(showing 0 of 4 skills; the others are listed by name\):\nOther skills: file-ops, python-math, user-file-ops, weather-tools\n/,
+    );
     const tokens = countTokens(result.stdout.trimEnd());
     expect(tokens).toBeGreaterThan(20);
     expect(result.stderr).toBe(
@@ -66,9 +80,13 @@ describe('skillbox prompt', () => {
     for (const bad of ['-3', '0', '2.5', 'ten']) {
       const result = await runCli(['prompt', '--root', examples, `--budget=${bad}`]);
       expect(result).toMatchObject({ code: 2, stdout: '' });
-      expect(result.stderr.split('\n')[0]).toBe(`skillbox prompt: --budget must be a positive whole number of tokens, got "${bad}"`);
+      expect(result.stderr.split('\n')[0]).toBe(
+        `skillbox prompt: --budget must be a positive whole number of tokens, got "${bad}"`,
+      );
     }
-    expect((await runCli(['prompt', '--format', 'yaml', '--root', examples])).stderr).toContain('--format must be text or xml, got "yaml"');
+    expect((await runCli(['prompt', '--format', 'yaml', '--root', examples])).stderr).toContain(
+      '--format must be text or xml, got "yaml"',
+    );
     expect((await runCli(['prompt', '--profile', 'all', '--root', examples])).code).toBe(2);
   });
 });

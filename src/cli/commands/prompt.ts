@@ -1,7 +1,7 @@
-import { renderCatalogWithReport, type CatalogFormat } from '../../disclosure/catalog.js';
+import { type CatalogFormat, renderCatalogWithReport } from '../../disclosure/catalog.js';
 import { knowledgeToolNames } from '../../tools/create-skill-tools.js';
+import { type CliCommand, type CliIo, CliUsageError } from '../command.js';
 import { parseCommandArguments } from '../parse-command-arguments.js';
-import { CliUsageError, type CliCommand, type CliIo } from '../command.js';
 import { describeRoots, openRepositoryFromArgs } from '../skill-roots.js';
 
 const usage = `Usage: skillbox prompt [--root DIR]... [--format text|xml] [--budget TOKENS] [--profile knowledge|full]
@@ -52,7 +52,8 @@ function parse(args: string[]): PromptArgs {
   const format = values.format;
   if (format !== 'text' && format !== 'xml') throw new CliUsageError(`--format must be text or xml, got "${format}"`);
   const profile = values.profile ?? 'knowledge';
-  if (profileTools[profile] === undefined) throw new CliUsageError(`--profile must be knowledge or full, got "${profile}"`);
+  if (profileTools[profile] === undefined)
+    throw new CliUsageError(`--profile must be knowledge or full, got "${profile}"`);
   let budget: number | undefined;
   if (values.budget !== undefined) {
     budget = Number(values.budget);

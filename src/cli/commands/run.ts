@@ -6,13 +6,13 @@ import type { ToolDefinition } from '../../tools/types.js';
 import { maxTimeoutLimitSeconds } from '../../workspace/execution-options.js';
 import { createExecutionTools } from '../../workspace/execution-tools.js';
 import { compileGlob } from '../../workspace/glob-pattern.js';
-import type { SkillRunResult } from '../../workspace/run-result.js';
 import { assertAllowedVariable } from '../../workspace/run-environment.js';
+import type { SkillRunResult } from '../../workspace/run-result.js';
 import { createRuntime, RUNTIME_KINDS, type RuntimeKind } from '../../workspace/runtimes/create-runtime.js';
 import { createWorkspaceManager } from '../../workspace/workspace-manager.js';
-import { CliUsageError, type CliCommand, type CliIo } from '../command.js';
-import { openRepositoryFromArgs } from '../skill-roots.js';
+import { type CliCommand, type CliIo, CliUsageError } from '../command.js';
 import { parseCommandArguments } from '../parse-command-arguments.js';
+import { openRepositoryFromArgs } from '../skill-roots.js';
 
 const usage = `Usage: skillbox run SKILL [options] -- COMMAND...
 
@@ -61,7 +61,8 @@ interface RunArguments {
 
 function parse(args: string[]): RunArguments {
   const separator = args.indexOf('--');
-  if (separator === -1) throw new CliUsageError('give the command after --, e.g. skillbox run python-math -- python3 scripts/fib.py 10');
+  if (separator === -1)
+    throw new CliUsageError('give the command after --, e.g. skillbox run python-math -- python3 scripts/fib.py 10');
   const words = args.slice(separator + 1);
   if (words.length === 0 || words.join(' ').trim() === '') throw new CliUsageError('the command after -- is empty');
   const { values, positionals } = parseCommandArguments({
@@ -81,14 +82,24 @@ function parse(args: string[]): RunArguments {
     allowPositionals: true,
     strict: true,
   });
-  if (positionals.length !== 1) throw new CliUsageError(positionals.length === 0 ? 'name the skill to run' : `expected one skill name before --, got ${positionals.join(' ')}`);
+  if (positionals.length !== 1)
+    throw new CliUsageError(
+      positionals.length === 0
+        ? 'name the skill to run'
+        : `expected one skill name before --, got ${positionals.join(' ')}`,
+    );
   const runtime = values.runtime as RuntimeKind;
-  if (!RUNTIME_KINDS.includes(runtime)) throw new CliUsageError(`--runtime must be one of ${RUNTIME_KINDS.join(', ')}, got "${values.runtime}"`);
+  if (!RUNTIME_KINDS.includes(runtime))
+    throw new CliUsageError(`--runtime must be one of ${RUNTIME_KINDS.join(', ')}, got "${values.runtime}"`);
   let timeoutSeconds: number | undefined;
   if (values.timeout !== undefined) {
     timeoutSeconds = Number(values.timeout);
-    if (!Number.isFinite(timeoutSeconds) || timeoutSeconds <= 0) throw new CliUsageError(`--timeout must be a positive number of seconds, got "${values.timeout}"`);
-    if (timeoutSeconds > maxTimeoutLimitSeconds) throw new CliUsageError(`--timeout must be at most ${maxTimeoutLimitSeconds} seconds (about 24.8 days), got "${values.timeout}"`);
+    if (!Number.isFinite(timeoutSeconds) || timeoutSeconds <= 0)
+      throw new CliUsageError(`--timeout must be a positive number of seconds, got "${values.timeout}"`);
+    if (timeoutSeconds > maxTimeoutLimitSeconds)
+      throw new CliUsageError(
+        `--timeout must be at most ${maxTimeoutLimitSeconds} seconds (about 24.8 days), got "${values.timeout}"`,
+      );
   }
   for (const pattern of values.output ?? []) {
     try {
@@ -144,8 +155,15 @@ async function run(args: string[], io: CliIo): Promise<number> {
   await repository.get(options.skill);
   const readOnlyPaths = options.readOnlyPaths.map((item) => path.resolve(io.cwd, item));
   for (const [index, item] of readOnlyPaths.entries()) {
-    if (!(await stat(item).then(() => true, () => false))) throw new CliUsageError(`--ro "${options.readOnlyPaths[index]}" does not exist`);
-    if (item === path.parse(item).root) throw new CliUsageError('--ro / would show the whole host; name the folders the command needs');
+    if (
+      !(await stat(item).then(
+        () => true,
+        () => false,
+      ))
+    )
+      throw new CliUsageError(`--ro "${options.readOnlyPaths[index]}" does not exist`);
+    if (item === path.parse(item).root)
+      throw new CliUsageError('--ro / would show the whole host; name the folders the command needs');
   }
   const runtime = createRuntime({ kind: options.runtime });
   const baseDir = await mkdtemp(path.join(os.tmpdir(), 'skillbox-run-'));
@@ -168,9 +186,19 @@ async function run(args: string[], io: CliIo): Promise<number> {
       command: options.command,
       env: options.env,
       ...(options.outputs === undefined ? {} : { output_files: options.outputs }),
-      ...(options.inputs.length === 0 ? {} : { inputs: options.inputs.map((from) => ({ from: /^[a-z]+:\/\//i.test(from) ? from : path.resolve(io.cwd, from) })) }),
+      ...(options.inputs.length === 0
+        ? {}
+        : {
+            inputs: options.inputs.map((from) => ({
+              from: /^[a-z]+:\/\//i.test(from) ? from : path.resolve(io.cwd, from),
+            })),
+          }),
     });
-    const result = (await skillRun.execute(input, { sessionId: 'cli', agentName: 'cli', state: createInMemoryStateView() })) as SkillRunResult;
+    const result = (await skillRun.execute(input, {
+      sessionId: 'cli',
+      agentName: 'cli',
+      state: createInMemoryStateView(),
+    })) as SkillRunResult;
     io.stdout(`${JSON.stringify(result, null, 2)}\n`);
     if (options.keep) io.stderr(`workspace kept at ${(await workspaces.workspace('cli')).root}\n`);
     return exitStatusOf(result);

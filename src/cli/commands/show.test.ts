@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createSkillTree, skillMarkdown, type SkillTree } from '../../repository/testing/skill-tree.js';
+import { createSkillTree, type SkillTree, skillMarkdown } from '../../repository/testing/skill-tree.js';
 import { main } from '../main.js';
 
 let tree: SkillTree;
@@ -16,7 +16,12 @@ afterEach(() => tree.remove());
 async function runShow(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = '';
   let stderr = '';
-  const io = { stdout: (text: string) => void (stdout += text), stderr: (text: string) => void (stderr += text), cwd: tree.dir, env: {} };
+  const io = {
+    stdout: (text: string) => void (stdout += text),
+    stderr: (text: string) => void (stderr += text),
+    cwd: tree.dir,
+    env: {},
+  };
   const code = await main(['show', ...args], io);
   return { code, stdout, stderr };
 }
@@ -29,7 +34,11 @@ describe('skillbox show', () => {
   });
 
   it('prints a bundled file with --file', async () => {
-    expect(await runShow(['demo', '--root', 'skills', '--file', 'docs/notes.md'])).toEqual({ code: 0, stdout: 'Some notes.\n', stderr: '' });
+    expect(await runShow(['demo', '--root', 'skills', '--file', 'docs/notes.md'])).toEqual({
+      code: 0,
+      stdout: 'Some notes.\n',
+      stderr: '',
+    });
   });
 
   it('finds skills in the standard roots without --root', async () => {
@@ -39,7 +48,9 @@ describe('skillbox show', () => {
   it('refuses paths that leave the skill, and says what is missing', async () => {
     const escape = await runShow(['demo', '--root', 'skills', '--file', '../../outside.txt']);
     expect(escape.code).toBe(1);
-    expect(escape.stderr).toBe('skillbox show: refused path "../../outside.txt" in skill "demo": ".." is not allowed; give a path inside the skill folder\n');
+    expect(escape.stderr).toBe(
+      'skillbox show: refused path "../../outside.txt" in skill "demo": ".." is not allowed; give a path inside the skill folder\n',
+    );
     expect(escape.stdout).toBe('');
     const absent = await runShow(['demo', '--root', 'skills', '--file', 'docs/none.md']);
     expect(absent).toEqual({ code: 1, stdout: '', stderr: 'skillbox show: skill "demo" has no file "docs/none.md"\n' });
@@ -57,7 +68,8 @@ describe('skillbox show', () => {
     expect(config).toEqual({
       code: 1,
       stdout: '',
-      stderr: 'skillbox show: refused path ".git/config" in skill "demo": it goes through ".git", which is never listed or served\n',
+      stderr:
+        'skillbox show: refused path ".git/config" in skill "demo": it goes through ".git", which is never listed or served\n',
     });
     const environment = await runShow(['demo', '--root', 'skills', '--file', '.env']);
     expect(environment.code).toBe(1);
@@ -66,7 +78,11 @@ describe('skillbox show', () => {
 
   it('does not print binary files', async () => {
     const result = await runShow(['demo', '--root', 'skills', '--file', 'assets/blob.bin']);
-    expect(result).toEqual({ code: 1, stdout: '', stderr: 'skillbox show: assets/blob.bin of skill "demo" is not UTF-8 text (3 bytes); not printed\n' });
+    expect(result).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'skillbox show: assets/blob.bin of skill "demo" is not UTF-8 text (3 bytes); not printed\n',
+    });
   });
 
   it('needs exactly one NAME', async () => {

@@ -1,7 +1,7 @@
 import { SkillNotFoundError } from '../../repository/errors.js';
-import { CliUsageError, type CliCommand, type CliIo } from '../command.js';
-import { openRepositoryFromArgs } from '../skill-roots.js';
+import { type CliCommand, type CliIo, CliUsageError } from '../command.js';
 import { parseCommandArguments } from '../parse-command-arguments.js';
+import { openRepositoryFromArgs } from '../skill-roots.js';
 
 const usage = `Usage: skillbox show NAME [--root DIR]... [--file REL]
 
@@ -27,7 +27,8 @@ function parse(args: string[]): { name: string; roots: string[]; file: string | 
   });
   const [name, ...extra] = positionals;
   if (name === undefined) throw new CliUsageError('NAME is required');
-  if (extra.length > 0) throw new CliUsageError(`expected one NAME, got ${positionals.length}: ${positionals.join(' ')}`);
+  if (extra.length > 0)
+    throw new CliUsageError(`expected one NAME, got ${positionals.length}: ${positionals.join(' ')}`);
   return { name, roots: values.root ?? [], file: values.file };
 }
 

@@ -10,7 +10,12 @@ const examples = resolve(import.meta.dirname, '../../../examples/skills');
 async function runCli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = '';
   let stderr = '';
-  const io = { stdout: (text: string) => void (stdout += text), stderr: (text: string) => void (stderr += text), cwd: process.cwd(), env: {} };
+  const io = {
+    stdout: (text: string) => void (stdout += text),
+    stderr: (text: string) => void (stderr += text),
+    cwd: process.cwd(),
+    env: {},
+  };
   const code = await main(args, io);
   return { code, stdout, stderr };
 }
@@ -26,9 +31,20 @@ describe('skillbox tokens', () => {
     };
     expect(Object.keys(report)).toEqual(['tokenizer', 'skills', 'totals']);
     expect(report.tokenizer).toBe('o200k_base');
-    expect(report.skills.map((skill) => skill.name)).toEqual(['file-ops', 'python-math', 'user-file-ops', 'weather-tools']);
+    expect(report.skills.map((skill) => skill.name)).toEqual([
+      'file-ops',
+      'python-math',
+      'user-file-ops',
+      'weather-tools',
+    ]);
     for (const skill of report.skills) {
-      expect(Object.keys(skill)).toEqual(['name', 'name_description_tokens', 'catalog_tokens', 'body_tokens', 'docs_tokens']);
+      expect(Object.keys(skill)).toEqual([
+        'name',
+        'name_description_tokens',
+        'catalog_tokens',
+        'body_tokens',
+        'docs_tokens',
+      ]);
     }
     expect(Object.keys(report.totals)).toEqual(['name_description', 'catalog', 'bodies', 'bodies_and_docs']);
     const sum = (key: string) => report.skills.reduce((total, skill) => total + (skill[key] as number), 0);
@@ -41,7 +57,11 @@ describe('skillbox tokens', () => {
     // the whole catalog 1.1009x.
     const header = countTokens('Available skills:\n');
     expect((report.totals.catalog! - header) * 10).toBeLessThanOrEqual(report.totals.name_description! * 11);
-    expect(report.totals.catalog).toBe(countTokens(renderCatalog({ skills: await (await createFsSkillRepository({ roots: [examples] })).list(), guidance: false })));
+    expect(report.totals.catalog).toBe(
+      countTokens(
+        renderCatalog({ skills: await (await createFsSkillRepository({ roots: [examples] })).list(), guidance: false }),
+      ),
+    );
   });
 
   it('reports both catalog formats and the percentage saved in the table', async () => {

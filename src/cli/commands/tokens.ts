@@ -1,10 +1,10 @@
-import { renderCatalog, type CatalogFormat } from '../../disclosure/catalog.js';
+import { type CatalogFormat, renderCatalog } from '../../disclosure/catalog.js';
 import { countTokens } from '../../disclosure/token-counter.js';
 import { buildTokenReport, percentSaved } from '../../disclosure/token-report.js';
+import { type CliCommand, type CliIo, CliUsageError } from '../command.js';
 import { parseCommandArguments } from '../parse-command-arguments.js';
-import { CliUsageError, type CliCommand, type CliIo } from '../command.js';
-import { describeRoots, openRepositoryFromArgs } from '../skill-roots.js';
 import { startProgress } from '../progress.js';
+import { describeRoots, openRepositoryFromArgs } from '../skill-roots.js';
 
 const usage = `Usage: skillbox tokens [--root DIR]... [--json] [--format text|xml]
 
@@ -37,13 +37,20 @@ function parse(args: string[]): { roots: string[]; json: boolean; format: Catalo
     allowPositionals: false,
     strict: true,
   });
-  if (values.format !== 'text' && values.format !== 'xml') throw new CliUsageError(`--format must be text or xml, got "${values.format}"`);
+  if (values.format !== 'text' && values.format !== 'xml')
+    throw new CliUsageError(`--format must be text or xml, got "${values.format}"`);
   return { roots: values.root ?? [], json: values.json === true, format: values.format };
 }
 
 function table(rows: string[][]): string {
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => (row[column] ?? '').length)));
-  return rows.map((row) => row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join('  ')).join('\n');
+  return rows
+    .map((row) =>
+      row
+        .map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!)))
+        .join('  '),
+    )
+    .join('\n');
 }
 
 function times(value: number, base: number): string {
@@ -61,15 +68,32 @@ async function run(args: string[], io: CliIo): Promise<number> {
     progress.done();
   }
   const notes: string[] = [];
-  if (report.totals.docs_capped > 0) notes.push(`${report.totals.docs_capped} docs over ${report.max_counted_doc_bytes} bytes were counted by their first ${report.max_counted_doc_bytes} bytes`);
-  if (report.totals.docs_unreadable > 0) notes.push(`${report.totals.docs_unreadable} docs the repository would not serve (over its read limit, or not files) were not counted`);
+  if (report.totals.docs_capped > 0)
+    notes.push(
+      `${report.totals.docs_capped} docs over ${report.max_counted_doc_bytes} bytes were counted by their first ${report.max_counted_doc_bytes} bytes`,
+    );
+  if (report.totals.docs_unreadable > 0)
+    notes.push(
+      `${report.totals.docs_unreadable} docs the repository would not serve (over its read limit, or not files) were not counted`,
+    );
   if (options.json) {
     // Exactly the documented keys, so scripts can rely on the shape; the notes go to stderr.
     const { tokenizer, skills, totals } = report;
     const shaped = {
       tokenizer,
-      skills: skills.map(({ name, name_description_tokens, catalog_tokens, body_tokens, docs_tokens }) => ({ name, name_description_tokens, catalog_tokens, body_tokens, docs_tokens })),
-      totals: { name_description: totals.name_description, catalog: totals.catalog, bodies: totals.bodies, bodies_and_docs: totals.bodies_and_docs },
+      skills: skills.map(({ name, name_description_tokens, catalog_tokens, body_tokens, docs_tokens }) => ({
+        name,
+        name_description_tokens,
+        catalog_tokens,
+        body_tokens,
+        docs_tokens,
+      })),
+      totals: {
+        name_description: totals.name_description,
+        catalog: totals.catalog,
+        bodies: totals.bodies,
+        bodies_and_docs: totals.bodies_and_docs,
+      },
     };
     io.stdout(`${JSON.stringify(shaped, null, 2)}\n`);
     for (const note of notes) io.stderr(`skillbox tokens: ${note}\n`);
@@ -84,9 +108,21 @@ async function run(args: string[], io: CliIo): Promise<number> {
   const otherCatalog = countTokens(renderCatalog({ skills: await repository.list(), format: other, guidance: false }));
   const rows = [['SKILL', 'NAME+DESC', 'CATALOG', 'BODY', 'DOCS']];
   for (const skill of report.skills) {
-    rows.push([skill.name, String(skill.name_description_tokens), String(skill.catalog_tokens), String(skill.body_tokens), String(skill.docs_tokens)]);
+    rows.push([
+      skill.name,
+      String(skill.name_description_tokens),
+      String(skill.catalog_tokens),
+      String(skill.body_tokens),
+      String(skill.docs_tokens),
+    ]);
   }
-  rows.push(['TOTAL', String(totals.name_description), String(totals.catalog), String(totals.bodies), String(totals.bodies_and_docs - totals.bodies)]);
+  rows.push([
+    'TOTAL',
+    String(totals.name_description),
+    String(totals.catalog),
+    String(totals.bodies),
+    String(totals.bodies_and_docs - totals.bodies),
+  ]);
   const lines = [
     table(rows),
     '',

@@ -24,7 +24,12 @@ async function skill(folderName: string, frontmatter: string): Promise<string> {
 async function runValidate(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = '';
   let stderr = '';
-  const io = { stdout: (text: string) => void (stdout += text), stderr: (text: string) => void (stderr += text), cwd: temporary, env: {} };
+  const io = {
+    stdout: (text: string) => void (stdout += text),
+    stderr: (text: string) => void (stderr += text),
+    cwd: temporary,
+    env: {},
+  };
   const code = await main(['validate', ...args], io);
   return { code, stdout, stderr };
 }
@@ -80,7 +85,12 @@ describe('skillbox validate', () => {
     expect(result.stderr).toBe('');
     expect(JSON.parse(result.stdout)).toEqual([
       { path: good, valid: true, errors: [], warnings: [] },
-      { path: broken, valid: false, errors: [expect.stringMatching(/^Invalid YAML in frontmatter: .*\(line 3\)$/)], warnings: [] },
+      {
+        path: broken,
+        valid: false,
+        errors: [expect.stringMatching(/^Invalid YAML in frontmatter: .*\(line 3\)$/)],
+        warnings: [],
+      },
     ]);
   });
 
@@ -111,11 +121,17 @@ describe('skillbox validate', () => {
 
   it('fails a folder with no skill anywhere below it', async () => {
     await mkdir(join(temporary, 'empty/sub'), { recursive: true });
-    expect(await runValidate([join(temporary, 'empty')])).toEqual({ code: 1, stdout: '', stderr: `Validation failed for ${join(temporary, 'empty')}:\n  - Missing required file: SKILL.md\n` });
+    expect(await runValidate([join(temporary, 'empty')])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `Validation failed for ${join(temporary, 'empty')}:\n  - Missing required file: SKILL.md\n`,
+    });
   });
 
   it('passes the bundled example skills', async () => {
-    const examples = ['python-math', 'file-ops', 'user-file-ops', 'weather-tools'].map((name) => join(import.meta.dirname, '../../../examples/skills', name));
+    const examples = ['python-math', 'file-ops', 'user-file-ops', 'weather-tools'].map((name) =>
+      join(import.meta.dirname, '../../../examples/skills', name),
+    );
     const result = await runValidate(examples);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);

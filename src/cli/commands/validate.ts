@@ -4,7 +4,7 @@ import { findSkillMarkdown } from '../../format/find-skill-markdown.js';
 import { validateSkillDirectory } from '../../format/validate-skill-directory.js';
 import { compareNames } from '../../repository/compare-names.js';
 import { scanSkillRoot } from '../../repository/scan-skill-root.js';
-import { CliUsageError, type CliCommand, type CliIo } from '../command.js';
+import { type CliCommand, type CliIo, CliUsageError } from '../command.js';
 import { parseCommandArguments } from '../parse-command-arguments.js';
 import { paint, warningLine } from '../terminal-style.js';
 
@@ -26,7 +26,12 @@ Exit status: 0 when every skill is valid, 1 when any is not, 2 on bad usage.
 `;
 
 function parse(args: string[]): { paths: string[]; json: boolean } {
-  const { values, positionals } = parseCommandArguments({ args, options: { json: { type: 'boolean', default: false } }, allowPositionals: true, strict: true });
+  const { values, positionals } = parseCommandArguments({
+    args,
+    options: { json: { type: 'boolean', default: false } },
+    allowPositionals: true,
+    strict: true,
+  });
   if (positionals.length === 0) throw new CliUsageError('at least one PATH is required');
   return { paths: positionals, json: values.json === true };
 }
@@ -51,14 +56,18 @@ async function run(args: string[], io: CliIo): Promise<number> {
   const { paths, json } = parse(args);
   const results = [];
   // One at a time, in argument order, so the output order matches the command line.
-  for (const path of paths) for (const skillPath of await skillPathsIn(path)) results.push(await validateSkillDirectory(skillPath));
+  for (const path of paths)
+    for (const skillPath of await skillPathsIn(path)) results.push(await validateSkillDirectory(skillPath));
 
   if (json) {
     io.stdout(`${JSON.stringify(results, null, 2)}\n`);
   } else {
     for (const result of results) {
       if (result.valid) io.stdout(`${paint(io, 'stdout', 'green', 'Valid skill:')} ${result.path}\n`);
-      else io.stderr(`${paint(io, 'stderr', 'red', 'Validation failed for')} ${result.path}:\n${result.errors.map((error) => `  - ${error}\n`).join('')}`);
+      else
+        io.stderr(
+          `${paint(io, 'stderr', 'red', 'Validation failed for')} ${result.path}:\n${result.errors.map((error) => `  - ${error}\n`).join('')}`,
+        );
       // Named by path, since with several PATHs a warning cannot be told apart by position alone.
       for (const warning of result.warnings) io.stderr(warningLine(io, `${result.path}: ${warning}`));
     }

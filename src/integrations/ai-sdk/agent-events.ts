@@ -21,7 +21,14 @@ export type SkillAgentEvent =
   /** `error` is set when the call failed; it is the text the model was shown. */
   | { type: 'tool-result'; stepNumber: number; toolCallId: string; toolName: string; output?: unknown; error?: string }
   /** A committed change of the session state: a tool call's writes, or the turn bookkeeping (reset, declared loads, eviction). */
-  | { type: 'state-change'; stepNumber: number; source: 'tool' | 'turn'; toolCallId?: string; toolName?: string; delta: StateDelta }
+  | {
+      type: 'state-change';
+      stepNumber: number;
+      source: 'tool' | 'turn';
+      toolCallId?: string;
+      toolName?: string;
+      delta: StateDelta;
+    }
   | { type: 'step-finish'; stepNumber: number; finishReason: string; usage: TokenUsage; activeTools: string[] }
   /** The turn is stored: `sessionVersion` is the session's version after it. */
   | { type: 'done'; text: string; steps: number; usage: TokenUsage; sessionVersion: number };

@@ -1,20 +1,30 @@
 import { createAgentUIStream, DefaultChatTransport, jsonSchema, readUIMessageStream, tool, type UIMessage } from 'ai';
 import { describe, expect, it } from 'vitest';
+import { createChatRoute } from '../../../examples/ai-sdk-chat/chat-route.js';
 import { loadedKey } from '../../disclosure/state-keys.js';
 import { createMemorySkillRepository } from '../../repository/memory-skill-repository.js';
 import { createMemorySessionStore } from '../../sessions/memory-session-store.js';
 import { SkillAgentConfigError } from './errors.js';
 import { createSkillAgent } from './skill-agent.js';
 import { createScriptedModel } from './testing/scripted-model.js';
-import { createChatRoute } from '../../../examples/ai-sdk-chat/chat-route.js';
 
-const repository = createMemorySkillRepository([{ name: 'poetry', description: 'Write poems.', body: 'BODY: answer in haiku.', tools: ['count_syllables'] }]);
+const repository = createMemorySkillRepository([
+  { name: 'poetry', description: 'Write poems.', body: 'BODY: answer in haiku.', tools: ['count_syllables'] },
+]);
 const toolPool = {
-  count_syllables: tool({ description: 'Count syllables.', inputSchema: jsonSchema<{ text: string }>({ type: 'object', properties: { text: { type: 'string' } } }), execute: async ({ text }) => text.split(/\s+/).length }),
+  count_syllables: tool({
+    description: 'Count syllables.',
+    inputSchema: jsonSchema<{ text: string }>({ type: 'object', properties: { text: { type: 'string' } } }),
+    execute: async ({ text }) => text.split(/\s+/).length,
+  }),
 };
 
 /** Drives the agent as `createAgentUIStreamResponse` / `useChat` do, and reads the stream back with the AI SDK's own reader. */
-async function chat(agent: ReturnType<ReturnType<typeof createSkillAgent>['asAiSdkAgent']>, uiMessages: UIMessage[], options: { userId: string; sessionId: string }): Promise<UIMessage> {
+async function chat(
+  agent: ReturnType<ReturnType<typeof createSkillAgent>['asAiSdkAgent']>,
+  uiMessages: UIMessage[],
+  options: { userId: string; sessionId: string },
+): Promise<UIMessage> {
   const stream = await createAgentUIStream({ agent, uiMessages, options });
   let last: UIMessage | undefined;
   for await (const message of readUIMessageStream({ stream })) last = message;
@@ -33,7 +43,14 @@ describe('createSkillAgent(...).asAiSdkAgent()', () => {
       { text: 'A frog jumps in' },
     ]);
     const sessions = createMemorySessionStore();
-    const agent = createSkillAgent({ model, repository, sessions, toolPool, loadMode: 'session', instructions: 'Be brief.' }).asAiSdkAgent();
+    const agent = createSkillAgent({
+      model,
+      repository,
+      sessions,
+      toolPool,
+      loadMode: 'session',
+      instructions: 'Be brief.',
+    }).asAiSdkAgent();
     expect(agent.version).toBe('agent-v1');
     expect(Object.keys(agent.tools)).toContain('skill_load');
 
@@ -44,7 +61,12 @@ describe('createSkillAgent(...).asAiSdkAgent()', () => {
       ['tool-skill_load', 'output-available'],
       ['tool-count_syllables', 'output-available'],
     ]);
-    expect(answer.parts.filter((part) => part.type === 'text').map((part) => (part as { text: string }).text).join('')).toBe('An old silent pond');
+    expect(
+      answer.parts
+        .filter((part) => part.type === 'text')
+        .map((part) => (part as { text: string }).text)
+        .join(''),
+    ).toBe('An old silent pond');
     expect(JSON.stringify(answer)).not.toContain('BODY: answer in haiku.');
     // The model saw the body, and the pool tool only once the skill selected it.
     expect(JSON.stringify(calls[1]?.prompt)).toContain('BODY: answer in haiku.');
@@ -64,7 +86,8 @@ describe('createSkillAgent(...).asAiSdkAgent()', () => {
     const agent = createSkillAgent({ model, repository, instructions: 'Be brief.' }).asAiSdkAgent();
     const result = await agent.generate({ prompt: 'hello', options: { userId: 'u', sessionId: 's' } });
     expect(result.text).toBe('hi');
-    const system = calls[0]?.prompt.filter((message) => message.role === 'system').map((message) => message.content as string) ?? [];
+    const system =
+      calls[0]?.prompt.filter((message) => message.role === 'system').map((message) => message.content as string) ?? [];
     expect(system.join('\n').startsWith('Be brief.\n\n')).toBe(true);
     expect(system.join('\n')).toContain('- poetry: Write poems.');
   });
@@ -73,21 +96,45 @@ describe('createSkillAgent(...).asAiSdkAgent()', () => {
     const { model } = createScriptedModel([]);
     const agent = createSkillAgent({ model, repository }).asAiSdkAgent();
     await expect(agent.generate({ prompt: 'hello' } as never)).rejects.toThrow(SkillAgentConfigError);
-    await expect(agent.generate({ prompt: 'hello', options: { userId: 'u', sessionId: '' } })).rejects.toThrow(/options\.sessionId/);
+    await expect(agent.generate({ prompt: 'hello', options: { userId: 'u', sessionId: '' } })).rejects.toThrow(
+      /options\.sessionId/,
+    );
   });
 });
 
 describe('examples/ai-sdk-chat/chat-route.ts', () => {
   it("answers useChat's own transport (DefaultChatTransport) with a UI message stream the SDK reads back", async () => {
-    const { model } = createScriptedModel([{ toolCalls: [{ name: 'skill_load', input: { skill: 'poetry' }, id: 'l1' }] }, { text: 'An old silent pond' }]);
+    const { model } = createScriptedModel([
+      { toolCalls: [{ name: 'skill_load', input: { skill: 'poetry' }, id: 'l1' }] },
+      { text: 'An old silent pond' },
+    ]);
     const sessions = createMemorySessionStore();
-    const route = createChatRoute(createSkillAgent({ model, repository, sessions, toolPool, loadMode: 'session' }), { userOf: (request) => request.headers.get('x-user') ?? 'anonymous' });
-    const transport = new DefaultChatTransport<UIMessage>({ api: 'http://chat.test/api/chat', headers: { 'x-user': 'ada' }, fetch: async (input, init) => route(new Request(input, init)) });
-    const stream = await transport.sendMessages({ trigger: 'submit-message', chatId: 'chat-1', messageId: undefined, messages: [user('m1', 'a poem please')], abortSignal: undefined });
+    const route = createChatRoute(createSkillAgent({ model, repository, sessions, toolPool, loadMode: 'session' }), {
+      userOf: (request) => request.headers.get('x-user') ?? 'anonymous',
+    });
+    const transport = new DefaultChatTransport<UIMessage>({
+      api: 'http://chat.test/api/chat',
+      headers: { 'x-user': 'ada' },
+      fetch: async (input, init) => route(new Request(input, init)),
+    });
+    const stream = await transport.sendMessages({
+      trigger: 'submit-message',
+      chatId: 'chat-1',
+      messageId: undefined,
+      messages: [user('m1', 'a poem please')],
+      abortSignal: undefined,
+    });
     let last: UIMessage | undefined;
     for await (const message of readUIMessageStream({ stream })) last = message;
     expect(last?.parts.some((part) => part.type === 'tool-skill_load')).toBe(true);
-    expect(last?.parts.filter((part) => part.type === 'text').map((part) => (part as { text: string }).text).join('')).toBe('An old silent pond');
-    expect((await sessions.getSession({ userId: 'ada', sessionId: 'chat-1' }))?.state[loadedKey('assistant', 'poetry')]).toBeDefined();
+    expect(
+      last?.parts
+        .filter((part) => part.type === 'text')
+        .map((part) => (part as { text: string }).text)
+        .join(''),
+    ).toBe('An old silent pond');
+    expect(
+      (await sessions.getSession({ userId: 'ada', sessionId: 'chat-1' }))?.state[loadedKey('assistant', 'poetry')],
+    ).toBeDefined();
   });
 });

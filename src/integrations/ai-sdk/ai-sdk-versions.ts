@@ -29,13 +29,18 @@ export interface SkillContextCallOptions {
  * The call options that carry a skill call context to the skill tools and `prepareStep`, under both
  * ai 6's `experimental_context` and ai 7's `toolsContext`: spread them into `generateText` / `streamText`.
  */
-export function skillContextCallOptions(context: SkillCallContext, skillToolNames: readonly string[]): SkillContextCallOptions {
+export function skillContextCallOptions(
+  context: SkillCallContext,
+  skillToolNames: readonly string[],
+): SkillContextCallOptions {
   const toolsContext = Object.fromEntries(skillToolNames.map((name) => [name, context]));
   return { experimental_context: context, toolsContext: toolsContext as never };
 }
 
 function field(value: unknown, name: string): unknown {
-  return typeof value === 'object' && value !== null && name in value ? (value as Record<string, unknown>)[name] : undefined;
+  return typeof value === 'object' && value !== null && name in value
+    ? (value as Record<string, unknown>)[name]
+    : undefined;
 }
 
 /** The context a tool call carries: ai 7's `context` (the tool's entry in `toolsContext`), else ai 6's `experimental_context`. */
@@ -82,7 +87,10 @@ export function callerInstructionsOfStep(step: unknown): SystemModelMessage[] {
 }
 
 /** The response messages of every finished step, given those before and the step that just finished. */
-export function responseMessagesAfterStep(before: readonly ModelMessage[], step: { response: { messages: ModelMessage[] } }): ModelMessage[] {
+export function responseMessagesAfterStep(
+  before: readonly ModelMessage[],
+  step: { response: { messages: ModelMessage[] } },
+): ModelMessage[] {
   // ai 7 step results carry a `toolsContext` and only their own messages; ai 6's carry all so far.
   return 'toolsContext' in step ? [...before, ...step.response.messages] : step.response.messages;
 }

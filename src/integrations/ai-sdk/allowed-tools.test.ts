@@ -14,15 +14,25 @@ describe('allowed-tools enforcement', () => {
         { name: 'notes', allowedTools: [] },
       ],
     });
-    expect(result).toEqual({ active: ['skill_load', 'skill_read', 'get_current_weather'], withheld: ['skill_run', 'workspace_exec', 'send_email'] });
+    expect(result).toEqual({
+      active: ['skill_load', 'skill_read', 'get_current_weather'],
+      withheld: ['skill_run', 'workspace_exec', 'send_email'],
+    });
   });
 
   it('changes nothing when no loaded skill declares it', () => {
-    expect(enforceAllowedTools({ candidates, disclosureTools, loadedSkills: [{ name: 'a', allowedTools: [] }] }).active).toEqual(candidates);
+    expect(
+      enforceAllowedTools({ candidates, disclosureTools, loadedSkills: [{ name: 'a', allowedTools: [] }] }).active,
+    ).toEqual(candidates);
   });
 
   it('reads Claude Code spellings: Bash(pattern) grants Bash, and Bash maps to the execution tools', () => {
-    expect([...grantedToolNames(['Read', 'Bash(git:*)', ' '])]).toEqual(['Read', 'Bash', 'skill_run', 'workspace_exec']);
+    expect([...grantedToolNames(['Read', 'Bash(git:*)', ' '])]).toEqual([
+      'Read',
+      'Bash',
+      'skill_run',
+      'workspace_exec',
+    ]);
     expect([...grantedToolNames(['Bash'], { Bash: ['workspace_exec'] })]).toEqual(['Bash', 'workspace_exec']);
   });
 });

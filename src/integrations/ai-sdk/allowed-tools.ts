@@ -20,7 +20,10 @@ function entryName(entry: string): string {
 }
 
 /** The tool names one skill's `allowed-tools` grants. */
-export function grantedToolNames(allowedTools: readonly string[], aliases: Readonly<Record<string, readonly string[]>> = defaultAllowedToolAliases): Set<string> {
+export function grantedToolNames(
+  allowedTools: readonly string[],
+  aliases: Readonly<Record<string, readonly string[]>> = defaultAllowedToolAliases,
+): Set<string> {
   const granted = new Set<string>();
   for (const entry of allowedTools) {
     const name = entryName(entry);
@@ -45,7 +48,8 @@ export function enforceAllowedTools(options: {
   const declaring = options.loadedSkills.filter((skill) => skill.allowedTools.length > 0);
   if (declaring.length === 0) return { active: [...options.candidates], withheld: [] };
   const granted = new Set<string>();
-  for (const skill of declaring) for (const name of grantedToolNames(skill.allowedTools, options.aliases)) granted.add(name);
+  for (const skill of declaring)
+    for (const name of grantedToolNames(skill.allowedTools, options.aliases)) granted.add(name);
   const exempt = new Set(options.disclosureTools.filter((name) => !restrictedBuiltins.has(name)));
   const active: string[] = [];
   const withheld: string[] = [];

@@ -6,7 +6,10 @@
  */
 export function clientToolOutput(toolName: string, input: unknown, output: unknown): unknown {
   if (toolName !== 'skill_read' || typeof output !== 'string') return output;
-  const { skill, path } = (typeof input === 'object' && input !== null ? input : {}) as { skill?: unknown; path?: unknown };
+  const { skill, path } = (typeof input === 'object' && input !== null ? input : {}) as {
+    skill?: unknown;
+    path?: unknown;
+  };
   const target = `${typeof skill === 'string' ? skill.trim() : '?'}${typeof path === 'string' && path.trim() !== '' ? `/${path.trim()}` : ''}`;
   return `read: ${target} (${output.length} chars)`;
 }

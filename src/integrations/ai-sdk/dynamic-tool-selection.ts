@@ -1,7 +1,7 @@
 import { readLoadedSkills } from '../../disclosure/loaded-skills.js';
 import { resolveSelection } from '../../disclosure/selection.js';
 import type { StateReader } from '../../disclosure/state-delta.js';
-import type { SkillContext, SkillRepository } from '../../repository/types.js';
+import type { Skill, SkillContext, SkillRepository } from '../../repository/types.js';
 import { enforceAllowedTools } from './allowed-tools.js';
 
 /** Input of `selectActiveTools`: the repository, state, agent, skill tools, pool tools and allowed-tools enforcement. */
@@ -43,7 +43,7 @@ export async function selectActiveTools(options: ToolSelectionOptions): Promise<
   const missing: ToolSelection['missing'] = [];
   const declarations: Array<{ name: string; allowedTools: readonly string[] }> = [];
   for (const entry of loaded) {
-    let skill;
+    let skill: Skill;
     try {
       skill = await options.repository.get(entry.name, options.skillContext);
     } catch {
@@ -57,7 +57,10 @@ export async function selectActiveTools(options: ToolSelectionOptions): Promise<
     }
   }
   // Pool order, not load order, so the tool list the provider sees does not reshuffle as skills load.
-  const candidates = [...options.skillToolNames, ...options.poolToolNames.filter((name) => wanted.has(name) && !options.skillToolNames.includes(name))];
+  const candidates = [
+    ...options.skillToolNames,
+    ...options.poolToolNames.filter((name) => wanted.has(name) && !options.skillToolNames.includes(name)),
+  ];
   const { active, withheld } = options.enforceAllowedTools
     ? enforceAllowedTools({
         candidates,

@@ -23,6 +23,9 @@ export class SkillAgentConfigError extends SkillboxError {
 /** The caller's abort signal ended a turn; what the turn had completed is stored with an error event. */
 export class TurnAbortedError extends SkillboxError {
   constructor(reason?: unknown) {
-    super('SKILL_AGENT_TURN_ABORTED', `the turn was aborted${reason instanceof Error ? `: ${reason.message}` : typeof reason === 'string' ? `: ${reason}` : ''}`);
+    super(
+      'SKILL_AGENT_TURN_ABORTED',
+      `the turn was aborted${reason instanceof Error ? `: ${reason.message}` : typeof reason === 'string' ? `: ${reason}` : ''}`,
+    );
   }
 }

@@ -22,13 +22,18 @@ export interface ExecutionSetupOptions {
   executionTools?: readonly ToolDefinition[];
 }
 
-export function executionSetup(options: ExecutionSetupOptions, repository: SkillRepository): { workspaces: WorkspaceManager | undefined; executionTools: readonly ToolDefinition[] | undefined } {
+export function executionSetup(
+  options: ExecutionSetupOptions,
+  repository: SkillRepository,
+): { workspaces: WorkspaceManager | undefined; executionTools: readonly ToolDefinition[] | undefined } {
   if (options.executionTools !== undefined) {
-    if (options.runtime !== undefined || options.workspaces !== undefined) throw new SkillAgentConfigError('executionTools', 'give executionTools, or runtime/workspaces, not both');
+    if (options.runtime !== undefined || options.workspaces !== undefined)
+      throw new SkillAgentConfigError('executionTools', 'give executionTools, or runtime/workspaces, not both');
     return { workspaces: undefined, executionTools: options.executionTools };
   }
   if (options.runtime === undefined && options.workspaces === undefined) {
-    if (options.execution !== undefined) throw new SkillAgentConfigError('execution', 'needs a runtime or workspaces to run anything');
+    if (options.execution !== undefined)
+      throw new SkillAgentConfigError('execution', 'needs a runtime or workspaces to run anything');
     return { workspaces: undefined, executionTools: undefined };
   }
   const workspaces = options.workspaces ?? createWorkspaceManager({ runtime: options.runtime!, repository });

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FsSkillRepository } from '../../repository/fs-skill-repository.js';
 import { createMemorySessionStore } from '../../sessions/memory-session-store.js';
 import { createRuntime } from '../../workspace/runtimes/create-runtime.js';
@@ -20,7 +20,10 @@ beforeAll(async () => {
   scratch = await mkdtemp(join(tmpdir(), 'skillbox-load-mode-run-'));
   const skill = join(scratch, 'skills', 'greeter');
   await mkdir(join(skill, 'scripts'), { recursive: true });
-  await writeFile(join(skill, 'SKILL.md'), '---\nname: greeter\ndescription: Greets people.\n---\nRun `bash scripts/greet.sh NAME`.\n');
+  await writeFile(
+    join(skill, 'SKILL.md'),
+    '---\nname: greeter\ndescription: Greets people.\n---\nRun `bash scripts/greet.sh NAME`.\n',
+  );
   await writeFile(join(skill, 'scripts', 'greet.sh'), 'echo "hello $1"\n');
   repository = await FsSkillRepository.open({ roots: [join(scratch, 'skills')] });
 });
@@ -35,7 +38,9 @@ async function collect(events: AsyncIterable<SkillAgentEvent>): Promise<SkillAge
 }
 
 function results(events: SkillAgentEvent[]): Array<Extract<SkillAgentEvent, { type: 'tool-result' }>> {
-  return events.filter((event): event is Extract<SkillAgentEvent, { type: 'tool-result' }> => event.type === 'tool-result');
+  return events.filter(
+    (event): event is Extract<SkillAgentEvent, { type: 'tool-result' }> => event.type === 'tool-result',
+  );
 }
 
 describe('running a skill after loading it, in every load mode', () => {
@@ -43,11 +48,23 @@ describe('running a skill after loading it, in every load mode', () => {
     it(`${loadMode}: skill_run and workspace_exec work after skill_load in the same turn`, async () => {
       const { model } = createScriptedModel([
         { toolCalls: [{ name: 'skill_load', input: { skill: 'greeter' }, id: 'load' }] },
-        { toolCalls: [{ name: 'skill_run', input: { skill: 'greeter', command: 'bash scripts/greet.sh Ada' }, id: 'run' }] },
-        { toolCalls: [{ name: 'workspace_exec', input: { command: 'bash skills/greeter/scripts/greet.sh Bo' }, id: 'exec' }] },
+        {
+          toolCalls: [
+            { name: 'skill_run', input: { skill: 'greeter', command: 'bash scripts/greet.sh Ada' }, id: 'run' },
+          ],
+        },
+        {
+          toolCalls: [
+            { name: 'workspace_exec', input: { command: 'bash skills/greeter/scripts/greet.sh Bo' }, id: 'exec' },
+          ],
+        },
         { text: 'done' },
       ]);
-      const workspaces = createWorkspaceManager({ runtime: createRuntime({ kind: 'local' }), repository, baseDir: join(scratch, `ws-${loadMode}`) });
+      const workspaces = createWorkspaceManager({
+        runtime: createRuntime({ kind: 'local' }),
+        repository,
+        baseDir: join(scratch, `ws-${loadMode}`),
+      });
       const agent = createSkillAgent({ model, skills: repository, workspaces, loadMode });
       const events = await collect(agent.run({ userId: 'u', sessionId: `s-${loadMode}`, message: 'greet Ada' }));
       const [load, run, exec] = results(events);
@@ -63,11 +80,19 @@ describe('running a skill after loading it, in every load mode', () => {
     const { model } = createScriptedModel([
       { toolCalls: [{ name: 'skill_load', input: { skill: 'greeter' }, id: 'load' }] },
       { text: 'loaded' },
-      { toolCalls: [{ name: 'skill_run', input: { skill: 'greeter', command: 'bash scripts/greet.sh Ada' }, id: 'run' }] },
+      {
+        toolCalls: [
+          { name: 'skill_run', input: { skill: 'greeter', command: 'bash scripts/greet.sh Ada' }, id: 'run' },
+        ],
+      },
       { text: 'refused' },
     ]);
     const sessions = createMemorySessionStore();
-    const workspaces = createWorkspaceManager({ runtime: createRuntime({ kind: 'local' }), repository, baseDir: join(scratch, 'ws-once-next') });
+    const workspaces = createWorkspaceManager({
+      runtime: createRuntime({ kind: 'local' }),
+      repository,
+      baseDir: join(scratch, 'ws-once-next'),
+    });
     const agent = createSkillAgent({ model, skills: repository, workspaces, sessions, loadMode: 'once' });
     await collect(agent.run({ userId: 'u', sessionId: 'next', message: 'load greeter' }));
     const second = await collect(agent.run({ userId: 'u', sessionId: 'next', message: 'now run it' }));

@@ -1,17 +1,23 @@
+import { jsonSchema, type ModelMessage, tool } from 'ai';
 import { describe, expect, it } from 'vitest';
-import { jsonSchema, tool, type ModelMessage } from 'ai';
 import { createMemorySkillRepository } from '../../repository/memory-skill-repository.js';
+import { LocalRuntime } from '../../workspace/runtimes/local-runtime.js';
 import type { SkillAgentEvent } from './agent-events.js';
 import { SkillAgentConfigError } from './errors.js';
 import { windowHistory } from './history-window.js';
-import { LocalRuntime } from '../../workspace/runtimes/local-runtime.js';
 import { createSkillAgent } from './skill-agent.js';
 import { createSkillToolkit } from './skill-toolkit.js';
 import { createScriptedModel } from './testing/scripted-model.js';
 
-const repository = createMemorySkillRepository([{ name: 'poetry', description: 'Write poems.', body: 'Write haiku.', tools: ['count_syllables'] }]);
+const repository = createMemorySkillRepository([
+  { name: 'poetry', description: 'Write poems.', body: 'Write haiku.', tools: ['count_syllables'] },
+]);
 const textTool = (description: string, result: unknown) =>
-  tool({ description, inputSchema: jsonSchema<{ text?: string }>({ type: 'object', properties: { text: { type: 'string' } } }), execute: async () => result });
+  tool({
+    description,
+    inputSchema: jsonSchema<{ text?: string }>({ type: 'object', properties: { text: { type: 'string' } } }),
+    execute: async () => result,
+  });
 const toolPool = { count_syllables: textTool('Count syllables.', 3) };
 
 async function collect(events: AsyncIterable<SkillAgentEvent>): Promise<SkillAgentEvent[]> {
@@ -22,20 +28,34 @@ async function collect(events: AsyncIterable<SkillAgentEvent>): Promise<SkillAge
 
 describe('createSkillAgent: custom tools', () => {
   it('are active from the first step, before any skill is loaded, next to the skill tools', async () => {
-    const { model, calls } = createScriptedModel([{ toolCalls: [{ name: 'current_time', input: {}, id: 't1' }] }, { text: 'noon' }]);
-    const agent = createSkillAgent({ model, skills: repository, toolPool, tools: { current_time: textTool('The time.', '12:00') } });
+    const { model, calls } = createScriptedModel([
+      { toolCalls: [{ name: 'current_time', input: {}, id: 't1' }] },
+      { text: 'noon' },
+    ]);
+    const agent = createSkillAgent({
+      model,
+      skills: repository,
+      toolPool,
+      tools: { current_time: textTool('The time.', '12:00') },
+    });
     expect(agent.toolNames.at(-1)).toBe('current_time');
     const events = await collect(agent.run({ userId: 'u', sessionId: 's', message: 'time?' }));
     expect(calls[0]?.tools?.map((entry) => entry.name)).toContain('current_time');
     expect(calls[0]?.tools?.map((entry) => entry.name)).not.toContain('count_syllables');
-    expect(events.find((event) => event.type === 'tool-result')).toMatchObject({ toolName: 'current_time', output: '12:00' });
-    expect(events.find((event) => event.type === 'step-finish')).toMatchObject({ activeTools: expect.arrayContaining(['skill_load', 'current_time']) });
+    expect(events.find((event) => event.type === 'tool-result')).toMatchObject({
+      toolName: 'current_time',
+      output: '12:00',
+    });
+    expect(events.find((event) => event.type === 'step-finish')).toMatchObject({
+      activeTools: expect.arrayContaining(['skill_load', 'current_time']),
+    });
   });
 
   it('refuses a name taken by a skill tool or a pool tool at construction', () => {
     const { model } = createScriptedModel([]);
     for (const name of ['skill_load', 'count_syllables']) {
-      const attempt = () => createSkillAgent({ model, skills: repository, toolPool, tools: { [name]: textTool('clash', 0) } });
+      const attempt = () =>
+        createSkillAgent({ model, skills: repository, toolPool, tools: { [name]: textTool('clash', 0) } });
       expect(attempt).toThrow(SkillAgentConfigError);
       expect(attempt).toThrow(`invalid option "tools": tool "${name}" has the name of a skill tool or a pool tool`);
     }
@@ -44,36 +64,67 @@ describe('createSkillAgent: custom tools', () => {
 
 describe('createSkillAgent: call settings', () => {
   it('passes temperature, maxOutputTokens and providerOptions to every model call', async () => {
-    const { model, calls } = createScriptedModel([{ toolCalls: [{ name: 'skill_load', input: { skill: 'poetry' } }] }, { text: 'ok' }]);
+    const { model, calls } = createScriptedModel([
+      { toolCalls: [{ name: 'skill_load', input: { skill: 'poetry' } }] },
+      { text: 'ok' },
+    ]);
     const agent = createSkillAgent({
       model,
       skills: repository,
-      callSettings: { temperature: 0.2, maxOutputTokens: 321, seed: 7, providerOptions: { openai: { reasoningEffort: 'low' } } },
+      callSettings: {
+        temperature: 0.2,
+        maxOutputTokens: 321,
+        seed: 7,
+        providerOptions: { openai: { reasoningEffort: 'low' } },
+      },
     });
     await collect(agent.run({ userId: 'u', sessionId: 's', message: 'poem' }));
     expect(calls).toHaveLength(2);
     for (const call of calls) {
-      expect(call).toMatchObject({ temperature: 0.2, maxOutputTokens: 321, seed: 7, providerOptions: { openai: { reasoningEffort: 'low' } } });
+      expect(call).toMatchObject({
+        temperature: 0.2,
+        maxOutputTokens: 321,
+        seed: 7,
+        providerOptions: { openai: { reasoningEffort: 'low' } },
+      });
     }
   });
 
   it('refuses settings the agent owns', () => {
     const { model } = createScriptedModel([]);
-    expect(() => createSkillAgent({ model, skills: repository, callSettings: { abortSignal: new AbortController().signal } as never })).toThrow(/abortSignal belongs to each run/);
-    expect(() => createSkillAgent({ model, skills: repository, callSettings: { tools: {} } as never })).toThrow(/callSettings.tools/);
+    expect(() =>
+      createSkillAgent({
+        model,
+        skills: repository,
+        callSettings: { abortSignal: new AbortController().signal } as never,
+      }),
+    ).toThrow(/abortSignal belongs to each run/);
+    expect(() => createSkillAgent({ model, skills: repository, callSettings: { tools: {} } as never })).toThrow(
+      /callSettings.tools/,
+    );
   });
 });
 
 describe('createSkillAgent: history window', () => {
-  async function threeTurns(options: { maxHistoryMessages?: number; prepareHistory?: (messages: ModelMessage[]) => ModelMessage[] }) {
+  async function threeTurns(options: {
+    maxHistoryMessages?: number;
+    prepareHistory?: (messages: ModelMessage[]) => ModelMessage[];
+  }) {
     const { model, calls } = createScriptedModel([{ text: 'one' }, { text: 'two' }, { text: 'three' }]);
     const agent = createSkillAgent({ model, skills: repository, ...options });
-    for (const message of ['first', 'second', 'third']) await collect(agent.run({ userId: 'u', sessionId: 's', message }));
+    for (const message of ['first', 'second', 'third'])
+      await collect(agent.run({ userId: 'u', sessionId: 's', message }));
     return calls[2]!.prompt.filter((message) => message.role !== 'system');
   }
 
   it('replays everything by default', async () => {
-    expect((await threeTurns({})).map((message) => message.role)).toEqual(['user', 'assistant', 'user', 'assistant', 'user']);
+    expect((await threeTurns({})).map((message) => message.role)).toEqual([
+      'user',
+      'assistant',
+      'user',
+      'assistant',
+      'user',
+    ]);
   });
 
   it('maxHistoryMessages keeps the last messages, starting at a user message', async () => {
@@ -81,7 +132,9 @@ describe('createSkillAgent: history window', () => {
     // The last 3 stored were [assistant one, user second, assistant two]: the window opens at "second".
     expect(prompt.map((message) => message.role)).toEqual(['user', 'assistant', 'user']);
     expect(JSON.stringify(prompt[0])).toContain('second');
-    expect(() => createSkillAgent({ model: createScriptedModel([]).model, skills: repository, maxHistoryMessages: 0 })).toThrow(/maxHistoryMessages/);
+    expect(() =>
+      createSkillAgent({ model: createScriptedModel([]).model, skills: repository, maxHistoryMessages: 0 }),
+    ).toThrow(/maxHistoryMessages/);
   });
 
   it('prepareHistory rewrites what is replayed', async () => {
@@ -100,7 +153,10 @@ describe('createSkillAgent: history window', () => {
     const history: ModelMessage[] = [
       { role: 'user', content: 'a' },
       { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'c', toolName: 't', input: {} }] },
-      { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c', toolName: 't', output: { type: 'text', value: 'x' } }] },
+      {
+        role: 'tool',
+        content: [{ type: 'tool-result', toolCallId: 'c', toolName: 't', output: { type: 'text', value: 'x' } }],
+      },
       { role: 'assistant', content: 'done' },
     ];
     expect(windowHistory(history, 2)).toEqual([]);
@@ -116,7 +172,9 @@ describe('one name for the skill source, and a runtime for the toolkit too', () 
     const { model } = createScriptedModel([]);
     expect(createSkillAgent({ model, repository: skills }).toolNames).toContain('skill_load');
     expect(createSkillAgent({ model, skills }).toolNames).toContain('skill_load');
-    expect(() => createSkillAgent({ model, repository: skills, skills: createMemorySkillRepository([]) })).toThrow(/repository or its old name skills/);
+    expect(() => createSkillAgent({ model, repository: skills, skills: createMemorySkillRepository([]) })).toThrow(
+      /repository or its old name skills/,
+    );
     expect(() => createSkillAgent({ model } as never)).toThrow(/invalid option "repository"/);
   });
 

@@ -1,4 +1,16 @@
-import { generateText, stepCountIs, streamText, type Agent, type CallSettings, type LanguageModel, type LanguageModelUsage, type ModelMessage, type PrepareStepFunction, type Tool, type UserModelMessage } from 'ai';
+import {
+  type Agent,
+  type CallSettings,
+  generateText,
+  type LanguageModel,
+  type LanguageModelUsage,
+  type ModelMessage,
+  type PrepareStepFunction,
+  stepCountIs,
+  streamText,
+  type Tool,
+  type UserModelMessage,
+} from 'ai';
 import type { DeclaredSkillLoad } from '../../disclosure/declared-loads.js';
 import type { StateDelta } from '../../disclosure/state-delta.js';
 import { FilteredSkillRepository, type SkillVisibility } from '../../repository/filter-skills.js';
@@ -8,15 +20,20 @@ import { SessionConflictError, SessionExistsError, SessionNotFoundError } from '
 import type { NewSessionEvent, SessionKey, SessionStore } from '../../sessions/session-store.js';
 import { createInMemoryStateView } from '../../tools/in-memory-state-view.js';
 import type { WorkspaceManager } from '../../workspace/workspace-manager.js';
-import { responseMessagesAfterStep } from './ai-sdk-versions.js';
 import { addUsage, emptyUsage, type SkillAgentEvent, type TokenUsage } from './agent-events.js';
+import { responseMessagesAfterStep } from './ai-sdk-versions.js';
 import { clientToolOutput } from './client-tool-output.js';
 import { SkillAgentConfigError, TurnAbortedError } from './errors.js';
-import { createSkillCallContext, defaultAgentName, type PreparedStep, type SkillCallContext } from './skill-call-context.js';
-import { describeUnavailableTool } from './skill-prepare-step.js';
-import { isUnavailableToolError } from './unavailable-tool-calls.js';
 import { windowHistory } from './history-window.js';
+import {
+  createSkillCallContext,
+  defaultAgentName,
+  type PreparedStep,
+  type SkillCallContext,
+} from './skill-call-context.js';
+import { describeUnavailableTool } from './skill-prepare-step.js';
 import { resolveRepositoryOption } from './skill-toolkit.js';
+import { isUnavailableToolError } from './unavailable-tool-calls.js';
 import { createVisibleSkillToolkits, type VisibleSkillToolkitsOptions } from './visible-skill-toolkits.js';
 
 /** Options of `createSkillAgent`: the model, the skills, sessions, runtime or workspaces, load mode and limits. */
@@ -106,7 +123,12 @@ export interface SkillAgent {
 function usageOf(usage: LanguageModelUsage): TokenUsage {
   const input = usage.inputTokens ?? 0;
   const output = usage.outputTokens ?? 0;
-  return { inputTokens: input, outputTokens: output, totalTokens: usage.totalTokens ?? input + output, cachedInputTokens: usage.inputTokenDetails?.cacheReadTokens ?? 0 };
+  return {
+    inputTokens: input,
+    outputTokens: output,
+    totalTokens: usage.totalTokens ?? input + output,
+    cachedInputTokens: usage.inputTokenDetails?.cacheReadTokens ?? 0,
+  };
 }
 
 function positiveInteger(value: unknown, field: string, fallback: number): number {
@@ -116,7 +138,8 @@ function positiveInteger(value: unknown, field: string, fallback: number): numbe
 }
 
 function requireId(value: unknown, argument: string): string {
-  if (typeof value !== 'string' || value.trim() === '') throw new SkillAgentConfigError(argument, 'must be a non-empty string');
+  if (typeof value !== 'string' || value.trim() === '')
+    throw new SkillAgentConfigError(argument, 'must be a non-empty string');
   return value;
 }
 
@@ -150,9 +173,11 @@ function errorMessage(error: unknown): string {
  * for the keys it changed.
  */
 export function createSkillAgent(options: SkillAgentOptions): SkillAgent {
-  if (options === undefined || options.model === undefined) throw new SkillAgentConfigError('model', 'a language model is required');
+  if (options === undefined || options.model === undefined)
+    throw new SkillAgentConfigError('model', 'a language model is required');
   const skills = resolveRepositoryOption(options);
-  if (options.filter !== undefined && typeof options.filter !== 'function') throw new SkillAgentConfigError('filter', 'must be a function (summary, context) => boolean');
+  if (options.filter !== undefined && typeof options.filter !== 'function')
+    throw new SkillAgentConfigError('filter', 'must be a function (summary, context) => boolean');
   const name = options.name === undefined ? defaultAgentName : requireId(options.name, 'name');
   const maxSteps = positiveInteger(options.maxSteps, 'maxSteps', 20);
   const maxAppendAttempts = positiveInteger(options.maxAppendAttempts, 'maxAppendAttempts', 5);
@@ -165,27 +190,40 @@ export function createSkillAgent(options: SkillAgentOptions): SkillAgent {
   const customTools = validateCustomTools(options.tools, toolkits.toolNames);
   const customToolNames = Object.keys(customTools);
   const callSettings = validateCallSettings(options.callSettings);
-  const maxHistoryMessages = options.maxHistoryMessages === undefined ? undefined : positiveInteger(options.maxHistoryMessages, 'maxHistoryMessages', 0);
-  if (options.prepareHistory !== undefined && typeof options.prepareHistory !== 'function') throw new SkillAgentConfigError('prepareHistory', 'must be a function (messages) => messages');
+  const maxHistoryMessages =
+    options.maxHistoryMessages === undefined
+      ? undefined
+      : positiveInteger(options.maxHistoryMessages, 'maxHistoryMessages', 0);
+  if (options.prepareHistory !== undefined && typeof options.prepareHistory !== 'function')
+    throw new SkillAgentConfigError('prepareHistory', 'must be a function (messages) => messages');
   const appName = options.appName;
 
   async function replayedHistory(stored: ModelMessage[]): Promise<ModelMessage[]> {
     const windowed = maxHistoryMessages === undefined ? stored : windowHistory(stored, maxHistoryMessages);
     if (options.prepareHistory === undefined) return windowed;
     const prepared = await options.prepareHistory(windowed);
-    if (!Array.isArray(prepared)) throw new SkillAgentConfigError('prepareHistory', 'must return an array of ModelMessages');
+    if (!Array.isArray(prepared))
+      throw new SkillAgentConfigError('prepareHistory', 'must return an array of ModelMessages');
     return prepared;
   }
 
   async function* run(runOptions: SkillAgentRunOptions): AsyncGenerator<SkillAgentEvent> {
-    const key: SessionKey = { userId: requireId(runOptions?.userId, 'userId'), sessionId: requireId(runOptions.sessionId, 'sessionId'), ...(appName !== undefined ? { appName } : {}) };
-    const userMessage: UserModelMessage = typeof runOptions.message === 'string' ? { role: 'user', content: runOptions.message } : runOptions.message;
-    if (userMessage?.role !== 'user') throw new SkillAgentConfigError('message', 'must be a string or a user ModelMessage');
+    const key: SessionKey = {
+      userId: requireId(runOptions?.userId, 'userId'),
+      sessionId: requireId(runOptions.sessionId, 'sessionId'),
+      ...(appName !== undefined ? { appName } : {}),
+    };
+    const userMessage: UserModelMessage =
+      typeof runOptions.message === 'string' ? { role: 'user', content: runOptions.message } : runOptions.message;
+    if (userMessage?.role !== 'user')
+      throw new SkillAgentConfigError('message', 'must be a string or a user ModelMessage');
 
     const toolkit = await toolkits.forContext(runOptions.context);
     // A session is read, not created: a turn that stores nothing must not leave an empty session.
     const session = (await sessions.getSession(key)) ?? { version: 0, state: {}, events: [] };
-    const history = await replayedHistory(session.events.filter((event) => event.type === 'message').map((event) => event.content as ModelMessage));
+    const history = await replayedHistory(
+      session.events.filter((event) => event.type === 'message').map((event) => event.content as ModelMessage),
+    );
     const state = createInMemoryStateView(session.state);
     const pending: SkillAgentEvent[] = [];
     let stepNumber = 0;
@@ -227,7 +265,9 @@ export function createSkillAgent(options: SkillAgentOptions): SkillAgent {
         : async (step) => {
             const prepared = await toolkit.prepareStep(step);
             activeTools = [...activeTools, ...customToolNames];
-            return prepared?.activeTools === undefined ? prepared : { ...prepared, activeTools: [...prepared.activeTools, ...customToolNames] };
+            return prepared?.activeTools === undefined
+              ? prepared
+              : { ...prepared, activeTools: [...prepared.activeTools, ...customToolNames] };
           };
 
     const result = streamText({
@@ -254,15 +294,29 @@ export function createSkillAgent(options: SkillAgentOptions): SkillAgent {
             yield { type: 'text-delta', stepNumber, text: part.text };
             break;
           case 'tool-call':
-            yield { type: 'tool-call', stepNumber, toolCallId: part.toolCallId, toolName: part.toolName, input: part.input };
+            yield {
+              type: 'tool-call',
+              stepNumber,
+              toolCallId: part.toolCallId,
+              toolName: part.toolName,
+              input: part.input,
+            };
             break;
           case 'tool-result':
-            yield { type: 'tool-result', stepNumber, toolCallId: part.toolCallId, toolName: part.toolName, output: clientToolOutput(part.toolName, part.input, part.output) };
+            yield {
+              type: 'tool-result',
+              stepNumber,
+              toolCallId: part.toolCallId,
+              toolName: part.toolName,
+              output: clientToolOutput(part.toolName, part.input, part.output),
+            };
             break;
           case 'tool-error': {
             const error =
               isUnavailableToolError(part.error) && toolkits.poolToolNames.includes(part.toolName)
-                ? await describeUnavailableTool(repository, runOptions.context, part.toolName, { includeModelDisabled: options.includeModelDisabled === true })
+                ? await describeUnavailableTool(repository, runOptions.context, part.toolName, {
+                    includeModelDisabled: options.includeModelDisabled === true,
+                  })
                 : errorMessage(part.error);
             yield { type: 'tool-result', stepNumber, toolCallId: part.toolCallId, toolName: part.toolName, error };
             break;
@@ -287,7 +341,17 @@ export function createSkillAgent(options: SkillAgentOptions): SkillAgent {
       // The finished steps' side effects (files a script wrote, loaded skills) stay, so their
       // messages and state are stored with an error event: a retry sees a coherent history.
       // A turn that finished no step and changed no state stores nothing.
-      const partial = turnEvents(completedMessages, [{ author: name, type: 'error', content: { message: errorMessage(error), ...(error instanceof Error && 'code' in error ? { code: String(error.code) } : {}), steps: stepNumber } }]);
+      const partial = turnEvents(completedMessages, [
+        {
+          author: name,
+          type: 'error',
+          content: {
+            message: errorMessage(error),
+            ...(error instanceof Error && 'code' in error ? { code: String(error.code) } : {}),
+            steps: stepNumber,
+          },
+        },
+      ]);
       if (completedMessages.length > 0 || partial.some((event) => event.type === 'state')) {
         await appendTurn(sessions, key, partial, session.version, maxAppendAttempts);
       }
@@ -296,15 +360,32 @@ export function createSkillAgent(options: SkillAgentOptions): SkillAgent {
     yield* pending.splice(0);
 
     // Every step's response messages (the final response alone holds only the last step's on ai 7).
-    const responseMessages = (await result.steps).reduce<ModelMessage[]>((messages, step) => responseMessagesAfterStep(messages, step), []);
-    const version = await appendTurn(sessions, key, turnEvents(responseMessages, []), session.version, maxAppendAttempts);
+    const responseMessages = (await result.steps).reduce<ModelMessage[]>(
+      (messages, step) => responseMessagesAfterStep(messages, step),
+      [],
+    );
+    const version = await appendTurn(
+      sessions,
+      key,
+      turnEvents(responseMessages, []),
+      session.version,
+      maxAppendAttempts,
+    );
     yield { type: 'done', text: await result.text, steps: stepNumber, usage, sessionVersion: version };
   }
 
   /** The toolkit, the context and the step preparation of one AI SDK `Agent` call; `persist` stores the call's state change. */
   async function prepareAgentCall(callOptions: SkillAgentCallOptions | undefined) {
-    if (typeof callOptions !== 'object' || callOptions === null) throw new SkillAgentConfigError('options', 'an AI SDK call of a skill agent needs options: { userId, sessionId }');
-    const key: SessionKey = { userId: requireId(callOptions.userId, 'options.userId'), sessionId: requireId(callOptions.sessionId, 'options.sessionId'), ...(appName !== undefined ? { appName } : {}) };
+    if (typeof callOptions !== 'object' || callOptions === null)
+      throw new SkillAgentConfigError(
+        'options',
+        'an AI SDK call of a skill agent needs options: { userId, sessionId }',
+      );
+    const key: SessionKey = {
+      userId: requireId(callOptions.userId, 'options.userId'),
+      sessionId: requireId(callOptions.sessionId, 'options.sessionId'),
+      ...(appName !== undefined ? { appName } : {}),
+    };
     const toolkit = await toolkits.forContext(callOptions.context);
     const session = (await sessions.getSession(key, { limit: 0 })) ?? { version: 0, state: {}, events: [] };
     const state = createInMemoryStateView(session.state);
@@ -320,11 +401,20 @@ export function createSkillAgent(options: SkillAgentOptions): SkillAgent {
         ? toolkit.prepareStep
         : async (step) => {
             const prepared = await toolkit.prepareStep(step);
-            return prepared?.activeTools === undefined ? prepared : { ...prepared, activeTools: [...prepared.activeTools, ...customToolNames] };
+            return prepared?.activeTools === undefined
+              ? prepared
+              : { ...prepared, activeTools: [...prepared.activeTools, ...customToolNames] };
           };
     const persist = async () => {
       const delta = stateDifference(session.state, state.snapshot());
-      if (Object.keys(delta).length > 0) await appendTurn(sessions, key, [{ author: name, type: 'state', stateDelta: delta }], session.version, maxAppendAttempts);
+      if (Object.keys(delta).length > 0)
+        await appendTurn(
+          sessions,
+          key,
+          [{ author: name, type: 'state', stateDelta: delta }],
+          session.version,
+          maxAppendAttempts,
+        );
     };
     return { toolkit, context, prepareStep, persist };
   }
@@ -335,7 +425,16 @@ export function createSkillAgent(options: SkillAgentOptions): SkillAgent {
    * runs, so its next call sees it: ai 7 calls `onEnd` (`onFinish` is its old name), ai 6 `onFinish`.
    */
   async function agentCallSettings(parameters: object) {
-    const { options: callOptions, onFinish, onEnd, ...rest } = parameters as { options?: SkillAgentCallOptions; onFinish?: (event: unknown) => unknown; onEnd?: (event: unknown) => unknown };
+    const {
+      options: callOptions,
+      onFinish,
+      onEnd,
+      ...rest
+    } = parameters as {
+      options?: SkillAgentCallOptions;
+      onFinish?: (event: unknown) => unknown;
+      onEnd?: (event: unknown) => unknown;
+    };
     const call = await prepareAgentCall(callOptions);
     const callerFinish = onEnd ?? onFinish;
     const finish = async (event: unknown) => {
@@ -359,8 +458,10 @@ export function createSkillAgent(options: SkillAgentOptions): SkillAgent {
     version: 'agent-v1',
     id: name,
     tools: { ...toolkits.tools, ...customTools },
-    generate: async (parameters) => generateText((await agentCallSettings(parameters)) as unknown as Parameters<typeof generateText>[0]) as never,
-    stream: async (parameters) => streamText((await agentCallSettings(parameters)) as unknown as Parameters<typeof streamText>[0]) as never,
+    generate: async (parameters) =>
+      generateText((await agentCallSettings(parameters)) as unknown as Parameters<typeof generateText>[0]) as never,
+    stream: async (parameters) =>
+      streamText((await agentCallSettings(parameters)) as unknown as Parameters<typeof streamText>[0]) as never,
   };
 
   return {
@@ -375,24 +476,35 @@ export function createSkillAgent(options: SkillAgentOptions): SkillAgent {
 
 function validateCustomTools(tools: SkillAgentOptions['tools'], taken: readonly string[]): Record<string, Tool> {
   if (tools === undefined) return {};
-  if (typeof tools !== 'object' || tools === null || Array.isArray(tools)) throw new SkillAgentConfigError('tools', 'must be a record of AI SDK tools by name');
+  if (typeof tools !== 'object' || tools === null || Array.isArray(tools))
+    throw new SkillAgentConfigError('tools', 'must be a record of AI SDK tools by name');
   for (const name of Object.keys(tools)) {
-    if (taken.includes(name)) throw new SkillAgentConfigError('tools', `tool "${name}" has the name of a skill tool or a pool tool`);
+    if (taken.includes(name))
+      throw new SkillAgentConfigError('tools', `tool "${name}" has the name of a skill tool or a pool tool`);
   }
   return { ...tools };
 }
 
 function validateCallSettings(settings: SkillAgentOptions['callSettings']): SkillAgentCallSettings {
   if (settings === undefined) return {};
-  if (typeof settings !== 'object' || settings === null || Array.isArray(settings)) throw new SkillAgentConfigError('callSettings', 'must be an object of model call settings');
-  if ('abortSignal' in settings) throw new SkillAgentConfigError('callSettings', "abortSignal belongs to each run: pass it to run({ abortSignal })");
+  if (typeof settings !== 'object' || settings === null || Array.isArray(settings))
+    throw new SkillAgentConfigError('callSettings', 'must be an object of model call settings');
+  if ('abortSignal' in settings)
+    throw new SkillAgentConfigError('callSettings', 'abortSignal belongs to each run: pass it to run({ abortSignal })');
   for (const field of ['model', 'tools', 'messages', 'prompt', 'system', 'prepareStep', 'stopWhen']) {
-    if (field in settings) throw new SkillAgentConfigError(`callSettings.${field}`, 'is set by the agent, not a call setting');
+    if (field in settings)
+      throw new SkillAgentConfigError(`callSettings.${field}`, 'is set by the agent, not a call setting');
   }
   return settings;
 }
 
-async function appendTurn(store: SessionStore, key: SessionKey, events: NewSessionEvent[], readVersion: number, maxAttempts: number): Promise<number> {
+async function appendTurn(
+  store: SessionStore,
+  key: SessionKey,
+  events: NewSessionEvent[],
+  readVersion: number,
+  maxAttempts: number,
+): Promise<number> {
   let expectedVersion = readVersion;
   for (let attempt = 1; ; attempt += 1) {
     try {
@@ -410,4 +522,3 @@ async function appendTurn(store: SessionStore, key: SessionKey, events: NewSessi
     }
   }
 }
-

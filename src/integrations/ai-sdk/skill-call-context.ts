@@ -1,7 +1,7 @@
 import type { DeclaredSkillLoad } from '../../disclosure/declared-loads.js';
+import type { StateDelta } from '../../disclosure/state-delta.js';
 import type { SkillContext } from '../../repository/types.js';
 import type { StateView } from '../../tools/types.js';
-import type { StateDelta } from '../../disclosure/state-delta.js';
 import { MissingSkillCallContextError } from './errors.js';
 
 /** One committed state change: what a tool call (or the turn bookkeeping) wrote. */
@@ -15,7 +15,8 @@ export interface StateChange {
 
 /**
  * What the skill tools and `prepareStep` need to know about the call they serve. It travels in the
- * AI SDK call (ai 7 `toolsContext`, ai 6 `experimental_context`; see ai-sdk-versions.ts), so one `tools` object and one `prepareStep` serve any number of
+ * AI SDK call (ai 7 `toolsContext`, ai 6 `experimental_context`; see ai-sdk-versions.ts), so one `tools` object and one
+ * `prepareStep` serve any number of
  * sessions at once.
  */
 export interface SkillCallContext {
@@ -66,7 +67,11 @@ export function createSkillCallContext(options: {
   onStateChange?: (change: StateChange) => void;
   onStepPrepared?: (prepared: PreparedStep) => void;
 }): SkillCallContext {
-  const context: SkillCallContext = { sessionId: options.sessionId, agentName: options.agentName ?? defaultAgentName, state: options.state };
+  const context: SkillCallContext = {
+    sessionId: options.sessionId,
+    agentName: options.agentName ?? defaultAgentName,
+    state: options.state,
+  };
   if (options.userId !== undefined) context.userId = options.userId;
   if (options.appName !== undefined) context.appName = options.appName;
   if (options.skillContext !== undefined) context.skillContext = options.skillContext;
@@ -92,7 +97,11 @@ export function isSkillCallContext(value: unknown): value is SkillCallContext {
 }
 
 /** The context of one call: the one the call carries, else the fallback, else a clear error naming `where`. */
-export function resolveSkillCallContext(fromCall: unknown, fallback: SkillCallContext | (() => SkillCallContext) | undefined, where: string): SkillCallContext {
+export function resolveSkillCallContext(
+  fromCall: unknown,
+  fallback: SkillCallContext | (() => SkillCallContext) | undefined,
+  where: string,
+): SkillCallContext {
   if (isSkillCallContext(fromCall)) return fromCall;
   const fixed = typeof fallback === 'function' ? fallback() : fallback;
   if (fixed) return fixed;

@@ -1,5 +1,5 @@
+import { jsonSchema, type ModelMessage, type Tool, tool } from 'ai';
 import { describe, expect, it } from 'vitest';
-import { jsonSchema, tool, type ModelMessage, type Tool } from 'ai';
 import { loadedKey, loadedOrderKey, toolsKey } from '../../disclosure/state-keys.js';
 import { createMemorySkillRepository } from '../../repository/memory-skill-repository.js';
 import { createInMemoryStateView } from '../../tools/in-memory-state-view.js';
@@ -16,29 +16,71 @@ const repository = createMemorySkillRepository([
     tools: ['get_current_weather', 'get_weather_forecast'],
     files: { 'docs/units.md': 'Celsius.' },
   },
-  { name: 'notes', description: 'Take notes.', body: 'Write notes tersely.', allowedTools: ['save_note'], tools: ['save_note'] },
+  {
+    name: 'notes',
+    description: 'Take notes.',
+    body: 'Write notes tersely.',
+    allowedTools: ['save_note'],
+    tools: ['save_note'],
+  },
   { name: 'plain', description: 'No tools.', body: 'Plain body.' },
 ]);
 
 function poolTool(name: string): Tool {
-  return tool({ description: `${name} tool`, inputSchema: jsonSchema({ type: 'object', properties: {} }), execute: async () => name });
+  return tool({
+    description: `${name} tool`,
+    inputSchema: jsonSchema({ type: 'object', properties: {} }),
+    execute: async () => name,
+  });
 }
-const toolPool = Object.fromEntries(['get_current_weather', 'get_weather_forecast', 'save_note', 'ask_name_information'].map((name) => [name, poolTool(name)]));
+const toolPool = Object.fromEntries(
+  ['get_current_weather', 'get_weather_forecast', 'save_note', 'ask_name_information'].map((name) => [
+    name,
+    poolTool(name),
+  ]),
+);
 const skillToolNames = ['skill_load', 'skill_select_docs', 'skill_select_tools', 'skill_run'];
 
 function setup(options: Partial<SkillPrepareStepOptions> = {}, initial: Record<string, string> = {}) {
   const state = createInMemoryStateView(initial);
   const changes: StateChange[] = [];
-  const context: SkillCallContext = createSkillCallContext({ sessionId: 's', state, onStateChange: (change) => changes.push(change) });
-  const prepareStep = createSkillPrepareStep({ repository, skillToolNames, toolPool, instructions: 'You are terse.', ...options });
-  const run = (stepNumber: number, messages: ModelMessage[]) => prepareStep(ai7StepInput({ stepNumber, conversation: messages, context, skillToolNames }));
+  const context: SkillCallContext = createSkillCallContext({
+    sessionId: 's',
+    state,
+    onStateChange: (change) => changes.push(change),
+  });
+  const prepareStep = createSkillPrepareStep({
+    repository,
+    skillToolNames,
+    toolPool,
+    instructions: 'You are terse.',
+    ...options,
+  });
+  const run = (stepNumber: number, messages: ModelMessage[]) =>
+    prepareStep(ai7StepInput({ stepNumber, conversation: messages, context, skillToolNames }));
   return { state, changes, context, run };
 }
 
 const user: ModelMessage = { role: 'user', content: 'weather in Beijing?' };
-const loadCall: ModelMessage = { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'skill_load', input: { skill: 'weather-tools' } }] };
-const loadResult: ModelMessage = { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c1', toolName: 'skill_load', output: { type: 'text', value: 'loaded: weather-tools' } }] };
-const loadedWeather = { [loadedKey('assistant', 'weather-tools')]: '1', [loadedOrderKey('assistant')]: '["weather-tools"]' };
+const loadCall: ModelMessage = {
+  role: 'assistant',
+  content: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'skill_load', input: { skill: 'weather-tools' } }],
+};
+const loadResult: ModelMessage = {
+  role: 'tool',
+  content: [
+    {
+      type: 'tool-result',
+      toolCallId: 'c1',
+      toolName: 'skill_load',
+      output: { type: 'text', value: 'loaded: weather-tools' },
+    },
+  ],
+};
+const loadedWeather = {
+  [loadedKey('assistant', 'weather-tools')]: '1',
+  [loadedOrderKey('assistant')]: '["weather-tools"]',
+};
 
 describe('createSkillPrepareStep', () => {
   it('before any load: instructions plus catalog as system, only the skill tools active, messages untouched', async () => {
@@ -52,13 +94,15 @@ describe('createSkillPrepareStep', () => {
     expect(result?.activeTools).toEqual(skillToolNames);
   });
 
-  it('tool-result mode puts the body into the skill_load result and activates the skill\'s pool tools; the input is not changed', async () => {
+  it("tool-result mode puts the body into the skill_load result and activates the skill's pool tools; the input is not changed", async () => {
     const { run } = setup({ loadMode: 'session' }, loadedWeather);
     const messages = [user, loadCall, loadResult];
     const snapshot = JSON.stringify(messages);
     const result = await run(1, messages);
     const toolMessage = result?.messages?.[2] as { content: Array<{ output: { value: string } }> };
-    expect(toolMessage.content[0]?.output.value).toMatch(/^\[Loaded\] weather-tools\n\nUse get_current_weather for today\./);
+    expect(toolMessage.content[0]?.output.value).toMatch(
+      /^\[Loaded\] weather-tools\n\nUse get_current_weather for today\./,
+    );
     expect((result?.instructions as Array<{ content: string }>)[0]?.content).not.toContain('[Loaded]');
     expect(result?.activeTools).toEqual([...skillToolNames, 'get_current_weather', 'get_weather_forecast']);
     expect(JSON.stringify(messages)).toBe(snapshot);
@@ -80,7 +124,12 @@ describe('createSkillPrepareStep', () => {
     const { run, state, changes } = setup({}, loadedWeather);
     await run(0, [user]);
     expect(state.get(loadedKey('assistant', 'weather-tools'))).toBeUndefined();
-    expect(changes).toEqual([{ source: 'turn', delta: { [loadedKey('assistant', 'weather-tools')]: null, [loadedOrderKey('assistant')]: null } }]);
+    expect(changes).toEqual([
+      {
+        source: 'turn',
+        delta: { [loadedKey('assistant', 'weather-tools')]: null, [loadedOrderKey('assistant')]: null },
+      },
+    ]);
     state.set(loadedKey('assistant', 'plain'), '1');
     await run(1, [user]);
     expect(state.get(loadedKey('assistant', 'plain'))).toBe('1');
@@ -109,14 +158,20 @@ describe('createSkillPrepareStep', () => {
   });
 
   it('narrows to skill_select_tools and evicts beyond maxLoadedSkills', async () => {
-    const narrowed = setup({ loadMode: 'session' }, { ...loadedWeather, [toolsKey('assistant', 'weather-tools')]: '["get_weather_forecast"]' });
+    const narrowed = setup(
+      { loadMode: 'session' },
+      { ...loadedWeather, [toolsKey('assistant', 'weather-tools')]: '["get_weather_forecast"]' },
+    );
     expect((await narrowed.run(1, [user]))?.activeTools).toEqual([...skillToolNames, 'get_weather_forecast']);
 
-    const evicting = setup({ loadMode: 'session', maxLoadedSkills: 1 }, {
-      ...loadedWeather,
-      [loadedKey('assistant', 'plain')]: '1',
-      [loadedOrderKey('assistant')]: '["weather-tools","plain"]',
-    });
+    const evicting = setup(
+      { loadMode: 'session', maxLoadedSkills: 1 },
+      {
+        ...loadedWeather,
+        [loadedKey('assistant', 'plain')]: '1',
+        [loadedOrderKey('assistant')]: '["weather-tools","plain"]',
+      },
+    );
     const result = await evicting.run(1, [user]);
     expect(result?.activeTools).toEqual(skillToolNames);
     expect(evicting.state.get(loadedKey('assistant', 'weather-tools'))).toBeUndefined();
@@ -126,58 +181,129 @@ describe('createSkillPrepareStep', () => {
   it('enforces allowed-tools of loaded skills only when asked', async () => {
     const loaded = { ...loadedWeather, [loadedKey('assistant', 'notes')]: '1' };
     const open = setup({ loadMode: 'session' }, loaded);
-    expect((await open.run(1, [user]))?.activeTools).toEqual([...skillToolNames, 'get_current_weather', 'get_weather_forecast', 'save_note']);
+    expect((await open.run(1, [user]))?.activeTools).toEqual([
+      ...skillToolNames,
+      'get_current_weather',
+      'get_weather_forecast',
+      'save_note',
+    ]);
     const enforced = setup({ loadMode: 'session', enforceAllowedTools: true }, loaded);
-    expect((await enforced.run(1, [user]))?.activeTools).toEqual(['skill_load', 'skill_select_docs', 'skill_select_tools', 'save_note']);
+    expect((await enforced.run(1, [user]))?.activeTools).toEqual([
+      'skill_load',
+      'skill_select_docs',
+      'skill_select_tools',
+      'save_note',
+    ]);
   });
 
   it('explains calls to pool tools that were not active, the same way every time', async () => {
     const { run } = setup();
     const history: ModelMessage[] = [
       user,
-      { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'c9', toolName: 'ask_name_information', input: {} }, { type: 'tool-call', toolCallId: 'c10', toolName: 'get_weather_forecast', input: {} }] },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'tool-call', toolCallId: 'c9', toolName: 'ask_name_information', input: {} },
+          { type: 'tool-call', toolCallId: 'c10', toolName: 'get_weather_forecast', input: {} },
+        ],
+      },
       {
         role: 'tool',
         content: [
-          { type: 'tool-result', toolCallId: 'c9', toolName: 'ask_name_information', output: { type: 'error-text', value: "Model tried to call unavailable tool 'ask_name_information'. Available tools: skill_load." } },
-          { type: 'tool-result', toolCallId: 'c10', toolName: 'get_weather_forecast', output: { type: 'error-text', value: "Model tried to call unavailable tool 'get_weather_forecast'. Available tools: skill_load." } },
+          {
+            type: 'tool-result',
+            toolCallId: 'c9',
+            toolName: 'ask_name_information',
+            output: {
+              type: 'error-text',
+              value: "Model tried to call unavailable tool 'ask_name_information'. Available tools: skill_load.",
+            },
+          },
+          {
+            type: 'tool-result',
+            toolCallId: 'c10',
+            toolName: 'get_weather_forecast',
+            output: {
+              type: 'error-text',
+              value: "Model tried to call unavailable tool 'get_weather_forecast'. Available tools: skill_load.",
+            },
+          },
         ],
       },
     ];
     const first = await run(1, history);
     const second = await run(2, history);
-    const results = (first?.messages?.[2] as { content: Array<{ output: { value: string } }> }).content.map((part) => part.output.value);
+    const results = (first?.messages?.[2] as { content: Array<{ output: { value: string } }> }).content.map(
+      (part) => part.output.value,
+    );
     expect(results[0]).toMatch(/^tool "ask_name_information" is not available: no skill lists it/);
     expect(results[1]).toContain('("weather-tools")');
     expect(JSON.stringify(second?.messages)).toBe(JSON.stringify(first?.messages));
   });
 
   it('validates options by field and needs a context', async () => {
-    expect(() => createSkillPrepareStep({ repository, skillToolNames, materialize: 'inline' as never })).toThrow(SkillAgentConfigError);
-    expect(() => createSkillPrepareStep({ repository, skillToolNames, loadMode: 'forever' as never })).toThrow(/loadMode/);
-    expect(() => createSkillPrepareStep({ repository, skillToolNames, toolPool: { skill_load: poolTool('x') } })).toThrow(/toolPool/);
+    expect(() => createSkillPrepareStep({ repository, skillToolNames, materialize: 'inline' as never })).toThrow(
+      SkillAgentConfigError,
+    );
+    expect(() => createSkillPrepareStep({ repository, skillToolNames, loadMode: 'forever' as never })).toThrow(
+      /loadMode/,
+    );
+    expect(() =>
+      createSkillPrepareStep({ repository, skillToolNames, toolPool: { skill_load: poolTool('x') } }),
+    ).toThrow(/toolPool/);
     const prepareStep = createSkillPrepareStep({ repository, skillToolNames });
-    await expect(prepareStep(ai7StepInput({ stepNumber: 0, conversation: [user], context: undefined, skillToolNames }))).rejects.toThrow(/toolsContext/);
+    await expect(
+      prepareStep(ai7StepInput({ stepNumber: 0, conversation: [user], context: undefined, skillToolNames })),
+    ).rejects.toThrow(/toolsContext/);
   });
 });
 
 describe('skills that say they are not for the model', () => {
   const withHidden = createMemorySkillRepository([
     { name: 'weather-tools', description: 'Weather queries.', body: 'Use the tools.', tools: ['get_current_weather'] },
-    { name: 'release-helper', description: 'Cuts a release.', body: 'Internal steps.', tools: ['get_current_weather'], disableModelInvocation: true },
+    {
+      name: 'release-helper',
+      description: 'Cuts a release.',
+      body: 'Internal steps.',
+      tools: ['get_current_weather'],
+      disableModelInvocation: true,
+    },
   ]);
-  const call: ModelMessage = { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'p1', toolName: 'get_current_weather', input: {} }] };
+  const call: ModelMessage = {
+    role: 'assistant',
+    content: [{ type: 'tool-call', toolCallId: 'p1', toolName: 'get_current_weather', input: {} }],
+  };
   const refused: ModelMessage = {
     role: 'tool',
-    content: [{ type: 'tool-result', toolCallId: 'p1', toolName: 'get_current_weather', output: { type: 'error-text', value: "Model tried to call unavailable tool 'get_current_weather'. Available tools: skill_load." } }],
+    content: [
+      {
+        type: 'tool-result',
+        toolCallId: 'p1',
+        toolName: 'get_current_weather',
+        output: {
+          type: 'error-text',
+          value: "Model tried to call unavailable tool 'get_current_weather'. Available tools: skill_load.",
+        },
+      },
+    ],
   };
 
   async function firstRequest(includeModelDisabled: boolean | undefined) {
     const state = createInMemoryStateView();
     const context = createSkillCallContext({ sessionId: 's', state });
-    const prepareStep = createSkillPrepareStep({ repository: withHidden, skillToolNames, toolPool, ...(includeModelDisabled === undefined ? {} : { includeModelDisabled }) });
-    const result = await prepareStep(ai7StepInput({ stepNumber: 1, conversation: [user, call, refused], context, skillToolNames }));
-    return { system: (result?.instructions as Array<{ content: string }>).map((message) => message.content).join('\n'), messages: JSON.stringify(result?.messages) };
+    const prepareStep = createSkillPrepareStep({
+      repository: withHidden,
+      skillToolNames,
+      toolPool,
+      ...(includeModelDisabled === undefined ? {} : { includeModelDisabled }),
+    });
+    const result = await prepareStep(
+      ai7StepInput({ stepNumber: 1, conversation: [user, call, refused], context, skillToolNames }),
+    );
+    return {
+      system: (result?.instructions as Array<{ content: string }>).map((message) => message.content).join('\n'),
+      messages: JSON.stringify(result?.messages),
+    };
   }
 
   it('are left out of the catalog and of the unavailable-tool explanation by default, and offered with includeModelDisabled', async () => {
@@ -193,14 +319,28 @@ describe('skills that say they are not for the model', () => {
 });
 
 describe("the caller's system text", () => {
-  const systemTexts = (messages: readonly ModelMessage[] | undefined) => (messages ?? []).filter((message) => message.role === 'system').map((message) => message.content as string);
+  const systemTexts = (messages: readonly ModelMessage[] | undefined) =>
+    (messages ?? []).filter((message) => message.role === 'system').map((message) => message.content as string);
 
   it('on ai 7 is kept first in `instructions`, then the toolkit instructions with the catalog, and is not repeated on the next step', async () => {
     const state = createInMemoryStateView();
     const context = createSkillCallContext({ sessionId: 's', state });
-    const prepareStep = createSkillPrepareStep({ repository, skillToolNames, toolPool, instructions: 'You are terse.' });
+    const prepareStep = createSkillPrepareStep({
+      repository,
+      skillToolNames,
+      toolPool,
+      instructions: 'You are terse.',
+    });
     for (const stepNumber of [0, 1]) {
-      const result = await prepareStep(ai7StepInput({ stepNumber, conversation: [user], context, skillToolNames, initialInstructions: 'You work for ACME.' }));
+      const result = await prepareStep(
+        ai7StepInput({
+          stepNumber,
+          conversation: [user],
+          context,
+          skillToolNames,
+          initialInstructions: 'You work for ACME.',
+        }),
+      );
       const texts = systemTexts(result?.instructions as ModelMessage[]);
       expect(texts).toHaveLength(2);
       expect(texts[0]).toBe('You work for ACME.');
@@ -213,20 +353,27 @@ describe("the caller's system text", () => {
   it('on ai 6 is left in `system` (not returned, so not replaced) and ours follows as leading system messages; system messages at the head of `messages` stay first', async () => {
     const state = createInMemoryStateView();
     const context = createSkillCallContext({ sessionId: 's', state });
-    const prepareStep = createSkillPrepareStep({ repository, skillToolNames, toolPool, instructions: 'You are terse.' });
+    const prepareStep = createSkillPrepareStep({
+      repository,
+      skillToolNames,
+      toolPool,
+      instructions: 'You are terse.',
+    });
     const plain = await prepareStep(ai6StepInput({ stepNumber: 0, messages: [user], context }));
     expect(plain).not.toHaveProperty('system');
     expect(plain).not.toHaveProperty('instructions');
     expect(plain?.messages?.[0]).toMatchObject({ role: 'system' });
     expect(systemTexts(plain?.messages)[0]?.startsWith('You are terse.\n\n')).toBe(true);
     expect(plain?.messages?.at(-1)).toEqual(user);
-    const withOwn = await prepareStep(ai6StepInput({ stepNumber: 0, messages: [{ role: 'system', content: 'You work for ACME.' }, user], context }));
+    const withOwn = await prepareStep(
+      ai6StepInput({ stepNumber: 0, messages: [{ role: 'system', content: 'You work for ACME.' }, user], context }),
+    );
     const texts = systemTexts(withOwn?.messages);
     expect(texts[0]).toBe('You work for ACME.');
     expect(texts[1]).toContain('- weather-tools: Weather queries.');
   });
 
-  it('on ai 7 builds each request from the caller\'s messages and the responses, not from what the last prepareStep returned', async () => {
+  it("on ai 7 builds each request from the caller's messages and the responses, not from what the last prepareStep returned", async () => {
     const state = createInMemoryStateView();
     const context = createSkillCallContext({ sessionId: 's', state });
     const prepareStep = createSkillPrepareStep({ repository, skillToolNames, toolPool });

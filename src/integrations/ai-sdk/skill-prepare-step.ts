@@ -1,20 +1,24 @@
 import type { ModelMessage, PrepareStepFunction, PrepareStepResult, SystemModelMessage, Tool } from 'ai';
-import { type CatalogBudget, type CatalogFormat } from '../../disclosure/catalog.js';
 import { createCachedCatalog } from '../../disclosure/cached-catalog.js';
-import { modelVisibleSkills, type ModelVisibilityOptions } from '../../disclosure/model-visibility.js';
+import type { CatalogBudget, CatalogFormat } from '../../disclosure/catalog.js';
 import { applyDeclaredLoads } from '../../disclosure/declared-loads.js';
-import { parseLoadMode, parseMaxLoadedSkills, type LoadMode } from '../../disclosure/load-mode.js';
-import { materializeRequest, type MaterializationMode } from '../../disclosure/materialize-request.js';
+import { type LoadMode, parseLoadMode, parseMaxLoadedSkills } from '../../disclosure/load-mode.js';
+import { type MaterializationMode, materializeRequest } from '../../disclosure/materialize-request.js';
 import type { ModelMessage as NeutralModelMessage } from '../../disclosure/model-messages.js';
+import { type ModelVisibilityOptions, modelVisibleSkills } from '../../disclosure/model-visibility.js';
 import { evictLeastRecentlyTouched } from '../../disclosure/skill-transitions.js';
-import { mergeDeltas, overlayState, writeDelta, type StateDelta } from '../../disclosure/state-delta.js';
+import { mergeDeltas, overlayState, type StateDelta, writeDelta } from '../../disclosure/state-delta.js';
 import { afterModelRequest, beginTurn } from '../../disclosure/turn-lifecycle.js';
 import type { SkillContext, SkillRepository } from '../../repository/types.js';
 import { callerInstructionsOfStep, contextOfStep, conversationOfStep, isInstructionsStep } from './ai-sdk-versions.js';
 import { selectActiveTools } from './dynamic-tool-selection.js';
 import { SkillAgentConfigError } from './errors.js';
 import { resolveSkillCallContext, type SkillCallContext } from './skill-call-context.js';
-import { explainUnavailableToolCalls, findUnavailableToolCalls, unavailableToolMessage } from './unavailable-tool-calls.js';
+import {
+  explainUnavailableToolCalls,
+  findUnavailableToolCalls,
+  unavailableToolMessage,
+} from './unavailable-tool-calls.js';
 
 /** Options of `createSkillPrepareStep`: the repository, the tool names and pool, materialisation, load mode and catalog. */
 export interface SkillPrepareStepOptions {
@@ -57,28 +61,49 @@ function fromNeutral(messages: readonly NeutralModelMessage[]): ModelMessage[] {
   return messages as unknown as ModelMessage[];
 }
 
-function validateOptions(options: SkillPrepareStepOptions): { loadMode: LoadMode; maxLoadedSkills: number | undefined; materialize: MaterializationMode } {
-  if (options.repository === undefined || typeof options.repository.list !== 'function') throw new SkillAgentConfigError('repository', 'a SkillRepository is required');
-  if (!Array.isArray(options.skillToolNames)) throw new SkillAgentConfigError('skillToolNames', 'must be an array of tool names');
+function validateOptions(options: SkillPrepareStepOptions): {
+  loadMode: LoadMode;
+  maxLoadedSkills: number | undefined;
+  materialize: MaterializationMode;
+} {
+  if (options.repository === undefined || typeof options.repository.list !== 'function')
+    throw new SkillAgentConfigError('repository', 'a SkillRepository is required');
+  if (!Array.isArray(options.skillToolNames))
+    throw new SkillAgentConfigError('skillToolNames', 'must be an array of tool names');
   const materialize = options.materialize ?? 'tool-result';
-  if (materialize !== 'system' && materialize !== 'tool-result') throw new SkillAgentConfigError('materialize', `must be "system" or "tool-result"; got ${JSON.stringify(materialize)}`);
+  if (materialize !== 'system' && materialize !== 'tool-result')
+    throw new SkillAgentConfigError(
+      'materialize',
+      `must be "system" or "tool-result"; got ${JSON.stringify(materialize)}`,
+    );
   for (const name of Object.keys(options.toolPool ?? {})) {
-    if (options.skillToolNames.includes(name)) throw new SkillAgentConfigError('toolPool', `pool tool "${name}" has the name of a skill tool`);
+    if (options.skillToolNames.includes(name))
+      throw new SkillAgentConfigError('toolPool', `pool tool "${name}" has the name of a skill tool`);
   }
-  return { loadMode: parseLoadMode(options.loadMode), maxLoadedSkills: parseMaxLoadedSkills(options.maxLoadedSkills), materialize };
+  return {
+    loadMode: parseLoadMode(options.loadMode),
+    maxLoadedSkills: parseMaxLoadedSkills(options.maxLoadedSkills),
+    materialize,
+  };
 }
 
 /** Writes a turn-level delta into the session state and tells the listener. */
 function commitTurnDelta(context: SkillCallContext, delta: StateDelta): void {
   const changed: StateDelta = {};
-  for (const [key, value] of Object.entries(delta)) if ((context.state.get(key) ?? null) !== value) changed[key] = value;
+  for (const [key, value] of Object.entries(delta))
+    if ((context.state.get(key) ?? null) !== value) changed[key] = value;
   if (Object.keys(changed).length === 0) return;
   writeDelta(context.state, changed);
   context.onStateChange?.({ source: 'turn', delta: changed });
 }
 
 /** The explanation the model reads for a call to a pool tool that was not active. */
-export async function describeUnavailableTool(repository: SkillRepository, skillContext: SkillContext | undefined, toolName: string, visibility: ModelVisibilityOptions = {}): Promise<string> {
+export async function describeUnavailableTool(
+  repository: SkillRepository,
+  skillContext: SkillContext | undefined,
+  toolName: string,
+  visibility: ModelVisibilityOptions = {},
+): Promise<string> {
   const providedBy: string[] = [];
   // Only skills the model is offered are named: a hidden skill must not leak through this message.
   for (const summary of modelVisibleSkills(await repository.list(skillContext), visibility)) {
@@ -118,10 +143,17 @@ export function createSkillPrepareStep(options: SkillPrepareStepOptions): Prepar
           ...(options.includeModelDisabled === true ? { includeModelDisabled: true } : {}),
         });
 
-  const prepare = async (step: { stepNumber: number; messages: ModelMessage[] }): Promise<PrepareStepResult<Record<string, Tool>>> => {
+  const prepare = async (step: {
+    stepNumber: number;
+    messages: ModelMessage[];
+  }): Promise<PrepareStepResult<Record<string, Tool>>> => {
     const { stepNumber } = step;
     const messages = conversationOfStep(step);
-    const context = resolveSkillCallContext(contextOfStep(step, options.skillToolNames), options.context, 'prepareStep');
+    const context = resolveSkillCallContext(
+      contextOfStep(step, options.skillToolNames),
+      options.context,
+      'prepareStep',
+    );
     const { agentName, state, skillContext } = context;
 
     if (stepNumber === 0) {
@@ -152,7 +184,10 @@ export function createSkillPrepareStep(options: SkillPrepareStepOptions): Prepar
     // System messages the caller put at the head of `messages` are theirs: kept first and unchanged.
     const callerSystem = leadingSystemMessages(messages);
     const conversation = messages.slice(callerSystem.length);
-    const request: ModelMessage[] = options.instructions !== undefined && options.instructions !== '' ? [{ role: 'system', content: options.instructions }, ...conversation] : [...conversation];
+    const request: ModelMessage[] =
+      options.instructions !== undefined && options.instructions !== ''
+        ? [{ role: 'system', content: options.instructions }, ...conversation]
+        : [...conversation];
     const materialized = fromNeutral(
       await materializeRequest({
         messages: toNeutral(request),
@@ -165,15 +200,23 @@ export function createSkillPrepareStep(options: SkillPrepareStepOptions): Prepar
       }),
     );
 
-    const explained = await explainPoolToolCalls(materialized, poolToolNames, options.repository, context, { includeModelDisabled: options.includeModelDisabled === true });
+    const explained = await explainPoolToolCalls(materialized, poolToolNames, options.repository, context, {
+      includeModelDisabled: options.includeModelDisabled === true,
+    });
     if (loadMode === 'once') commitTurnDelta(context, afterModelRequest(state, { agentName, mode: 'once' }));
-    context.onStepPrepared?.({ stepNumber, activeTools: selection.activeTools, loadedSkills: selection.loadedSkills, missingTools: selection.missing });
+    context.onStepPrepared?.({
+      stepNumber,
+      activeTools: selection.activeTools,
+      loadedSkills: selection.loadedSkills,
+      missingTools: selection.missing,
+    });
 
     // The caller's system text goes first and is never replaced. ai 7 tells prepareStep what it is
     // and refuses system messages inside `messages`, so everything goes to `instructions`. ai 6 does
     // not tell, but sends its `system` before the messages: leaving `system` alone and sending ours
     // as leading messages gives the same order.
-    if (!isInstructionsStep(step)) return { messages: [...callerSystem, ...explained], activeTools: selection.activeTools };
+    if (!isInstructionsStep(step))
+      return { messages: [...callerSystem, ...explained], activeTools: selection.activeTools };
     const ours = leadingSystemMessages(explained);
     const instructions = [...callerInstructionsOfStep(step), ...callerSystem, ...ours];
     return {
@@ -190,10 +233,17 @@ function leadingSystemMessages(messages: readonly ModelMessage[]): SystemModelMe
   return messages.slice(0, firstOther === -1 ? messages.length : firstOther) as SystemModelMessage[];
 }
 
-async function explainPoolToolCalls(messages: ModelMessage[], poolToolNames: readonly string[], repository: SkillRepository, context: SkillCallContext, visibility: ModelVisibilityOptions): Promise<ModelMessage[]> {
+async function explainPoolToolCalls(
+  messages: ModelMessage[],
+  poolToolNames: readonly string[],
+  repository: SkillRepository,
+  context: SkillCallContext,
+  visibility: ModelVisibilityOptions,
+): Promise<ModelMessage[]> {
   const names = [...findUnavailableToolCalls(messages)].filter((name) => poolToolNames.includes(name));
   if (names.length === 0) return messages;
   const explanations = new Map<string, string>();
-  for (const toolName of names) explanations.set(toolName, await describeUnavailableTool(repository, context.skillContext, toolName, visibility));
+  for (const toolName of names)
+    explanations.set(toolName, await describeUnavailableTool(repository, context.skillContext, toolName, visibility));
   return explainUnavailableToolCalls(messages, explanations);
 }

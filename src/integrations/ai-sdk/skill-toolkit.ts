@@ -1,16 +1,23 @@
 import type { PrepareStepFunction, Tool } from 'ai';
 import type { SkillRepository } from '../../repository/types.js';
-import { createSkillTools, knowledgeToolNames, toolSelectionToolNames, type SkillToolProfile } from '../../tools/create-skill-tools.js';
+import {
+  createSkillTools,
+  knowledgeToolNames,
+  type SkillToolProfile,
+  toolSelectionToolNames,
+} from '../../tools/create-skill-tools.js';
 import type { WorkspaceManager } from '../../workspace/workspace-manager.js';
-import { skillContextCallOptions, type SkillContextCallOptions } from './ai-sdk-versions.js';
+import { type SkillContextCallOptions, skillContextCallOptions } from './ai-sdk-versions.js';
 import { SkillAgentConfigError } from './errors.js';
-import { executionSetup, type ExecutionSetupOptions } from './execution-setup.js';
+import { type ExecutionSetupOptions, executionSetup } from './execution-setup.js';
 import type { SkillCallContext } from './skill-call-context.js';
 import { createSkillPrepareStep, type SkillPrepareStepOptions } from './skill-prepare-step.js';
 import { toAiSdkTools } from './tool-adapter.js';
 
 /** Options of `createSkillToolkit`: the repository, the tool profile, execution tools and the `prepareStep` options. */
-export interface SkillToolkitOptions extends Omit<SkillPrepareStepOptions, 'skillToolNames' | 'repository'>, ExecutionSetupOptions {
+export interface SkillToolkitOptions
+  extends Omit<SkillPrepareStepOptions, 'skillToolNames' | 'repository'>,
+    ExecutionSetupOptions {
   /** Where skills come from. */
   repository?: SkillRepository;
   /** @deprecated The same as `repository`, the name every skillbox API uses. */
@@ -46,14 +53,22 @@ export interface SkillToolkit {
   contextOptions(context: SkillCallContext): SkillContextCallOptions;
 }
 
-function resolveProfile(options: SkillToolkitOptions, hasExecution: boolean, hasPool: boolean): SkillToolProfile | readonly string[] {
+function resolveProfile(
+  options: SkillToolkitOptions,
+  hasExecution: boolean,
+  hasPool: boolean,
+): SkillToolProfile | readonly string[] {
   const profile = options.profile ?? (hasExecution ? 'full' : 'knowledge');
   return profile === 'knowledge' && hasPool ? [...knowledgeToolNames, ...toolSelectionToolNames] : profile;
 }
 
 /** The repository under `repository`, or its deprecated name `skills`; a clear error naming the field otherwise. */
-export function resolveRepositoryOption(options: { repository?: SkillRepository | undefined; skills?: SkillRepository | undefined }): SkillRepository {
-  if (options.repository !== undefined && options.skills !== undefined && options.repository !== options.skills) throw new SkillAgentConfigError('repository', 'give repository or its old name skills, not both');
+export function resolveRepositoryOption(options: {
+  repository?: SkillRepository | undefined;
+  skills?: SkillRepository | undefined;
+}): SkillRepository {
+  if (options.repository !== undefined && options.skills !== undefined && options.repository !== options.skills)
+    throw new SkillAgentConfigError('repository', 'give repository or its old name skills, not both');
   const field = options.repository === undefined && options.skills !== undefined ? 'skills' : 'repository';
   const repository = options.repository ?? options.skills;
   if (typeof repository?.list !== 'function') throw new SkillAgentConfigError(field, 'must be a SkillRepository');
@@ -68,7 +83,8 @@ export function resolveRepositoryOption(options: { repository?: SkillRepository 
 export function createSkillToolkit(options: SkillToolkitOptions): SkillToolkit {
   const repository = resolveRepositoryOption(options);
   const toolPool = options.toolPool ?? {};
-  if (typeof toolPool !== 'object' || toolPool === null || Array.isArray(toolPool)) throw new SkillAgentConfigError('toolPool', 'must be a record of AI SDK tools by name');
+  if (typeof toolPool !== 'object' || toolPool === null || Array.isArray(toolPool))
+    throw new SkillAgentConfigError('toolPool', 'must be a record of AI SDK tools by name');
   const poolToolNames = Object.keys(toolPool);
   const { workspaces, executionTools } = executionSetup(options, repository);
   const definitions = createSkillTools({

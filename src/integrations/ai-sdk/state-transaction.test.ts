@@ -4,7 +4,11 @@ import { beginStateTransaction } from './state-transaction.js';
 
 function mapState(initial: Record<string, string>): StateView {
   const values = new Map(Object.entries(initial));
-  return { get: (key) => values.get(key), set: (key, value) => void (value === null ? values.delete(key) : values.set(key, value)), keys: () => [...values.keys()] };
+  return {
+    get: (key) => values.get(key),
+    set: (key, value) => void (value === null ? values.delete(key) : values.set(key, value)),
+    keys: () => [...values.keys()],
+  };
 }
 
 describe('beginStateTransaction', () => {

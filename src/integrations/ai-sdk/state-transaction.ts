@@ -60,7 +60,12 @@ const queues = new WeakMap<StateView, Map<string, Promise<unknown>>>();
  * snapshot would overwrite each other's writes. Queued, each call reads what the previous one
  * committed.
  */
-export async function runSerialized<T>(state: StateView, sessionId: string, agentName: string, work: () => Promise<T>): Promise<T> {
+export async function runSerialized<T>(
+  state: StateView,
+  sessionId: string,
+  agentName: string,
+  work: () => Promise<T>,
+): Promise<T> {
   let byAgent = queues.get(state);
   if (byAgent === undefined) {
     byAgent = new Map();

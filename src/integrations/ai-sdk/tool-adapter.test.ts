@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
 import { stepCountIs, streamText } from 'ai';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { readLoadedSkills } from '../../disclosure/loaded-skills.js';
 import { docsKey, loadedKey, loadedOrderKey } from '../../disclosure/state-keys.js';
@@ -7,8 +7,8 @@ import { createMemorySkillRepository } from '../../repository/memory-skill-repos
 import { createSkillTools } from '../../tools/create-skill-tools.js';
 import { SkillToolError } from '../../tools/errors.js';
 import type { StateView, ToolDefinition } from '../../tools/types.js';
-import { MissingSkillCallContextError } from './errors.js';
 import { skillContextCallOptions } from './ai-sdk-versions.js';
+import { MissingSkillCallContextError } from './errors.js';
 import { createSkillCallContext, type SkillCallContext, type StateChange } from './skill-call-context.js';
 import { createScriptedModel } from './testing/scripted-model.js';
 import { toAiSdkTool, toAiSdkTools } from './tool-adapter.js';
@@ -30,7 +30,8 @@ const remember: ToolDefinition<{ word: string }, string> = {
   async execute({ word }, context) {
     context.state.set(`word:${word}`, context.toolCallId ?? '');
     context.state.set('keep', null);
-    if (word === 'bad') throw new SkillToolError('the word "bad" cannot be remembered; call remember with another word');
+    if (word === 'bad')
+      throw new SkillToolError('the word "bad" cannot be remembered; call remember with another word');
     return `remembered ${word} for ${context.sessionId}/${context.agentName}`;
   },
 };
@@ -54,7 +55,10 @@ describe('toAiSdkTool', () => {
       prompt: 'remember something',
       tools: toAiSdkTools([remember]),
       stopWhen: stepCountIs(5),
-      ...skillContextCallOptions(createSkillCallContext({ sessionId: 's1', state, onStateChange: (change) => changes.push(change) }), ['remember']),
+      ...skillContextCallOptions(
+        createSkillCallContext({ sessionId: 's1', state, onStateChange: (change) => changes.push(change) }),
+        ['remember'],
+      ),
     });
     expect(await result.text).toBe('ok');
     expect(calls).toHaveLength(3);
@@ -69,17 +73,26 @@ describe('toAiSdkTool', () => {
         },
       ],
     });
-    expect(calls[2]?.prompt.at(-1)).toMatchObject({ role: 'tool', content: [{ output: { type: 'text', value: 'remembered good for s1/assistant' } }] });
+    expect(calls[2]?.prompt.at(-1)).toMatchObject({
+      role: 'tool',
+      content: [{ output: { type: 'text', value: 'remembered good for s1/assistant' } }],
+    });
     expect(state.snapshot()).toEqual({ 'word:good': 'c2' });
-    expect(changes).toEqual([{ source: 'tool', toolCallId: 'c2', toolName: 'remember', delta: { 'word:good': 'c2', keep: null } }]);
+    expect(changes).toEqual([
+      { source: 'tool', toolCallId: 'c2', toolName: 'remember', delta: { 'word:good': 'c2', keep: null } },
+    ]);
   });
 
   it('uses a fixed context when the call carries none, and says what to pass when there is neither', async () => {
     const state = mapState();
-    const fixed = toAiSdkTool(remember, { context: createSkillCallContext({ sessionId: 'fixed', agentName: 'helper', state }) });
+    const fixed = toAiSdkTool(remember, {
+      context: createSkillCallContext({ sessionId: 'fixed', agentName: 'helper', state }),
+    });
     await expect(fixed.execute?.({ word: 'x' }, executionOptions('t'))).resolves.toBe('remembered x for fixed/helper');
     const bare = toAiSdkTool(remember);
-    await expect(bare.execute?.({ word: 'x' }, executionOptions('t'))).rejects.toBeInstanceOf(MissingSkillCallContextError);
+    await expect(bare.execute?.({ word: 'x' }, executionOptions('t'))).rejects.toBeInstanceOf(
+      MissingSkillCallContextError,
+    );
     expect(state.snapshot()).toEqual({ 'word:x': 't' });
   });
 
@@ -90,7 +103,12 @@ describe('toAiSdkTool', () => {
 
 describe('parallel tool calls in one step', () => {
   const repository = createMemorySkillRepository([
-    { name: 'alpha', description: 'a', body: 'A', files: { 'docs/one.md': '1', 'docs/two.md': '2', 'docs/three.md': '3' } },
+    {
+      name: 'alpha',
+      description: 'a',
+      body: 'A',
+      files: { 'docs/one.md': '1', 'docs/two.md': '2', 'docs/three.md': '3' },
+    },
     { name: 'beta', description: 'b', body: 'B' },
     { name: 'gamma', description: 'c', body: 'C' },
   ]);
@@ -114,7 +132,10 @@ describe('parallel tool calls in one step', () => {
       prompt: 'load three',
       tools,
       stopWhen: stepCountIs(3),
-      ...skillContextCallOptions(createSkillCallContext({ sessionId: 's', state, onStateChange: (change) => changes.push(change) }), Object.keys(tools)),
+      ...skillContextCallOptions(
+        createSkillCallContext({ sessionId: 's', state, onStateChange: (change) => changes.push(change) }),
+        Object.keys(tools),
+      ),
     });
     expect(await result.text).toBe('done');
     expect(readLoadedSkills(state, 'assistant').map((skill) => skill.name)).toEqual(['beta', 'gamma']);
@@ -129,14 +150,21 @@ describe('parallel tool calls in one step', () => {
     const select = (doc: string, id: string) =>
       tools.skill_select_docs!.execute!({ skill: 'alpha', docs: [doc], mode: 'add' }, executionOptions(id, context));
     await Promise.all([select('docs/one.md', 'a'), select('docs/two.md', 'b'), select('docs/three.md', 'c')]);
-    expect(JSON.parse(state.get(docsKey('assistant', 'alpha')) ?? '[]')).toEqual(['docs/one.md', 'docs/two.md', 'docs/three.md']);
+    expect(JSON.parse(state.get(docsKey('assistant', 'alpha')) ?? '[]')).toEqual([
+      'docs/one.md',
+      'docs/two.md',
+      'docs/three.md',
+    ]);
   });
 
   it('of other agents or other states do not wait for each other, and a failed call releases the next', async () => {
     const state = mapState();
     const tools = toAiSdkTools(createSkillTools({ repository }));
     const call = (agentName: string, skill: string) =>
-      tools.skill_load!.execute!({ skill }, executionOptions(skill, createSkillCallContext({ sessionId: 's', agentName, state })));
+      tools.skill_load!.execute!(
+        { skill },
+        executionOptions(skill, createSkillCallContext({ sessionId: 's', agentName, state })),
+      );
     const outcomes = await Promise.allSettled([call('one', 'nope'), call('one', 'alpha'), call('two', 'beta')]);
     expect(outcomes.map((outcome) => outcome.status)).toEqual(['rejected', 'fulfilled', 'fulfilled']);
     expect(readLoadedSkills(state, 'one').map((skill) => skill.name)).toEqual(['alpha']);

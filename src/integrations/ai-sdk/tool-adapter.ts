@@ -1,8 +1,8 @@
-import { tool, type Tool } from 'ai';
+import { type Tool, tool } from 'ai';
 import { inToolSpan } from '../../telemetry/tool-span.js';
 import type { ToolDefinition } from '../../tools/types.js';
-import { SkillAgentConfigError } from './errors.js';
 import { contextOfToolCall } from './ai-sdk-versions.js';
+import { SkillAgentConfigError } from './errors.js';
 import { resolveSkillCallContext, type SkillCallContext } from './skill-call-context.js';
 import { beginStateTransaction, runSerialized } from './state-transaction.js';
 
@@ -23,30 +23,42 @@ export interface ToolAdapterOptions {
  * time per state, session and agent (the AI SDK starts a step's calls together), so each sees the
  * writes of the one before.
  */
+// biome-ignore lint/suspicious/noExplicitAny: a definition's input and output types vary per tool; the AI SDK's Tool is untyped here too.
 export function toAiSdkTool(definition: ToolDefinition<any, any>, options: ToolAdapterOptions = {}): Tool {
   const adapted: Tool = {
     description: definition.description,
     inputSchema: definition.inputSchema,
     execute: async (input: unknown, executionOptions) => {
       const { toolCallId, abortSignal } = executionOptions;
-      const context = resolveSkillCallContext(contextOfToolCall(executionOptions), options.context, `tool "${definition.name}"`);
-      const facts = { toolName: definition.name, toolCallId, description: definition.description, conversationId: context.sessionId };
-      const run = () => inToolSpan(facts, async () => {
-        const transaction = beginStateTransaction(context.state);
-        const output = await definition.execute(input, {
-          sessionId: context.sessionId,
-          ...(context.userId !== undefined ? { userId: context.userId } : {}),
-          ...(context.appName !== undefined ? { appName: context.appName } : {}),
-          agentName: context.agentName,
-          toolCallId,
-          state: transaction.view,
-          ...(context.skillContext !== undefined ? { skillContext: context.skillContext } : {}),
-          ...(abortSignal !== undefined ? { abortSignal } : {}),
+      const context = resolveSkillCallContext(
+        contextOfToolCall(executionOptions),
+        options.context,
+        `tool "${definition.name}"`,
+      );
+      const facts = {
+        toolName: definition.name,
+        toolCallId,
+        description: definition.description,
+        conversationId: context.sessionId,
+      };
+      const run = () =>
+        inToolSpan(facts, async () => {
+          const transaction = beginStateTransaction(context.state);
+          const output = await definition.execute(input, {
+            sessionId: context.sessionId,
+            ...(context.userId !== undefined ? { userId: context.userId } : {}),
+            ...(context.appName !== undefined ? { appName: context.appName } : {}),
+            agentName: context.agentName,
+            toolCallId,
+            state: transaction.view,
+            ...(context.skillContext !== undefined ? { skillContext: context.skillContext } : {}),
+            ...(abortSignal !== undefined ? { abortSignal } : {}),
+          });
+          const delta = transaction.commit();
+          if (Object.keys(delta).length > 0)
+            context.onStateChange?.({ source: 'tool', toolCallId, toolName: definition.name, delta });
+          return output;
         });
-        const delta = transaction.commit();
-        if (Object.keys(delta).length > 0) context.onStateChange?.({ source: 'tool', toolCallId, toolName: definition.name, delta });
-        return output;
-      });
       // A tool that never writes state (reads, script runs) need not wait for the others.
       if (definition.writesState === false) return run();
       return runSerialized(context.state, context.sessionId, context.agentName, run);
@@ -56,7 +68,11 @@ export function toAiSdkTool(definition: ToolDefinition<any, any>, options: ToolA
 }
 
 /** Adapts a list of neutral tools to the `tools` record `generateText` / `streamText` take. */
-export function toAiSdkTools(definitions: readonly ToolDefinition<any, any>[], options: ToolAdapterOptions = {}): Record<string, Tool> {
+export function toAiSdkTools(
+  // biome-ignore lint/suspicious/noExplicitAny: as above, a list of tools with different input types.
+  definitions: readonly ToolDefinition<any, any>[],
+  options: ToolAdapterOptions = {},
+): Record<string, Tool> {
   const tools: Record<string, Tool> = {};
   for (const definition of definitions) {
     if (definition.name in tools) throw new SkillAgentConfigError('tools', `two tools are named "${definition.name}"`);

@@ -1,15 +1,36 @@
-import { describe, expect, it } from 'vitest';
 import type { ModelMessage } from 'ai';
-import { explainUnavailableToolCalls, findUnavailableToolCalls, isUnavailableToolError, unavailableToolMessage } from './unavailable-tool-calls.js';
+import { describe, expect, it } from 'vitest';
+import {
+  explainUnavailableToolCalls,
+  findUnavailableToolCalls,
+  isUnavailableToolError,
+  unavailableToolMessage,
+} from './unavailable-tool-calls.js';
 
 const history: ModelMessage[] = [
   { role: 'user', content: 'hi' },
-  { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'ask_name_information', input: {} }] },
+  {
+    role: 'assistant',
+    content: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'ask_name_information', input: {} }],
+  },
   {
     role: 'tool',
     content: [
-      { type: 'tool-result', toolCallId: 'c1', toolName: 'ask_name_information', output: { type: 'error-text', value: "Model tried to call unavailable tool 'ask_name_information'. Available tools: skill_load." } },
-      { type: 'tool-result', toolCallId: 'c2', toolName: 'other', output: { type: 'error-text', value: 'some other failure' } },
+      {
+        type: 'tool-result',
+        toolCallId: 'c1',
+        toolName: 'ask_name_information',
+        output: {
+          type: 'error-text',
+          value: "Model tried to call unavailable tool 'ask_name_information'. Available tools: skill_load.",
+        },
+      },
+      {
+        type: 'tool-result',
+        toolCallId: 'c2',
+        toolName: 'other',
+        output: { type: 'error-text', value: 'some other failure' },
+      },
     ],
   },
 ];
@@ -19,7 +40,9 @@ describe('unavailable tool calls', () => {
     expect([...findUnavailableToolCalls(history)]).toEqual(['ask_name_information']);
     const explained = explainUnavailableToolCalls(history, new Map([['ask_name_information', 'why and what to do']]));
     expect(explained[0]).toBe(history[0]);
-    expect(explained[2]).toMatchObject({ content: [{ output: { value: 'why and what to do' } }, { output: { value: 'some other failure' } }] });
+    expect(explained[2]).toMatchObject({
+      content: [{ output: { value: 'why and what to do' } }, { output: { value: 'some other failure' } }],
+    });
     expect(JSON.stringify(history[2])).toContain("Model tried to call unavailable tool 'ask_name_information'");
   });
 

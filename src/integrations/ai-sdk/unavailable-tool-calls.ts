@@ -43,7 +43,8 @@ export function findUnavailableToolCalls(messages: readonly ModelMessage[]): Set
   for (const message of messages) {
     if (message.role !== 'tool') continue;
     for (const part of message.content) {
-      if (part.type === 'tool-result' && part.output.type === 'error-text' && isUnavailableToolError(part.output.value)) names.add(part.toolName);
+      if (part.type === 'tool-result' && part.output.type === 'error-text' && isUnavailableToolError(part.output.value))
+        names.add(part.toolName);
     }
   }
   return names;
@@ -53,12 +54,20 @@ export function findUnavailableToolCalls(messages: readonly ModelMessage[]): Set
  * Replaces the SDK's generic "unavailable tool" results with explanations. Returns a new array and
  * leaves the input as it was; messages without such results are returned as the same objects.
  */
-export function explainUnavailableToolCalls(messages: readonly ModelMessage[], explanations: ReadonlyMap<string, string>): ModelMessage[] {
+export function explainUnavailableToolCalls(
+  messages: readonly ModelMessage[],
+  explanations: ReadonlyMap<string, string>,
+): ModelMessage[] {
   return messages.map((message) => {
     if (message.role !== 'tool') return message;
     let changed = false;
     const content = message.content.map((part) => {
-      if (part.type !== 'tool-result' || part.output.type !== 'error-text' || !isUnavailableToolError(part.output.value)) return part;
+      if (
+        part.type !== 'tool-result' ||
+        part.output.type !== 'error-text' ||
+        !isUnavailableToolError(part.output.value)
+      )
+        return part;
       const explanation = explanations.get(part.toolName);
       if (explanation === undefined) return part;
       changed = true;

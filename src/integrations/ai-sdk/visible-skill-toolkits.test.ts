@@ -9,18 +9,27 @@ import type { SkillToolkit } from './skill-toolkit.js';
 import { createVisibleSkillToolkits } from './visible-skill-toolkits.js';
 
 function skills(count: number) {
-  return Array.from({ length: count }, (_, index) => ({ name: `skill-${String(index).padStart(3, '0')}`, description: `Skill number ${index}.`, body: 'body' }));
+  return Array.from({ length: count }, (_, index) => ({
+    name: `skill-${String(index).padStart(3, '0')}`,
+    description: `Skill number ${index}.`,
+    body: 'body',
+  }));
 }
 
 /** The `skill` property of skill_load's JSON schema, as the model receives it. */
 async function skillInput(toolkit: SkillToolkit): Promise<{ type?: string; enum?: string[] }> {
-  const schema = (await asSchema(toolkit.tools['skill_load']!.inputSchema).jsonSchema) as { properties: { skill: { type?: string; enum?: string[] } } };
+  const schema = (await asSchema(toolkit.tools.skill_load!.inputSchema).jsonSchema) as {
+    properties: { skill: { type?: string; enum?: string[] } };
+  };
   return schema.properties.skill;
 }
 
 // Tenant "a" sees the even-numbered skills, anyone else all of them.
 const filtered = (count: number) =>
-  new FilteredSkillRepository(createMemorySkillRepository(skills(count)), (summary, context: SkillContext) => context.tenantId !== 'a' || Number(summary.name.slice(-3)) % 2 === 0);
+  new FilteredSkillRepository(
+    createMemorySkillRepository(skills(count)),
+    (summary, context: SkillContext) => context.tenantId !== 'a' || Number(summary.name.slice(-3)) % 2 === 0,
+  );
 
 describe('createVisibleSkillToolkits', () => {
   it('builds one toolkit per visible-name list and reuses it for the same list', async () => {
@@ -44,12 +53,17 @@ describe('createVisibleSkillToolkits', () => {
   });
 
   it('uses a plain string when nothing is visible (an enum needs a value)', async () => {
-    const toolkits = createVisibleSkillToolkits({ repository: new FilteredSkillRepository(createMemorySkillRepository(skills(2)), () => false) });
+    const toolkits = createVisibleSkillToolkits({
+      repository: new FilteredSkillRepository(createMemorySkillRepository(skills(2)), () => false),
+    });
     expect((await skillInput(await toolkits.forContext())).type).toBe('string');
   });
 
   it('keeps at most maxCachedToolkits, dropping the least recently used', async () => {
-    const repository = new FilteredSkillRepository(createMemorySkillRepository(skills(3)), (summary, context: SkillContext) => summary.name !== context.userId);
+    const repository = new FilteredSkillRepository(
+      createMemorySkillRepository(skills(3)),
+      (summary, context: SkillContext) => summary.name !== context.userId,
+    );
     const toolkits = createVisibleSkillToolkits({ repository, maxCachedToolkits: 2 });
     const first = await toolkits.forContext({ userId: 'skill-000' });
     const second = await toolkits.forContext({ userId: 'skill-001' });

@@ -2,10 +2,15 @@ import type { Tool } from 'ai';
 import { modelVisibleSkills } from '../../disclosure/model-visibility.js';
 import type { SkillContext } from '../../repository/types.js';
 import { skillEnumValues } from '../../tools/skill-tool-support.js';
-import { SkillAgentConfigError } from './errors.js';
 import type { WorkspaceManager } from '../../workspace/workspace-manager.js';
+import { SkillAgentConfigError } from './errors.js';
 import { executionSetup } from './execution-setup.js';
-import { createSkillToolkit, resolveRepositoryOption, type SkillToolkit, type SkillToolkitOptions } from './skill-toolkit.js';
+import {
+  createSkillToolkit,
+  resolveRepositoryOption,
+  type SkillToolkit,
+  type SkillToolkitOptions,
+} from './skill-toolkit.js';
 
 /** Options of `createVisibleSkillToolkits`: the toolkit options and how many per-audience toolkits to cache. */
 export interface VisibleSkillToolkitsOptions extends Omit<SkillToolkitOptions, 'skillNames'> {
@@ -40,9 +45,20 @@ export const defaultMaxCachedToolkits = 64;
  * toolkit, on the next call.
  */
 export function createVisibleSkillToolkits(options: VisibleSkillToolkitsOptions): VisibleSkillToolkits {
-  const { maxCachedToolkits = defaultMaxCachedToolkits, runtime: _runtime, workspaces: _workspaces, execution: _execution, executionTools: _executionTools, skills: _skills, ...rest } = options;
+  const {
+    maxCachedToolkits = defaultMaxCachedToolkits,
+    runtime: _runtime,
+    workspaces: _workspaces,
+    execution: _execution,
+    executionTools: _executionTools,
+    skills: _skills,
+    ...rest
+  } = options;
   if (!Number.isInteger(maxCachedToolkits) || maxCachedToolkits < 1) {
-    throw new SkillAgentConfigError('maxCachedToolkits', `must be a positive integer; got ${JSON.stringify(maxCachedToolkits)}`);
+    throw new SkillAgentConfigError(
+      'maxCachedToolkits',
+      `must be a positive integer; got ${JSON.stringify(maxCachedToolkits)}`,
+    );
   }
   const repository = resolveRepositoryOption(options);
   // One workspace manager for all toolkits: a toolkit per audience must not mean a manager per audience.
@@ -59,7 +75,11 @@ export function createVisibleSkillToolkits(options: VisibleSkillToolkitsOptions)
     workspaces,
     async forContext(context?: SkillContext): Promise<SkillToolkit> {
       // Skills kept from the model are not in the catalog, so they are not in the enum either.
-      const names = skillEnumValues(modelVisibleSkills(await toolkitOptions.repository.list(context), { includeModelDisabled: toolkitOptions.includeModelDisabled === true }).map((summary) => summary.name));
+      const names = skillEnumValues(
+        modelVisibleSkills(await toolkitOptions.repository.list(context), {
+          includeModelDisabled: toolkitOptions.includeModelDisabled === true,
+        }).map((summary) => summary.name),
+      );
       if (names.length === 0) return unrestricted;
       const key = JSON.stringify(names);
       let toolkit = cache.get(key);

@@ -5,8 +5,8 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FsSkillRepository } from '../../repository/fs-skill-repository.js';
 import { SkillToolsConfigError } from '../../tools/errors.js';
-import { createSkillMcpServer, defaultMcpCatalogBudget, type SkillMcpServerOptions } from './skill-mcp-server.js';
 import { SkillMcpConfigError } from './errors.js';
+import { createSkillMcpServer, defaultMcpCatalogBudget, type SkillMcpServerOptions } from './skill-mcp-server.js';
 
 const examples = resolve(import.meta.dirname, '../../../examples/skills');
 const closers: Array<() => Promise<void>> = [];
@@ -26,7 +26,8 @@ async function connect(options: Partial<SkillMcpServerOptions> = {}) {
     await client.close();
     await served.server.close();
   });
-  const call = async (name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })) as CallToolResult;
+  const call = async (name: string, args: Record<string, unknown>) =>
+    (await client.callTool({ name, arguments: args })) as CallToolResult;
   return { client, served, call, logs };
 }
 
@@ -38,7 +39,12 @@ describe('createSkillMcpServer over a real MCP client', () => {
   it('lists the knowledge tools with object input schemas and puts the catalog in the instructions and in skill_load', async () => {
     const { client } = await connect();
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name)).toEqual(['skill_load', 'skill_list_docs', 'skill_select_docs', 'skill_read']);
+    expect(tools.map((tool) => tool.name)).toEqual([
+      'skill_load',
+      'skill_list_docs',
+      'skill_select_docs',
+      'skill_read',
+    ]);
     const load = tools.find((tool) => tool.name === 'skill_load')!;
     expect(load.inputSchema.type).toBe('object');
     expect(load.inputSchema.required).toEqual(['skill']);
@@ -46,7 +52,8 @@ describe('createSkillMcpServer over a real MCP client', () => {
     expect(load.description).not.toContain('next step');
     const instructions = client.getInstructions() ?? '';
     expect(instructions).toMatch(/^Available skills:/);
-    for (const name of ['file-ops', 'python-math', 'user-file-ops', 'weather-tools']) expect(instructions).toContain(`- ${name}: `);
+    for (const name of ['file-ops', 'python-math', 'user-file-ops', 'weather-tools'])
+      expect(instructions).toContain(`- ${name}: `);
     expect(instructions).toContain('call skill_load');
     expect(instructions).not.toContain('skill_run');
   });
@@ -80,7 +87,10 @@ describe('createSkillMcpServer over a real MCP client', () => {
     await call('skill_load', { skill: 'python-math' });
     const result = await call('skill_select_docs', { skill: 'python-math', docs: ['docs/usage.md'] });
     expect(result.isError).toBeFalsy();
-    expect(JSON.parse((result.content[0] as { text: string }).text)).toMatchObject({ skill: 'python-math', selected_docs: ['docs/usage.md'] });
+    expect(JSON.parse((result.content[0] as { text: string }).text)).toMatchObject({
+      skill: 'python-math',
+      selected_docs: ['docs/usage.md'],
+    });
     const rendered = (result.content[1] as { text: string }).text;
     expect(rendered).toContain('[Doc] docs/usage.md');
     expect(rendered).not.toContain('# Python math');
@@ -106,10 +116,16 @@ describe('createSkillMcpServer over a real MCP client', () => {
 
   it('records every load of calls sent together, each on top of the one before', async () => {
     const { call, served } = await connect();
-    const results = await Promise.all(['python-math', 'file-ops', 'weather-tools'].map((skill) => call('skill_load', { skill })));
+    const results = await Promise.all(
+      ['python-math', 'file-ops', 'weather-tools'].map((skill) => call('skill_load', { skill })),
+    );
     expect(results.map((result) => result.isError ?? false)).toEqual([false, false, false]);
     const { readLoadedSkills } = await import('../../disclosure/loaded-skills.js');
-    expect(readLoadedSkills(served.state, served.agentName).map((skill) => skill.name)).toEqual(['python-math', 'file-ops', 'weather-tools']);
+    expect(readLoadedSkills(served.state, served.agentName).map((skill) => skill.name)).toEqual([
+      'python-math',
+      'file-ops',
+      'weather-tools',
+    ]);
   });
 
   it('skill_read returns a doc of the skill', async () => {
@@ -151,7 +167,8 @@ describe('createSkillMcpServer over a real MCP client', () => {
     const repository = new MemorySkillRepository(
       Array.from({ length: 300 }, (_, index) => ({
         name: `skill-${String(index).padStart(3, '0')}`,
-        description: `Handles task number ${index} of the inventory: ${'reads the files, checks each record against the rules and writes a report of what it found. '.repeat(3)}`.trim(),
+        description:
+          `Handles task number ${index} of the inventory: ${'reads the files, checks each record against the rules and writes a report of what it found. '.repeat(3)}`.trim(),
         body: 'Instructions.',
       })),
     );

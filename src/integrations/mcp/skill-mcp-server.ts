@@ -2,14 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { inToolSpan } from '../../telemetry/tool-span.js';
-import { renderCatalog, type CatalogBudget } from '../../disclosure/catalog.js';
+import { type CatalogBudget, renderCatalog } from '../../disclosure/catalog.js';
 import { renderLoadedSkill } from '../../disclosure/loaded-content.js';
-import { countTokens } from '../../disclosure/token-counter.js';
-import { codePointLength } from '../../format/code-point-length.js';
 import { readLoadedSkills } from '../../disclosure/loaded-skills.js';
 import { writeDelta } from '../../disclosure/state-delta.js';
+import { countTokens } from '../../disclosure/token-counter.js';
+import { codePointLength } from '../../format/code-point-length.js';
 import type { SkillContext, SkillRepository } from '../../repository/types.js';
+import { inToolSpan } from '../../telemetry/tool-span.js';
 import { createSkillTools, type SkillToolProfile } from '../../tools/create-skill-tools.js';
 import { SkillToolError } from '../../tools/errors.js';
 import { createInMemoryStateView, type InMemoryStateView } from '../../tools/in-memory-state-view.js';
@@ -56,7 +56,10 @@ export interface SkillMcpServerOptions {
 export const defaultMcpCatalogBudget: CatalogBudget = { tokens: 4000 };
 
 function shortenedCatalogNote(budget: CatalogBudget): string {
-  const limit = [budget.tokens === undefined ? undefined : `${budget.tokens} tokens`, budget.characters === undefined ? undefined : `${budget.characters} characters`]
+  const limit = [
+    budget.tokens === undefined ? undefined : `${budget.tokens} tokens`,
+    budget.characters === undefined ? undefined : `${budget.characters} characters`,
+  ]
     .filter((part) => part !== undefined)
     .join(' and ');
   return `Note: this skill list was shortened to fit ${limit}: descriptions ending in "…" are cut, and skills under "Other skills" are listed by name only. skill_load returns a skill's full instructions.`;
@@ -88,10 +91,14 @@ function resultText(output: unknown): string {
   return typeof output === 'string' ? output : (JSON.stringify(output, null, 2) ?? '');
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: any tool definition, whatever its input type.
 function objectSchema(definition: ToolDefinition<any, any>): z.ZodObject {
   // MCP tool inputs are JSON objects; a tool whose schema is not an object could not be called.
   if (!(definition.inputSchema instanceof z.ZodObject)) {
-    throw new SkillMcpConfigError('executionTools', `tool "${definition.name}" has an input schema that is not a zod object, which MCP cannot describe`);
+    throw new SkillMcpConfigError(
+      'executionTools',
+      `tool "${definition.name}" has an input schema that is not a zod object, which MCP cannot describe`,
+    );
   }
   return definition.inputSchema;
 }
@@ -101,7 +108,13 @@ function objectSchema(definition: ToolDefinition<any, any>): z.ZodObject {
  * renders it into requests. `skill_select_docs` leaves the body out: the model received it when it
  * loaded the skill, and the result stays in the host's conversation.
  */
-async function loadedContent(name: string, options: SkillMcpServerOptions, state: InMemoryStateView, agentName: string, withBody: boolean): Promise<string | undefined> {
+async function loadedContent(
+  name: string,
+  options: SkillMcpServerOptions,
+  state: InMemoryStateView,
+  agentName: string,
+  withBody: boolean,
+): Promise<string | undefined> {
   const loaded = readLoadedSkills(state, agentName).find((entry) => entry.name === name);
   if (loaded === undefined) return undefined;
   const skill = await options.repository.get(loaded.name, options.skillContext);
@@ -116,11 +129,14 @@ async function loadedContent(name: string, options: SkillMcpServerOptions, state
  * with `isError: true` and the message; a failed call leaves the state as it was.
  */
 export async function createSkillMcpServer(options: SkillMcpServerOptions): Promise<SkillMcpServer> {
-  if (typeof options?.repository?.list !== 'function') throw new SkillMcpConfigError('repository', 'must be a SkillRepository');
+  if (typeof options?.repository?.list !== 'function')
+    throw new SkillMcpConfigError('repository', 'must be a SkillRepository');
   const sessionId = options.sessionId ?? `mcp-${randomBytes(6).toString('hex')}`;
-  if (typeof sessionId !== 'string' || sessionId.trim() === '') throw new SkillMcpConfigError('sessionId', `must be a non-empty string; got ${JSON.stringify(options.sessionId)}`);
+  if (typeof sessionId !== 'string' || sessionId.trim() === '')
+    throw new SkillMcpConfigError('sessionId', `must be a non-empty string; got ${JSON.stringify(options.sessionId)}`);
   const agentName = options.agentName ?? 'mcp';
-  if (typeof agentName !== 'string' || agentName.trim() === '') throw new SkillMcpConfigError('agentName', `must be a non-empty string; got ${JSON.stringify(options.agentName)}`);
+  if (typeof agentName !== 'string' || agentName.trim() === '')
+    throw new SkillMcpConfigError('agentName', `must be a non-empty string; got ${JSON.stringify(options.agentName)}`);
   const log = options.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
 
   const definitions = createSkillTools({
@@ -132,7 +148,11 @@ export async function createSkillMcpServer(options: SkillMcpServerOptions): Prom
   });
   const toolNames = definitions.map((definition) => definition.name);
   const summaries = await options.repository.list(options.skillContext);
-  const catalogOptions = { skills: summaries, tools: toolNames, includeModelDisabled: options.includeModelDisabled === true };
+  const catalogOptions = {
+    skills: summaries,
+    tools: toolNames,
+    includeModelDisabled: options.includeModelDisabled === true,
+  };
   const budget = options.catalogBudget ?? defaultMcpCatalogBudget;
   const full = renderCatalog(catalogOptions);
   let catalog = renderCatalog({ ...catalogOptions, budget });
@@ -140,7 +160,8 @@ export async function createSkillMcpServer(options: SkillMcpServerOptions): Prom
     // The model must know that what it reads is not every description in full, or it will take a
     // cut description for the skill's whole purpose. The note's own size comes out of the budget.
     const note = `\n\n${shortenedCatalogNote(budget)}`;
-    const roomLeft = (limit: number | undefined, used: number) => (limit === undefined ? undefined : Math.max(1, limit - used));
+    const roomLeft = (limit: number | undefined, used: number) =>
+      limit === undefined ? undefined : Math.max(1, limit - used);
     const tokens = roomLeft(budget.tokens, countTokens(note));
     const characters = roomLeft(budget.characters, codePointLength(note));
     catalog = `${renderCatalog({ ...catalogOptions, budget: { ...(tokens === undefined ? {} : { tokens }), ...(characters === undefined ? {} : { characters }) } })}${note}`;
@@ -152,7 +173,12 @@ export async function createSkillMcpServer(options: SkillMcpServerOptions): Prom
   // failed call changes nothing and two loads cannot overwrite each other's loaded order.
   let queue: Promise<unknown> = Promise.resolve();
 
-  const call = async (definition: ToolDefinition<any, any>, input: unknown, abortSignal: AbortSignal): Promise<CallToolResult> => {
+  const call = async (
+    // biome-ignore lint/suspicious/noExplicitAny: any tool definition, whatever its input type.
+    definition: ToolDefinition<any, any>,
+    input: unknown,
+    abortSignal: AbortSignal,
+  ): Promise<CallToolResult> => {
     const view = createInMemoryStateView(state.snapshot());
     const output = await definition.execute(input, {
       sessionId,
@@ -187,12 +213,20 @@ export async function createSkillMcpServer(options: SkillMcpServerOptions): Prom
         const run = async (): Promise<CallToolResult> => {
           try {
             // The JSON-RPC request id is the MCP tool call's id.
-            const facts = { toolName: definition.name, toolCallId: extra.requestId === undefined ? undefined : String(extra.requestId), description, conversationId: sessionId };
+            const facts = {
+              toolName: definition.name,
+              toolCallId: extra.requestId === undefined ? undefined : String(extra.requestId),
+              description,
+              conversationId: sessionId,
+            };
             return await inToolSpan(facts, () => call(definition, input, extra.signal));
           } catch (error) {
-            if (error instanceof SkillToolError) return { content: [{ type: 'text', text: error.message }], isError: true };
+            if (error instanceof SkillToolError)
+              return { content: [{ type: 'text', text: error.message }], isError: true };
             const message = error instanceof Error ? error.message : String(error);
-            log(`skillbox mcp: ${definition.name} failed: ${error instanceof Error && error.stack !== undefined ? error.stack : message}`);
+            log(
+              `skillbox mcp: ${definition.name} failed: ${error instanceof Error && error.stack !== undefined ? error.stack : message}`,
+            );
             return { content: [{ type: 'text', text: `${definition.name} failed: ${message}` }], isError: true };
           }
         };

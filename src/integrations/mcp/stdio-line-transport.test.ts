@@ -15,11 +15,16 @@ async function harness(maxMessageBytes = 200) {
   await transport.start();
   let written = '';
   stdout.on('data', (chunk: Buffer) => void (written += chunk.toString()));
-  const answers = (): unknown[] => written.split('\n').filter((line) => line !== '').map((line) => JSON.parse(line) as unknown);
+  const answers = (): unknown[] =>
+    written
+      .split('\n')
+      .filter((line) => line !== '')
+      .map((line) => JSON.parse(line) as unknown);
   return { stdin, transport, received, errors, answers };
 }
 
-const request = (id: number | string, padding = ''): string => JSON.stringify({ jsonrpc: '2.0', id, method: 'ping', params: { padding } });
+const request = (id: number | string, padding = ''): string =>
+  JSON.stringify({ jsonrpc: '2.0', id, method: 'ping', params: { padding } });
 
 describe('StdioLineTransport', () => {
   it('reads several messages from one chunk and one message split over many', async () => {
@@ -35,12 +40,22 @@ describe('StdioLineTransport', () => {
     let closed = false;
     transport.onclose = () => void (closed = true);
     stdin.write(`${request(7, 'x'.repeat(500))}\n`);
-    stdin.write(`${JSON.stringify({ method: 'ping', params: { padding: 'y'.repeat(500), id: 99 }, jsonrpc: '2.0', id: 'last' })}\n`);
+    stdin.write(
+      `${JSON.stringify({ method: 'ping', params: { padding: 'y'.repeat(500), id: 99 }, jsonrpc: '2.0', id: 'last' })}\n`,
+    );
     stdin.write(`${request(8)}\n`);
     await new Promise((resolve) => setImmediate(resolve));
     expect(answers()).toEqual([
-      { jsonrpc: '2.0', id: 7, error: { code: -32600, message: expect.stringMatching(/message of 5\d\d bytes is over the 200-byte limit/) } },
-      { jsonrpc: '2.0', id: 'last', error: { code: -32600, message: expect.stringMatching(/over the 200-byte limit/) } },
+      {
+        jsonrpc: '2.0',
+        id: 7,
+        error: { code: -32600, message: expect.stringMatching(/message of 5\d\d bytes is over the 200-byte limit/) },
+      },
+      {
+        jsonrpc: '2.0',
+        id: 'last',
+        error: { code: -32600, message: expect.stringMatching(/over the 200-byte limit/) },
+      },
     ]);
     expect(received.map((message) => (message as { id: number }).id)).toEqual([8]);
     expect(closed).toBe(false);
@@ -60,6 +75,8 @@ describe('StdioLineTransport', () => {
   });
 
   it('refuses a limit that cannot work', () => {
-    expect(() => new StdioLineTransport(new PassThrough(), new PassThrough(), { maxMessageBytes: 0 })).toThrow('maxMessageBytes must be a positive integer, got 0');
+    expect(() => new StdioLineTransport(new PassThrough(), new PassThrough(), { maxMessageBytes: 0 })).toThrow(
+      'maxMessageBytes must be a positive integer, got 0',
+    );
   });
 });

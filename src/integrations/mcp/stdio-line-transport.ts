@@ -1,6 +1,6 @@
 import type { Readable, Writable } from 'node:stream';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ErrorCode, JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, type JSONRPCMessage, JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
 
 /** The MCP SDK's own stdio limit, which clients built on it expect a server to accept. */
 export const defaultMaxMessageBytes = 10 * 1024 * 1024;
@@ -58,7 +58,8 @@ export class StdioLineTransport implements Transport {
 
   constructor(stdin: Readable, stdout: Writable, options: StdioLineTransportOptions = {}) {
     const limit = options.maxMessageBytes ?? defaultMaxMessageBytes;
-    if (!Number.isSafeInteger(limit) || limit < 1) throw new RangeError(`maxMessageBytes must be a positive integer, got ${String(limit)}`);
+    if (!Number.isSafeInteger(limit) || limit < 1)
+      throw new RangeError(`maxMessageBytes must be a positive integer, got ${String(limit)}`);
     this.#stdin = stdin;
     this.#stdout = stdout;
     this.#maxMessageBytes = limit;
@@ -114,10 +115,15 @@ export class StdioLineTransport implements Transport {
     }
     if (this.#discarding === undefined) {
       const held = Buffer.concat(this.#chunks);
-      this.#discarding = { head: held.subarray(0, keptEdgeBytes), tail: held.subarray(-keptEdgeBytes), bytes: held.length };
+      this.#discarding = {
+        head: held.subarray(0, keptEdgeBytes),
+        tail: held.subarray(-keptEdgeBytes),
+        bytes: held.length,
+      };
       this.#chunks = [];
       this.#lineBytes = 0;
-      if (held.length < keptEdgeBytes) this.#discarding.head = Buffer.concat([held, bytes.subarray(0, keptEdgeBytes - held.length)]);
+      if (held.length < keptEdgeBytes)
+        this.#discarding.head = Buffer.concat([held, bytes.subarray(0, keptEdgeBytes - held.length)]);
     }
     const discarding = this.#discarding;
     discarding.bytes += bytes.length;

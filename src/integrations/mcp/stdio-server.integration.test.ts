@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { type CallToolResult, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 
 const repositoryRoot = resolve(import.meta.dirname, '../../..');
@@ -30,12 +30,25 @@ describe('skillbox mcp on stdio, spawned as a host would', () => {
       await client.connect(transport);
       expect(client.getInstructions()).toContain('- python-math: ');
       const { tools } = await client.listTools();
-      expect(tools.map((tool) => tool.name)).toEqual(['skill_load', 'skill_list_docs', 'skill_select_docs', 'skill_read', 'skill_run', 'workspace_exec']);
+      expect(tools.map((tool) => tool.name)).toEqual([
+        'skill_load',
+        'skill_list_docs',
+        'skill_select_docs',
+        'skill_read',
+        'skill_run',
+        'workspace_exec',
+      ]);
 
-      const loaded = (await client.callTool({ name: 'skill_load', arguments: { skill: 'python-math' } })) as CallToolResult;
+      const loaded = (await client.callTool({
+        name: 'skill_load',
+        arguments: { skill: 'python-math' },
+      })) as CallToolResult;
       expect(text(loaded)).toContain('# Python math');
 
-      const ran = (await client.callTool({ name: 'skill_run', arguments: { skill: 'python-math', command: 'python3 scripts/fib.py 10' } })) as CallToolResult;
+      const ran = (await client.callTool({
+        name: 'skill_run',
+        arguments: { skill: 'python-math', command: 'python3 scripts/fib.py 10' },
+      })) as CallToolResult;
       expect(ran.isError).toBeFalsy();
       const result = JSON.parse(text(ran)) as { exit_code: number; stdout: string };
       expect(result.exit_code).toBe(0);
@@ -66,9 +79,14 @@ describe('skillbox mcp on stdio, spawned as a host would', () => {
       );
       expect(refused).toBeInstanceOf(McpError);
       expect((refused as McpError).code).toBe(-32600);
-      expect((refused as McpError).message).toMatch(/message of \d+ bytes is over the 10485760-byte limit for one stdio message/);
+      expect((refused as McpError).message).toMatch(
+        /message of \d+ bytes is over the 10485760-byte limit for one stdio message/,
+      );
       // The server is still there and answers the next request.
-      const loaded = (await client.callTool({ name: 'skill_load', arguments: { skill: 'python-math' } })) as CallToolResult;
+      const loaded = (await client.callTool({
+        name: 'skill_load',
+        arguments: { skill: 'python-math' },
+      })) as CallToolResult;
       expect(text(loaded)).toContain('# Python math');
       expect(closed).toBe(false);
     } finally {

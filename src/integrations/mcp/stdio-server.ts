@@ -1,6 +1,6 @@
 import type { Readable, Writable } from 'node:stream';
-import { StdioLineTransport } from './stdio-line-transport.js';
 import { createSkillMcpServer, type SkillMcpServerOptions } from './skill-mcp-server.js';
+import { StdioLineTransport } from './stdio-line-transport.js';
 
 /** Options of `serveSkillsOverStdio`: the server options plus the streams to use (default the process's). */
 export interface StdioSkillServerOptions extends SkillMcpServerOptions {

@@ -52,10 +52,16 @@ export class ArchiveBudget {
   admit(entry: string, declaredBytes: number): void {
     this.#entries += 1;
     if (this.#entries > this.#limits.maxEntries) {
-      throw new UnsafeArchiveError(`the archive holds more than ${this.#limits.maxEntries} entries (maxEntries)`, entry);
+      throw new UnsafeArchiveError(
+        `the archive holds more than ${this.#limits.maxEntries} entries (maxEntries)`,
+        entry,
+      );
     }
     if (declaredBytes > this.#limits.maxEntryBytes) {
-      throw new UnsafeArchiveError(`${declaredBytes} bytes is over the ${this.#limits.maxEntryBytes}-byte limit for one file (maxEntryBytes)`, entry);
+      throw new UnsafeArchiveError(
+        `${declaredBytes} bytes is over the ${this.#limits.maxEntryBytes}-byte limit for one file (maxEntryBytes)`,
+        entry,
+      );
     }
     this.#totalBytes += declaredBytes;
     if (this.#totalBytes > this.#limits.maxTotalBytes) {

@@ -13,8 +13,10 @@ export function cleanArchivePath(raw: string): string | undefined {
   // A line break, escape sequence or bidirectional override in a name can forge lines of the file
   // listings a model reads, or show one name while being another; no skill needs one.
   const unsafe = firstUnsafeCharacter(raw);
-  if (unsafe !== undefined) throw new UnsafeArchiveError(`the path holds the control or invisible character ${unsafe}`, raw);
-  if (raw.includes('\\')) throw new UnsafeArchiveError('the path holds a backslash, which is a separator on Windows', raw);
+  if (unsafe !== undefined)
+    throw new UnsafeArchiveError(`the path holds the control or invisible character ${unsafe}`, raw);
+  if (raw.includes('\\'))
+    throw new UnsafeArchiveError('the path holds a backslash, which is a separator on Windows', raw);
   if (raw.startsWith('/')) throw new UnsafeArchiveError('absolute paths are not allowed', raw);
   if (/^[A-Za-z]:/.test(raw)) throw new UnsafeArchiveError('the path starts with a drive letter', raw);
   // A colon elsewhere names an alternate data stream on Windows (`notes.md:hidden`).
@@ -42,7 +44,8 @@ export class ArchivePathSet {
     for (let length = 1; length < segments.length; length += 1) {
       const parent = segments.slice(0, length).join('/');
       const kind = this.#kinds.get(parent);
-      if (kind === 'file') throw new UnsafeArchiveError(`${JSON.stringify(parent)} is a file in this archive, not a folder`, raw);
+      if (kind === 'file')
+        throw new UnsafeArchiveError(`${JSON.stringify(parent)} is a file in this archive, not a folder`, raw);
       if (kind === undefined) this.#kinds.set(parent, 'directory');
     }
     this.#kinds.set(path, type);

@@ -11,6 +11,8 @@ describe('crc32', () => {
   });
 
   it('agrees between the table and zlib on any bytes', () => {
-    fc.assert(fc.property(fc.uint8Array({ maxLength: 300 }), (bytes) => crc32InJavaScript(bytes) === nativeCrc32(bytes) >>> 0));
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 300 }), (bytes) => crc32InJavaScript(bytes) === nativeCrc32(bytes) >>> 0),
+    );
   });
 });

@@ -11,7 +11,10 @@ export class UnsafeArchiveError extends SkillboxError {
   readonly reason: string;
 
   constructor(reason: string, entry?: string) {
-    super('ARCHIVE_REFUSED', entry === undefined ? `archive refused: ${reason}` : `archive entry ${quoteForDisplay(entry)} refused: ${reason}`);
+    super(
+      'ARCHIVE_REFUSED',
+      entry === undefined ? `archive refused: ${reason}` : `archive entry ${quoteForDisplay(entry)} refused: ${reason}`,
+    );
     this.entry = entry;
     this.reason = reason;
   }

@@ -7,19 +7,41 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ArchiveEntry, ArchiveFormat } from './archive-entry.js';
 import { ArchiveLimitsError, UnsafeArchiveError } from './errors.js';
 import { readArchive } from './read-archive.js';
+import {
+  paxRecords,
+  type TarMember,
+  tarArchive,
+  tarGzArchive,
+  type ZipMember,
+  zipArchive,
+} from './testing/archive-writers.js';
 import { rejectionOf } from './testing/rejection-of.js';
-import { paxRecords, tarArchive, tarGzArchive, zipArchive, type TarMember, type ZipMember } from './testing/archive-writers.js';
 
 const refusal = (promise: Promise<unknown>): Promise<UnsafeArchiveError> => rejectionOf(promise, UnsafeArchiveError);
 
 const summary = (entries: ArchiveEntry[]): string[] =>
-  entries.map((entry) => `${entry.type === 'directory' ? 'd' : 'f'} ${entry.path} ${entry.mode.toString(8)}${entry.type === 'file' ? ` ${entry.data.toString('utf8')}` : ''}`);
+  entries.map(
+    (entry) =>
+      `${entry.type === 'directory' ? 'd' : 'f'} ${entry.path} ${entry.mode.toString(8)}${entry.type === 'file' ? ` ${entry.data.toString('utf8')}` : ''}`,
+  );
 
 /** Each hostile name as a tar member and as a zip entry. */
 function bothFormats(name: string): [ArchiveFormat, Buffer][] {
   return [
-    ['tar', tarArchive([{ name: 'ok.md', data: 'fine' }, { name, data: 'x' }])],
-    ['zip', zipArchive([{ name: 'ok.md', data: 'fine' }, { name, data: 'x' }])],
+    [
+      'tar',
+      tarArchive([
+        { name: 'ok.md', data: 'fine' },
+        { name, data: 'x' },
+      ]),
+    ],
+    [
+      'zip',
+      zipArchive([
+        { name: 'ok.md', data: 'fine' },
+        { name, data: 'x' },
+      ]),
+    ],
   ];
 }
 
@@ -46,7 +68,10 @@ describe('readArchive: entry paths', () => {
   }
 
   it('refuses a NUL inside a name (pax path in tar, raw name in zip)', async () => {
-    const tar = tarArchive([{ name: 'PaxHeaders/x', type: 'x', data: paxRecords({ path: 'a\0b.md' }) }, { name: 'x', data: 'x' }]);
+    const tar = tarArchive([
+      { name: 'PaxHeaders/x', type: 'x', data: paxRecords({ path: 'a\0b.md' }) },
+      { name: 'x', data: 'x' },
+    ]);
     expect((await refusal(readArchive(tar, 'tar'))).message).toMatch(/NUL/);
     expect((await refusal(readArchive(zipArchive([{ name: 'a\0b.md', data: 'x' }]), 'zip'))).message).toMatch(/NUL/);
   });
@@ -61,7 +86,10 @@ describe('readArchive: entry paths', () => {
   });
 
   it('tidies "./" and doubled slashes, skips the archive\'s own "./" folder', async () => {
-    const tar = tarArchive([{ name: './', type: '5', mode: 0o755 }, { name: './skill//SKILL.md', data: 'x', mode: 0o640 }]);
+    const tar = tarArchive([
+      { name: './', type: '5', mode: 0o755 },
+      { name: './skill//SKILL.md', data: 'x', mode: 0o640 },
+    ]);
     expect(summary(await readArchive(tar, 'tar'))).toEqual(['f skill/SKILL.md 640 x']);
   });
 });
@@ -77,7 +105,15 @@ describe('readArchive: links, devices and duplicates', () => {
   ];
   for (const [what, type, reason] of tarTypes) {
     it(`refuses a tar ${what}`, async () => {
-      const error = await refusal(readArchive(tarArchive([{ name: 'skill/SKILL.md', data: 'x' }, { name: 'skill/link', type, linkName: '/etc/passwd' }]), 'tar'));
+      const error = await refusal(
+        readArchive(
+          tarArchive([
+            { name: 'skill/SKILL.md', data: 'x' },
+            { name: 'skill/link', type, linkName: '/etc/passwd' },
+          ]),
+          'tar',
+        ),
+      );
       expect(error.entry).toBe('skill/link');
       expect(error.message).toMatch(reason);
     });
@@ -89,26 +125,76 @@ describe('readArchive: links, devices and duplicates', () => {
       [0o010644, /devices, FIFOs and sockets/],
       [0o140755, /devices, FIFOs and sockets/],
     ] as const) {
-      const error = await refusal(readArchive(zipArchive([{ name: 'skill/link', data: '/etc/passwd', unixMode, method: 0 }]), 'zip'));
+      const error = await refusal(
+        readArchive(zipArchive([{ name: 'skill/link', data: '/etc/passwd', unixMode, method: 0 }]), 'zip'),
+      );
       expect(error.message).toMatch(reason);
     }
   });
 
   const duplicates: [string, TarMember[], ZipMember[]][] = [
-    ['the same file twice', [{ name: 'a.md', data: '1' }, { name: 'a.md', data: '2' }], [{ name: 'a.md', data: '1' }, { name: 'a.md', data: '2' }]],
-    ['one path spelled two ways', [{ name: 'a.md', data: '1' }, { name: './a.md', data: '2' }], [{ name: 'a.md', data: '1' }, { name: './a.md', data: '2' }]],
-    ['a file used as a folder', [{ name: 'a', data: '1' }, { name: 'a/b.md', data: '2' }], [{ name: 'a', data: '1' }, { name: 'a/b.md', data: '2' }]],
-    ['a folder replaced by a file', [{ name: 'a/b.md', data: '1' }, { name: 'a', data: '2' }], [{ name: 'a/', data: '' }, { name: 'a', data: '2' }]],
+    [
+      'the same file twice',
+      [
+        { name: 'a.md', data: '1' },
+        { name: 'a.md', data: '2' },
+      ],
+      [
+        { name: 'a.md', data: '1' },
+        { name: 'a.md', data: '2' },
+      ],
+    ],
+    [
+      'one path spelled two ways',
+      [
+        { name: 'a.md', data: '1' },
+        { name: './a.md', data: '2' },
+      ],
+      [
+        { name: 'a.md', data: '1' },
+        { name: './a.md', data: '2' },
+      ],
+    ],
+    [
+      'a file used as a folder',
+      [
+        { name: 'a', data: '1' },
+        { name: 'a/b.md', data: '2' },
+      ],
+      [
+        { name: 'a', data: '1' },
+        { name: 'a/b.md', data: '2' },
+      ],
+    ],
+    [
+      'a folder replaced by a file',
+      [
+        { name: 'a/b.md', data: '1' },
+        { name: 'a', data: '2' },
+      ],
+      [
+        { name: 'a/', data: '' },
+        { name: 'a', data: '2' },
+      ],
+    ],
   ];
   for (const [what, tarMembers, zipMembers] of duplicates) {
     it(`refuses ${what}`, async () => {
-      expect((await refusal(readArchive(tarArchive(tarMembers), 'tar'))).message).toMatch(/already has the path|is a file in this archive/);
-      expect((await refusal(readArchive(zipArchive(zipMembers), 'zip'))).message).toMatch(/already has the path|is a file in this archive/);
+      expect((await refusal(readArchive(tarArchive(tarMembers), 'tar'))).message).toMatch(
+        /already has the path|is a file in this archive/,
+      );
+      expect((await refusal(readArchive(zipArchive(zipMembers), 'zip'))).message).toMatch(
+        /already has the path|is a file in this archive/,
+      );
     });
   }
 
   it('accepts a folder listed twice', async () => {
-    const tar = tarArchive([{ name: 'a/', type: '5', mode: 0o755 }, { name: 'a/', type: '5', mode: 0o755 }, { name: 'a/b.md', data: 'b' }]);
+    const tar = tarArchive([
+      { name: 'a/', type: '5', mode: 0o755 },
+      { name: 'a/', type: '5', mode: 0o755 },
+      { name: 'a/b.md', data: 'b' },
+    ]);
     expect(summary(await readArchive(tar, 'tar'))).toEqual(['d a 755', 'd a 755', 'f a/b.md 644 b']);
   });
 });
@@ -120,7 +206,9 @@ describe('readArchive: sizes, counts and bombs', () => {
     expect(error.entry).toBe('zeros.bin');
     expect(error.message).toMatch(/ratio over 200:1/);
     // The same file passes when the caller allows that ratio.
-    const entries = await readArchive(zipArchive([{ name: 'zeros.bin', data: zeros }]), 'zip', { maxCompressionRatio: 5000 });
+    const entries = await readArchive(zipArchive([{ name: 'zeros.bin', data: zeros }]), 'zip', {
+      maxCompressionRatio: 5000,
+    });
     expect(entries[0]?.data.length).toBe(zeros.length);
   });
 
@@ -149,7 +237,9 @@ describe('readArchive: sizes, counts and bombs', () => {
       ['zip', zipArchive([{ name: 'big.txt', data: big }])],
     ] as const) {
       const error = await refusal(readArchive(bytes, format, { maxEntryBytes: 100 }));
-      expect(error.message).toBe('archive entry "big.txt" refused: 200 bytes is over the 100-byte limit for one file (maxEntryBytes)');
+      expect(error.message).toBe(
+        'archive entry "big.txt" refused: 200 bytes is over the 100-byte limit for one file (maxEntryBytes)',
+      );
     }
     const three = [1, 2, 3].map((index) => ({ name: `f${index}.txt`, data: big }));
     for (const [format, bytes] of [
@@ -164,8 +254,12 @@ describe('readArchive: sizes, counts and bombs', () => {
 
   it('refuses more entries than maxEntries', async () => {
     const four = [1, 2, 3, 4].map((index) => ({ name: `f${index}.txt`, data: 'x' }));
-    expect((await refusal(readArchive(tarArchive(four), 'tar', { maxEntries: 3 }))).message).toMatch(/more than 3 entries/);
-    expect((await refusal(readArchive(zipArchive(four), 'zip', { maxEntries: 3 }))).message).toMatch(/holds 4 entries, more than 3/);
+    expect((await refusal(readArchive(tarArchive(four), 'tar', { maxEntries: 3 }))).message).toMatch(
+      /more than 3 entries/,
+    );
+    expect((await refusal(readArchive(zipArchive(four), 'zip', { maxEntries: 3 }))).message).toMatch(
+      /holds 4 entries, more than 3/,
+    );
   });
 
   it('stops a gzip stream that expands past what the limits allow', async () => {
@@ -178,32 +272,47 @@ describe('readArchive: sizes, counts and bombs', () => {
   it('refuses a tar entry that claims more bytes than the tar holds, and a tar without its end', async () => {
     const truncated = tarArchive([{ name: 'a.txt', data: 'abc', declaredSize: 4096 }], { endBlocks: 0 });
     expect((await refusal(readArchive(truncated, 'tar'))).message).toMatch(/claims 4096 bytes but the tar ends first/);
-    expect((await refusal(readArchive(tarArchive([{ name: 'a.txt', data: 'abc' }], { endBlocks: 0 }), 'tar'))).message).toMatch(
-      /without its end-of-archive block/,
-    );
+    expect(
+      (await refusal(readArchive(tarArchive([{ name: 'a.txt', data: 'abc' }], { endBlocks: 0 }), 'tar'))).message,
+    ).toMatch(/without its end-of-archive block/);
   });
 });
 
 describe('readArchive: corrupt and unsupported input', () => {
   it('refuses a tar header with a bad checksum, a zip with a wrong CRC, garbage and truncated gzip', async () => {
-    expect((await refusal(readArchive(tarArchive([{ name: 'a.txt', data: 'x', badChecksum: true }]), 'tar'))).message).toMatch(/fails its checksum/);
-    expect((await refusal(readArchive(zipArchive([{ name: 'a.txt', data: 'x', declaredCrc: 1234 }]), 'zip'))).message).toMatch(/CRC-32 does not match/);
-    expect((await refusal(readArchive(Buffer.from('not an archive at all, just some text that is long enough'), 'zip'))).message).toMatch(/no end-of-central-directory record/);
+    expect(
+      (await refusal(readArchive(tarArchive([{ name: 'a.txt', data: 'x', badChecksum: true }]), 'tar'))).message,
+    ).toMatch(/fails its checksum/);
+    expect(
+      (await refusal(readArchive(zipArchive([{ name: 'a.txt', data: 'x', declaredCrc: 1234 }]), 'zip'))).message,
+    ).toMatch(/CRC-32 does not match/);
+    expect(
+      (await refusal(readArchive(Buffer.from('not an archive at all, just some text that is long enough'), 'zip')))
+        .message,
+    ).toMatch(/no end-of-central-directory record/);
     const gz = tarGzArchive([{ name: 'a.txt', data: 'x'.repeat(5000) }]);
-    expect((await refusal(readArchive(gz.subarray(0, gz.length - 12), 'tar.gz'))).message).toMatch(/gzip stream is corrupt/);
+    expect((await refusal(readArchive(gz.subarray(0, gz.length - 12), 'tar.gz'))).message).toMatch(
+      /gzip stream is corrupt/,
+    );
   });
 
   it('refuses zip entries whose local name differs, that are encrypted, or use another method', async () => {
-    expect((await refusal(readArchive(zipArchive([{ name: 'good.md', localName: '../bad.md', data: 'x' }]), 'zip'))).message).toMatch(
-      /local header names a different path/,
+    expect(
+      (await refusal(readArchive(zipArchive([{ name: 'good.md', localName: '../bad.md', data: 'x' }]), 'zip'))).message,
+    ).toMatch(/local header names a different path/);
+    expect(
+      (await refusal(readArchive(zipArchive([{ name: 'secret.md', data: 'x', flags: 0x0801 }]), 'zip'))).message,
+    ).toMatch(/encrypted/);
+    expect((await refusal(readArchive(zipArchive([{ name: 'b.md', data: 'x', method: 12 }]), 'zip'))).message).toMatch(
+      /compression method 12/,
     );
-    expect((await refusal(readArchive(zipArchive([{ name: 'secret.md', data: 'x', flags: 0x0801 }]), 'zip'))).message).toMatch(/encrypted/);
-    expect((await refusal(readArchive(zipArchive([{ name: 'b.md', data: 'x', method: 12 }]), 'zip'))).message).toMatch(/compression method 12/);
   });
 
   it('checks its limits', async () => {
     await expect(readArchive(tarArchive([]), 'tar', { maxEntries: 0 })).rejects.toThrow(ArchiveLimitsError);
-    await expect(readArchive(tarArchive([]), 'tar', { maxTotalBytes: 1.5 })).rejects.toThrow('archive limit "maxTotalBytes" must be a positive integer, got 1.5');
+    await expect(readArchive(tarArchive([]), 'tar', { maxTotalBytes: 1.5 })).rejects.toThrow(
+      'archive limit "maxTotalBytes" must be a positive integer, got 1.5',
+    );
   });
 });
 
@@ -249,12 +358,19 @@ describe('readArchive: archives from real tools and long names', () => {
     expectTree(await readArchive(bytes, 'zip'));
   });
 
-  it('reads zips from Info-ZIP and from Python\'s zipfile', async () => {
+  it("reads zips from Info-ZIP and from Python's zipfile", async () => {
     execFileSync('zip', ['-qr', join(dir, 'info.zip'), 'deep-folder-name'], { cwd: join(dir, 'src') });
     expectTree(await readArchive(await readFile(join(dir, 'info.zip')), 'zip'));
-    execFileSync('python3', ['-m', 'zipfile', '-c', join(dir, 'python.zip'), 'deep-folder-name'], { cwd: join(dir, 'src') });
+    execFileSync('python3', ['-m', 'zipfile', '-c', join(dir, 'python.zip'), 'deep-folder-name'], {
+      cwd: join(dir, 'src'),
+    });
     const entries = await readArchive(await readFile(join(dir, 'python.zip')), 'zip');
-    expect(entries.filter((entry) => entry.type === 'file').map((entry) => entry.path).sort()).toEqual([`${longFolder}/SKILL.md`, `${longFolder}/scripts/run.sh`]);
+    expect(
+      entries
+        .filter((entry) => entry.type === 'file')
+        .map((entry) => entry.path)
+        .sort(),
+    ).toEqual([`${longFolder}/SKILL.md`, `${longFolder}/scripts/run.sh`]);
   });
 
   it('honours the ustar prefix and pax path and size records', async () => {
@@ -263,7 +379,10 @@ describe('readArchive: archives from real tools and long names', () => {
       { name: 'PaxHeaders/x', type: 'x', data: paxRecords({ path: 'from/pax/name.md', size: '3' }) },
       { name: 'ignored-short-name', data: 'pax', declaredSize: 0 },
     ]);
-    expect(summary(await readArchive(tar, 'tar'))).toEqual(['f from/prefix/SKILL.md 644 p', 'f from/pax/name.md 644 pax']);
+    expect(summary(await readArchive(tar, 'tar'))).toEqual([
+      'f from/prefix/SKILL.md 644 p',
+      'f from/pax/name.md 644 pax',
+    ]);
   });
 
   it('reads stored and deflated zip entries, a comment, and folders', async () => {
@@ -276,7 +395,11 @@ describe('readArchive: archives from real tools and long names', () => {
       { comment: 'made by a test' },
     );
     const entries = await readArchive(zip, 'zip');
-    expect(entries.map((entry) => `${entry.path} ${entry.mode.toString(8)}`)).toEqual(['skill 755', 'skill/SKILL.md 644', 'skill/run.py 750']);
+    expect(entries.map((entry) => `${entry.path} ${entry.mode.toString(8)}`)).toEqual([
+      'skill 755',
+      'skill/SKILL.md 644',
+      'skill/run.py 750',
+    ]);
     expect(entries[2]?.data.toString()).toBe('print(1)\n'.repeat(50));
     // Sanity check on the test writer: the deflated entry really is compressed.
     expect(deflateRawSync(Buffer.from('print(1)\n'.repeat(50))).length).toBeLessThan(100);
@@ -292,26 +415,48 @@ describe('readArchive: ZIP64', () => {
 
   it('reads sizes and offsets from ZIP64 extra fields and the ZIP64 end record', async () => {
     const entries = await readArchive(zipArchive(members, { zip64End: {} }), 'zip');
-    expect(entries.map((entry) => `${entry.path} ${entry.data.toString()}`)).toEqual(['skill/SKILL.md body', `skill/notes.md ${'notes '.repeat(100)}`]);
+    expect(entries.map((entry) => `${entry.path} ${entry.data.toString()}`)).toEqual([
+      'skill/SKILL.md body',
+      `skill/notes.md ${'notes '.repeat(100)}`,
+    ]);
   });
 
   it('holds ZIP64 entries to the same checks: names, sizes, counts, ratio', async () => {
-    expect((await refusal(readArchive(zipArchive([{ name: '../evil.md', data: 'x', zip64: true }], { zip64End: {} }), 'zip'))).message).toMatch(/"\.\." is not allowed/);
-    expect((await refusal(readArchive(zipArchive(members, { zip64End: {} }), 'zip', { maxEntryBytes: 100 }))).message).toMatch(/600 bytes is over the 100-byte limit/);
-    const bomb = await refusal(readArchive(zipArchive([{ name: 'zeros.bin', data: Buffer.alloc(2 * 1024 * 1024), zip64: true }], { zip64End: {} }), 'zip'));
+    expect(
+      (
+        await refusal(
+          readArchive(zipArchive([{ name: '../evil.md', data: 'x', zip64: true }], { zip64End: {} }), 'zip'),
+        )
+      ).message,
+    ).toMatch(/"\.\." is not allowed/);
+    expect(
+      (await refusal(readArchive(zipArchive(members, { zip64End: {} }), 'zip', { maxEntryBytes: 100 }))).message,
+    ).toMatch(/600 bytes is over the 100-byte limit/);
+    const bomb = await refusal(
+      readArchive(
+        zipArchive([{ name: 'zeros.bin', data: Buffer.alloc(2 * 1024 * 1024), zip64: true }], { zip64End: {} }),
+        'zip',
+      ),
+    );
     expect(bomb.message).toMatch(/ratio over 200:1/);
     const counted = await refusal(readArchive(zipArchive(members, { zip64End: { declaredCount: 2 ** 40 } }), 'zip'));
     expect(counted.message).toMatch(/holds 1099511627776 entries, more than 20000 \(maxEntries\)/);
   });
 
   it('refuses ZIP64 markers without their data, and values out of range', async () => {
-    expect((await refusal(readArchive(zipArchive([{ name: 'a.md', data: 'x', zip64: 'no-extra' }]), 'zip'))).message).toMatch(/gives ZIP64 sizes but has no ZIP64 extra field/);
+    expect(
+      (await refusal(readArchive(zipArchive([{ name: 'a.md', data: 'x', zip64: 'no-extra' }]), 'zip'))).message,
+    ).toMatch(/gives ZIP64 sizes but has no ZIP64 extra field/);
     const noLocator = zipArchive([{ name: 'a.md', data: 'x' }]);
     noLocator.writeUInt16LE(0xffff, noLocator.length - 22 + 10);
-    expect((await refusal(readArchive(noLocator, 'zip'))).message).toMatch(/asks for ZIP64 values but there is no ZIP64 end record locator/);
+    expect((await refusal(readArchive(noLocator, 'zip'))).message).toMatch(
+      /asks for ZIP64 values but there is no ZIP64 end record locator/,
+    );
     const huge = zipArchive(members, { zip64End: {} });
     // The ZIP64 end record's central directory offset (56 + 20 + 22 bytes from the end, field at 48).
     huge.writeBigUInt64LE(2n ** 60n, huge.length - 22 - 20 - 56 + 48);
-    expect((await refusal(readArchive(huge, 'zip'))).message).toMatch(/ZIP64 central directory offset \d+ is out of range/);
+    expect((await refusal(readArchive(huge, 'zip'))).message).toMatch(
+      /ZIP64 central directory offset \d+ is out of range/,
+    );
   });
 });

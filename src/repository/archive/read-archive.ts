@@ -1,7 +1,7 @@
 import { promisify } from 'node:util';
 import { gunzip as gunzipCallback } from 'node:zlib';
 import type { ArchiveEntry, ArchiveFormat } from './archive-entry.js';
-import { ArchiveBudget, archiveLimits, type ArchiveLimits } from './archive-limits.js';
+import { ArchiveBudget, type ArchiveLimits, archiveLimits } from './archive-limits.js';
 import { UnsafeArchiveError } from './errors.js';
 import { readTarEntries } from './tar-reader.js';
 import { readZipEntries } from './zip-reader.js';
@@ -33,7 +33,11 @@ async function gunzipTar(bytes: Buffer, limits: ArchiveLimits): Promise<Buffer> 
  * entries are then inflated several at a time). Nothing touches the disk, so a caller writes only
  * archives that passed every check.
  */
-export async function readArchive(bytes: Uint8Array, format: ArchiveFormat, limits: Partial<ArchiveLimits> = {}): Promise<ArchiveEntry[]> {
+export async function readArchive(
+  bytes: Uint8Array,
+  format: ArchiveFormat,
+  limits: Partial<ArchiveLimits> = {},
+): Promise<ArchiveEntry[]> {
   const checked = archiveLimits(limits);
   const buffer = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const budget = new ArchiveBudget(checked);

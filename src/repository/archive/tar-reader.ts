@@ -1,5 +1,5 @@
 import type { ArchiveEntry } from './archive-entry.js';
-import { ArchiveBudget } from './archive-limits.js';
+import type { ArchiveBudget } from './archive-limits.js';
 import { ArchivePathSet, cleanArchivePath } from './archive-path.js';
 import { decodeEntryName } from './decode-entry-name.js';
 import { UnsafeArchiveError } from './errors.js';
@@ -30,9 +30,13 @@ function parseNumber(header: Uint8Array, start: number, length: number, what: st
     }
     return value;
   }
-  const text = Buffer.from(bytes).toString('latin1').replace(/[\0 ]+$/, '').replace(/^ +/, '');
+  const text = Buffer.from(bytes)
+    .toString('latin1')
+    .replace(/[\0 ]+$/, '')
+    .replace(/^ +/, '');
   if (text === '') return 0;
-  if (!/^[0-7]+$/.test(text)) throw new UnsafeArchiveError(`the ${what} field ${JSON.stringify(text)} is not an octal number`, entry);
+  if (!/^[0-7]+$/.test(text))
+    throw new UnsafeArchiveError(`the ${what} field ${JSON.stringify(text)} is not an octal number`, entry);
   return Number.parseInt(text, 8);
 }
 
@@ -53,7 +57,12 @@ function parsePaxRecords(data: Uint8Array, entry: string): PendingNames {
   while (offset < data.length) {
     const space = data.indexOf(0x20, offset);
     const length = space === -1 ? Number.NaN : Number(Buffer.from(data.subarray(offset, space)).toString('latin1'));
-    if (!Number.isSafeInteger(length) || length <= 0 || offset + length > data.length || data[offset + length - 1] !== 0x0a) {
+    if (
+      !Number.isSafeInteger(length) ||
+      length <= 0 ||
+      offset + length > data.length ||
+      data[offset + length - 1] !== 0x0a
+    ) {
       throw new UnsafeArchiveError('a pax extended header record is malformed', entry);
     }
     const record = decodeEntryName(data.subarray(space + 1, offset + length - 1));
@@ -63,7 +72,8 @@ function parsePaxRecords(data: Uint8Array, entry: string): PendingNames {
     const value = record.slice(equals + 1);
     if (key === 'path') names.path = value;
     if (key === 'size') {
-      if (!/^\d+$/.test(value) || !Number.isSafeInteger(Number(value))) throw new UnsafeArchiveError(`pax size ${JSON.stringify(value)} is not a number`, entry);
+      if (!/^\d+$/.test(value) || !Number.isSafeInteger(Number(value)))
+        throw new UnsafeArchiveError(`pax size ${JSON.stringify(value)} is not a number`, entry);
       names.size = Number(value);
     }
     offset += length;
@@ -86,7 +96,8 @@ export function readTarEntries(tar: Uint8Array, budget: ArchiveBudget): ArchiveE
   let pending: PendingNames = {};
   let offset = 0;
   for (;;) {
-    if (offset + blockSize > tar.length) throw new UnsafeArchiveError('the tar ends without its end-of-archive block (truncated?)');
+    if (offset + blockSize > tar.length)
+      throw new UnsafeArchiveError('the tar ends without its end-of-archive block (truncated?)');
     const header = tar.subarray(offset, offset + blockSize);
     if (isZeroBlock(header)) return entries;
     const headerName = decodeEntryName(field(header, 0, 100));
@@ -94,18 +105,23 @@ export function readTarEntries(tar: Uint8Array, budget: ArchiveBudget): ArchiveE
     const prefix = magic.startsWith('ustar') ? decodeEntryName(field(header, 345, 155)) : '';
     let rawName = pending.path ?? (prefix === '' ? headerName : `${prefix}/${headerName}`);
     if (!checksumMatches(header, parseNumber(header, 148, 8, 'checksum', rawName))) {
-      throw new UnsafeArchiveError(`the header at byte ${offset} fails its checksum (not a tar, or corrupted)`, rawName);
+      throw new UnsafeArchiveError(
+        `the header at byte ${offset} fails its checksum (not a tar, or corrupted)`,
+        rawName,
+      );
     }
     const headerSize = parseNumber(header, 124, 12, 'size', rawName);
     const size = pending.size ?? headerSize;
     const type = String.fromCharCode(header[156] as number);
     const dataStart = offset + blockSize;
-    if (dataStart + size > tar.length) throw new UnsafeArchiveError(`the entry claims ${size} bytes but the tar ends first (truncated?)`, rawName);
+    if (dataStart + size > tar.length)
+      throw new UnsafeArchiveError(`the entry claims ${size} bytes but the tar ends first (truncated?)`, rawName);
     const data = tar.subarray(dataStart, dataStart + size);
     offset = dataStart + Math.ceil(size / blockSize) * blockSize;
 
     if (type === 'x' || type === 'g' || type === 'L' || type === 'K') {
-      if (size > maxMetadataBytes) throw new UnsafeArchiveError(`a ${size}-byte metadata record is larger than any real one`, rawName);
+      if (size > maxMetadataBytes)
+        throw new UnsafeArchiveError(`a ${size}-byte metadata record is larger than any real one`, rawName);
       // A global pax header sets defaults for every entry; none of its keys matter to what is extracted.
       if (type === 'x') pending = { ...pending, ...parsePaxRecords(data, rawName) };
       if (type === 'L') pending = { ...pending, path: decodeEntryName(field(data, 0, data.length)) };
@@ -113,8 +129,10 @@ export function readTarEntries(tar: Uint8Array, budget: ArchiveBudget): ArchiveE
     }
     pending = {};
     rawName ||= '(empty name)';
-    if (type === '1' || type === '2') throw new UnsafeArchiveError(`${type === '1' ? 'hard' : 'symbolic'} links are not allowed`, rawName);
-    if (type === '3' || type === '4' || type === '6') throw new UnsafeArchiveError('devices and FIFOs are not allowed', rawName);
+    if (type === '1' || type === '2')
+      throw new UnsafeArchiveError(`${type === '1' ? 'hard' : 'symbolic'} links are not allowed`, rawName);
+    if (type === '3' || type === '4' || type === '6')
+      throw new UnsafeArchiveError('devices and FIFOs are not allowed', rawName);
     const isDirectory = type === '5';
     if (!isDirectory && type !== '0' && type !== '\0' && type !== '7') {
       throw new UnsafeArchiveError(`tar entry type ${JSON.stringify(type)} is not supported`, rawName);

@@ -10,7 +10,12 @@ afterEach(async () => {
   await Promise.all(made.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
 });
 
-const file = (path: string, data: string, mode = 0o644): ArchiveEntry => ({ path, type: 'file', mode, data: Buffer.from(data) });
+const file = (path: string, data: string, mode = 0o644): ArchiveEntry => ({
+  path,
+  type: 'file',
+  mode,
+  data: Buffer.from(data),
+});
 
 describe('writeArchiveEntries', () => {
   it('makes folders, writes files with owner read/write kept and no set-id bits', async () => {

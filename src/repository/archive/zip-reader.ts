@@ -1,9 +1,9 @@
 import { promisify } from 'node:util';
 import { inflateRaw } from 'node:zlib';
-import type { ArchiveEntry } from './archive-entry.js';
-import { ArchiveBudget } from './archive-limits.js';
-import { ArchivePathSet, cleanArchivePath } from './archive-path.js';
 import { mapWithConcurrency } from '../map-with-concurrency.js';
+import type { ArchiveEntry } from './archive-entry.js';
+import type { ArchiveBudget } from './archive-limits.js';
+import { ArchivePathSet, cleanArchivePath } from './archive-path.js';
 import { crc32 } from './crc32.js';
 import { decodeEntryName } from './decode-entry-name.js';
 import { UnsafeArchiveError } from './errors.js';
@@ -37,25 +37,38 @@ function findEndOfCentralDirectory(zip: Buffer): number {
   // The record is 22 bytes plus a comment of at most 65,535; the comment must run exactly to the end.
   const lowest = Math.max(0, zip.length - 22 - 0xffff);
   for (let offset = zip.length - 22; offset >= lowest; offset -= 1) {
-    if (zip.readUInt32LE(offset) === endOfCentralDirectorySignature && offset + 22 + zip.readUInt16LE(offset + 20) === zip.length) return offset;
+    if (
+      zip.readUInt32LE(offset) === endOfCentralDirectorySignature &&
+      offset + 22 + zip.readUInt16LE(offset + 20) === zip.length
+    )
+      return offset;
   }
   throw new UnsafeArchiveError('no end-of-central-directory record: not a zip, or truncated');
 }
 
-function entryKind(rawName: string, versionMadeBy: number, externalAttributes: number): { type: 'file' | 'directory'; mode: number } {
+function entryKind(
+  rawName: string,
+  versionMadeBy: number,
+  externalAttributes: number,
+): { type: 'file' | 'directory'; mode: number } {
   const unixMode = versionMadeBy >>> 8 === unixHost ? externalAttributes >>> 16 : 0;
   const fileType = unixMode & fileTypeMask;
   if (fileType === 0o120000) throw new UnsafeArchiveError('symbolic links are not allowed', rawName);
-  if (fileType !== 0 && fileType !== 0o100000 && fileType !== 0o040000) throw new UnsafeArchiveError('devices, FIFOs and sockets are not allowed', rawName);
+  if (fileType !== 0 && fileType !== 0o100000 && fileType !== 0o040000)
+    throw new UnsafeArchiveError('devices, FIFOs and sockets are not allowed', rawName);
   const isDirectory = rawName.endsWith('/') || fileType === 0o040000 || (externalAttributes & 0x10) !== 0;
   const permissions = unixMode & 0o777;
-  return { type: isDirectory ? 'directory' : 'file', mode: permissions === 0 ? (isDirectory ? 0o755 : 0o644) : permissions };
+  return {
+    type: isDirectory ? 'directory' : 'file',
+    mode: permissions === 0 ? (isDirectory ? 0o755 : 0o644) : permissions,
+  };
 }
 
 /** A 64-bit field as a number, refusing one past what a buffer in memory could ever hold. */
 function readSize64(zip: Buffer, offset: number, what: string, entry?: string): number {
   const value = zip.readBigUInt64LE(offset);
-  if (value > BigInt(Number.MAX_SAFE_INTEGER)) throw new UnsafeArchiveError(`the ZIP64 ${what} ${value} is out of range`, entry);
+  if (value > BigInt(Number.MAX_SAFE_INTEGER))
+    throw new UnsafeArchiveError(`the ZIP64 ${what} ${value} is out of range`, entry);
   return Number(value);
 }
 
@@ -92,11 +105,14 @@ function readDirectoryBounds(zip: Buffer, end: number): DirectoryBounds {
     }
     return classic;
   }
-  if (zip.readUInt32LE(locator + 4) !== 0 || zip.readUInt32LE(locator + 16) !== 1) throw new UnsafeArchiveError('multi-part (spanned) zips are not supported');
+  if (zip.readUInt32LE(locator + 4) !== 0 || zip.readUInt32LE(locator + 16) !== 1)
+    throw new UnsafeArchiveError('multi-part (spanned) zips are not supported');
   const record = readSize64(zip, locator + 8, 'end record offset');
-  if (record + 56 > locator || zip.readUInt32LE(record) !== zip64EndSignature) throw new UnsafeArchiveError('the ZIP64 end record is missing or malformed');
+  if (record + 56 > locator || zip.readUInt32LE(record) !== zip64EndSignature)
+    throw new UnsafeArchiveError('the ZIP64 end record is missing or malformed');
   // Its own size field counts the bytes after the first 12; any extensible data must end at the locator.
-  if (readSize64(zip, record + 4, 'end record size') + 12 !== locator - record) throw new UnsafeArchiveError('the ZIP64 end record does not end where its locator begins');
+  if (readSize64(zip, record + 4, 'end record size') + 12 !== locator - record)
+    throw new UnsafeArchiveError('the ZIP64 end record does not end where its locator begins');
   return {
     diskNumber: zip.readUInt32LE(record + 16),
     centralDisk: zip.readUInt32LE(record + 20),
@@ -112,7 +128,11 @@ function readDirectoryBounds(zip: Buffer, end: number): DirectoryBounds {
  * The sizes and offset a central entry gives as 0xffffffff, from its ZIP64 extra field (id 1), which
  * holds exactly those, in this order. A missing or short field is refused, not guessed around.
  */
-function zip64Values(extra: Buffer, wanted: { size: boolean; compressedSize: boolean; localOffset: boolean }, rawName: string) {
+function zip64Values(
+  extra: Buffer,
+  wanted: { size: boolean; compressedSize: boolean; localOffset: boolean },
+  rawName: string,
+) {
   for (let offset = 0; offset + 4 <= extra.length; ) {
     const id = extra.readUInt16LE(offset);
     const length = extra.readUInt16LE(offset + 2);
@@ -139,16 +159,23 @@ function zip64Values(extra: Buffer, wanted: { size: boolean; compressedSize: boo
 
 function readCentralDirectory(zip: Buffer, budget: ArchiveBudget): { entries: CentralEntry[]; centralStart: number } {
   const end = findEndOfCentralDirectory(zip);
-  const { diskNumber, centralDisk, entriesOnDisk, count, centralSize, centralStart, directoryEnd } = readDirectoryBounds(zip, end);
-  if (diskNumber !== 0 || centralDisk !== 0 || entriesOnDisk !== count) throw new UnsafeArchiveError('multi-part (spanned) zips are not supported');
-  if (count > budget.limits.maxEntries) throw new UnsafeArchiveError(`the archive holds ${count} entries, more than ${budget.limits.maxEntries} (maxEntries)`);
-  if (centralStart + centralSize !== directoryEnd) throw new UnsafeArchiveError('the central directory does not end where the end record says');
+  const { diskNumber, centralDisk, entriesOnDisk, count, centralSize, centralStart, directoryEnd } =
+    readDirectoryBounds(zip, end);
+  if (diskNumber !== 0 || centralDisk !== 0 || entriesOnDisk !== count)
+    throw new UnsafeArchiveError('multi-part (spanned) zips are not supported');
+  if (count > budget.limits.maxEntries)
+    throw new UnsafeArchiveError(
+      `the archive holds ${count} entries, more than ${budget.limits.maxEntries} (maxEntries)`,
+    );
+  if (centralStart + centralSize !== directoryEnd)
+    throw new UnsafeArchiveError('the central directory does not end where the end record says');
 
   const paths = new ArchivePathSet();
   const entries: CentralEntry[] = [];
   let offset = centralStart;
   for (let index = 0; index < count; index += 1) {
-    if (offset + 46 > directoryEnd || zip.readUInt32LE(offset) !== centralHeaderSignature) throw new UnsafeArchiveError(`central directory entry #${index} is malformed`);
+    if (offset + 46 > directoryEnd || zip.readUInt32LE(offset) !== centralHeaderSignature)
+      throw new UnsafeArchiveError(`central directory entry #${index} is malformed`);
     const versionMadeBy = zip.readUInt16LE(offset + 4);
     const flags = zip.readUInt16LE(offset + 8);
     const method = zip.readUInt16LE(offset + 10);
@@ -167,7 +194,11 @@ function readCentralDirectory(zip: Buffer, budget: ArchiveBudget): { entries: Ce
     offset = next;
 
     if (flags & 0x41) throw new UnsafeArchiveError('encrypted entries are not supported', rawName);
-    const wanted = { size: size === 0xffffffff, compressedSize: compressedSize === 0xffffffff, localOffset: localOffset === 0xffffffff };
+    const wanted = {
+      size: size === 0xffffffff,
+      compressedSize: compressedSize === 0xffffffff,
+      localOffset: localOffset === 0xffffffff,
+    };
     if (wanted.size || wanted.compressedSize || wanted.localOffset) {
       const extra = zip.subarray(offset - extraLength - commentLength, offset - commentLength);
       const values = zip64Values(extra, wanted, rawName);
@@ -179,8 +210,10 @@ function readCentralDirectory(zip: Buffer, budget: ArchiveBudget): { entries: Ce
     const path = cleanArchivePath(rawName);
     if (type === 'directory' && size !== 0) throw new UnsafeArchiveError('a folder entry holds data', rawName);
     if (path === undefined && type === 'file') throw new UnsafeArchiveError('a file entry has no name', rawName);
-    if (method !== 0 && method !== 8) throw new UnsafeArchiveError(`compression method ${method} is not supported (only stored and deflate)`, rawName);
-    if (method === 0 && compressedSize !== size) throw new UnsafeArchiveError(`a stored entry claims ${size} bytes but holds ${compressedSize}`, rawName);
+    if (method !== 0 && method !== 8)
+      throw new UnsafeArchiveError(`compression method ${method} is not supported (only stored and deflate)`, rawName);
+    if (method === 0 && compressedSize !== size)
+      throw new UnsafeArchiveError(`a stored entry claims ${size} bytes but holds ${compressedSize}`, rawName);
     const { maxCompressionRatio, compressionRatioFloorBytes } = budget.limits;
     if (size > compressionRatioFloorBytes && size / Math.max(compressedSize, 1) > maxCompressionRatio) {
       throw new UnsafeArchiveError(
@@ -192,7 +225,8 @@ function readCentralDirectory(zip: Buffer, budget: ArchiveBudget): { entries: Ce
     budget.admit(rawName, size);
     entries.push({ rawName, nameBytes, path, type, mode, method, crc, compressedSize, size, localOffset });
   }
-  if (offset !== directoryEnd) throw new UnsafeArchiveError('the central directory holds more than its entry count says');
+  if (offset !== directoryEnd)
+    throw new UnsafeArchiveError('the central directory holds more than its entry count says');
   return { entries, centralStart };
 }
 
@@ -206,15 +240,18 @@ function locateData(zip: Buffer, entries: CentralEntry[], centralStart: number):
   const spans: { start: number; end: number; entry: CentralEntry }[] = [];
   for (const entry of entries) {
     const start = entry.localOffset;
-    if (start + 30 > centralStart || zip.readUInt32LE(start) !== localHeaderSignature) throw new UnsafeArchiveError('the local header is missing or malformed', entry.rawName);
+    if (start + 30 > centralStart || zip.readUInt32LE(start) !== localHeaderSignature)
+      throw new UnsafeArchiveError('the local header is missing or malformed', entry.rawName);
     const nameLength = zip.readUInt16LE(start + 26);
     const extraLength = zip.readUInt16LE(start + 28);
     const localName = zip.subarray(start + 30, start + 30 + nameLength);
     // Two names for one entry let two extractors see two different archives.
-    if (!localName.equals(entry.nameBytes)) throw new UnsafeArchiveError('the local header names a different path than the central directory', entry.rawName);
+    if (!localName.equals(entry.nameBytes))
+      throw new UnsafeArchiveError('the local header names a different path than the central directory', entry.rawName);
     const dataStart = start + 30 + nameLength + extraLength;
     const dataEnd = dataStart + entry.compressedSize;
-    if (dataEnd > centralStart) throw new UnsafeArchiveError('the entry data runs into the central directory (truncated?)', entry.rawName);
+    if (dataEnd > centralStart)
+      throw new UnsafeArchiveError('the entry data runs into the central directory (truncated?)', entry.rawName);
     spans.push({ start, end: dataEnd, entry });
     located.set(entry, zip.subarray(dataStart, dataEnd));
   }
@@ -222,7 +259,11 @@ function locateData(zip: Buffer, entries: CentralEntry[], centralStart: number):
   for (let index = 1; index < spans.length; index += 1) {
     const previous = spans[index - 1] as (typeof spans)[number];
     const current = spans[index] as (typeof spans)[number];
-    if (current.start < previous.end) throw new UnsafeArchiveError(`its data overlaps entry ${JSON.stringify(previous.entry.rawName)} (a zip bomb?)`, current.entry.rawName);
+    if (current.start < previous.end)
+      throw new UnsafeArchiveError(
+        `its data overlaps entry ${JSON.stringify(previous.entry.rawName)} (a zip bomb?)`,
+        current.entry.rawName,
+      );
   }
   return located;
 }
@@ -234,7 +275,10 @@ async function inflateEntry(entry: CentralEntry, compressed: Buffer): Promise<Bu
     return await inflate(compressed, { maxOutputLength: entry.size + 1 });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE' || error instanceof RangeError) {
-      throw new UnsafeArchiveError(`inflates to more than its declared ${entry.size} bytes (a zip bomb?)`, entry.rawName);
+      throw new UnsafeArchiveError(
+        `inflates to more than its declared ${entry.size} bytes (a zip bomb?)`,
+        entry.rawName,
+      );
     }
     throw new UnsafeArchiveError(`the deflate data is corrupt: ${(error as Error).message}`, entry.rawName);
   }
@@ -251,10 +295,13 @@ export async function readZipEntries(zip: Buffer, budget: ArchiveBudget): Promis
   const located = locateData(zip, entries, centralStart);
   const named = entries.filter((entry): entry is CentralEntry & { path: string } => entry.path !== undefined);
   return mapWithConcurrency(named, inflateConcurrency, async (entry): Promise<ArchiveEntry> => {
-    if (entry.type === 'directory') return { path: entry.path, type: 'directory', mode: entry.mode, data: Buffer.alloc(0) };
+    if (entry.type === 'directory')
+      return { path: entry.path, type: 'directory', mode: entry.mode, data: Buffer.alloc(0) };
     const data = await inflateEntry(entry, located.get(entry) as Buffer);
-    if (data.length !== entry.size) throw new UnsafeArchiveError(`inflates to ${data.length} bytes, not the declared ${entry.size}`, entry.rawName);
-    if (crc32(data) !== entry.crc) throw new UnsafeArchiveError('the CRC-32 does not match the data (corrupted?)', entry.rawName);
+    if (data.length !== entry.size)
+      throw new UnsafeArchiveError(`inflates to ${data.length} bytes, not the declared ${entry.size}`, entry.rawName);
+    if (crc32(data) !== entry.crc)
+      throw new UnsafeArchiveError('the CRC-32 does not match the data (corrupted?)', entry.rawName);
     return { path: entry.path, type: 'file', mode: entry.mode, data };
   });
 }

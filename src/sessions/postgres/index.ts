@@ -1,2 +1,2 @@
-export { PostgresSessionStore, openPostgresSessionStore, postgresSchemaVersion } from './postgres-session-store.js';
 export type { PostgresSessionStoreOptions } from './postgres-session-store.js';
+export { openPostgresSessionStore, PostgresSessionStore, postgresSchemaVersion } from './postgres-session-store.js';

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { postgresReachable, postgresUrl } from '../../../test/support/services.js';
 import { SessionStoreSchemaError, SessionStoreUnavailableError } from '../session-errors.js';
 import { appendUntilKilled, expectAcknowledgedEventsKept } from '../testing/append-until-killed-runner.js';
 import { describeSessionStoreConformance } from '../testing/session-store-conformance.js';
 import { openPostgresSessionStore, postgresSchemaVersion } from './postgres-session-store.js';
-import { postgresReachable, postgresUrl } from '../../../test/support/services.js';
 
 // Skipped when the server is down, with one line from the global setup; under CI=true the run fails
 // instead, so a broken CI service cannot pass silently (test/support/services.ts).
@@ -58,9 +58,16 @@ describe.runIf(postgresReachable)('PostgreSQL session store', () => {
     });
 
     it('refuses bad options, naming the option', async () => {
-      await expect(openPostgresSessionStore({})).rejects.toMatchObject({ name: 'SessionStoreOptionsError', option: 'connectionString' });
-      await expect(openPostgresSessionStore({ connectionString: 'mysql://x' })).rejects.toMatchObject({ option: 'connectionString' });
-      await expect(openPostgresSessionStore({ connectionString, schema: 'Robert"); DROP TABLE x;--' })).rejects.toMatchObject({ option: 'schema' });
+      await expect(openPostgresSessionStore({})).rejects.toMatchObject({
+        name: 'SessionStoreOptionsError',
+        option: 'connectionString',
+      });
+      await expect(openPostgresSessionStore({ connectionString: 'mysql://x' })).rejects.toMatchObject({
+        option: 'connectionString',
+      });
+      await expect(
+        openPostgresSessionStore({ connectionString, schema: 'Robert"); DROP TABLE x;--' }),
+      ).rejects.toMatchObject({ option: 'schema' });
       await expect(openPostgresSessionStore({ pool: {} as pg.Pool })).rejects.toMatchObject({ option: 'pool' });
     });
 
@@ -70,9 +77,15 @@ describe.runIf(postgresReachable)('PostgreSQL session store', () => {
       try {
         await client.query(`CREATE SCHEMA "${schema}"`);
         await client.query(`CREATE TABLE "${schema}".skillbox_meta (name text PRIMARY KEY, value text NOT NULL)`);
-        await client.query(`INSERT INTO "${schema}".skillbox_meta VALUES ('sessions_schema_version', '${postgresSchemaVersion + 1}')`);
-        await expect(openPostgresSessionStore({ connectionString, schema })).rejects.toBeInstanceOf(SessionStoreSchemaError);
-        const tables = await client.query(`SELECT table_name FROM information_schema.tables WHERE table_schema = $1`, [schema]);
+        await client.query(
+          `INSERT INTO "${schema}".skillbox_meta VALUES ('sessions_schema_version', '${postgresSchemaVersion + 1}')`,
+        );
+        await expect(openPostgresSessionStore({ connectionString, schema })).rejects.toBeInstanceOf(
+          SessionStoreSchemaError,
+        );
+        const tables = await client.query(`SELECT table_name FROM information_schema.tables WHERE table_schema = $1`, [
+          schema,
+        ]);
         expect(tables.rows).toEqual([{ table_name: 'skillbox_meta' }]);
       } finally {
         await client.end();
@@ -80,7 +93,9 @@ describe.runIf(postgresReachable)('PostgreSQL session store', () => {
     });
 
     it('fails clearly when the server cannot be reached', async () => {
-      await expect(openPostgresSessionStore({ connectionString: 'postgres://skillbox:skillbox@127.0.0.1:1/none', schema })).rejects.toBeInstanceOf(SessionStoreUnavailableError);
+      await expect(
+        openPostgresSessionStore({ connectionString: 'postgres://skillbox:skillbox@127.0.0.1:1/none', schema }),
+      ).rejects.toBeInstanceOf(SessionStoreUnavailableError);
     });
 
     it('keeps every acknowledged event after the writer is killed with SIGKILL', async () => {

@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { KnownSessionStates } from '../known-session-states.js';
 import {
   SessionConflictError,
   SessionExistsError,
@@ -18,9 +19,6 @@ import {
   normalizeKey,
   prepareEvents,
 } from '../session-input.js';
-import { KnownSessionStates } from '../known-session-states.js';
-import { summaryOfSqlRow } from '../sql-session-row.js';
-import type { SqlSessionRow } from '../sql-session-row.js';
 import type {
   AppendEventsOptions,
   AppendEventsResult,
@@ -34,6 +32,8 @@ import type {
   SessionStore,
   SessionSummary,
 } from '../session-store.js';
+import type { SqlSessionRow } from '../sql-session-row.js';
+import { summaryOfSqlRow } from '../sql-session-row.js';
 
 /** Options of `openPostgresSessionStore`: a pool or a connection string, and the schema of its tables. */
 export interface PostgresSessionStoreOptions {
@@ -49,7 +49,6 @@ export interface PostgresSessionStoreOptions {
 export const postgresSchemaVersion = 1;
 
 const schemaName = /^[a-z_][a-z0-9_]{0,62}$/;
-
 
 /**
  * Sessions in PostgreSQL. An append to a session this store knows at the expected version (it
@@ -95,7 +94,10 @@ export class PostgresSessionStore implements SessionStore {
     } catch (error) {
       if (ownsPool) await pool.end();
       if (error instanceof SessionStoreSchemaError || error instanceof SessionStoreUnavailableError) throw error;
-      throw new SessionStoreSchemaError(`cannot prepare the PostgreSQL session store in schema "${schema}": ${(error as Error).message}`, { cause: error });
+      throw new SessionStoreSchemaError(
+        `cannot prepare the PostgreSQL session store in schema "${schema}": ${(error as Error).message}`,
+        { cause: error },
+      );
     }
     return new PostgresSessionStore(pool, ownsPool, schema);
   }
@@ -134,11 +136,20 @@ export class PostgresSessionStore implements SessionStore {
     if (first === undefined) return undefined;
     const events = result.rows.flatMap(({ event }) => (event === null ? [] : [JSON.parse(event) as SessionEvent]));
     const state = JSON.parse(first.state) as Record<string, string>;
-    this.#known.remember(KnownSessionStates.keyOf(normalized), { id: first.id, version: first.version, state: { ...state }, stateText: '' });
+    this.#known.remember(KnownSessionStates.keyOf(normalized), {
+      id: first.id,
+      version: first.version,
+      state: { ...state },
+      stateText: '',
+    });
     return { ...summaryOfSqlRow(first), state, events };
   }
 
-  async appendEvents(key: SessionKey, events: NewSessionEvent[], options: AppendEventsOptions): Promise<AppendEventsResult> {
+  async appendEvents(
+    key: SessionKey,
+    events: NewSessionEvent[],
+    options: AppendEventsOptions,
+  ): Promise<AppendEventsResult> {
     this.#checkOpen();
     const normalized = normalizeKey(key);
     const expectedVersion = checkExpectedVersion(options?.expectedVersion);
@@ -153,7 +164,11 @@ export class PostgresSessionStore implements SessionStore {
       const inserted =
         prepared.length === 1
           ? await this.#pool.query(this.#appendKnownOne, [...common, prepared[0]!.json])
-          : await this.#pool.query(this.#appendKnown, [...common, prepared.map(({ event }) => event.version), prepared.map(({ json }) => json)]);
+          : await this.#pool.query(this.#appendKnown, [
+              ...common,
+              prepared.map(({ event }) => event.version),
+              prepared.map(({ json }) => json),
+            ]);
       if (inserted.rowCount === prepared.length) {
         this.#known.remember(knownKey, { id: known.id, version, state, stateText: '' });
         return { version, events: prepared.map(({ event }) => event) };
@@ -186,18 +201,15 @@ export class PostgresSessionStore implements SessionStore {
       if (row.version !== expectedVersion) throw new SessionConflictError(normalized, expectedVersion, row.version);
       const state = JSON.parse(row.state) as Record<string, string>;
       for (const { event } of prepared) applyStateDelta(state, event.stateDelta);
-      await client.query(`INSERT INTO ${this.#tables.events} (session, version, event) SELECT $1, * FROM unnest($2::integer[], $3::text[])`, [
-        row.id,
-        prepared.map(({ event }) => event.version),
-        prepared.map(({ json }) => json),
-      ]);
+      await client.query(
+        `INSERT INTO ${this.#tables.events} (session, version, event) SELECT $1, * FROM unnest($2::integer[], $3::text[])`,
+        [row.id, prepared.map(({ event }) => event.version), prepared.map(({ json }) => json)],
+      );
       const version = expectedVersion + prepared.length;
-      await client.query(`UPDATE ${this.#tables.sessions} SET version = $1, state = $2, updated_at = $3 WHERE id = $4`, [
-        version,
-        JSON.stringify(state),
-        Date.now(),
-        row.id,
-      ]);
+      await client.query(
+        `UPDATE ${this.#tables.sessions} SET version = $1, state = $2, updated_at = $3 WHERE id = $4`,
+        [version, JSON.stringify(state), Date.now(), row.id],
+      );
       this.#known.remember(knownKey, { id: row.id, version, state, stateText: '' });
       return { version, events: prepared.map(({ event }) => event) };
     });
@@ -219,11 +231,10 @@ export class PostgresSessionStore implements SessionStore {
     this.#checkOpen();
     const normalized = normalizeKey(key);
     this.#known.forget(KnownSessionStates.keyOf(normalized));
-    const deleted = await this.#pool.query(`DELETE FROM ${this.#tables.sessions} WHERE app_name = $1 AND user_id = $2 AND session_id = $3`, [
-      normalized.appName,
-      normalized.userId,
-      normalized.sessionId,
-    ]);
+    const deleted = await this.#pool.query(
+      `DELETE FROM ${this.#tables.sessions} WHERE app_name = $1 AND user_id = $2 AND session_id = $3`,
+      [normalized.appName, normalized.userId, normalized.sessionId],
+    );
     return (deleted.rowCount ?? 0) > 0;
   }
 
@@ -244,10 +255,14 @@ export function openPostgresSessionStore(options: PostgresSessionStoreOptions): 
 }
 
 function checkOptions(options: PostgresSessionStoreOptions): { pool: pg.Pool; ownsPool: boolean; schema: string } {
-  if (typeof options !== 'object' || options === null) throw new SessionStoreOptionsError('options', 'must be an object { pool } or { connectionString }');
+  if (typeof options !== 'object' || options === null)
+    throw new SessionStoreOptionsError('options', 'must be an object { pool } or { connectionString }');
   const schema = options.schema ?? 'public';
   if (typeof schema !== 'string' || !schemaName.test(schema)) {
-    throw new SessionStoreOptionsError('schema', `must be a lower-case identifier (letters, digits, _; at most 63), got ${JSON.stringify(schema)}`);
+    throw new SessionStoreOptionsError(
+      'schema',
+      `must be a lower-case identifier (letters, digits, _; at most 63), got ${JSON.stringify(schema)}`,
+    );
   }
   if (options.pool !== undefined && options.connectionString !== undefined) {
     throw new SessionStoreOptionsError('pool', 'give either pool or connectionString, not both');
@@ -268,17 +283,26 @@ async function migrate(pool: pg.Pool, schema: string): Promise<void> {
   try {
     client = await pool.connect();
   } catch (error) {
-    throw new SessionStoreUnavailableError(`cannot connect to PostgreSQL for the session store: ${(error as Error).message}`, { cause: error });
+    throw new SessionStoreUnavailableError(
+      `cannot connect to PostgreSQL for the session store: ${(error as Error).message}`,
+      { cause: error },
+    );
   }
   await inTransaction(client, async () => {
     // Concurrent first opens would race on CREATE TABLE IF NOT EXISTS; one lock per schema serialises them.
     await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`skillbox_sessions:${schema}`]);
     await client.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
-    await client.query(`CREATE TABLE IF NOT EXISTS "${schema}".skillbox_meta (name text PRIMARY KEY, value text NOT NULL)`);
-    const found = await client.query<{ value: string }>(`SELECT value FROM "${schema}".skillbox_meta WHERE name = 'sessions_schema_version'`);
+    await client.query(
+      `CREATE TABLE IF NOT EXISTS "${schema}".skillbox_meta (name text PRIMARY KEY, value text NOT NULL)`,
+    );
+    const found = await client.query<{ value: string }>(
+      `SELECT value FROM "${schema}".skillbox_meta WHERE name = 'sessions_schema_version'`,
+    );
     const version = found.rows[0] === undefined ? 0 : Number(found.rows[0].value);
     if (version > postgresSchemaVersion) {
-      throw new SessionStoreSchemaError(`schema "${schema}" has session schema version ${version}; this skillbox knows up to ${postgresSchemaVersion}: upgrade skillbox`);
+      throw new SessionStoreSchemaError(
+        `schema "${schema}" has session schema version ${version}; this skillbox knows up to ${postgresSchemaVersion}: upgrade skillbox`,
+      );
     }
     if (version < postgresSchemaVersion) {
       await client.query(`

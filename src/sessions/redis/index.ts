@@ -1,2 +1,2 @@
-export { RedisSessionStore, openRedisSessionStore, redisSchemaVersion } from './redis-session-store.js';
 export type { RedisSessionStoreOptions } from './redis-session-store.js';
+export { openRedisSessionStore, RedisSessionStore, redisSchemaVersion } from './redis-session-store.js';

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { redisReachable, redisUrl } from '../../../test/support/services.js';
 import { SessionStoreSchemaError, SessionStoreUnavailableError } from '../session-errors.js';
 import { describeSessionStoreConformance } from '../testing/session-store-conformance.js';
 import { openRedisSessionStore, redisSchemaVersion } from './redis-session-store.js';
-import { redisReachable, redisUrl } from '../../../test/support/services.js';
 
 // Skipped when the server is down, with one line from the global setup; under CI=true the run fails
 // instead, so a broken CI service cannot pass silently (test/support/services.ts).
@@ -54,7 +54,9 @@ describe.runIf(redisReachable)('Redis session store', () => {
       try {
         const store = await openRedisSessionStore({ client, keyPrefix });
         await store.createSession({ userId: 'u:1', sessionId: 's/1' }, { state: { a: '1' } });
-        await store.appendEvents({ userId: 'u:1', sessionId: 's/1' }, [{ author: 'user', type: 'message' }], { expectedVersion: 0 });
+        await store.appendEvents({ userId: 'u:1', sessionId: 's/1' }, [{ author: 'user', type: 'message' }], {
+          expectedVersion: 0,
+        });
         await store.close();
         expect(await client.ping()).toBe('PONG');
         const keys = (await client.keys(`${keyPrefix}*`)).sort();
@@ -78,7 +80,9 @@ describe.runIf(redisReachable)('Redis session store', () => {
       try {
         await store.createSession({ userId: 'u', sessionId: 's' });
         await admin.script('FLUSH');
-        await store.appendEvents({ userId: 'u', sessionId: 's' }, [{ author: 'user', type: 'message' }], { expectedVersion: 0 });
+        await store.appendEvents({ userId: 'u', sessionId: 's' }, [{ author: 'user', type: 'message' }], {
+          expectedVersion: 0,
+        });
         expect((await store.getSession({ userId: 'u', sessionId: 's' }))?.version).toBe(1);
       } finally {
         await store.close();
@@ -87,7 +91,10 @@ describe.runIf(redisReachable)('Redis session store', () => {
     });
 
     it('refuses bad options, naming the option', async () => {
-      await expect(openRedisSessionStore({})).rejects.toMatchObject({ name: 'SessionStoreOptionsError', option: 'url' });
+      await expect(openRedisSessionStore({})).rejects.toMatchObject({
+        name: 'SessionStoreOptionsError',
+        option: 'url',
+      });
       await expect(openRedisSessionStore({ url: 'http://127.0.0.1:6379' })).rejects.toMatchObject({ option: 'url' });
       await expect(openRedisSessionStore({ url, keyPrefix: 'a{b}' })).rejects.toMatchObject({ option: 'keyPrefix' });
       await expect(openRedisSessionStore({ url, keyPrefix: '' })).rejects.toMatchObject({ option: 'keyPrefix' });
@@ -106,7 +113,9 @@ describe.runIf(redisReachable)('Redis session store', () => {
     });
 
     it('fails clearly when the server cannot be reached', async () => {
-      await expect(openRedisSessionStore({ url: 'redis://127.0.0.1:1', keyPrefix })).rejects.toBeInstanceOf(SessionStoreUnavailableError);
+      await expect(openRedisSessionStore({ url: 'redis://127.0.0.1:1', keyPrefix })).rejects.toBeInstanceOf(
+        SessionStoreUnavailableError,
+      );
     });
   });
 });

@@ -8,6 +8,7 @@ import {
   SessionStoreSchemaError,
   SessionStoreUnavailableError,
 } from '../session-errors.js';
+import type { NormalizedSessionKey } from '../session-input.js';
 import {
   checkAppName,
   checkExpectedVersion,
@@ -18,7 +19,6 @@ import {
   prepareEvents,
   sortSummaries,
 } from '../session-input.js';
-import type { NormalizedSessionKey } from '../session-input.js';
 import type {
   AppendEventsOptions,
   AppendEventsResult,
@@ -33,7 +33,12 @@ import type {
   SessionSummary,
   StateDelta,
 } from '../session-store.js';
-import { appendEventsScript, createSessionScript, deleteSessionScript, getSessionScript } from './redis-session-scripts.js';
+import {
+  appendEventsScript,
+  createSessionScript,
+  deleteSessionScript,
+  getSessionScript,
+} from './redis-session-scripts.js';
 
 /** Options of `openRedisSessionStore`: a client or a URL, and the key prefix. */
 export interface RedisSessionStoreOptions {
@@ -82,13 +87,18 @@ export class RedisSessionStore implements SessionStore {
         try {
           await client.connect();
         } catch (error) {
-          throw new SessionStoreUnavailableError(`cannot connect to Redis for the session store: ${(error as Error).message}`, { cause: error });
+          throw new SessionStoreUnavailableError(
+            `cannot connect to Redis for the session store: ${(error as Error).message}`,
+            { cause: error },
+          );
         }
       }
       await client.set(`${keyPrefix}schema`, String(redisSchemaVersion), 'NX');
       const found = Number(await client.get(`${keyPrefix}schema`));
       if (found !== redisSchemaVersion) {
-        throw new SessionStoreSchemaError(`Redis keys under "${keyPrefix}" have session schema version ${found}; this skillbox knows ${redisSchemaVersion}`);
+        throw new SessionStoreSchemaError(
+          `Redis keys under "${keyPrefix}" have session schema version ${found}; this skillbox knows ${redisSchemaVersion}`,
+        );
       }
       for (const [name, source] of Object.entries(scriptSources)) {
         store.#scripts.set(name as keyof typeof scriptSources, (await client.script('LOAD', source)) as string);
@@ -105,7 +115,11 @@ export class RedisSessionStore implements SessionStore {
     const normalized = normalizeKey(key);
     const state = checkInitialState(options?.state);
     const now = Date.now();
-    const created = await this.#run('createSession', this.#keys(normalized), [now, normalized.sessionId, ...Object.entries(state).flat()]);
+    const created = await this.#run('createSession', this.#keys(normalized), [
+      now,
+      normalized.sessionId,
+      ...Object.entries(state).flat(),
+    ]);
     if (created === 0) throw new SessionExistsError(normalized);
     return { ...normalized, version: 0, createdAt: now, updatedAt: now, state, events: [] };
   }
@@ -114,7 +128,9 @@ export class RedisSessionStore implements SessionStore {
     this.#checkOpen();
     const normalized = normalizeKey(key);
     const { afterVersion, limit } = checkGetOptions(options);
-    const found = (await this.#run('getSession', this.#keys(normalized), [afterVersion, limit ?? -1])) as [string[], string[], string[]] | null;
+    const found = (await this.#run('getSession', this.#keys(normalized), [afterVersion, limit ?? -1])) as
+      | [string[], string[], string[]]
+      | null;
     if (found === null) return undefined;
     const [meta, state, events] = found;
     const metaFields = pairs(meta);
@@ -128,7 +144,11 @@ export class RedisSessionStore implements SessionStore {
     };
   }
 
-  async appendEvents(key: SessionKey, events: NewSessionEvent[], options: AppendEventsOptions): Promise<AppendEventsResult> {
+  async appendEvents(
+    key: SessionKey,
+    events: NewSessionEvent[],
+    options: AppendEventsOptions,
+  ): Promise<AppendEventsResult> {
     this.#checkOpen();
     const normalized = normalizeKey(key);
     const expectedVersion = checkExpectedVersion(options?.expectedVersion);
@@ -224,18 +244,28 @@ export function openRedisSessionStore(options: RedisSessionStoreOptions): Promis
 }
 
 function checkOptions(options: RedisSessionStoreOptions): { client: Redis; ownsClient: boolean; keyPrefix: string } {
-  if (typeof options !== 'object' || options === null) throw new SessionStoreOptionsError('options', 'must be an object { client } or { url }');
+  if (typeof options !== 'object' || options === null)
+    throw new SessionStoreOptionsError('options', 'must be an object { client } or { url }');
   const keyPrefix = options.keyPrefix ?? 'skillbox:';
   if (typeof keyPrefix !== 'string' || keyPrefix === '' || /[{}\s]/.test(keyPrefix)) {
-    throw new SessionStoreOptionsError('keyPrefix', `must be a non-empty string without braces or spaces (braces are Redis hash tags), got ${JSON.stringify(keyPrefix)}`);
+    throw new SessionStoreOptionsError(
+      'keyPrefix',
+      `must be a non-empty string without braces or spaces (braces are Redis hash tags), got ${JSON.stringify(keyPrefix)}`,
+    );
   }
-  if (options.client !== undefined && options.url !== undefined) throw new SessionStoreOptionsError('client', 'give either client or url, not both');
+  if (options.client !== undefined && options.url !== undefined)
+    throw new SessionStoreOptionsError('client', 'give either client or url, not both');
   if (options.client !== undefined) {
-    if (!(options.client instanceof Redis)) throw new SessionStoreOptionsError('client', 'must be an ioredis Redis client');
+    if (!(options.client instanceof Redis))
+      throw new SessionStoreOptionsError('client', 'must be an ioredis Redis client');
     return { client: options.client, ownsClient: false, keyPrefix };
   }
   const { url } = options;
-  if (typeof url !== 'string' || !/^rediss?:\/\//.test(url)) throw new SessionStoreOptionsError('url', 'must be a redis:// or rediss:// URL (or pass an ioredis client as client)');
+  if (typeof url !== 'string' || !/^rediss?:\/\//.test(url))
+    throw new SessionStoreOptionsError(
+      'url',
+      'must be a redis:// or rediss:// URL (or pass an ioredis client as client)',
+    );
   // lazyConnect lets open() report an unreachable server instead of queueing commands for ever.
   const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 2 });
   // Without a listener ioredis prints every reconnect failure; the failed commands reject anyway.
@@ -258,4 +288,3 @@ function pairs(flat: string[]): Record<string, string> {
   for (let index = 0; index + 1 < flat.length; index += 2) record[flat[index]!] = flat[index + 1]!;
   return record;
 }
-

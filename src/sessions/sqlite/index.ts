@@ -1,2 +1,2 @@
-export { SqliteSessionStore, openSqliteSessionStore, sqliteSchemaVersion } from './sqlite-session-store.js';
 export type { SqliteSessionStoreOptions } from './sqlite-session-store.js';
+export { openSqliteSessionStore, SqliteSessionStore, sqliteSchemaVersion } from './sqlite-session-store.js';

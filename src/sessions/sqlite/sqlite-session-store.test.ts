@@ -40,11 +40,20 @@ describe('SqliteSessionStore specifics', () => {
   });
 
   it('refuses bad options, naming the option', async () => {
-    await expect(openSqliteSessionStore({ path: '' })).rejects.toMatchObject({ name: 'SessionStoreOptionsError', option: 'path' });
-    await expect(openSqliteSessionStore({ path: join(folder, 'missing', 'sessions.db') })).rejects.toMatchObject({ option: 'path' });
+    await expect(openSqliteSessionStore({ path: '' })).rejects.toMatchObject({
+      name: 'SessionStoreOptionsError',
+      option: 'path',
+    });
+    await expect(openSqliteSessionStore({ path: join(folder, 'missing', 'sessions.db') })).rejects.toMatchObject({
+      option: 'path',
+    });
     await expect(openSqliteSessionStore({ path: folder })).rejects.toMatchObject({ option: 'path' });
-    await expect(openSqliteSessionStore({ path: join(folder, 'a.db'), synchronous: 'off' as 'full' })).rejects.toMatchObject({ option: 'synchronous' });
-    await expect(openSqliteSessionStore({ path: join(folder, 'a.db'), busyTimeoutMs: -1 })).rejects.toBeInstanceOf(SessionStoreOptionsError);
+    await expect(
+      openSqliteSessionStore({ path: join(folder, 'a.db'), synchronous: 'off' as 'full' }),
+    ).rejects.toMatchObject({ option: 'synchronous' });
+    await expect(openSqliteSessionStore({ path: join(folder, 'a.db'), busyTimeoutMs: -1 })).rejects.toBeInstanceOf(
+      SessionStoreOptionsError,
+    );
   });
 
   it('refuses a file written by a newer schema and leaves it untouched', async () => {

@@ -1,6 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
+import { type KnownSession, KnownSessionStates } from '../known-session-states.js';
 import {
   SessionConflictError,
   SessionExistsError,
@@ -16,14 +17,11 @@ import {
   checkGetOptions,
   checkId,
   checkInitialState,
-  normalizeKey,
-  prepareEvents,
   type NormalizedSessionKey,
+  normalizeKey,
   type PreparedEvent,
+  prepareEvents,
 } from '../session-input.js';
-import { KnownSessionStates, type KnownSession } from '../known-session-states.js';
-import { summaryOfSqlRow } from '../sql-session-row.js';
-import type { SqlSessionRow } from '../sql-session-row.js';
 import type {
   AppendEventsOptions,
   AppendEventsResult,
@@ -37,6 +35,8 @@ import type {
   SessionStore,
   SessionSummary,
 } from '../session-store.js';
+import type { SqlSessionRow } from '../sql-session-row.js';
+import { summaryOfSqlRow } from '../sql-session-row.js';
 
 /** Options of `openSqliteSessionStore`: the database file, its synchronous mode and busy timeout. */
 export interface SqliteSessionStoreOptions {
@@ -55,7 +55,6 @@ export interface SqliteSessionStoreOptions {
 /** Bumped when the tables change; a file written by a newer skillbox is refused, not guessed at. */
 export const sqliteSchemaVersion = 1;
 
-
 /**
  * Sessions in one SQLite file (WAL mode), the embedded default. better-sqlite3 is synchronous;
  * each call runs one short transaction and returns a settled promise. Appends take the write lock
@@ -68,7 +67,14 @@ export class SqliteSessionStore implements SessionStore {
   readonly #statements;
   readonly #known = new KnownSessionStates();
   /** Made once: better-sqlite3 builds a transaction wrapper per call otherwise, a tenth of an append's time. */
-  readonly #append: Database.Transaction<(normalized: NormalizedSessionKey, expectedVersion: number, prepared: PreparedEvent[], known: KnownSession | undefined) => KnownSession>;
+  readonly #append: Database.Transaction<
+    (
+      normalized: NormalizedSessionKey,
+      expectedVersion: number,
+      prepared: PreparedEvent[],
+      known: KnownSession | undefined,
+    ) => KnownSession
+  >;
 
   private constructor(path: string, database: Database.Database) {
     this.path = path;
@@ -87,7 +93,9 @@ export class SqliteSessionStore implements SessionStore {
       updateSession: database.prepare('UPDATE sessions SET version = ?, state = ?, updated_at = ? WHERE id = ?'),
       // A rowid can be reused after a delete, so the known state itself is compared too: if it is
       // still what is stored, at the same version, merging onto it is what a fresh read would do.
-      updateKnownSession: database.prepare('UPDATE sessions SET version = ?, state = ?, updated_at = ? WHERE id = ? AND version = ? AND state = ?'),
+      updateKnownSession: database.prepare(
+        'UPDATE sessions SET version = ?, state = ?, updated_at = ? WHERE id = ? AND version = ? AND state = ?',
+      ),
       listSessions: database.prepare<[string, string], SqlSessionRow>(
         'SELECT * FROM sessions WHERE app_name = ? AND user_id = ? ORDER BY updated_at DESC, session_id ASC',
       ),
@@ -95,29 +103,45 @@ export class SqliteSessionStore implements SessionStore {
       deleteSession: database.prepare('DELETE FROM sessions WHERE id = ?'),
     };
     const statements = this.#statements;
-    this.#append = database.transaction((normalized: NormalizedSessionKey, expectedVersion: number, prepared: PreparedEvent[], known: KnownSession | undefined): KnownSession => {
-      const version = expectedVersion + prepared.length;
-      if (known !== undefined && known.version === expectedVersion) {
-        const state = { ...known.state };
-        for (const { event } of prepared) applyStateDelta(state, event.stateDelta);
-        const stateText = JSON.stringify(state);
-        if (statements.updateKnownSession.run(version, stateText, Date.now(), known.id, expectedVersion, known.stateText).changes === 1) {
-          for (const { event, json } of prepared) statements.insertEvent.run(known.id, event.version, json);
-          return { id: known.id, version, state, stateText };
+    this.#append = database.transaction(
+      (
+        normalized: NormalizedSessionKey,
+        expectedVersion: number,
+        prepared: PreparedEvent[],
+        known: KnownSession | undefined,
+      ): KnownSession => {
+        const version = expectedVersion + prepared.length;
+        if (known !== undefined && known.version === expectedVersion) {
+          const state = { ...known.state };
+          for (const { event } of prepared) applyStateDelta(state, event.stateDelta);
+          const stateText = JSON.stringify(state);
+          if (
+            statements.updateKnownSession.run(
+              version,
+              stateText,
+              Date.now(),
+              known.id,
+              expectedVersion,
+              known.stateText,
+            ).changes === 1
+          ) {
+            for (const { event, json } of prepared) statements.insertEvent.run(known.id, event.version, json);
+            return { id: known.id, version, state, stateText };
+          }
         }
-      }
-      const row = statements.selectSession.get(normalized.appName, normalized.userId, normalized.sessionId);
-      if (row === undefined) throw new SessionNotFoundError(normalized);
-      if (row.version !== expectedVersion) throw new SessionConflictError(normalized, expectedVersion, row.version);
-      const state = JSON.parse(row.state) as Record<string, string>;
-      for (const { event, json } of prepared) {
-        statements.insertEvent.run(row.id, event.version, json);
-        applyStateDelta(state, event.stateDelta);
-      }
-      const stateText = JSON.stringify(state);
-      statements.updateSession.run(version, stateText, Date.now(), row.id);
-      return { id: row.id, version, state, stateText };
-    });
+        const row = statements.selectSession.get(normalized.appName, normalized.userId, normalized.sessionId);
+        if (row === undefined) throw new SessionNotFoundError(normalized);
+        if (row.version !== expectedVersion) throw new SessionConflictError(normalized, expectedVersion, row.version);
+        const state = JSON.parse(row.state) as Record<string, string>;
+        for (const { event, json } of prepared) {
+          statements.insertEvent.run(row.id, event.version, json);
+          applyStateDelta(state, event.stateDelta);
+        }
+        const stateText = JSON.stringify(state);
+        statements.updateSession.run(version, stateText, Date.now(), row.id);
+        return { id: row.id, version, state, stateText };
+      },
+    );
   }
 
   /** Opens (creating when needed) the file and its tables. */
@@ -127,7 +151,9 @@ export class SqliteSessionStore implements SessionStore {
     try {
       database = new Database(path);
     } catch (error) {
-      throw new SessionStoreSchemaError(`cannot open the SQLite session store "${path}": ${(error as Error).message}`, { cause: error });
+      throw new SessionStoreSchemaError(`cannot open the SQLite session store "${path}": ${(error as Error).message}`, {
+        cause: error,
+      });
     }
     try {
       database.pragma(`busy_timeout = ${busyTimeoutMs}`);
@@ -138,7 +164,9 @@ export class SqliteSessionStore implements SessionStore {
     } catch (error) {
       database.close();
       if (error instanceof SessionStoreSchemaError) throw error;
-      throw new SessionStoreSchemaError(`cannot use the SQLite session store "${path}": ${(error as Error).message}`, { cause: error });
+      throw new SessionStoreSchemaError(`cannot use the SQLite session store "${path}": ${(error as Error).message}`, {
+        cause: error,
+      });
     }
   }
 
@@ -148,9 +176,21 @@ export class SqliteSessionStore implements SessionStore {
     const state = checkInitialState(options?.state);
     const now = Date.now();
     const stateText = JSON.stringify(state);
-    const inserted = this.#statements.insertSession.run(normalized.appName, normalized.userId, normalized.sessionId, stateText, now, now);
+    const inserted = this.#statements.insertSession.run(
+      normalized.appName,
+      normalized.userId,
+      normalized.sessionId,
+      stateText,
+      now,
+      now,
+    );
     if (inserted.changes === 0) throw new SessionExistsError(normalized);
-    this.#known.remember(KnownSessionStates.keyOf(normalized), { id: Number(inserted.lastInsertRowid), version: 0, state: { ...state }, stateText });
+    this.#known.remember(KnownSessionStates.keyOf(normalized), {
+      id: Number(inserted.lastInsertRowid),
+      version: 0,
+      state: { ...state },
+      stateText,
+    });
     return { ...normalized, version: 0, createdAt: now, updatedAt: now, state, events: [] };
   }
 
@@ -167,12 +207,21 @@ export class SqliteSessionStore implements SessionStore {
         .reverse()
         .map(({ event }) => JSON.parse(event) as SessionEvent);
       const state = JSON.parse(row.state) as Record<string, string>;
-      this.#known.remember(KnownSessionStates.keyOf(normalized), { id: row.id, version: row.version, state: { ...state }, stateText: row.state });
+      this.#known.remember(KnownSessionStates.keyOf(normalized), {
+        id: row.id,
+        version: row.version,
+        state: { ...state },
+        stateText: row.state,
+      });
       return { ...summaryOfSqlRow(row), state, events };
     })();
   }
 
-  async appendEvents(key: SessionKey, events: NewSessionEvent[], options: AppendEventsOptions): Promise<AppendEventsResult> {
+  async appendEvents(
+    key: SessionKey,
+    events: NewSessionEvent[],
+    options: AppendEventsOptions,
+  ): Promise<AppendEventsResult> {
     this.#open();
     const normalized = normalizeKey(key);
     const expectedVersion = checkExpectedVersion(options?.expectedVersion);
@@ -200,13 +249,15 @@ export class SqliteSessionStore implements SessionStore {
     const database = this.#open();
     const normalized = normalizeKey(key);
     this.#known.forget(KnownSessionStates.keyOf(normalized));
-    return database.transaction(() => {
-      const row = this.#statements.selectSession.get(normalized.appName, normalized.userId, normalized.sessionId);
-      if (row === undefined) return false;
-      this.#statements.deleteEvents.run(row.id);
-      this.#statements.deleteSession.run(row.id);
-      return true;
-    }).immediate();
+    return database
+      .transaction(() => {
+        const row = this.#statements.selectSession.get(normalized.appName, normalized.userId, normalized.sessionId);
+        if (row === undefined) return false;
+        this.#statements.deleteEvents.run(row.id);
+        this.#statements.deleteSession.run(row.id);
+        return true;
+      })
+      .immediate();
   }
 
   /** Runs SQLite's integrity check; resolves to `["ok"]` for a sound file, else the problems found. */
@@ -231,29 +282,38 @@ export async function openSqliteSessionStore(options: SqliteSessionStoreOptions)
 }
 
 function checkOptions(options: SqliteSessionStoreOptions): Required<SqliteSessionStoreOptions> {
-  if (typeof options !== 'object' || options === null) throw new SessionStoreOptionsError('options', 'must be an object { path, synchronous?, busyTimeoutMs? }');
+  if (typeof options !== 'object' || options === null)
+    throw new SessionStoreOptionsError('options', 'must be an object { path, synchronous?, busyTimeoutMs? }');
   const { path } = options;
-  if (typeof path !== 'string' || path.trim() === '') throw new SessionStoreOptionsError('path', 'must be the database file path (or ":memory:")');
+  if (typeof path !== 'string' || path.trim() === '')
+    throw new SessionStoreOptionsError('path', 'must be the database file path (or ":memory:")');
   if (path !== ':memory:') {
     const folder = dirname(resolve(path));
-    if (!existsSync(folder) || !statSync(folder).isDirectory()) throw new SessionStoreOptionsError('path', `folder "${folder}" does not exist; create it first`);
-    if (existsSync(path) && statSync(path).isDirectory()) throw new SessionStoreOptionsError('path', `"${path}" is a directory, not a database file`);
+    if (!existsSync(folder) || !statSync(folder).isDirectory())
+      throw new SessionStoreOptionsError('path', `folder "${folder}" does not exist; create it first`);
+    if (existsSync(path) && statSync(path).isDirectory())
+      throw new SessionStoreOptionsError('path', `"${path}" is a directory, not a database file`);
   }
   const synchronous = options.synchronous ?? 'full';
-  if (synchronous !== 'full' && synchronous !== 'normal') throw new SessionStoreOptionsError('synchronous', `must be "full" or "normal", got ${String(synchronous)}`);
+  if (synchronous !== 'full' && synchronous !== 'normal')
+    throw new SessionStoreOptionsError('synchronous', `must be "full" or "normal", got ${String(synchronous)}`);
   const busyTimeoutMs = options.busyTimeoutMs ?? 5000;
-  if (!Number.isSafeInteger(busyTimeoutMs) || busyTimeoutMs < 0) throw new SessionStoreOptionsError('busyTimeoutMs', `must be a non-negative integer, got ${String(busyTimeoutMs)}`);
+  if (!Number.isSafeInteger(busyTimeoutMs) || busyTimeoutMs < 0)
+    throw new SessionStoreOptionsError('busyTimeoutMs', `must be a non-negative integer, got ${String(busyTimeoutMs)}`);
   return { path, synchronous, busyTimeoutMs };
 }
 
 function migrate(database: Database.Database, path: string): void {
-  database.transaction(() => {
-    const found = database.pragma('user_version', { simple: true }) as number;
-    if (found > sqliteSchemaVersion) {
-      throw new SessionStoreSchemaError(`"${path}" has session schema version ${found}; this skillbox knows up to ${sqliteSchemaVersion}: upgrade skillbox`);
-    }
-    if (found === sqliteSchemaVersion) return;
-    database.exec(`
+  database
+    .transaction(() => {
+      const found = database.pragma('user_version', { simple: true }) as number;
+      if (found > sqliteSchemaVersion) {
+        throw new SessionStoreSchemaError(
+          `"${path}" has session schema version ${found}; this skillbox knows up to ${sqliteSchemaVersion}: upgrade skillbox`,
+        );
+      }
+      if (found === sqliteSchemaVersion) return;
+      database.exec(`
       CREATE TABLE sessions (
         id INTEGER PRIMARY KEY,
         app_name TEXT NOT NULL,
@@ -274,5 +334,6 @@ function migrate(database: Database.Database, path: string): void {
       ) WITHOUT ROWID;
       PRAGMA user_version = ${sqliteSchemaVersion};
     `);
-  }).immediate();
+    })
+    .immediate();
 }

@@ -11,7 +11,9 @@ const writerScript = fileURLToPath(new URL('./append-until-killed.ts', import.me
  */
 export function appendUntilKilled(writerArguments: string[], acknowledgements: number): Promise<number[]> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', writerScript, ...writerArguments], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', writerScript, ...writerArguments], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const versions: number[] = [];
     let pending = '';
     let stderr = '';
@@ -35,7 +37,12 @@ export function appendUntilKilled(writerArguments: string[], acknowledgements: n
     child.on('close', (code, signal) => {
       // A line cut by the kill was never fully acknowledged; only whole lines count.
       if (signal === 'SIGKILL' && killed) resolve(versions);
-      else reject(new Error(`writer exited on its own (code ${String(code)}, signal ${String(signal)}) after ${versions.length} acknowledgements: ${stderr}`));
+      else
+        reject(
+          new Error(
+            `writer exited on its own (code ${String(code)}, signal ${String(signal)}) after ${versions.length} acknowledgements: ${stderr}`,
+          ),
+        );
     });
   });
 }
@@ -45,12 +52,19 @@ export function appendUntilKilled(writerArguments: string[], acknowledgements: n
  * written (the writer may have committed one more batch between its last line and the kill), the
  * events are whole and in order, and the state matches the log.
  */
-export async function expectAcknowledgedEventsKept(store: SessionStore, key: SessionKey, acknowledged: number[]): Promise<void> {
+export async function expectAcknowledgedEventsKept(
+  store: SessionStore,
+  key: SessionKey,
+  acknowledged: number[],
+): Promise<void> {
   const session = await store.getSession(key);
   expect(session).toBeDefined();
   const last = acknowledged.at(-1) ?? 0;
   expect([last, last + 3]).toContain(session!.version);
-  expect(session!.events.map((event) => event.version)).toEqual(Array.from({ length: session!.version }, (_, index) => index + 1));
-  for (const event of session!.events) expect(event.content).toEqual({ role: 'user', content: `event ${event.version}` });
+  expect(session!.events.map((event) => event.version)).toEqual(
+    Array.from({ length: session!.version }, (_, index) => index + 1),
+  );
+  for (const event of session!.events)
+    expect(event.content).toEqual({ role: 'user', content: `event ${event.version}` });
   expect(session!.state).toEqual({ last: String(session!.version) });
 }

@@ -15,7 +15,9 @@ async function openStore(): Promise<SessionStore> {
     const { openPostgresSessionStore } = await import('../postgres/postgres-session-store.js');
     return openPostgresSessionStore({ connectionString: location, schema });
   }
-  throw new Error(`usage: append-until-killed.ts sqlite <file> | postgres <url> <schema>; got ${process.argv.slice(2).join(' ')}`);
+  throw new Error(
+    `usage: append-until-killed.ts sqlite <file> | postgres <url> <schema>; got ${process.argv.slice(2).join(' ')}`,
+  );
 }
 
 const store = await openStore();

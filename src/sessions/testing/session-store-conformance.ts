@@ -68,7 +68,14 @@ export function describeSessionStoreConformance(
       const store = await open();
       const before = Date.now();
       const created = await store.createSession(key, { state: { greeting: 'hello' } });
-      expect(created).toMatchObject({ appName: 'default', userId: 'user-1', sessionId: 'session-1', version: 0, state: { greeting: 'hello' }, events: [] });
+      expect(created).toMatchObject({
+        appName: 'default',
+        userId: 'user-1',
+        sessionId: 'session-1',
+        version: 0,
+        state: { greeting: 'hello' },
+        events: [],
+      });
       expect(created.createdAt).toBeGreaterThanOrEqual(before);
       expect(created.updatedAt).toBe(created.createdAt);
       expect(await store.getSession(key)).toEqual(created);
@@ -101,16 +108,33 @@ export function describeSessionStoreConformance(
         key,
         [
           message('one', { id: 'event-a', timestamp: 1000 }),
-          { author: 'assistant', type: 'tool-call', content: { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'skill_load', input: { skill: 'x' } }] }, usage: { inputTokens: 12, outputTokens: 3 } },
+          {
+            author: 'assistant',
+            type: 'tool-call',
+            content: {
+              role: 'assistant',
+              content: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'skill_load', input: { skill: 'x' } }],
+            },
+            usage: { inputTokens: 12, outputTokens: 3 },
+          },
         ],
         { expectedVersion: 0 },
       );
       expect(first.version).toBe(2);
       expect(first.events.map((event) => event.version)).toEqual([1, 2]);
-      expect(first.events[0]).toEqual({ version: 1, id: 'event-a', author: 'user', type: 'message', timestamp: 1000, content: { role: 'user', content: 'one' } });
+      expect(first.events[0]).toEqual({
+        version: 1,
+        id: 'event-a',
+        author: 'user',
+        type: 'message',
+        timestamp: 1000,
+        content: { role: 'user', content: 'one' },
+      });
       expect(typeof first.events[1]?.id).toBe('string');
       expect(first.events[1]?.id).not.toBe('');
-      const second = await store.appendEvents(key, [message('three', { metadata: { turn: 2, tags: ['a', null] } })], { expectedVersion: 2 });
+      const second = await store.appendEvents(key, [message('three', { metadata: { turn: 2, tags: ['a', null] } })], {
+        expectedVersion: 2,
+      });
       expect(second.version).toBe(3);
       const session = await store.getSession(key);
       expect(session?.version).toBe(3);
@@ -122,7 +146,11 @@ export function describeSessionStoreConformance(
     it('reads the tail of a session with afterVersion and limit', async () => {
       const store = await open();
       await store.createSession(key);
-      await store.appendEvents(key, ['a', 'b', 'c', 'd', 'e'].map((text) => message(text)), { expectedVersion: 0 });
+      await store.appendEvents(
+        key,
+        ['a', 'b', 'c', 'd', 'e'].map((text) => message(text)),
+        { expectedVersion: 0 },
+      );
       const versions = async (options: { afterVersion?: number; limit?: number }) =>
         (await store.getSession(key, options))?.events.map((event) => event.version);
       expect(await versions({ afterVersion: 3 })).toEqual([4, 5]);
@@ -147,8 +175,16 @@ export function describeSessionStoreConformance(
         ],
         { expectedVersion: 0 },
       );
-      expect((await store.getSession(key))?.state).toEqual({ keep: 'k', a: '2', 'temp:skill:loaded_by_agent:agent/x': '1' });
-      await store.appendEvents(key, [{ author: 'agent', type: 'state', stateDelta: { 'temp:skill:loaded_by_agent:agent/x': null, empty: '' } }], { expectedVersion: 2 });
+      expect((await store.getSession(key))?.state).toEqual({
+        keep: 'k',
+        a: '2',
+        'temp:skill:loaded_by_agent:agent/x': '1',
+      });
+      await store.appendEvents(
+        key,
+        [{ author: 'agent', type: 'state', stateDelta: { 'temp:skill:loaded_by_agent:agent/x': null, empty: '' } }],
+        { expectedVersion: 2 },
+      );
       const session = await store.getSession(key);
       expect(session?.state).toEqual({ keep: 'k', a: '2', empty: '' });
       expect(session?.events[2]?.stateDelta).toEqual({ 'temp:skill:loaded_by_agent:agent/x': null, empty: '' });
@@ -157,7 +193,10 @@ export function describeSessionStoreConformance(
     it('clears temp: keys through a logged state event only when asked', async () => {
       const store = await open();
       await store.createSession(key, { state: { 'temp:a': '1', 'temp:skill:b': '2', user: 'u' } });
-      expect(await clearTemporaryState(store, key, { prefix: 'temp:skill:' })).toEqual({ version: 1, clearedKeys: ['temp:skill:b'] });
+      expect(await clearTemporaryState(store, key, { prefix: 'temp:skill:' })).toEqual({
+        version: 1,
+        clearedKeys: ['temp:skill:b'],
+      });
       expect(await clearTemporaryState(store, key)).toEqual({ version: 2, clearedKeys: ['temp:a'] });
       expect(await clearTemporaryState(store, key)).toEqual({ version: 2, clearedKeys: [] });
       const session = await store.getSession(key);
@@ -166,17 +205,23 @@ export function describeSessionStoreConformance(
         ['system', 'state', { 'temp:skill:b': null }],
         ['system', 'state', { 'temp:a': null }],
       ]);
-      await expect(clearTemporaryState(store, { ...key, sessionId: 'nope' })).rejects.toBeInstanceOf(SessionNotFoundError);
+      await expect(clearTemporaryState(store, { ...key, sessionId: 'nope' })).rejects.toBeInstanceOf(
+        SessionNotFoundError,
+      );
     });
 
     it('refuses a stale expected version and writes nothing', async () => {
       const store = await open();
       await store.createSession(key);
       await store.appendEvents(key, [message('one', { stateDelta: { a: '1' } })], { expectedVersion: 0 });
-      const error = await store.appendEvents(key, [message('late', { stateDelta: { a: 'late' } })], { expectedVersion: 0 }).catch((caught: unknown) => caught);
+      const error = await store
+        .appendEvents(key, [message('late', { stateDelta: { a: 'late' } })], { expectedVersion: 0 })
+        .catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(SessionConflictError);
       expect(error).toMatchObject({ code: 'SESSION_CONFLICT', expectedVersion: 0, actualVersion: 1 });
-      await expect(store.appendEvents(key, [message('future')], { expectedVersion: 5 })).rejects.toBeInstanceOf(SessionConflictError);
+      await expect(store.appendEvents(key, [message('future')], { expectedVersion: 5 })).rejects.toBeInstanceOf(
+        SessionConflictError,
+      );
       const session = await store.getSession(key);
       expect(session?.version).toBe(1);
       expect(session?.state).toEqual({ a: '1' });
@@ -185,7 +230,9 @@ export function describeSessionStoreConformance(
 
     it('refuses appends to an unknown session', async () => {
       const store = await open();
-      await expect(store.appendEvents(key, [message('one')], { expectedVersion: 0 })).rejects.toBeInstanceOf(SessionNotFoundError);
+      await expect(store.appendEvents(key, [message('one')], { expectedVersion: 0 })).rejects.toBeInstanceOf(
+        SessionNotFoundError,
+      );
       expect(await store.getSession(key)).toBeUndefined();
       expect(await store.listSessions('user-1')).toEqual([]);
     });
@@ -204,11 +251,15 @@ export function describeSessionStoreConformance(
       for (const [badKey, argument] of bad) {
         await expect(store.createSession(badKey)).rejects.toMatchObject({ name: 'SessionInputError', argument });
         await expect(store.getSession(badKey)).rejects.toMatchObject({ argument });
-        await expect(store.appendEvents(badKey, [message('x')], { expectedVersion: 0 })).rejects.toMatchObject({ argument });
+        await expect(store.appendEvents(badKey, [message('x')], { expectedVersion: 0 })).rejects.toMatchObject({
+          argument,
+        });
         await expect(store.deleteSession(badKey)).rejects.toMatchObject({ argument });
       }
       await expect(store.listSessions('')).rejects.toMatchObject({ argument: 'userId' });
-      await expect(store.listSessions('u', { appName: 'a\u0000' })).rejects.toMatchObject({ argument: 'options.appName' });
+      await expect(store.listSessions('u', { appName: 'a\u0000' })).rejects.toMatchObject({
+        argument: 'options.appName',
+      });
     });
 
     it('refuses a batch with one bad event and writes none of it', async () => {
@@ -219,7 +270,10 @@ export function describeSessionStoreConformance(
         [{ type: 'message' }, 'events[1].author'],
         [{ author: 'user', type: '' }, 'events[1].type'],
         [{ author: 'user', type: 'message', content: new Uint8Array([1, 2]) }, 'events[1].content'],
-        [{ author: 'user', type: 'message', content: { parts: [{ data: Number.NaN }] } }, 'events[1].content.parts[0].data'],
+        [
+          { author: 'user', type: 'message', content: { parts: [{ data: Number.NaN }] } },
+          'events[1].content.parts[0].data',
+        ],
         [{ author: 'user', type: 'message', content: [1, undefined] }, 'events[1].content[1]'],
         [{ author: 'user', type: 'message', content: new Date(0) }, 'events[1].content'],
         [{ author: 'user', type: 'message', stateDelta: { b: 3 } }, 'events[1].stateDelta["b"]'],
@@ -230,12 +284,20 @@ export function describeSessionStoreConformance(
         [{ author: 'user', type: 'message', usage: { inputTokens: '3' } }, 'events[1].usage.inputTokens'],
       ];
       for (const [bad, argument] of cases) {
-        await expect(store.appendEvents(key, [good, bad as NewSessionEvent], { expectedVersion: 0 })).rejects.toMatchObject({ name: 'SessionInputError', argument });
+        await expect(
+          store.appendEvents(key, [good, bad as NewSessionEvent], { expectedVersion: 0 }),
+        ).rejects.toMatchObject({ name: 'SessionInputError', argument });
       }
       await expect(store.appendEvents(key, [], { expectedVersion: 0 })).rejects.toMatchObject({ argument: 'events' });
-      await expect(store.appendEvents(key, [good], { expectedVersion: -1 })).rejects.toMatchObject({ argument: 'options.expectedVersion' });
-      await expect(store.appendEvents(key, [good], undefined as unknown as { expectedVersion: number })).rejects.toMatchObject({ argument: 'options.expectedVersion' });
-      await expect(store.createSession({ ...key, sessionId: 'other' }, { state: { n: 1 as unknown as string } })).rejects.toMatchObject({ argument: 'options.state["n"]' });
+      await expect(store.appendEvents(key, [good], { expectedVersion: -1 })).rejects.toMatchObject({
+        argument: 'options.expectedVersion',
+      });
+      await expect(
+        store.appendEvents(key, [good], undefined as unknown as { expectedVersion: number }),
+      ).rejects.toMatchObject({ argument: 'options.expectedVersion' });
+      await expect(
+        store.createSession({ ...key, sessionId: 'other' }, { state: { n: 1 as unknown as string } }),
+      ).rejects.toMatchObject({ argument: 'options.state["n"]' });
       expect(await store.getSession({ ...key, sessionId: 'other' })).toBeUndefined();
       const session = await store.getSession(key);
       expect(session?.version).toBe(0);
@@ -243,7 +305,7 @@ export function describeSessionStoreConformance(
       expect(session?.events).toEqual([]);
     });
 
-    it('lists a user\'s sessions in one app, most recently updated first', async () => {
+    it("lists a user's sessions in one app, most recently updated first", async () => {
       const store = await open();
       await store.createSession({ userId: 'user-1', sessionId: 'old' });
       await store.createSession({ userId: 'user-1', sessionId: 'new' });
@@ -256,7 +318,9 @@ export function describeSessionStoreConformance(
       expect(listed.map((summary) => summary.sessionId)).toEqual(['old', 'new']);
       expect(listed[0]).toMatchObject({ appName: 'default', userId: 'user-1', sessionId: 'old', version: 1 });
       expect(listed[0]).not.toHaveProperty('events');
-      expect((await store.listSessions('user-1', { appName: 'other-app' })).map((summary) => summary.sessionId)).toEqual(['elsewhere']);
+      expect(
+        (await store.listSessions('user-1', { appName: 'other-app' })).map((summary) => summary.sessionId),
+      ).toEqual(['elsewhere']);
       expect(await store.listSessions('nobody')).toEqual([]);
     });
 
@@ -269,39 +333,59 @@ export function describeSessionStoreConformance(
       expect(await store.deleteSession(key)).toBe(false);
       expect(await store.getSession(key)).toBeUndefined();
       expect((await store.listSessions('user-1')).map((summary) => summary.sessionId)).toEqual(['neighbour']);
-      await expect(store.appendEvents(key, [message('two')], { expectedVersion: 1 })).rejects.toBeInstanceOf(SessionNotFoundError);
+      await expect(store.appendEvents(key, [message('two')], { expectedVersion: 1 })).rejects.toBeInstanceOf(
+        SessionNotFoundError,
+      );
       const recreated = await store.createSession(key);
       expect(recreated).toMatchObject({ version: 0, state: {}, events: [] });
       await store.appendEvents(key, [message('fresh')], { expectedVersion: 0 });
-      expect((await store.getSession(key))?.events.map((event) => event.content)).toEqual([{ role: 'user', content: 'fresh' }]);
+      expect((await store.getSession(key))?.events.map((event) => event.content)).toEqual([
+        { role: 'user', content: 'fresh' },
+      ]);
     });
 
     it('keeps large events and large states intact', async () => {
       const store = await open();
       await store.createSession(key);
-      const big = 'x'.repeat(2 * 1024 * 1024) + 'end';
-      const manyKeys = Object.fromEntries(Array.from({ length: 500 }, (_, index) => [`key-${index}`, `value-${index}`]));
+      const big = `${'x'.repeat(2 * 1024 * 1024)}end`;
+      const manyKeys = Object.fromEntries(
+        Array.from({ length: 500 }, (_, index) => [`key-${index}`, `value-${index}`]),
+      );
       const parts = Array.from({ length: 2000 }, (_, index) => ({ type: 'text', text: `part ${index}` }));
-      await store.appendEvents(key, [message(big, { stateDelta: manyKeys }), { author: 'tool', type: 'tool-result', content: parts }], { expectedVersion: 0 });
+      await store.appendEvents(
+        key,
+        [message(big, { stateDelta: manyKeys }), { author: 'tool', type: 'tool-result', content: parts }],
+        { expectedVersion: 0 },
+      );
       const session = await store.getSession(key);
-      expect((session?.events[0]?.content as { content: string }).content).toBe(big);
+      expect((session?.events[0]?.content as { content: string } | undefined)?.content).toBe(big);
       expect(session?.events[1]?.content).toEqual(parts);
       expect(session?.state).toEqual(manyKeys);
     });
 
     it('keeps unicode and awkward characters in ids, content and state', async () => {
       const store = await open();
-      const odd: SessionKey = { appName: 'app:with/slashes', userId: 'ユーザー 👩‍💻', sessionId: 'sess:1/"quoted"\\%2F*?' };
+      const odd: SessionKey = {
+        appName: 'app:with/slashes',
+        userId: 'ユーザー 👩‍💻',
+        sessionId: 'sess:1/"quoted"\\%2F*?',
+      };
       const text = 'héllo 世界 🎉 \u0000 nul, \u2028 separator, "quotes" and \\ backslash';
       // JSON escapes a lone surrogate, so content keeps it; state and ids refuse it (see the bad-input test).
       const content = `${text} lone \ud800 surrogate`;
       await store.createSession(odd, { state: { 'ключ 🔑': text } });
-      await store.appendEvents(odd, [message(content, { author: 'агент', stateDelta: { 'temp:skill:docs_by_agent:a%2Fb/x': '["ü.md"]' } })], { expectedVersion: 0 });
+      await store.appendEvents(
+        odd,
+        [message(content, { author: 'агент', stateDelta: { 'temp:skill:docs_by_agent:a%2Fb/x': '["ü.md"]' } })],
+        { expectedVersion: 0 },
+      );
       const session = await store.getSession(odd);
       expect(session).toMatchObject({ appName: odd.appName, userId: odd.userId, sessionId: odd.sessionId });
       expect(session?.events[0]).toMatchObject({ author: 'агент', content: { role: 'user', content } });
       expect(session?.state).toEqual({ 'ключ 🔑': text, 'temp:skill:docs_by_agent:a%2Fb/x': '["ü.md"]' });
-      expect((await store.listSessions(odd.userId, { appName: odd.appName })).map((summary) => summary.sessionId)).toEqual([odd.sessionId]);
+      expect(
+        (await store.listSessions(odd.userId, { appName: odd.appName })).map((summary) => summary.sessionId),
+      ).toEqual([odd.sessionId]);
       // Ids that differ only where an encoding could collide stay apart.
       const near: SessionKey = { appName: 'app:with', userId: `slashes:${odd.userId}`, sessionId: odd.sessionId };
       await expect(store.createSession(near)).resolves.toMatchObject({ version: 0 });
@@ -315,7 +399,11 @@ export function describeSessionStoreConformance(
       created.state.a = 'mutated';
       const delta = { b: '2' };
       const content = { role: 'user', content: 'one' };
-      const appended = await store.appendEvents(key, [{ author: 'user', type: 'message', content, stateDelta: delta }], { expectedVersion: 0 });
+      const appended = await store.appendEvents(
+        key,
+        [{ author: 'user', type: 'message', content, stateDelta: delta }],
+        { expectedVersion: 0 },
+      );
       delta.b = 'mutated';
       content.content = 'mutated';
       (appended.events[0]?.content as { content: string }).content = 'mutated';
@@ -333,7 +421,9 @@ export function describeSessionStoreConformance(
       await first.createSession(key);
       const results = await Promise.allSettled([
         first.appendEvents(key, [message('from first', { stateDelta: { winner: 'first' } })], { expectedVersion: 0 }),
-        second.appendEvents(key, [message('from second', { stateDelta: { winner: 'second' } })], { expectedVersion: 0 }),
+        second.appendEvents(key, [message('from second', { stateDelta: { winner: 'second' } })], {
+          expectedVersion: 0,
+        }),
       ]);
       const fulfilled = results.filter((result) => result.status === 'fulfilled');
       const rejected = results.filter((result): result is PromiseRejectedResult => result.status === 'rejected');
@@ -346,9 +436,14 @@ export function describeSessionStoreConformance(
       const loserName = loserIndex === 0 ? 'first' : 'second';
       const current = await loser.getSession(key);
       expect(current?.version).toBe(1);
-      await loser.appendEvents(key, [message(`from ${loserName}`, { stateDelta: { winner: loserName } })], { expectedVersion: current!.version });
+      await loser.appendEvents(key, [message(`from ${loserName}`, { stateDelta: { winner: loserName } })], {
+        expectedVersion: current!.version,
+      });
       const final = await first.getSession(key);
-      expect(final?.events.map((event) => (event.content as { content: string }).content).sort()).toEqual(['from first', 'from second']);
+      expect(final?.events.map((event) => (event.content as { content: string }).content).sort()).toEqual([
+        'from first',
+        'from second',
+      ]);
       expect(final?.events.map((event) => event.version)).toEqual([1, 2]);
       expect(final?.state).toEqual({ winner: loserName });
     });
@@ -361,13 +456,17 @@ export function describeSessionStoreConformance(
       await first.createSession(key, { state: { base: 'b' } });
       await first.appendEvents(key, [message('one', { stateDelta: { a: '1' } })], { expectedVersion: 0 });
       await second.appendEvents(key, [message('two', { stateDelta: { b: '2' } })], { expectedVersion: 1 });
-      await expect(first.appendEvents(key, [message('stale', { stateDelta: { c: 'stale' } })], { expectedVersion: 1 })).rejects.toMatchObject({ expectedVersion: 1, actualVersion: 2 });
+      await expect(
+        first.appendEvents(key, [message('stale', { stateDelta: { c: 'stale' } })], { expectedVersion: 1 }),
+      ).rejects.toMatchObject({ expectedVersion: 1, actualVersion: 2 });
       await first.appendEvents(key, [message('three', { stateDelta: { c: '3' } })], { expectedVersion: 2 });
       expect((await second.getSession(key))?.state).toEqual({ base: 'b', a: '1', b: '2', c: '3' });
 
       expect(await second.deleteSession(key)).toBe(true);
       await second.createSession(key, { state: { fresh: 'yes' } });
-      await expect(first.appendEvents(key, [message('old', { stateDelta: { d: '4' } })], { expectedVersion: 3 })).rejects.toMatchObject({ expectedVersion: 3, actualVersion: 0 });
+      await expect(
+        first.appendEvents(key, [message('old', { stateDelta: { d: '4' } })], { expectedVersion: 3 }),
+      ).rejects.toMatchObject({ expectedVersion: 3, actualVersion: 0 });
       await first.appendEvents(key, [message('new', { stateDelta: { d: '4' } })], { expectedVersion: 0 });
       const recreated = await second.getSession(key);
       expect(recreated?.state).toEqual({ fresh: 'yes', d: '4' });
@@ -385,7 +484,10 @@ export function describeSessionStoreConformance(
     it('lets exactly one of two stores create the same session', async () => {
       const first = await open();
       const second = await open();
-      const results = await Promise.allSettled([first.createSession(key, { state: { by: 'first' } }), second.createSession(key, { state: { by: 'second' } })]);
+      const results = await Promise.allSettled([
+        first.createSession(key, { state: { by: 'first' } }),
+        second.createSession(key, { state: { by: 'second' } }),
+      ]);
       expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(1);
       const rejected = results.find((result): result is PromiseRejectedResult => result.status === 'rejected');
       expect(rejected?.reason).toBeInstanceOf(SessionExistsError);
@@ -401,7 +503,11 @@ export function describeSessionStoreConformance(
             for (;;) {
               const session = await store.getSession(key, { limit: 0 });
               try {
-                await store.appendEvents(key, [message(`${writer}:${index}`, { stateDelta: { [`writer-${writer}`]: String(index) } })], { expectedVersion: session!.version });
+                await store.appendEvents(
+                  key,
+                  [message(`${writer}:${index}`, { stateDelta: { [`writer-${writer}`]: String(index) } })],
+                  { expectedVersion: session!.version },
+                );
                 break;
               } catch (error) {
                 if (!(error instanceof SessionConflictError)) throw error;
@@ -412,9 +518,13 @@ export function describeSessionStoreConformance(
       );
       const session = await stores[1]!.getSession(key);
       expect(session?.version).toBe(stores.length * perWriter);
-      expect(session?.events.map((event) => event.version)).toEqual(Array.from({ length: stores.length * perWriter }, (_, index) => index + 1));
+      expect(session?.events.map((event) => event.version)).toEqual(
+        Array.from({ length: stores.length * perWriter }, (_, index) => index + 1),
+      );
       for (let writer = 0; writer < stores.length; writer += 1) {
-        const own = session!.events.map((event) => (event.content as { content: string }).content).filter((text) => text.startsWith(`${writer}:`));
+        const own = session!.events
+          .map((event) => (event.content as { content: string }).content)
+          .filter((text) => text.startsWith(`${writer}:`));
         expect(own).toEqual(Array.from({ length: perWriter }, (_, index) => `${writer}:${index}`));
         expect(session?.state[`writer-${writer}`]).toBe(String(perWriter - 1));
       }
@@ -425,7 +535,9 @@ export function describeSessionStoreConformance(
       await store.createSession(key);
       await store.close();
       await expect(store.getSession(key)).rejects.toBeInstanceOf(SessionStoreClosedError);
-      await expect(store.appendEvents(key, [message('x')], { expectedVersion: 0 })).rejects.toBeInstanceOf(SessionStoreClosedError);
+      await expect(store.appendEvents(key, [message('x')], { expectedVersion: 0 })).rejects.toBeInstanceOf(
+        SessionStoreClosedError,
+      );
       await expect(store.close()).resolves.toBeUndefined();
     });
 
@@ -433,7 +545,11 @@ export function describeSessionStoreConformance(
       it('keeps sessions after every store is closed and a new one opened', async () => {
         const store = await open();
         await store.createSession(key, { state: { a: '1' } });
-        const appended = await store.appendEvents(key, [message('one', { stateDelta: { b: '2', a: null } }), message('two')], { expectedVersion: 0 });
+        const appended = await store.appendEvents(
+          key,
+          [message('one', { stateDelta: { b: '2', a: null } }), message('two')],
+          { expectedVersion: 0 },
+        );
         await store.createSession({ ...key, sessionId: 'second' });
         const before = await store.getSession(key);
         for (const each of opened) await each.close();
@@ -441,7 +557,10 @@ export function describeSessionStoreConformance(
         const after = await reopened.getSession(key);
         expect(after).toEqual(before);
         expect(after?.events).toEqual(appended.events);
-        expect((await reopened.listSessions('user-1')).map((summary) => summary.sessionId).sort()).toEqual(['second', 'session-1']);
+        expect((await reopened.listSessions('user-1')).map((summary) => summary.sessionId).sort()).toEqual([
+          'second',
+          'session-1',
+        ]);
         await reopened.appendEvents(key, [message('three')], { expectedVersion: 2 });
         expect((await reopened.getSession(key))?.version).toBe(3);
       });

@@ -102,7 +102,8 @@ export interface SandboxLayout {
 export function bubblewrapArguments(layout: SandboxLayout): string[] {
   const args = [...fixedPrefix(layout.network, layout.tmpBytes ?? null, layout.sharedMemoryBytes ?? null)];
   for (const path of layout.readOnlyPaths) args.push('--ro-bind', path, path);
-  if (layout.workspace) args.push('--bind', layout.workspace.root, SANDBOX_WORKSPACE_PATH, '--chdir', layout.workspace.cwd);
+  if (layout.workspace)
+    args.push('--bind', layout.workspace.root, SANDBOX_WORKSPACE_PATH, '--chdir', layout.workspace.cwd);
   // bwrap builds the root on a writable tmpfs; sealing it leaves /workspace and /tmp the only writable places.
   args.push('--remount-ro', '/');
   return args;

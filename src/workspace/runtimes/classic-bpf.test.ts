@@ -25,9 +25,22 @@ describe('assembleBpf', () => {
   });
 
   it('refuses an undefined or duplicate label and a jump backwards or past 255 instructions', () => {
-    expect(() => assembleBpf([{ op: 'jump-if-equal', value: 1, then: 'missing' }])).toThrow('BPF label "missing" is not defined');
-    expect(() => assembleBpf([{ op: 'label', name: 'a' }, { op: 'label', name: 'a' }])).toThrow('defined twice');
-    expect(() => assembleBpf([{ op: 'label', name: 'back' }, { op: 'return', value: 0 }, { op: 'jump-if-equal', value: 1, then: 'back' }])).toThrow('0..255 forward');
+    expect(() => assembleBpf([{ op: 'jump-if-equal', value: 1, then: 'missing' }])).toThrow(
+      'BPF label "missing" is not defined',
+    );
+    expect(() =>
+      assembleBpf([
+        { op: 'label', name: 'a' },
+        { op: 'label', name: 'a' },
+      ]),
+    ).toThrow('defined twice');
+    expect(() =>
+      assembleBpf([
+        { op: 'label', name: 'back' },
+        { op: 'return', value: 0 },
+        { op: 'jump-if-equal', value: 1, then: 'back' },
+      ]),
+    ).toThrow('0..255 forward');
     const far = [
       { op: 'jump-if-equal', value: 1, then: 'end' } as const,
       ...Array.from({ length: 256 }, () => ({ op: 'return', value: 0 }) as const),

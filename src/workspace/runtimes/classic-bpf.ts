@@ -48,7 +48,8 @@ export function assembleBpf(program: readonly BpfInstruction[]): Buffer {
     const target = positions.get(label);
     if (target === undefined) throw new Error(`BPF label "${label}" is not defined`);
     const offset = target - index - 1;
-    if (offset < 0 || offset > 255) throw new Error(`BPF jump to "${label}" spans ${offset} instructions; it must be 0..255 forward`);
+    if (offset < 0 || offset > 255)
+      throw new Error(`BPF jump to "${label}" spans ${offset} instructions; it must be 0..255 forward`);
     return offset;
   };
   const emit = (code: number, jumpTrue: number, jumpFalse: number, constant: number): void => {

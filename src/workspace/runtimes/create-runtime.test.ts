@@ -2,17 +2,24 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { sandboxWorks } from '../../../test/support/services.js';
 import { createRuntime } from './create-runtime.js';
 import { RuntimeConfigError, SandboxUnavailableError } from './errors.js';
 import { LocalRuntime } from './local-runtime.js';
 import { SandboxRuntime } from './sandbox-runtime.js';
 import { detectSandboxSupport } from './sandbox-support.js';
-import { sandboxWorks } from '../../../test/support/services.js';
 
 describe('createRuntime', () => {
   const workspace = mkdtempSync(join(tmpdir(), 'skillbox-create-runtime-'));
   afterAll(() => rmSync(workspace, { recursive: true, force: true }));
-  const command = { workspaceRoot: workspace, cwd: workspace, env: {}, timeoutMs: 5_000, maxOutputBytes: 1024, command: 'echo ran' };
+  const command = {
+    workspaceRoot: workspace,
+    cwd: workspace,
+    env: {},
+    timeoutMs: 5_000,
+    maxOutputBytes: 1024,
+    command: 'echo ran',
+  };
 
   it('gives the local runtime when asked', () => {
     expect(createRuntime({ kind: 'local' })).toBeInstanceOf(LocalRuntime);
@@ -25,7 +32,9 @@ describe('createRuntime', () => {
   });
 
   it('throws a SandboxUnavailableError for an explicit sandbox that cannot work, naming the fix', () => {
-    expect(() => createRuntime({ kind: 'sandbox', bubblewrapPath: '/nonexistent/bwrap' })).toThrow(SandboxUnavailableError);
+    expect(() => createRuntime({ kind: 'sandbox', bubblewrapPath: '/nonexistent/bwrap' })).toThrow(
+      SandboxUnavailableError,
+    );
     try {
       createRuntime({ kind: 'sandbox', bubblewrapPath: '/nonexistent/bwrap' });
     } catch (error) {
@@ -43,7 +52,9 @@ describe('createRuntime', () => {
       for (let attempt = 0; attempt < 2; attempt += 1) {
         const result = await runtime.run(command);
         expect(result.stdout).toBe('ran\n');
-        expect(result.warnings[0]).toMatch(/^NOT ISOLATED: the sandbox is unavailable \(.+\).*apt-get install bubblewrap/);
+        expect(result.warnings[0]).toMatch(
+          /^NOT ISOLATED: the sandbox is unavailable \(.+\).*apt-get install bubblewrap/,
+        );
         expect(result.warnings[0]).toContain(bubblewrapPath);
       }
     }
@@ -55,7 +66,12 @@ describe('createRuntime', () => {
   });
 
   it('probes once per bubblewrap path', () => {
-    expect(detectSandboxSupport({ bubblewrapPath: '/bin/false' })).toBe(detectSandboxSupport({ bubblewrapPath: '/bin/false' }));
-    expect(detectSandboxSupport({ bubblewrapPath: '/bin/false' })).toMatchObject({ available: false, reason: expect.stringContaining('cannot create a sandbox') });
+    expect(detectSandboxSupport({ bubblewrapPath: '/bin/false' })).toBe(
+      detectSandboxSupport({ bubblewrapPath: '/bin/false' }),
+    );
+    expect(detectSandboxSupport({ bubblewrapPath: '/bin/false' })).toMatchObject({
+      available: false,
+      reason: expect.stringContaining('cannot create a sandbox'),
+    });
   });
 });

@@ -28,7 +28,9 @@ export function createRuntime(options: CreateRuntimeOptions = {}): WorkspaceRunt
   const localOptions = rest.shell === undefined ? {} : { shell: rest.shell };
   if (kind === 'local') return new LocalRuntime(localOptions);
   if (kind === 'sandbox') return new SandboxRuntime(rest);
-  const support = detectSandboxSupport(rest.bubblewrapPath === undefined ? {} : { bubblewrapPath: rest.bubblewrapPath });
+  const support = detectSandboxSupport(
+    rest.bubblewrapPath === undefined ? {} : { bubblewrapPath: rest.bubblewrapPath },
+  );
   if (support.available) return new SandboxRuntime(rest);
   return new LocalRuntime({
     ...localOptions,

@@ -3,7 +3,12 @@ import { delimiter, isAbsolute, join } from 'node:path';
 
 /** The first executable file called `name` on `searchPath` (or `name` itself when it is absolute). */
 export function findExecutable(name: string, searchPath = process.env.PATH ?? ''): string | undefined {
-  const candidates = isAbsolute(name) ? [name] : searchPath.split(delimiter).filter(Boolean).map((dir) => join(dir, name));
+  const candidates = isAbsolute(name)
+    ? [name]
+    : searchPath
+        .split(delimiter)
+        .filter(Boolean)
+        .map((dir) => join(dir, name));
   return candidates.find(isExecutableFile);
 }
 

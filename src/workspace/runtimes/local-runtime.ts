@@ -2,8 +2,8 @@ import type { RuntimeCommand, RuntimeResult, WorkspaceRuntime } from '../runtime
 import { RuntimeConfigError } from './errors.js';
 import { findExecutable, SYSTEM_PATH } from './find-executable.js';
 import { commandProcessFields, runProcess } from './run-process.js';
-import { shellArgv } from './shell-argv.js';
 import { withRunSpan } from './run-span.js';
+import { shellArgv } from './shell-argv.js';
 import { validateRuntimeCommand } from './validate-command.js';
 
 /** Options of `LocalRuntime` (which runs commands on the host without isolation): the shell and the warning it reports. */
@@ -31,7 +31,8 @@ export class LocalRuntime implements WorkspaceRuntime {
   constructor(options: LocalRuntimeOptions = {}) {
     const shellName = options.shell ?? 'bash';
     const shell = findExecutable(shellName) ?? findExecutable(shellName, SYSTEM_PATH);
-    if (!shell) throw new RuntimeConfigError('shell', `no executable "${shellName}" found on PATH or in ${SYSTEM_PATH}`);
+    if (!shell)
+      throw new RuntimeConfigError('shell', `no executable "${shellName}" found on PATH or in ${SYSTEM_PATH}`);
     this.shell = shell;
     this.isolationWarning = options.isolationWarning ?? LOCAL_ISOLATION_WARNING;
   }

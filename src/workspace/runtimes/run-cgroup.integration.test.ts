@@ -3,7 +3,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { cpuCgroupParent, memoryCgroupParent, RunCgroup, pidsCgroupParent } from './run-cgroup.js';
+import { cpuCgroupParent, memoryCgroupParent, pidsCgroupParent, RunCgroup } from './run-cgroup.js';
 
 // Needs a pids cgroup this process may create children in (root in most containers).
 describe.runIf(pidsCgroupParent() !== undefined)('pids cgroup pool', () => {
@@ -42,7 +42,8 @@ describe.runIf(pidsCgroupParent() !== undefined)('pids cgroup pool', () => {
   it('reports the process cap as hit only for the run that hit it', async () => {
     const cgroup = RunCgroup.acquire({ maxProcesses: 2, maxMemoryBytes: null }) as RunCgroup;
     // Forks three children where the cap leaves room for one, and reaps what it started.
-    const program = 'import os, sys\nsys.stdin.readline()\nstarted = []\nfor _ in range(3):\n    try:\n        pid = os.fork()\n    except OSError:\n        continue\n    if pid == 0:\n        os._exit(0)\n    started.append(pid)\nfor pid in started:\n    os.waitpid(pid, 0)';
+    const program =
+      'import os, sys\nsys.stdin.readline()\nstarted = []\nfor _ in range(3):\n    try:\n        pid = os.fork()\n    except OSError:\n        continue\n    if pid == 0:\n        os._exit(0)\n    started.append(pid)\nfor pid in started:\n    os.waitpid(pid, 0)';
     const forker = spawn('python3', ['-c', program], { stdio: ['pipe', 'ignore', 'ignore'] });
     const exited = new Promise((resolve) => forker.once('exit', resolve));
     cgroup.add(forker.pid as number);
@@ -60,7 +61,9 @@ describe.runIf(pidsCgroupParent() !== undefined)('pids cgroup pool', () => {
     const cgroup = RunCgroup.acquire({ maxProcesses: 17, maxMemoryBytes: null, maxCpus: 0.5 }) as RunCgroup;
     expect(cgroup.cpuCapped).toBe(true);
     const folder = cgroup.cpuPath ?? cgroup.path;
-    const quota = existsSync(join(folder, 'cpu.cfs_quota_us')) ? readFileSync(join(folder, 'cpu.cfs_quota_us'), 'utf8').trim() : readFileSync(join(folder, 'cpu.max'), 'utf8').trim().split(' ')[0];
+    const quota = existsSync(join(folder, 'cpu.cfs_quota_us'))
+      ? readFileSync(join(folder, 'cpu.cfs_quota_us'), 'utf8').trim()
+      : readFileSync(join(folder, 'cpu.max'), 'utf8').trim().split(' ')[0];
     expect(quota).toBe('50000');
     await cgroup.release();
   });
@@ -72,25 +75,32 @@ describe.runIf(pidsCgroupParent() !== undefined)('pids cgroup pool', () => {
       await cgroup.release();
       console.log(cgroup.path);
     `;
-    const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: fileURLToPath(new URL('../../../', import.meta.url)), encoding: 'utf8', timeout: 30_000 });
+    const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      cwd: fileURLToPath(new URL('../../../', import.meta.url)),
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
     expect(child.status).toBe(0);
     const path = child.stdout.trim();
     expect(path).toMatch(/run-\d+-\d+$/);
     expect(existsSync(path)).toBe(false);
   });
 
-  it.runIf(memoryCgroupParent() !== undefined)('sets the memory cap of all the run\'s processes and pools by both caps', async () => {
-    const cgroup = RunCgroup.acquire({ maxProcesses: 17, maxMemoryBytes: 64 * 1024 * 1024 }) as RunCgroup;
-    expect(cgroup.memoryCapped).toBe(true);
-    const folder = cgroup.memoryPath ?? cgroup.path;
-    const file = existsSync(join(folder, 'memory.max')) ? 'memory.max' : 'memory.limit_in_bytes';
-    expect(readFileSync(join(folder, file), 'utf8').trim()).toBe(String(64 * 1024 * 1024));
-    await cgroup.release();
-    const other = RunCgroup.acquire({ maxProcesses: 17, maxMemoryBytes: null });
-    expect(other?.path).not.toBe(cgroup.path);
-    await other?.release();
-    const again = RunCgroup.acquire({ maxProcesses: 17, maxMemoryBytes: 64 * 1024 * 1024 });
-    expect(again?.path).toBe(cgroup.path);
-    await again?.release();
-  });
+  it.runIf(memoryCgroupParent() !== undefined)(
+    "sets the memory cap of all the run's processes and pools by both caps",
+    async () => {
+      const cgroup = RunCgroup.acquire({ maxProcesses: 17, maxMemoryBytes: 64 * 1024 * 1024 }) as RunCgroup;
+      expect(cgroup.memoryCapped).toBe(true);
+      const folder = cgroup.memoryPath ?? cgroup.path;
+      const file = existsSync(join(folder, 'memory.max')) ? 'memory.max' : 'memory.limit_in_bytes';
+      expect(readFileSync(join(folder, file), 'utf8').trim()).toBe(String(64 * 1024 * 1024));
+      await cgroup.release();
+      const other = RunCgroup.acquire({ maxProcesses: 17, maxMemoryBytes: null });
+      expect(other?.path).not.toBe(cgroup.path);
+      await other?.release();
+      const again = RunCgroup.acquire({ maxProcesses: 17, maxMemoryBytes: 64 * 1024 * 1024 });
+      expect(again?.path).toBe(cgroup.path);
+      await again?.release();
+    },
+  );
 });

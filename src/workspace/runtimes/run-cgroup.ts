@@ -26,7 +26,8 @@ const CPU_PERIOD_MICROSECONDS = 100_000;
 
 /**
  * A cgroup per run that caps how many processes it may have (`pids`), how much memory they use
- * together (`memory`) and how much CPU time (`cpu`). It exists because RLIMIT_NPROC does not bind processes whose real user is
+ * together (`memory`) and how much CPU time (`cpu`). It exists because RLIMIT_NPROC does not bind processes whose real
+ * user is
  * host root (the kernel exempts it) and RLIMIT_AS is per process: 256 processes of 4 GiB each
  * would be no cap at all, and nothing else caps CPU time. The sandbox keeps the caller's uid so
  * that the workspace stays writable.
@@ -92,7 +93,14 @@ export class RunCgroup {
       };
       const memory = limits.maxMemoryBytes === null ? undefined : memoryCgroupParent();
       const cpu = (limits.maxCpus ?? null) === null ? undefined : cpuCgroupParentInfo();
-      const cgroup = new RunCgroup(path, ownFolder(memory), ownFolder(cpu), limits, memory !== undefined, cpu !== undefined);
+      const cgroup = new RunCgroup(
+        path,
+        ownFolder(memory),
+        ownFolder(cpu),
+        limits,
+        memory !== undefined,
+        cpu !== undefined,
+      );
       cgroup.applyCaps();
       cgroup.baseline = cgroup.counters();
       return cgroup;
@@ -134,7 +142,10 @@ export class RunCgroup {
     const memoryFolder = this.memoryPath ?? this.path;
     return {
       processes: field(join(this.path, 'pids.events'), 'max'),
-      memory: this.memoryCapped ? field(join(memoryFolder, 'memory.events'), 'oom_kill') + field(join(memoryFolder, 'memory.oom_control'), 'oom_kill') : 0,
+      memory: this.memoryCapped
+        ? field(join(memoryFolder, 'memory.events'), 'oom_kill') +
+          field(join(memoryFolder, 'memory.oom_control'), 'oom_kill')
+        : 0,
       cpu: this.cpuCapped ? field(join(this.cpuPath ?? this.path, 'cpu.stat'), 'nr_throttled') : 0,
     };
   }
@@ -150,7 +161,11 @@ export class RunCgroup {
   }
 
   private folders(): string[] {
-    return [this.path, ...(this.memoryPath === undefined ? [] : [this.memoryPath]), ...(this.cpuPath === undefined ? [] : [this.cpuPath])];
+    return [
+      this.path,
+      ...(this.memoryPath === undefined ? [] : [this.memoryPath]),
+      ...(this.cpuPath === undefined ? [] : [this.cpuPath]),
+    ];
   }
 
   private removeFolders(): boolean {

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { constants as osConstants } from 'node:os';
 import type { Readable, Writable } from 'node:stream';
 import type { RuntimeCommand, RuntimeResult } from '../runtime-types.js';
@@ -34,7 +34,9 @@ export interface ProcessSpec {
 export type ProcessOutcome = RuntimeResult & Required<Pick<RuntimeResult, 'stdoutDroppedBytes' | 'stderrDroppedBytes'>>;
 
 /** The parts of a ProcessSpec that every runtime takes unchanged from the command it was given. */
-export function commandProcessFields(command: RuntimeCommand): Pick<ProcessSpec, 'env' | 'stdin' | 'timeoutMs' | 'maxOutputBytes' | 'abortSignal'> {
+export function commandProcessFields(
+  command: RuntimeCommand,
+): Pick<ProcessSpec, 'env' | 'stdin' | 'timeoutMs' | 'maxOutputBytes' | 'abortSignal'> {
   return {
     env: { ...command.env },
     ...(command.stdin === undefined ? {} : { stdin: command.stdin }),
@@ -73,7 +75,12 @@ export function runProcess(spec: ProcessSpec): Promise<ProcessOutcome> {
       cwd: spec.cwd,
       env: spec.env,
       detached: true,
-      stdio: [spec.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe', ...Array<'pipe'>((spec.inputPipes?.length ?? 0) + (spec.extraPipes ?? 0)).fill('pipe')],
+      stdio: [
+        spec.stdin === undefined ? 'ignore' : 'pipe',
+        'pipe',
+        'pipe',
+        ...Array<'pipe'>((spec.inputPipes?.length ?? 0) + (spec.extraPipes ?? 0)).fill('pipe'),
+      ],
     });
     for (const [index, data] of (spec.inputPipes ?? []).entries()) {
       const pipe = child.stdio[3 + index] as Writable | null;
@@ -126,8 +133,10 @@ export function runProcess(spec: ProcessSpec): Promise<ProcessOutcome> {
       }
       if (timedOut) warnings.push(`command timed out after ${spec.timeoutMs} ms; the whole process tree was killed`);
       if (aborted) warnings.push('command aborted by the caller; the whole process tree was killed');
-      if (out.truncated) warnings.push(`stdout truncated: kept ${spec.maxOutputBytes} bytes, dropped ${out.droppedBytes}`);
-      if (err.truncated) warnings.push(`stderr truncated: kept ${spec.maxOutputBytes} bytes, dropped ${err.droppedBytes}`);
+      if (out.truncated)
+        warnings.push(`stdout truncated: kept ${spec.maxOutputBytes} bytes, dropped ${out.droppedBytes}`);
+      if (err.truncated)
+        warnings.push(`stderr truncated: kept ${spec.maxOutputBytes} bytes, dropped ${err.droppedBytes}`);
       resolve({
         stdout: out.text,
         stderr: errText,
@@ -169,7 +178,9 @@ export function runProcess(spec: ProcessSpec): Promise<ProcessOutcome> {
         return;
       }
       drainTimer = setTimeout(() => {
-        warnings.push('a process outside the process group kept the output open after the command ended; later output was dropped');
+        warnings.push(
+          'a process outside the process group kept the output open after the command ended; later output was dropped',
+        );
         outPipe.destroy();
         errPipe.destroy();
         finish();

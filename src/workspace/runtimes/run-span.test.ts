@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { context, trace, type Attributes, type Span, type Tracer, type TracerProvider } from '@opentelemetry/api';
+import { type Attributes, context, type Span, type Tracer, type TracerProvider, trace } from '@opentelemetry/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalRuntime } from './local-runtime.js';
 
@@ -19,7 +19,11 @@ function recordingProvider(spans: RecordedSpan[]): TracerProvider {
       const startSpan = (name: string, options?: { attributes?: Attributes }): Span => {
         const record: RecordedSpan = { name, tracer: tracerName, attributes: { ...options?.attributes }, ended: false };
         spans.push(record);
-        const span = trace.wrapSpanContext({ traceId: '0'.repeat(31) + '1', spanId: '0'.repeat(15) + '1', traceFlags: 1 });
+        const span = trace.wrapSpanContext({
+          traceId: `${'0'.repeat(31)}1`,
+          spanId: `${'0'.repeat(15)}1`,
+          traceFlags: 1,
+        });
         return Object.assign(span, {
           setAttribute: (key: string, value: Attributes[string]) => {
             record.attributes[key] = value;
@@ -75,7 +79,16 @@ describe('workspace.run span', () => {
   });
 
   it('ends the span when the command is refused', async () => {
-    await expect(new LocalRuntime().run({ workspaceRoot: workspace, cwd: '/nonexistent', env: {}, timeoutMs: 1_000, maxOutputBytes: 1, command: 'true' })).rejects.toThrow(/cwd/);
+    await expect(
+      new LocalRuntime().run({
+        workspaceRoot: workspace,
+        cwd: '/nonexistent',
+        env: {},
+        timeoutMs: 1_000,
+        maxOutputBytes: 1,
+        command: 'true',
+      }),
+    ).rejects.toThrow(/cwd/);
     expect(spans.at(-1)).toMatchObject({ name: 'workspace.run', ended: true });
   });
 });

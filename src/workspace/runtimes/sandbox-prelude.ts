@@ -25,6 +25,7 @@
  *    background job would otherwise get as /dev/null. A signal that ends it shows as exit code
  *    128 + n, as bubblewrap's reaper reported it before.
  */
+// biome-ignore lint/suspicious/noTemplateCurlyInString: bash parameter expansion, not a template.
 const CLOSE_INHERITED = 'for fd in /proc/self/fd/*; do fd=${fd##*/}; ((fd > 2)) && exec {fd}>&-; done';
 const RESTORE_PWD = 'if [ "$1" = set ]; then export PWD="$2"; else unset PWD; fi';
 const RESTORE_SHLVL = 'if [ "$3" = set ]; then export SHLVL="$4"; else unset SHLVL; fi';
@@ -42,11 +43,23 @@ export function preludeScript(limits: PreludeLimits): string {
     ...(limits.maxMemoryBytes === null ? [] : [`ulimit -v ${Math.floor(limits.maxMemoryBytes / 1024)}`]),
     ...(limits.maxFileSizeBytes === null ? [] : [`ulimit -f ${Math.floor(limits.maxFileSizeBytes / 1024)}`]),
   ].map((setting) => `${setting} 2>/dev/null`);
-  return [CLOSE_INHERITED, ...settings, RESTORE_PWD, RESTORE_SHLVL, 'shift 4', '(exec -- "$@") <&0 & wait $!'].join('; ');
+  return [CLOSE_INHERITED, ...settings, RESTORE_PWD, RESTORE_SHLVL, 'shift 4', '(exec -- "$@") <&0 & wait $!'].join(
+    '; ',
+  );
 }
 
 /** `bash … -c <script> skillbox-prelude <PWD> <SHLVL>` before the program. */
 export function preludeArguments(bashPath: string, script: string, env: Record<string, string>): string[] {
   const given = (name: string) => (env[name] === undefined ? ['unset', ''] : ['set', env[name] as string]);
-  return [bashPath, '--noprofile', '--norc', '-p', '-c', script, 'skillbox-prelude', ...given('PWD'), ...given('SHLVL')];
+  return [
+    bashPath,
+    '--noprofile',
+    '--norc',
+    '-p',
+    '-c',
+    script,
+    'skillbox-prelude',
+    ...given('PWD'),
+    ...given('SHLVL'),
+  ];
 }

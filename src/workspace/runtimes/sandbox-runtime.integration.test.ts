@@ -2,10 +2,10 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { sandboxWorks } from '../../../test/support/services.js';
 import { describeRuntimeConformance } from '../testing/runtime-conformance.js';
 import { RuntimeCommandError, RuntimeConfigError, SandboxUnavailableError } from './errors.js';
 import { SandboxRuntime } from './sandbox-runtime.js';
-import { sandboxWorks } from '../../../test/support/services.js';
 
 // Linux hosts must have a working bubblewrap (CI installs it): a missing sandbox fails here loudly.
 describe.runIf(sandboxWorks)('sandbox runtime', () => {
@@ -14,7 +14,13 @@ describe.runIf(sandboxWorks)('sandbox runtime', () => {
   describe('SandboxRuntime', () => {
     const workspace = mkdtempSync(join(tmpdir(), 'skillbox-sandbox-'));
     afterAll(() => rmSync(workspace, { recursive: true, force: true }));
-    const command = { workspaceRoot: workspace, cwd: workspace, env: { PATH: '/usr/bin:/bin' }, timeoutMs: 10_000, maxOutputBytes: 64 * 1024 };
+    const command = {
+      workspaceRoot: workspace,
+      cwd: workspace,
+      env: { PATH: '/usr/bin:/bin' },
+      timeoutMs: 10_000,
+      maxOutputBytes: 64 * 1024,
+    };
 
     it('mounts the workspace at /workspace and maps paths there', async () => {
       const runtime = new SandboxRuntime();
@@ -28,21 +34,38 @@ describe.runIf(sandboxWorks)('sandbox runtime', () => {
 
     it('shows only system folders, proc, dev, tmp and the workspace at the root', async () => {
       const result = await new SandboxRuntime().run({ ...command, command: 'ls /' });
-      const allowed = ['bin', 'dev', 'etc', 'lib', 'lib32', 'lib64', 'libx32', 'proc', 'sbin', 'tmp', 'usr', 'workspace'];
+      const allowed = [
+        'bin',
+        'dev',
+        'etc',
+        'lib',
+        'lib32',
+        'lib64',
+        'libx32',
+        'proc',
+        'sbin',
+        'tmp',
+        'usr',
+        'workspace',
+      ];
       for (const entry of result.stdout.split('\n').filter(Boolean)) expect(allowed).toContain(entry);
     });
 
     it('runs python3, bash and coreutils inside', async () => {
       const result = await new SandboxRuntime().run({
         ...command,
-        command: 'python3 -c "import json, ssl, sqlite3; print(json.dumps({\'ok\': 1}))" && sort <<< "b\na" | tr "\\n" , && date +%Y >/dev/null',
+        command:
+          'python3 -c "import json, ssl, sqlite3; print(json.dumps({\'ok\': 1}))" && sort <<< "b\na" | tr "\\n" , && date +%Y >/dev/null',
       });
       expect(result).toMatchObject({ stdout: '{"ok": 1}\na,b,', exitCode: 0 });
     });
 
     it('applies the memory and file-size limits', async () => {
       const runtime = new SandboxRuntime({ maxFileSizeBytes: 1024 * 1024, maxMemoryBytes: 512 * 1024 * 1024 });
-      const big = await runtime.run({ ...command, command: 'head -c 2000000 /dev/zero > big.bin; echo status=$?; stat -c %s big.bin' });
+      const big = await runtime.run({
+        ...command,
+        command: 'head -c 2000000 /dev/zero > big.bin; echo status=$?; stat -c %s big.bin',
+      });
       expect(big.stdout).toBe('status=153\n1048576\n'); // SIGXFSZ (25) + 128
       const hungry = await runtime.run({ ...command, command: 'python3 -c "b = bytearray(1024 * 1024 * 1024)"' });
       expect(hungry.exitCode).not.toBe(0);
@@ -59,7 +82,9 @@ describe.runIf(sandboxWorks)('sandbox runtime', () => {
           command: `ls ${source}; touch ${source}/new 2>/dev/null || echo refused`,
         });
         expect(result.stdout).toBe('folder\nrefused\n');
-        await expect(new SandboxRuntime().run({ ...command, command: 'true', readOnlyPaths: ['relative'] })).rejects.toMatchObject({ field: 'readOnlyPaths[0]' });
+        await expect(
+          new SandboxRuntime().run({ ...command, command: 'true', readOnlyPaths: ['relative'] }),
+        ).rejects.toMatchObject({ field: 'readOnlyPaths[0]' });
       } finally {
         rmSync(source, { recursive: true, force: true });
       }

@@ -3,16 +3,16 @@ import { stat } from 'node:fs/promises';
 import { isAbsolute, posix, relative, resolve, sep } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import type { RuntimeCommand, RuntimeResult, WorkspaceRuntime } from '../runtime-types.js';
+import { isInside } from '../workspace-paths.js';
 import { bubblewrapArguments, SANDBOX_WORKSPACE_PATH } from './bubblewrap-arguments.js';
 import { RuntimeCommandError, RuntimeConfigError, SandboxUnavailableError } from './errors.js';
 import { findExecutable, SYSTEM_PATH } from './find-executable.js';
 import { RunCgroup, type RunLimit } from './run-cgroup.js';
 import { commandProcessFields, runProcess } from './run-process.js';
-import { preludeArguments, preludeScript } from './sandbox-prelude.js';
-import { shellArgv } from './shell-argv.js';
 import { withRunSpan } from './run-span.js';
+import { preludeArguments, preludeScript } from './sandbox-prelude.js';
 import { detectSandboxSupport } from './sandbox-support.js';
-import { isInside } from '../workspace-paths.js';
+import { shellArgv } from './shell-argv.js';
 import { validateRuntimeCommand } from './validate-command.js';
 
 /** Options of `SandboxRuntime`: the bubblewrap binary, the shell and resource limits (processes, memory, file size, tmpfs sizes). */
@@ -84,16 +84,30 @@ export class SandboxRuntime implements WorkspaceRuntime {
     this.limits = {
       maxProcesses: limitOption('maxProcesses', options.maxProcesses, SANDBOX_DEFAULT_LIMITS.maxProcesses),
       maxMemoryBytes: limitOption('maxMemoryBytes', options.maxMemoryBytes, SANDBOX_DEFAULT_LIMITS.maxMemoryBytes),
-      maxFileSizeBytes: limitOption('maxFileSizeBytes', options.maxFileSizeBytes, SANDBOX_DEFAULT_LIMITS.maxFileSizeBytes),
+      maxFileSizeBytes: limitOption(
+        'maxFileSizeBytes',
+        options.maxFileSizeBytes,
+        SANDBOX_DEFAULT_LIMITS.maxFileSizeBytes,
+      ),
       maxTmpBytes: limitOption('maxTmpBytes', options.maxTmpBytes, SANDBOX_DEFAULT_LIMITS.maxTmpBytes),
-      maxSharedMemoryBytes: limitOption('maxSharedMemoryBytes', options.maxSharedMemoryBytes, SANDBOX_DEFAULT_LIMITS.maxSharedMemoryBytes),
+      maxSharedMemoryBytes: limitOption(
+        'maxSharedMemoryBytes',
+        options.maxSharedMemoryBytes,
+        SANDBOX_DEFAULT_LIMITS.maxSharedMemoryBytes,
+      ),
       maxCpus: cpuOption(options.maxCpus),
     };
-    const support = detectSandboxSupport(options.bubblewrapPath === undefined ? {} : { bubblewrapPath: options.bubblewrapPath });
+    const support = detectSandboxSupport(
+      options.bubblewrapPath === undefined ? {} : { bubblewrapPath: options.bubblewrapPath },
+    );
     if (!support.available) throw new SandboxUnavailableError(support.reason);
     const shellName = options.shell ?? 'bash';
     const shell = findExecutable(shellName, SYSTEM_PATH);
-    if (!shell) throw new RuntimeConfigError('shell', `no executable "${shellName}" in the system folders ${SYSTEM_PATH}, which the sandbox mounts`);
+    if (!shell)
+      throw new RuntimeConfigError(
+        'shell',
+        `no executable "${shellName}" in the system folders ${SYSTEM_PATH}, which the sandbox mounts`,
+      );
     this.shell = shell;
     this.bashPath = support.bashPath;
     this.seccompFilter = support.seccompFilter;
@@ -107,7 +121,10 @@ export class SandboxRuntime implements WorkspaceRuntime {
     const root = resolve(workspaceRoot);
     const path = resolve(hostPath);
     if (!isInside(root, path)) {
-      throw new RuntimeCommandError('path', `"${hostPath}" is outside the workspace "${workspaceRoot}" and is not visible in the sandbox`);
+      throw new RuntimeCommandError(
+        'path',
+        `"${hostPath}" is outside the workspace "${workspaceRoot}" and is not visible in the sandbox`,
+      );
     }
     const rel = relative(root, path);
     return rel === '' ? SANDBOX_WORKSPACE_PATH : posix.join(SANDBOX_WORKSPACE_PATH, ...rel.split(sep));
@@ -116,13 +133,21 @@ export class SandboxRuntime implements WorkspaceRuntime {
   run(command: RuntimeCommand): Promise<RuntimeResult> {
     return withRunSpan(this.kind, async () => {
       const { workspaceRoot, cwd } = await validateRuntimeCommand(command);
-      const readOnlyPaths = await Promise.all((command.readOnlyPaths ?? []).map((path, index) => readOnlyPath(path, index)));
+      const readOnlyPaths = await Promise.all(
+        (command.readOnlyPaths ?? []).map((path, index) => readOnlyPath(path, index)),
+      );
       const warnings: string[] = [];
       const { maxProcesses, maxMemoryBytes, maxCpus } = this.limits;
-      const cgroup = (maxProcesses !== null || maxMemoryBytes !== null || maxCpus !== null) && this.cgroupLimits ? RunCgroup.acquire({ maxProcesses, maxMemoryBytes, maxCpus }) : undefined;
-      if (this.limits.maxCpus !== null && !cgroup?.cpuCapped) warnings.push('sandbox: the CPU limit could not be applied on this host (no cpu cgroup)');
+      const cgroup =
+        (maxProcesses !== null || maxMemoryBytes !== null || maxCpus !== null) && this.cgroupLimits
+          ? RunCgroup.acquire({ maxProcesses, maxMemoryBytes, maxCpus })
+          : undefined;
+      if (this.limits.maxCpus !== null && !cgroup?.cpuCapped)
+        warnings.push('sandbox: the CPU limit could not be applied on this host (no cpu cgroup)');
       if (!this.sizedTmpfs && (this.limits.maxTmpBytes !== null || this.limits.maxSharedMemoryBytes !== null)) {
-        warnings.push('sandbox: /tmp and /dev/shm are not size-limited (this bubblewrap has no --size; 0.5 or later has)');
+        warnings.push(
+          'sandbox: /tmp and /dev/shm are not size-limited (this bubblewrap has no --size; 0.5 or later has)',
+        );
       }
       const program = command.argv ?? shellArgv(this.shell, command.command as string);
       // The options travel on a pipe (bubblewrap wants only the command itself on its command line):
@@ -145,7 +170,13 @@ export class SandboxRuntime implements WorkspaceRuntime {
       try {
         const outcome = await runProcess({
           file: this.bubblewrapPath,
-          args: ['--args', String(ARGUMENTS_FD), '--', ...preludeArguments(this.bashPath, this.preludeScript, command.env), ...program],
+          args: [
+            '--args',
+            String(ARGUMENTS_FD),
+            '--',
+            ...preludeArguments(this.bashPath, this.preludeScript, command.env),
+            ...program,
+          ],
           inputPipes: [Buffer.from(options.map((option) => `${option}\0`).join(''), 'utf8'), this.seccompFilter],
           cwd: '/',
           // bwrap passes its own environment on unchanged: this is the command's whole environment.
@@ -154,14 +185,18 @@ export class SandboxRuntime implements WorkspaceRuntime {
           ...(cgroup ? { extraPipes: 2, onSpawn: (child: ChildProcess) => joinCgroup(child, cgroup) } : {}),
         });
         const limitsHit = cgroup?.limitsHit() ?? [];
-        for (const limit of limitsHit) warnings.push(`sandbox: the run reached its ${limitDescription(limit, this.limits)}`);
-        return { ...outcome, warnings: [...warnings, ...outcome.warnings], ...(limitsHit.length > 0 ? { limitsHit } : {}) };
+        for (const limit of limitsHit)
+          warnings.push(`sandbox: the run reached its ${limitDescription(limit, this.limits)}`);
+        return {
+          ...outcome,
+          warnings: [...warnings, ...outcome.warnings],
+          ...(limitsHit.length > 0 ? { limitsHit } : {}),
+        };
       } finally {
         await cgroup?.release();
       }
     });
   }
-
 }
 
 /** bwrap's arguments and its seccomp program are read from these; the cgroup hand-shake uses the next two. */
@@ -172,7 +207,8 @@ const BLOCK_FD = 6;
 
 function limitDescription(limit: RunLimit, limits: SandboxRuntime['limits']): string {
   if (limit === 'processes') return `process cap (${limits.maxProcesses} processes): forks beyond it failed`;
-  if (limit === 'memory') return `memory cap (${limits.maxMemoryBytes} bytes for all its processes): allocations failed or a process was killed`;
+  if (limit === 'memory')
+    return `memory cap (${limits.maxMemoryBytes} bytes for all its processes): allocations failed or a process was killed`;
   return `CPU cap (${limits.maxCpus} CPUs): it was slowed down`;
 }
 
@@ -206,13 +242,15 @@ async function joinCgroup(child: ChildProcess, cgroup: RunCgroup): Promise<void>
 function limitOption(name: string, value: number | null | undefined, fallback: number): number | null {
   if (value === undefined) return fallback;
   if (value === null) return null;
-  if (!Number.isInteger(value) || value <= 0) throw new RuntimeConfigError(name, `must be a positive integer or null, got ${String(value)}`);
+  if (!Number.isInteger(value) || value <= 0)
+    throw new RuntimeConfigError(name, `must be a positive integer or null, got ${String(value)}`);
   return value;
 }
 
 async function readOnlyPath(path: string, index: number): Promise<string> {
   const field = `readOnlyPaths[${index}]`;
-  if (typeof path !== 'string' || !isAbsolute(path)) throw new RuntimeCommandError(field, `must be an absolute host path, got ${JSON.stringify(path)}`);
+  if (typeof path !== 'string' || !isAbsolute(path))
+    throw new RuntimeCommandError(field, `must be an absolute host path, got ${JSON.stringify(path)}`);
   try {
     await stat(path);
   } catch {
@@ -224,6 +262,7 @@ async function readOnlyPath(path: string, index: number): Promise<string> {
 function cpuOption(value: number | null | undefined): number | null {
   if (value === undefined) return SANDBOX_DEFAULT_LIMITS.maxCpus;
   if (value === null) return null;
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0.01) throw new RuntimeConfigError('maxCpus', `must be a number of CPUs of at least 0.01, or null, got ${String(value)}`);
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0.01)
+    throw new RuntimeConfigError('maxCpus', `must be a number of CPUs of at least 0.01, or null, got ${String(value)}`);
   return value;
 }

@@ -47,23 +47,44 @@ export function detectSandboxSupport(options: { bubblewrapPath?: string } = {}):
 }
 
 function probe(requestedPath: string | undefined): SandboxSupport {
-  if (process.platform !== 'linux') return { available: false, reason: `bubblewrap needs Linux, this is ${process.platform}` };
-  const bubblewrapPath = findExecutable(requestedPath ?? 'bwrap') ?? (requestedPath ? undefined : findExecutable('bwrap', SYSTEM_PATH));
+  if (process.platform !== 'linux')
+    return { available: false, reason: `bubblewrap needs Linux, this is ${process.platform}` };
+  const bubblewrapPath =
+    findExecutable(requestedPath ?? 'bwrap') ?? (requestedPath ? undefined : findExecutable('bwrap', SYSTEM_PATH));
   if (!bubblewrapPath) {
-    return { available: false, reason: requestedPath ? `"${requestedPath}" is not an executable file` : 'bubblewrap (bwrap) is not installed' };
+    return {
+      available: false,
+      reason: requestedPath ? `"${requestedPath}" is not an executable file` : 'bubblewrap (bwrap) is not installed',
+    };
   }
   const filter = seccompFilter();
-  if (!filter) return { available: false, reason: `the sandbox's system call filter is written for x86_64 and aarch64 only, this is ${process.arch}` };
+  if (!filter)
+    return {
+      available: false,
+      reason: `the sandbox's system call filter is written for x86_64 and aarch64 only, this is ${process.arch}`,
+    };
   const bashPath = findExecutable('bash', SYSTEM_PATH);
-  if (!bashPath) return { available: false, reason: `no bash in the system folders ${SYSTEM_PATH}: the sandbox's prelude needs it` };
+  if (!bashPath)
+    return { available: false, reason: `no bash in the system folders ${SYSTEM_PATH}: the sandbox's prelude needs it` };
   const truePath = findExecutable('true', SYSTEM_PATH);
   if (!truePath) return { available: false, reason: 'no `true` program found to probe the sandbox with' };
   const run = (sized: boolean) =>
-    spawnSync(bubblewrapPath, [...bubblewrapArguments({ network: false, readOnlyPaths: [], ...(sized ? { tmpBytes: 1 << 20, sharedMemoryBytes: 1 << 20 } : {}) }), truePath], {
-      env: {},
-      timeout: 10_000,
-      encoding: 'utf8',
-    });
+    spawnSync(
+      bubblewrapPath,
+      [
+        ...bubblewrapArguments({
+          network: false,
+          readOnlyPaths: [],
+          ...(sized ? { tmpBytes: 1 << 20, sharedMemoryBytes: 1 << 20 } : {}),
+        }),
+        truePath,
+      ],
+      {
+        env: {},
+        timeout: 10_000,
+        encoding: 'utf8',
+      },
+    );
   let result = run(true);
   const sizedTmpfs = !result.error && result.status === 0;
   // An older bubblewrap without --size still sandboxes; only the tmpfs sizes are lost.
@@ -76,5 +97,14 @@ function probe(requestedPath: string | undefined): SandboxSupport {
   const processLimit = pidsCgroupParent() ? 'cgroup' : 'rlimit';
   const memoryLimit = memoryCgroupParent() ? 'cgroup' : 'rlimit';
   const cpuLimit = cpuCgroupParent() ? 'cgroup' : 'none';
-  return { available: true, bubblewrapPath, bashPath, seccompFilter: filter, processLimit, memoryLimit, cpuLimit, sizedTmpfs };
+  return {
+    available: true,
+    bubblewrapPath,
+    bashPath,
+    seccompFilter: filter,
+    processLimit,
+    memoryLimit,
+    cpuLimit,
+    sizedTmpfs,
+  };
 }

@@ -75,7 +75,8 @@ const IOCTL = { x64: 16, arm64: 29 };
 const CLONE3 = { x64: 435, arm64: 435 };
 
 /** CLONE_NEWNS | NEWCGROUP | NEWUTS | NEWIPC | NEWUSER | NEWPID | NEWNET | NEWTIME. */
-export const NEW_NAMESPACE_FLAGS = 0x00020000 | 0x02000000 | 0x04000000 | 0x08000000 | 0x10000000 | 0x20000000 | 0x40000000 | 0x00000080;
+export const NEW_NAMESPACE_FLAGS =
+  0x00020000 | 0x02000000 | 0x04000000 | 0x08000000 | 0x10000000 | 0x20000000 | 0x40000000 | 0x00000080;
 /** Push a character into a terminal's input; copy the console / set its modes. */
 const TIOCSTI = 0x5412;
 const TIOCLINUX = 0x541c;
@@ -124,7 +125,9 @@ export function seccompFilter(architecture: string = process.arch): Buffer | und
     { op: 'jump-if-equal', value: AUDIT_ARCH[architecture], then: 'native', else: 'kill' },
     { op: 'label', name: 'native' },
     { op: 'load-word', offset: NUMBER_OFFSET },
-    ...(architecture === 'x64' ? [{ op: 'jump-if-greater-or-equal', value: X32_SYSCALL_BIT, then: 'kill' } as const] : []),
+    ...(architecture === 'x64'
+      ? [{ op: 'jump-if-greater-or-equal', value: X32_SYSCALL_BIT, then: 'kill' } as const]
+      : []),
     ...Object.values(DENIED)
       .filter((numbers) => architecture in numbers)
       .map((numbers): BpfInstruction => ({ op: 'jump-if-equal', value: number(numbers), then: 'deny' })),

@@ -18,7 +18,10 @@ export async function validateRuntimeCommand(command: RuntimeCommand): Promise<{
   const hasCommand = command.command !== undefined;
   const hasArgv = command.argv !== undefined;
   if (hasCommand === hasArgv) {
-    throw new RuntimeCommandError('command', 'give exactly one of `command` (a shell string) or `argv` (program and arguments)');
+    throw new RuntimeCommandError(
+      'command',
+      'give exactly one of `command` (a shell string) or `argv` (program and arguments)',
+    );
   }
   if (hasCommand) {
     if (typeof command.command !== 'string' || command.command.trim() === '') {
@@ -31,7 +34,7 @@ export async function validateRuntimeCommand(command: RuntimeCommand): Promise<{
       throw new RuntimeCommandError('argv', 'must be a non-empty array of strings');
     }
     if (argv[0] === '') throw new RuntimeCommandError('argv', 'the program (argv[0]) is empty');
-    argv.forEach((part, index) => refuseNul(`argv[${index}]`, part));
+    for (const [index, part] of argv.entries()) refuseNul(`argv[${index}]`, part);
   }
 
   if (typeof command.env !== 'object' || command.env === null) {
@@ -46,20 +49,32 @@ export async function validateRuntimeCommand(command: RuntimeCommand): Promise<{
   }
 
   if (!Number.isFinite(command.timeoutMs) || command.timeoutMs <= 0) {
-    throw new RuntimeCommandError('timeoutMs', `must be a positive number of milliseconds, got ${String(command.timeoutMs)}`);
+    throw new RuntimeCommandError(
+      'timeoutMs',
+      `must be a positive number of milliseconds, got ${String(command.timeoutMs)}`,
+    );
   }
   if (command.timeoutMs > maxRuntimeTimeoutMs) {
-    throw new RuntimeCommandError('timeoutMs', `must be at most ${maxRuntimeTimeoutMs} ms (about 24.8 days), got ${command.timeoutMs}`);
+    throw new RuntimeCommandError(
+      'timeoutMs',
+      `must be at most ${maxRuntimeTimeoutMs} ms (about 24.8 days), got ${command.timeoutMs}`,
+    );
   }
   if (!Number.isInteger(command.maxOutputBytes) || command.maxOutputBytes < 0) {
-    throw new RuntimeCommandError('maxOutputBytes', `must be a non-negative integer, got ${String(command.maxOutputBytes)}`);
+    throw new RuntimeCommandError(
+      'maxOutputBytes',
+      `must be a non-negative integer, got ${String(command.maxOutputBytes)}`,
+    );
   }
   if (command.stdin !== undefined && typeof command.stdin !== 'string' && !(command.stdin instanceof Uint8Array)) {
     throw new RuntimeCommandError('stdin', 'must be a string or a Uint8Array');
   }
 
   // Both lookups at once, and off the event loop: they sit on every run's path.
-  const [workspaceRoot, cwd] = await Promise.all([existingDirectory('workspaceRoot', command.workspaceRoot), existingDirectory('cwd', command.cwd)]);
+  const [workspaceRoot, cwd] = await Promise.all([
+    existingDirectory('workspaceRoot', command.workspaceRoot),
+    existingDirectory('cwd', command.cwd),
+  ]);
   if (!isInside(workspaceRoot, cwd)) {
     throw new RuntimeCommandError('cwd', `"${command.cwd}" is not inside the workspace "${command.workspaceRoot}"`);
   }
@@ -76,7 +91,10 @@ async function existingDirectory(field: string, path: unknown): Promise<string> 
   } catch {
     throw new RuntimeCommandError(field, `"${path}" does not exist`);
   }
-  const isDirectory = await stat(canonical).then((stats) => stats.isDirectory(), () => false);
+  const isDirectory = await stat(canonical).then(
+    (stats) => stats.isDirectory(),
+    () => false,
+  );
   if (!isDirectory) throw new RuntimeCommandError(field, `"${path}" is not a directory`);
   return canonical;
 }

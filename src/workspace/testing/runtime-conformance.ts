@@ -54,7 +54,12 @@ export function describeRuntimeConformance(name: string, createRuntime: () => Wo
         const env = { PATH, ALPHA: 'one', 'WITH SPACE': 'x y', EMPTY: '' };
         const result = await runtime.run({ ...base(), env, argv: ['env'] });
         expect(result.exitCode).toBe(0);
-        expect(result.stdout.split('\n').filter(Boolean).sort()).toEqual(['ALPHA=one', 'EMPTY=', `PATH=${PATH}`, 'WITH SPACE=x y']);
+        expect(result.stdout.split('\n').filter(Boolean).sort()).toEqual([
+          'ALPHA=one',
+          'EMPTY=',
+          `PATH=${PATH}`,
+          'WITH SPACE=x y',
+        ]);
         expect(result.stdout).not.toContain('host-secret');
       } finally {
         delete process.env.SKILLBOX_CONFORMANCE_HOST_ONLY;
@@ -83,7 +88,9 @@ export function describeRuntimeConformance(name: string, createRuntime: () => Wo
     it('kills the whole process tree on timeout, background jobs included', async () => {
       const marker = join(workspace, 'timeout-marker');
       const started = performance.now();
-      const result = await sh(`(while true; do echo tick >> timeout-marker; sleep 0.05; done) & sleep 30`, { timeoutMs: 400 });
+      const result = await sh(`(while true; do echo tick >> timeout-marker; sleep 0.05; done) & sleep 30`, {
+        timeoutMs: 400,
+      });
       expect(performance.now() - started).toBeLessThan(5_000);
       expect(result.timedOut).toBe(true);
       expect(result.exitCode).toBe(137);
@@ -120,7 +127,12 @@ export function describeRuntimeConformance(name: string, createRuntime: () => Wo
       const result = await sh(`for i in $(seq 100); do printf '€'; printf '€' >&2; done`, { maxOutputBytes: 10 });
       expect(result.stdout).toBe('€€€');
       expect(result.stderr).toBe('€€€');
-      expect(result).toMatchObject({ stdoutTruncated: true, stderrTruncated: true, stdoutDroppedBytes: 291, stderrDroppedBytes: 291 });
+      expect(result).toMatchObject({
+        stdoutTruncated: true,
+        stderrTruncated: true,
+        stdoutDroppedBytes: 291,
+        stderrDroppedBytes: 291,
+      });
       expect(result.warnings.join('\n')).toMatch(/stdout truncated.*dropped 291/);
       expect(result.exitCode).toBe(0);
     });
@@ -131,15 +143,23 @@ export function describeRuntimeConformance(name: string, createRuntime: () => Wo
         field: 'cwd',
         message: expect.stringContaining('does not exist'),
       });
-      await expect(sh('true', { cwd: tmpdir() })).rejects.toMatchObject({ field: 'cwd', message: expect.stringContaining('not inside the workspace') });
+      await expect(sh('true', { cwd: tmpdir() })).rejects.toMatchObject({
+        field: 'cwd',
+        message: expect.stringContaining('not inside the workspace'),
+      });
     });
 
     it('refuses a command that is both or neither of command and argv, and bad limits', async () => {
-      await expect(runtime.run({ ...base(), command: 'true', argv: ['true'] })).rejects.toBeInstanceOf(RuntimeCommandError);
+      await expect(runtime.run({ ...base(), command: 'true', argv: ['true'] })).rejects.toBeInstanceOf(
+        RuntimeCommandError,
+      );
       await expect(runtime.run({ ...base() })).rejects.toBeInstanceOf(RuntimeCommandError);
       await expect(sh('true', { timeoutMs: 0 })).rejects.toMatchObject({ field: 'timeoutMs' });
       // Past 2^31-1 ms a Node timer fires at once: the run would end "timed out" immediately.
-      await expect(sh('true', { timeoutMs: 3_000_000_000 })).rejects.toMatchObject({ field: 'timeoutMs', message: expect.stringContaining('at most 2147483647 ms') });
+      await expect(sh('true', { timeoutMs: 3_000_000_000 })).rejects.toMatchObject({
+        field: 'timeoutMs',
+        message: expect.stringContaining('at most 2147483647 ms'),
+      });
       await expect(sh('true', { env: { 'A=B': 'x' } })).rejects.toMatchObject({ field: 'env.A=B' });
     });
 

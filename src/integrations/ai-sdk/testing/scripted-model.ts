@@ -1,4 +1,9 @@
-import type { LanguageModelV3CallOptions, LanguageModelV3Content, LanguageModelV3StreamPart, LanguageModelV3Usage } from '@ai-sdk/provider';
+import type {
+  LanguageModelV3CallOptions,
+  LanguageModelV3Content,
+  LanguageModelV3StreamPart,
+  LanguageModelV3Usage,
+} from '@ai-sdk/provider';
 import { MockLanguageModelV3 } from 'ai/test';
 
 /** One scripted model answer: text, tool calls, or both. */
@@ -29,7 +34,12 @@ function contentOf(step: ScriptedStep, callIndex: number): LanguageModelV3Conten
   const content: LanguageModelV3Content[] = [];
   if (step.text !== undefined) content.push({ type: 'text', text: step.text });
   (step.toolCalls ?? []).forEach((call, index) => {
-    content.push({ type: 'tool-call', toolCallId: call.id ?? `call-${callIndex + 1}-${index + 1}`, toolName: call.name, input: JSON.stringify(call.input) });
+    content.push({
+      type: 'tool-call',
+      toolCallId: call.id ?? `call-${callIndex + 1}-${index + 1}`,
+      toolName: call.name,
+      input: JSON.stringify(call.input),
+    });
   });
   return content;
 }
@@ -46,7 +56,10 @@ export function createScriptedModel(steps: readonly ScriptedStep[]): ScriptedMod
     const step = steps[index];
     if (step === undefined) throw new Error(`scripted model: no step scripted for model call ${index + 1}`);
     const content = contentOf(step, index);
-    const finishReason = { unified: content.some((part) => part.type === 'tool-call') ? ('tool-calls' as const) : ('stop' as const), raw: undefined };
+    const finishReason = {
+      unified: content.some((part) => part.type === 'tool-call') ? ('tool-calls' as const) : ('stop' as const),
+      raw: undefined,
+    };
     return { step, content, finishReason, index };
   };
   const model = new MockLanguageModelV3({
@@ -63,7 +76,8 @@ export function createScriptedModel(steps: readonly ScriptedStep[]): ScriptedMod
           parts.push({ type: 'text-start', id });
           // Two deltas so consumers see streaming, not one blob.
           const half = Math.ceil(part.text.length / 2);
-          for (const delta of [part.text.slice(0, half), part.text.slice(half)]) if (delta !== '') parts.push({ type: 'text-delta', id, delta });
+          for (const delta of [part.text.slice(0, half), part.text.slice(half)])
+            if (delta !== '') parts.push({ type: 'text-delta', id, delta });
           parts.push({ type: 'text-end', id });
         } else if (part.type === 'tool-call') {
           parts.push(part);

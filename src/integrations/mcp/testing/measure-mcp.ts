@@ -30,8 +30,12 @@ for (let index = 0; index < calls; index += 1) {
   await renderLoadedSkill(skill, { name: skill.name, docs: ['docs/usage.md'], tools: '*' }, repository);
 }
 const floor = (performance.now() - started) / calls;
-console.log(`skill_load with one doc, in-process MCP: ${(overMcp * 1000).toFixed(0)} µs/call; floor (get + render) ${(floor * 1000).toFixed(0)} µs; ratio ${(overMcp / floor).toFixed(1)}x`);
-console.log(`catalog of the 4 example skills: ${countTokens(served.instructions)} tokens (sent as instructions and in skill_load's description)`);
+console.log(
+  `skill_load with one doc, in-process MCP: ${(overMcp * 1000).toFixed(0)} µs/call; floor (get + render) ${(floor * 1000).toFixed(0)} µs; ratio ${(overMcp / floor).toFixed(1)}x`,
+);
+console.log(
+  `catalog of the 4 example skills: ${countTokens(served.instructions)} tokens (sent as instructions and in skill_load's description)`,
+);
 await client.close();
 
 started = performance.now();
