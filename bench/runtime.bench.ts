@@ -5,11 +5,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Writable } from 'node:stream';
-import type { RuntimeCommand, WorkspaceRuntime } from '../src/workspace/runtime-types.js';
-import { bubblewrapArguments } from '../src/workspace/runtimes/bubblewrap-arguments.js';
-import { LocalRuntime } from '../src/workspace/runtimes/local-runtime.js';
-import { SandboxRuntime } from '../src/workspace/runtimes/sandbox-runtime.js';
-import { detectSandboxSupport } from '../src/workspace/runtimes/sandbox-support.js';
+import { bubblewrapArguments } from '../src/runtime/bubblewrap-arguments.js';
+import { LocalRuntime } from '../src/runtime/local-runtime.js';
+import type { RuntimeCommand, WorkspaceRuntime } from '../src/runtime/runtime-types.js';
+import { SandboxRuntime } from '../src/runtime/sandbox-runtime.js';
+import { detectSandboxSupport } from '../src/runtime/sandbox-support.js';
 import { bareSpawn, interleavedMedians } from './bench-support.js';
 
 const RUNS = Number(process.env.RUNTIME_BENCH_RUNS ?? 25);

@@ -9,8 +9,8 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { FsSkillRepository } from '../src/repository/fs-skill-repository.js';
 import { createMemorySkillRepository } from '../src/repository/memory-skill-repository.js';
+import { LocalRuntime } from '../src/runtime/local-runtime.js';
 import { digestFolder, scanFolder } from '../src/workspace/folder-snapshot.js';
-import { LocalRuntime } from '../src/workspace/runtimes/local-runtime.js';
 import { createWorkspaceManager } from '../src/workspace/workspace-manager.js';
 import { median } from './bench-support.js';
 

@@ -52,6 +52,13 @@ export type {
 } from './repository/types.js';
 export { resolveUrlRoot, type UrlRootOptions } from './repository/url-root.js';
 export { UrlRootError } from './repository/url-root-errors.js';
+export { type CreateRuntimeOptions, createRuntime, type RuntimeKind } from './runtime/create-runtime.js';
+export { SandboxUnavailableError } from './runtime/errors.js';
+export { LocalRuntime, type LocalRuntimeOptions } from './runtime/local-runtime.js';
+// Runtimes: where skill scripts run.
+export type { RuntimeCommand, RuntimeResult, WorkspaceRuntime } from './runtime/runtime-types.js';
+export { SandboxRuntime, type SandboxRuntimeOptions } from './runtime/sandbox-runtime.js';
+export { detectSandboxSupport, type SandboxSupport } from './runtime/sandbox-support.js';
 export {
   type ClearTemporaryStateOptions,
   type ClearTemporaryStateResult,
@@ -89,13 +96,6 @@ export {
   type FilesystemArtifactStoreOptions,
 } from './workspace/filesystem-artifact-store.js';
 export type { SkillRunResult } from './workspace/run-result.js';
-// Runtimes: where skill scripts run.
-export type { RuntimeCommand, RuntimeResult, WorkspaceRuntime } from './workspace/runtime-types.js';
-export { type CreateRuntimeOptions, createRuntime, type RuntimeKind } from './workspace/runtimes/create-runtime.js';
-export { SandboxUnavailableError } from './workspace/runtimes/errors.js';
-export { LocalRuntime, type LocalRuntimeOptions } from './workspace/runtimes/local-runtime.js';
-export { SandboxRuntime, type SandboxRuntimeOptions } from './workspace/runtimes/sandbox-runtime.js';
-export { detectSandboxSupport, type SandboxSupport } from './workspace/runtimes/sandbox-support.js';
 export type { Workspace, WorkspaceRunOutcome, WorkspaceRunRequest } from './workspace/workspace.js';
 // Workspaces: per-session folders, skill_run and workspace_exec, output files and artifacts.
 export {

@@ -10,13 +10,13 @@ export {
   type ScriptedStep,
 } from '../integrations/ai-sdk/testing/scripted-model.js';
 export {
+  createRecordingRuntime,
+  type RecordedRun,
+  type RecordingRuntime,
+} from '../runtime/testing/recording-runtime.js';
+export { describeRuntimeConformance } from '../runtime/testing/runtime-conformance.js';
+export {
   describeSessionStoreConformance,
   type SessionStoreBackend,
   type SessionStoreConformanceOptions,
 } from '../sessions/testing/session-store-conformance.js';
-export {
-  createRecordingRuntime,
-  type RecordedRun,
-  type RecordingRuntime,
-} from '../workspace/testing/recording-runtime.js';
-export { describeRuntimeConformance } from '../workspace/testing/runtime-conformance.js';

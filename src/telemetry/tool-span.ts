@@ -1,4 +1,4 @@
-import { inSpan, type SkillboxSpan } from '../telemetry/in-span.js';
+import { inSpan, type SkillboxSpan } from './in-span.js';
 
 /** The facts of one tool call that the OpenTelemetry GenAI semantic conventions record. */
 export interface ToolCallFacts {

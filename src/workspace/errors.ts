@@ -53,23 +53,6 @@ export class SkillStagingError extends SkillboxError {
   }
 }
 
-/** A caller environment entry that is refused (bad name, loader-injection key, NUL byte). */
-export class RunEnvironmentError extends SkillboxError {
-  readonly variable: string;
-
-  constructor(variable: string, why: string) {
-    super('RUN_ENV_REFUSED', `refused environment variable "${variable}": ${why}`);
-    this.variable = variable;
-  }
-}
-
-/** A command refused by the command allow/deny lists or not splittable without a shell. */
-export class CommandPolicyError extends SkillboxError {
-  constructor(message: string) {
-    super('COMMAND_REFUSED', message);
-  }
-}
-
 export class ArtifactNotFoundError extends SkillboxError {
   readonly artifact: string;
 

@@ -1,5 +1,6 @@
 import { SkillboxError } from '../errors.js';
 import { SkillNotFoundError } from '../repository/errors.js';
+import { assertAllowedVariable } from '../runtime/run-environment.js';
 import { inSpan } from '../telemetry/in-span.js';
 import { SkillToolError } from '../tools/errors.js';
 import type { ToolContext } from '../tools/types.js';
@@ -7,7 +8,6 @@ import type { ResolvedExecutionOptions } from './execution-options.js';
 import { compileGlob } from './glob-pattern.js';
 import type { InputSpec } from './input-stager.js';
 import { type CollectedOutputs, maxOutputPatterns, outputFingerprint } from './output-collector.js';
-import { assertAllowedVariable } from './run-environment.js';
 import { type SkillRunResult, shapeRunResult } from './run-result.js';
 import type { Workspace } from './workspace.js';
 import { toWorkspaceRelative, workspaceFolders } from './workspace-paths.js';

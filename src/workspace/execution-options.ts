@@ -1,11 +1,11 @@
 import type { SkillRepository } from '../repository/types.js';
-import { CommandPolicy } from './command-policy.js';
+import { CommandPolicy } from '../runtime/command-policy.js';
+import { assertAllowedVariable } from '../runtime/run-environment.js';
+import { maxRuntimeTimeoutMs } from '../runtime/validate-command.js';
 import { WorkspaceConfigError } from './errors.js';
 import { defaultOutputLimits, type OutputLimits } from './output-collector.js';
 import { validateReadOnlyPaths } from './read-only-paths.js';
-import { assertAllowedVariable } from './run-environment.js';
 import { defaultInlineLimits, type InlineLimits } from './run-result.js';
-import { maxRuntimeTimeoutMs } from './runtimes/validate-command.js';
 import type { WorkspaceManager } from './workspace-manager.js';
 import { defaultWorkspaceQuota, type WorkspaceQuota } from './workspace-quota.js';
 

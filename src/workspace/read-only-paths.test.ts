@@ -3,9 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createMemorySkillRepository } from '../repository/memory-skill-repository.js';
+import { LocalRuntime } from '../runtime/local-runtime.js';
 import { WorkspaceConfigError } from './errors.js';
 import { createExecutionTools } from './execution-tools.js';
-import { LocalRuntime } from './runtimes/local-runtime.js';
 import { createWorkspaceManager } from './workspace-manager.js';
 
 let temporary: string;

@@ -1,7 +1,7 @@
+import type { RuntimeResult } from '../runtime/runtime-types.js';
 import { type ArtifactStore, artifactReference } from './artifact-store.js';
 import { detectMimeType, isTextMimeType, sniffBytes } from './mime-type.js';
 import type { CollectedOutputs, OutputLimitHit } from './output-collector.js';
-import type { RuntimeResult } from './runtime-types.js';
 import { escapeInvisible, hasInvisible } from './visible-text.js';
 import type { QuotaLimit } from './workspace-quota.js';
 

@@ -4,13 +4,13 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadedKey } from '../disclosure/state-keys.js';
 import { createFsSkillRepository } from '../repository/fs-skill-repository.js';
+import { LocalRuntime } from '../runtime/local-runtime.js';
 import { SkillToolError } from '../tools/errors.js';
 import { createInMemoryStateView } from '../tools/in-memory-state-view.js';
 import type { ToolContext, ToolDefinition } from '../tools/types.js';
 import { createExecutionTools } from './execution-tools.js';
 import type { SkillRunResult } from './run-result.js';
 import { emptyOutputsDroppedWarning } from './run-result.js';
-import { LocalRuntime } from './runtimes/local-runtime.js';
 import { createWorkspaceManager, type WorkspaceManager } from './workspace-manager.js';
 
 const examples = path.resolve('examples/skills');

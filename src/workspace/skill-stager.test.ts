@@ -5,8 +5,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createFsSkillRepository } from '../repository/fs-skill-repository.js';
 import { createMemorySkillRepository } from '../repository/memory-skill-repository.js';
 import type { SkillRepository } from '../repository/types.js';
+import { LocalRuntime } from '../runtime/local-runtime.js';
 import { SkillStagingError, WorkspaceConfigError } from './errors.js';
-import { LocalRuntime } from './runtimes/local-runtime.js';
 import { createWorkspaceManager } from './workspace-manager.js';
 
 let temporary: string;

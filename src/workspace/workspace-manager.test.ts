@@ -3,8 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createMemorySkillRepository } from '../repository/memory-skill-repository.js';
+import { LocalRuntime } from '../runtime/local-runtime.js';
 import { WorkspaceBaseUnsafeError, WorkspaceConfigError } from './errors.js';
-import { LocalRuntime } from './runtimes/local-runtime.js';
 import { createWorkspaceManager, sanitizeSessionId } from './workspace-manager.js';
 import { readMetadata } from './workspace-metadata.js';
 

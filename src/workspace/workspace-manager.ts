@@ -3,13 +3,13 @@ import { lstat, mkdir, readdir, realpath, rm, stat, utimes, writeFile } from 'no
 import os from 'node:os';
 import path from 'node:path';
 import type { SkillRepository } from '../repository/types.js';
+import type { WorkspaceRuntime } from '../runtime/runtime-types.js';
 import { inSpan } from '../telemetry/in-span.js';
 import type { ArtifactStore } from './artifact-store.js';
 import { WorkspaceBaseUnsafeError, WorkspaceConfigError } from './errors.js';
 import { FilesystemArtifactStore } from './filesystem-artifact-store.js';
 import { validateReadOnlyPaths } from './read-only-paths.js';
 import { removeTree } from './remove-tree.js';
-import type { WorkspaceRuntime } from './runtime-types.js';
 import type { StageMode } from './skill-stager.js';
 import { Workspace } from './workspace.js';
 import { toWorkspaceKey, type WorkspaceKey, workspaceKeyDigest, workspaceKeyId } from './workspace-key.js';

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createFsSkillRepository } from '../repository/fs-skill-repository.js';
-import { LocalRuntime } from './runtimes/local-runtime.js';
+import { LocalRuntime } from '../runtime/local-runtime.js';
 import { createWorkspaceManager } from './workspace-manager.js';
 import { readMetadata } from './workspace-metadata.js';
 

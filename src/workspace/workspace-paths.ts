@@ -23,7 +23,7 @@ const folderVariables: Record<string, string> = {
 };
 
 // In its own file so that anchored-folder.ts, which this file uses, can share it without a cycle.
-import { isInside } from './is-inside.js';
+import { isInside } from '../runtime/is-inside.js';
 
 export { isInside };
 

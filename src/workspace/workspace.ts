@@ -2,6 +2,8 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { lstat, mkdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { SkillContext, SkillRepository } from '../repository/types.js';
+import { buildRunEnvironment } from '../runtime/run-environment.js';
+import type { RuntimeResult, WorkspaceRuntime } from '../runtime/runtime-types.js';
 import { inSpan } from '../telemetry/in-span.js';
 import { withFolderInside } from './anchored-folder.js';
 import type { ArtifactStore } from './artifact-store.js';
@@ -17,8 +19,6 @@ import {
 } from './output-collector.js';
 import { resolveOutputPattern } from './output-pattern.js';
 import { removeTree } from './remove-tree.js';
-import { buildRunEnvironment } from './run-environment.js';
-import type { RuntimeResult, WorkspaceRuntime } from './runtime-types.js';
 import { assertStageableName, type StagedSkill, type StageMode, stageSkill } from './skill-stager.js';
 import { type WorkspaceKey, workspaceKeyId } from './workspace-key.js';
 import { freshMetadata, readMetadata, type WorkspaceMetadata, writeMetadata } from './workspace-metadata.js';

@@ -8,8 +8,8 @@ import { renderCatalog } from '../../src/disclosure/catalog.js';
 import { createSkillAgent, type SkillAgentEvent } from '../../src/integrations/ai-sdk/index.js';
 import { createScriptedModel } from '../../src/integrations/ai-sdk/testing/scripted-model.js';
 import { FsSkillRepository } from '../../src/repository/fs-skill-repository.js';
+import { createRuntime } from '../../src/runtime/create-runtime.js';
 import { createMemorySessionStore } from '../../src/sessions/memory-session-store.js';
-import { createRuntime } from '../../src/workspace/runtimes/create-runtime.js';
 import { createWorkspaceManager } from '../../src/workspace/workspace-manager.js';
 
 // Example agent flows end to end: the AI SDK's mock model plays the model, everything else is

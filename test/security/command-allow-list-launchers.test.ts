@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CommandPolicy } from '../../src/workspace/command-policy.js';
-import { findExecutable, SYSTEM_PATH } from '../../src/workspace/runtimes/find-executable.js';
+import { CommandPolicy } from '../../src/runtime/command-policy.js';
+import { findExecutable, SYSTEM_PATH } from '../../src/runtime/find-executable.js';
 import { workspaceSecurityFixture } from './workspace-fixture.js';
 
 /**

@@ -1,8 +1,8 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { RuntimeCommand, RuntimeResult } from '../../src/workspace/runtime-types.js';
-import { SandboxRuntime, type SandboxRuntimeOptions } from '../../src/workspace/runtimes/sandbox-runtime.js';
+import type { RuntimeCommand, RuntimeResult } from '../../src/runtime/runtime-types.js';
+import { SandboxRuntime, type SandboxRuntimeOptions } from '../../src/runtime/sandbox-runtime.js';
 
 /** A fresh workspace folder and a sandbox runtime to attack it from; `dispose` removes the folder. */
 export function sandboxFixture(options: SandboxRuntimeOptions = {}) {

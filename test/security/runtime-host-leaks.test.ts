@@ -26,7 +26,7 @@ describe.runIf(process.platform === 'linux')('sandbox runtime: what the host pro
     writeFileSync(secret, 'host secret\n');
     writeFileSync(hostLog, '');
     const script = `
-      import { SandboxRuntime } from './src/workspace/runtimes/sandbox-runtime.ts';
+      import { SandboxRuntime } from './src/runtime/sandbox-runtime.ts';
       const result = await new SandboxRuntime().run({
         workspaceRoot: process.env.WORKSPACE, cwd: process.env.WORKSPACE, env: { PATH: '/usr/bin:/bin' }, timeoutMs: 10000, maxOutputBytes: 65536,
         command: 'cat <&100; echo planted >&101; ls /proc/self/fd | tr "\\\\n" " "',

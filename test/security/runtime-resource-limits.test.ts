@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { detectSandboxSupport } from '../../src/workspace/runtimes/sandbox-support.js';
+import { detectSandboxSupport } from '../../src/runtime/sandbox-support.js';
 import { sandboxWorks } from '../support/services.js';
 import { hostProcessesMentioning, sandboxFixture, sleep } from './runtime-fixture.js';
 

@@ -4,12 +4,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { loadedKey } from '../../src/disclosure/state-keys.js';
 import { createFsSkillRepository } from '../../src/repository/fs-skill-repository.js';
+import { SandboxRuntime } from '../../src/runtime/sandbox-runtime.js';
 import { createInMemoryStateView } from '../../src/tools/in-memory-state-view.js';
 import type { ToolContext, ToolDefinition } from '../../src/tools/types.js';
 import type { ExecutionToolsOptions } from '../../src/workspace/execution-options.js';
 import { createExecutionTools } from '../../src/workspace/execution-tools.js';
 import type { SkillRunResult } from '../../src/workspace/run-result.js';
-import { SandboxRuntime } from '../../src/workspace/runtimes/sandbox-runtime.js';
 import { createWorkspaceManager } from '../../src/workspace/workspace-manager.js';
 
 /**

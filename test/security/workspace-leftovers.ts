@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { chmod, lstat, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createMemorySkillRepository } from '../../src/repository/memory-skill-repository.js';
-import { LocalRuntime } from '../../src/workspace/runtimes/local-runtime.js';
+import { LocalRuntime } from '../../src/runtime/local-runtime.js';
 import { createWorkspaceManager } from '../../src/workspace/workspace-manager.js';
 
 const baseDir = process.argv[2] as string;

@@ -6,7 +6,7 @@ import type { SkillAgentEvent } from '../../src/integrations/ai-sdk/agent-events
 import { createSkillAgent } from '../../src/integrations/ai-sdk/skill-agent.js';
 import { createScriptedModel } from '../../src/integrations/ai-sdk/testing/scripted-model.js';
 import { createFsSkillRepository } from '../../src/repository/fs-skill-repository.js';
-import { SandboxRuntime } from '../../src/workspace/runtimes/sandbox-runtime.js';
+import { SandboxRuntime } from '../../src/runtime/sandbox-runtime.js';
 import { createWorkspaceManager } from '../../src/workspace/workspace-manager.js';
 import { workspaceSecurityFixture } from './workspace-fixture.js';
 

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { connect } from 'node:net';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { detectSandboxSupport } from '../../src/workspace/runtimes/sandbox-support.js';
+import { detectSandboxSupport } from '../../src/runtime/sandbox-support.js';
 
 /*
  * What the tests that need something outside the repository look for, and how to provide it. A

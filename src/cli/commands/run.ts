@@ -1,14 +1,14 @@
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { createRuntime, RUNTIME_KINDS, type RuntimeKind } from '../../runtime/create-runtime.js';
+import { assertAllowedVariable } from '../../runtime/run-environment.js';
 import { createInMemoryStateView } from '../../tools/in-memory-state-view.js';
 import type { ToolDefinition } from '../../tools/types.js';
 import { maxTimeoutLimitSeconds } from '../../workspace/execution-options.js';
 import { createExecutionTools } from '../../workspace/execution-tools.js';
 import { compileGlob } from '../../workspace/glob-pattern.js';
-import { assertAllowedVariable } from '../../workspace/run-environment.js';
 import type { SkillRunResult } from '../../workspace/run-result.js';
-import { createRuntime, RUNTIME_KINDS, type RuntimeKind } from '../../workspace/runtimes/create-runtime.js';
 import { createWorkspaceManager } from '../../workspace/workspace-manager.js';
 import { type CliCommand, type CliIo, CliUsageError } from '../command.js';
 import { parseCommandArguments } from '../parse-command-arguments.js';

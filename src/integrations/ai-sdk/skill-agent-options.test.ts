@@ -1,7 +1,7 @@
 import { jsonSchema, type ModelMessage, tool } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { createMemorySkillRepository } from '../../repository/memory-skill-repository.js';
-import { LocalRuntime } from '../../workspace/runtimes/local-runtime.js';
+import { LocalRuntime } from '../../runtime/local-runtime.js';
 import type { SkillAgentEvent } from './agent-events.js';
 import { SkillAgentConfigError } from './errors.js';
 import { windowHistory } from './history-window.js';

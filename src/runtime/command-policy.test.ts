@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CommandPolicy, splitCommandLine } from './command-policy.js';
-import { findExecutable, SYSTEM_PATH } from './runtimes/find-executable.js';
+import { findExecutable, SYSTEM_PATH } from './find-executable.js';
 
 describe('splitCommandLine', () => {
   it('handles quotes and escapes', () => {

@@ -70,13 +70,13 @@ describe.runIf(pidsCgroupParent() !== undefined)('pids cgroup pool', () => {
 
   it('removes pooled cgroups when the process exits', () => {
     const script = `
-      import { RunCgroup } from './src/workspace/runtimes/run-cgroup.ts';
+      import { RunCgroup } from './src/runtime/run-cgroup.ts';
       const cgroup = RunCgroup.acquire({ maxProcesses: 9, maxMemoryBytes: null });
       await cgroup.release();
       console.log(cgroup.path);
     `;
     const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
-      cwd: fileURLToPath(new URL('../../../', import.meta.url)),
+      cwd: fileURLToPath(new URL('../../', import.meta.url)),
       encoding: 'utf8',
       timeout: 30_000,
     });

@@ -1,8 +1,8 @@
 import { realpath, stat } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
-import type { RuntimeCommand } from '../runtime-types.js';
-import { isInside } from '../workspace-paths.js';
 import { RuntimeCommandError } from './errors.js';
+import { isInside } from './is-inside.js';
+import type { RuntimeCommand } from './runtime-types.js';
 
 /**
  * Longest timeout a runtime accepts: Node's timers hold a signed 32-bit count of milliseconds and

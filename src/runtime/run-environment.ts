@@ -1,5 +1,5 @@
 import { RunEnvironmentError } from './errors.js';
-import { SYSTEM_PATH } from './runtimes/find-executable.js';
+import { SYSTEM_PATH } from './find-executable.js';
 
 const validName = /^[A-Za-z_][A-Za-z0-9_]*$/;
 

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { sandboxWorks } from '../../../test/support/services.js';
+import { sandboxWorks } from '../../test/support/services.js';
 import { createRuntime } from './create-runtime.js';
 import { RuntimeConfigError, SandboxUnavailableError } from './errors.js';
 import { LocalRuntime } from './local-runtime.js';

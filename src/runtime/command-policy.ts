@@ -1,8 +1,8 @@
 import { realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join } from 'node:path';
 import { CommandPolicyError } from './errors.js';
+import { findExecutable, SYSTEM_PATH } from './find-executable.js';
 import { launcherExample } from './launcher-programs.js';
-import { findExecutable, SYSTEM_PATH } from './runtimes/find-executable.js';
 
 export interface CommandPolicyOptions {
   /**

@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { describeRuntimeConformance } from '../testing/runtime-conformance.js';
 import { RuntimeConfigError } from './errors.js';
 import { LOCAL_ISOLATION_WARNING, LocalRuntime } from './local-runtime.js';
+import { describeRuntimeConformance } from './testing/runtime-conformance.js';
 
 describeRuntimeConformance('local', () => new LocalRuntime());
 

@@ -1,5 +1,5 @@
-import { inSpan } from '../../telemetry/in-span.js';
-import type { RuntimeResult } from '../runtime-types.js';
+import { inSpan } from '../telemetry/in-span.js';
+import type { RuntimeResult } from './runtime-types.js';
 
 /**
  * Wraps one run in a `workspace.run` span (docs/workspaces.md lists the span names) that records how the run ended.

@@ -2,8 +2,8 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, wri
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RuntimeCommandError } from '../errors.js';
 import type { RuntimeCommand, WorkspaceRuntime } from '../runtime-types.js';
-import { RuntimeCommandError } from '../runtimes/errors.js';
 
 const PATH = '/usr/local/bin:/usr/bin:/bin';
 

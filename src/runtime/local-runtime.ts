@@ -1,8 +1,8 @@
-import type { RuntimeCommand, RuntimeResult, WorkspaceRuntime } from '../runtime-types.js';
 import { RuntimeConfigError } from './errors.js';
 import { findExecutable, SYSTEM_PATH } from './find-executable.js';
 import { commandProcessFields, runProcess } from './run-process.js';
 import { withRunSpan } from './run-span.js';
+import type { RuntimeCommand, RuntimeResult, WorkspaceRuntime } from './runtime-types.js';
 import { shellArgv } from './shell-argv.js';
 import { validateRuntimeCommand } from './validate-command.js';
 

@@ -1,4 +1,4 @@
-import { SkillboxError } from '../../errors.js';
+import { SkillboxError } from '../errors.js';
 
 /** A RuntimeCommand that cannot run as given (bad field, cwd missing or outside the workspace). */
 export class RuntimeCommandError extends SkillboxError {
@@ -32,5 +32,22 @@ export class SandboxUnavailableError extends SkillboxError {
         `on a Linux host that allows user namespaces, or choose runtime "local" to run scripts without isolation`,
     );
     this.reason = reason;
+  }
+}
+
+/** A caller environment entry that is refused (bad name, loader-injection key, NUL byte). */
+export class RunEnvironmentError extends SkillboxError {
+  readonly variable: string;
+
+  constructor(variable: string, why: string) {
+    super('RUN_ENV_REFUSED', `refused environment variable "${variable}": ${why}`);
+    this.variable = variable;
+  }
+}
+
+/** A command refused by the command allow/deny lists or not splittable without a shell. */
+export class CommandPolicyError extends SkillboxError {
+  constructor(message: string) {
+    super('COMMAND_REFUSED', message);
   }
 }

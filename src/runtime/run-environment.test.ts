@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { RunEnvironmentError } from './errors.js';
+import { SYSTEM_PATH } from './find-executable.js';
 import { assertAllowedVariable, buildRunEnvironment } from './run-environment.js';
-import { SYSTEM_PATH } from './runtimes/find-executable.js';
 
 describe('assertAllowedVariable', () => {
   it.each([

@@ -1,9 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { constants as osConstants } from 'node:os';
 import type { Readable, Writable } from 'node:stream';
-import type { RuntimeCommand, RuntimeResult } from '../runtime-types.js';
 import { CappedOutput } from './capped-output.js';
 import { killProcessGroup, killProcessTree } from './process-tree.js';
+import type { RuntimeCommand, RuntimeResult } from './runtime-types.js';
 
 export interface ProcessSpec {
   file: string;

@@ -1,6 +1,6 @@
-import type { WorkspaceRuntime } from '../runtime-types.js';
 import { RuntimeConfigError } from './errors.js';
 import { LocalRuntime } from './local-runtime.js';
+import type { WorkspaceRuntime } from './runtime-types.js';
 import { SandboxRuntime, type SandboxRuntimeOptions } from './sandbox-runtime.js';
 import { detectSandboxSupport } from './sandbox-support.js';
 

@@ -2,10 +2,10 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { sandboxWorks } from '../../../test/support/services.js';
-import { describeRuntimeConformance } from '../testing/runtime-conformance.js';
+import { sandboxWorks } from '../../test/support/services.js';
 import { RuntimeCommandError, RuntimeConfigError, SandboxUnavailableError } from './errors.js';
 import { SandboxRuntime } from './sandbox-runtime.js';
+import { describeRuntimeConformance } from './testing/runtime-conformance.js';
 
 // Linux hosts must have a working bubblewrap (CI installs it): a missing sandbox fails here loudly.
 describe.runIf(sandboxWorks)('sandbox runtime', () => {
