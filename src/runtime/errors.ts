@@ -51,3 +51,13 @@ export class CommandPolicyError extends SkillboxError {
     super('COMMAND_REFUSED', message);
   }
 }
+
+/** A workspace path (cwd, input destination, output pattern) that would leave the workspace. */
+export class WorkspacePathError extends SkillboxError {
+  readonly path: string;
+
+  constructor(path: string, why: string) {
+    super('WORKSPACE_PATH_REFUSED', `refused workspace path "${path}": ${why}`);
+    this.path = path;
+  }
+}

@@ -1,10 +1,12 @@
 import { RuntimeConfigError } from './errors.js';
 import { findExecutable, SYSTEM_PATH } from './find-executable.js';
+import { HostWorkspaceFiles } from './host-workspace-files.js';
 import { commandProcessFields, runProcess } from './run-process.js';
 import { withRunSpan } from './run-span.js';
 import type { RuntimeCommand, RuntimeResult, WorkspaceRuntime } from './runtime-types.js';
 import { shellArgv } from './shell-argv.js';
 import { validateRuntimeCommand } from './validate-command.js';
+import type { WorkspaceFiles } from './workspace-files.js';
 
 /** Options of `LocalRuntime` (which runs commands on the host without isolation): the shell and the warning it reports. */
 export interface LocalRuntimeOptions {
@@ -40,6 +42,11 @@ export class LocalRuntime implements WorkspaceRuntime {
   /** Local processes see the host as it is. */
   guestPath(hostPath: string, _workspaceRoot?: string): string {
     return hostPath;
+  }
+
+  /** The workspace is a host folder: the host reaches its files directly. */
+  files(workspaceRoot: string): WorkspaceFiles {
+    return new HostWorkspaceFiles(workspaceRoot);
   }
 
   run(command: RuntimeCommand): Promise<RuntimeResult> {

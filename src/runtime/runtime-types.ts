@@ -1,3 +1,5 @@
+import type { WorkspaceFiles } from './workspace-files.js';
+
 /**
  * One command to run in a workspace. Runtimes are small: they start a process confined to
  * `workspaceRoot`, feed stdin, enforce the timeout and output caps, and report what happened.
@@ -8,9 +10,12 @@ export interface RuntimeCommand {
   command?: string;
   /** Program and arguments, run without a shell (used when command allow/deny lists are set). */
   argv?: string[];
-  /** Absolute host path of the workspace: the only writable place. */
+  /**
+   * Absolute host path of the workspace: the only writable place. A runtime that keeps workspaces
+   * elsewhere takes it as the workspace's name (the same one its `files()` was given).
+   */
   workspaceRoot: string;
-  /** Absolute host path inside `workspaceRoot` to run in. */
+  /** Absolute host path inside `workspaceRoot` to run in (for a remote runtime: the same path below the name). */
   cwd: string;
   /** The complete environment of the process: nothing from the host is added by the runtime. */
   env: Record<string, string>;
@@ -58,7 +63,12 @@ export interface RuntimeResult {
   warnings: string[];
 }
 
-/** Something that runs commands in a workspace: `local`, `sandbox` (bubblewrap), more later. */
+/**
+ * Something that runs commands in a workspace and gives the host access to the workspace's files:
+ * `local`, `sandbox` (bubblewrap), or one whose commands run elsewhere (docs/workspaces.md,
+ * "Runtimes and workspace files"). The host never opens a workspace folder itself: staging, inputs,
+ * metadata and output files go through `files()`.
+ */
 export interface WorkspaceRuntime {
   /** `local`, `sandbox`, ... */
   readonly kind: string;
@@ -70,4 +80,9 @@ export interface WorkspaceRuntime {
    */
   guestPath(hostPath: string, workspaceRoot: string): string;
   run(command: RuntimeCommand): Promise<RuntimeResult>;
+  /**
+   * File access to the workspace named `workspaceRoot` (see `RuntimeCommand.workspaceRoot`). Cheap
+   * to call; the host runtimes work on the host folder itself (`HostWorkspaceFiles`).
+   */
+  files(workspaceRoot: string): WorkspaceFiles;
 }

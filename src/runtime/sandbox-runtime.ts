@@ -5,6 +5,7 @@ import type { Readable, Writable } from 'node:stream';
 import { bubblewrapArguments, SANDBOX_WORKSPACE_PATH } from './bubblewrap-arguments.js';
 import { RuntimeCommandError, RuntimeConfigError, SandboxUnavailableError } from './errors.js';
 import { findExecutable, SYSTEM_PATH } from './find-executable.js';
+import { HostWorkspaceFiles } from './host-workspace-files.js';
 import { isInside } from './is-inside.js';
 import { RunCgroup, type RunLimit } from './run-cgroup.js';
 import { commandProcessFields, runProcess } from './run-process.js';
@@ -14,6 +15,7 @@ import { preludeArguments, preludeScript } from './sandbox-prelude.js';
 import { detectSandboxSupport } from './sandbox-support.js';
 import { shellArgv } from './shell-argv.js';
 import { validateRuntimeCommand } from './validate-command.js';
+import type { WorkspaceFiles } from './workspace-files.js';
 
 /** Options of `SandboxRuntime`: the bubblewrap binary, the shell and resource limits (processes, memory, file size, tmpfs sizes). */
 export interface SandboxRuntimeOptions {
@@ -128,6 +130,11 @@ export class SandboxRuntime implements WorkspaceRuntime {
     }
     const rel = relative(root, path);
     return rel === '' ? SANDBOX_WORKSPACE_PATH : posix.join(SANDBOX_WORKSPACE_PATH, ...rel.split(sep));
+  }
+
+  /** The workspace is a host folder: the host reaches its files directly. */
+  files(workspaceRoot: string): WorkspaceFiles {
+    return new HostWorkspaceFiles(workspaceRoot);
   }
 
   run(command: RuntimeCommand): Promise<RuntimeResult> {

@@ -1,14 +1,7 @@
 import { SkillboxError } from '../errors.js';
 
-/** A workspace path (cwd, input destination, output pattern) that would leave the workspace. */
-export class WorkspacePathError extends SkillboxError {
-  readonly path: string;
-
-  constructor(path: string, why: string) {
-    super('WORKSPACE_PATH_REFUSED', `refused workspace path "${path}": ${why}`);
-    this.path = path;
-  }
-}
+// Defined beside the workspace file access it guards (src/runtime/host-workspace-files.ts); named here too for the workspace layer.
+export { WorkspacePathError } from '../runtime/errors.js';
 
 /** An input that cannot be staged: unknown scheme, missing source, refused host path. */
 export class WorkspaceInputError extends SkillboxError {

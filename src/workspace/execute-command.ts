@@ -100,11 +100,11 @@ export async function executeCommand(
       const quota = options.workspaceQuota;
       // Without a finite limit there is nothing to watch, and no walk of the workspace to pay for.
       const watched = Number.isFinite(quota.maxBytes) || Number.isFinite(quota.maxFiles);
-      const baseline = watched ? await measureWorkspace(workspace.root, unlimited) : { bytes: 0, files: 0 };
+      const baseline = watched ? await measureWorkspace(workspace.files, unlimited) : { bytes: 0, files: 0 };
       const stopForQuota = new AbortController();
       let stoppedFor: { limit: QuotaLimit; usage: WorkspaceUsage } | undefined;
       const stopWatching = watched
-        ? watchWorkspaceQuota(workspace.root, watchLimits(quota, baseline), (limit, usage) => {
+        ? watchWorkspaceQuota(workspace.files, watchLimits(quota, baseline), (limit, usage) => {
             stoppedFor = { limit, usage };
             stopForQuota.abort();
           })
@@ -130,7 +130,7 @@ export async function executeCommand(
         })
         .finally(stopWatching);
       // Measured again after the run: a command faster than the watch still shows what it left.
-      const after = stoppedFor?.usage ?? (watched ? await measureWorkspace(workspace.root, quota) : baseline);
+      const after = stoppedFor?.usage ?? (watched ? await measureWorkspace(workspace.files, quota) : baseline);
       const quotaHit = stoppedFor?.limit ?? after.exceeded;
       if (quotaHit !== undefined) warnings.push(quotaWarning(quotaHit, after, quota, stoppedFor !== undefined));
 

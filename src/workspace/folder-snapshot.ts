@@ -1,16 +1,11 @@
 import { createHash } from 'node:crypto';
 import { constants } from 'node:fs';
-import { chmod, copyFile, lstat, mkdir, open, readdir, realpath, symlink } from 'node:fs/promises';
+import { open, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { createBundledFileRule, isSkippedFolderName } from '../repository/bundled-file-rule.js';
-import { isInside } from './workspace-paths.js';
+import { type FolderEntry, scanTree } from '../runtime/scan-tree.js';
 
-/** One entry of a skill folder, as staging copies it. */
-export type FolderEntry =
-  | { kind: 'directory'; path: string; mode: number }
-  | { kind: 'file'; path: string; mode: number; size: number; mtimeMs: number }
-  /** A link that stays inside the skill; `target` is relative to the link's own folder. */
-  | { kind: 'link'; path: string; target: string };
+export type { FolderEntry };
 
 export interface FolderScan {
   entries: FolderEntry[];
@@ -42,78 +37,28 @@ export interface ScanOptions {
 }
 
 /**
- * Lists a folder without reading file contents. Links are kept only when they resolve inside the
- * folder (re-created as relative links in the copy); a link that leaves it, or dangles, is skipped
- * with a warning, so staging never copies host files the author did not ship.
+ * Lists a skill folder without reading file contents (scan-tree.ts: links kept only when they stay
+ * inside), leaving out what staging never copies, and computes the cheap manifest.
  */
 export async function scanFolder(skillDir: string, options: ScanOptions = { skillFolder: true }): Promise<FolderScan> {
-  const root = await realpath(skillDir);
-  interface Visited {
-    entries: FolderEntry[];
-    warnings: string[];
-  }
-  // Every entry of a folder is looked at concurrently (the disk or cache answers several at once);
-  // results are put back in sorted order, so entries and warnings do not depend on timing.
-  async function walk(relativeDir: string): Promise<Visited> {
-    const names = (await readdir(path.join(root, relativeDir))).sort();
-    const visited = await Promise.all(
-      names.map(async (name): Promise<Visited> => {
-        if (options.skillFolder && skippedAnywhere.has(name)) return { entries: [], warnings: [] };
-        if (options.skillFolder && isSecretLookingName(name)) {
-          const relative = relativeDir === '' ? name : `${relativeDir}/${name}`;
-          return {
-            entries: [],
-            warnings: [`skipped "${relative}": secret-looking files are not staged (see defaultDeniedFileNames)`],
-          };
-        }
-        if (options.skillFolder && relativeDir === '' && reservedTopLevel.has(name)) {
-          return {
-            entries: [],
-            warnings: [
-              `skipped "${name}" of the skill folder: the working copy links ${name}/ to the workspace's folder`,
-            ],
-          };
-        }
-        return visit(relativeDir === '' ? name : `${relativeDir}/${name}`);
-      }),
-    );
-    return {
-      entries: visited.flatMap((result) => result.entries),
-      warnings: visited.flatMap((result) => result.warnings),
-    };
-  }
-  async function visit(relative: string): Promise<Visited> {
-    const absolute = path.join(root, relative);
-    const stats = await lstat(absolute);
-    if (stats.isSymbolicLink()) {
-      const resolved = await realpath(absolute).catch(() => undefined);
-      if (resolved === undefined || !isInside(root, resolved)) {
-        return {
-          entries: [],
-          warnings: [
-            `skipped link "${relative}": it ${resolved === undefined ? 'dangles' : 'leads out of the skill folder'}`,
-          ],
-        };
-      }
-      const target = path.relative(path.dirname(absolute), resolved) || '.';
-      return { entries: [{ kind: 'link', path: relative, target: target.split(path.sep).join('/') }], warnings: [] };
-    }
-    if (stats.isDirectory()) {
-      const inside = await walk(relative);
+  const { entries, warnings } = await scanTree(skillDir, (name, relativeDir) => {
+    if (!options.skillFolder) return undefined;
+    if (skippedAnywhere.has(name)) return { skip: true };
+    if (isSecretLookingName(name)) {
+      const relative = relativeDir === '' ? name : `${relativeDir}/${name}`;
       return {
-        entries: [{ kind: 'directory', path: relative, mode: stats.mode & 0o777 }, ...inside.entries],
-        warnings: inside.warnings,
+        skip: true,
+        warning: `skipped "${relative}": secret-looking files are not staged (see defaultDeniedFileNames)`,
       };
     }
-    if (stats.isFile())
+    if (relativeDir === '' && reservedTopLevel.has(name)) {
       return {
-        entries: [{ kind: 'file', path: relative, mode: stats.mode & 0o777, size: stats.size, mtimeMs: stats.mtimeMs }],
-        warnings: [],
+        skip: true,
+        warning: `skipped "${name}" of the skill folder: the working copy links ${name}/ to the workspace's folder`,
       };
-    // Sockets, FIFOs and devices are not skill content.
-    return { entries: [], warnings: [] };
-  }
-  const { entries, warnings } = await walk('');
+    }
+    return undefined;
+  });
   const hash = createHash('sha256');
   for (const entry of entries) {
     hash.update(
@@ -141,34 +86,7 @@ export async function digestFolder(skillDir: string, entries: readonly FolderEnt
   return combineDigests(entries, fileDigests);
 }
 
-/**
- * Copies the scanned entries to `destination` (which exists) and returns `digestFolder`'s digest,
- * reading each file once: the first staging of a skill used to copy and then read everything again
- * to hash it, which cost several times a plain `cp -r`.
- */
-export async function copyAndDigest(
-  source: string,
-  entries: readonly FolderEntry[],
-  destination: string,
-): Promise<string> {
-  await createFoldersAndLinks(entries, destination);
-  const fileDigests = new Map<string, string>();
-  await forEachFile(entries, async (entry, buffer) => {
-    const relative = entry.path.split('/');
-    fileDigests.set(
-      entry.path,
-      await copyFileHashing(
-        path.join(source, ...relative),
-        path.join(destination, ...relative),
-        entry.mode | 0o600,
-        buffer,
-      ),
-    );
-  });
-  return combineDigests(entries, fileDigests);
-}
-
-function combineDigests(entries: readonly FolderEntry[], fileDigests: ReadonlyMap<string, string>): string {
+export function combineDigests(entries: readonly FolderEntry[], fileDigests: ReadonlyMap<string, string>): string {
   const hash = createHash('sha256');
   for (const entry of entries) {
     if (entry.kind === 'directory') continue;
@@ -193,36 +111,6 @@ async function hashFile(file: string, buffer: Buffer): Promise<string> {
     }
   } finally {
     await handle.close();
-  }
-  return hash.digest('hex');
-}
-
-async function copyFileHashing(from: string, to: string, mode: number, buffer: Buffer): Promise<string> {
-  const hash = createHash('sha256');
-  const input = await open(from, constants.O_RDONLY);
-  try {
-    // O_EXCL: the destination is new; a name that exists already (a link) is never written through.
-    const output = await open(
-      to,
-      constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
-      0o600,
-    );
-    try {
-      for (;;) {
-        const { bytesRead } = await input.read(buffer, 0, buffer.length, null);
-        if (bytesRead === 0) break;
-        const chunk = buffer.subarray(0, bytesRead);
-        const written = output.write(chunk, 0, bytesRead);
-        hash.update(chunk);
-        await written;
-      }
-      // The mode is set explicitly: the umask would strip bits from the one given to open().
-      await output.chmod(mode);
-    } finally {
-      await output.close();
-    }
-  } finally {
-    await input.close();
   }
   return hash.digest('hex');
 }
@@ -252,28 +140,4 @@ async function forEachFile(
     while (next < files.length) await work(files[next++] as Extract<FolderEntry, { kind: 'file' }>, buffer);
   };
   await Promise.all(Array.from({ length: Math.min(copyConcurrency, files.length) }, worker));
-}
-
-/** Folders and links, in scan order (parents before children). */
-async function createFoldersAndLinks(entries: readonly FolderEntry[], destination: string): Promise<void> {
-  for (const entry of entries) {
-    const target = path.join(destination, ...entry.path.split('/'));
-    if (entry.kind === 'directory') await mkdir(target, { mode: entry.mode | 0o700 });
-    else if (entry.kind === 'link') await symlink(entry.target, target);
-  }
-}
-
-/** Re-creates scanned entries under `destination` (which exists); files copy-on-write where possible. */
-export async function copyScannedEntries(
-  source: string,
-  entries: readonly FolderEntry[],
-  destination: string,
-): Promise<void> {
-  await createFoldersAndLinks(entries, destination);
-  await forEachFile(entries, async (entry) => {
-    const target = path.join(destination, ...entry.path.split('/'));
-    await copyFile(path.join(source, ...entry.path.split('/')), target, constants.COPYFILE_FICLONE);
-    // The copy belongs to the session, which may change it.
-    await chmod(target, entry.mode | 0o600);
-  });
 }

@@ -1,19 +1,14 @@
 import { createHash } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
-import { lstat, mkdir, realpath, rename, symlink, writeFile } from 'node:fs/promises';
+import { lstat, realpath } from 'node:fs/promises';
 import path from 'node:path';
-import { pipeline } from 'node:stream/promises';
 import type { SkillContext, SkillRepository } from '../repository/types.js';
-import { openFileInside, withFolderInside } from './anchored-folder.js';
+import { scanTree } from '../runtime/scan-tree.js';
+import type { PlacedTree, TreeEntry, WorkspaceFiles } from '../runtime/workspace-files.js';
 import { type ArtifactStore, parseArtifactReference } from './artifact-store.js';
 import { WorkspaceInputError, WorkspacePathError } from './errors.js';
-import { scanFolder } from './folder-snapshot.js';
-import { newBuildPath } from './host-build-area.js';
-import { removeTree } from './remove-tree.js';
 import {
   isInside,
   metadataFileName,
-  realPathInside,
   toWorkspaceRelative,
   type WorkspacePathContext,
   workspaceFolders,
@@ -55,7 +50,8 @@ export function recordedSource(input: StagedInput): string {
 }
 
 export interface InputStagingContext {
-  root: string;
+  /** The workspace's files, through its runtime. */
+  files: WorkspaceFiles;
   paths: WorkspacePathContext;
   /** Scope of `artifact://` inputs: the workspace's own (app, user and session). */
   artifactScope: string;
@@ -106,7 +102,7 @@ export async function stageInput(spec: InputSpec, context: InputStagingContext):
       reference.version,
     );
     const to = inputDestination(spec, path.posix.basename(reference.name), context.paths);
-    await replaceWith(context.root, to, (temporary) => writeFile(temporary, artifact.data, { mode: 0o644 }));
+    await context.files.put(to, { kind: 'file', mode: 0o644, content: { data: artifact.data } });
     return { from, to, mode, version: artifact.version };
   }
 
@@ -122,35 +118,39 @@ export async function stageInput(spec: InputSpec, context: InputStagingContext):
     if (chosen.length === 0) throw new WorkspaceInputError(from, `skill "${skill}" has no file or folder "${inner}"`);
     const single = chosen.length === 1 && chosen[0] === inner;
     const to = inputDestination(spec, inner === '' ? skill : path.posix.basename(inner), context.paths);
-    await replaceWith(context.root, to, async (temporary) => {
-      if (single)
-        return writeFile(temporary, await context.repository.readFile(skill, inner, context.skillContext), {
-          mode: 0o644,
-        });
+    let tree: PlacedTree;
+    if (single) {
+      const data = await context.repository.readFile(skill, inner, context.skillContext);
+      tree = { kind: 'file', mode: 0o644, content: { data } };
+    } else {
+      const entries: TreeEntry[] = [];
       for (const file of chosen) {
-        const target = path.join(temporary, ...(inner === '' ? file : file.slice(inner.length + 1)).split('/'));
-        await mkdir(path.dirname(target), { recursive: true });
-        await writeFile(target, await context.repository.readFile(skill, file, context.skillContext), { mode: 0o644 });
+        entries.push({
+          kind: 'file',
+          path: inner === '' ? file : file.slice(inner.length + 1),
+          mode: 0o644,
+          content: { data: await context.repository.readFile(skill, file, context.skillContext) },
+        });
       }
-    });
+      tree = { kind: 'directory', mode: 0o755, entries };
+    }
+    await context.files.put(to, tree);
     return { from, to, mode };
   }
 
   if (from.startsWith('workspace://')) {
     const relative = toWorkspaceRelative(from, '', context.paths);
-    const source = await realPathInside(context.root, path.join(context.root, relative));
-    if (source === undefined) throw new WorkspaceInputError(from, 'no such file or folder inside the workspace');
+    const [source] = await context.files.resolve([relative]);
+    if (source === undefined || !source.inside)
+      throw new WorkspaceInputError(from, 'no such file or folder inside the workspace');
     const to = inputDestination(spec, path.posix.basename(relative) || 'workspace', context.paths);
-    const sourceRelative = path.relative(context.root, source);
     if (mode === 'link') {
-      await replaceWith(context.root, to, (temporary) =>
-        symlink(
-          path.relative(path.dirname(path.join(context.root, to)), path.join(context.root, sourceRelative)),
-          temporary,
-        ),
-      );
+      const target = path.posix.relative(path.posix.dirname(to), source.path) || '.';
+      await context.files.put(to, { kind: 'link', target });
     } else {
-      await replaceWith(context.root, to, (temporary) => copyPath(source, temporary, context.root));
+      if (source.entry.kind !== 'file' && source.entry.kind !== 'directory')
+        throw new WorkspaceInputError(from, 'it is neither a file nor a folder');
+      await context.files.copy(source.path, to);
     }
     return { from, to, mode };
   }
@@ -191,73 +191,36 @@ export async function stageInput(spec: InputSpec, context: InputStagingContext):
         from,
         'this runtime cannot see host paths, so a link would dangle; use mode "copy"',
       );
-    await replaceWith(context.root, to, (temporary) => symlink(realSource, temporary));
+    await context.files.put(to, { kind: 'link', target: realSource });
   } else {
-    await replaceWith(context.root, to, (temporary) => copyPath(realSource, temporary, allowedRoot));
+    await context.files.put(to, await hostTree(realSource, allowedRoot));
   }
   return { from, to, mode, host: true };
 }
 
 /**
- * Copies a file, or a folder without links that leave it, from `source` (a real path inside
- * `allowedRoot`) to `destination` in the host build area. Every file is opened without following its
- * last name and checked, once open, to lie inside `allowedRoot`: a link swapped into the source after
- * the check (by a command, when the source is in the workspace) cannot make the host read elsewhere.
+ * A host file, or a folder without links that leave it, as a tree to place. Every file is read
+ * through `within` (the runtime opens it without following its last name and checks, once open,
+ * that it lies inside `allowedRoot`): a link swapped into the source after this scan cannot make
+ * the host read elsewhere.
  */
-async function copyPath(source: string, destination: string, allowedRoot: string): Promise<void> {
+async function hostTree(source: string, allowedRoot: string): Promise<PlacedTree> {
   const stats = await lstat(source);
-  if (stats.isFile()) return copyFileInside(source, destination, allowedRoot, stats.mode);
+  if (stats.isFile())
+    return { kind: 'file', mode: (stats.mode & 0o777) | 0o600, content: { hostFile: source, within: allowedRoot } };
   if (!stats.isDirectory()) throw new WorkspaceInputError(source, 'it is neither a file nor a folder');
-  const scan = await scanFolder(source, { skillFolder: false });
-  await mkdir(destination, { mode: 0o755 });
-  for (const entry of scan.entries) {
-    const target = path.join(destination, ...entry.path.split('/'));
-    if (entry.kind === 'directory') await mkdir(target, { mode: entry.mode | 0o700 });
-    else if (entry.kind === 'link') await symlink(entry.target, target);
-    else await copyFileInside(path.join(source, ...entry.path.split('/')), target, allowedRoot, entry.mode);
-  }
-}
-
-async function copyFileInside(source: string, destination: string, allowedRoot: string, mode: number): Promise<void> {
-  const handle = await openFileInside(allowedRoot, source).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ELOOP') throw new WorkspaceInputError(source, 'it became a link while being copied');
-    throw error;
-  });
-  try {
-    await pipeline(
-      handle.createReadStream({ autoClose: false }),
-      createWriteStream(destination, { flags: 'wx', mode: (mode & 0o777) | 0o600 }),
-    );
-  } finally {
-    await handle.close();
-  }
-}
-
-/**
- * Builds the new entry in the host build area (where no command can reach), then renames it into
- * the destination's parent, opened and checked first (anchored-folder.ts): a folder swapped for a
- * link meanwhile cannot redirect the write. Whatever sat at the destination (a file, a folder, a
- * planted link) is replaced, never written through; a replaced folder is moved out before removal.
- */
-async function replaceWith(root: string, to: string, build: (temporary: string) => Promise<void>): Promise<void> {
-  const parentRelative = path.posix.dirname(to) === '.' ? '' : path.posix.dirname(to);
-  const name = path.posix.basename(to);
-  const temporary = await newBuildPath(root);
-  let retired: string | undefined;
-  try {
-    await build(temporary);
-    await withFolderInside(root, parentRelative, { create: true }, async (parent) => {
-      const target = parent.entry(name);
-      const existing = await lstat(target).catch(() => undefined);
-      if (existing?.isDirectory()) {
-        retired = await newBuildPath(root);
-        await rename(target, retired);
-      }
-      // rename replaces a file or a link itself, never what a link points to.
-      await rename(temporary, target);
-    });
-  } finally {
-    await removeTree(temporary);
-    if (retired !== undefined) await removeTree(retired);
-  }
+  const scan = await scanTree(source);
+  const entries: TreeEntry[] = scan.entries.map((entry) =>
+    entry.kind === 'directory'
+      ? { kind: 'directory', path: entry.path, mode: entry.mode | 0o700 }
+      : entry.kind === 'link'
+        ? entry
+        : {
+            kind: 'file',
+            path: entry.path,
+            mode: (entry.mode & 0o777) | 0o600,
+            content: { hostFile: path.join(source, ...entry.path.split('/')), within: allowedRoot },
+          },
+  );
+  return { kind: 'directory', mode: 0o755, entries };
 }

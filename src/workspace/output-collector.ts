@@ -1,8 +1,6 @@
-import { lstat, readdir, stat } from 'node:fs/promises';
-import path from 'node:path';
-import { openFileInside, readHead } from './anchored-folder.js';
+import type { WorkspaceFiles } from '../runtime/workspace-files.js';
 import { compileGlob, escapeGlob, MatchBudget } from './glob-pattern.js';
-import { metadataFileName, realPathInside } from './workspace-paths.js';
+import { metadataFileName } from './workspace-paths.js';
 
 export interface OutputLimits {
   /** Files collected at most; later matches are left out and `limitsHit` is set. */
@@ -36,7 +34,6 @@ export const maxOutputPatterns = 64;
 export interface CollectedFile {
   /** Workspace-relative path of the file itself, links resolved (`skills/x/out/a.txt` is `out/a.txt`). */
   name: string;
-  hostPath: string;
   sizeBytes: number;
   /** The first bytes of the file, at most the per-file and remaining total budget. */
   data: Buffer;
@@ -57,7 +54,6 @@ export interface CollectedOutputs {
 export interface OutputMatch {
   /** Workspace-relative path of the file itself, links resolved. */
   name: string;
-  hostPath: string;
   mtimeMs: number;
   sizeBytes: number;
   /** Inode and status-change time: with size and mtime, what tells a rewritten file from an untouched one. */
@@ -83,12 +79,12 @@ export interface FindOutputsOptions {
  * is resolved before the walk.
  */
 export async function collectOutputs(
-  root: string,
+  files: WorkspaceFiles,
   patterns: readonly string[],
   limits: OutputLimits = defaultOutputLimits,
 ): Promise<CollectedOutputs> {
-  const found = await findOutputs(root, patterns);
-  const read = await readOutputs(root, found.matches, limits);
+  const found = await findOutputs(files, patterns);
+  const read = await readOutputs(files, found.matches, limits);
   return { ...read, warnings: [...found.warnings, ...read.warnings] };
 }
 
@@ -98,7 +94,7 @@ export async function collectOutputs(
  * "what did this run write" needs no second pass.
  */
 export async function findOutputs(
-  root: string,
+  files: WorkspaceFiles,
   patterns: readonly string[],
   options: FindOutputsOptions = {},
 ): Promise<{ matches: OutputMatch[]; warnings: string[] }> {
@@ -108,58 +104,48 @@ export async function findOutputs(
   const budget = new MatchBudget(maxMatchSteps);
   for (const pattern of patterns) {
     const glob = compileGlob(pattern);
-    const base = await realPathInside(root, path.join(root, glob.base));
-    if (base === undefined) {
-      const exists = await lstat(path.join(root, glob.base)).then(
-        () => true,
-        () => false,
-      );
-      if (exists) warnings.push(`output pattern "${pattern}" leads out of the workspace; nothing collected from it`);
+    const [base] = await files.resolve([glob.base]);
+    if (base === undefined) continue;
+    if (!base.inside) {
+      warnings.push(`output pattern "${pattern}" leads out of the workspace; nothing collected from it`);
       continue;
     }
-    const baseStats = await stat(base);
-    const matches: OutputMatch[] = [];
-    const consider = async (logical: string, absolute: string): Promise<void> => {
-      const real = await realPathInside(root, absolute);
-      if (real === undefined) {
-        warnings.push(`skipped "${logical}": a link that leads out of the workspace`);
-        return;
-      }
-      const stats = await stat(real);
-      if (!stats.isFile()) return;
-      if (options.modifiedSince !== undefined && stats.mtimeMs < options.modifiedSince) return;
-      const name = path.relative(root, real).split(path.sep).join('/');
-      if (!isInternal(name))
-        matches.push({
-          name,
-          hostPath: real,
-          mtimeMs: stats.mtimeMs,
-          sizeBytes: stats.size,
-          inode: stats.ino,
-          ctimeMs: stats.ctimeMs,
-        });
-    };
-    if (baseStats.isFile()) {
-      if (!glob.hasWildcards) await consider(glob.base, path.join(root, glob.base));
-    } else if (baseStats.isDirectory()) {
+    // Candidates are resolved together (one call, however far the workspace is), in walk order.
+    const candidates: string[] = [];
+    if (base.entry.kind === 'file') {
+      if (!glob.hasWildcards) candidates.push(glob.base);
+    } else if (base.entry.kind === 'directory') {
       // A plain folder path collects the folder's files, as `folder/**` would.
       const matcher = glob.hasWildcards ? glob : compileGlob(`${escapeGlob(glob.base)}/**`);
       const maxDepth = glob.hasWildcards ? glob.maxDepth : Infinity;
-      const walk = async (directory: string, logicalDir: string, depth: number): Promise<void> => {
-        if (depth > maxDepth) return;
-        const entries = await readdir(directory, { withFileTypes: true }).catch(() => []);
-        entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-        for (const entry of entries) {
-          walked += 1;
-          if (walked > maxWalkedEntries || budget.exhausted) return;
-          const logical = logicalDir === '' ? entry.name : `${logicalDir}/${entry.name}`;
-          const absolute = path.join(directory, entry.name);
-          if (entry.isDirectory()) await walk(absolute, logical, depth + 1);
-          else if ((entry.isFile() || entry.isSymbolicLink()) && matcher.matches(logical, budget))
-            await consider(logical, absolute);
-        }
-      };
-      await walk(base, glob.base, 1);
+      const listing = await files.list(base.path, { maxDepth, maxEntries: maxWalkedEntries - walked + 1 });
+      for (const entry of listing.entries) {
+        walked += 1;
+        if (walked > maxWalkedEntries || budget.exhausted) break;
+        if (entry.kind !== 'file' && entry.kind !== 'link') continue;
+        const logical = glob.base === '' ? entry.path : `${glob.base}/${entry.path}`;
+        if (matcher.matches(logical, budget)) candidates.push(logical);
+      }
+    }
+    const resolved = await files.resolve(candidates);
+    const matches: OutputMatch[] = [];
+    for (const [index, logical] of candidates.entries()) {
+      const real = resolved[index];
+      if (real === undefined || !real.inside) {
+        warnings.push(`skipped "${logical}": a link that leads out of the workspace`);
+        continue;
+      }
+      const { entry } = real;
+      if (entry.kind !== 'file') continue;
+      if (options.modifiedSince !== undefined && entry.mtimeMs < options.modifiedSince) continue;
+      if (!isInternal(real.path))
+        matches.push({
+          name: real.path,
+          mtimeMs: entry.mtimeMs,
+          sizeBytes: entry.sizeBytes,
+          inode: entry.inode,
+          ctimeMs: entry.ctimeMs,
+        });
     }
     matches.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const match of matches) if (!found.has(match.name)) found.set(match.name, match);
@@ -179,31 +165,26 @@ export async function findOutputs(
  * search and the read, a folder on the path may have become a link to the host.
  */
 export async function readOutputs(
-  root: string,
+  files: WorkspaceFiles,
   matches: readonly OutputMatch[],
   limits: OutputLimits = defaultOutputLimits,
 ): Promise<CollectedOutputs> {
   const warnings: string[] = [];
-  const files: CollectedFile[] = [];
+  const collected: CollectedFile[] = [];
   let total = 0;
   const limitsHit = new Set<OutputLimitHit>();
-  for (const { name, hostPath } of matches) {
-    if (files.length >= limits.maxFiles || total >= limits.maxTotalBytes) {
-      limitsHit.add(files.length >= limits.maxFiles ? 'output_files' : 'output_bytes');
+  for (const { name } of matches) {
+    if (collected.length >= limits.maxFiles || total >= limits.maxTotalBytes) {
+      limitsHit.add(collected.length >= limits.maxFiles ? 'output_files' : 'output_bytes');
       warnings.push(
-        `output files limited to ${limits.maxFiles} files and ${limits.maxTotalBytes} bytes; ${matches.length - files.length} more matched`,
+        `output files limited to ${limits.maxFiles} files and ${limits.maxTotalBytes} bytes; ${matches.length - collected.length} more matched`,
       );
       break;
     }
     const budget = Math.min(limits.maxFileBytes, limits.maxTotalBytes - total);
     let head: { data: Buffer; sizeBytes: number };
     try {
-      const handle = await openFileInside(root, hostPath);
-      try {
-        head = await readHead(handle, budget);
-      } finally {
-        await handle.close();
-      }
+      head = await files.read(name, budget);
     } catch (error) {
       warnings.push(`skipped "${name}": ${(error as Error).message}`);
       continue;
@@ -212,9 +193,9 @@ export async function readOutputs(
     const truncated = sizeBytes > data.length;
     if (truncated) limitsHit.add('output_bytes');
     total += data.length;
-    files.push({ name, hostPath, sizeBytes, data, truncated });
+    collected.push({ name, sizeBytes, data, truncated });
   }
-  return { files, limitsHit: [...limitsHit], warnings };
+  return { files: collected, limitsHit: [...limitsHit], warnings };
 }
 
 /** Workspace bookkeeping is never an output file. */

@@ -159,7 +159,14 @@ describe('skill staging', () => {
     expect(await readlink(path.join(workspace.root, 'skills', 'alpha', 'scripts'))).toBe(
       path.join(await import('node:fs/promises').then((fs) => fs.realpath(source)), 'scripts'),
     );
-    const isolated = { kind: 'sandbox', isolated: true, guestPath: (p: string) => p, run: new LocalRuntime().run };
+    const local = new LocalRuntime();
+    const isolated = {
+      kind: 'sandbox',
+      isolated: true,
+      guestPath: (p: string) => p,
+      run: local.run,
+      files: local.files,
+    };
     expect(() => createWorkspaceManager({ runtime: isolated, repository, stageMode: 'link' })).toThrow(
       WorkspaceConfigError,
     );

@@ -1,18 +1,9 @@
-import { lstat, mkdir, realpath, rename, rm, symlink, writeFile } from 'node:fs/promises';
+import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import type { Skill, SkillContext, SkillRepository } from '../repository/types.js';
-import { withFolderInside } from './anchored-folder.js';
+import type { TreeEntry, WorkspaceFiles } from '../runtime/workspace-files.js';
 import { SkillStagingError } from './errors.js';
-import {
-  copyAndDigest,
-  copyScannedEntries,
-  digestFiles,
-  digestFolder,
-  type FolderEntry,
-  scanFolder,
-} from './folder-snapshot.js';
-import { newBuildPath } from './host-build-area.js';
-import { removeTree } from './remove-tree.js';
+import { combineDigests, digestFiles, digestFolder, type FolderEntry, scanFolder } from './folder-snapshot.js';
 import type { StagedSkillRecord } from './workspace-metadata.js';
 import { workspaceFolders } from './workspace-paths.js';
 
@@ -23,8 +14,6 @@ export interface StagedSkill {
   name: string;
   /** Workspace-relative folder of the working copy: `skills/<name>`. */
   relativePath: string;
-  /** Host path of the working copy. */
-  hostPath: string;
   digest: string;
   /** False when the working copy was already current and nothing was written. */
   staged: boolean;
@@ -32,7 +21,8 @@ export interface StagedSkill {
 }
 
 export interface StageSkillRequest {
-  root: string;
+  /** The workspace's files, through its runtime. */
+  files: WorkspaceFiles;
   skill: Skill;
   repository: SkillRepository;
   context?: SkillContext;
@@ -85,11 +75,11 @@ export function assertStageableName(name: string): void {
  * copy untouched. The source is only ever read.
  */
 export async function stageSkill(request: StageSkillRequest): Promise<StageSkillOutcome> {
-  const { root, skill, mode, previous } = request;
+  const { files, skill, mode, previous } = request;
   assertStageableName(skill.name);
   const relativePath = `${workspaceFolders.skills}/${skill.name}`;
-  const hostPath = path.join(root, relativePath);
-  const currentInode = previous !== undefined && previous.mode === mode ? await workingCopyInode(hostPath) : undefined;
+  const currentInode =
+    previous !== undefined && previous.mode === mode ? await workingCopyInode(files, relativePath) : undefined;
   const intact =
     previous !== undefined &&
     currentInode !== undefined &&
@@ -102,7 +92,7 @@ export async function stageSkill(request: StageSkillRequest): Promise<StageSkill
     manifest?: string,
   ): StageSkillOutcome => {
     return {
-      staged: { name: skill.name, relativePath, hostPath, digest, staged, warnings },
+      staged: { name: skill.name, relativePath, digest, staged, warnings },
       record: {
         name: skill.name,
         rel_path: relativePath,
@@ -118,17 +108,15 @@ export async function stageSkill(request: StageSkillRequest): Promise<StageSkill
   if (skill.path === undefined) {
     if (mode === 'link')
       throw new SkillStagingError(skill.name, 'a skill defined in code has no folder to link; use copy staging');
-    const files = await readSkillFiles(request);
-    const digest = digestFiles(files);
+    const skillFiles = await readSkillFiles(request);
+    const digest = digestFiles(skillFiles);
     if (intact && previous.digest === digest) return result(digest, false, currentInode, []);
-    const copyInode = await swapIn(root, skill.name, async (temporary) => {
-      for (const file of files) {
-        const target = path.join(temporary, ...file.path.split('/'));
-        await mkdir(path.dirname(target), { recursive: true });
-        await writeFile(target, file.data, { mode: 0o644 });
-      }
-    });
-    return result(digest, true, copyInode, []);
+    const copyInode = await placeCopy(
+      files,
+      relativePath,
+      skillFiles.map((file) => ({ kind: 'file', path: file.path, mode: 0o644, content: { data: file.data } })),
+    );
+    return result(digest, true, copyInode.inode, []);
   }
 
   const scan = await scanFolder(skill.path).catch((error: unknown) => {
@@ -137,27 +125,26 @@ export async function stageSkill(request: StageSkillRequest): Promise<StageSkill
   if (intact && previous.manifest === scan.manifest)
     return result(previous.digest, false, currentInode, scan.warnings, scan.manifest);
   const source = skill.path;
-  const build = () =>
-    swapIn(root, skill.name, (temporary) =>
-      mode === 'copy'
-        ? copyScannedEntries(source, scan.entries, temporary)
-        : linkTopLevel(source, scan.entries, temporary),
+  const build = async (digests: boolean) =>
+    placeCopy(
+      files,
+      relativePath,
+      mode === 'copy' ? copiedEntries(source, scan.entries) : await linkedEntries(source, scan.entries),
+      digests,
     );
   if (intact) {
     const digest = await digestFolder(source, scan.entries);
     if (previous.digest === digest) return result(digest, false, currentInode, scan.warnings, scan.manifest);
-    return result(digest, true, await build(), scan.warnings, scan.manifest);
+    return result(digest, true, (await build(false)).inode, scan.warnings, scan.manifest);
   }
   // Nothing usable to compare with: hash while copying, reading every file once.
   if (mode === 'copy') {
-    let digest = '';
-    const copyInode = await swapIn(root, skill.name, async (temporary) => {
-      digest = await copyAndDigest(source, scan.entries, temporary);
-    });
-    return result(digest, true, copyInode, scan.warnings, scan.manifest);
+    const placed = await build(true);
+    const digest = combineDigests(scan.entries, new Map(Object.entries(placed.digests ?? {})));
+    return result(digest, true, placed.inode, scan.warnings, scan.manifest);
   }
-  const [digest, copyInode] = await Promise.all([digestFolder(source, scan.entries), build()]);
-  return result(digest, true, copyInode, scan.warnings, scan.manifest);
+  const [digest, placed] = await Promise.all([digestFolder(source, scan.entries), build(false)]);
+  return result(digest, true, placed.inode, scan.warnings, scan.manifest);
 }
 
 async function readSkillFiles(request: StageSkillRequest): Promise<Array<{ path: string; data: Buffer }>> {
@@ -176,53 +163,43 @@ async function readSkillFiles(request: StageSkillRequest): Promise<Array<{ path:
 }
 
 /** The working copy's inode when it is a folder that still holds its workspace links; else undefined. */
-async function workingCopyInode(hostPath: string): Promise<number | undefined> {
-  try {
-    const [folder, ...links] = await Promise.all([
-      lstat(hostPath),
-      ...workingCopyLinks.map(([link]) => lstat(path.join(hostPath, link))),
-    ]);
-    return folder.isDirectory() && links.every((link) => link.isSymbolicLink()) ? folder.ino : undefined;
-  } catch {
-    return undefined;
-  }
+async function workingCopyInode(files: WorkspaceFiles, relativePath: string): Promise<number | undefined> {
+  const [folder, ...links] = await Promise.all([
+    files.inspect(relativePath),
+    ...workingCopyLinks.map(([link]) => files.inspect(`${relativePath}/${link}`)),
+  ]);
+  return folder?.kind === 'directory' && links.every((link) => link?.kind === 'link') ? folder.inode : undefined;
 }
 
 /**
- * Builds the new copy in the host build area, where no command can reach it, adds the workspace
- * links, then replaces the old copy by two renames made through `skills/`, opened and checked first
- * (anchored-folder.ts), so a link planted there at any moment cannot redirect them. The old copy is
- * moved out of the workspace before it is removed. Returns the new copy's inode (a rename keeps it).
+ * Places a new working copy with its workspace links in one step (`WorkspaceFiles.put`: built
+ * where no command can reach it, then swapped in), so a failure leaves the previous copy untouched.
  */
-async function swapIn(root: string, name: string, fill: (temporary: string) => Promise<void>): Promise<number> {
-  const temporary = await newBuildPath(root);
-  let retired: string | undefined;
-  try {
-    await mkdir(temporary, { mode: 0o755 });
-    const { ino } = await lstat(temporary);
-    await fill(temporary);
-    for (const [link, destination] of workingCopyLinks) {
-      await rm(path.join(temporary, link), { recursive: true, force: true });
-      await symlink(destination, path.join(temporary, link));
-    }
-    await withFolderInside(root, workspaceFolders.skills, { create: true }, async (skills) => {
-      const target = skills.entry(name);
-      if (
-        await lstat(target).then(
-          () => true,
-          () => false,
-        )
-      ) {
-        retired = await newBuildPath(root);
-        await rename(target, retired);
-      }
-      await rename(temporary, target);
-    });
-    return ino;
-  } finally {
-    await removeTree(temporary);
-    if (retired !== undefined) await removeTree(retired);
-  }
+function placeCopy(
+  files: WorkspaceFiles,
+  relativePath: string,
+  entries: readonly TreeEntry[],
+  digests = false,
+): Promise<{ inode: number; digests?: Record<string, string> }> {
+  const links: TreeEntry[] = workingCopyLinks.map(([link, target]) => ({ kind: 'link', path: link, target }));
+  return files.put(relativePath, { kind: 'directory', mode: 0o755, entries: [...entries, ...links] }, { digests });
+}
+
+/** The scanned entries as a copy: host files read by the runtime's file access, folders and files owned by the session. */
+function copiedEntries(source: string, entries: readonly FolderEntry[]): TreeEntry[] {
+  return entries.map((entry) =>
+    entry.kind === 'directory'
+      ? { kind: 'directory', path: entry.path, mode: entry.mode | 0o700 }
+      : entry.kind === 'link'
+        ? entry
+        : {
+            kind: 'file',
+            path: entry.path,
+            // The copy belongs to the session, which may change it.
+            mode: entry.mode | 0o600,
+            content: { hostFile: path.join(source, ...entry.path.split('/')) },
+          },
+  );
 }
 
 /**
@@ -230,10 +207,9 @@ async function swapIn(root: string, name: string, fill: (temporary: string) => P
  * nothing whatever the size. The process can then write through to the source, which is why it is
  * an explicit option and only for runtimes that see host paths.
  */
-async function linkTopLevel(source: string, entries: readonly FolderEntry[], destination: string): Promise<void> {
+async function linkedEntries(source: string, entries: readonly FolderEntry[]): Promise<TreeEntry[]> {
   const realSource = await realpath(source);
-  for (const entry of entries) {
-    if (entry.path.includes('/')) continue;
-    await symlink(path.join(realSource, entry.path), path.join(destination, entry.path));
-  }
+  return entries
+    .filter((entry) => !entry.path.includes('/'))
+    .map((entry) => ({ kind: 'link', path: entry.path, target: path.join(realSource, entry.path) }));
 }

@@ -30,7 +30,7 @@ describe('workspace manager', () => {
     expect(await readdir(path.join(workspace.root, 'work'))).toEqual(expect.arrayContaining(['inputs']));
     expect((await stat(path.join(workspace.root, 'metadata.json'))).mode & 0o777).toBe(0o600);
     expect((await stat(workspace.root)).mode & 0o777).toBe(0o700);
-    expect((await readMetadata(workspace.root))?.session_id).toBe('chat/42');
+    expect((await readMetadata(workspace.files))?.session_id).toBe('chat/42');
     expect((await workspaces.workspace('chat/42')).root).toBe(workspace.root);
   });
 

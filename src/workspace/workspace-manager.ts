@@ -3,13 +3,13 @@ import { lstat, mkdir, readdir, realpath, rm, stat, utimes, writeFile } from 'no
 import os from 'node:os';
 import path from 'node:path';
 import type { SkillRepository } from '../repository/types.js';
+import { removeTree } from '../runtime/remove-tree.js';
 import type { WorkspaceRuntime } from '../runtime/runtime-types.js';
 import { inSpan } from '../telemetry/in-span.js';
 import type { ArtifactStore } from './artifact-store.js';
 import { WorkspaceBaseUnsafeError, WorkspaceConfigError } from './errors.js';
 import { FilesystemArtifactStore } from './filesystem-artifact-store.js';
 import { validateReadOnlyPaths } from './read-only-paths.js';
-import { removeTree } from './remove-tree.js';
 import type { StageMode } from './skill-stager.js';
 import { Workspace } from './workspace.js';
 import { toWorkspaceKey, type WorkspaceKey, workspaceKeyDigest, workspaceKeyId } from './workspace-key.js';
@@ -84,7 +84,8 @@ export class WorkspaceManager {
       runtime === null ||
       typeof runtime !== 'object' ||
       typeof runtime.run !== 'function' ||
-      typeof runtime.guestPath !== 'function'
+      typeof runtime.guestPath !== 'function' ||
+      typeof runtime.files !== 'function'
     ) {
       throw new WorkspaceConfigError(
         'runtime',
@@ -242,12 +243,16 @@ export class WorkspaceManager {
       }
       span.setAttribute('workspace.path', root);
       try {
-        await writeMetadata(root, freshMetadata(key.sessionId, new Date()));
+        await writeMetadata(this.runtime.files(root), freshMetadata(key.sessionId, new Date()));
         const workspace = new Workspace(key, root, this.settings());
         await workspace.ensureLayout();
         await this.recordUse(root);
         return workspace;
       } catch (error) {
+        await this.runtime
+          .files(root)
+          .remove('')
+          .catch(() => undefined);
         await removeTree(root);
         throw error;
       }
@@ -312,6 +317,8 @@ export class WorkspaceManager {
   }
 
   private async remove(root: string): Promise<void> {
+    // The runtime's copy first (for the host runtimes it is this very folder), then the host's folder.
+    await this.runtime.files(root).remove('');
     await removeTree(root);
     await rm(path.join(path.dirname(root), lastUseFolderName, path.basename(root)), { force: true });
   }

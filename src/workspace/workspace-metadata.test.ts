@@ -46,7 +46,7 @@ describe('workspace metadata', () => {
       ),
     );
     await workspace.flushMetadata();
-    const onDisk = await readMetadata(workspace.root);
+    const onDisk = await readMetadata(workspace.files);
     expect(onDisk?.runs).toHaveLength(3);
     expect(onDisk?.inputs.map((input) => input.from).sort()).toEqual(['a', 'b', 'c']);
     expect(onDisk).toEqual(await workspace.metadata());
@@ -64,7 +64,7 @@ describe('workspace metadata', () => {
       }),
     ).rejects.toThrow('half-way');
     expect(await workspace.metadata()).toEqual(before);
-    expect(await readMetadata(workspace.root)).toEqual(before);
+    expect(await readMetadata(workspace.files)).toEqual(before);
   });
 
   it('hands out copies: changing what metadata() returned changes nothing', async () => {
@@ -92,7 +92,7 @@ describe('workspace metadata', () => {
     expect((await workspace.stageSkill('alpha')).staged).toBe(true);
     expect(await readFile(path.join(workspace.root, 'skills', 'alpha', 'data.txt'), 'utf8')).toBe('two');
     await workspace.flushMetadata();
-    const onDisk = await readMetadata(workspace.root);
+    const onDisk = await readMetadata(workspace.files);
     expect(onDisk?.session_id).toBe('s1');
     expect(Object.keys(onDisk?.skills ?? {})).toEqual(['alpha']);
   });
@@ -109,6 +109,6 @@ describe('workspace metadata', () => {
     await expect(workspace.flushMetadata()).rejects.toThrow();
     await rm(path.join(workspace.root, 'metadata.json'), { recursive: true });
     await workspace.flushMetadata();
-    expect((await readMetadata(workspace.root))?.runs).toHaveLength(1);
+    expect((await readMetadata(workspace.files))?.runs).toHaveLength(1);
   });
 });

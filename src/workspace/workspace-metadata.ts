@@ -1,7 +1,4 @@
-import { constants } from 'node:fs';
-import { type FileHandle, open, rename, rm, writeFile } from 'node:fs/promises';
-import path from 'node:path';
-import { newBuildPath } from './host-build-area.js';
+import type { WorkspaceFiles } from '../runtime/workspace-files.js';
 import { metadataFileName } from './workspace-paths.js';
 
 export interface StagedSkillRecord {
@@ -74,18 +71,14 @@ export const maxMetadataBytes = 4 * 1024 * 1024;
  * dropped: the caller starts fresh, which at worst re-stages skills. Nothing read here is trusted
  * for a decision about the host (which workspace is whose, when it expires).
  */
-export async function readMetadata(root: string): Promise<WorkspaceMetadata | undefined> {
-  let handle: FileHandle | undefined;
+export async function readMetadata(files: WorkspaceFiles): Promise<WorkspaceMetadata | undefined> {
   try {
-    handle = await open(
-      path.join(root, metadataFileName),
-      constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK,
-    );
-    const stats = await handle.stat();
-    if (!stats.isFile() || stats.size > maxMetadataBytes) return undefined;
-    const buffer = Buffer.alloc(stats.size);
-    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
-    const parsed = JSON.parse(buffer.subarray(0, bytesRead).toString('utf8')) as Partial<WorkspaceMetadata>;
+    // Its size is looked at first, so an oversized file is not read at all.
+    const entry = await files.inspect(metadataFileName);
+    if (entry?.kind !== 'file' || entry.sizeBytes > maxMetadataBytes) return undefined;
+    const { data, sizeBytes } = await files.read(metadataFileName, maxMetadataBytes);
+    if (sizeBytes > maxMetadataBytes) return undefined;
+    const parsed = JSON.parse(data.toString('utf8')) as Partial<WorkspaceMetadata>;
     if (parsed === null || typeof parsed !== 'object' || parsed.version !== 1 || typeof parsed.session_id !== 'string')
       return undefined;
     const text = (value: unknown, fallback: string) => (typeof value === 'string' ? value : fallback);
@@ -110,8 +103,6 @@ export async function readMetadata(root: string): Promise<WorkspaceMetadata | un
     };
   } catch {
     return undefined;
-  } finally {
-    await handle?.close();
   }
 }
 
@@ -130,20 +121,13 @@ function isSkillRecord(value: unknown): value is StagedSkillRecord {
 }
 
 /**
- * Writes metadata.json atomically with mode 0600: written in the host build area (outside the
- * workspace, see host-build-area.ts), then renamed over the old one. A temporary file inside the
- * workspace could be swapped for a link by a running command between the write and the rename.
+ * Writes metadata.json atomically with mode 0600 (`WorkspaceFiles.put`: built where no command can
+ * reach it, then moved over the old one). A temporary file inside the workspace could be swapped
+ * for a link by a running command between the write and the rename.
  */
-export async function writeMetadata(root: string, metadata: WorkspaceMetadata): Promise<void> {
+export async function writeMetadata(files: WorkspaceFiles, metadata: WorkspaceMetadata): Promise<void> {
   metadata.inputs = metadata.inputs.slice(-metadataRecordLimit);
   metadata.runs = metadata.runs.slice(-metadataRecordLimit);
-  const temporary = await newBuildPath(root);
-  try {
-    await writeFile(temporary, `${JSON.stringify(metadata, null, 2)}\n`, { mode: 0o600, flag: 'wx' });
-    // The workspace root itself is the sandbox's mount point: a command cannot replace it.
-    await rename(temporary, path.join(root, metadataFileName));
-  } catch (error) {
-    await rm(temporary, { force: true });
-    throw error;
-  }
+  const data = Buffer.from(`${JSON.stringify(metadata, null, 2)}\n`, 'utf8');
+  await files.put(metadataFileName, { kind: 'file', mode: 0o600, content: { data } }, { keepFolder: true });
 }

@@ -1,6 +1,4 @@
-import { realpath } from 'node:fs/promises';
 import path from 'node:path';
-import { openFolderInside } from './anchored-folder.js';
 import { WorkspacePathError } from './errors.js';
 
 /** Top-level folders of a workspace, as docs/workspaces.md lays them out. */
@@ -91,23 +89,4 @@ function stripRoot(value: string, root: string): string | undefined {
 function joinRelative(base: string, rest: string): string {
   if (base === '') return rest === '' ? '.' : rest;
   return rest === '' ? base : `${base}/${rest}`;
-}
-
-/**
- * Makes sure `relative` is a directory inside the workspace, creating missing parts; returns its real
- * path. A part that is a link is followed only when it resolves inside the workspace (the skill
- * copies' `out` and `work` links do); a link the process planted to reach the host is refused, so
- * nothing is ever created through it. Each part is opened and checked through its checked parent
- * (anchored-folder.ts), so a swap made during the walk cannot slip a host folder in.
- */
-export async function ensureDirectoryInside(root: string, relative: string): Promise<string> {
-  const folder = await openFolderInside(root, relative, { create: true });
-  await folder.close();
-  return folder.realPath;
-}
-
-/** Resolves an existing path and returns it only when it stays inside `root`; else undefined. */
-export async function realPathInside(root: string, candidate: string): Promise<string | undefined> {
-  const resolved = await realpath(candidate).catch(() => undefined);
-  return resolved !== undefined && isInside(root, resolved) ? resolved : undefined;
 }

@@ -1,13 +1,9 @@
-import { lstat, readdir } from 'node:fs/promises';
-import path from 'node:path';
+import type { WorkspaceFiles, WorkspaceSizeLimits, WorkspaceUsage } from '../runtime/workspace-files.js';
 
-/** How much one workspace may hold: checked while a command runs and after it. */
-export interface WorkspaceQuota {
-  /** Bytes of disk in use (allocated blocks, so a sparse file counts what it really takes). */
-  maxBytes: number;
-  /** Files, folders and links. */
-  maxFiles: number;
-}
+/** How much one workspace may hold: checked while a command runs and after it (bytes of disk in use; files, folders and links). */
+export type WorkspaceQuota = WorkspaceSizeLimits;
+
+export type { WorkspaceUsage };
 
 /**
  * 1 GiB and 50,000 entries: room for a skill with its dependencies, data and results, far below
@@ -17,40 +13,14 @@ export const defaultWorkspaceQuota: WorkspaceQuota = { maxBytes: 1024 * 1024 * 1
 
 export type QuotaLimit = 'disk' | 'files';
 
-export interface WorkspaceUsage {
-  bytes: number;
-  files: number;
-  /** The first limit found exceeded; counting stops there, so the figures are then lower bounds. */
-  exceeded?: QuotaLimit;
-}
-
 /**
  * Counts what the workspace holds without following links; each inode once (hard links are not
  * counted twice). Stops as soon as a limit is passed: the walk of a workspace that holds far too
- * much costs no more than one that holds just too much.
+ * much costs no more than one that holds just too much. The walk is the runtime's
+ * (`WorkspaceFiles.measure`), made where the workspace is.
  */
-export async function measureWorkspace(root: string, quota: WorkspaceQuota): Promise<WorkspaceUsage> {
-  const usage: WorkspaceUsage = { bytes: 0, files: 0 };
-  const seen = new Set<number>();
-  const visit = async (folder: string): Promise<void> => {
-    const names = await readdir(folder).catch(() => [] as string[]);
-    for (const name of names) {
-      if (usage.exceeded !== undefined) return;
-      const absolute = path.join(folder, name);
-      const stats = await lstat(absolute).catch(() => undefined);
-      if (stats === undefined) continue;
-      if (!seen.has(stats.ino)) {
-        seen.add(stats.ino);
-        usage.files += 1;
-        usage.bytes += stats.blocks * 512;
-        if (usage.bytes > quota.maxBytes) usage.exceeded = 'disk';
-        else if (usage.files > quota.maxFiles) usage.exceeded = 'files';
-      }
-      if (stats.isDirectory()) await visit(absolute);
-    }
-  };
-  await visit(root);
-  return usage;
+export function measureWorkspace(files: WorkspaceFiles, quota: WorkspaceQuota): Promise<WorkspaceUsage> {
+  return files.measure(quota);
 }
 
 /**
@@ -76,7 +46,7 @@ export const unlimited: WorkspaceQuota = { maxBytes: Infinity, maxFiles: Infinit
  * the last walk's duration, so watching costs at most a fifth of the time of one core.
  */
 export function watchWorkspaceQuota(
-  root: string,
+  files: WorkspaceFiles,
   limits: WorkspaceQuota,
   onExceeded: (limit: QuotaLimit, usage: WorkspaceUsage) => void,
 ): () => void {
@@ -89,7 +59,7 @@ export function watchWorkspaceQuota(
   const check = async (): Promise<void> => {
     if (stopped) return;
     const started = performance.now();
-    const usage = await measureWorkspace(root, limits);
+    const usage = await measureWorkspace(files, limits);
     if (stopped) return;
     if (usage.exceeded !== undefined) {
       stopped = true;

@@ -1,13 +1,11 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { lstat, mkdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { SkillContext, SkillRepository } from '../repository/types.js';
 import { buildRunEnvironment } from '../runtime/run-environment.js';
 import type { RuntimeResult, WorkspaceRuntime } from '../runtime/runtime-types.js';
+import type { WorkspaceFiles } from '../runtime/workspace-files.js';
 import { inSpan } from '../telemetry/in-span.js';
-import { withFolderInside } from './anchored-folder.js';
 import type { ArtifactStore } from './artifact-store.js';
-import { newBuildPath } from './host-build-area.js';
 import { type InputSpec, recordedSource, type StagedInput, stageInput } from './input-stager.js';
 import {
   type CollectedOutputs,
@@ -18,16 +16,10 @@ import {
   readOutputs,
 } from './output-collector.js';
 import { resolveOutputPattern } from './output-pattern.js';
-import { removeTree } from './remove-tree.js';
 import { assertStageableName, type StagedSkill, type StageMode, stageSkill } from './skill-stager.js';
 import { type WorkspaceKey, workspaceKeyId } from './workspace-key.js';
 import { freshMetadata, readMetadata, type WorkspaceMetadata, writeMetadata } from './workspace-metadata.js';
-import {
-  ensureDirectoryInside,
-  toWorkspaceRelative,
-  type WorkspacePathContext,
-  workspaceFolders,
-} from './workspace-paths.js';
+import { toWorkspaceRelative, type WorkspacePathContext, workspaceFolders } from './workspace-paths.js';
 
 /** Settings a workspace shares with its manager. */
 export interface WorkspaceSettings {
@@ -94,9 +86,14 @@ export class Workspace {
   readonly key: WorkspaceKey;
   /** Scope of this workspace's artifacts (`artifact://` inputs, `save_as_artifacts`). */
   readonly artifactScope: string;
-  /** Real host path of the workspace folder. */
+  /**
+   * Real host path of the workspace folder: its name for the runtime. A runtime whose commands run
+   * elsewhere keeps the contents there; this process reaches them only through `files`.
+   */
   readonly root: string;
   readonly paths: WorkspacePathContext;
+  /** The workspace's files, through the runtime: staging, inputs, metadata and outputs use nothing else. */
+  readonly files: WorkspaceFiles;
   private readonly settings: WorkspaceSettings;
   private metadataState: WorkspaceMetadata | undefined;
   private metadataLoad: Promise<void> | undefined;
@@ -124,6 +121,7 @@ export class Workspace {
     this.artifactScope = workspaceKeyId(this.key);
     this.root = root;
     this.settings = settings;
+    this.files = settings.runtime.files(root);
     this.paths = { hostRoot: root, guestRoot: settings.runtime.guestPath(root, root) };
   }
 
@@ -187,7 +185,7 @@ export class Workspace {
 
   private async currentMetadata(): Promise<WorkspaceMetadata> {
     if (this.metadataState === undefined) {
-      this.metadataLoad ??= readMetadata(this.root).then((metadata) => {
+      this.metadataLoad ??= readMetadata(this.files).then((metadata) => {
         this.metadataState ??= metadata ?? freshMetadata(this.sessionId, new Date());
       });
       await this.metadataLoad;
@@ -223,7 +221,7 @@ export class Workspace {
       // From here on, a new change needs a write of its own: this one may already have serialised.
       this.queuedMetadataWrite = undefined;
       try {
-        await writeMetadata(this.root, await this.currentMetadata());
+        await writeMetadata(this.files, await this.currentMetadata());
         this.metadataWriteError = undefined;
       } catch (error) {
         this.metadataWriteError = error;
@@ -252,36 +250,15 @@ export class Workspace {
     if (this.activeRuns === 0 && generation === this.runGeneration) this.layoutCheckedGeneration = generation;
   }
 
-  private async repairLayout(): Promise<void> {
-    const folders = [
+  private repairLayout(): Promise<void> {
+    return this.files.ensureFolders([
       workspaceFolders.skills,
       workspaceFolders.work,
       workspaceFolders.inputs,
       workspaceFolders.out,
       workspaceFolders.runs,
       homeFolder,
-    ];
-    // Checked all at once: when every one is a real folder (the usual case) nothing else is needed.
-    const stats = await Promise.all(
-      folders.map((folder) => lstat(path.join(this.root, folder)).catch(() => undefined)),
-    );
-    if (stats.every((entry) => entry?.isDirectory() === true)) return;
-    // Repairs go one by one, parents first, each through its parent opened and checked: whatever
-    // stands in a folder's place (a file, a link to the host) is moved out of the workspace and removed.
-    for (const folder of folders) {
-      const parentRelative = path.posix.dirname(folder) === '.' ? '' : path.posix.dirname(folder);
-      await withFolderInside(this.root, parentRelative, { create: true }, async (parent) => {
-        const entry = parent.entry(path.posix.basename(folder));
-        const current = await lstat(entry).catch(() => undefined);
-        if (current?.isDirectory()) return;
-        if (current !== undefined) {
-          const removed = await newBuildPath(this.root);
-          await rename(entry, removed);
-          await removeTree(removed);
-        }
-        await mkdir(entry, { mode: 0o755 });
-      });
-    }
+    ]);
   }
 
   /** Stages a skill into `skills/<name>/`, or does nothing when the copy is current. */
@@ -299,7 +276,7 @@ export class Workspace {
           const [current] = await Promise.all([this.currentMetadata(), this.ensureLayoutSinceLastRun()]);
           const previous = current.skills[skill.name];
           const { staged, record, copyInode } = await stageSkill({
-            root: this.root,
+            files: this.files,
             skill,
             repository,
             context,
@@ -337,7 +314,7 @@ export class Workspace {
           for (const spec of specs) {
             staged.push(
               await stageInput(spec, {
-                root: this.root,
+                files: this.files,
                 paths: this.paths,
                 artifactScope: this.artifactScope,
                 repository: options.repository ?? this.settings.repository,
@@ -372,7 +349,7 @@ export class Workspace {
   async resolveCwd(cwd: string | undefined, skill?: string): Promise<string> {
     const base = skill === undefined ? '' : `${workspaceFolders.skills}/${skill}`;
     const relative = cwd === undefined || cwd.trim() === '' ? base : toWorkspaceRelative(cwd, base, this.paths);
-    await ensureDirectoryInside(this.root, relative);
+    await this.files.makeFolder(relative);
     return relative;
   }
 
@@ -388,10 +365,7 @@ export class Workspace {
     const [cwdOutcome, virtualEnvOutcome, runDirOutcome] = await Promise.allSettled([
       this.resolveCwd(request.cwd, request.skill),
       skillFolder !== undefined &&
-        lstat(path.join(this.root, skillFolder, '.venv')).then(
-          (stats) => stats.isDirectory(),
-          () => false,
-        ),
+        this.files.inspect(`${skillFolder}/.venv`).then((entry) => entry?.kind === 'directory'),
       this.createRunFolder(),
     ]);
     if (
@@ -400,12 +374,7 @@ export class Workspace {
       runDirOutcome.status === 'rejected'
     ) {
       // A refused run leaves no folder behind.
-      if (runDirOutcome.status === 'fulfilled') {
-        const runName = path.posix.basename(runDirOutcome.value);
-        await withFolderInside(this.root, workspaceFolders.runs, { create: false }, (runs) =>
-          rm(runs.entry(runName), { recursive: true, force: true }),
-        ).catch(() => undefined);
-      }
+      if (runDirOutcome.status === 'fulfilled') await this.files.remove(runDirOutcome.value).catch(() => undefined);
       throw [cwdOutcome, virtualEnvOutcome, runDirOutcome].find((outcome) => outcome.status === 'rejected')?.reason;
     }
     const cwd = cwdOutcome.value;
@@ -479,7 +448,7 @@ export class Workspace {
         { 'workspace.session': this.sessionId, 'collect.patterns': patterns.length },
         async (span) => {
           const found = await this.findOutputs(patterns, options);
-          const collected = await readOutputs(this.root, found.matches, options.limits ?? defaultOutputLimits);
+          const collected = await readOutputs(this.files, found.matches, options.limits ?? defaultOutputLimits);
           span.setAttribute('collect.files', collected.files.length);
           return { ...collected, warnings: [...found.warnings, ...collected.warnings] };
         },
@@ -509,7 +478,7 @@ export class Workspace {
     if (normalized.length === 0) return { matches: [], warnings };
     const found = await this.exclusive(() =>
       findOutputs(
-        this.root,
+        this.files,
         normalized,
         options.modifiedSince === undefined ? {} : { modifiedSince: options.modifiedSince },
       ),
@@ -519,23 +488,16 @@ export class Workspace {
 
   /** Reads matched files within the limits. */
   readOutputs(matches: readonly OutputMatch[], limits: OutputLimits = defaultOutputLimits): Promise<CollectedOutputs> {
-    return this.exclusive(() => readOutputs(this.root, matches, limits));
+    return this.exclusive(() => readOutputs(this.files, matches, limits));
   }
 
   private async createRunFolder(): Promise<string> {
     const stamp = new Date().toISOString().replace(/[-:]/g, '').replace('Z', '');
-    return withFolderInside(this.root, workspaceFolders.runs, { create: true }, async (runs) => {
-      for (let attempt = 0; ; attempt += 1) {
-        const name = `run_${stamp}${attempt === 0 ? '' : `_${attempt + 1}`}`;
-        try {
-          // Exclusive creation: two runs in the same millisecond get distinct folders.
-          await mkdir(runs.entry(name));
-          return `${workspaceFolders.runs}/${name}`;
-        } catch (error) {
-          if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-        }
-      }
-    });
+    for (let attempt = 0; ; attempt += 1) {
+      const folder = `${workspaceFolders.runs}/run_${stamp}${attempt === 0 ? '' : `_${attempt + 1}`}`;
+      // Exclusive creation: two runs in the same millisecond get distinct folders.
+      if (await this.files.makeFolder(folder, { exclusive: true })) return folder;
+    }
   }
 
   private async withSkillLock<T>(name: string, work: () => Promise<T>): Promise<T> {

@@ -1,6 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HostWorkspaceFiles } from '../../src/runtime/host-workspace-files.js';
 import { compileGlob } from '../../src/workspace/glob-pattern.js';
 import { findOutputs } from '../../src/workspace/output-collector.js';
 import { workspaceSecurityFixture } from './workspace-fixture.js';
@@ -78,7 +79,7 @@ describe('output walks are bounded', () => {
   });
 
   it('stops after the walk budget and says so', async () => {
-    const found = await findOutputs(root, ['out/**/nomatch']);
+    const found = await findOutputs(new HostWorkspaceFiles(root), ['out/**/nomatch']);
     expect(found.matches).toEqual([]);
     expect(found.warnings.join('\n')).toMatch(/walked more than 50000 entries/);
   });
@@ -91,7 +92,10 @@ describe('output walks are bounded', () => {
       Array.from({ length: 3000 }, (_, file) => writeFile(path.join(long, 'out', `${'a'.repeat(240)}${file}`), '')),
     );
     const started = performance.now();
-    const found = await findOutputs(long, [`out/*${'a'.repeat(120)}b`, `out/**/*${'a'.repeat(120)}b`]);
+    const found = await findOutputs(new HostWorkspaceFiles(long), [
+      `out/*${'a'.repeat(120)}b`,
+      `out/**/*${'a'.repeat(120)}b`,
+    ]);
     const elapsed = performance.now() - started;
     expect(found.matches).toEqual([]);
     expect(found.warnings.join('\n')).toMatch(/too much matching work/);

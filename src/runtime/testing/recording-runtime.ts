@@ -26,6 +26,7 @@ export function createRecordingRuntime(inner: WorkspaceRuntime): RecordingRuntim
     isolated: inner.isolated,
     runs,
     guestPath: (hostPath, workspaceRoot) => inner.guestPath(hostPath, workspaceRoot),
+    files: (workspaceRoot) => inner.files(workspaceRoot),
     async run(command) {
       const record: RecordedRun = { command: { ...command, env: { ...command.env } } };
       runs.push(record);

@@ -1,8 +1,8 @@
 import { constants, existsSync } from 'node:fs';
 import { type FileHandle, mkdir, open, readlink, realpath } from 'node:fs/promises';
 import path from 'node:path';
-import { isInside } from '../runtime/is-inside.js';
 import { WorkspacePathError } from './errors.js';
+import { isInside } from './is-inside.js';
 
 /**
  * Host-side file operations on a folder that a sandboxed process can change at any moment.

@@ -1,0 +1,149 @@
+import { createHash } from 'node:crypto';
+import { constants, createWriteStream } from 'node:fs';
+import { chmod, copyFile, mkdir, open, symlink, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { openFileInside } from './anchored-folder.js';
+import { WorkspacePathError } from './errors.js';
+import type { FileContent, PlacedTree, TreeEntry } from './workspace-files.js';
+
+/**
+ * Writes `tree` at `destination`, a fresh path in the host build area (host-build-area.ts) that no
+ * command can reach, so plain path-based writes are safe here. Returns each file's sha256 when
+ * `digests` is set, computed while copying: the first staging of a skill used to copy and then read
+ * everything again to hash it, which cost several times a plain `cp -r`. Without it, host files are
+ * copied copy-on-write where the filesystem can (FICLONE), without passing through memory.
+ */
+export async function buildTree(
+  destination: string,
+  tree: PlacedTree,
+  digests: boolean,
+): Promise<Record<string, string> | undefined> {
+  const hashes: Record<string, string> = {};
+  if (tree.kind === 'link') {
+    await symlink(tree.target, destination);
+    return digests ? hashes : undefined;
+  }
+  if (tree.kind === 'file') {
+    const digest = await writeContent(tree.content, destination, tree.mode, digests, Buffer.allocUnsafe(chunkBytes));
+    if (digest !== undefined) hashes[''] = digest;
+    return digests ? hashes : undefined;
+  }
+  await mkdir(destination, { mode: tree.mode });
+  const files: Array<Extract<TreeEntry, { kind: 'file' }>> = [];
+  // Folders and links in order (parents first); files afterwards, several at once.
+  for (const entry of tree.entries) {
+    const target = entryPath(destination, entry.path);
+    if (entry.kind === 'file') {
+      files.push(entry);
+      continue;
+    }
+    await mkdir(path.dirname(target), { recursive: true, mode: 0o755 });
+    if (entry.kind === 'directory') await mkdir(target, { mode: entry.mode });
+    else await symlink(entry.target, target);
+  }
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    const buffer = Buffer.allocUnsafe(chunkBytes);
+    while (next < files.length) {
+      const entry = files[next++] as Extract<TreeEntry, { kind: 'file' }>;
+      const target = entryPath(destination, entry.path);
+      await mkdir(path.dirname(target), { recursive: true, mode: 0o755 });
+      const digest = await writeContent(entry.content, target, entry.mode, digests, buffer);
+      if (digest !== undefined) hashes[entry.path] = digest;
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(copyConcurrency, files.length) }, worker));
+  return digests ? hashes : undefined;
+}
+
+/** Bytes read at a time; one buffer per worker, reused for every file it handles. */
+const chunkBytes = 1024 * 1024;
+
+/** Files copied or hashed at once: reads wait on the disk, so a few in flight hide most of the latency. */
+const copyConcurrency = 8;
+
+/** A tree entry's path under `destination`, refused when it could climb out of it. */
+function entryPath(destination: string, relative: string): string {
+  const parts = relative.split('/');
+  if (relative === '' || parts.some((part) => part === '' || part === '.' || part === '..'))
+    throw new WorkspacePathError(relative, 'a tree entry path must be relative, without empty, "." or ".." parts');
+  return path.join(destination, ...parts);
+}
+
+async function writeContent(
+  content: FileContent,
+  target: string,
+  mode: number,
+  digest: boolean,
+  buffer: Buffer,
+): Promise<string | undefined> {
+  if ('data' in content) {
+    await writeFile(target, content.data, { mode, flag: 'wx' });
+    return digest ? createHash('sha256').update(content.data).digest('hex') : undefined;
+  }
+  if (content.within !== undefined) {
+    const hash = digest ? createHash('sha256') : undefined;
+    await copyFileInside(content.hostFile, target, content.within, mode, hash);
+    return hash?.digest('hex');
+  }
+  if (digest) return copyFileHashing(content.hostFile, target, mode, buffer);
+  await copyFile(content.hostFile, target, constants.COPYFILE_FICLONE);
+  // The mode is set explicitly: the copy belongs to the session, which may change it.
+  await chmod(target, mode);
+  return undefined;
+}
+
+/**
+ * Copies a host file only when, once opened (last name not followed), it lies inside `within`: a
+ * link swapped into the source after the caller checked it cannot make the host read elsewhere.
+ */
+async function copyFileInside(
+  source: string,
+  destination: string,
+  within: string,
+  mode: number,
+  hash: ReturnType<typeof createHash> | undefined,
+): Promise<void> {
+  const handle = await openFileInside(within, source).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ELOOP') throw new WorkspacePathError(source, 'it became a link while being copied');
+    throw error;
+  });
+  try {
+    const stream = handle.createReadStream({ autoClose: false });
+    if (hash !== undefined) stream.on('data', (chunk) => hash.update(chunk));
+    await pipeline(stream, createWriteStream(destination, { flags: 'wx', mode }));
+  } finally {
+    await handle.close();
+  }
+}
+
+async function copyFileHashing(from: string, to: string, mode: number, buffer: Buffer): Promise<string> {
+  const hash = createHash('sha256');
+  const input = await open(from, constants.O_RDONLY);
+  try {
+    // O_EXCL: the destination is new; a name that exists already (a link) is never written through.
+    const output = await open(
+      to,
+      constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
+      0o600,
+    );
+    try {
+      for (;;) {
+        const { bytesRead } = await input.read(buffer, 0, buffer.length, null);
+        if (bytesRead === 0) break;
+        const chunk = buffer.subarray(0, bytesRead);
+        const written = output.write(chunk, 0, bytesRead);
+        hash.update(chunk);
+        await written;
+      }
+      // The mode is set explicitly: the umask would strip bits from the one given to open().
+      await output.chmod(mode);
+    } finally {
+      await output.close();
+    }
+  } finally {
+    await input.close();
+  }
+  return hash.digest('hex');
+}

@@ -1,0 +1,291 @@
+import { lstat, mkdir, readdir, realpath, rename } from 'node:fs/promises';
+import path from 'node:path';
+import { openFileInside, openFolderInside, readHead, withFolderInside } from './anchored-folder.js';
+import { buildTree } from './build-tree.js';
+import { WorkspacePathError } from './errors.js';
+import { newBuildPath } from './host-build-area.js';
+import { isInside } from './is-inside.js';
+import { removeTree } from './remove-tree.js';
+import { scanTree } from './scan-tree.js';
+import type {
+  EntryInfo,
+  ListedEntry,
+  ListOptions,
+  PlacedTree,
+  PutOptions,
+  PutResult,
+  ResolvedPath,
+  TreeEntry,
+  WorkspaceFiles,
+  WorkspaceSizeLimits,
+  WorkspaceUsage,
+} from './workspace-files.js';
+
+/**
+ * The workspace files of a runtime whose commands see the host folder (`local`, `sandbox`): every
+ * call works on `root` directly. A command may have changed anything below `root` since the last
+ * call, so writes are built in the host build area and moved in through a folder opened and
+ * checked first (anchored-folder.ts), and reads open what they read before checking where it is.
+ */
+export class HostWorkspaceFiles implements WorkspaceFiles {
+  /** Real host path of the workspace folder, which nobody else controls. */
+  readonly root: string;
+
+  constructor(root: string) {
+    this.root = root;
+  }
+
+  async ensureFolders(paths: readonly string[]): Promise<void> {
+    // Checked all at once: when every one is a real folder (the usual case) nothing else is needed.
+    const stats = await Promise.all(paths.map((folder) => lstat(this.absolute(folder)).catch(() => undefined)));
+    if (stats.every((entry) => entry?.isDirectory() === true)) return;
+    // Repairs go one by one, parents first, each through its parent opened and checked: whatever
+    // stands in a folder's place (a file, a link to the host) is moved out of the workspace and removed.
+    for (const folder of paths) {
+      const { parent: parentPath, name } = splitPath(folder);
+      await withFolderInside(this.root, parentPath, { create: true }, async (parent) => {
+        const entry = parent.entry(name);
+        const current = await lstat(entry).catch(() => undefined);
+        if (current?.isDirectory()) return;
+        if (current !== undefined) {
+          const removed = await newBuildPath(this.root);
+          await rename(entry, removed);
+          await removeTree(removed);
+        }
+        await mkdir(entry, { mode: 0o755 });
+      });
+    }
+  }
+
+  async makeFolder(folder: string, options: { exclusive?: boolean } = {}): Promise<boolean> {
+    if (options.exclusive !== true) {
+      const opened = await openFolderInside(this.root, folder, { create: true });
+      await opened.close();
+      return true;
+    }
+    const { parent: parentPath, name } = splitPath(folder);
+    return withFolderInside(this.root, parentPath, { create: true }, async (parent) => {
+      try {
+        await mkdir(parent.entry(name), { mode: 0o755 });
+        return true;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+        throw error;
+      }
+    });
+  }
+
+  async inspect(target: string): Promise<EntryInfo | undefined> {
+    if (target === '') return entryInfo(await lstat(this.root));
+    const { parent: parentPath, name } = splitPath(target);
+    try {
+      return await withFolderInside(this.root, parentPath, { create: false }, async (parent) =>
+        entryInfo(await lstat(parent.entry(name))),
+      );
+    } catch {
+      return undefined;
+    }
+  }
+
+  resolve(paths: readonly string[]): Promise<Array<ResolvedPath | undefined>> {
+    return Promise.all(paths.map((target) => this.resolveOne(target)));
+  }
+
+  private async resolveOne(target: string): Promise<ResolvedPath | undefined> {
+    const absolute = this.absolute(target);
+    const real = await realpath(absolute).catch(() => undefined);
+    if (real === undefined || !isInside(this.root, real)) {
+      const exists = await lstat(absolute).then(
+        () => true,
+        () => false,
+      );
+      return exists ? { inside: false } : undefined;
+    }
+    const stats = await lstat(real).catch(() => undefined);
+    if (stats === undefined) return undefined;
+    return { inside: true, path: path.relative(this.root, real).split(path.sep).join('/'), entry: entryInfo(stats) };
+  }
+
+  async list(folder: string, options: ListOptions): Promise<{ entries: ListedEntry[]; truncated: boolean }> {
+    const [resolved] = await this.resolve([folder]);
+    if (resolved === undefined || !resolved.inside)
+      throw new WorkspacePathError(
+        folder,
+        resolved === undefined ? 'it does not exist' : 'it leads out of the workspace',
+      );
+    const entries: ListedEntry[] = [];
+    let truncated = false;
+    const walk = async (directory: string, relativeDir: string, depth: number): Promise<void> => {
+      if (depth > options.maxDepth) return;
+      const names = await readdir(directory, { withFileTypes: true }).catch(() => []);
+      names.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      for (const entry of names) {
+        if (truncated) return;
+        if (entries.length >= options.maxEntries) {
+          truncated = true;
+          return;
+        }
+        const relative = relativeDir === '' ? entry.name : `${relativeDir}/${entry.name}`;
+        const kind = entry.isDirectory()
+          ? 'directory'
+          : entry.isFile()
+            ? 'file'
+            : entry.isSymbolicLink()
+              ? 'link'
+              : 'other';
+        entries.push({ path: relative, kind });
+        if (kind === 'directory') await walk(path.join(directory, entry.name), relative, depth + 1);
+      }
+    };
+    await walk(this.absolute(resolved.path), '', 1);
+    return { entries, truncated };
+  }
+
+  async read(target: string, maxBytes: number): Promise<{ data: Buffer; sizeBytes: number }> {
+    const handle = await openFileInside(this.root, this.absolute(target));
+    try {
+      return await readHead(handle, maxBytes);
+    } finally {
+      await handle.close();
+    }
+  }
+
+  async put(target: string, tree: PlacedTree, options: PutOptions = {}): Promise<PutResult> {
+    if (target === '') throw new WorkspacePathError(target, 'the workspace root itself cannot be replaced');
+    const { parent: parentPath, name } = splitPath(target);
+    const temporary = await newBuildPath(this.root);
+    let retired: string | undefined;
+    try {
+      const digests = await buildTree(temporary, tree, options.digests === true);
+      const { ino } = await lstat(temporary);
+      await withFolderInside(this.root, parentPath, { create: true }, async (parent) => {
+        const destination = parent.entry(name);
+        const existing = await lstat(destination).catch(() => undefined);
+        if (existing?.isDirectory() && options.keepFolder === true)
+          throw new WorkspacePathError(target, 'a folder stands there and is kept');
+        // A folder is moved out first (rename cannot replace a non-empty one, nor a file by a folder).
+        if (existing !== undefined && (existing.isDirectory() || tree.kind === 'directory')) {
+          retired = await newBuildPath(this.root);
+          await rename(destination, retired);
+        }
+        // rename replaces a file or a link itself, never what a link points to.
+        await rename(temporary, destination);
+      });
+      return { inode: ino, ...(digests === undefined ? {} : { digests }) };
+    } finally {
+      await removeTree(temporary);
+      if (retired !== undefined) await removeTree(retired);
+    }
+  }
+
+  async copy(from: string, to: string): Promise<void> {
+    const [resolved] = await this.resolve([from]);
+    if (resolved === undefined || !resolved.inside)
+      throw new WorkspacePathError(from, 'no such file or folder inside the workspace');
+    const source = this.absolute(resolved.path);
+    // Every file is opened without following its last name and checked, once open, to lie inside
+    // the workspace: a command's link swapped in after the scan cannot make the host read elsewhere.
+    const within = this.root;
+    if (resolved.entry.kind === 'file') {
+      await this.put(to, {
+        kind: 'file',
+        mode: (resolved.entry.mode & 0o777) | 0o600,
+        content: { hostFile: source, within },
+      });
+      return;
+    }
+    if (resolved.entry.kind !== 'directory') throw new WorkspacePathError(from, 'it is neither a file nor a folder');
+    const scan = await scanTree(source);
+    const entries: TreeEntry[] = scan.entries.map((entry) =>
+      entry.kind === 'directory'
+        ? { kind: 'directory', path: entry.path, mode: entry.mode | 0o700 }
+        : entry.kind === 'link'
+          ? entry
+          : {
+              kind: 'file',
+              path: entry.path,
+              mode: entry.mode | 0o600,
+              content: { hostFile: path.join(source, ...entry.path.split('/')), within },
+            },
+    );
+    await this.put(to, { kind: 'directory', mode: 0o755, entries });
+  }
+
+  async remove(target: string): Promise<void> {
+    if (target === '') return removeTree(this.root);
+    const { parent: parentPath, name } = splitPath(target);
+    await withFolderInside(this.root, parentPath, { create: false }, async (parent) => {
+      const removed = await newBuildPath(this.root);
+      try {
+        await rename(parent.entry(name), removed);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+        throw error;
+      }
+      await removeTree(removed);
+    }).catch((error: unknown) => {
+      // A parent that is gone leaves nothing to remove.
+      if (error instanceof WorkspacePathError && /does not exist/.test(error.message)) return;
+      throw error;
+    });
+  }
+
+  async measure(limits: WorkspaceSizeLimits): Promise<WorkspaceUsage> {
+    const usage: WorkspaceUsage = { bytes: 0, files: 0 };
+    const seen = new Set<number>();
+    const visit = async (folder: string): Promise<void> => {
+      const names = await readdir(folder).catch(() => [] as string[]);
+      for (const name of names) {
+        if (usage.exceeded !== undefined) return;
+        const absolute = path.join(folder, name);
+        const stats = await lstat(absolute).catch(() => undefined);
+        if (stats === undefined) continue;
+        if (!seen.has(stats.ino)) {
+          seen.add(stats.ino);
+          usage.files += 1;
+          usage.bytes += stats.blocks * 512;
+          if (usage.bytes > limits.maxBytes) usage.exceeded = 'disk';
+          else if (usage.files > limits.maxFiles) usage.exceeded = 'files';
+        }
+        if (stats.isDirectory()) await visit(absolute);
+      }
+    };
+    await visit(this.root);
+    return usage;
+  }
+
+  private absolute(relative: string): string {
+    return relative === '' ? this.root : path.join(this.root, ...checkedParts(relative));
+  }
+}
+
+/** The parts of a workspace-relative path, refused when one could climb or is not a plain name. */
+export function checkedParts(relative: string): string[] {
+  const parts = relative.split('/');
+  if (
+    typeof relative !== 'string' ||
+    parts.some((part) => part === '' || part === '.' || part === '..' || part.includes('\0'))
+  )
+    throw new WorkspacePathError(
+      String(relative),
+      'expected a workspace-relative path without empty, "." or ".." parts',
+    );
+  return parts;
+}
+
+function splitPath(relative: string): { parent: string; name: string } {
+  checkedParts(relative);
+  const parent = path.posix.dirname(relative);
+  return { parent: parent === '.' ? '' : parent, name: path.posix.basename(relative) };
+}
+
+function entryInfo(stats: import('node:fs').Stats): EntryInfo {
+  return {
+    kind: stats.isDirectory() ? 'directory' : stats.isFile() ? 'file' : stats.isSymbolicLink() ? 'link' : 'other',
+    inode: stats.ino,
+    sizeBytes: stats.size,
+    mtimeMs: stats.mtimeMs,
+    ctimeMs: stats.ctimeMs,
+    mode: stats.mode & 0o7777,
+  };
+}
