@@ -1,20 +1,29 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RuntimeCommandError } from '../errors.js';
+import { RuntimeCommandError, WorkspacePathError } from '../errors.js';
 import type { RuntimeCommand, WorkspaceRuntime } from '../runtime-types.js';
+import type { WorkspaceFiles } from '../workspace-files.js';
 
 const PATH = '/usr/local/bin:/usr/bin:/bin';
 
 /**
  * The behaviour every WorkspaceRuntime must share, as vitest tests. A runtime's own test file
- * calls this once: `describeRuntimeConformance('local', () => new LocalRuntime())`.
+ * calls this once: `describeRuntimeConformance('local', () => new LocalRuntime())`. The suite
+ * reaches the workspace only through the runtime (`run` and `files`), so it holds for a runtime
+ * whose workspaces live elsewhere; `dispose` is called with the runtime at the end.
  */
-export function describeRuntimeConformance(name: string, createRuntime: () => WorkspaceRuntime): void {
+export function describeRuntimeConformance(
+  name: string,
+  createRuntime: () => WorkspaceRuntime | Promise<WorkspaceRuntime>,
+  dispose?: (runtime: WorkspaceRuntime) => Promise<void> | void,
+): void {
   describe(`${name} runtime conformance`, () => {
     let runtime: WorkspaceRuntime;
     let workspace: string;
+    let files: WorkspaceFiles;
     const base = (): Omit<RuntimeCommand, 'command' | 'argv'> => ({
       workspaceRoot: workspace,
       cwd: workspace,
@@ -24,11 +33,16 @@ export function describeRuntimeConformance(name: string, createRuntime: () => Wo
     });
     const sh = (command: string, extra: Partial<RuntimeCommand> = {}) => runtime.run({ ...base(), command, ...extra });
 
-    beforeAll(() => {
-      runtime = createRuntime();
+    beforeAll(async () => {
+      runtime = await createRuntime();
       workspace = mkdtempSync(join(tmpdir(), `skillbox-conformance-${name}-`));
+      files = runtime.files(workspace);
     });
-    afterAll(() => rmSync(workspace, { recursive: true, force: true }));
+    afterAll(async () => {
+      await files?.remove('');
+      if (workspace !== undefined) rmSync(workspace, { recursive: true, force: true });
+      if (runtime !== undefined) await dispose?.(runtime);
+    });
 
     it('reports exit codes and keeps stdout and stderr apart', async () => {
       const ok = await sh('echo out; echo err >&2');
@@ -68,10 +82,10 @@ export function describeRuntimeConformance(name: string, createRuntime: () => Wo
 
     it('runs in the given cwd, where relative writes land in the workspace', async () => {
       const sub = join(workspace, 'cwd-test', 'inner');
-      mkdirSync(sub, { recursive: true });
+      await files.makeFolder('cwd-test/inner');
       const result = await sh('pwd; echo made > here.txt', { cwd: sub });
       expect(result.stdout.trim()).toBe(runtime.guestPath(sub, workspace));
-      expect(readFileSync(join(sub, 'here.txt'), 'utf8')).toBe('made\n');
+      expect((await files.read('cwd-test/inner/here.txt', 100)).data.toString()).toBe('made\n');
     });
 
     it('runs argv without a shell', async () => {
@@ -86,7 +100,6 @@ export function describeRuntimeConformance(name: string, createRuntime: () => Wo
     });
 
     it('kills the whole process tree on timeout, background jobs included', async () => {
-      const marker = join(workspace, 'timeout-marker');
       const started = performance.now();
       const result = await sh(`(while true; do echo tick >> timeout-marker; sleep 0.05; done) & sleep 30`, {
         timeoutMs: 400,
@@ -95,16 +108,17 @@ export function describeRuntimeConformance(name: string, createRuntime: () => Wo
       expect(result.timedOut).toBe(true);
       expect(result.exitCode).toBe(137);
       expect(result.warnings.join('\n')).toMatch(/timed out/);
-      const sizeAfterKill = statSync(marker).size;
+      const sizeAfterKill = (await files.inspect('timeout-marker'))?.sizeBytes;
+      expect(sizeAfterKill).toBeGreaterThan(0);
       await new Promise((resolve) => setTimeout(resolve, 300));
-      expect(statSync(marker).size).toBe(sizeAfterKill);
+      expect((await files.inspect('timeout-marker'))?.sizeBytes).toBe(sizeAfterKill);
     });
 
     it('ends background jobs when the command itself ends', async () => {
       const result = await sh('(sleep 0.3; echo late > late.txt) & echo started');
       expect(result).toMatchObject({ stdout: 'started\n', exitCode: 0, timedOut: false });
       await new Promise((resolve) => setTimeout(resolve, 600));
-      expect(existsSync(join(workspace, 'late.txt'))).toBe(false);
+      expect(await files.inspect('late.txt')).toBeUndefined();
     });
 
     it('stops on an abort signal', async () => {
@@ -164,10 +178,120 @@ export function describeRuntimeConformance(name: string, createRuntime: () => Wo
     });
 
     it('writes files that the host sees in the workspace', async () => {
-      writeFileSync(join(workspace, 'input.txt'), 'from host');
+      await files.put('input.txt', { kind: 'file', mode: 0o644, content: { data: Buffer.from('from host') } });
       const result = await sh('cat input.txt > copy.txt && python3 -c "print(open(\'copy.txt\').read())"');
       expect(result).toMatchObject({ stdout: 'from host\n', exitCode: 0 });
-      expect(readFileSync(join(workspace, 'copy.txt'), 'utf8')).toBe('from host');
+      expect((await files.read('copy.txt', 100)).data.toString()).toBe('from host');
+    });
+
+    describe('workspace files', () => {
+      const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+      it('places a tree (bytes, host files, links) that commands see, with digests while writing', async () => {
+        const source = mkdtempSync(join(tmpdir(), 'skillbox-conformance-source-'));
+        try {
+          writeFileSync(join(source, 'host.txt'), 'host bytes');
+          const placed = await files.put(
+            'tree/copy',
+            {
+              kind: 'directory',
+              mode: 0o755,
+              entries: [
+                { kind: 'directory', path: 'sub', mode: 0o755 },
+                { kind: 'file', path: 'sub/given.txt', mode: 0o644, content: { data: Buffer.from('given') } },
+                {
+                  kind: 'file',
+                  path: 'run.sh',
+                  mode: 0o755,
+                  content: { hostFile: join(source, 'host.txt'), within: source },
+                },
+                { kind: 'link', path: 'alias', target: 'sub/given.txt' },
+              ],
+            },
+            { digests: true },
+          );
+          expect(placed.digests).toEqual({ 'sub/given.txt': sha256('given'), 'run.sh': sha256('host bytes') });
+          expect((await files.inspect('tree/copy'))?.inode).toBe(placed.inode);
+          const result = await sh('cat tree/copy/alias tree/copy/run.sh; test -x tree/copy/run.sh && echo exec');
+          expect(result.stdout).toBe('givenhost bytesexec\n');
+        } finally {
+          rmSync(source, { recursive: true, force: true });
+        }
+      });
+
+      it('replaces what is at the destination (a planted link itself), and refuses a parent that leads out', async () => {
+        expect((await sh('mkdir -p plant && ln -s / plant/escape && ln -s /etc/hostname plant/link')).exitCode).toBe(0);
+        await files.put('plant/link', { kind: 'file', mode: 0o644, content: { data: Buffer.from('replaced') } });
+        expect((await files.inspect('plant/link'))?.kind).toBe('file');
+        const name = `skillbox-conformance-${process.pid}`;
+        await expect(
+          files.put(`plant/escape/${name}`, { kind: 'file', mode: 0o644, content: { data: Buffer.from('x') } }),
+        ).rejects.toBeInstanceOf(WorkspacePathError);
+        await expect(files.makeFolder(`plant/escape/${name}`)).rejects.toBeInstanceOf(WorkspacePathError);
+        expect(existsSync(`/${name}`)).toBe(false);
+      });
+
+      it('reads only regular files inside the workspace, capped, and resolves links without leaving it', async () => {
+        expect(
+          (await sh('ln -sf /etc/hostname leak && printf 0123456789 > ten.txt && ln -sf ten.txt inner')).exitCode,
+        ).toBe(0);
+        await expect(files.read('leak', 100)).rejects.toThrow();
+        expect(await files.read('ten.txt', 4)).toEqual({ data: Buffer.from('0123'), sizeBytes: 10 });
+        const [leak, inner, missing] = await files.resolve(['leak', 'inner', 'no-such-file']);
+        expect(leak).toEqual({ inside: false });
+        expect(inner).toMatchObject({ inside: true, path: 'ten.txt', entry: { kind: 'file', sizeBytes: 10 } });
+        expect(missing).toBeUndefined();
+        expect((await files.inspect('inner'))?.kind).toBe('link');
+      });
+
+      it('lists depth first, sorted, without following links, within the limits', async () => {
+        expect(
+          (await sh('mkdir -p listing/b/deep && touch listing/a listing/b/c listing/b/deep/d && ln -s / listing/up'))
+            .exitCode,
+        ).toBe(0);
+        const all = await files.list('listing', { maxDepth: Infinity, maxEntries: 100 });
+        expect(all).toEqual({
+          entries: [
+            { path: 'a', kind: 'file' },
+            { path: 'b', kind: 'directory' },
+            { path: 'b/c', kind: 'file' },
+            { path: 'b/deep', kind: 'directory' },
+            { path: 'b/deep/d', kind: 'file' },
+            { path: 'up', kind: 'link' },
+          ],
+          truncated: false,
+        });
+        expect(
+          (await files.list('listing', { maxDepth: 1, maxEntries: 100 })).entries.map((entry) => entry.path),
+        ).toEqual(['a', 'b', 'up']);
+        expect(await files.list('listing', { maxDepth: Infinity, maxEntries: 2 })).toMatchObject({ truncated: true });
+      });
+
+      it('copies inside the workspace leaving out links that leave the copied folder', async () => {
+        expect(
+          (await sh('mkdir -p from && echo one > from/one && ln -s one from/same && ln -s /etc/hostname from/out'))
+            .exitCode,
+        ).toBe(0);
+        await files.copy('from', 'to');
+        const result = await sh('cat to/one to/same; ls to');
+        expect(result.stdout).toBe('one\none\none\nsame\n');
+      });
+
+      it('creates folders (exclusively when asked), repairs replaced ones, removes, and measures', async () => {
+        expect(await files.makeFolder('made/inner', { exclusive: true })).toBe(true);
+        expect(await files.makeFolder('made/inner', { exclusive: true })).toBe(false);
+        expect((await sh('rm -r made && ln -s / made')).exitCode).toBe(0);
+        await files.ensureFolders(['made', 'made/inner']);
+        expect((await files.inspect('made'))?.kind).toBe('directory');
+        expect((await files.inspect('made/inner'))?.kind).toBe('directory');
+        await files.remove('made');
+        expect(await files.inspect('made')).toBeUndefined();
+        await files.remove('made');
+        const usage = await files.measure({ maxBytes: Infinity, maxFiles: Infinity });
+        expect(usage.files).toBeGreaterThan(5);
+        expect(usage.exceeded).toBeUndefined();
+        expect((await files.measure({ maxBytes: Infinity, maxFiles: 2 })).exceeded).toBe('files');
+      });
     });
   });
 }
