@@ -7,6 +7,7 @@ import type { WorkspaceFiles } from '../runtime/workspace-files.js';
 import { inSpan } from '../telemetry/in-span.js';
 import type { ArtifactStore } from './artifact-store.js';
 import { type InputSpec, recordedSource, type StagedInput, stageInput } from './input-stager.js';
+import { MetadataWriteQueue } from './metadata-write-queue.js';
 import {
   type CollectedOutputs,
   defaultOutputLimits,
@@ -75,10 +76,8 @@ export interface WorkspaceRunOutcome {
  * `exclusive()` holds the turn over several steps (stage, run, collect of one tool call).
  *
  * metadata.json is read once, when the workspace is first used in this process, and from then on
- * kept in memory: every change is made there and written out whole (temporary file, then rename),
- * changes that arrive while a write is under way sharing the next write. The file is the record
- * that survives a restart, not the source of truth while the process lives, which also means a
- * command that rewrites it cannot change what this process believes was staged.
+ * kept in memory and written out whole, changes that arrive while a write is under way sharing
+ * the next write (metadata-write-queue.ts).
  */
 export class Workspace {
   readonly sessionId: string;
@@ -95,13 +94,7 @@ export class Workspace {
   /** The workspace's files, through the runtime: staging, inputs, metadata and outputs use nothing else. */
   readonly files: WorkspaceFiles;
   private readonly settings: WorkspaceSettings;
-  private metadataState: WorkspaceMetadata | undefined;
-  private metadataLoad: Promise<void> | undefined;
-  private metadataWrites: Promise<unknown> = Promise.resolve();
-  private queuedMetadataWrite: Promise<void> | undefined;
-  private metadataWriteError: unknown;
-  /** Changes not yet handed to a write (waiting for the first load): flushMetadata waits for them too. */
-  private readonly pendingMetadataChanges = new Set<Promise<void>>();
+  private readonly metadataQueue: MetadataWriteQueue;
   /** Inode of each working copy as staging left it: a copy swapped in by anyone else is not trusted. */
   private readonly copyInodes = new Map<string, number>();
   private readonly skillLocks = new Map<string, Promise<unknown>>();
@@ -122,6 +115,11 @@ export class Workspace {
     this.root = root;
     this.settings = settings;
     this.files = settings.runtime.files(root);
+    this.metadataQueue = new MetadataWriteQueue({
+      read: () => readMetadata(this.files),
+      fresh: () => freshMetadata(this.sessionId, new Date()),
+      write: (metadata) => writeMetadata(this.files, metadata),
+    });
     this.paths = { hostRoot: root, guestRoot: settings.runtime.guestPath(root, root) };
   }
 
@@ -174,63 +172,16 @@ export class Workspace {
   }
 
   /** Resolves when every change made so far is on disk; throws when the last write failed. */
-  async flushMetadata(): Promise<void> {
-    await Promise.allSettled([...this.pendingMetadataChanges]);
-    await this.metadataWrites;
-    if (this.metadataWriteError !== undefined) {
-      // Every write holds the whole state, so a retry repairs whatever an earlier failure missed.
-      await this.writeMetadataSoon();
-    }
+  flushMetadata(): Promise<void> {
+    return this.metadataQueue.flush();
   }
 
-  private async currentMetadata(): Promise<WorkspaceMetadata> {
-    if (this.metadataState === undefined) {
-      this.metadataLoad ??= readMetadata(this.files).then((metadata) => {
-        this.metadataState ??= metadata ?? freshMetadata(this.sessionId, new Date());
-      });
-      await this.metadataLoad;
-    }
-    return this.metadataState as WorkspaceMetadata;
+  private currentMetadata(): Promise<WorkspaceMetadata> {
+    return this.metadataQueue.current();
   }
 
-  /**
-   * `change` receives the latest metadata and returns the next (the same object when it only
-   * appends); it runs synchronously on the latest state, so concurrent changes never lose one another.
-   */
   private changeMetadata(change: (metadata: WorkspaceMetadata) => WorkspaceMetadata): Promise<void> {
-    const done = this.applyMetadataChange(change);
-    this.pendingMetadataChanges.add(done);
-    const settle = () => void this.pendingMetadataChanges.delete(done);
-    done.then(settle, settle);
-    return done;
-  }
-
-  private async applyMetadataChange(change: (metadata: WorkspaceMetadata) => WorkspaceMetadata): Promise<void> {
-    await this.currentMetadata();
-    const next = change(this.metadataState as WorkspaceMetadata);
-    const now = new Date().toISOString();
-    next.updated_at = now;
-    next.last_access = now;
-    this.metadataState = next;
-    return this.writeMetadataSoon();
-  }
-
-  private writeMetadataSoon(): Promise<void> {
-    if (this.queuedMetadataWrite !== undefined) return this.queuedMetadataWrite;
-    const write = this.metadataWrites.then(async () => {
-      // From here on, a new change needs a write of its own: this one may already have serialised.
-      this.queuedMetadataWrite = undefined;
-      try {
-        await writeMetadata(this.files, await this.currentMetadata());
-        this.metadataWriteError = undefined;
-      } catch (error) {
-        this.metadataWriteError = error;
-        throw error;
-      }
-    });
-    this.queuedMetadataWrite = write;
-    this.metadataWrites = write.catch(() => undefined);
-    return write;
+    return this.metadataQueue.change(change);
   }
 
   /**
