@@ -4,7 +4,7 @@
 // grows like the name length to the power of the star count. Figures only; nothing fails on a number.
 import { performance } from 'node:perf_hooks';
 import picomatch from 'picomatch';
-import { compileGlob } from '../src/workspace/glob-pattern.js';
+import { compileGlob } from '../src/workspace/outputs/glob-pattern.js';
 
 const evil = 'out/*a*a*a*a*a*a*a*a*a*b';
 

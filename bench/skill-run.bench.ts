@@ -16,7 +16,7 @@ import { SandboxRuntime } from '../src/runtime/sandbox-runtime.js';
 import { detectSandboxSupport } from '../src/runtime/sandbox-support.js';
 import { createInMemoryStateView } from '../src/tools/in-memory-state-view.js';
 import type { ToolDefinition } from '../src/tools/types.js';
-import { createExecutionTools } from '../src/workspace/execution-tools.js';
+import { createExecutionTools } from '../src/workspace/tools/execution-tools.js';
 import { createWorkspaceManager } from '../src/workspace/workspace-manager.js';
 import { bareSpawn, interleavedMedians, median } from './bench-support.js';
 

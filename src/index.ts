@@ -87,15 +87,20 @@ export { createSkillTools, type SkillToolProfile, type SkillToolsOptions } from 
 export { createInMemoryStateView, type InMemoryStateView } from './tools/in-memory-state-view.js';
 export type { SkillToolName } from './tools/tool-names.js';
 export type { StateView, ToolContext, ToolDefinition } from './tools/types.js';
-export type { ArtifactAddress, ArtifactStore, ArtifactVersion, StoredArtifact } from './workspace/artifact-store.js';
-export type { ExecutionToolsOptions } from './workspace/execution-options.js';
-export { createExecutionTools } from './workspace/execution-tools.js';
+export type {
+  ArtifactAddress,
+  ArtifactStore,
+  ArtifactVersion,
+  StoredArtifact,
+} from './workspace/outputs/artifact-store.js';
 export {
   createFilesystemArtifactStore,
   type FilesystemArtifactStore,
   type FilesystemArtifactStoreOptions,
-} from './workspace/filesystem-artifact-store.js';
-export type { SkillRunResult } from './workspace/run-result.js';
+} from './workspace/outputs/filesystem-artifact-store.js';
+export type { ExecutionToolsOptions } from './workspace/tools/execution-options.js';
+export { createExecutionTools } from './workspace/tools/execution-tools.js';
+export type { SkillRunResult } from './workspace/tools/run-result.js';
 export type { Workspace, WorkspaceRunOutcome, WorkspaceRunRequest } from './workspace/workspace.js';
 // Workspaces: per-session folders, skill_run and workspace_exec, output files and artifacts.
 export {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createMemorySkillRepository } from '../repository/memory-skill-repository.js';
 import { LocalRuntime } from '../runtime/local-runtime.js';
-import { createExecutionTools } from '../workspace/execution-tools.js';
+import { createExecutionTools } from '../workspace/tools/execution-tools.js';
 import { createWorkspaceManager } from '../workspace/workspace-manager.js';
 import { createSkillTools, skillToolNames } from './create-skill-tools.js';
 import { disclosureToolNames, executionToolNames, isSkillToolName } from './tool-names.js';

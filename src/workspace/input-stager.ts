@@ -4,8 +4,8 @@ import path from 'node:path';
 import type { SkillContext, SkillRepository } from '../repository/types.js';
 import { scanTree } from '../runtime/scan-tree.js';
 import type { PlacedTree, TreeEntry, WorkspaceFiles } from '../runtime/workspace-files.js';
-import { type ArtifactStore, parseArtifactReference } from './artifact-store.js';
 import { WorkspaceInputError, WorkspacePathError } from './errors.js';
+import { type ArtifactStore, parseArtifactReference } from './outputs/artifact-store.js';
 import {
   isInside,
   metadataFileName,

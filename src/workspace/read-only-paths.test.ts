@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createMemorySkillRepository } from '../repository/memory-skill-repository.js';
 import { LocalRuntime } from '../runtime/local-runtime.js';
 import { WorkspaceConfigError } from './errors.js';
-import { createExecutionTools } from './execution-tools.js';
+import { createExecutionTools } from './tools/execution-tools.js';
 import { createWorkspaceManager } from './workspace-manager.js';
 
 let temporary: string;

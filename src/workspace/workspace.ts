@@ -5,9 +5,9 @@ import { buildRunEnvironment } from '../runtime/run-environment.js';
 import type { RuntimeResult, WorkspaceRuntime } from '../runtime/runtime-types.js';
 import type { WorkspaceFiles } from '../runtime/workspace-files.js';
 import { inSpan } from '../telemetry/in-span.js';
-import type { ArtifactStore } from './artifact-store.js';
 import { type InputSpec, recordedSource, type StagedInput, stageInput } from './input-stager.js';
 import { MetadataWriteQueue } from './metadata-write-queue.js';
+import type { ArtifactStore } from './outputs/artifact-store.js';
 import {
   type CollectedOutputs,
   defaultOutputLimits,
@@ -15,8 +15,8 @@ import {
   type OutputLimits,
   type OutputMatch,
   readOutputs,
-} from './output-collector.js';
-import { resolveOutputPattern } from './output-pattern.js';
+} from './outputs/output-collector.js';
+import { resolveOutputPattern } from './outputs/output-pattern.js';
 import { assertStageableName, type StagedSkill, type StageMode, stageSkill } from './skill-stager.js';
 import { type WorkspaceKey, workspaceKeyId } from './workspace-key.js';
 import { freshMetadata, readMetadata, type WorkspaceMetadata, writeMetadata } from './workspace-metadata.js';

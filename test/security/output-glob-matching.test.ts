@@ -2,8 +2,8 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HostWorkspaceFiles } from '../../src/runtime/host-workspace-files.js';
-import { compileGlob } from '../../src/workspace/glob-pattern.js';
-import { findOutputs } from '../../src/workspace/output-collector.js';
+import { compileGlob } from '../../src/workspace/outputs/glob-pattern.js';
+import { findOutputs } from '../../src/workspace/outputs/output-collector.js';
 import { workspaceSecurityFixture } from './workspace-fixture.js';
 
 /**

@@ -7,7 +7,7 @@ import { createSkillAgent } from '../../src/integrations/ai-sdk/skill-agent.js';
 import { createScriptedModel } from '../../src/integrations/ai-sdk/testing/scripted-model.js';
 import { createFsSkillRepository } from '../../src/repository/fs-skill-repository.js';
 import { createMemorySessionStore } from '../../src/sessions/memory-session-store.js';
-import type { SkillRunResult } from '../../src/workspace/run-result.js';
+import type { SkillRunResult } from '../../src/workspace/tools/run-result.js';
 import { workspaceSecurityFixture } from './workspace-fixture.js';
 
 /**

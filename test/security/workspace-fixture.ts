@@ -7,9 +7,9 @@ import { createFsSkillRepository } from '../../src/repository/fs-skill-repositor
 import { SandboxRuntime } from '../../src/runtime/sandbox-runtime.js';
 import { createInMemoryStateView } from '../../src/tools/in-memory-state-view.js';
 import type { ToolContext, ToolDefinition } from '../../src/tools/types.js';
-import type { ExecutionToolsOptions } from '../../src/workspace/execution-options.js';
-import { createExecutionTools } from '../../src/workspace/execution-tools.js';
-import type { SkillRunResult } from '../../src/workspace/run-result.js';
+import type { ExecutionToolsOptions } from '../../src/workspace/tools/execution-options.js';
+import { createExecutionTools } from '../../src/workspace/tools/execution-tools.js';
+import type { SkillRunResult } from '../../src/workspace/tools/run-result.js';
 import { createWorkspaceManager } from '../../src/workspace/workspace-manager.js';
 
 /**

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { resolveExecutionOptions } from '../../src/workspace/execution-options.js';
+import { resolveExecutionOptions } from '../../src/workspace/tools/execution-options.js';
 import { workspaceSecurityFixture } from './workspace-fixture.js';
 
 /**

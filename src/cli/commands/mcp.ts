@@ -1,7 +1,7 @@
 import { createRuntime, RUNTIME_KINDS, type RuntimeKind } from '../../runtime/create-runtime.js';
 import { detectSandboxSupport } from '../../runtime/sandbox-support.js';
 import type { SkillToolProfile } from '../../tools/create-skill-tools.js';
-import { createExecutionTools } from '../../workspace/execution-tools.js';
+import { createExecutionTools } from '../../workspace/tools/execution-tools.js';
 import { createWorkspaceManager } from '../../workspace/workspace-manager.js';
 import { type CliCommand, type CliIo, CliUsageError } from '../command.js';
 import { oneOf, parseCommandArguments } from '../parse-command-arguments.js';

@@ -5,10 +5,10 @@ import { createRuntime, RUNTIME_KINDS, type RuntimeKind } from '../../runtime/cr
 import { assertAllowedVariable } from '../../runtime/run-environment.js';
 import { createInMemoryStateView } from '../../tools/in-memory-state-view.js';
 import type { ToolDefinition } from '../../tools/types.js';
-import { maxTimeoutLimitSeconds } from '../../workspace/execution-options.js';
-import { createExecutionTools } from '../../workspace/execution-tools.js';
-import { compileGlob } from '../../workspace/glob-pattern.js';
-import type { SkillRunResult } from '../../workspace/run-result.js';
+import { compileGlob } from '../../workspace/outputs/glob-pattern.js';
+import { maxTimeoutLimitSeconds } from '../../workspace/tools/execution-options.js';
+import { createExecutionTools } from '../../workspace/tools/execution-tools.js';
+import type { SkillRunResult } from '../../workspace/tools/run-result.js';
 import { createWorkspaceManager } from '../../workspace/workspace-manager.js';
 import { type CliCommand, type CliIo, CliUsageError } from '../command.js';
 import { parseCommandArguments } from '../parse-command-arguments.js';

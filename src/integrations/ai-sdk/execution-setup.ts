@@ -1,8 +1,8 @@
 import type { SkillRepository } from '../../repository/types.js';
 import type { WorkspaceRuntime } from '../../runtime/runtime-types.js';
 import type { ToolDefinition } from '../../tools/types.js';
-import type { ExecutionToolsOptions } from '../../workspace/execution-options.js';
-import { createExecutionTools } from '../../workspace/execution-tools.js';
+import type { ExecutionToolsOptions } from '../../workspace/tools/execution-options.js';
+import { createExecutionTools } from '../../workspace/tools/execution-tools.js';
 import { createWorkspaceManager, type WorkspaceManager } from '../../workspace/workspace-manager.js';
 import { SkillAgentConfigError } from './errors.js';
 

@@ -1,6 +1,6 @@
-import { WorkspacePathError } from './errors.js';
+import { WorkspacePathError } from '../errors.js';
+import { toWorkspaceRelative, type WorkspacePathContext, workspaceFolders } from '../workspace-paths.js';
 import { escapeGlob } from './glob-pattern.js';
-import { toWorkspaceRelative, type WorkspacePathContext, workspaceFolders } from './workspace-paths.js';
 
 /** Pieces that make a `/`-separated piece of a pattern a glob rather than a name. */
 const globSyntax = /[*?[{\\]/;

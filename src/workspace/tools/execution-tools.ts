@@ -1,4 +1,4 @@
-import type { ToolDefinition } from '../tools/types.js';
+import type { ToolDefinition } from '../../tools/types.js';
 import { type ExecutionToolsOptions, resolveExecutionOptions } from './execution-options.js';
 import { createSkillRunTool } from './skill-run-tool.js';
 import { createWorkspaceExecTool } from './workspace-exec-tool.js';

@@ -1,4 +1,4 @@
-import { WorkspacePathError } from './errors.js';
+import { WorkspacePathError } from '../errors.js';
 
 /**
  * Workspace globs, compiled to a matcher of our own instead of a regular expression.

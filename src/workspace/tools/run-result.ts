@@ -1,9 +1,9 @@
-import type { RuntimeResult } from '../runtime/runtime-types.js';
-import { type ArtifactStore, artifactReference } from './artifact-store.js';
-import { detectMimeType, isTextMimeType, sniffBytes } from './mime-type.js';
-import type { CollectedOutputs, OutputLimitHit } from './output-collector.js';
-import { escapeInvisible, hasInvisible } from './visible-text.js';
-import type { QuotaLimit } from './workspace-quota.js';
+import type { RuntimeResult } from '../../runtime/runtime-types.js';
+import { type ArtifactStore, artifactReference } from '../outputs/artifact-store.js';
+import { detectMimeType, isTextMimeType, sniffBytes } from '../outputs/mime-type.js';
+import type { CollectedOutputs, OutputLimitHit } from '../outputs/output-collector.js';
+import { escapeInvisible, hasInvisible } from '../outputs/visible-text.js';
+import type { QuotaLimit } from '../workspace-quota.js';
 
 /** One collected file as the model sees it. */
 export interface OutputFile {

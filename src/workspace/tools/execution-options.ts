@@ -1,13 +1,13 @@
-import type { SkillRepository } from '../repository/types.js';
-import { CommandPolicy } from '../runtime/command-policy.js';
-import { assertAllowedVariable } from '../runtime/run-environment.js';
-import { maxRuntimeTimeoutMs } from '../runtime/validate-command.js';
-import { WorkspaceConfigError } from './errors.js';
-import { defaultOutputLimits, type OutputLimits } from './output-collector.js';
-import { validateReadOnlyPaths } from './read-only-paths.js';
+import type { SkillRepository } from '../../repository/types.js';
+import { CommandPolicy } from '../../runtime/command-policy.js';
+import { assertAllowedVariable } from '../../runtime/run-environment.js';
+import { maxRuntimeTimeoutMs } from '../../runtime/validate-command.js';
+import { WorkspaceConfigError } from '../errors.js';
+import { defaultOutputLimits, type OutputLimits } from '../outputs/output-collector.js';
+import { validateReadOnlyPaths } from '../read-only-paths.js';
+import type { WorkspaceManager } from '../workspace-manager.js';
+import { defaultWorkspaceQuota, type WorkspaceQuota } from '../workspace-quota.js';
 import { defaultInlineLimits, type InlineLimits } from './run-result.js';
-import type { WorkspaceManager } from './workspace-manager.js';
-import { defaultWorkspaceQuota, type WorkspaceQuota } from './workspace-quota.js';
 
 /** Options of `createExecutionTools`: the workspace manager, command policy, timeouts and environment. */
 export interface ExecutionToolsOptions {

@@ -2,8 +2,8 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ArtifactNameError, ArtifactNotFoundError } from '../errors.js';
 import { parseArtifactReference } from './artifact-store.js';
-import { ArtifactNameError, ArtifactNotFoundError } from './errors.js';
 import { FilesystemArtifactStore } from './filesystem-artifact-store.js';
 
 let dir: string;

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import picomatch from 'picomatch';
 import { describe, expect, it } from 'vitest';
-import { WorkspacePathError } from './errors.js';
+import { WorkspacePathError } from '../errors.js';
 import { compileGlob, escapeGlob } from './glob-pattern.js';
 
 describe('compileGlob', () => {

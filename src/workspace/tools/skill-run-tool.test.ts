@@ -2,16 +2,16 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { loadedKey } from '../disclosure/state-keys.js';
-import { createFsSkillRepository } from '../repository/fs-skill-repository.js';
-import { LocalRuntime } from '../runtime/local-runtime.js';
-import { SkillToolError } from '../tools/errors.js';
-import { createInMemoryStateView } from '../tools/in-memory-state-view.js';
-import type { ToolContext, ToolDefinition } from '../tools/types.js';
+import { loadedKey } from '../../disclosure/state-keys.js';
+import { createFsSkillRepository } from '../../repository/fs-skill-repository.js';
+import { LocalRuntime } from '../../runtime/local-runtime.js';
+import { SkillToolError } from '../../tools/errors.js';
+import { createInMemoryStateView } from '../../tools/in-memory-state-view.js';
+import type { ToolContext, ToolDefinition } from '../../tools/types.js';
+import { createWorkspaceManager, type WorkspaceManager } from '../workspace-manager.js';
 import { createExecutionTools } from './execution-tools.js';
 import type { SkillRunResult } from './run-result.js';
 import { emptyOutputsDroppedWarning } from './run-result.js';
-import { createWorkspaceManager, type WorkspaceManager } from './workspace-manager.js';
 
 const examples = path.resolve('examples/skills');
 const png = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { runnableSkillNames } from '../disclosure/skill-activation.js';
-import { SkillNotFoundError } from '../repository/errors.js';
-import type { StateView, ToolDefinition } from '../tools/types.js';
+import { runnableSkillNames } from '../../disclosure/skill-activation.js';
+import { SkillNotFoundError } from '../../repository/errors.js';
+import type { StateView, ToolDefinition } from '../../tools/types.js';
 import { executeCommand } from './execute-command.js';
 import type { ResolvedExecutionOptions } from './execution-options.js';
 import type { SkillRunResult } from './run-result.js';

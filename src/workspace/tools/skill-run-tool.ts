@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { isSkillRunnable } from '../disclosure/skill-activation.js';
-import { SkillToolError } from '../tools/errors.js';
-import type { ToolDefinition } from '../tools/types.js';
+import { isSkillRunnable } from '../../disclosure/skill-activation.js';
+import { SkillToolError } from '../../tools/errors.js';
+import type { ToolDefinition } from '../../tools/types.js';
 import { executeCommand } from './execute-command.js';
 import type { ResolvedExecutionOptions } from './execution-options.js';
 import type { SkillRunResult } from './run-result.js';

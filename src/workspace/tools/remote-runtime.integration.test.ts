@@ -2,15 +2,15 @@ import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sandboxWorks } from '../../test/support/services.js';
-import { loadedKey } from '../disclosure/state-keys.js';
-import { createFsSkillRepository } from '../repository/fs-skill-repository.js';
-import { type RemoteRuntime, startRemoteRuntime } from '../runtime/testing/remote-runtime.js';
-import { createInMemoryStateView } from '../tools/in-memory-state-view.js';
-import type { ToolContext, ToolDefinition } from '../tools/types.js';
+import { sandboxWorks } from '../../../test/support/services.js';
+import { loadedKey } from '../../disclosure/state-keys.js';
+import { createFsSkillRepository } from '../../repository/fs-skill-repository.js';
+import { type RemoteRuntime, startRemoteRuntime } from '../../runtime/testing/remote-runtime.js';
+import { createInMemoryStateView } from '../../tools/in-memory-state-view.js';
+import type { ToolContext, ToolDefinition } from '../../tools/types.js';
+import { createWorkspaceManager, type WorkspaceManager } from '../workspace-manager.js';
 import { createExecutionTools } from './execution-tools.js';
 import type { SkillRunResult } from './run-result.js';
-import { createWorkspaceManager, type WorkspaceManager } from './workspace-manager.js';
 
 /**
  * skill_run and workspace_exec end to end on a runtime whose workspaces live in another process

@@ -1,6 +1,6 @@
-import type { WorkspaceFiles } from '../runtime/workspace-files.js';
+import type { WorkspaceFiles } from '../../runtime/workspace-files.js';
+import { metadataFileName } from '../workspace-paths.js';
 import { compileGlob, escapeGlob, MatchBudget } from './glob-pattern.js';
-import { metadataFileName } from './workspace-paths.js';
 
 export interface OutputLimits {
   /** Files collected at most; later matches are left out and `limitsHit` is set. */

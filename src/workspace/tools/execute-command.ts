@@ -1,16 +1,14 @@
-import { SkillboxError } from '../errors.js';
-import { SkillNotFoundError } from '../repository/errors.js';
-import { assertAllowedVariable } from '../runtime/run-environment.js';
-import { inSpan } from '../telemetry/in-span.js';
-import { SkillToolError } from '../tools/errors.js';
-import type { ToolContext } from '../tools/types.js';
-import type { ResolvedExecutionOptions } from './execution-options.js';
-import { compileGlob } from './glob-pattern.js';
-import type { InputSpec } from './input-stager.js';
-import { type CollectedOutputs, maxOutputPatterns, outputFingerprint } from './output-collector.js';
-import { type SkillRunResult, shapeRunResult } from './run-result.js';
-import type { Workspace } from './workspace.js';
-import { toWorkspaceRelative, workspaceFolders } from './workspace-paths.js';
+import { SkillboxError } from '../../errors.js';
+import { SkillNotFoundError } from '../../repository/errors.js';
+import { assertAllowedVariable } from '../../runtime/run-environment.js';
+import { inSpan } from '../../telemetry/in-span.js';
+import { SkillToolError } from '../../tools/errors.js';
+import type { ToolContext } from '../../tools/types.js';
+import type { InputSpec } from '../input-stager.js';
+import { compileGlob } from '../outputs/glob-pattern.js';
+import { type CollectedOutputs, maxOutputPatterns, outputFingerprint } from '../outputs/output-collector.js';
+import type { Workspace } from '../workspace.js';
+import { toWorkspaceRelative, workspaceFolders } from '../workspace-paths.js';
 import {
   measureWorkspace,
   type QuotaLimit,
@@ -19,7 +17,9 @@ import {
   type WorkspaceUsage,
   watchLimits,
   watchWorkspaceQuota,
-} from './workspace-quota.js';
+} from '../workspace-quota.js';
+import type { ResolvedExecutionOptions } from './execution-options.js';
+import { type SkillRunResult, shapeRunResult } from './run-result.js';
 
 /** What `skill_run` and `workspace_exec` share, after their own checks. */
 export interface ExecuteCommandRequest {

@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { ArtifactNameError, ArtifactNotFoundError, WorkspaceConfigError } from '../errors.js';
 import type { ArtifactAddress, ArtifactStore, ArtifactVersion, StoredArtifact } from './artifact-store.js';
-import { ArtifactNameError, ArtifactNotFoundError, WorkspaceConfigError } from './errors.js';
 
 /** Options of `createFilesystemArtifactStore`: the folder that holds every artifact version. */
 export interface FilesystemArtifactStoreOptions {
