@@ -169,6 +169,8 @@ const folderTitle = {
   disclosure: 'Catalog and disclosure',
   tools: 'Model-facing tools',
   workspace: 'Workspaces',
+  'workspace/outputs': 'Workspaces',
+  'workspace/tools': 'Workspaces',
   runtime: 'Runtimes',
   'runtime/testing': 'Testing',
   sessions: 'Sessions',

@@ -54,11 +54,27 @@ export { resolveUrlRoot, type UrlRootOptions } from './repository/url-root.js';
 export { UrlRootError } from './repository/url-root-errors.js';
 export { type CreateRuntimeOptions, createRuntime, type RuntimeKind } from './runtime/create-runtime.js';
 export { SandboxUnavailableError } from './runtime/errors.js';
+export { HostWorkspaceFiles } from './runtime/host-workspace-files.js';
 export { LocalRuntime, type LocalRuntimeOptions } from './runtime/local-runtime.js';
 // Runtimes: where skill scripts run.
 export type { RuntimeCommand, RuntimeResult, WorkspaceRuntime } from './runtime/runtime-types.js';
 export { SandboxRuntime, type SandboxRuntimeOptions } from './runtime/sandbox-runtime.js';
 export { detectSandboxSupport, type SandboxSupport } from './runtime/sandbox-support.js';
+// The file side of the runtime contract, for runtimes whose workspaces are not host folders.
+export type {
+  EntryInfo,
+  FileContent,
+  ListedEntry,
+  ListOptions,
+  PlacedTree,
+  PutOptions,
+  PutResult,
+  ResolvedPath,
+  TreeEntry,
+  WorkspaceFiles,
+  WorkspaceSizeLimits,
+  WorkspaceUsage,
+} from './runtime/workspace-files.js';
 export {
   type ClearTemporaryStateOptions,
   type ClearTemporaryStateResult,

@@ -33,6 +33,7 @@ export type PlacedTree =
   | { kind: 'link'; target: string }
   | { kind: 'directory'; mode: number; entries: readonly TreeEntry[] };
 
+/** How `WorkspaceFiles.put` places a tree: with digests, and whether a folder at the path may be replaced. */
 export interface PutOptions {
   /** Return the sha256 of every file placed (computed while writing, so each byte is read once). */
   digests?: boolean;
@@ -44,6 +45,7 @@ export interface PutOptions {
   keepFolder?: boolean;
 }
 
+/** What `WorkspaceFiles.put` placed: its inode and, when asked, each file's sha256. */
 export interface PutResult {
   /** Inode of what was placed: a later `inspect` showing another one means it was replaced since. */
   inode: number;
@@ -74,6 +76,7 @@ export interface ListedEntry {
   kind: 'file' | 'directory' | 'link' | 'other';
 }
 
+/** How far `WorkspaceFiles.list` goes: depth and number of entries. */
 export interface ListOptions {
   /** Levels below the folder listed at most (1: its own entries). */
   maxDepth: number;
@@ -89,6 +92,7 @@ export interface WorkspaceSizeLimits {
   maxFiles: number;
 }
 
+/** What a workspace holds, as `WorkspaceFiles.measure` counted it. */
 export interface WorkspaceUsage {
   bytes: number;
   files: number;
