@@ -235,19 +235,25 @@ export class HostWorkspaceFiles implements WorkspaceFiles {
     const seen = new Set<number>();
     const visit = async (folder: string): Promise<void> => {
       const names = await readdir(folder).catch(() => [] as string[]);
-      for (const name of names) {
-        if (usage.exceeded !== undefined) return;
-        const absolute = path.join(folder, name);
-        const stats = await lstat(absolute).catch(() => undefined);
-        if (stats === undefined) continue;
-        if (!seen.has(stats.ino)) {
-          seen.add(stats.ino);
-          usage.files += 1;
-          usage.bytes += stats.blocks * 512;
-          if (usage.bytes > limits.maxBytes) usage.exceeded = 'disk';
-          else if (usage.files > limits.maxFiles) usage.exceeded = 'files';
+      // A folder's entries are looked at a batch at a time (one at a time, the walk of a
+      // 20,000-file workspace waited on the disk 20,000 times in a row) and counted in name order
+      // as before, so the figures and the first limit found do not depend on timing; batches keep a
+      // folder of a million names from holding a million pending calls.
+      for (let start = 0; start < names.length; start += measureBatch) {
+        const batch = names.slice(start, start + measureBatch);
+        const stats = await Promise.all(batch.map((name) => lstat(path.join(folder, name)).catch(() => undefined)));
+        for (const [index, entry] of stats.entries()) {
+          if (usage.exceeded !== undefined) return;
+          if (entry === undefined) continue;
+          if (!seen.has(entry.ino)) {
+            seen.add(entry.ino);
+            usage.files += 1;
+            usage.bytes += entry.blocks * 512;
+            if (usage.bytes > limits.maxBytes) usage.exceeded = 'disk';
+            else if (usage.files > limits.maxFiles) usage.exceeded = 'files';
+          }
+          if (entry.isDirectory()) await visit(path.join(folder, batch[index] as string));
         }
-        if (stats.isDirectory()) await visit(absolute);
       }
     };
     await visit(this.root);
@@ -258,6 +264,9 @@ export class HostWorkspaceFiles implements WorkspaceFiles {
     return relative === '' ? this.root : path.join(this.root, ...checkedParts(relative));
   }
 }
+
+/** Entries of one folder `measure` looks at together. */
+const measureBatch = 256;
 
 /** The parts of a workspace-relative path, refused when one could climb or is not a plain name. */
 export function checkedParts(relative: string): string[] {

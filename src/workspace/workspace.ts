@@ -21,6 +21,7 @@ import { assertStageableName, type StagedSkill, type StageMode, stageSkill } fro
 import { type WorkspaceKey, workspaceKeyId } from './workspace-key.js';
 import { freshMetadata, readMetadata, type WorkspaceMetadata, writeMetadata } from './workspace-metadata.js';
 import { toWorkspaceRelative, type WorkspacePathContext, workspaceFolders } from './workspace-paths.js';
+import type { WorkspaceQuota, WorkspaceUsage } from './workspace-quota.js';
 
 /** Settings a workspace shares with its manager. */
 export interface WorkspaceSettings {
@@ -107,6 +108,10 @@ export class Workspace {
   /** Bumped when a command starts and when it ends: the only times this process lets anything change the layout. */
   private runGeneration = 0;
   private layoutCheckedGeneration = -1;
+  /** Bumped when this process places files in the workspace (a skill copy rebuilt, inputs). */
+  private placements = 0;
+  /** The last complete count of the workspace, and when it was taken (see `usage`). */
+  private lastUsage: { usage: WorkspaceUsage; runGeneration: number; placements: number } | undefined;
 
   constructor(key: string | WorkspaceKey, root: string, settings: WorkspaceSettings) {
     this.key = typeof key === 'string' ? { sessionId: key } : key;
@@ -236,6 +241,7 @@ export class Workspace {
             expectedCopyInode: this.copyInodes.get(skill.name),
           });
           this.copyInodes.set(skill.name, copyInode);
+          if (staged.staged) this.placements += 1;
           span.setAttribute('skill.staged', staged.staged);
           if (staged.staged || previous?.manifest !== record.manifest || previous?.digest !== record.digest) {
             await this.changeMetadata((metadata) => {
@@ -262,6 +268,8 @@ export class Workspace {
         async () => {
           await this.ensureLayoutSinceLastRun();
           const staged: StagedInput[] = [];
+          // Counted before the first one is placed: a failure may leave the earlier ones.
+          this.placements += 1;
           for (const spec of specs) {
             staged.push(
               await stageInput(spec, {
@@ -302,6 +310,31 @@ export class Workspace {
     const relative = cwd === undefined || cwd.trim() === '' ? base : toWorkspaceRelative(cwd, base, this.paths);
     await this.files.makeFolder(relative);
     return relative;
+  }
+
+  /**
+   * What the workspace holds, judged against `limits`. A complete count taken since the last
+   * command started or ended and since this process last placed files is reused instead of walking
+   * the workspace again: between those moments only metadata.json changes (by a few kilobytes,
+   * within the over-quota slack of `watchLimits`). The count while a command runs, and the first one
+   * after it, always walk. Another process writing the same workspace is not seen until the next run.
+   */
+  async usage(limits: WorkspaceQuota): Promise<WorkspaceUsage> {
+    const cached = this.lastUsage;
+    if (cached !== undefined && cached.runGeneration === this.runGeneration && cached.placements === this.placements)
+      return judgedAgainst(cached.usage, limits);
+    const runGeneration = this.runGeneration;
+    const placements = this.placements;
+    const usage = await this.files.measure(limits);
+    // Only a complete count (no limit passed) holds for other limits; one that overlapped a run holds for none.
+    if (
+      usage.exceeded === undefined &&
+      this.activeRuns === 0 &&
+      runGeneration === this.runGeneration &&
+      placements === this.placements
+    )
+      this.lastUsage = { usage: { bytes: usage.bytes, files: usage.files }, runGeneration, placements };
+    return usage;
   }
 
   /** Runs one command with the workspace environment; the caller collects outputs afterwards. */
@@ -462,6 +495,12 @@ export class Workspace {
       if (this.skillLocks.get(name) === settled) this.skillLocks.delete(name);
     }
   }
+}
+
+/** A complete count judged against other limits: the first one passed, disk before files as a walk checks them. */
+function judgedAgainst(usage: WorkspaceUsage, limits: WorkspaceQuota): WorkspaceUsage {
+  const exceeded = usage.bytes > limits.maxBytes ? 'disk' : usage.files > limits.maxFiles ? 'files' : undefined;
+  return { bytes: usage.bytes, files: usage.files, ...(exceeded === undefined ? {} : { exceeded }) };
 }
 
 /** HOME of every command: inside the workspace so tools that keep caches or settings can write them. */

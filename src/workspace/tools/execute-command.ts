@@ -10,7 +10,6 @@ import { type CollectedOutputs, maxOutputPatterns, outputFingerprint } from '../
 import type { Workspace } from '../workspace.js';
 import { toWorkspaceRelative, workspaceFolders } from '../workspace-paths.js';
 import {
-  measureWorkspace,
   type QuotaLimit,
   quotaWarning,
   unlimited,
@@ -100,7 +99,7 @@ export async function executeCommand(
       const quota = options.workspaceQuota;
       // Without a finite limit there is nothing to watch, and no walk of the workspace to pay for.
       const watched = Number.isFinite(quota.maxBytes) || Number.isFinite(quota.maxFiles);
-      const baseline = watched ? await measureWorkspace(workspace.files, unlimited) : { bytes: 0, files: 0 };
+      const baseline = watched ? await workspace.usage(unlimited) : { bytes: 0, files: 0 };
       const stopForQuota = new AbortController();
       let stoppedFor: { limit: QuotaLimit; usage: WorkspaceUsage } | undefined;
       const stopWatching = watched
@@ -130,7 +129,7 @@ export async function executeCommand(
         })
         .finally(stopWatching);
       // Measured again after the run: a command faster than the watch still shows what it left.
-      const after = stoppedFor?.usage ?? (watched ? await measureWorkspace(workspace.files, quota) : baseline);
+      const after = stoppedFor?.usage ?? (watched ? await workspace.usage(quota) : baseline);
       const quotaHit = stoppedFor?.limit ?? after.exceeded;
       if (quotaHit !== undefined) warnings.push(quotaWarning(quotaHit, after, quota, stoppedFor !== undefined));
 

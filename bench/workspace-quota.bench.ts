@@ -1,0 +1,113 @@
+// What the workspace quota costs warm skill_run calls on a workspace that holds many files: three
+// `true` runs in a row with the quota off (no walk), the same with the default quota (walks of the
+// whole workspace before and after a run, and every 250 ms while it runs), and one walk alone; the
+// quota's cost is given in walks per call. Local runtime, so the sandbox's start-up does not drown
+// the figure. Medians; figures only, nothing fails on a time.
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { loadedKey } from '../src/disclosure/state-keys.js';
+import { FsSkillRepository } from '../src/repository/fs-skill-repository.js';
+import { LocalRuntime } from '../src/runtime/local-runtime.js';
+import type { WorkspaceRuntime } from '../src/runtime/runtime-types.js';
+import type { WorkspaceFiles, WorkspaceSizeLimits } from '../src/runtime/workspace-files.js';
+import { createInMemoryStateView } from '../src/tools/in-memory-state-view.js';
+import type { ToolDefinition } from '../src/tools/types.js';
+import { createExecutionTools } from '../src/workspace/tools/execution-tools.js';
+import { createWorkspaceManager } from '../src/workspace/workspace-manager.js';
+import { defaultWorkspaceQuota, measureWorkspace, unlimited } from '../src/workspace/workspace-quota.js';
+import { interleavedTimes, median, pairedRatio, quick, reportRatio } from './bench-support.js';
+
+const files = Number(process.env.QUOTA_BENCH_FILES ?? (quick ? 5_000 : 20_000));
+const runs = Number(process.env.QUOTA_BENCH_RUNS ?? (quick ? 6 : 15));
+
+export async function run(): Promise<void> {
+  const temporary = await mkdtemp(path.join(os.tmpdir(), 'skillbox-quota-bench-'));
+  try {
+    const skillsRoot = path.join(temporary, 'skills');
+    await mkdir(path.join(skillsRoot, 'bench-skill'), { recursive: true });
+    await writeFile(
+      path.join(skillsRoot, 'bench-skill', 'SKILL.md'),
+      '---\nname: bench-skill\ndescription: Benchmark skill.\n---\nRun true.\n',
+    );
+    const repository = await FsSkillRepository.open({ roots: [skillsRoot] });
+    // Walks are counted as well as timed: on a shared machine their count is the steadier figure.
+    const local = new LocalRuntime();
+    let walks = 0;
+    const runtime: WorkspaceRuntime = {
+      kind: local.kind,
+      isolated: local.isolated,
+      guestPath: (hostPath, root) => local.guestPath(hostPath, root),
+      run: (command) => local.run(command),
+      files(root) {
+        const files = local.files(root);
+        return Object.assign(Object.create(files) as WorkspaceFiles, {
+          measure: (limits: WorkspaceSizeLimits) => {
+            walks += 1;
+            return files.measure(limits);
+          },
+        });
+      },
+    };
+    const workspaces = createWorkspaceManager({
+      runtime,
+      repository,
+      baseDir: path.join(temporary, 'workspaces'),
+      artifacts: false,
+    });
+    const tool = (quota: { maxBytes: number; maxFiles: number }) =>
+      (createExecutionTools({ workspaces, workspaceQuota: quota }) as [ToolDefinition])[0];
+    const withQuota = tool(defaultWorkspaceQuota);
+    const withoutQuota = tool(unlimited);
+    const context = {
+      sessionId: 'bench',
+      agentName: 'bench',
+      state: createInMemoryStateView({ [loadedKey('bench', 'bench-skill')]: '1' }),
+    };
+    const call = (skillRun: ToolDefinition) =>
+      skillRun.execute(
+        skillRun.inputSchema.parse({ skill: 'bench-skill', command: 'true', output_files: [] }),
+        context,
+      );
+    const workspace = await workspaces.workspace('bench');
+    await call(withoutQuota);
+    // A workspace a skill filled: 100 folders of files under work/.
+    for (let folder = 0; folder < 100; folder += 1) {
+      const directory = path.join(workspace.root, 'work', `data${folder}`);
+      await mkdir(directory, { recursive: true });
+      await Promise.all(
+        Array.from({ length: files / 100 }, (_, file) => writeFile(path.join(directory, `f${file}`), 'x')),
+      );
+    }
+    const callsInARow = 3;
+    const inARow = (skillRun: ToolDefinition) => async () => {
+      for (let index = 0; index < callsInARow; index += 1) await call(skillRun);
+    };
+    const walksBefore = walks;
+    await inARow(withQuota)();
+    const walksPerCall = (walks - walksBefore) / callsInARow;
+    const times = await interleavedTimes(
+      {
+        off: inARow(withoutQuota),
+        quota: inARow(withQuota),
+        walk: () => measureWorkspace(workspace.files, unlimited),
+      },
+      runs,
+    );
+    const added = (median(times.quota) - median(times.off)) / callsInARow;
+    console.log(
+      `workspace of ${files} files, ${runs} rounds of ${callsInARow} calls: skill_run without quota ` +
+        `${(median(times.off) / callsInARow).toFixed(1)} ms, with the default quota ` +
+        `${(median(times.quota) / callsInARow).toFixed(1)} ms, one walk ${median(times.walk).toFixed(1)} ms; ` +
+        `the quota adds ${added.toFixed(1)} ms a call (${(added / median(times.walk)).toFixed(2)} walks by time, ` +
+        `${walksPerCall.toFixed(2)} counted)`,
+    );
+    reportRatio({
+      benchmark: 'workspace-quota',
+      comparison: `skill_run with quota / without, ${files} files`,
+      ratio: pairedRatio(times.quota, times.off),
+    });
+  } finally {
+    await rm(temporary, { recursive: true, force: true });
+  }
+}
