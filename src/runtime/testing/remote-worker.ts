@@ -17,6 +17,7 @@ import { SANDBOX_WORKSPACE_PATH } from '../bubblewrap-arguments.js';
 import { HostWorkspaceFiles } from '../host-workspace-files.js';
 import type { RuntimeCommand } from '../runtime-types.js';
 import { SandboxRuntime } from '../sandbox-runtime.js';
+import type { PlacedTree } from '../workspace-files.js';
 import {
   decodeMessage,
   encodeMessage,
@@ -67,6 +68,9 @@ async function main(): Promise<void> {
       const files = new HostWorkspaceFiles(folderOf(request.workspace));
       const operation = request.operation ?? '';
       if (!fileOperations.has(operation)) throw new Error(`unknown file operation "${operation}"`);
+      // The host sends bytes; a host file named here would be read on the worker's own disk.
+      if (operation === 'put' && namesHostFile(request.params[1] as PlacedTree))
+        throw new Error('put: the worker takes file contents as bytes, never as host file names');
       const method = (files as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>)[operation];
       const value = await (method as (...args: unknown[]) => Promise<unknown>).apply(files, request.params);
       if (operation === 'remove' && request.params[0] === '')
@@ -106,6 +110,13 @@ async function main(): Promise<void> {
     rmSync(base, { recursive: true, force: true });
     process.exit(0);
   });
+}
+
+function namesHostFile(tree: PlacedTree): boolean {
+  if (tree.kind === 'file') return !('data' in tree.content);
+  if (tree.kind === 'directory')
+    return tree.entries.some((entry) => entry.kind === 'file' && !('data' in entry.content));
+  return false;
 }
 
 const fileOperations = new Set([
