@@ -7,6 +7,8 @@ export { parseAllowedTools } from '../format/parse-allowed-tools.js';
 export { parseToolsSection } from '../format/parse-tools-section.js';
 // SKILL.md pieces a framework may need apart from parseSkillMarkdown.
 export { type FrontmatterSplit, splitFrontmatter } from '../format/split-frontmatter.js';
+// State: snapshots in, deltas out.
+export { applyDelta, mergeDeltas, overlayState, type StateDelta, type StateReader } from '../state/state-delta.js';
 // The catalog and which skills the model may see.
 export {
   type CatalogBudget,
@@ -38,8 +40,6 @@ export {
   selectTools,
   touchSkills,
 } from './skill-transitions.js';
-// State: snapshots in, deltas out.
-export { applyDelta, mergeDeltas, overlayState, type StateDelta, type StateReader } from './state-delta.js';
 // Token counting (o200k_base) and the catalog-versus-full-load report.
 export { countTokens, createTokenCounter, type TokenCounter } from './token-counter.js';
 export { buildTokenReport, type SkillTokenFigures, type TokenReport, type TokenReportOptions } from './token-report.js';

@@ -1,5 +1,6 @@
 import { compareNames } from '../repository/compare-names.js';
 import type { Skill, SkillContext, SkillRepository } from '../repository/types.js';
+import type { StateReader } from '../state/state-delta.js';
 import type { SkillToolName } from '../tools/tool-names.js';
 import { DisclosureConfigError } from './errors.js';
 import { createInjectionAllowance, loadedContextHeader, renderLoadedSkill } from './loaded-content.js';
@@ -12,7 +13,6 @@ import {
   toolCallInputs,
   toolResultText,
 } from './model-messages.js';
-import type { StateReader } from './state-delta.js';
 
 /**
  * Where loaded skills go in a request:

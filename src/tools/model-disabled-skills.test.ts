@@ -2,12 +2,12 @@ import { asSchema } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { applyDeclaredLoads } from '../disclosure/declared-loads.js';
 import { materializeRequest } from '../disclosure/materialize-request.js';
-import { writeDelta } from '../disclosure/state-delta.js';
 import { createVisibleSkillToolkits } from '../integrations/ai-sdk/visible-skill-toolkits.js';
 import { createMemorySkillRepository } from '../repository/memory-skill-repository.js';
+import { createInMemoryStateView } from '../state/in-memory-state-view.js';
+import { writeDelta } from '../state/state-delta.js';
 import { createSkillTools } from './create-skill-tools.js';
 import { SkillToolError, SkillToolsConfigError } from './errors.js';
-import { createInMemoryStateView } from './in-memory-state-view.js';
 import type { ToolContext, ToolDefinition } from './types.js';
 
 const repository = createMemorySkillRepository([

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { uniqueItems } from '../disclosure/selection.js';
 import { loadSkill } from '../disclosure/skill-transitions.js';
-import { writeDelta } from '../disclosure/state-delta.js';
+import { writeDelta } from '../state/state-delta.js';
 import { SkillToolError } from './errors.js';
 import { getVisibleSkill, parseToolInput, requireKnownItems, type SkillToolSettings } from './skill-tool-support.js';
 import type { ToolDefinition } from './types.js';

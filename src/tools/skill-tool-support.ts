@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { isModelVisible, modelVisibleSkills } from '../disclosure/model-visibility.js';
-import { loadedKey } from '../disclosure/state-keys.js';
 import { escapeUnsafeCharacters } from '../format/escape-unsafe-characters.js';
 import { SkillNotFoundError } from '../repository/errors.js';
 import type { Skill, SkillRepository } from '../repository/types.js';
+import { loadedKey } from '../state/state-keys.js';
 import { SkillToolError } from './errors.js';
 import type { ToolContext } from './types.js';
 

@@ -1,7 +1,7 @@
 import { readLoadedSkills } from '../../disclosure/loaded-skills.js';
 import { resolveSelection } from '../../disclosure/selection.js';
-import type { StateReader } from '../../disclosure/state-delta.js';
 import type { Skill, SkillContext, SkillRepository } from '../../repository/types.js';
+import type { StateReader } from '../../state/state-delta.js';
 import { enforceAllowedTools } from './allowed-tools.js';
 
 /** Input of `selectActiveTools`: the repository, state, agent, skill tools, pool tools and allowed-tools enforcement. */

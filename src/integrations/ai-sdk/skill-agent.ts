@@ -12,13 +12,13 @@ import {
   type UserModelMessage,
 } from 'ai';
 import type { DeclaredSkillLoad } from '../../disclosure/declared-loads.js';
-import type { StateDelta } from '../../disclosure/state-delta.js';
 import { FilteredSkillRepository, type SkillVisibility } from '../../repository/filter-skills.js';
 import type { SkillContext } from '../../repository/types.js';
 import { createMemorySessionStore } from '../../sessions/memory-session-store.js';
 import { SessionConflictError, SessionExistsError, SessionNotFoundError } from '../../sessions/session-errors.js';
 import type { NewSessionEvent, SessionKey, SessionStore } from '../../sessions/session-store.js';
-import { createInMemoryStateView } from '../../tools/in-memory-state-view.js';
+import { createInMemoryStateView } from '../../state/in-memory-state-view.js';
+import type { StateDelta } from '../../state/state-delta.js';
 import type { WorkspaceManager } from '../../workspace/workspace-manager.js';
 import { addUsage, emptyUsage, type SkillAgentEvent, type TokenUsage } from './agent-events.js';
 import { responseMessagesAfterStep } from './ai-sdk-versions.js';

@@ -1,8 +1,8 @@
 import { jsonSchema, type ModelMessage, type Tool, tool } from 'ai';
 import { describe, expect, it } from 'vitest';
-import { loadedKey, loadedOrderKey, toolsKey } from '../../disclosure/state-keys.js';
 import { createMemorySkillRepository } from '../../repository/memory-skill-repository.js';
-import { createInMemoryStateView } from '../../tools/in-memory-state-view.js';
+import { createInMemoryStateView } from '../../state/in-memory-state-view.js';
+import { loadedKey, loadedOrderKey, toolsKey } from '../../state/state-keys.js';
 import { SkillAgentConfigError } from './errors.js';
 import { createSkillCallContext, type SkillCallContext, type StateChange } from './skill-call-context.js';
 import { createSkillPrepareStep, type SkillPrepareStepOptions } from './skill-prepare-step.js';

@@ -7,9 +7,9 @@ import { type MaterializationMode, materializeRequest } from '../../disclosure/m
 import type { ModelMessage as NeutralModelMessage } from '../../disclosure/model-messages.js';
 import { type ModelVisibilityOptions, modelVisibleSkills } from '../../disclosure/model-visibility.js';
 import { evictLeastRecentlyTouched } from '../../disclosure/skill-transitions.js';
-import { mergeDeltas, overlayState, type StateDelta, writeDelta } from '../../disclosure/state-delta.js';
 import { afterModelRequest, beginTurn } from '../../disclosure/turn-lifecycle.js';
 import type { SkillContext, SkillRepository } from '../../repository/types.js';
+import { mergeDeltas, overlayState, type StateDelta, writeDelta } from '../../state/state-delta.js';
 import { callerInstructionsOfStep, contextOfStep, conversationOfStep, isInstructionsStep } from './ai-sdk-versions.js';
 import { selectActiveTools } from './dynamic-tool-selection.js';
 import { SkillAgentConfigError } from './errors.js';
