@@ -28,6 +28,7 @@ export { type MaterializationMode, type MaterializeRequestOptions, materializeRe
 // never has two different types called ModelMessage in scope.
 export type { ModelMessage as SkillModelMessage } from './model-messages.js';
 export { isModelVisible, type ModelVisibilityOptions, modelVisibleSkills } from './model-visibility.js';
+export { type ResolvedLoadedSkill, resolveLoadedSkills } from './resolve-loaded-skills.js';
 export { activateLoadedSkills, isSkillRunnable } from './skill-activation.js';
 // Transitions the tools make, callable directly.
 export {

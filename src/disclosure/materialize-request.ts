@@ -1,10 +1,9 @@
 import { compareNames } from '../repository/compare-names.js';
-import type { Skill, SkillContext, SkillRepository } from '../repository/types.js';
+import type { SkillContext, SkillRepository } from '../repository/types.js';
 import type { StateReader } from '../state/state-delta.js';
 import type { SkillToolName } from '../tools/tool-names.js';
 import { DisclosureConfigError } from './errors.js';
 import { createInjectionAllowance, loadedContextHeader, renderLoadedSkill } from './loaded-content.js';
-import { readLoadedSkills } from './loaded-skills.js';
 import {
   type ModelMessage,
   type SystemModelMessage,
@@ -13,6 +12,7 @@ import {
   toolCallInputs,
   toolResultText,
 } from './model-messages.js';
+import { type ResolvedLoadedSkill, resolveLoadedSkills } from './resolve-loaded-skills.js';
 
 /**
  * Where loaded skills go in a request:
@@ -40,6 +40,12 @@ export interface MaterializeRequestOptions {
    * that continues it. Skills are filled in name order, docs in selection order.
    */
   docLimits?: { maxDocBytes?: number; maxTotalBytes?: number };
+  /**
+   * The loaded skills as this step resolved them (`resolveLoadedSkills` over the same `state`),
+   * shared with tool selection so the repository is asked once per step. Absent: read from `state`
+   * and `repository`.
+   */
+  loadedSkills?: readonly ResolvedLoadedSkill[];
 }
 
 /** Tools whose results carry loaded content in `tool-result` mode. */
@@ -124,7 +130,10 @@ export async function materializeRequest(options: MaterializeRequestOptions): Pr
     if (system === undefined || !system.content.includes(catalog)) appendToFirstSystem(messages, catalog);
   }
 
-  const loaded = readLoadedSkills(options.state, options.agentName).sort((a, b) => compareNames(a.name, b.name));
+  const loaded = [
+    ...(options.loadedSkills ??
+      (await resolveLoadedSkills(options.state, options.agentName, options.repository, options.skillContext))),
+  ].sort((a, b) => compareNames(a.name, b.name));
   const allowance = createInjectionAllowance(options.docLimits);
   for (const [field, value] of [
     ['maxDocBytes', allowance.maxDocBytes],
@@ -138,12 +147,8 @@ export async function materializeRequest(options: MaterializeRequestOptions): Pr
   }
   const blocks: { name: string; text: string }[] = [];
   for (const entry of loaded) {
-    let skill: Skill;
-    try {
-      skill = await options.repository.get(entry.name, options.skillContext);
-    } catch {
-      continue;
-    }
+    const skill = entry.skill;
+    if (skill === undefined) continue;
     blocks.push({
       name: entry.name,
       text: await renderLoadedSkill(skill, entry, options.repository, options.skillContext, allowance),

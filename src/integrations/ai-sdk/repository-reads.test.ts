@@ -43,26 +43,47 @@ async function drain(events: AsyncIterable<SkillAgentEvent>): Promise<SkillAgent
   return result;
 }
 
-describe('repository reads of one turn', () => {
-  it('a three-step turn with a loaded skill reads the repository this often', async () => {
-    const counting = createCountingRepository(
-      await createFsSkillRepository({ roots: [path.join(temporary, 'skills')] }),
-    );
-    const { model, calls } = createScriptedModel([
-      { toolCalls: [{ name: 'skill_load', input: { skill: 'poetry', docs: ['docs/usage.md'] }, id: 'l1' }] },
-      { toolCalls: [{ name: 'count_syllables', input: { text: 'old silent pond' }, id: 'c1' }] },
-      { text: 'An old silent pond' },
-    ]);
-    const agent = createSkillAgent({ model, repository: counting.repository, toolPool });
-    counting.reset();
-    const events = await drain(agent.run({ userId: 'u', sessionId: 's', message: 'a poem please' }));
+async function countedTurn(loads: readonly string[]) {
+  const counting = createCountingRepository(await createFsSkillRepository({ roots: [path.join(temporary, 'skills')] }));
+  const { model, calls } = createScriptedModel([
+    {
+      toolCalls: loads.map((skill, index) => ({
+        name: 'skill_load',
+        input: skill === 'poetry' ? { skill, docs: ['docs/usage.md'] } : { skill },
+        id: `l${index}`,
+      })),
+    },
+    { toolCalls: [{ name: 'count_syllables', input: { text: 'old silent pond' }, id: 'c1' }] },
+    { text: 'An old silent pond' },
+  ]);
+  const agent = createSkillAgent({ model, repository: counting.repository, toolPool });
+  counting.reset();
+  const events = await drain(agent.run({ userId: 'u', sessionId: 's', message: 'a poem please' }));
+  return { counts: counting.counts, calls, events };
+}
 
+// A three-step turn: the model loads skills, calls a tool a loaded skill activated, then answers.
+// Before one resolved snapshot per step, tool selection and materialisation each fetched every
+// loaded skill in every step: { list: 2, get: 5, listFiles: 0, readFile: 2 } with one skill loaded.
+describe('repository reads of one turn', () => {
+  it('fetches a loaded skill once per step, not once for tool selection and again for the request', async () => {
+    const { counts, calls, events } = await countedTurn(['poetry']);
     expect(events.at(-1)).toMatchObject({ type: 'done', steps: 3 });
-    // The skill's content reached the second and third requests.
+    // The skill's doc reached the second and third requests, and its tool was active (it ran).
     expect(JSON.stringify(calls[1]?.prompt)).toContain('Use five, seven, five.');
     expect(JSON.stringify(calls[2]?.prompt)).toContain('Use five, seven, five.');
-    // Before one snapshot per step: the toolkit's and the catalog's lists, skill_load's get, then a
-    // get for tool selection and another for materialisation in each of the two later steps.
-    expect(counting.counts).toEqual({ list: 2, get: 5, listFiles: 0, readFile: 2 });
+    expect(events).toContainEqual(
+      expect.objectContaining({ type: 'tool-result', toolName: 'count_syllables', output: 3 }),
+    );
+    // list: the toolkit's enum and the first step's catalog (later steps reuse it: same generation).
+    // get: skill_load's own, then one per later step. readFile: the selected doc, once per later step.
+    expect(counts).toEqual({ list: 2, get: 3, listFiles: 0, readFile: 2 });
+  });
+
+  it('fetches each of two loaded skills once per step', async () => {
+    const { counts, events } = await countedTurn(['poetry', 'recipes']);
+    expect(events.at(-1)).toMatchObject({ type: 'done', steps: 3 });
+    // Two skill_load gets, then two gets in each of the two later steps (before: four per step).
+    expect(counts).toEqual({ list: 2, get: 6, listFiles: 0, readFile: 2 });
   });
 });

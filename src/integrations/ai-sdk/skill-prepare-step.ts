@@ -6,6 +6,7 @@ import { type LoadMode, parseLoadMode, parseMaxLoadedSkills } from '../../disclo
 import { type MaterializationMode, materializeRequest } from '../../disclosure/materialize-request.js';
 import type { ModelMessage as NeutralModelMessage } from '../../disclosure/model-messages.js';
 import { type ModelVisibilityOptions, modelVisibleSkills } from '../../disclosure/model-visibility.js';
+import { resolveLoadedSkills } from '../../disclosure/resolve-loaded-skills.js';
 import { evictLeastRecentlyTouched } from '../../disclosure/skill-transitions.js';
 import { afterModelRequest, beginTurn } from '../../disclosure/turn-lifecycle.js';
 import type { SkillContext, SkillRepository } from '../../repository/types.js';
@@ -170,10 +171,13 @@ export function createSkillPrepareStep(options: SkillPrepareStepOptions): Prepar
     }
     commitTurnDelta(context, evictLeastRecentlyTouched(state, { agentName, maxLoadedSkills: maxLoadedSkills }));
 
+    // Resolved once for the step: tool selection and materialisation read the same skills.
+    const loadedSkills = await resolveLoadedSkills(state, agentName, options.repository, skillContext);
     const selection = await selectActiveTools({
       repository: options.repository,
       state,
       agentName,
+      loadedSkills,
       skillToolNames: options.skillToolNames,
       poolToolNames,
       ...(skillContext !== undefined ? { skillContext } : {}),
@@ -195,6 +199,7 @@ export function createSkillPrepareStep(options: SkillPrepareStepOptions): Prepar
         agentName,
         repository: options.repository,
         mode: materialize,
+        loadedSkills,
         catalog: catalog === undefined ? '' : await catalog.render(skillContext),
         ...(skillContext !== undefined ? { skillContext } : {}),
       }),
