@@ -3,7 +3,7 @@ import type { SkillContext, SkillRepository } from '../repository/types.js';
 import type { StateReader } from '../state/state-delta.js';
 import type { SkillToolName } from '../tools/tool-names.js';
 import { DisclosureConfigError } from './errors.js';
-import { createInjectionAllowance, loadedContextHeader, renderLoadedSkill } from './loaded-content.js';
+import { createInjectionAllowance, loadedContextHeader, loadedStub, renderLoadedSkill } from './loaded-content.js';
 import {
   type ModelMessage,
   type SystemModelMessage,
@@ -54,8 +54,6 @@ export const anchorToolNames: readonly string[] = [
   'skill_select_docs',
 ] satisfies readonly SkillToolName[];
 
-const stubPattern = /^\s*loaded:\s*(.+?)\s*$/i;
-
 function skillFromInput(input: unknown): string | undefined {
   if (typeof input === 'string') {
     try {
@@ -70,12 +68,6 @@ function skillFromInput(input: unknown): string | undefined {
   return typeof name === 'string' && name.trim() !== '' ? name.trim() : undefined;
 }
 
-function skillFromOutput(output: ToolResultOutput): string | undefined {
-  if (output.type === 'json') return skillFromInput(output.value);
-  if (output.type !== 'text') return undefined;
-  return stubPattern.exec(output.value)?.[1] ?? skillFromInput(output.value);
-}
-
 function isErrorOutput(output: ToolResultOutput): boolean {
   return output.type === 'error-text' || output.type === 'error-json' || output.type === 'execution-denied';
 }
@@ -88,7 +80,8 @@ function findAnchors(messages: readonly ModelMessage[]): Map<string, [number, nu
     if (message.role !== 'tool') return;
     message.content.forEach((part, partIndex) => {
       if (part.type !== 'tool-result' || !anchorToolNames.includes(part.toolName) || isErrorOutput(part.output)) return;
-      const skill = skillFromInput(inputs.get(part.toolCallId)) ?? skillFromOutput(part.output);
+      // The call's input names the skill; the result's text is for the model and is not parsed.
+      const skill = skillFromInput(inputs.get(part.toolCallId));
       if (skill !== undefined) anchors.set(skill, [messageIndex, partIndex]);
     });
   });
@@ -97,7 +90,7 @@ function findAnchors(messages: readonly ModelMessage[]): Map<string, [number, nu
 
 function withLoadedContent(part: ToolResultPart, skill: string, block: string): ToolResultPart {
   const original = toolResultText(part.output).trim();
-  const isStub = original.toLowerCase() === `loaded: ${skill}`.toLowerCase();
+  const isStub = original.toLowerCase() === loadedStub(skill).toLowerCase();
   const value = original === '' || isStub ? block : `${original}\n\n${block}`;
   return { ...part, output: { type: 'text', value } };
 }
