@@ -23,11 +23,18 @@ export type { LoadMode } from './load-mode.js';
 export { renderLoadedSkill } from './loaded-content.js';
 export { type LoadedSkill, readLoadedSkills } from './loaded-skills.js';
 export { type MaterializationMode, type MaterializeRequestOptions, materializeRequest } from './materialize-request.js';
+export {
+  isModelInvocable,
+  isModelVisible,
+  type ModelInvocationOptions,
+  type ModelVisibilityOptions,
+  modelInvocableSkills,
+  modelVisibleSkills,
+} from './model-invocable-skills.js';
 // Loaded content in model requests. The message types are structurally a subset of the AI SDK's
 // ModelMessage and are exported under a Skill prefix so an application importing both packages
 // never has two different types called ModelMessage in scope.
 export type { ModelMessage as SkillModelMessage } from './model-messages.js';
-export { isModelVisible, type ModelVisibilityOptions, modelVisibleSkills } from './model-visibility.js';
 export { type ResolvedLoadedSkill, resolveLoadedSkills } from './resolve-loaded-skills.js';
 export { activateLoadedSkills, isSkillRunnable } from './skill-activation.js';
 // Transitions the tools make, callable directly.

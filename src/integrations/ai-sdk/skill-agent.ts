@@ -12,6 +12,7 @@ import {
   type UserModelMessage,
 } from 'ai';
 import type { DeclaredSkillLoad } from '../../disclosure/declared-loads.js';
+import { includesNonModelInvocable } from '../../disclosure/model-invocable-skills.js';
 import { FilteredSkillRepository, type SkillVisibility } from '../../repository/filter-skills.js';
 import type { SkillContext } from '../../repository/types.js';
 import { createMemorySessionStore } from '../../sessions/memory-session-store.js';
@@ -315,7 +316,7 @@ export function createSkillAgent(options: SkillAgentOptions): SkillAgent {
             const error =
               isUnavailableToolError(part.error) && toolkits.poolToolNames.includes(part.toolName)
                 ? await describeUnavailableTool(repository, runOptions.context, part.toolName, {
-                    includeModelDisabled: options.includeModelDisabled === true,
+                    includeNonModelInvocable: includesNonModelInvocable(options),
                   })
                 : errorMessage(part.error);
             yield { type: 'tool-result', stepNumber, toolCallId: part.toolCallId, toolName: part.toolName, error };

@@ -4,8 +4,12 @@ import type { CatalogBudget, CatalogFormat } from '../../disclosure/catalog.js';
 import { applyDeclaredLoads } from '../../disclosure/declared-loads.js';
 import { type LoadMode, parseLoadMode, parseMaxLoadedSkills } from '../../disclosure/load-mode.js';
 import { type MaterializationMode, materializeRequest } from '../../disclosure/materialize-request.js';
+import {
+  includesNonModelInvocable,
+  type ModelInvocationOptions,
+  modelInvocableSkills,
+} from '../../disclosure/model-invocable-skills.js';
 import type { ModelMessage as NeutralModelMessage } from '../../disclosure/model-messages.js';
-import { type ModelVisibilityOptions, modelVisibleSkills } from '../../disclosure/model-visibility.js';
 import { resolveLoadedSkills } from '../../disclosure/resolve-loaded-skills.js';
 import { evictLeastRecentlyTouched } from '../../disclosure/skill-transitions.js';
 import { afterModelRequest, beginTurn } from '../../disclosure/turn-lifecycle.js';
@@ -22,7 +26,7 @@ import {
 } from './unavailable-tool-calls.js';
 
 /** Options of `createSkillPrepareStep`: the repository, the tool names and pool, materialisation, load mode and catalog. */
-export interface SkillPrepareStepOptions {
+export interface SkillPrepareStepOptions extends ModelInvocationOptions {
   repository: SkillRepository;
   /** Names of the skill tools registered with the model (skill_load, ..., skill_run): always active. */
   skillToolNames: readonly string[];
@@ -43,11 +47,6 @@ export interface SkillPrepareStepOptions {
   catalog?: false | { format?: CatalogFormat; budget?: CatalogBudget; guidance?: string | false };
   /** Narrow active tools to the loaded skills' `allowed-tools`. */
   enforceAllowedTools?: boolean;
-  /**
-   * Offer the model skills that say they are not for it (`disable-model-invocation: true`,
-   * `metadata.internal: true`). Default false: they stay out of the catalog and the skill tools.
-   */
-  includeModelDisabled?: boolean;
   allowedToolAliases?: Readonly<Record<string, readonly string[]>>;
   /** Used when a call carries no context (ai 7 `toolsContext`, ai 6 `experimental_context`). */
   context?: SkillCallContext | (() => SkillCallContext);
@@ -103,11 +102,11 @@ export async function describeUnavailableTool(
   repository: SkillRepository,
   skillContext: SkillContext | undefined,
   toolName: string,
-  visibility: ModelVisibilityOptions = {},
+  modelInvocation: ModelInvocationOptions = {},
 ): Promise<string> {
   const providedBy: string[] = [];
   // Only skills the model is offered are named: a hidden skill must not leak through this message.
-  for (const summary of modelVisibleSkills(await repository.list(skillContext), visibility)) {
+  for (const summary of modelInvocableSkills(await repository.list(skillContext), modelInvocation)) {
     try {
       if ((await repository.get(summary.name, skillContext)).tools.includes(toolName)) providedBy.push(summary.name);
     } catch {
@@ -141,7 +140,7 @@ export function createSkillPrepareStep(options: SkillPrepareStepOptions): Prepar
           ...(options.catalog?.format !== undefined ? { format: options.catalog.format } : {}),
           ...(options.catalog?.budget !== undefined ? { budget: options.catalog.budget } : {}),
           ...(options.catalog?.guidance !== undefined ? { guidance: options.catalog.guidance } : {}),
-          ...(options.includeModelDisabled === true ? { includeModelDisabled: true } : {}),
+          ...(includesNonModelInvocable(options) ? { includeNonModelInvocable: true } : {}),
         });
 
   const prepare = async (step: {
@@ -206,7 +205,7 @@ export function createSkillPrepareStep(options: SkillPrepareStepOptions): Prepar
     );
 
     const explained = await explainPoolToolCalls(materialized, poolToolNames, options.repository, context, {
-      includeModelDisabled: options.includeModelDisabled === true,
+      includeNonModelInvocable: includesNonModelInvocable(options),
     });
     if (loadMode === 'once') commitTurnDelta(context, afterModelRequest(state, { agentName, mode: 'once' }));
     context.onStepPrepared?.({
@@ -243,12 +242,15 @@ async function explainPoolToolCalls(
   poolToolNames: readonly string[],
   repository: SkillRepository,
   context: SkillCallContext,
-  visibility: ModelVisibilityOptions,
+  modelInvocation: ModelInvocationOptions,
 ): Promise<ModelMessage[]> {
   const names = [...findUnavailableToolCalls(messages)].filter((name) => poolToolNames.includes(name));
   if (names.length === 0) return messages;
   const explanations = new Map<string, string>();
   for (const toolName of names)
-    explanations.set(toolName, await describeUnavailableTool(repository, context.skillContext, toolName, visibility));
+    explanations.set(
+      toolName,
+      await describeUnavailableTool(repository, context.skillContext, toolName, modelInvocation),
+    );
   return explainUnavailableToolCalls(messages, explanations);
 }

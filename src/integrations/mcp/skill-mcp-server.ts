@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { type CatalogBudget, renderCatalog } from '../../disclosure/catalog.js';
 import { renderLoadedSkill } from '../../disclosure/loaded-content.js';
 import { readLoadedSkills } from '../../disclosure/loaded-skills.js';
+import { includesNonModelInvocable, type ModelInvocationOptions } from '../../disclosure/model-invocable-skills.js';
 import { countTokens } from '../../disclosure/token-counter.js';
 import { codePointLength } from '../../format/code-point-length.js';
 import type { SkillContext, SkillRepository } from '../../repository/types.js';
@@ -18,7 +19,7 @@ import type { ToolDefinition } from '../../tools/types.js';
 import { SkillMcpConfigError } from './errors.js';
 
 /** Options of `createSkillMcpServer`: the repository, the tool profile and execution tools, the session and server identity. */
-export interface SkillMcpServerOptions {
+export interface SkillMcpServerOptions extends ModelInvocationOptions {
   repository: SkillRepository;
   /** `knowledge` (default), `full` (needs `executionTools`) or the exact tool names to register. */
   profile?: SkillToolProfile | readonly string[];
@@ -32,8 +33,6 @@ export interface SkillMcpServerOptions {
   agentName?: string;
   /** Keep at most this many loaded skills, evicting the least recently touched. */
   maxLoadedSkills?: number;
-  /** Offer skills with `modelInvocable: false` like any other (default false). */
-  includeModelDisabled?: boolean;
   /**
    * Most tokens or characters of the catalog. It is sent twice (instructions and skill_load's
    * description): over the budget, descriptions are shortened, then skills are listed by name
@@ -145,6 +144,9 @@ export async function createSkillMcpServer(options: SkillMcpServerOptions): Prom
     ...(options.profile !== undefined ? { profile: options.profile } : {}),
     ...(options.executionTools !== undefined ? { executionTools: options.executionTools } : {}),
     ...(options.maxLoadedSkills !== undefined ? { maxLoadedSkills: options.maxLoadedSkills } : {}),
+    ...(options.includeNonModelInvocable !== undefined
+      ? { includeNonModelInvocable: options.includeNonModelInvocable }
+      : {}),
     ...(options.includeModelDisabled !== undefined ? { includeModelDisabled: options.includeModelDisabled } : {}),
   });
   const toolNames = definitions.map((definition) => definition.name);
@@ -152,7 +154,7 @@ export async function createSkillMcpServer(options: SkillMcpServerOptions): Prom
   const catalogOptions = {
     skills: summaries,
     tools: toolNames,
-    includeModelDisabled: options.includeModelDisabled === true,
+    includeNonModelInvocable: includesNonModelInvocable(options),
   };
   const budget = options.catalogBudget ?? defaultMcpCatalogBudget;
   const full = renderCatalog(catalogOptions);
