@@ -14,7 +14,8 @@ import { resolveLoadedSkills } from '../../disclosure/resolve-loaded-skills.js';
 import { evictLeastRecentlyTouched } from '../../disclosure/skill-transitions.js';
 import { afterModelRequest, beginTurn } from '../../disclosure/turn-lifecycle.js';
 import type { SkillContext, SkillRepository } from '../../repository/types.js';
-import { mergeDeltas, overlayState, type StateDelta, writeDelta } from '../../state/state-delta.js';
+import { PendingStateWrites } from '../../state/pending-state-writes.js';
+import { mergeDeltas, overlayState, type StateDelta } from '../../state/state-delta.js';
 import { callerInstructionsOfStep, contextOfStep, conversationOfStep, isInstructionsStep } from './ai-sdk-versions.js';
 import { selectActiveTools } from './dynamic-tool-selection.js';
 import { SkillAgentConfigError } from './errors.js';
@@ -87,13 +88,10 @@ function validateOptions(options: SkillPrepareStepOptions): {
   };
 }
 
-/** Writes a turn-level delta into the session state and tells the listener. */
+/** Writes a turn-level delta into the session state and tells the listener what it changed. */
 function commitTurnDelta(context: SkillCallContext, delta: StateDelta): void {
-  const changed: StateDelta = {};
-  for (const [key, value] of Object.entries(delta))
-    if ((context.state.get(key) ?? null) !== value) changed[key] = value;
+  const changed = new PendingStateWrites(context.state, delta).commit();
   if (Object.keys(changed).length === 0) return;
-  writeDelta(context.state, changed);
   context.onStateChange?.({ source: 'turn', delta: changed });
 }
 
