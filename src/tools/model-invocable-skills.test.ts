@@ -114,6 +114,15 @@ describe('skills that are not model-invocable', () => {
     );
   });
 
+  it('are offered with the deprecated includeModelDisabled too, and refuses it when it is not a boolean', async () => {
+    const tools = createSkillTools({ repository, profile: ['skill_list'], includeModelDisabled: true });
+    const context: ToolContext = { sessionId: 's', agentName: 'agent', state: createInMemoryStateView() };
+    expect(await tools[0]!.execute({}, context)).toEqual(['calc', 'grill-me', 'release']);
+    expect(() => createSkillTools({ repository, includeModelDisabled: 'yes' as never })).toThrow(
+      /includeModelDisabled.*must be a boolean; got "yes"/,
+    );
+  });
+
   it('refuses an includeNonModelInvocable that is not a boolean', () => {
     expect(() => createSkillTools({ repository, includeNonModelInvocable: 'yes' as never })).toThrow(
       SkillToolsConfigError,
