@@ -8,7 +8,7 @@ import type { LanguageModel, ModelMessage } from 'ai';
 import { createSkillCallContext } from '../src/integrations/ai-sdk/skill-call-context.js';
 import { createSkillPrepareStep } from '../src/integrations/ai-sdk/skill-prepare-step.js';
 import { FsSkillRepository } from '../src/repository/fs-skill-repository.js';
-import { createInMemoryStateView } from '../src/tools/in-memory-state-view.js';
+import { createInMemoryStateView } from '../src/state/in-memory-state-view.js';
 import {
   baselineLabel,
   formatSpread,
@@ -24,7 +24,7 @@ import { generateSkillTree } from './generated-skills.js';
 type PrepareStepModule = typeof import('../src/integrations/ai-sdk/skill-prepare-step.js');
 type RepositoryModule = typeof import('../src/repository/fs-skill-repository.js');
 type CallContextModule = typeof import('../src/integrations/ai-sdk/skill-call-context.js');
-type StateViewModule = typeof import('../src/tools/in-memory-state-view.js');
+type StateViewModule = typeof import('../src/state/in-memory-state-view.js');
 
 const sizes = quick ? [100, 1_000, 10_000] : [100, 1_000, 10_000, 50_000];
 const budgets = [undefined, { tokens: 8_000 }] as const;
@@ -76,7 +76,10 @@ export async function run(): Promise<void> {
           prepareStep: (await importBaseline<PrepareStepModule>('integrations/ai-sdk/skill-prepare-step.ts'))!,
           repository: (await importBaseline<RepositoryModule>('repository/fs-skill-repository.ts'))!,
           callContext: (await importBaseline<CallContextModule>('integrations/ai-sdk/skill-call-context.ts'))!,
-          stateView: (await importBaseline<StateViewModule>('tools/in-memory-state-view.ts'))!,
+          // The file moved to state/ with the state module; an older baseline has it under tools/.
+          stateView: (await importBaseline<StateViewModule>('state/in-memory-state-view.ts').catch(() =>
+            importBaseline<StateViewModule>('tools/in-memory-state-view.ts'),
+          ))!,
         };
   console.log(
     `one prepareStep call (step 2 of a turn) over N skills on disk; medians [middle half] of interleaved runs${baseline ? `; ${label} runs interleaved` : ''}`,

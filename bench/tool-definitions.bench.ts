@@ -11,7 +11,7 @@ import { jsonSchema, stepCountIs, streamText, type Tool, tool } from 'ai';
 import { countTokens } from '../src/disclosure/token-counter.js';
 import { createSkillAgent, createSkillCallContext, createSkillToolkit } from '../src/integrations/ai-sdk/index.js';
 import { createMemorySkillRepository } from '../src/repository/memory-skill-repository.js';
-import { createInMemoryStateView } from '../src/tools/in-memory-state-view.js';
+import { createInMemoryStateView } from '../src/state/in-memory-state-view.js';
 import { type RecordedRequest, startScriptedOpenAiServer } from '../test/support/scripted-openai-server.js';
 
 const poolSizes = [5, 20, 50, 100];

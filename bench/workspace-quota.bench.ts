@@ -6,12 +6,12 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { loadedKey } from '../src/disclosure/state-keys.js';
 import { FsSkillRepository } from '../src/repository/fs-skill-repository.js';
 import { LocalRuntime } from '../src/runtime/local-runtime.js';
 import type { WorkspaceRuntime } from '../src/runtime/runtime-types.js';
 import type { WorkspaceFiles, WorkspaceSizeLimits } from '../src/runtime/workspace-files.js';
-import { createInMemoryStateView } from '../src/tools/in-memory-state-view.js';
+import { createInMemoryStateView } from '../src/state/in-memory-state-view.js';
+import { loadedKey } from '../src/state/state-keys.js';
 import type { ToolDefinition } from '../src/tools/types.js';
 import { createExecutionTools } from '../src/workspace/tools/execution-tools.js';
 import { createWorkspaceManager } from '../src/workspace/workspace-manager.js';

@@ -96,13 +96,14 @@ export type {
   SessionKey,
   SessionStore,
   SessionSummary,
-  StateDelta,
 } from './sessions/session-store.js';
+export { createInMemoryStateView, type InMemoryStateView } from './state/in-memory-state-view.js';
+export type { StateDelta } from './state/state-delta.js';
+export type { StateView } from './state/state-view.js';
 // Model-facing tools.
 export { createSkillTools, type SkillToolProfile, type SkillToolsOptions } from './tools/create-skill-tools.js';
-export { createInMemoryStateView, type InMemoryStateView } from './tools/in-memory-state-view.js';
 export type { SkillToolName } from './tools/tool-names.js';
-export type { StateView, ToolContext, ToolDefinition } from './tools/types.js';
+export type { ToolContext, ToolDefinition } from './tools/types.js';
 export type {
   ArtifactAddress,
   ArtifactStore,

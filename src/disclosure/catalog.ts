@@ -5,7 +5,7 @@ import { type CatalogBudget, chooseBudgetedEntries } from './catalog-budget-sear
 import { renderCatalogGuidance } from './catalog-guidance.js';
 import { type CatalogEntry, type CatalogFormat, catalogEntry, renderEntry, renderParts } from './catalog-parts.js';
 import { DisclosureConfigError } from './errors.js';
-import { type ModelVisibilityOptions, modelVisibleSkills } from './model-visibility.js';
+import { type ModelInvocationOptions, modelInvocableSkills } from './model-invocable-skills.js';
 import { countTokens } from './token-counter.js';
 
 export type { CatalogBudget } from './catalog-budget-search.js';
@@ -17,10 +17,10 @@ export {
 } from './catalog-parts.js';
 
 /** What `renderCatalog` lists (the skills, the tools the model has) and how (format, guidance, budget). */
-export interface CatalogOptions extends ModelVisibilityOptions {
+export interface CatalogOptions extends ModelInvocationOptions {
   /**
    * The visible skills (after the visibility filter). Their order does not matter: the catalog sorts
-   * by name. Skills with `modelInvocable: false` are left out unless `includeModelDisabled` is true.
+   * by name. Skills with `modelInvocable: false` are left out unless `includeNonModelInvocable` is true.
    */
   skills: readonly SkillSummary[];
   /** `text` (default): `Available skills:` and `- name: description` lines. `xml`: the client guide's `<available_skills>`. */
@@ -107,7 +107,7 @@ function renderCatalogParts(options: CatalogOptions): { text: string; described:
   if (format !== 'text' && format !== 'xml')
     throw new DisclosureConfigError('format', `must be "text" or "xml"; got ${JSON.stringify(format)}`);
   checkBudget(options.budget);
-  const skills = modelVisibleSkills(options.skills, options);
+  const skills = modelInvocableSkills(options.skills, options);
   if (skills.length === 0) return { text: '', described: 0, total: 0 };
   const sorted = [...skills].sort((a, b) => compareNames(a.name, b.name));
   const full = sorted.map((skill) => catalogEntry(skill, format));

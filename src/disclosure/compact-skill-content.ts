@@ -33,9 +33,9 @@ function compactable(part: ToolResultPart, callInput: unknown): { skill: string;
     return { skill, path: 'SKILL.md' };
   }
   if (part.toolName === 'skill_load' || part.toolName === 'skill_select_docs') {
-    const name = skill ?? /\[Loaded\] (.+)/.exec(text)?.[1];
-    if (name === undefined || !text.includes(loadedMarker(name))) return undefined;
-    return { skill: name, path: 'SKILL.md' };
+    // The call's input names the skill; the marker only tells materialised content from the stub.
+    if (skill === undefined || !text.includes(loadedMarker(skill))) return undefined;
+    return { skill, path: 'SKILL.md' };
   }
   return undefined;
 }

@@ -1,8 +1,8 @@
 import type { Skill, SkillContext, SkillRepository } from '../repository/types.js';
+import { mergeDeltas, overlayState, type StateDelta, type StateReader } from '../state/state-delta.js';
 import { SkillLoadRequestError, SkillUnavailableError } from './errors.js';
 import { parseMaxLoadedSkills } from './load-mode.js';
 import { loadSkill } from './skill-transitions.js';
-import { mergeDeltas, overlayState, type StateDelta, type StateReader } from './state-delta.js';
 
 /** A skill the caller loads for the model, before the first request of a turn. */
 export interface DeclaredSkillLoad {

@@ -7,6 +7,8 @@ export { parseAllowedTools } from '../format/parse-allowed-tools.js';
 export { parseToolsSection } from '../format/parse-tools-section.js';
 // SKILL.md pieces a framework may need apart from parseSkillMarkdown.
 export { type FrontmatterSplit, splitFrontmatter } from '../format/split-frontmatter.js';
+// State: snapshots in, deltas out.
+export { applyDelta, mergeDeltas, overlayState, type StateDelta, type StateReader } from '../state/state-delta.js';
 // The catalog and which skills the model may see.
 export {
   type CatalogBudget,
@@ -21,11 +23,19 @@ export type { LoadMode } from './load-mode.js';
 export { renderLoadedSkill } from './loaded-content.js';
 export { type LoadedSkill, readLoadedSkills } from './loaded-skills.js';
 export { type MaterializationMode, type MaterializeRequestOptions, materializeRequest } from './materialize-request.js';
+export {
+  isModelInvocable,
+  isModelVisible,
+  type ModelInvocationOptions,
+  type ModelVisibilityOptions,
+  modelInvocableSkills,
+  modelVisibleSkills,
+} from './model-invocable-skills.js';
 // Loaded content in model requests. The message types are structurally a subset of the AI SDK's
 // ModelMessage and are exported under a Skill prefix so an application importing both packages
 // never has two different types called ModelMessage in scope.
 export type { ModelMessage as SkillModelMessage } from './model-messages.js';
-export { isModelVisible, type ModelVisibilityOptions, modelVisibleSkills } from './model-visibility.js';
+export { type ResolvedLoadedSkill, resolveLoadedSkills } from './resolve-loaded-skills.js';
 export { activateLoadedSkills, isSkillRunnable } from './skill-activation.js';
 // Transitions the tools make, callable directly.
 export {
@@ -38,8 +48,6 @@ export {
   selectTools,
   touchSkills,
 } from './skill-transitions.js';
-// State: snapshots in, deltas out.
-export { applyDelta, mergeDeltas, overlayState, type StateDelta, type StateReader } from './state-delta.js';
 // Token counting (o200k_base) and the catalog-versus-full-load report.
 export { countTokens, createTokenCounter, type TokenCounter } from './token-counter.js';
 export { buildTokenReport, type SkillTokenFigures, type TokenReport, type TokenReportOptions } from './token-report.js';

@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFsSkillRepository } from '../repository/fs-skill-repository.js';
 import { createMemorySkillRepository } from '../repository/memory-skill-repository.js';
+import { createInMemoryStateView } from '../state/in-memory-state-view.js';
+import { docsKey, loadedKey } from '../state/state-keys.js';
 import { createSkillTools } from '../tools/create-skill-tools.js';
-import { createInMemoryStateView } from '../tools/in-memory-state-view.js';
 import { materializeRequest } from './materialize-request.js';
-import { docsKey, loadedKey } from './state-keys.js';
 
 const bigDoc = `${'数据 line of a very long reference\n'.repeat(10_000)}`;
 const repository = createMemorySkillRepository([

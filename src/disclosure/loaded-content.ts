@@ -43,6 +43,14 @@ function injectedDoc(skill: string, path: string, bytes: Buffer, allowance: Inje
   return `${content}${content === '' ? '' : '\n\n'}[truncated at byte ${window.end} of ${bytes.length}: ${why}; call skill_read ${next} for the rest]`;
 }
 
+/**
+ * What a successful `skill_load` returns: a short stub that materialisation replaces with the
+ * skill's content in each request, and that clients see in events instead of the body.
+ */
+export function loadedStub(name: string): string {
+  return `loaded: ${name}`;
+}
+
 /** The first line of every loaded-skill block; also how compaction and tests find one. */
 export function loadedMarker(name: string): string {
   return `[Loaded] ${name}`;

@@ -1,7 +1,7 @@
+import type { StateReader } from '../state/state-delta.js';
+import { docsKey, loadedOrderKey, loadedPrefix, selectAll, toolsKey } from '../state/state-keys.js';
 import { parseLoadedOrder } from './loaded-order.js';
 import { parseSelection, type Selection } from './selection.js';
-import type { StateReader } from './state-delta.js';
-import { docsKey, loadedOrderKey, loadedPrefix, selectAll, toolsKey } from './state-keys.js';
 
 /** One loaded skill of an agent, as its state records it. */
 export interface LoadedSkill {

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createMemorySkillRepository } from '../repository/memory-skill-repository.js';
+import { createInMemoryStateView } from '../state/in-memory-state-view.js';
 import { createSkillTools } from '../tools/create-skill-tools.js';
 import { SkillToolError } from '../tools/errors.js';
-import { createInMemoryStateView } from '../tools/in-memory-state-view.js';
 import { readLoadedSkills } from './loaded-skills.js';
 import { type MaterializationMode, materializeRequest } from './materialize-request.js';
 import type { ModelMessage, ToolResultOutput } from './model-messages.js';

@@ -1,9 +1,9 @@
 import { compareNames } from '../repository/compare-names.js';
-import type { Skill, SkillContext, SkillRepository } from '../repository/types.js';
+import type { SkillContext, SkillRepository } from '../repository/types.js';
+import type { StateReader } from '../state/state-delta.js';
 import type { SkillToolName } from '../tools/tool-names.js';
 import { DisclosureConfigError } from './errors.js';
-import { createInjectionAllowance, loadedContextHeader, renderLoadedSkill } from './loaded-content.js';
-import { readLoadedSkills } from './loaded-skills.js';
+import { createInjectionAllowance, loadedContextHeader, loadedStub, renderLoadedSkill } from './loaded-content.js';
 import {
   type ModelMessage,
   type SystemModelMessage,
@@ -12,7 +12,7 @@ import {
   toolCallInputs,
   toolResultText,
 } from './model-messages.js';
-import type { StateReader } from './state-delta.js';
+import { type ResolvedLoadedSkill, resolveLoadedSkills } from './resolve-loaded-skills.js';
 
 /**
  * Where loaded skills go in a request:
@@ -40,6 +40,12 @@ export interface MaterializeRequestOptions {
    * that continues it. Skills are filled in name order, docs in selection order.
    */
   docLimits?: { maxDocBytes?: number; maxTotalBytes?: number };
+  /**
+   * The loaded skills as this step resolved them (`resolveLoadedSkills` over the same `state`),
+   * shared with tool selection so the repository is asked once per step. Absent: read from `state`
+   * and `repository`.
+   */
+  loadedSkills?: readonly ResolvedLoadedSkill[];
 }
 
 /** Tools whose results carry loaded content in `tool-result` mode. */
@@ -47,8 +53,6 @@ export const anchorToolNames: readonly string[] = [
   'skill_load',
   'skill_select_docs',
 ] satisfies readonly SkillToolName[];
-
-const stubPattern = /^\s*loaded:\s*(.+?)\s*$/i;
 
 function skillFromInput(input: unknown): string | undefined {
   if (typeof input === 'string') {
@@ -64,12 +68,6 @@ function skillFromInput(input: unknown): string | undefined {
   return typeof name === 'string' && name.trim() !== '' ? name.trim() : undefined;
 }
 
-function skillFromOutput(output: ToolResultOutput): string | undefined {
-  if (output.type === 'json') return skillFromInput(output.value);
-  if (output.type !== 'text') return undefined;
-  return stubPattern.exec(output.value)?.[1] ?? skillFromInput(output.value);
-}
-
 function isErrorOutput(output: ToolResultOutput): boolean {
   return output.type === 'error-text' || output.type === 'error-json' || output.type === 'execution-denied';
 }
@@ -82,7 +80,8 @@ function findAnchors(messages: readonly ModelMessage[]): Map<string, [number, nu
     if (message.role !== 'tool') return;
     message.content.forEach((part, partIndex) => {
       if (part.type !== 'tool-result' || !anchorToolNames.includes(part.toolName) || isErrorOutput(part.output)) return;
-      const skill = skillFromInput(inputs.get(part.toolCallId)) ?? skillFromOutput(part.output);
+      // The call's input names the skill; the result's text is for the model and is not parsed.
+      const skill = skillFromInput(inputs.get(part.toolCallId));
       if (skill !== undefined) anchors.set(skill, [messageIndex, partIndex]);
     });
   });
@@ -91,7 +90,7 @@ function findAnchors(messages: readonly ModelMessage[]): Map<string, [number, nu
 
 function withLoadedContent(part: ToolResultPart, skill: string, block: string): ToolResultPart {
   const original = toolResultText(part.output).trim();
-  const isStub = original.toLowerCase() === `loaded: ${skill}`.toLowerCase();
+  const isStub = original.toLowerCase() === loadedStub(skill).toLowerCase();
   const value = original === '' || isStub ? block : `${original}\n\n${block}`;
   return { ...part, output: { type: 'text', value } };
 }
@@ -124,7 +123,10 @@ export async function materializeRequest(options: MaterializeRequestOptions): Pr
     if (system === undefined || !system.content.includes(catalog)) appendToFirstSystem(messages, catalog);
   }
 
-  const loaded = readLoadedSkills(options.state, options.agentName).sort((a, b) => compareNames(a.name, b.name));
+  const loaded = [
+    ...(options.loadedSkills ??
+      (await resolveLoadedSkills(options.state, options.agentName, options.repository, options.skillContext))),
+  ].sort((a, b) => compareNames(a.name, b.name));
   const allowance = createInjectionAllowance(options.docLimits);
   for (const [field, value] of [
     ['maxDocBytes', allowance.maxDocBytes],
@@ -138,12 +140,8 @@ export async function materializeRequest(options: MaterializeRequestOptions): Pr
   }
   const blocks: { name: string; text: string }[] = [];
   for (const entry of loaded) {
-    let skill: Skill;
-    try {
-      skill = await options.repository.get(entry.name, options.skillContext);
-    } catch {
-      continue;
-    }
+    const skill = entry.skill;
+    if (skill === undefined) continue;
     blocks.push({
       name: entry.name,
       text: await renderLoadedSkill(skill, entry, options.repository, options.skillContext, allowance),

@@ -6,16 +6,16 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createMemorySkillRepository } from '../repository/memory-skill-repository.js';
+import { createInMemoryStateView, type InMemoryStateView } from '../state/in-memory-state-view.js';
+import { mergeDeltas, overlayState } from '../state/state-delta.js';
 import { createSkillTools } from '../tools/create-skill-tools.js';
 import { SkillToolError } from '../tools/errors.js';
-import { createInMemoryStateView, type InMemoryStateView } from '../tools/in-memory-state-view.js';
 import { renderCatalog } from './catalog.js';
 import { applyDeclaredLoads, type DeclaredSkillLoad } from './declared-loads.js';
 import { SkillLoadRequestError, SkillUnavailableError } from './errors.js';
 import type { LoadMode } from './load-mode.js';
 import { type MaterializationMode, materializeRequest } from './materialize-request.js';
 import type { ModelMessage, ToolResultOutput } from './model-messages.js';
-import { mergeDeltas, overlayState } from './state-delta.js';
 import { afterModelRequest, beginTurn } from './turn-lifecycle.js';
 
 const repository = createMemorySkillRepository([

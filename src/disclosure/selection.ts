@@ -1,4 +1,4 @@
-import { selectAll } from './state-keys.js';
+import { selectAll } from '../state/state-keys.js';
 
 /** A doc or tool selection: every item of the skill (`'*'`), or the listed ones in order. */
 export type Selection = typeof selectAll | string[];

@@ -1,6 +1,6 @@
+import type { StateDelta, StateReader } from '../state/state-delta.js';
+import { activatedKey, activatedPrefix, loadedKey } from '../state/state-keys.js';
 import { loadedSkillNames } from './loaded-skills.js';
-import type { StateDelta, StateReader } from './state-delta.js';
-import { activatedKey, activatedPrefix, loadedKey } from './state-keys.js';
 
 /** Marks every skill the agent has loaded now as activated for the rest of the turn. */
 export function activateLoadedSkills(state: StateReader, agentName: string): StateDelta {

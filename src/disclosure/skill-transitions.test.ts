@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { applyDelta, overlayState, type StateDelta } from '../state/state-delta.js';
+import { docsKey, loadedKey, loadedOrderKey, toolsKey } from '../state/state-keys.js';
 import { parseLoadedOrder, touchLoadedOrder } from './loaded-order.js';
 import { readLoadedSkills } from './loaded-skills.js';
 import { nextSelection, parseSelection } from './selection.js';
 import { evictLeastRecentlyTouched, loadSkill, selectDocs, selectTools } from './skill-transitions.js';
-import { applyDelta, overlayState, type StateDelta } from './state-delta.js';
-import { docsKey, loadedKey, loadedOrderKey, toolsKey } from './state-keys.js';
 import { afterModelRequest, beginTurn } from './turn-lifecycle.js';
 
 const agent = 'agentA';

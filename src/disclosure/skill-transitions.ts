@@ -1,3 +1,5 @@
+import { mergeDeltas, overlayState, type StateDelta, type StateReader } from '../state/state-delta.js';
+import { docsKey, loadedKey, loadedOrderKey, selectAll, toolsKey } from '../state/state-keys.js';
 import { formatLoadedOrder, parseLoadedOrder, touchLoadedOrder } from './loaded-order.js';
 import { readLoadedSkillNamesInTouchOrder } from './loaded-skills.js';
 import {
@@ -8,8 +10,6 @@ import {
   type SelectionChange,
   uniqueItems,
 } from './selection.js';
-import { mergeDeltas, overlayState, type StateDelta, type StateReader } from './state-delta.js';
-import { docsKey, loadedKey, loadedOrderKey, selectAll, toolsKey } from './state-keys.js';
 
 /*
  * The transitions a model's tool call (or a caller) makes on one agent's disclosure state. Inputs

@@ -4,7 +4,7 @@ import { countTokens } from './token-counter.js';
 import { buildTokenReport, percentSaved } from './token-report.js';
 
 describe('buildTokenReport', () => {
-  it('measures the skills the model is offered, or all of them with includeModelDisabled', async () => {
+  it('measures the skills the model is offered, or all of them with includeNonModelInvocable', async () => {
     const repository = createMemorySkillRepository([
       { name: 'calc', description: 'math ops', body: 'hello world' },
       { name: 'grill-me', description: 'interview', body: 'hello', disableModelInvocation: true },
@@ -15,7 +15,7 @@ describe('buildTokenReport', () => {
       countTokens('Available skills:\n- calc: math ops'),
       2,
     ]);
-    const all = await buildTokenReport({ repository, includeModelDisabled: true });
+    const all = await buildTokenReport({ repository, includeNonModelInvocable: true });
     expect(all.skills.map((skill) => skill.name)).toEqual(['calc', 'grill-me']);
     expect([all.totals.catalog, all.totals.bodies]).toEqual([
       countTokens('Available skills:\n- calc: math ops\n- grill-me: interview'),

@@ -2,7 +2,7 @@ import { SkillFileReadError } from '../repository/errors.js';
 import type { SkillContext, SkillRepository } from '../repository/types.js';
 import { type CatalogFormat, renderCatalog, renderCatalogEntry } from './catalog.js';
 import { DisclosureConfigError } from './errors.js';
-import { type ModelVisibilityOptions, modelVisibleSkills } from './model-visibility.js';
+import { type ModelInvocationOptions, modelInvocableSkills } from './model-invocable-skills.js';
 import { countTokens, tokenizerName } from './token-counter.js';
 import { utf8Window } from './utf8-window.js';
 
@@ -45,7 +45,7 @@ export interface TokenReport {
 }
 
 /** What `buildTokenReport` counts: the repository, the catalog format, the caller's context and how much of each doc. */
-export interface TokenReportOptions extends ModelVisibilityOptions {
+export interface TokenReportOptions extends ModelInvocationOptions {
   repository: SkillRepository;
   format?: CatalogFormat;
   skillContext?: SkillContext;
@@ -60,7 +60,7 @@ export function percentSaved(part: number, full: number): number {
 
 /**
  * Measures the visible skills of a repository with the o200k tokenizer: the skills the model is
- * offered (see `isModelVisible`), so the catalog and the bodies it saves are over the same skills.
+ * offered (see `isModelInvocable`), so the catalog and the bodies it saves are over the same skills.
  */
 export async function buildTokenReport(options: TokenReportOptions): Promise<TokenReport> {
   const format = options.format ?? 'text';
@@ -71,7 +71,7 @@ export async function buildTokenReport(options: TokenReportOptions): Promise<Tok
       `must be a positive whole number of bytes; got ${JSON.stringify(options.maxCountedDocBytes)}`,
     );
   }
-  const summaries = modelVisibleSkills(await options.repository.list(options.skillContext), options);
+  const summaries = modelInvocableSkills(await options.repository.list(options.skillContext), options);
   const skills: SkillTokenFigures[] = [];
   for (const summary of summaries) {
     const skill = await options.repository.get(summary.name, options.skillContext);
@@ -108,7 +108,9 @@ export async function buildTokenReport(options: TokenReportOptions): Promise<Tok
     skills,
     totals: {
       name_description: sum((figures) => figures.name_description_tokens),
-      catalog: countTokens(renderCatalog({ skills: summaries, format, guidance: false, includeModelDisabled: true })),
+      catalog: countTokens(
+        renderCatalog({ skills: summaries, format, guidance: false, includeNonModelInvocable: true }),
+      ),
       bodies: sum((figures) => figures.body_tokens),
       bodies_and_docs: sum((figures) => figures.body_tokens + figures.docs_tokens),
       docs_capped: sum((figures) => figures.docs_capped),

@@ -1,7 +1,7 @@
+import type { StateDelta, StateReader } from '../state/state-delta.js';
+import { agentKeyPrefixes } from '../state/state-keys.js';
 import { type LoadMode, parseLoadMode } from './load-mode.js';
 import { activateLoadedSkills, clearActivations } from './skill-activation.js';
-import type { StateDelta, StateReader } from './state-delta.js';
-import { agentKeyPrefixes } from './state-keys.js';
 
 /** Deletes every disclosure key of one agent (and of no other agent, sub-agents included). */
 export function clearAgentState(state: StateReader, agentName: string): StateDelta {

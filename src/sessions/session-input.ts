@@ -1,13 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import type { StateDelta } from '../state/state-delta.js';
 import { SessionInputError } from './session-errors.js';
-import type {
-  GetSessionOptions,
-  NewSessionEvent,
-  SessionEvent,
-  SessionKey,
-  SessionSummary,
-  StateDelta,
-} from './session-store.js';
+import type { GetSessionOptions, NewSessionEvent, SessionEvent, SessionKey, SessionSummary } from './session-store.js';
 
 /**
  * Argument checks and event preparation shared by every store, so the stores differ only in how

@@ -1,3 +1,5 @@
+import type { StateDelta } from '../state/state-delta.js';
+
 /**
  * Where one conversation lives. `appName` separates applications sharing one backend; it defaults
  * to `"default"`. Ids are non-empty strings of at most 256 characters without control characters.
@@ -7,9 +9,6 @@ export interface SessionKey {
   userId: string;
   sessionId: string;
 }
-
-/** String keys to string values; `null` deletes the key. */
-export type StateDelta = Record<string, string | null>;
 
 /** Token counts of a model call, as the runner reports them. */
 export interface SessionEventUsage {

@@ -11,7 +11,7 @@ import { createSkillToolkit } from '../integrations/ai-sdk/skill-toolkit.js';
 import { createScriptedModel } from '../integrations/ai-sdk/testing/scripted-model.js';
 import { createSkillMcpServer } from '../integrations/mcp/skill-mcp-server.js';
 import { createMemorySkillRepository } from '../repository/memory-skill-repository.js';
-import { createInMemoryStateView } from '../tools/in-memory-state-view.js';
+import { createInMemoryStateView } from '../state/in-memory-state-view.js';
 
 const root = resolve(import.meta.dirname, '../..');
 const repository = createMemorySkillRepository([

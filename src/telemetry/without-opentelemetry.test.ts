@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { createSkillCallContext } from '../integrations/ai-sdk/skill-call-context.js';
 import { createSkillToolkit } from '../integrations/ai-sdk/skill-toolkit.js';
 import { createMemorySkillRepository } from '../repository/memory-skill-repository.js';
-import { createInMemoryStateView } from '../tools/in-memory-state-view.js';
+import { createInMemoryStateView } from '../state/in-memory-state-view.js';
 import { loadOpenTelemetryApi } from './opentelemetry-api.js';
 
 // An application without @opentelemetry/api (an optional peer): importing it fails as a missing package does.

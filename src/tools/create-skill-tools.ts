@@ -1,4 +1,5 @@
 import { parseMaxLoadedSkills } from '../disclosure/load-mode.js';
+import { includesNonModelInvocable, type ModelInvocationOptions } from '../disclosure/model-invocable-skills.js';
 import type { SkillRepository } from '../repository/types.js';
 import { SkillToolsConfigError } from './errors.js';
 import { createSkillListDocsTool } from './skill-list-docs-tool.js';
@@ -16,7 +17,7 @@ import type { ToolDefinition } from './types.js';
 export type SkillToolProfile = 'knowledge' | 'full';
 
 /** Options of `createSkillTools`: the repository, the profile or tool names, and their limits. */
-export interface SkillToolsOptions {
+export interface SkillToolsOptions extends ModelInvocationOptions {
   repository: SkillRepository;
   /** `knowledge` (default), `full`, or the exact tool names to register. */
   profile?: SkillToolProfile | readonly string[];
@@ -30,11 +31,6 @@ export interface SkillToolsOptions {
   maxLoadedSkills?: number;
   /** Page size of skill_read in bytes of UTF-8 (default 20,000). */
   readPageBytes?: number;
-  /**
-   * Offer skills with `modelInvocable: false` to the model like any other (default false: skill_list
-   * leaves them out and the other tools treat them as unknown until a caller loads them).
-   */
-  includeModelDisabled?: boolean;
 }
 
 /** The knowledge tools, in the order they are registered. */
@@ -112,17 +108,15 @@ export function createSkillTools(options: SkillToolsOptions): ToolDefinition[] {
     );
   }
   const maxLoadedSkills = parseMaxLoadedSkills(options.maxLoadedSkills);
-  if (options.includeModelDisabled !== undefined && typeof options.includeModelDisabled !== 'boolean') {
-    throw new SkillToolsConfigError(
-      'includeModelDisabled',
-      `must be a boolean; got ${JSON.stringify(options.includeModelDisabled)}`,
-    );
+  for (const field of ['includeNonModelInvocable', 'includeModelDisabled'] as const) {
+    if (options[field] !== undefined && typeof options[field] !== 'boolean')
+      throw new SkillToolsConfigError(field, `must be a boolean; got ${JSON.stringify(options[field])}`);
   }
   const settings: SkillToolSettings = {
     repository: options.repository,
     skillSchema: skillNameSchema(options.skillNames),
     readPageBytes: pageBytes,
-    includeModelDisabled: options.includeModelDisabled === true,
+    includeNonModelInvocable: includesNonModelInvocable(options),
     ...(maxLoadedSkills === undefined ? {} : { maxLoadedSkills }),
   };
   return profileNames(options, executionNames).map((name) => {

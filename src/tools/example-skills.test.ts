@@ -3,8 +3,8 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { materializeRequest } from '../disclosure/materialize-request.js';
 import { createFsSkillRepository } from '../repository/fs-skill-repository.js';
+import { createInMemoryStateView } from '../state/in-memory-state-view.js';
 import { createSkillTools } from './create-skill-tools.js';
-import { createInMemoryStateView } from './in-memory-state-view.js';
 import type { ToolContext } from './types.js';
 
 const examples = fileURLToPath(new URL('../../examples/skills', import.meta.url));

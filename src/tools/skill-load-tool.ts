@@ -1,7 +1,8 @@
 import { z } from 'zod';
+import { loadedStub } from '../disclosure/loaded-content.js';
 import { uniqueItems } from '../disclosure/selection.js';
 import { loadSkill } from '../disclosure/skill-transitions.js';
-import { writeDelta } from '../disclosure/state-delta.js';
+import { writeDelta } from '../state/state-delta.js';
 import { SkillToolError } from './errors.js';
 import { getVisibleSkill, parseToolInput, requireKnownItems, type SkillToolSettings } from './skill-tool-support.js';
 import type { ToolDefinition } from './types.js';
@@ -50,7 +51,7 @@ export function createSkillLoadTool(settings: SkillToolSettings): ToolDefinition
         ...(settings.maxLoadedSkills === undefined ? {} : { maxLoadedSkills: settings.maxLoadedSkills }),
       });
       writeDelta(context.state, delta);
-      return `loaded: ${skill.name}`;
+      return loadedStub(skill.name);
     },
   };
 }

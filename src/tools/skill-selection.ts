@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { resolveSelection, type SelectionMode, selectionModes, uniqueItems } from '../disclosure/selection.js';
 import { selectDocs, selectTools } from '../disclosure/skill-transitions.js';
-import { writeDelta } from '../disclosure/state-delta.js';
-import { loadedKey, selectAll } from '../disclosure/state-keys.js';
 import type { Skill } from '../repository/types.js';
+import { writeDelta } from '../state/state-delta.js';
+import { loadedKey, selectAll } from '../state/state-keys.js';
 import { SkillToolError } from './errors.js';
 import { getVisibleSkill, parseToolInput, requireKnownItems, type SkillToolSettings } from './skill-tool-support.js';
 import type { DisclosureToolName } from './tool-names.js';

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { isModelVisible, modelVisibleSkills } from '../disclosure/model-visibility.js';
-import { loadedKey } from '../disclosure/state-keys.js';
+import { isModelInvocable, modelInvocableSkills } from '../disclosure/model-invocable-skills.js';
 import { escapeUnsafeCharacters } from '../format/escape-unsafe-characters.js';
 import { SkillNotFoundError } from '../repository/errors.js';
 import type { Skill, SkillRepository } from '../repository/types.js';
+import { loadedKey } from '../state/state-keys.js';
 import { SkillToolError } from './errors.js';
 import type { ToolContext } from './types.js';
 
@@ -18,8 +18,8 @@ export interface SkillToolSettings {
   maxLoadedSkills?: number;
   /** Page size of skill_read, in bytes. */
   readPageBytes: number;
-  /** Offer skills with `modelInvocable: false` like any other (see `ModelVisibilityOptions`). */
-  includeModelDisabled: boolean;
+  /** Offer skills with `modelInvocable: false` like any other (see `ModelInvocationOptions`). */
+  includeNonModelInvocable: boolean;
 }
 
 /**
@@ -61,12 +61,12 @@ function nameList(names: readonly string[], limit = 20): string {
 /** Names of the skills the model is offered, in the repository's order. */
 export async function listModelVisibleNames(settings: SkillToolSettings, context: ToolContext): Promise<string[]> {
   const summaries = await settings.repository.list(context.skillContext);
-  return modelVisibleSkills(summaries, settings).map((summary) => summary.name);
+  return modelInvocableSkills(summaries, settings).map((summary) => summary.name);
 }
 
 /**
  * The skill as this caller may see it; a hidden skill gets the same answer as an unknown one. A
- * skill kept from the model (`modelInvocable: false`) counts as hidden until it is loaded for this
+ * skill that is not model-invocable (`modelInvocable: false`) counts as hidden until it is loaded for this
  * agent: once a caller has put it in the model's view, the model may read and select in it.
  */
 export async function getVisibleSkill(settings: SkillToolSettings, name: string, context: ToolContext): Promise<Skill> {
@@ -78,7 +78,7 @@ export async function getVisibleSkill(settings: SkillToolSettings, name: string,
   }
   if (
     skill !== undefined &&
-    (isModelVisible(skill, settings) || context.state.get(loadedKey(context.agentName, skill.name)) !== undefined)
+    (isModelInvocable(skill, settings) || context.state.get(loadedKey(context.agentName, skill.name)) !== undefined)
   )
     return skill;
   throw new SkillToolError(

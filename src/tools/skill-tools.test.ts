@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { readLoadedSkills } from '../disclosure/loaded-skills.js';
-import { docsKey, loadedKey } from '../disclosure/state-keys.js';
 import { filterSkills } from '../repository/filter-skills.js';
 import { createMemorySkillRepository } from '../repository/memory-skill-repository.js';
+import { createInMemoryStateView, type InMemoryStateView } from '../state/in-memory-state-view.js';
+import { docsKey, loadedKey } from '../state/state-keys.js';
 import { createSkillTools } from './create-skill-tools.js';
 import { SkillToolError, SkillToolsConfigError } from './errors.js';
-import { createInMemoryStateView, type InMemoryStateView } from './in-memory-state-view.js';
 import type { ToolContext, ToolDefinition } from './types.js';
 
 const repository = createMemorySkillRepository([

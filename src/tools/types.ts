@@ -1,17 +1,6 @@
 import type { z } from 'zod';
 import type { SkillContext } from '../repository/types.js';
-
-/**
- * A read/write view of one session's state (string keys and string values).
- * Writes are recorded as deltas; `null` deletes a key. Tools never touch a store directly, so a
- * tool call that fails leaves no trace: the caller applies the deltas only on success.
- */
-export interface StateView {
-  get(key: string): string | undefined;
-  set(key: string, value: string | null): void;
-  /** Keys currently present (after pending writes), in insertion order. */
-  keys(): string[];
-}
+import type { StateView } from '../state/state-view.js';
 
 /** Everything a tool may know about the call it serves. */
 export interface ToolContext {

@@ -11,8 +11,8 @@ import { UnsafeArchiveError } from '../../src/repository/archive/errors.js';
 import { readArchive } from '../../src/repository/archive/read-archive.js';
 import { tarArchive, zipArchive } from '../../src/repository/archive/testing/archive-writers.js';
 import { createFsSkillRepository } from '../../src/repository/fs-skill-repository.js';
+import { createInMemoryStateView } from '../../src/state/in-memory-state-view.js';
 import { createSkillTools } from '../../src/tools/create-skill-tools.js';
-import { createInMemoryStateView } from '../../src/tools/in-memory-state-view.js';
 import type { ToolDefinition } from '../../src/tools/types.js';
 
 const forgedSection =

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createRuntime, RUNTIME_KINDS, type RuntimeKind } from '../../runtime/create-runtime.js';
 import { assertAllowedVariable } from '../../runtime/run-environment.js';
-import { createInMemoryStateView } from '../../tools/in-memory-state-view.js';
+import { createInMemoryStateView } from '../../state/in-memory-state-view.js';
 import type { ToolDefinition } from '../../tools/types.js';
 import { compileGlob } from '../../workspace/outputs/glob-pattern.js';
 import { maxTimeoutLimitSeconds } from '../../workspace/tools/execution-options.js';

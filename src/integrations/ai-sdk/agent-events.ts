@@ -1,4 +1,4 @@
-import type { StateDelta } from '../../disclosure/state-delta.js';
+import type { StateDelta } from '../../state/state-delta.js';
 
 /** Token counts of one model call or of a whole turn. */
 export interface TokenUsage {

@@ -1,9 +1,9 @@
 import { createAgentUIStream, DefaultChatTransport, jsonSchema, readUIMessageStream, tool, type UIMessage } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { createChatRoute } from '../../../examples/ai-sdk-chat/chat-route.js';
-import { loadedKey } from '../../disclosure/state-keys.js';
 import { createMemorySkillRepository } from '../../repository/memory-skill-repository.js';
 import { createMemorySessionStore } from '../../sessions/memory-session-store.js';
+import { loadedKey } from '../../state/state-keys.js';
 import { SkillAgentConfigError } from './errors.js';
 import { createSkillAgent } from './skill-agent.js';
 import { createScriptedModel } from './testing/scripted-model.js';

@@ -1,7 +1,7 @@
-import { readLoadedSkills } from '../../disclosure/loaded-skills.js';
+import { type ResolvedLoadedSkill, resolveLoadedSkills } from '../../disclosure/resolve-loaded-skills.js';
 import { resolveSelection } from '../../disclosure/selection.js';
-import type { StateReader } from '../../disclosure/state-delta.js';
-import type { Skill, SkillContext, SkillRepository } from '../../repository/types.js';
+import type { SkillContext, SkillRepository } from '../../repository/types.js';
+import type { StateReader } from '../../state/state-delta.js';
 import { enforceAllowedTools } from './allowed-tools.js';
 
 /** Input of `selectActiveTools`: the repository, state, agent, skill tools, pool tools and allowed-tools enforcement. */
@@ -17,6 +17,11 @@ export interface ToolSelectionOptions {
   /** Narrow active tools to the loaded skills' `allowed-tools` (see allowed-tools.ts). */
   enforceAllowedTools?: boolean;
   allowedToolAliases?: Readonly<Record<string, readonly string[]>>;
+  /**
+   * The loaded skills as this step resolved them (`resolveLoadedSkills`), shared with
+   * materialisation so the repository is asked once per step. Absent: read from `state` and `repository`.
+   */
+  loadedSkills?: readonly ResolvedLoadedSkill[];
 }
 
 /** What `selectActiveTools` chose: the active tools, the loaded skills, the named tools that are missing or withheld. */
@@ -38,18 +43,16 @@ export interface ToolSelection {
  */
 export async function selectActiveTools(options: ToolSelectionOptions): Promise<ToolSelection> {
   const pool = new Set(options.poolToolNames);
-  const loaded = readLoadedSkills(options.state, options.agentName);
+  const loaded =
+    options.loadedSkills ??
+    (await resolveLoadedSkills(options.state, options.agentName, options.repository, options.skillContext));
   const wanted = new Set<string>();
   const missing: ToolSelection['missing'] = [];
   const declarations: Array<{ name: string; allowedTools: readonly string[] }> = [];
   for (const entry of loaded) {
-    let skill: Skill;
-    try {
-      skill = await options.repository.get(entry.name, options.skillContext);
-    } catch {
-      // A skill that vanished or became hidden since it was loaded activates nothing.
-      continue;
-    }
+    const skill = entry.skill;
+    // A skill that vanished or became hidden since it was loaded activates nothing.
+    if (skill === undefined) continue;
     declarations.push({ name: skill.name, allowedTools: skill.allowedTools });
     for (const toolName of resolveSelection(entry.tools, skill.tools)) {
       if (pool.has(toolName)) wanted.add(toolName);

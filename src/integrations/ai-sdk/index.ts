@@ -1,3 +1,4 @@
+export { beginStateTransaction, type StateTransaction } from '../../state/state-transaction.js';
 export {
   addUsage,
   emptyUsage,
@@ -29,7 +30,6 @@ export {
 } from './skill-call-context.js';
 export { createSkillPrepareStep, describeUnavailableTool, type SkillPrepareStepOptions } from './skill-prepare-step.js';
 export { createSkillToolkit, type SkillToolkit, type SkillToolkitOptions } from './skill-toolkit.js';
-export { beginStateTransaction, type StateTransaction } from './state-transaction.js';
 export { type ToolAdapterOptions, toAiSdkTool, toAiSdkTools } from './tool-adapter.js';
 export {
   explainUnavailableToolCalls,

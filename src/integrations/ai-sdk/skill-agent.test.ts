@@ -1,8 +1,8 @@
 import { jsonSchema, tool } from 'ai';
 import { describe, expect, it } from 'vitest';
-import { loadedKey } from '../../disclosure/state-keys.js';
 import { createMemorySkillRepository } from '../../repository/memory-skill-repository.js';
 import { createMemorySessionStore } from '../../sessions/memory-session-store.js';
+import { loadedKey } from '../../state/state-keys.js';
 import type { SkillAgentEvent } from './agent-events.js';
 import { SkillAgentConfigError } from './errors.js';
 import { createSkillAgent } from './skill-agent.js';

@@ -12,13 +12,14 @@ import {
   type UserModelMessage,
 } from 'ai';
 import type { DeclaredSkillLoad } from '../../disclosure/declared-loads.js';
-import type { StateDelta } from '../../disclosure/state-delta.js';
+import { includesNonModelInvocable } from '../../disclosure/model-invocable-skills.js';
 import { FilteredSkillRepository, type SkillVisibility } from '../../repository/filter-skills.js';
 import type { SkillContext } from '../../repository/types.js';
 import { createMemorySessionStore } from '../../sessions/memory-session-store.js';
 import { SessionConflictError, SessionExistsError, SessionNotFoundError } from '../../sessions/session-errors.js';
 import type { NewSessionEvent, SessionKey, SessionStore } from '../../sessions/session-store.js';
-import { createInMemoryStateView } from '../../tools/in-memory-state-view.js';
+import { createInMemoryStateView } from '../../state/in-memory-state-view.js';
+import type { StateDelta } from '../../state/state-delta.js';
 import type { WorkspaceManager } from '../../workspace/workspace-manager.js';
 import { addUsage, emptyUsage, type SkillAgentEvent, type TokenUsage } from './agent-events.js';
 import { responseMessagesAfterStep } from './ai-sdk-versions.js';
@@ -315,7 +316,7 @@ export function createSkillAgent(options: SkillAgentOptions): SkillAgent {
             const error =
               isUnavailableToolError(part.error) && toolkits.poolToolNames.includes(part.toolName)
                 ? await describeUnavailableTool(repository, runOptions.context, part.toolName, {
-                    includeModelDisabled: options.includeModelDisabled === true,
+                    includeNonModelInvocable: includesNonModelInvocable(options),
                   })
                 : errorMessage(part.error);
             yield { type: 'tool-result', stepNumber, toolCallId: part.toolCallId, toolName: part.toolName, error };

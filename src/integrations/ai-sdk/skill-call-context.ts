@@ -1,7 +1,7 @@
 import type { DeclaredSkillLoad } from '../../disclosure/declared-loads.js';
-import type { StateDelta } from '../../disclosure/state-delta.js';
 import type { SkillContext } from '../../repository/types.js';
-import type { StateView } from '../../tools/types.js';
+import type { StateDelta } from '../../state/state-delta.js';
+import type { StateView } from '../../state/state-view.js';
 import { MissingSkillCallContextError } from './errors.js';
 
 /** One committed state change: what a tool call (or the turn bookkeeping) wrote. */

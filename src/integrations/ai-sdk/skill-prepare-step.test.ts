@@ -1,8 +1,8 @@
 import { jsonSchema, type ModelMessage, type Tool, tool } from 'ai';
 import { describe, expect, it } from 'vitest';
-import { loadedKey, loadedOrderKey, toolsKey } from '../../disclosure/state-keys.js';
 import { createMemorySkillRepository } from '../../repository/memory-skill-repository.js';
-import { createInMemoryStateView } from '../../tools/in-memory-state-view.js';
+import { createInMemoryStateView } from '../../state/in-memory-state-view.js';
+import { loadedKey, loadedOrderKey, toolsKey } from '../../state/state-keys.js';
 import { SkillAgentConfigError } from './errors.js';
 import { createSkillCallContext, type SkillCallContext, type StateChange } from './skill-call-context.js';
 import { createSkillPrepareStep, type SkillPrepareStepOptions } from './skill-prepare-step.js';
@@ -288,14 +288,14 @@ describe('skills that say they are not for the model', () => {
     ],
   };
 
-  async function firstRequest(includeModelDisabled: boolean | undefined) {
+  async function firstRequest(includeNonModelInvocable: boolean | undefined) {
     const state = createInMemoryStateView();
     const context = createSkillCallContext({ sessionId: 's', state });
     const prepareStep = createSkillPrepareStep({
       repository: withHidden,
       skillToolNames,
       toolPool,
-      ...(includeModelDisabled === undefined ? {} : { includeModelDisabled }),
+      ...(includeNonModelInvocable === undefined ? {} : { includeNonModelInvocable }),
     });
     const result = await prepareStep(
       ai7StepInput({ stepNumber: 1, conversation: [user, call, refused], context, skillToolNames }),
@@ -306,7 +306,7 @@ describe('skills that say they are not for the model', () => {
     };
   }
 
-  it('are left out of the catalog and of the unavailable-tool explanation by default, and offered with includeModelDisabled', async () => {
+  it('are left out of the catalog and of the unavailable-tool explanation by default, and offered with includeNonModelInvocable', async () => {
     const hidden = await firstRequest(undefined);
     expect(hidden.system).toContain('- weather-tools: Weather queries.');
     expect(hidden.system).not.toContain('release-helper');

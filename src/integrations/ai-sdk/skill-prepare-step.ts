@@ -4,12 +4,18 @@ import type { CatalogBudget, CatalogFormat } from '../../disclosure/catalog.js';
 import { applyDeclaredLoads } from '../../disclosure/declared-loads.js';
 import { type LoadMode, parseLoadMode, parseMaxLoadedSkills } from '../../disclosure/load-mode.js';
 import { type MaterializationMode, materializeRequest } from '../../disclosure/materialize-request.js';
+import {
+  includesNonModelInvocable,
+  type ModelInvocationOptions,
+  modelInvocableSkills,
+} from '../../disclosure/model-invocable-skills.js';
 import type { ModelMessage as NeutralModelMessage } from '../../disclosure/model-messages.js';
-import { type ModelVisibilityOptions, modelVisibleSkills } from '../../disclosure/model-visibility.js';
+import { resolveLoadedSkills } from '../../disclosure/resolve-loaded-skills.js';
 import { evictLeastRecentlyTouched } from '../../disclosure/skill-transitions.js';
-import { mergeDeltas, overlayState, type StateDelta, writeDelta } from '../../disclosure/state-delta.js';
 import { afterModelRequest, beginTurn } from '../../disclosure/turn-lifecycle.js';
 import type { SkillContext, SkillRepository } from '../../repository/types.js';
+import { PendingStateWrites } from '../../state/pending-state-writes.js';
+import { mergeDeltas, overlayState, type StateDelta } from '../../state/state-delta.js';
 import { callerInstructionsOfStep, contextOfStep, conversationOfStep, isInstructionsStep } from './ai-sdk-versions.js';
 import { selectActiveTools } from './dynamic-tool-selection.js';
 import { SkillAgentConfigError } from './errors.js';
@@ -21,7 +27,7 @@ import {
 } from './unavailable-tool-calls.js';
 
 /** Options of `createSkillPrepareStep`: the repository, the tool names and pool, materialisation, load mode and catalog. */
-export interface SkillPrepareStepOptions {
+export interface SkillPrepareStepOptions extends ModelInvocationOptions {
   repository: SkillRepository;
   /** Names of the skill tools registered with the model (skill_load, ..., skill_run): always active. */
   skillToolNames: readonly string[];
@@ -42,11 +48,6 @@ export interface SkillPrepareStepOptions {
   catalog?: false | { format?: CatalogFormat; budget?: CatalogBudget; guidance?: string | false };
   /** Narrow active tools to the loaded skills' `allowed-tools`. */
   enforceAllowedTools?: boolean;
-  /**
-   * Offer the model skills that say they are not for it (`disable-model-invocation: true`,
-   * `metadata.internal: true`). Default false: they stay out of the catalog and the skill tools.
-   */
-  includeModelDisabled?: boolean;
   allowedToolAliases?: Readonly<Record<string, readonly string[]>>;
   /** Used when a call carries no context (ai 7 `toolsContext`, ai 6 `experimental_context`). */
   context?: SkillCallContext | (() => SkillCallContext);
@@ -87,13 +88,10 @@ function validateOptions(options: SkillPrepareStepOptions): {
   };
 }
 
-/** Writes a turn-level delta into the session state and tells the listener. */
+/** Writes a turn-level delta into the session state and tells the listener what it changed. */
 function commitTurnDelta(context: SkillCallContext, delta: StateDelta): void {
-  const changed: StateDelta = {};
-  for (const [key, value] of Object.entries(delta))
-    if ((context.state.get(key) ?? null) !== value) changed[key] = value;
+  const changed = new PendingStateWrites(context.state, delta).commit();
   if (Object.keys(changed).length === 0) return;
-  writeDelta(context.state, changed);
   context.onStateChange?.({ source: 'turn', delta: changed });
 }
 
@@ -102,11 +100,11 @@ export async function describeUnavailableTool(
   repository: SkillRepository,
   skillContext: SkillContext | undefined,
   toolName: string,
-  visibility: ModelVisibilityOptions = {},
+  modelInvocation: ModelInvocationOptions = {},
 ): Promise<string> {
   const providedBy: string[] = [];
   // Only skills the model is offered are named: a hidden skill must not leak through this message.
-  for (const summary of modelVisibleSkills(await repository.list(skillContext), visibility)) {
+  for (const summary of modelInvocableSkills(await repository.list(skillContext), modelInvocation)) {
     try {
       if ((await repository.get(summary.name, skillContext)).tools.includes(toolName)) providedBy.push(summary.name);
     } catch {
@@ -140,7 +138,7 @@ export function createSkillPrepareStep(options: SkillPrepareStepOptions): Prepar
           ...(options.catalog?.format !== undefined ? { format: options.catalog.format } : {}),
           ...(options.catalog?.budget !== undefined ? { budget: options.catalog.budget } : {}),
           ...(options.catalog?.guidance !== undefined ? { guidance: options.catalog.guidance } : {}),
-          ...(options.includeModelDisabled === true ? { includeModelDisabled: true } : {}),
+          ...(includesNonModelInvocable(options) ? { includeNonModelInvocable: true } : {}),
         });
 
   const prepare = async (step: {
@@ -170,10 +168,13 @@ export function createSkillPrepareStep(options: SkillPrepareStepOptions): Prepar
     }
     commitTurnDelta(context, evictLeastRecentlyTouched(state, { agentName, maxLoadedSkills: maxLoadedSkills }));
 
+    // Resolved once for the step: tool selection and materialisation read the same skills.
+    const loadedSkills = await resolveLoadedSkills(state, agentName, options.repository, skillContext);
     const selection = await selectActiveTools({
       repository: options.repository,
       state,
       agentName,
+      loadedSkills,
       skillToolNames: options.skillToolNames,
       poolToolNames,
       ...(skillContext !== undefined ? { skillContext } : {}),
@@ -195,13 +196,14 @@ export function createSkillPrepareStep(options: SkillPrepareStepOptions): Prepar
         agentName,
         repository: options.repository,
         mode: materialize,
+        loadedSkills,
         catalog: catalog === undefined ? '' : await catalog.render(skillContext),
         ...(skillContext !== undefined ? { skillContext } : {}),
       }),
     );
 
     const explained = await explainPoolToolCalls(materialized, poolToolNames, options.repository, context, {
-      includeModelDisabled: options.includeModelDisabled === true,
+      includeNonModelInvocable: includesNonModelInvocable(options),
     });
     if (loadMode === 'once') commitTurnDelta(context, afterModelRequest(state, { agentName, mode: 'once' }));
     context.onStepPrepared?.({
@@ -238,12 +240,15 @@ async function explainPoolToolCalls(
   poolToolNames: readonly string[],
   repository: SkillRepository,
   context: SkillCallContext,
-  visibility: ModelVisibilityOptions,
+  modelInvocation: ModelInvocationOptions,
 ): Promise<ModelMessage[]> {
   const names = [...findUnavailableToolCalls(messages)].filter((name) => poolToolNames.includes(name));
   if (names.length === 0) return messages;
   const explanations = new Map<string, string>();
   for (const toolName of names)
-    explanations.set(toolName, await describeUnavailableTool(repository, context.skillContext, toolName, visibility));
+    explanations.set(
+      toolName,
+      await describeUnavailableTool(repository, context.skillContext, toolName, modelInvocation),
+    );
   return explainUnavailableToolCalls(messages, explanations);
 }

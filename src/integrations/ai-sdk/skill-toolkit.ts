@@ -1,4 +1,5 @@
 import type { PrepareStepFunction, Tool } from 'ai';
+import { includesNonModelInvocable } from '../../disclosure/model-invocable-skills.js';
 import type { SkillRepository } from '../../repository/types.js';
 import {
   createSkillTools,
@@ -94,7 +95,7 @@ export function createSkillToolkit(options: SkillToolkitOptions): SkillToolkit {
     ...(poolToolNames.length > 0 ? { toolPool: poolToolNames } : {}),
     ...(options.maxLoadedSkills !== undefined ? { maxLoadedSkills: options.maxLoadedSkills } : {}),
     ...(options.skillNames !== undefined ? { skillNames: options.skillNames } : {}),
-    ...(options.includeModelDisabled === true ? { includeModelDisabled: true } : {}),
+    ...(includesNonModelInvocable(options) ? { includeNonModelInvocable: true } : {}),
   });
   const skillToolNames = definitions.map((definition) => definition.name);
   // Refuses a pool tool named like a skill tool, before anything is adapted.

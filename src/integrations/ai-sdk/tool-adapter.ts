@@ -1,10 +1,11 @@
 import { type Tool, tool } from 'ai';
+import { callQueueOf } from '../../state/session-call-queue.js';
+import { beginStateTransaction } from '../../state/state-transaction.js';
 import { inToolSpan } from '../../telemetry/tool-span.js';
 import type { ToolDefinition } from '../../tools/types.js';
 import { contextOfToolCall } from './ai-sdk-versions.js';
 import { SkillAgentConfigError } from './errors.js';
 import { resolveSkillCallContext, type SkillCallContext } from './skill-call-context.js';
-import { beginStateTransaction, runSerialized } from './state-transaction.js';
 
 /** Options of `toAiSdkTool` / `toAiSdkTools`: the skill call context, when the call does not carry one. */
 export interface ToolAdapterOptions {
@@ -61,7 +62,7 @@ export function toAiSdkTool(definition: ToolDefinition<any, any>, options: ToolA
         });
       // A tool that never writes state (reads, script runs) need not wait for the others.
       if (definition.writesState === false) return run();
-      return runSerialized(context.state, context.sessionId, context.agentName, run);
+      return callQueueOf(context.state).run(context.sessionId, context.agentName, run);
     },
   };
   return tool(adapted);

@@ -1,5 +1,5 @@
 import type { Tool } from 'ai';
-import { modelVisibleSkills } from '../../disclosure/model-visibility.js';
+import { includesNonModelInvocable, modelInvocableSkills } from '../../disclosure/model-invocable-skills.js';
 import type { SkillContext } from '../../repository/types.js';
 import { skillEnumValues } from '../../tools/skill-tool-support.js';
 import type { WorkspaceManager } from '../../workspace/workspace-manager.js';
@@ -74,10 +74,10 @@ export function createVisibleSkillToolkits(options: VisibleSkillToolkitsOptions)
     tools: unrestricted.tools,
     workspaces,
     async forContext(context?: SkillContext): Promise<SkillToolkit> {
-      // Skills kept from the model are not in the catalog, so they are not in the enum either.
+      // Skills that are not model-invocable are not in the catalog, so they are not in the enum either.
       const names = skillEnumValues(
-        modelVisibleSkills(await toolkitOptions.repository.list(context), {
-          includeModelDisabled: toolkitOptions.includeModelDisabled === true,
+        modelInvocableSkills(await toolkitOptions.repository.list(context), {
+          includeNonModelInvocable: includesNonModelInvocable(toolkitOptions),
         }).map((summary) => summary.name),
       );
       if (names.length === 0) return unrestricted;

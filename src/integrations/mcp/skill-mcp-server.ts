@@ -5,19 +5,21 @@ import { z } from 'zod';
 import { type CatalogBudget, renderCatalog } from '../../disclosure/catalog.js';
 import { renderLoadedSkill } from '../../disclosure/loaded-content.js';
 import { readLoadedSkills } from '../../disclosure/loaded-skills.js';
-import { writeDelta } from '../../disclosure/state-delta.js';
+import { includesNonModelInvocable, type ModelInvocationOptions } from '../../disclosure/model-invocable-skills.js';
 import { countTokens } from '../../disclosure/token-counter.js';
 import { codePointLength } from '../../format/code-point-length.js';
 import type { SkillContext, SkillRepository } from '../../repository/types.js';
+import { createInMemoryStateView, type InMemoryStateView } from '../../state/in-memory-state-view.js';
+import { SessionCallQueue } from '../../state/session-call-queue.js';
+import { beginStateTransaction } from '../../state/state-transaction.js';
 import { inToolSpan } from '../../telemetry/tool-span.js';
 import { createSkillTools, type SkillToolProfile } from '../../tools/create-skill-tools.js';
 import { SkillToolError } from '../../tools/errors.js';
-import { createInMemoryStateView, type InMemoryStateView } from '../../tools/in-memory-state-view.js';
 import type { ToolDefinition } from '../../tools/types.js';
 import { SkillMcpConfigError } from './errors.js';
 
 /** Options of `createSkillMcpServer`: the repository, the tool profile and execution tools, the session and server identity. */
-export interface SkillMcpServerOptions {
+export interface SkillMcpServerOptions extends ModelInvocationOptions {
   repository: SkillRepository;
   /** `knowledge` (default), `full` (needs `executionTools`) or the exact tool names to register. */
   profile?: SkillToolProfile | readonly string[];
@@ -31,8 +33,6 @@ export interface SkillMcpServerOptions {
   agentName?: string;
   /** Keep at most this many loaded skills, evicting the least recently touched. */
   maxLoadedSkills?: number;
-  /** Offer skills with `modelInvocable: false` like any other (default false). */
-  includeModelDisabled?: boolean;
   /**
    * Most tokens or characters of the catalog. It is sent twice (instructions and skill_load's
    * description): over the budget, descriptions are shortened, then skills are listed by name
@@ -144,6 +144,9 @@ export async function createSkillMcpServer(options: SkillMcpServerOptions): Prom
     ...(options.profile !== undefined ? { profile: options.profile } : {}),
     ...(options.executionTools !== undefined ? { executionTools: options.executionTools } : {}),
     ...(options.maxLoadedSkills !== undefined ? { maxLoadedSkills: options.maxLoadedSkills } : {}),
+    ...(options.includeNonModelInvocable !== undefined
+      ? { includeNonModelInvocable: options.includeNonModelInvocable }
+      : {}),
     ...(options.includeModelDisabled !== undefined ? { includeModelDisabled: options.includeModelDisabled } : {}),
   });
   const toolNames = definitions.map((definition) => definition.name);
@@ -151,7 +154,7 @@ export async function createSkillMcpServer(options: SkillMcpServerOptions): Prom
   const catalogOptions = {
     skills: summaries,
     tools: toolNames,
-    includeModelDisabled: options.includeModelDisabled === true,
+    includeNonModelInvocable: includesNonModelInvocable(options),
   };
   const budget = options.catalogBudget ?? defaultMcpCatalogBudget;
   const full = renderCatalog(catalogOptions);
@@ -169,9 +172,9 @@ export async function createSkillMcpServer(options: SkillMcpServerOptions): Prom
   const instructions = catalog === '' ? 'No skills are available.' : catalog;
   const server = new McpServer(options.serverInfo ?? { name: 'skillbox', version: '0.1.0' }, { instructions });
   const state = createInMemoryStateView();
-  // Calls that may write state run one at a time, each on a copy of the committed state, so a
-  // failed call changes nothing and two loads cannot overwrite each other's loaded order.
-  let queue: Promise<unknown> = Promise.resolve();
+  // Calls that may write state run one at a time, each over the committed state in a transaction,
+  // so a failed call changes nothing and two loads cannot overwrite each other's loaded order.
+  const queue = new SessionCallQueue();
 
   const call = async (
     // biome-ignore lint/suspicious/noExplicitAny: any tool definition, whatever its input type.
@@ -179,15 +182,15 @@ export async function createSkillMcpServer(options: SkillMcpServerOptions): Prom
     input: unknown,
     abortSignal: AbortSignal,
   ): Promise<CallToolResult> => {
-    const view = createInMemoryStateView(state.snapshot());
+    const transaction = beginStateTransaction(state);
     const output = await definition.execute(input, {
       sessionId,
       agentName,
-      state: view,
+      state: transaction.view,
       abortSignal,
       ...(options.skillContext !== undefined ? { skillContext: options.skillContext } : {}),
     });
-    writeDelta(state, view.delta());
+    transaction.commit();
     state.commit();
     const content: CallToolResult['content'] = [];
     if (definition.name === 'skill_select_docs') content.push({ type: 'text', text: resultText(output) });
@@ -231,9 +234,7 @@ export async function createSkillMcpServer(options: SkillMcpServerOptions): Prom
           }
         };
         if (definition.writesState === false) return run();
-        const result = queue.then(run);
-        queue = result;
-        return result;
+        return queue.run(sessionId, agentName, run);
       },
     );
   }

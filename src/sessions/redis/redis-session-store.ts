@@ -1,4 +1,5 @@
 import { Redis } from 'ioredis';
+import type { StateDelta } from '../../state/state-delta.js';
 import {
   SessionConflictError,
   SessionExistsError,
@@ -31,7 +32,6 @@ import type {
   SessionKey,
   SessionStore,
   SessionSummary,
-  StateDelta,
 } from '../session-store.js';
 import {
   appendEventsScript,

@@ -2,11 +2,11 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { loadedKey } from '../../disclosure/state-keys.js';
 import { createFsSkillRepository } from '../../repository/fs-skill-repository.js';
 import { LocalRuntime } from '../../runtime/local-runtime.js';
+import { createInMemoryStateView } from '../../state/in-memory-state-view.js';
+import { loadedKey } from '../../state/state-keys.js';
 import { SkillToolError } from '../../tools/errors.js';
-import { createInMemoryStateView } from '../../tools/in-memory-state-view.js';
 import type { ToolContext, ToolDefinition } from '../../tools/types.js';
 import { createWorkspaceManager, type WorkspaceManager } from '../workspace-manager.js';
 import { createExecutionTools } from './execution-tools.js';

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { runnableSkillNames } from '../../disclosure/skill-activation.js';
 import { SkillNotFoundError } from '../../repository/errors.js';
-import type { StateView, ToolDefinition } from '../../tools/types.js';
+import type { StateView } from '../../state/state-view.js';
+import type { ToolDefinition } from '../../tools/types.js';
 import { executeCommand } from './execute-command.js';
 import type { ResolvedExecutionOptions } from './execution-options.js';
 import type { SkillRunResult } from './run-result.js';

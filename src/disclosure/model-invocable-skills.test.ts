@@ -7,7 +7,13 @@ import { SkillDefinitionError } from '../repository/errors.js';
 import { FsSkillRepository } from '../repository/fs-skill-repository.js';
 import { createMemorySkillRepository } from '../repository/memory-skill-repository.js';
 import { renderCatalog, renderCatalogWithReport } from './catalog.js';
-import { isModelVisible, modelVisibleSkills } from './model-visibility.js';
+import {
+  includesNonModelInvocable,
+  isModelInvocable,
+  isModelVisible,
+  modelInvocableSkills,
+  modelVisibleSkills,
+} from './model-invocable-skills.js';
 
 let folder: string;
 
@@ -20,7 +26,7 @@ async function writeSkill(name: string, frontmatterLines: string[]): Promise<voi
 }
 
 beforeAll(async () => {
-  folder = await mkdtemp(join(tmpdir(), 'skillbox-model-visibility-'));
+  folder = await mkdtemp(join(tmpdir(), 'skillbox-model-invocable-'));
   await writeSkill('plain', []);
   await writeSkill('user-only', ['disable-model-invocation: true']);
   await writeSkill('user-only-quoted', ['disable-model-invocation: "True"']);
@@ -86,7 +92,7 @@ describe('the catalog', () => {
     { name: 'open', description: 'said so', modelInvocable: true },
   ];
 
-  it('leaves out skills kept from the model, and counts only the rest', () => {
+  it('leaves out skills that are not model-invocable, and counts only the rest', () => {
     expect(renderCatalog({ skills, guidance: false })).toBe(
       'Available skills:\n- open: said so\n- plain: for the model',
     );
@@ -95,17 +101,24 @@ describe('the catalog', () => {
     expect(renderCatalog({ skills: [skills[1]!], guidance: false })).toBe('');
   });
 
-  it('lists them with includeModelDisabled', () => {
-    expect(renderCatalog({ skills, guidance: false, includeModelDisabled: true })).toBe(
+  it('lists them with includeNonModelInvocable', () => {
+    expect(renderCatalog({ skills, guidance: false, includeNonModelInvocable: true })).toBe(
       'Available skills:\n- open: said so\n- plain: for the model\n- user-only: typed by the user',
     );
   });
 
   it('has one rule for the other layers', () => {
-    expect(modelVisibleSkills(skills).map((skill) => skill.name)).toEqual(['plain', 'open']);
+    expect(modelInvocableSkills(skills).map((skill) => skill.name)).toEqual(['plain', 'open']);
+    expect(modelInvocableSkills(skills, { includeNonModelInvocable: true })).toHaveLength(3);
+    expect(isModelInvocable({ modelInvocable: false })).toBe(false);
+    expect(isModelInvocable({})).toBe(true);
+  });
+
+  it('still takes the old names, the new option winning when both are given', () => {
     expect(modelVisibleSkills(skills, { includeModelDisabled: true })).toHaveLength(3);
-    expect(isModelVisible({ modelInvocable: false })).toBe(false);
-    expect(isModelVisible({})).toBe(true);
+    expect(isModelVisible({ modelInvocable: false }, { includeModelDisabled: true })).toBe(true);
+    expect(renderCatalog({ skills, guidance: false, includeModelDisabled: true })).toContain('user-only');
+    expect(includesNonModelInvocable({ includeNonModelInvocable: false, includeModelDisabled: true })).toBe(false);
   });
 });
 
@@ -137,7 +150,7 @@ describe.runIf(hasCorpus)('the corpus', () => {
       expect(listed(catalog)).toEqual(
         summaries.map((summary) => summary.name).filter((name) => !hidden.includes(name)),
       );
-      expect(listed(renderCatalog({ skills: summaries, guidance: false, includeModelDisabled: true }))).toEqual(
+      expect(listed(renderCatalog({ skills: summaries, guidance: false, includeNonModelInvocable: true }))).toEqual(
         summaries.map((summary) => summary.name),
       );
     }

@@ -2,12 +2,12 @@ import { asSchema } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { applyDeclaredLoads } from '../disclosure/declared-loads.js';
 import { materializeRequest } from '../disclosure/materialize-request.js';
-import { writeDelta } from '../disclosure/state-delta.js';
 import { createVisibleSkillToolkits } from '../integrations/ai-sdk/visible-skill-toolkits.js';
 import { createMemorySkillRepository } from '../repository/memory-skill-repository.js';
+import { createInMemoryStateView } from '../state/in-memory-state-view.js';
+import { writeDelta } from '../state/state-delta.js';
 import { createSkillTools } from './create-skill-tools.js';
 import { SkillToolError, SkillToolsConfigError } from './errors.js';
-import { createInMemoryStateView } from './in-memory-state-view.js';
 import type { ToolContext, ToolDefinition } from './types.js';
 
 const repository = createMemorySkillRepository([
@@ -37,11 +37,11 @@ const allTools = [
   'skill_select_tools',
 ];
 
-function setup(includeModelDisabled?: boolean) {
+function setup(includeNonModelInvocable?: boolean) {
   const tools = createSkillTools({
     repository,
     profile: allTools,
-    ...(includeModelDisabled === undefined ? {} : { includeModelDisabled }),
+    ...(includeNonModelInvocable === undefined ? {} : { includeNonModelInvocable }),
   });
   const state = createInMemoryStateView();
   const context: ToolContext = { sessionId: 's', agentName: 'agent', state };
@@ -52,7 +52,7 @@ function setup(includeModelDisabled?: boolean) {
 
 const unknown = (name: string) => `unknown skill "${name}". Use one of the listed skills: calc.`;
 
-describe('skills kept from the model', () => {
+describe('skills that are not model-invocable', () => {
   it('are not listed, and every tool answers for them as for an unknown skill, changing no state', async () => {
     const { state, call } = setup();
     expect(await call('skill_list', {})).toEqual(['calc']);
@@ -101,7 +101,7 @@ describe('skills kept from the model', () => {
     await expect(call('skill_read', { skill: 'release' })).rejects.toThrow(unknown('release'));
   });
 
-  it('are offered like any other with includeModelDisabled', async () => {
+  it('are offered like any other with includeNonModelInvocable', async () => {
     const { call } = setup(true);
     expect(await call('skill_list', {})).toEqual(['calc', 'grill-me', 'release']);
     expect(await call('skill_load', { skill: 'grill-me' })).toBe('loaded: grill-me');
@@ -114,10 +114,21 @@ describe('skills kept from the model', () => {
     );
   });
 
-  it('refuses an includeModelDisabled that is not a boolean', () => {
-    expect(() => createSkillTools({ repository, includeModelDisabled: 'yes' as never })).toThrow(SkillToolsConfigError);
+  it('are offered with the deprecated includeModelDisabled too, and refuses it when it is not a boolean', async () => {
+    const tools = createSkillTools({ repository, profile: ['skill_list'], includeModelDisabled: true });
+    const context: ToolContext = { sessionId: 's', agentName: 'agent', state: createInMemoryStateView() };
+    expect(await tools[0]!.execute({}, context)).toEqual(['calc', 'grill-me', 'release']);
     expect(() => createSkillTools({ repository, includeModelDisabled: 'yes' as never })).toThrow(
       /includeModelDisabled.*must be a boolean; got "yes"/,
+    );
+  });
+
+  it('refuses an includeNonModelInvocable that is not a boolean', () => {
+    expect(() => createSkillTools({ repository, includeNonModelInvocable: 'yes' as never })).toThrow(
+      SkillToolsConfigError,
+    );
+    expect(() => createSkillTools({ repository, includeNonModelInvocable: 'yes' as never })).toThrow(
+      /includeNonModelInvocable.*must be a boolean; got "yes"/,
     );
   });
 
