@@ -4,6 +4,8 @@
  * here, and the compiler refuses a code that is not listed.
  */
 export const skillboxErrorCodes = [
+  // options of any factory or constructor (SkillboxConfigError)
+  'CONFIG_INVALID',
   // format
   'SKILL_PARSE_ERROR',
   // repository
@@ -13,11 +15,9 @@ export const skillboxErrorCodes = [
   'SKILL_FILE_UNREADABLE',
   'SKILL_ROOT_UNUSABLE',
   'INVALID_SKILL_DEFINITION',
-  'INVALID_REPOSITORY_OPTIONS',
   'STRICT_REPOSITORY_FAILED',
   'URL_ROOT_FAILED',
   'ARCHIVE_REFUSED',
-  'INVALID_ARCHIVE_LIMITS',
   // disclosure and tools
   'DISCLOSURE_CONFIG_INVALID',
   'SKILL_LOAD_REQUEST_INVALID',
