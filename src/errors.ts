@@ -26,7 +26,6 @@ export const skillboxErrorCodes = [
   'SKILL_TOOLS_CONFIG_INVALID',
   // runtimes and workspaces
   'RUNTIME_COMMAND_INVALID',
-  'RUNTIME_CONFIG_ERROR',
   'SANDBOX_UNAVAILABLE',
   'WORKSPACE_PATH_REFUSED',
   'WORKSPACE_INPUT_ERROR',

@@ -418,7 +418,7 @@ describe('skill_run', () => {
     expect(skillRun.description).toContain('Allowed commands: echo, wc');
     expect((await run({ skill: 'maker', command: 'echo "a b" $HOME' })).stdout).toBe('a b $HOME\n');
     await expect(run({ skill: 'maker', command: 'cat /etc/passwd' })).rejects.toThrow(
-      /"cat" is not in allowed_commands/,
+      /"cat" is not in allowedCommands/,
     );
     await expect(run({ skill: 'maker', command: 'echo hi; rm -rf out' })).rejects.toThrow(/shell metacharacter ";"/);
   });
