@@ -19,11 +19,9 @@ export const skillboxErrorCodes = [
   'URL_ROOT_FAILED',
   'ARCHIVE_REFUSED',
   // disclosure and tools
-  'DISCLOSURE_CONFIG_INVALID',
   'SKILL_LOAD_REQUEST_INVALID',
   'SKILL_UNAVAILABLE',
   'SKILL_TOOL_ERROR',
-  'SKILL_TOOLS_CONFIG_INVALID',
   // runtimes and workspaces
   'RUNTIME_COMMAND_INVALID',
   'SANDBOX_UNAVAILABLE',
@@ -48,7 +46,6 @@ export const skillboxErrorCodes = [
   'SKILL_CALL_CONTEXT_MISSING',
   'SKILL_AGENT_CONFIG',
   'SKILL_AGENT_TURN_ABORTED',
-  'SKILL_MCP_CONFIG_INVALID',
 ] as const;
 
 /** One of {@link skillboxErrorCodes}: the stable name of a kind of failure. */

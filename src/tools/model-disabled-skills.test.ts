@@ -1,12 +1,13 @@
 import { asSchema } from 'ai';
 import { describe, expect, it } from 'vitest';
+import { SkillboxConfigError } from '../config/config-error.js';
 import { applyDeclaredLoads } from '../disclosure/declared-loads.js';
 import { materializeRequest } from '../disclosure/materialize-request.js';
 import { writeDelta } from '../disclosure/state-delta.js';
 import { createVisibleSkillToolkits } from '../integrations/ai-sdk/visible-skill-toolkits.js';
 import { createMemorySkillRepository } from '../repository/memory-skill-repository.js';
 import { createSkillTools } from './create-skill-tools.js';
-import { SkillToolError, SkillToolsConfigError } from './errors.js';
+import { SkillToolError } from './errors.js';
 import { createInMemoryStateView } from './in-memory-state-view.js';
 import type { ToolContext, ToolDefinition } from './types.js';
 
@@ -115,9 +116,9 @@ describe('skills kept from the model', () => {
   });
 
   it('refuses an includeModelDisabled that is not a boolean', () => {
-    expect(() => createSkillTools({ repository, includeModelDisabled: 'yes' as never })).toThrow(SkillToolsConfigError);
+    expect(() => createSkillTools({ repository, includeModelDisabled: 'yes' as never })).toThrow(SkillboxConfigError);
     expect(() => createSkillTools({ repository, includeModelDisabled: 'yes' as never })).toThrow(
-      /includeModelDisabled.*must be a boolean; got "yes"/,
+      'createSkillTools: option "includeModelDisabled" must be true or false; got "yes"',
     );
   });
 

@@ -81,8 +81,8 @@ function validateOptions(options: SkillPrepareStepOptions): {
       throw new SkillAgentConfigError('toolPool', `pool tool "${name}" has the name of a skill tool`);
   }
   return {
-    loadMode: parseLoadMode(options.loadMode),
-    maxLoadedSkills: parseMaxLoadedSkills(options.maxLoadedSkills),
+    loadMode: parseLoadMode(options.loadMode, 'loadMode', 'createSkillPrepareStep'),
+    maxLoadedSkills: parseMaxLoadedSkills(options.maxLoadedSkills, 'maxLoadedSkills', 'createSkillPrepareStep'),
     materialize,
   };
 }
