@@ -44,7 +44,6 @@ export const skillboxErrorCodes = [
   'SESSION_STORE_UNAVAILABLE',
   // integrations
   'SKILL_CALL_CONTEXT_MISSING',
-  'SKILL_AGENT_CONFIG',
   'SKILL_AGENT_TURN_ABORTED',
 ] as const;
 

@@ -65,3 +65,12 @@ export function recordOption(error: string): z.ZodType<Record<string, unknown>> 
 export function optionsObject<Shape extends z.core.$ZodLooseShape>(shape: Shape) {
   return z.looseObject(shape, { error: 'must be an object' });
 }
+
+/**
+ * For `superRefine` rules between options: run them even when a single option is already wrong,
+ * so one error lists every problem. Only an options value that is not an object skips them. The
+ * rules therefore read each option defensively: it may have any type.
+ */
+export const evenWithOtherProblems: z.core.$ZodSuperRefineParams = {
+  when: (payload) => typeof payload.value === 'object' && payload.value !== null,
+};

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { objectWithMethods, optionsObject } from '../config/option-schemas.js';
+import { evenWithOtherProblems, objectWithMethods, optionsObject } from '../config/option-schemas.js';
 import { omitInput } from '../config/validate-options.js';
 import type { SkillRepository } from '../repository/types.js';
 import { disclosureToolNames } from './tool-names.js';
@@ -26,8 +26,10 @@ export const skillToolsOptionsSchema = optionsObject({
   readPageBytes: z.int({ error: readPageError }).min(1000, { error: readPageError }).optional(),
   includeModelDisabled: z.boolean({ error: 'must be true or false' }).optional(),
 }).superRefine((options, context) => {
-  const executionNames = (options.executionTools ?? []).map((tool) => tool.name);
-  const clash = executionNames.find((name) => (disclosureToolNames as readonly string[]).includes(name));
+  // Options of the wrong type are reported by their own schemas; these rules read what they can.
+  const executionTools: unknown[] = Array.isArray(options.executionTools) ? options.executionTools : [];
+  const executionNames = executionTools.map((tool) => (tool as { name?: unknown } | null)?.name);
+  const clash = executionNames.find((name) => (disclosureToolNames as readonly string[]).includes(name as string));
   if (clash !== undefined) {
     context.addIssue({
       code: 'custom',
@@ -36,7 +38,7 @@ export const skillToolsOptionsSchema = optionsObject({
       params: omitInput,
     });
   }
-  const profile = options.profile ?? 'knowledge';
+  const profile: unknown = options.profile ?? 'knowledge';
   if (profile === 'full' && executionNames.length === 0) {
     context.addIssue({
       code: 'custom',
@@ -47,7 +49,7 @@ export const skillToolsOptionsSchema = optionsObject({
     });
   }
   if (Array.isArray(profile)) {
-    const known = new Set([...disclosureToolNames, ...executionNames]);
+    const known = new Set<unknown>([...disclosureToolNames, ...executionNames]);
     const unknown = profile.filter((name) => !known.has(name));
     if (unknown.length > 0) {
       context.addIssue({
@@ -58,4 +60,4 @@ export const skillToolsOptionsSchema = optionsObject({
       });
     }
   }
-});
+}, evenWithOtherProblems);

@@ -1,6 +1,12 @@
 import { isAbsolute } from 'node:path';
 import { z } from 'zod';
-import { nonEmptyString, objectWithMethods, oneOf, optionsObject } from '../config/option-schemas.js';
+import {
+  evenWithOtherProblems,
+  nonEmptyString,
+  objectWithMethods,
+  oneOf,
+  optionsObject,
+} from '../config/option-schemas.js';
 import { omitInput } from '../config/validate-options.js';
 import type { SkillRepository } from '../repository/types.js';
 import type { WorkspaceRuntime } from '../runtime/runtime-types.js';
@@ -28,7 +34,7 @@ export const workspaceManagerOptionsSchema = optionsObject({
     .optional(),
   readOnlyPaths: readOnlyPathsSchema.optional(),
 }).superRefine((options, context) => {
-  if (options.stageMode === 'link' && options.runtime.isolated) {
+  if (options.stageMode === 'link' && options.runtime?.isolated === true) {
     context.addIssue({
       code: 'custom',
       path: ['stageMode'],
@@ -36,7 +42,7 @@ export const workspaceManagerOptionsSchema = optionsObject({
       params: omitInput,
     });
   }
-});
+}, evenWithOtherProblems);
 
 const positiveNumberError = 'must be a positive number';
 
@@ -107,6 +113,8 @@ export function executionToolsOptionsSchema(limits: {
   }).superRefine((options, context) => {
     const defaultTimeout = options.defaultTimeoutSeconds ?? limits.defaultTimeoutSeconds;
     const maxTimeout = options.maxTimeoutSeconds ?? Math.max(limits.defaultMaxTimeoutSeconds, defaultTimeout);
+    // A timeout of the wrong type is reported by its own schema.
+    if (typeof defaultTimeout !== 'number' || typeof maxTimeout !== 'number') return;
     if (maxTimeout > limits.maxTimeoutLimitSeconds) {
       context.addIssue({
         code: 'custom',
@@ -122,5 +130,5 @@ export function executionToolsOptionsSchema(limits: {
         params: omitInput,
       });
     }
-  });
+  }, evenWithOtherProblems);
 }
