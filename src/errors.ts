@@ -4,6 +4,8 @@
  * here, and the compiler refuses a code that is not listed.
  */
 export const skillboxErrorCodes = [
+  // options of any factory or constructor (SkillboxConfigError)
+  'CONFIG_INVALID',
   // format
   'SKILL_PARSE_ERROR',
   // repository
@@ -13,24 +15,18 @@ export const skillboxErrorCodes = [
   'SKILL_FILE_UNREADABLE',
   'SKILL_ROOT_UNUSABLE',
   'INVALID_SKILL_DEFINITION',
-  'INVALID_REPOSITORY_OPTIONS',
   'STRICT_REPOSITORY_FAILED',
   'URL_ROOT_FAILED',
   'ARCHIVE_REFUSED',
-  'INVALID_ARCHIVE_LIMITS',
   // disclosure and tools
-  'DISCLOSURE_CONFIG_INVALID',
   'SKILL_LOAD_REQUEST_INVALID',
   'SKILL_UNAVAILABLE',
   'SKILL_TOOL_ERROR',
-  'SKILL_TOOLS_CONFIG_INVALID',
   // runtimes and workspaces
   'RUNTIME_COMMAND_INVALID',
-  'RUNTIME_CONFIG_ERROR',
   'SANDBOX_UNAVAILABLE',
   'WORKSPACE_PATH_REFUSED',
   'WORKSPACE_INPUT_ERROR',
-  'WORKSPACE_CONFIG_ERROR',
   'WORKSPACE_BASE_UNSAFE',
   'SKILL_STAGING_FAILED',
   'RUN_ENV_REFUSED',
@@ -42,15 +38,12 @@ export const skillboxErrorCodes = [
   'SESSION_NOT_FOUND',
   'SESSION_EXISTS',
   'SESSION_INPUT_INVALID',
-  'SESSION_STORE_OPTIONS_INVALID',
   'SESSION_STORE_SCHEMA',
   'SESSION_STORE_CLOSED',
   'SESSION_STORE_UNAVAILABLE',
   // integrations
   'SKILL_CALL_CONTEXT_MISSING',
-  'SKILL_AGENT_CONFIG',
   'SKILL_AGENT_TURN_ABORTED',
-  'SKILL_MCP_CONFIG_INVALID',
 ] as const;
 
 /** One of {@link skillboxErrorCodes}: the stable name of a kind of failure. */

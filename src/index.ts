@@ -4,6 +4,8 @@
 // by one (no `export *`) so a new export in a leaf file never becomes public by accident, and each
 // comes from its leaf file so importing one name loads only the files that name needs.
 
+// Bad options of any factory: one error naming the component, the option and the problem.
+export { type ConfigProblem, SkillboxConfigError } from './config/config-error.js';
 // The catalog: what the model sees of every skill before it loads one.
 export { type CatalogOptions, renderCatalog } from './disclosure/catalog.js';
 // Errors: every deliberate failure is a SkillboxError with a code from SkillboxErrorCode. Classes are

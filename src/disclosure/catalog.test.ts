@@ -100,9 +100,13 @@ describe('renderCatalog', () => {
 
     it('rejects a budget that is not a positive integer', () => {
       expect(() => renderCatalog({ skills, budget: { tokens: 0 } })).toThrow(
-        /budget.tokens must be a positive integer/,
+        'renderCatalog: option "budget.tokens" must be a positive integer; got 0',
       );
-      expect(() => renderCatalog({ skills, format: 'yaml' as never })).toThrow(/format must be "text" or "xml"/);
+      expect(() => renderCatalog({ skills, format: 'yaml' as never, budget: { characters: 1.5 } })).toThrow(
+        'renderCatalog: 2 invalid options:\n' +
+          '  - "format" must be "text" or "xml"; got "yaml"\n' +
+          '  - "budget.characters" must be a positive integer; got 1.5',
+      );
     });
   });
 });

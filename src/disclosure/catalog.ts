@@ -1,10 +1,10 @@
+import { OptionProblems } from '../config/option-problems.js';
 import { codePointLength } from '../format/code-point-length.js';
 import { compareNames } from '../repository/compare-names.js';
 import type { SkillSummary } from '../repository/types.js';
 import { type CatalogBudget, chooseBudgetedEntries } from './catalog-budget-search.js';
 import { renderCatalogGuidance } from './catalog-guidance.js';
 import { type CatalogEntry, type CatalogFormat, catalogEntry, renderEntry, renderParts } from './catalog-parts.js';
-import { DisclosureConfigError } from './errors.js';
 import { type ModelInvocationOptions, modelInvocableSkills } from './model-invocable-skills.js';
 import { countTokens } from './token-counter.js';
 
@@ -37,14 +37,18 @@ export function renderCatalogEntry(skill: SkillSummary, format: CatalogFormat = 
   return renderEntry(catalogEntry(skill, format), format);
 }
 
-function checkBudget(budget: CatalogBudget | undefined): void {
-  if (budget === undefined) return;
+// Plain checks, not a zod schema: `skillbox/disclosure` loads no third-party module (docs/architecture.md).
+function checkCatalogOptions(options: CatalogOptions): void {
+  const problems = new OptionProblems('renderCatalog');
+  const format = options.format ?? 'text';
+  if (format !== 'text' && format !== 'xml')
+    problems.add('format', `must be "text" or "xml"; got ${JSON.stringify(format)}`);
   for (const field of ['tokens', 'characters'] as const) {
-    const value = budget[field];
-    if (value !== undefined && (!Number.isInteger(value) || value <= 0)) {
-      throw new DisclosureConfigError(`budget.${field}`, `must be a positive integer; got ${JSON.stringify(value)}`);
-    }
+    const value = options.budget?.[field];
+    if (value !== undefined && (!Number.isInteger(value) || value <= 0))
+      problems.add(`budget.${field}`, `must be a positive integer; got ${JSON.stringify(value)}`);
   }
+  problems.throwIfAny();
 }
 
 /**
@@ -103,10 +107,8 @@ function rendered(
 }
 
 function renderCatalogParts(options: CatalogOptions): { text: string; described: number; total: number } {
+  checkCatalogOptions(options);
   const format = options.format ?? 'text';
-  if (format !== 'text' && format !== 'xml')
-    throw new DisclosureConfigError('format', `must be "text" or "xml"; got ${JSON.stringify(format)}`);
-  checkBudget(options.budget);
   const skills = modelInvocableSkills(options.skills, options);
   if (skills.length === 0) return { text: '', described: 0, total: 0 };
   const sorted = [...skills].sort((a, b) => compareNames(a.name, b.name));

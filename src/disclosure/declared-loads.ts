@@ -62,7 +62,7 @@ export function normalizeDeclaredLoads(
   maxLoadedSkills?: number,
 ): NormalizedSkillLoad[] {
   if (!Array.isArray(loads)) throw new SkillLoadRequestError('loads must be an array');
-  const limit = parseMaxLoadedSkills(maxLoadedSkills);
+  const limit = parseMaxLoadedSkills(maxLoadedSkills, 'maxLoadedSkills', 'applyDeclaredLoads');
   const result: NormalizedSkillLoad[] = [];
   for (const load of loads) {
     const normalized = normalizeOne(load);

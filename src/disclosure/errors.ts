@@ -1,15 +1,5 @@
 import { SkillboxError } from '../errors.js';
 
-/** An option given to a disclosure function or factory is invalid. */
-export class DisclosureConfigError extends SkillboxError {
-  readonly field: string;
-
-  constructor(field: string, why: string) {
-    super('DISCLOSURE_CONFIG_INVALID', `${field} ${why}`);
-    this.field = field;
-  }
-}
-
 /** A caller-declared load is malformed (blank name, docs with includeAllDocs, conflicts, over the cap). */
 export class SkillLoadRequestError extends SkillboxError {
   constructor(message: string) {

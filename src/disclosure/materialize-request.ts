@@ -1,8 +1,8 @@
+import { OptionProblems, throwConfigError } from '../config/option-problems.js';
 import { compareNames } from '../repository/compare-names.js';
 import type { SkillContext, SkillRepository } from '../repository/types.js';
 import type { StateReader } from '../state/state-delta.js';
 import type { SkillToolName } from '../tools/tool-names.js';
-import { DisclosureConfigError } from './errors.js';
 import { createInjectionAllowance, loadedContextHeader, loadedStub, renderLoadedSkill } from './loaded-content.js';
 import {
   type ModelMessage,
@@ -114,7 +114,7 @@ function appendToFirstSystem(messages: ModelMessage[], text: string): void {
 export async function materializeRequest(options: MaterializeRequestOptions): Promise<ModelMessage[]> {
   const mode = options.mode ?? 'system';
   if (mode !== 'system' && mode !== 'tool-result') {
-    throw new DisclosureConfigError('mode', `must be "system" or "tool-result"; got ${JSON.stringify(mode)}`);
+    throwConfigError('materializeRequest', 'mode', `must be "system" or "tool-result"; got ${JSON.stringify(mode)}`);
   }
   const messages = [...options.messages];
   const catalog = options.catalog ?? '';
@@ -128,16 +128,15 @@ export async function materializeRequest(options: MaterializeRequestOptions): Pr
       (await resolveLoadedSkills(options.state, options.agentName, options.repository, options.skillContext))),
   ].sort((a, b) => compareNames(a.name, b.name));
   const allowance = createInjectionAllowance(options.docLimits);
+  const problems = new OptionProblems('materializeRequest');
   for (const [field, value] of [
     ['maxDocBytes', allowance.maxDocBytes],
     ['maxTotalBytes', allowance.remainingBytes],
   ] as const) {
     if (!Number.isInteger(value) || value < 0)
-      throw new DisclosureConfigError(
-        `docLimits.${field}`,
-        `must be a whole number of bytes; got ${JSON.stringify(value)}`,
-      );
+      problems.add(`docLimits.${field}`, `must be a whole number of bytes; got ${JSON.stringify(value)}`);
   }
+  problems.throwIfAny();
   const blocks: { name: string; text: string }[] = [];
   for (const entry of loaded) {
     const skill = entry.skill;

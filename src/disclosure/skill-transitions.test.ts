@@ -141,7 +141,7 @@ describe('turn lifecycle', () => {
 
   it('rejects an unknown mode instead of guessing', () => {
     expect(() => beginTurn(loaded(), { agentName: agent, mode: 'weekly' as never })).toThrow(
-      /mode must be one of turn, once, session/,
+      'beginTurn: option "mode" must be one of "turn", "once", "session"; got "weekly"',
     );
   });
 });

@@ -1,7 +1,7 @@
+import { throwConfigError } from '../config/option-problems.js';
 import { SkillFileReadError } from '../repository/errors.js';
 import type { SkillContext, SkillRepository } from '../repository/types.js';
 import { type CatalogFormat, renderCatalog, renderCatalogEntry } from './catalog.js';
-import { DisclosureConfigError } from './errors.js';
 import { type ModelInvocationOptions, modelInvocableSkills } from './model-invocable-skills.js';
 import { countTokens, tokenizerName } from './token-counter.js';
 import { utf8Window } from './utf8-window.js';
@@ -66,7 +66,8 @@ export async function buildTokenReport(options: TokenReportOptions): Promise<Tok
   const format = options.format ?? 'text';
   const maxCounted = options.maxCountedDocBytes ?? defaultMaxCountedDocBytes;
   if (!Number.isInteger(maxCounted) || maxCounted <= 0) {
-    throw new DisclosureConfigError(
+    throwConfigError(
+      'buildTokenReport',
       'maxCountedDocBytes',
       `must be a positive whole number of bytes; got ${JSON.stringify(options.maxCountedDocBytes)}`,
     );

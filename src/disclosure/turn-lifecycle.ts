@@ -27,7 +27,7 @@ export interface LifecycleOptions {
  */
 export function beginTurn(state: StateReader, options: LifecycleOptions): StateDelta {
   const activations = clearActivations(state, options.agentName);
-  return parseLoadMode(options.mode, 'mode') === 'turn'
+  return parseLoadMode(options.mode, 'mode', 'beginTurn') === 'turn'
     ? { ...activations, ...clearAgentState(state, options.agentName) }
     : activations;
 }
@@ -38,6 +38,6 @@ export function beginTurn(state: StateReader, options: LifecycleOptions): StateD
  * until the turn ends. Other modes keep state.
  */
 export function afterModelRequest(state: StateReader, options: LifecycleOptions): StateDelta {
-  if (parseLoadMode(options.mode, 'mode') !== 'once') return {};
+  if (parseLoadMode(options.mode, 'mode', 'afterModelRequest') !== 'once') return {};
   return { ...activateLoadedSkills(state, options.agentName), ...clearAgentState(state, options.agentName) };
 }

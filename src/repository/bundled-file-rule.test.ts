@@ -1,7 +1,8 @@
 import { realpath } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
+import { SkillboxConfigError } from '../config/config-error.js';
 import { createBundledFileRule, defaultDeniedFileNames } from './bundled-file-rule.js';
-import { SkillDefinitionError, SkillPathError, SkillRepositoryOptionsError } from './errors.js';
+import { SkillDefinitionError, SkillPathError } from './errors.js';
 import { FsSkillRepository } from './fs-skill-repository.js';
 import { MemorySkillRepository } from './memory-skill-repository.js';
 import { createSkillTree, type SkillTree, skillMarkdown } from './testing/skill-tree.js';
@@ -80,9 +81,12 @@ describe('the bundled file rule', () => {
 
   it('rejects patterns that cannot match a name, naming the option', async () => {
     await expect(FsSkillRepository.open({ roots: [], deniedFileNames: ['keys/*.pem'] })).rejects.toThrow(
-      'repository option "deniedFileNames[0]" is matched against one file or folder name',
+      'createFsSkillRepository: option "deniedFileNames[0]" is matched against one file or folder name and cannot hold a separator; got "keys/*.pem"',
     );
-    expect(() => createBundledFileRule(['ok', ''])).toThrow(SkillRepositoryOptionsError);
+    expect(() => createBundledFileRule(['ok', ''])).toThrow(SkillboxConfigError);
+    expect(() => createBundledFileRule(['ok', ''])).toThrow(
+      'createBundledFileRule: option "deniedFileNames[1]" must be a non-empty file name pattern; got ""',
+    );
   });
 
   it('matches whole names only, with * and ? and no other special characters', () => {

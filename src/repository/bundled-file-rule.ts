@@ -1,4 +1,6 @@
-import { SkillRepositoryOptionsError } from './errors.js';
+import { z } from 'zod';
+import { validateOptions } from '../config/validate-options.js';
+import { deniedFileNamesSchema } from './denied-file-names-schema.js';
 
 /** Folders no scan or listing enters: tool caches and dependency trees that never hold a skill of their own. */
 export const skippedFolderNames: ReadonlySet<string> = new Set(['.git', 'node_modules', '.venv', '__pycache__']);
@@ -77,29 +79,16 @@ function patternExpression(pattern: string): RegExp {
 
 /**
  * The rule for a list of denied-name patterns (default: `defaultDeniedFileNames`; `[]` denies
- * nothing beyond the skipped folders). `option` names the option in the error for a bad pattern.
+ * nothing beyond the skipped folders). `option` and `component` name the option and its factory in
+ * the error for a bad pattern.
  */
 export function createBundledFileRule(
   deniedFileNames: readonly string[] = defaultDeniedFileNames,
   option = 'deniedFileNames',
+  component = 'createBundledFileRule',
 ): BundledFileRule {
-  if (!Array.isArray(deniedFileNames))
-    throw new SkillRepositoryOptionsError(option, 'must be an array of file name patterns');
-  const patterns = deniedFileNames.map((pattern, index) => {
-    if (typeof pattern !== 'string' || pattern.trim() === '') {
-      throw new SkillRepositoryOptionsError(
-        `${option}[${index}]`,
-        `must be a non-empty file name pattern, got ${JSON.stringify(pattern)}`,
-      );
-    }
-    if (pattern.includes('/') || pattern.includes('\\')) {
-      throw new SkillRepositoryOptionsError(
-        `${option}[${index}]`,
-        `is matched against one file or folder name and cannot hold a separator, got ${JSON.stringify(pattern)}`,
-      );
-    }
-    return { pattern, expression: patternExpression(pattern) };
-  });
+  validateOptions(component, z.object({ [option]: deniedFileNamesSchema }), { [option]: deniedFileNames });
+  const patterns = deniedFileNames.map((pattern) => ({ pattern, expression: patternExpression(pattern) }));
   const deniedPattern = (name: string): string | undefined =>
     patterns.find(({ expression }) => expression.test(name))?.pattern;
   return {

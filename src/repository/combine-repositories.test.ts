@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { SkillboxConfigError } from '../config/config-error.js';
 import { combineRepositories } from './combine-repositories.js';
-import { SkillNotFoundError, SkillRepositoryOptionsError } from './errors.js';
+import { SkillNotFoundError } from './errors.js';
 import { filterSkills } from './filter-skills.js';
 import { createMemorySkillRepository } from './memory-skill-repository.js';
 
@@ -43,7 +44,9 @@ describe('combineRepositories', () => {
   });
 
   it('rejects something that is not a repository', () => {
-    expect(() => combineRepositories([first, {} as never])).toThrow(SkillRepositoryOptionsError);
-    expect(() => combineRepositories([first, {} as never])).toThrow('repositories[1]');
+    expect(() => combineRepositories([first, {} as never])).toThrow(SkillboxConfigError);
+    expect(() => combineRepositories([first, {} as never])).toThrow(
+      'combineRepositories: option "repositories[1]" must be a SkillRepository (an object with list(), get(), listFiles(), readFile(), report(), refresh()); got an object',
+    );
   });
 });

@@ -1,6 +1,13 @@
+import { z } from 'zod';
+import { validateOptions } from '../config/validate-options.js';
 import { compareNames } from './compare-names.js';
-import { SkillNotFoundError, SkillRepositoryOptionsError } from './errors.js';
+import { SkillNotFoundError } from './errors.js';
+import { skillRepositorySchema } from './skill-repository-schema.js';
 import type { RepositoryReport, ShadowedSkill, Skill, SkillContext, SkillRepository, SkillSummary } from './types.js';
+
+const combineRepositoriesArgumentsSchema = z.object({
+  repositories: z.array(skillRepositorySchema(), { error: 'must be an array of repositories' }),
+});
 
 /** Where a skill lives, for reports: its folder, or its place in the combination when it has none. */
 function locate(summary: SkillSummary, repositoryIndex: number): string {
@@ -15,19 +22,7 @@ export class CombinedSkillRepository implements SkillRepository {
   readonly #repositories: readonly SkillRepository[];
 
   constructor(repositories: readonly SkillRepository[]) {
-    if (!Array.isArray(repositories))
-      throw new SkillRepositoryOptionsError('repositories', 'must be an array of repositories');
-    repositories.forEach((repository, index) => {
-      const methods = ['list', 'get', 'listFiles', 'readFile', 'report', 'refresh'] as const;
-      const missing = methods.find(
-        (method) => typeof (repository as unknown as Record<string, unknown> | null)?.[method] !== 'function',
-      );
-      if (missing)
-        throw new SkillRepositoryOptionsError(
-          `repositories[${index}]`,
-          `is not a skill repository (no ${missing}() method)`,
-        );
-    });
+    validateOptions('combineRepositories', combineRepositoriesArgumentsSchema, { repositories });
     this.#repositories = [...repositories];
   }
 

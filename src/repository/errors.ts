@@ -97,16 +97,6 @@ export class SkillDefinitionError extends SkillboxError {
   }
 }
 
-/** Options given to a repository factory that cannot work (a blank root, a negative bound, ...). */
-export class SkillRepositoryOptionsError extends SkillboxError {
-  readonly option: string;
-
-  constructor(option: string, why: string) {
-    super('INVALID_REPOSITORY_OPTIONS', `repository option "${option}" ${why}`);
-    this.option = option;
-  }
-}
-
 /**
  * A strict repository found invalid skills or duplicate names. Every problem is listed, so one run
  * shows the whole list instead of one problem per attempt.

@@ -55,6 +55,8 @@ describe('filterSkills', () => {
   });
 
   it('rejects a predicate that is not a function', () => {
-    expect(() => filterSkills(base, 'yes' as never)).toThrow('repository option "visible" must be a function');
+    expect(() => filterSkills(base, 'yes' as never)).toThrow(
+      'filterSkills: option "visible" must be a function (summary, context) => boolean; got "yes"',
+    );
   });
 });

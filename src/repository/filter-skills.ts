@@ -1,5 +1,14 @@
-import { SkillNotFoundError, SkillRepositoryOptionsError } from './errors.js';
+import { z } from 'zod';
+import { functionOption } from '../config/option-schemas.js';
+import { validateOptions } from '../config/validate-options.js';
+import { SkillNotFoundError } from './errors.js';
+import { listingRepositorySchema } from './skill-repository-schema.js';
 import type { RepositoryReport, Skill, SkillContext, SkillRepository, SkillSummary } from './types.js';
+
+const filterSkillsArgumentsSchema = z.object({
+  repository: listingRepositorySchema(),
+  visible: functionOption('(summary, context) => boolean'),
+});
 
 /**
  * Decides whether the caller described by `context` may see a skill. Called with `{}` when the
@@ -17,10 +26,7 @@ export class FilteredSkillRepository implements SkillRepository {
   readonly #visible: SkillVisibility;
 
   constructor(base: SkillRepository, visible: SkillVisibility) {
-    if (typeof base?.list !== 'function')
-      throw new SkillRepositoryOptionsError('repository', 'is not a skill repository');
-    if (typeof visible !== 'function')
-      throw new SkillRepositoryOptionsError('visible', 'must be a function (summary, context) => boolean');
+    validateOptions('filterSkills', filterSkillsArgumentsSchema, { repository: base, visible });
     this.#base = base;
     this.#visible = visible;
   }

@@ -1,6 +1,6 @@
 import { realpath } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
-import { SkillRepositoryOptionsError } from './errors.js';
+import { SkillboxConfigError } from '../config/config-error.js';
 import { FsSkillRepository } from './fs-skill-repository.js';
 import { createSkillTree, type SkillTree, skillMarkdown } from './testing/skill-tree.js';
 
@@ -79,7 +79,10 @@ describe('FsSkillRepository nested discovery', () => {
 
   it('refuses a nested option that is not a boolean', async () => {
     await expect(FsSkillRepository.open({ roots: ['/x'], nested: 'yes' as unknown as boolean })).rejects.toThrow(
-      SkillRepositoryOptionsError,
+      SkillboxConfigError,
+    );
+    await expect(FsSkillRepository.open({ roots: ['/x'], nested: 'yes' as unknown as boolean })).rejects.toThrow(
+      'createFsSkillRepository: option "nested" must be true or false; got "yes"',
     );
   });
 });

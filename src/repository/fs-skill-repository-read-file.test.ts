@@ -1,7 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { open } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
-import { SkillFileNotFoundError, SkillFileReadError, SkillRepositoryOptionsError } from './errors.js';
+import { SkillboxConfigError } from '../config/config-error.js';
+import { SkillFileNotFoundError, SkillFileReadError } from './errors.js';
 import { FsSkillRepository } from './fs-skill-repository.js';
 import { createSkillTree, type SkillTree, skillMarkdown } from './testing/skill-tree.js';
 
@@ -111,7 +112,7 @@ describe('FsSkillRepository.readFile errors other than a missing file', () => {
 
   it('rejects a limit that is not a positive integer', async () => {
     await expect(FsSkillRepository.open({ roots: [], maxReadableFileBytes: 0 })).rejects.toBeInstanceOf(
-      SkillRepositoryOptionsError,
+      SkillboxConfigError,
     );
   });
 });

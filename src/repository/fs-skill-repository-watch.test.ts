@@ -85,7 +85,7 @@ describe('FsSkillRepository.watch', () => {
     root = await createSkillTree({});
     const repository = await FsSkillRepository.open({ roots: [root.dir] });
     expect(() => repository.watch(() => {}, { debounceMs: -1 })).toThrow(
-      'repository option "debounceMs" must be a non-negative number',
+      'FsSkillRepository.watch: option "debounceMs" must be a non-negative number of milliseconds; got -1',
     );
   });
 });

@@ -5,7 +5,6 @@ import {
   SkillFileReadError,
   SkillNotFoundError,
   SkillPathError,
-  SkillRepositoryOptionsError,
   StrictRepositoryError,
 } from './errors.js';
 import { FsSkillRepository } from './fs-skill-repository.js';
@@ -164,9 +163,13 @@ describe('FsSkillRepository scanning', () => {
 
   it('rejects unusable options naming the option', async () => {
     await expect(FsSkillRepository.open({ roots: [''] })).rejects.toThrow(
-      'repository option "roots[0]" must be a non-empty folder path',
+      'createFsSkillRepository: option "roots[0]" must be a non-empty folder path; got ""',
     );
-    await expect(FsSkillRepository.open({ roots: ['/tmp'], maxDepth: 0 })).rejects.toThrow(SkillRepositoryOptionsError);
+    await expect(FsSkillRepository.open({ roots: ['/tmp'], maxDepth: 0 })).rejects.toMatchObject({
+      component: 'createFsSkillRepository',
+      option: 'maxDepth',
+      problem: 'must be a positive integer; got 0',
+    });
     await expect(FsSkillRepository.open({ roots: 'skills' as never })).rejects.toThrow('"roots" must be an array');
   });
 });

@@ -1,6 +1,7 @@
 import { type FSWatcher, watch as watchFolder } from 'node:fs';
 import { realpath } from 'node:fs/promises';
 import { basename, join, relative, sep } from 'node:path';
+import { validateOptions } from '../config/validate-options.js';
 import { SkillParseError } from '../format/errors.js';
 import { normalizeSkillName } from '../format/frontmatter-rules.js';
 import { parseSkillMarkdown } from '../format/parse-skill.js';
@@ -9,7 +10,8 @@ import { type BundledFileRule, createBundledFileRule, isSkippedFolderName } from
 import { normalizeBundledPath } from './bundled-path.js';
 import { compareNames } from './compare-names.js';
 import { isDocumentPath, isSkillFilePath } from './document-files.js';
-import { SkillNotFoundError, SkillPathError, SkillRepositoryOptionsError, StrictRepositoryError } from './errors.js';
+import { SkillNotFoundError, SkillPathError, StrictRepositoryError } from './errors.js';
+import { fsSkillRepositoryOptionsSchema, skillWatchArgumentsSchema } from './fs-skill-repository-options-schema.js';
 import { listSkillFiles, type SkillFileListing } from './list-skill-files.js';
 import { modelInvocableFromFrontmatter } from './model-invocation.js';
 import { bundledFileError, defaultMaxReadableFileBytes, readBundledFile } from './read-bundled-file.js';
@@ -137,12 +139,8 @@ function positiveInteger(
   key: keyof FsSkillRepositoryOptions,
   fallback: number,
 ): number {
-  const value = options[key];
-  if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
-    throw new SkillRepositoryOptionsError(key, `must be a positive integer, got ${String(value)}`);
-  }
-  return value;
+  // Checked by fsSkillRepositoryOptionsSchema when the repository is created.
+  return (options[key] as number | undefined) ?? fallback;
 }
 
 function reasonOf(error: unknown): string {
@@ -208,6 +206,7 @@ export class FsSkillRepository implements SkillRepository {
 
   /** Use `FsSkillRepository.open()`: scanning is asynchronous and a strict repository must fail there. */
   private constructor(options: FsSkillRepositoryOptions) {
+    validateOptions('createFsSkillRepository', fsSkillRepositoryOptionsSchema, options);
     this.#options = options;
     this.#cwd = options.cwd ?? process.cwd();
     this.#bounds = {
@@ -217,10 +216,7 @@ export class FsSkillRepository implements SkillRepository {
       maxSkillFileBytes: positiveInteger(options, 'maxSkillFileBytes', 8 * 1024 * 1024),
       maxReadableFileBytes: positiveInteger(options, 'maxReadableFileBytes', defaultMaxReadableFileBytes),
     };
-    this.#fileRule = createBundledFileRule(options.deniedFileNames);
-    if (options.nested !== undefined && typeof options.nested !== 'boolean') {
-      throw new SkillRepositoryOptionsError('nested', `must be true or false, got ${String(options.nested)}`);
-    }
+    this.#fileRule = createBundledFileRule(options.deniedFileNames, 'deniedFileNames', 'createFsSkillRepository');
     this.#urlRoots = {
       ...options.urlRoots,
       cacheDir:
@@ -241,16 +237,6 @@ export class FsSkillRepository implements SkillRepository {
         ...(options.home ? { home: options.home } : {}),
       }).map((root, index) => ({ root, explicit: index < fromEnvironment }));
     } else {
-      if (!Array.isArray(options.roots))
-        throw new SkillRepositoryOptionsError('roots', 'must be an array of folder paths');
-      options.roots.forEach((root, index) => {
-        if (typeof root !== 'string' || root.trim() === '') {
-          throw new SkillRepositoryOptionsError(
-            `roots[${index}]`,
-            `must be a non-empty folder path, got ${JSON.stringify(root)}`,
-          );
-        }
-      });
       this.#rootEntries = options.roots.map((root) => ({ root, explicit: true }));
     }
   }
@@ -550,11 +536,8 @@ export class FsSkillRepository implements SkillRepository {
    * files. Roots that did not exist at the last scan are not watched.
    */
   watch(listener: (event: SkillChangeEvent) => void, options: SkillWatchOptions = {}): SkillWatcher {
-    if (typeof listener !== 'function') throw new SkillRepositoryOptionsError('listener', 'must be a function');
+    validateOptions('FsSkillRepository.watch', skillWatchArgumentsSchema, { listener, ...options });
     const debounceMs = options.debounceMs ?? 100;
-    if (!Number.isFinite(debounceMs) || debounceMs < 0) {
-      throw new SkillRepositoryOptionsError('debounceMs', `must be a non-negative number, got ${String(debounceMs)}`);
-    }
     const onError =
       options.onError ??
       ((error: unknown) =>

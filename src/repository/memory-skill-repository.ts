@@ -193,7 +193,7 @@ export class MemorySkillRepository implements SkillRepository {
   readonly #skills: Map<string, StoredSkill>;
 
   constructor(definitions: readonly MemorySkillDefinition[], options: MemorySkillRepositoryOptions = {}) {
-    const rule = createBundledFileRule(options.deniedFileNames);
+    const rule = createBundledFileRule(options.deniedFileNames, 'deniedFileNames', 'createMemorySkillRepository');
     if (!Array.isArray(definitions)) {
       throw new SkillDefinitionError(
         0,

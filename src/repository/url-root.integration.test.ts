@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { SkillboxConfigError } from '../config/config-error.js';
 import { tarArchive, tarGzArchive, zipArchive } from './archive/testing/archive-writers.js';
 import {
   type LoopbackFileServer,
@@ -12,7 +13,7 @@ import {
   startLoopbackFileServer,
 } from './archive/testing/loopback-file-server.js';
 import { rejectionOf } from './archive/testing/rejection-of.js';
-import { SkillRepositoryOptionsError, StrictRepositoryError } from './errors.js';
+import { StrictRepositoryError } from './errors.js';
 import { FsSkillRepository } from './fs-skill-repository.js';
 import { skillMarkdown } from './testing/skill-tree.js';
 import { resolveUrlRoot, urlRootCacheEntry, urlRootSentinelName } from './url-root.js';
@@ -326,14 +327,17 @@ describe('URL roots: download limits', () => {
 
   it('checks its options when the repository is built', async () => {
     await expect(resolveUrlRoot('http://127.0.0.1/x.zip', { timeoutMs: 0 })).rejects.toThrow(
-      SkillRepositoryOptionsError,
+      'resolveUrlRoot: option "timeoutMs" must be a positive integer; got 0',
     );
     await expect(FsSkillRepository.open({ roots: ['/x'], urlRoots: { maxRedirects: -1 } })).rejects.toThrow(
-      'repository option "urlRoots.maxRedirects" must be an integer of at least 0, got -1',
+      SkillboxConfigError,
+    );
+    await expect(FsSkillRepository.open({ roots: ['/x'], urlRoots: { maxRedirects: -1 } })).rejects.toThrow(
+      'createFsSkillRepository: option "urlRoots.maxRedirects" must be a non-negative integer; got -1',
     );
     await expect(
       FsSkillRepository.open({ roots: ['/x'], urlRoots: { archiveLimits: { maxEntries: 0 } } }),
-    ).rejects.toThrow(/urlRoots\.archiveLimits/);
+    ).rejects.toThrow('option "urlRoots.archiveLimits.maxEntries" must be a positive integer; got 0');
   });
 
   it('reads SKILLS_ROOT URLs and SKILLS_CACHE_DIR from the environment', async () => {

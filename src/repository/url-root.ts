@@ -1,16 +1,17 @@
 import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { validateOptions } from '../config/validate-options.js';
 import type { ArchiveEntry } from './archive/archive-entry.js';
 import { type ArchiveLimits, archiveLimits } from './archive/archive-limits.js';
 import { detectArchiveFormat } from './archive/detect-archive-format.js';
 import { UnsafeArchiveError } from './archive/errors.js';
 import { readArchive } from './archive/read-archive.js';
 import { writeArchiveEntries } from './archive/write-archive-entries.js';
-import { SkillRepositoryOptionsError } from './errors.js';
 import { defaultSkillsCacheDir } from './url-root-cache-dir.js';
 import { type Download, DownloadFailure, downloadWithLimits } from './url-root-download.js';
 import { displayUrl, UrlRootError } from './url-root-errors.js';
+import { urlRootOptionsSchema } from './url-root-options-schema.js';
 
 /** Options of `resolveUrlRoot`: the cache folder, download size, timeout and redirects, and archive limits. */
 export interface UrlRootOptions {
@@ -47,52 +48,22 @@ interface CheckedOptions {
   archive: ArchiveLimits;
 }
 
-/** Throws SkillRepositoryOptionsError for an option that cannot work, so a factory can fail at construction. */
+/** Throws SkillboxConfigError for an option that cannot work, so a factory can fail at construction. */
 export function checkUrlRootOptions(options: UrlRootOptions): void {
   checkOptions(options);
 }
 
 function checkOptions(options: UrlRootOptions): CheckedOptions {
-  const integer = (
-    key: 'maxDownloadBytes' | 'timeoutMs' | 'maxRedirects',
-    fallback: number,
-    minimum: number,
-  ): number => {
-    const value = options[key];
-    if (value === undefined) return fallback;
-    if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < minimum) {
-      throw new SkillRepositoryOptionsError(
-        `urlRoots.${key}`,
-        `must be an integer of at least ${minimum}, got ${String(value)}`,
-      );
-    }
-    return value;
-  };
-  const cacheDir = options.cacheDir ?? defaultSkillsCacheDir();
-  if (typeof cacheDir !== 'string' || cacheDir.trim() === '')
-    throw new SkillRepositoryOptionsError('urlRoots.cacheDir', 'must be a non-empty folder path');
-  const allowPrivateAddresses = options.allowPrivateAddresses ?? false;
-  if (typeof allowPrivateAddresses !== 'boolean') {
-    throw new SkillRepositoryOptionsError(
-      'urlRoots.allowPrivateAddresses',
-      `must be true or false, got ${String(allowPrivateAddresses)}`,
-    );
-  }
-  let archive: ArchiveLimits;
-  try {
-    archive = archiveLimits(options.archiveLimits);
-  } catch (error) {
-    throw new SkillRepositoryOptionsError('urlRoots.archiveLimits', (error as Error).message);
-  }
+  validateOptions('resolveUrlRoot', urlRootOptionsSchema, options);
   return {
-    cacheDir,
+    cacheDir: options.cacheDir ?? defaultSkillsCacheDir(),
     download: {
-      maxBytes: integer('maxDownloadBytes', 64 * mebibyte, 1),
-      timeoutMs: integer('timeoutMs', 60_000, 1),
-      maxRedirects: integer('maxRedirects', 5, 0),
-      allowPrivateAddresses,
+      maxBytes: options.maxDownloadBytes ?? 64 * mebibyte,
+      timeoutMs: options.timeoutMs ?? 60_000,
+      maxRedirects: options.maxRedirects ?? 5,
+      allowPrivateAddresses: options.allowPrivateAddresses ?? false,
     },
-    archive,
+    archive: archiveLimits(options.archiveLimits),
   };
 }
 

@@ -38,9 +38,9 @@ describe('CommandPolicy', () => {
       `${realpathSync(path.dirname(echo))}/echo`,
       'x',
     ]);
-    expect(() => policy.check('wc -l')).toThrow(/denied by denied_commands/);
-    expect(() => policy.check('python3 -c 1')).toThrow(/denied by denied_commands/);
-    expect(() => policy.check('bash -c id')).toThrow(/"bash" is not in allowed_commands/);
+    expect(() => policy.check('wc -l')).toThrow(/denied by deniedCommands/);
+    expect(() => policy.check('python3 -c 1')).toThrow(/denied by deniedCommands/);
+    expect(() => policy.check('bash -c id')).toThrow(/"bash" is not in allowedCommands/);
   });
 
   it('refuses workspace paths and copies named like an allowed program', async () => {

@@ -98,12 +98,12 @@ export class CommandPolicy {
       this.denied?.some((item) => names.has(item)) ||
       (resolved !== undefined && this.deniedPaths.has(resolved.judged))
     ) {
-      throw new CommandPolicyError(`command "${program}" is denied by denied_commands`);
+      throw new CommandPolicyError(`command "${program}" is denied by deniedCommands`);
     }
     if (this.allowedPaths !== undefined && (resolved === undefined || !this.allowedPaths.has(resolved.judged))) {
       const why = program.includes('/')
         ? `is a path that is not one of the allowed programs; give the program's name (looked up in ${SYSTEM_PATH}) or its absolute path`
-        : `is not in allowed_commands (${[...(this.allowed ?? [])].sort().join(', ')})`;
+        : `is not in allowedCommands (${[...(this.allowed ?? [])].sort().join(', ')})`;
       throw new CommandPolicyError(`command "${program}" ${why}`);
     }
     if (resolved === undefined) {
@@ -157,7 +157,7 @@ export function splitCommandLine(command: string): string[] {
   const forbidden = /[\n\r;&|<>`]|\$\(/.exec(command);
   if (forbidden) {
     throw new CommandPolicyError(
-      `shell metacharacter ${JSON.stringify(forbidden[0])} is not allowed when command restrictions are enabled (allowed_commands/denied_commands set); use a single executable with arguments only (no redirects, pipes, chaining or substitution)`,
+      `shell metacharacter ${JSON.stringify(forbidden[0])} is not allowed when command restrictions are enabled (allowedCommands or deniedCommands set); use a single executable with arguments only (no redirects, pipes, chaining or substitution)`,
     );
   }
   const argv: string[] = [];

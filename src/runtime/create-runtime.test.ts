@@ -3,8 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { sandboxWorks } from '../../test/support/services.js';
+import { SkillboxConfigError } from '../config/config-error.js';
 import { createRuntime } from './create-runtime.js';
-import { RuntimeConfigError, SandboxUnavailableError } from './errors.js';
+import { SandboxUnavailableError } from './errors.js';
 import { LocalRuntime } from './local-runtime.js';
 import { SandboxRuntime } from './sandbox-runtime.js';
 import { detectSandboxSupport } from './sandbox-support.js';
@@ -61,8 +62,13 @@ describe('createRuntime', () => {
   });
 
   it('refuses an unknown kind and bad limits at construction', () => {
-    expect(() => createRuntime({ kind: 'docker' as never })).toThrow(RuntimeConfigError);
-    expect(() => createRuntime({ kind: 'sandbox', maxMemoryBytes: -1 })).toThrow(/maxMemoryBytes/);
+    expect(() => createRuntime({ kind: 'docker' as never })).toThrow(SkillboxConfigError);
+    expect(() => createRuntime({ kind: 'docker' as never })).toThrow(
+      'createRuntime: option "kind" must be one of "auto", "sandbox", "local"; got "docker"',
+    );
+    expect(() => createRuntime({ kind: 'sandbox', maxMemoryBytes: -1 })).toThrow(
+      'createRuntime: option "maxMemoryBytes" must be a positive integer or null; got -1',
+    );
   });
 
   it('probes once per bubblewrap path', () => {

@@ -1,5 +1,6 @@
-import { RuntimeConfigError } from './errors.js';
+import { validateOptions } from '../config/validate-options.js';
 import { LocalRuntime } from './local-runtime.js';
+import { createRuntimeOptionsSchema } from './runtime-options-schema.js';
 import type { WorkspaceRuntime } from './runtime-types.js';
 import { SandboxRuntime, type SandboxRuntimeOptions } from './sandbox-runtime.js';
 import { detectSandboxSupport } from './sandbox-support.js';
@@ -21,10 +22,8 @@ export const RUNTIME_KINDS: readonly RuntimeKind[] = ['auto', 'sandbox', 'local'
  * the fix in a warning on every run result, so nobody mistakes an unconfined run for a safe one.
  */
 export function createRuntime(options: CreateRuntimeOptions = {}): WorkspaceRuntime {
+  validateOptions('createRuntime', createRuntimeOptionsSchema, options);
   const { kind = 'auto', ...rest } = options;
-  if (!RUNTIME_KINDS.includes(kind)) {
-    throw new RuntimeConfigError('kind', `must be one of ${RUNTIME_KINDS.join(', ')}, got ${JSON.stringify(kind)}`);
-  }
   const localOptions = rest.shell === undefined ? {} : { shell: rest.shell };
   if (kind === 'local') return new LocalRuntime(localOptions);
   if (kind === 'sandbox') return new SandboxRuntime(rest);

@@ -11,16 +11,6 @@ export class RuntimeCommandError extends SkillboxError {
   }
 }
 
-/** Bad options given to a runtime factory; thrown at construction. */
-export class RuntimeConfigError extends SkillboxError {
-  readonly option: string;
-
-  constructor(option: string, why: string) {
-    super('RUNTIME_CONFIG_ERROR', `invalid runtime option "${option}": ${why}`);
-    this.option = option;
-  }
-}
-
 /** The bubblewrap sandbox was asked for explicitly but cannot work on this machine. */
 export class SandboxUnavailableError extends SkillboxError {
   readonly reason: string;

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { RuntimeConfigError } from './errors.js';
+import { SkillboxConfigError } from '../config/config-error.js';
 import { LOCAL_ISOLATION_WARNING, LocalRuntime } from './local-runtime.js';
 import { describeRuntimeConformance } from './testing/runtime-conformance.js';
 
@@ -39,6 +39,9 @@ describe('LocalRuntime', () => {
   });
 
   it('refuses a shell that does not exist at construction', () => {
-    expect(() => new LocalRuntime({ shell: 'skillbox-no-such-shell' })).toThrow(RuntimeConfigError);
+    expect(() => new LocalRuntime({ shell: 'skillbox-no-such-shell' })).toThrow(SkillboxConfigError);
+    expect(() => new LocalRuntime({ shell: 'skillbox-no-such-shell' })).toThrow(
+      /^LocalRuntime: option "shell" names no executable: "skillbox-no-such-shell" is not on PATH/,
+    );
   });
 });

@@ -1,8 +1,10 @@
-import { RuntimeConfigError } from './errors.js';
+import { throwConfigError } from '../config/option-problems.js';
+import { validateOptions } from '../config/validate-options.js';
 import { findExecutable, SYSTEM_PATH } from './find-executable.js';
 import { HostWorkspaceFiles } from './host-workspace-files.js';
 import { commandProcessFields, runProcess } from './run-process.js';
 import { withRunSpan } from './run-span.js';
+import { localRuntimeOptionsSchema } from './runtime-options-schema.js';
 import type { RuntimeCommand, RuntimeResult, WorkspaceRuntime } from './runtime-types.js';
 import { shellArgv } from './shell-argv.js';
 import { validateRuntimeCommand } from './validate-command.js';
@@ -31,10 +33,15 @@ export class LocalRuntime implements WorkspaceRuntime {
   private readonly isolationWarning: string;
 
   constructor(options: LocalRuntimeOptions = {}) {
+    validateOptions('LocalRuntime', localRuntimeOptionsSchema, options);
     const shellName = options.shell ?? 'bash';
     const shell = findExecutable(shellName) ?? findExecutable(shellName, SYSTEM_PATH);
     if (!shell)
-      throw new RuntimeConfigError('shell', `no executable "${shellName}" found on PATH or in ${SYSTEM_PATH}`);
+      throwConfigError(
+        'LocalRuntime',
+        'shell',
+        `names no executable: "${shellName}" is not on PATH or in ${SYSTEM_PATH}`,
+      );
     this.shell = shell;
     this.isolationWarning = options.isolationWarning ?? LOCAL_ISOLATION_WARNING;
   }

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { sandboxWorks } from '../../test/support/services.js';
-import { RuntimeCommandError, RuntimeConfigError, SandboxUnavailableError } from './errors.js';
+import { SkillboxConfigError } from '../config/config-error.js';
+import { RuntimeCommandError, SandboxUnavailableError } from './errors.js';
 import { SandboxRuntime } from './sandbox-runtime.js';
 import { describeRuntimeConformance } from './testing/runtime-conformance.js';
 
@@ -91,7 +92,12 @@ describe.runIf(sandboxWorks)('sandbox runtime', () => {
     });
 
     it('refuses bad options and a bubblewrap that is not there, at construction', () => {
-      expect(() => new SandboxRuntime({ maxProcesses: 0 })).toThrow(RuntimeConfigError);
+      expect(() => new SandboxRuntime({ maxProcesses: 0 })).toThrow(SkillboxConfigError);
+      expect(() => new SandboxRuntime({ maxProcesses: 0, maxCpus: 0 })).toThrow(
+        'SandboxRuntime: 2 invalid options:\n' +
+          '  - "maxProcesses" must be a positive integer or null; got 0\n' +
+          '  - "maxCpus" must be a number of CPUs of at least 0.01, or null; got 0',
+      );
       expect(() => new SandboxRuntime({ bubblewrapPath: '/nonexistent/bwrap' })).toThrow(SandboxUnavailableError);
       expect(() => new SandboxRuntime({ bubblewrapPath: '/nonexistent/bwrap' })).toThrow(/apt-get install bubblewrap/);
     });

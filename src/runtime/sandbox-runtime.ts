@@ -2,14 +2,17 @@ import type { ChildProcess } from 'node:child_process';
 import { stat } from 'node:fs/promises';
 import { isAbsolute, posix, relative, resolve, sep } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
+import { throwConfigError } from '../config/option-problems.js';
+import { validateOptions } from '../config/validate-options.js';
 import { bubblewrapArguments, SANDBOX_WORKSPACE_PATH } from './bubblewrap-arguments.js';
-import { RuntimeCommandError, RuntimeConfigError, SandboxUnavailableError } from './errors.js';
+import { RuntimeCommandError, SandboxUnavailableError } from './errors.js';
 import { findExecutable, SYSTEM_PATH } from './find-executable.js';
 import { HostWorkspaceFiles } from './host-workspace-files.js';
 import { isInside } from './is-inside.js';
 import { RunCgroup, type RunLimit } from './run-cgroup.js';
 import { commandProcessFields, runProcess } from './run-process.js';
 import { withRunSpan } from './run-span.js';
+import { sandboxRuntimeOptionsSchema } from './runtime-options-schema.js';
 import type { RuntimeCommand, RuntimeResult, WorkspaceRuntime } from './runtime-types.js';
 import { preludeArguments, preludeScript } from './sandbox-prelude.js';
 import { detectSandboxSupport } from './sandbox-support.js';
@@ -83,6 +86,7 @@ export class SandboxRuntime implements WorkspaceRuntime {
   private readonly sizedTmpfs: boolean;
 
   constructor(options: SandboxRuntimeOptions = {}) {
+    validateOptions('SandboxRuntime', sandboxRuntimeOptionsSchema, options);
     this.limits = {
       maxProcesses: limitOption('maxProcesses', options.maxProcesses, SANDBOX_DEFAULT_LIMITS.maxProcesses),
       maxMemoryBytes: limitOption('maxMemoryBytes', options.maxMemoryBytes, SANDBOX_DEFAULT_LIMITS.maxMemoryBytes),
@@ -106,9 +110,10 @@ export class SandboxRuntime implements WorkspaceRuntime {
     const shellName = options.shell ?? 'bash';
     const shell = findExecutable(shellName, SYSTEM_PATH);
     if (!shell)
-      throw new RuntimeConfigError(
+      throwConfigError(
+        'SandboxRuntime',
         'shell',
-        `no executable "${shellName}" in the system folders ${SYSTEM_PATH}, which the sandbox mounts`,
+        `names no executable: "${shellName}" is not in the system folders ${SYSTEM_PATH}, which the sandbox mounts`,
       );
     this.shell = shell;
     this.bashPath = support.bashPath;
@@ -246,11 +251,9 @@ async function joinCgroup(child: ChildProcess, cgroup: RunCgroup): Promise<void>
   go.end('go');
 }
 
-function limitOption(name: string, value: number | null | undefined, fallback: number): number | null {
+function limitOption(_name: string, value: number | null | undefined, fallback: number): number | null {
   if (value === undefined) return fallback;
-  if (value === null) return null;
-  if (!Number.isInteger(value) || value <= 0)
-    throw new RuntimeConfigError(name, `must be a positive integer or null, got ${String(value)}`);
+  // Checked by sandboxRuntimeOptionsSchema when the runtime is created.
   return value;
 }
 
@@ -268,8 +271,6 @@ async function readOnlyPath(path: string, index: number): Promise<string> {
 
 function cpuOption(value: number | null | undefined): number | null {
   if (value === undefined) return SANDBOX_DEFAULT_LIMITS.maxCpus;
-  if (value === null) return null;
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0.01)
-    throw new RuntimeConfigError('maxCpus', `must be a number of CPUs of at least 0.01, or null, got ${String(value)}`);
+  // Checked by sandboxRuntimeOptionsSchema when the runtime is created.
   return value;
 }

@@ -55,16 +55,6 @@ export class SessionInputError extends SkillboxError {
   }
 }
 
-/** A store factory was given options it cannot work with (missing connection, bad prefix, bad path). */
-export class SessionStoreOptionsError extends SkillboxError {
-  readonly option: string;
-
-  constructor(option: string, problem: string) {
-    super('SESSION_STORE_OPTIONS_INVALID', `session store option "${option}": ${problem}`);
-    this.option = option;
-  }
-}
-
 /** A store's persisted data cannot be used: written by a newer schema, or corrupted. */
 export class SessionStoreSchemaError extends SkillboxError {
   constructor(message: string, options?: { cause?: unknown }) {

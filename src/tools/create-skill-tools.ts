@@ -1,7 +1,7 @@
+import { validateOptions } from '../config/validate-options.js';
 import { parseMaxLoadedSkills } from '../disclosure/load-mode.js';
 import { includesNonModelInvocable, type ModelInvocationOptions } from '../disclosure/model-invocable-skills.js';
 import type { SkillRepository } from '../repository/types.js';
-import { SkillToolsConfigError } from './errors.js';
 import { createSkillListDocsTool } from './skill-list-docs-tool.js';
 import { createSkillListTool } from './skill-list-tool.js';
 import { createSkillListToolsTool } from './skill-list-tools-tool.js';
@@ -10,6 +10,7 @@ import { createSkillReadTool, defaultReadPageBytes } from './skill-read-tool.js'
 import { createSkillSelectDocsTool } from './skill-select-docs-tool.js';
 import { createSkillSelectToolsTool } from './skill-select-tools-tool.js';
 import { type SkillToolSettings, skillNameSchema } from './skill-tool-support.js';
+import { skillToolsOptionsSchema } from './skill-tools-options-schema.js';
 import { type DisclosureToolName, disclosureToolNames } from './tool-names.js';
 import type { ToolDefinition } from './types.js';
 
@@ -59,31 +60,12 @@ const builders: Record<DisclosureToolName, (settings: SkillToolSettings) => Tool
 export const skillToolNames: readonly string[] = disclosureToolNames;
 
 function profileNames(options: SkillToolsOptions, executionNames: readonly string[]): string[] {
+  // Checked by skillToolsOptionsSchema: `full` has execution tools, a list names only known tools.
   const profile = options.profile ?? 'knowledge';
   if (profile === 'knowledge') return [...knowledgeToolNames];
   if (profile === 'full') {
-    if (executionNames.length === 0) {
-      throw new SkillToolsConfigError(
-        'profile',
-        '"full" needs executionTools (skill_run and workspace_exec from the workspace layer); pass them, or use profile "knowledge".',
-      );
-    }
     const selection = (options.toolPool?.length ?? 0) > 0 ? toolSelectionToolNames : [];
     return [...knowledgeToolNames, ...selection, ...executionNames];
-  }
-  if (!Array.isArray(profile)) {
-    throw new SkillToolsConfigError(
-      'profile',
-      `must be "knowledge", "full" or an array of tool names; got ${JSON.stringify(profile)}`,
-    );
-  }
-  const known = new Set([...skillToolNames, ...executionNames]);
-  const unknown = profile.filter((name) => !known.has(name));
-  if (unknown.length > 0) {
-    throw new SkillToolsConfigError(
-      'profile',
-      `names unknown tools: ${unknown.join(', ')}. Known: ${[...known].join(', ')} (execution tools must be passed in executionTools).`,
-    );
   }
   return [...new Set(profile)];
 }
@@ -93,25 +75,11 @@ function profileNames(options: SkillToolsOptions, executionNames: readonly strin
  * `context.state.set`, so a caller that drops the writes of a failed call keeps state unchanged.
  */
 export function createSkillTools(options: SkillToolsOptions): ToolDefinition[] {
-  if (typeof options?.repository?.get !== 'function')
-    throw new SkillToolsConfigError('repository', 'must be a SkillRepository');
+  validateOptions('createSkillTools', skillToolsOptionsSchema, options);
   const executionTools = options.executionTools ?? [];
   const executionNames = executionTools.map((tool) => tool.name);
-  const clash = executionNames.find((name) => skillToolNames.includes(name));
-  if (clash !== undefined)
-    throw new SkillToolsConfigError('executionTools', `holds "${clash}", the name of a disclosure tool`);
   const pageBytes = options.readPageBytes ?? defaultReadPageBytes;
-  if (!Number.isInteger(pageBytes) || pageBytes < 1000) {
-    throw new SkillToolsConfigError(
-      'readPageBytes',
-      `must be an integer of at least 1000; got ${JSON.stringify(options.readPageBytes)}`,
-    );
-  }
-  const maxLoadedSkills = parseMaxLoadedSkills(options.maxLoadedSkills);
-  for (const field of ['includeNonModelInvocable', 'includeModelDisabled'] as const) {
-    if (options[field] !== undefined && typeof options[field] !== 'boolean')
-      throw new SkillToolsConfigError(field, `must be a boolean; got ${JSON.stringify(options[field])}`);
-  }
+  const maxLoadedSkills = parseMaxLoadedSkills(options.maxLoadedSkills, 'maxLoadedSkills', 'createSkillTools');
   const settings: SkillToolSettings = {
     repository: options.repository,
     skillSchema: skillNameSchema(options.skillNames),

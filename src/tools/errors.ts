@@ -11,13 +11,3 @@ export class SkillToolError extends SkillboxError {
     return this.message;
   }
 }
-
-/** `createSkillTools` was given options that cannot work together (a profile without its tools, an unknown tool name). */
-export class SkillToolsConfigError extends SkillboxError {
-  readonly field: string;
-
-  constructor(field: string, why: string) {
-    super('SKILL_TOOLS_CONFIG_INVALID', `${field} ${why}`);
-    this.field = field;
-  }
-}

@@ -1,5 +1,6 @@
 import { asSchema } from 'ai';
 import { describe, expect, it } from 'vitest';
+import { SkillboxConfigError } from '../config/config-error.js';
 import { applyDeclaredLoads } from '../disclosure/declared-loads.js';
 import { materializeRequest } from '../disclosure/materialize-request.js';
 import { createVisibleSkillToolkits } from '../integrations/ai-sdk/visible-skill-toolkits.js';
@@ -7,7 +8,7 @@ import { createMemorySkillRepository } from '../repository/memory-skill-reposito
 import { createInMemoryStateView } from '../state/in-memory-state-view.js';
 import { writeDelta } from '../state/state-delta.js';
 import { createSkillTools } from './create-skill-tools.js';
-import { SkillToolError, SkillToolsConfigError } from './errors.js';
+import { SkillToolError } from './errors.js';
 import type { ToolContext, ToolDefinition } from './types.js';
 
 const repository = createMemorySkillRepository([
@@ -118,17 +119,18 @@ describe('skills that are not model-invocable', () => {
     const tools = createSkillTools({ repository, profile: ['skill_list'], includeModelDisabled: true });
     const context: ToolContext = { sessionId: 's', agentName: 'agent', state: createInMemoryStateView() };
     expect(await tools[0]!.execute({}, context)).toEqual(['calc', 'grill-me', 'release']);
+    expect(() => createSkillTools({ repository, includeModelDisabled: 'yes' as never })).toThrow(SkillboxConfigError);
     expect(() => createSkillTools({ repository, includeModelDisabled: 'yes' as never })).toThrow(
-      /includeModelDisabled.*must be a boolean; got "yes"/,
+      'createSkillTools: option "includeModelDisabled" must be true or false; got "yes"',
     );
   });
 
   it('refuses an includeNonModelInvocable that is not a boolean', () => {
     expect(() => createSkillTools({ repository, includeNonModelInvocable: 'yes' as never })).toThrow(
-      SkillToolsConfigError,
+      SkillboxConfigError,
     );
     expect(() => createSkillTools({ repository, includeNonModelInvocable: 'yes' as never })).toThrow(
-      /includeNonModelInvocable.*must be a boolean; got "yes"/,
+      'createSkillTools: option "includeNonModelInvocable" must be true or false; got "yes"',
     );
   });
 

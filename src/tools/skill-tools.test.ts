@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { SkillboxConfigError } from '../config/config-error.js';
 import { readLoadedSkills } from '../disclosure/loaded-skills.js';
 import { filterSkills } from '../repository/filter-skills.js';
 import { createMemorySkillRepository } from '../repository/memory-skill-repository.js';
 import { createInMemoryStateView, type InMemoryStateView } from '../state/in-memory-state-view.js';
 import { docsKey, loadedKey } from '../state/state-keys.js';
 import { createSkillTools } from './create-skill-tools.js';
-import { SkillToolError, SkillToolsConfigError } from './errors.js';
+import { SkillToolError } from './errors.js';
 import type { ToolContext, ToolDefinition } from './types.js';
 
 const repository = createMemorySkillRepository([
@@ -340,8 +341,10 @@ describe('createSkillTools profiles', () => {
   });
 
   it('rejects configurations that cannot work', () => {
-    expect(() => createSkillTools({ repository, profile: 'full' })).toThrow(SkillToolsConfigError);
-    expect(() => createSkillTools({ repository, profile: 'full' })).toThrow(/"full" needs executionTools/);
+    expect(() => createSkillTools({ repository, profile: 'full' })).toThrow(SkillboxConfigError);
+    expect(() => createSkillTools({ repository, profile: 'full' })).toThrow(
+      /^createSkillTools: option "profile" "full" needs executionTools/,
+    );
     expect(() => createSkillTools({ repository, profile: ['skill_load', 'skill_run'] })).toThrow(
       /names unknown tools: skill_run/,
     );
@@ -349,7 +352,7 @@ describe('createSkillTools profiles', () => {
       /must be "knowledge", "full" or an array/,
     );
     expect(() => createSkillTools({ repository, maxLoadedSkills: -1 })).toThrow(
-      /maxLoadedSkills must be a positive integer/,
+      'createSkillTools: option "maxLoadedSkills" must be a positive integer (0 or undefined for no limit); got -1',
     );
   });
 });

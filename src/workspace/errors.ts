@@ -13,16 +13,6 @@ export class WorkspaceInputError extends SkillboxError {
   }
 }
 
-/** Bad options given to a workspace factory; thrown at construction, before anything is written. */
-export class WorkspaceConfigError extends SkillboxError {
-  readonly option: string;
-
-  constructor(option: string, why: string) {
-    super('WORKSPACE_CONFIG_ERROR', `invalid workspace option "${option}": ${why}`);
-    this.option = option;
-  }
-}
-
 /**
  * The default folder of every workspace is not safely ours: a link, not a folder, owned by another
  * user or open to others. Someone who made it first could read or plant files in every workspace.

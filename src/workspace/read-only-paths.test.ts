@@ -2,9 +2,9 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { SkillboxConfigError } from '../config/config-error.js';
 import { createMemorySkillRepository } from '../repository/memory-skill-repository.js';
 import { LocalRuntime } from '../runtime/local-runtime.js';
-import { WorkspaceConfigError } from './errors.js';
 import { createExecutionTools } from './tools/execution-tools.js';
 import { createWorkspaceManager } from './workspace-manager.js';
 
@@ -39,10 +39,11 @@ describe('readOnlyPaths', () => {
     [['tools'], /readOnlyPaths\[0\].*must be an absolute host path/],
     [['/no/such/folder'], /"\/no\/such\/folder" does not exist/],
     [['/'], /is the root folder/],
-    ['tools', /expected a list/],
+    ['tools', /must be a list/],
   ])('refuses %j', (paths, message) => {
-    expect(() => manager(paths)).toThrow(WorkspaceConfigError);
+    expect(() => manager(paths)).toThrow(SkillboxConfigError);
     expect(() => manager(paths)).toThrow(message);
+    expect(() => manager(paths)).toThrow(/^createWorkspaceManager: option "readOnlyPaths/);
   });
 
   it('refuses a path inside the workspace folder or holding it, in the manager and in the tools', async () => {
@@ -51,7 +52,7 @@ describe('readOnlyPaths', () => {
     expect(() => manager([temporary])).toThrow(/holds the workspace folder/);
     const workspaces = manager([]);
     expect(() => createExecutionTools({ workspaces, readOnlyPaths: [temporary] })).toThrow(
-      /readOnlyPaths\[0\].*holds the workspace folder/,
+      /^createExecutionTools: option "readOnlyPaths\[0\]" .* holds the workspace folder/,
     );
     expect(() => createExecutionTools({ workspaces, readOnlyPaths: [path.join(temporary, 'tools')] })).not.toThrow();
   });

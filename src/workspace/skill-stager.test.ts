@@ -2,11 +2,12 @@ import { lstat, mkdir, mkdtemp, readFile, readlink, rm, stat, symlink, utimes, w
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { SkillboxConfigError } from '../config/config-error.js';
 import { createFsSkillRepository } from '../repository/fs-skill-repository.js';
 import { createMemorySkillRepository } from '../repository/memory-skill-repository.js';
 import type { SkillRepository } from '../repository/types.js';
 import { LocalRuntime } from '../runtime/local-runtime.js';
-import { SkillStagingError, WorkspaceConfigError } from './errors.js';
+import { SkillStagingError } from './errors.js';
 import { createWorkspaceManager } from './workspace-manager.js';
 
 let temporary: string;
@@ -168,7 +169,10 @@ describe('skill staging', () => {
       files: local.files,
     };
     expect(() => createWorkspaceManager({ runtime: isolated, repository, stageMode: 'link' })).toThrow(
-      WorkspaceConfigError,
+      SkillboxConfigError,
+    );
+    expect(() => createWorkspaceManager({ runtime: isolated, repository, stageMode: 'link' })).toThrow(
+      'createWorkspaceManager: option "stageMode" "link" needs a runtime that sees host paths; the sandbox runtime shows only the workspace, so use "copy"',
     );
   });
 

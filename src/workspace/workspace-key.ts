@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { WorkspaceConfigError } from './errors.js';
+import { throwConfigError } from '../config/option-problems.js';
 
 /**
  * Whose workspace: one per (app, user, session). Session ids are often chosen by the client or
@@ -16,12 +16,12 @@ export interface WorkspaceKey {
 export function toWorkspaceKey(key: string | WorkspaceKey, what = 'sessionId'): WorkspaceKey {
   const candidate: WorkspaceKey = typeof key === 'string' ? { sessionId: key } : key;
   if (candidate === null || typeof candidate !== 'object')
-    throw new WorkspaceConfigError(what, 'expected a session id or { appName?, userId?, sessionId }');
+    throwConfigError('WorkspaceManager.workspace', what, 'must be a session id or { appName?, userId?, sessionId }');
   if (typeof candidate.sessionId !== 'string' || candidate.sessionId.length === 0)
-    throw new WorkspaceConfigError(what, 'expected a non-empty session id');
+    throwConfigError('WorkspaceManager.workspace', what, 'must be a non-empty session id');
   for (const part of ['appName', 'userId'] as const) {
     if (candidate[part] !== undefined && typeof candidate[part] !== 'string')
-      throw new WorkspaceConfigError(`${what}.${part}`, 'expected a string when given');
+      throwConfigError('WorkspaceManager.workspace', `${what}.${part}`, 'must be a string when given');
   }
   return {
     ...(candidate.appName !== undefined ? { appName: candidate.appName } : {}),

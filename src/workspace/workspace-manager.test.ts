@@ -2,9 +2,10 @@ import { chmod, chown, mkdir, mkdtemp, readdir, realpath, rm, stat, symlink, wri
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { SkillboxConfigError } from '../config/config-error.js';
 import { createMemorySkillRepository } from '../repository/memory-skill-repository.js';
 import { LocalRuntime } from '../runtime/local-runtime.js';
-import { WorkspaceBaseUnsafeError, WorkspaceConfigError } from './errors.js';
+import { WorkspaceBaseUnsafeError } from './errors.js';
 import { createWorkspaceManager, sanitizeSessionId } from './workspace-manager.js';
 import { readMetadata } from './workspace-metadata.js';
 
@@ -83,7 +84,11 @@ describe('workspace manager', () => {
     const runtime = new LocalRuntime();
     expect(() => createWorkspaceManager({ runtime: {} as never, repository })).toThrow(/runtime/);
     expect(() => createWorkspaceManager({ runtime, repository: null as never })).toThrow(/repository/);
-    expect(() => createWorkspaceManager({ runtime, repository, ttlMs: -1 })).toThrow(WorkspaceConfigError);
+    expect(() => createWorkspaceManager({ runtime, repository, ttlMs: -1 })).toThrow(SkillboxConfigError);
+    expect(() => createWorkspaceManager({ runtime, repository, ttlMs: -1 })).toThrow(
+      'createWorkspaceManager: option "ttlMs" must be a positive number of milliseconds (or Infinity); got -1',
+    );
+    expect(() => createWorkspaceManager({ runtime, repository, ttlMs: Number.POSITIVE_INFINITY })).not.toThrow();
     expect(() => createWorkspaceManager({ runtime, repository, stageMode: 'move' as never })).toThrow(/stageMode/);
   });
 

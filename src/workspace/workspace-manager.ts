@@ -2,11 +2,12 @@ import { createHash } from 'node:crypto';
 import { lstat, mkdir, readdir, realpath, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { validateOptions } from '../config/validate-options.js';
 import type { SkillRepository } from '../repository/types.js';
 import { removeTree } from '../runtime/remove-tree.js';
 import type { WorkspaceRuntime } from '../runtime/runtime-types.js';
 import { inSpan } from '../telemetry/in-span.js';
-import { WorkspaceBaseUnsafeError, WorkspaceConfigError } from './errors.js';
+import { WorkspaceBaseUnsafeError } from './errors.js';
 import type { ArtifactStore } from './outputs/artifact-store.js';
 import { FilesystemArtifactStore } from './outputs/filesystem-artifact-store.js';
 import { validateReadOnlyPaths } from './read-only-paths.js';
@@ -14,6 +15,7 @@ import type { StageMode } from './skill-stager.js';
 import { Workspace } from './workspace.js';
 import { toWorkspaceKey, type WorkspaceKey, workspaceKeyDigest, workspaceKeyId } from './workspace-key.js';
 import { freshMetadata, writeMetadata } from './workspace-metadata.js';
+import { workspaceManagerOptionsSchema } from './workspace-options-schema.js';
 
 /** Options of `createWorkspaceManager`: the runtime, repository, base folder, staging and expiry. */
 export interface WorkspaceManagerOptions {
@@ -77,39 +79,10 @@ export class WorkspaceManager {
   private baseReady: Promise<void> | undefined;
 
   constructor(options: WorkspaceManagerOptions) {
-    if (options === null || typeof options !== 'object')
-      throw new WorkspaceConfigError('options', 'expected an object');
+    validateOptions('createWorkspaceManager', workspaceManagerOptionsSchema, options);
     const { runtime, repository } = options;
-    if (
-      runtime === null ||
-      typeof runtime !== 'object' ||
-      typeof runtime.run !== 'function' ||
-      typeof runtime.guestPath !== 'function' ||
-      typeof runtime.files !== 'function'
-    ) {
-      throw new WorkspaceConfigError(
-        'runtime',
-        'expected a WorkspaceRuntime (createRuntime(), LocalRuntime or SandboxRuntime)',
-      );
-    }
-    if (repository === null || typeof repository !== 'object' || typeof repository.get !== 'function') {
-      throw new WorkspaceConfigError('repository', 'expected a SkillRepository');
-    }
     const stageMode = options.stageMode ?? 'copy';
-    if (stageMode !== 'copy' && stageMode !== 'link')
-      throw new WorkspaceConfigError('stageMode', `expected "copy" or "link", got ${JSON.stringify(stageMode)}`);
-    if (stageMode === 'link' && runtime.isolated) {
-      throw new WorkspaceConfigError(
-        'stageMode',
-        `"link" needs a runtime that sees host paths; the ${runtime.kind} runtime shows only the workspace, so use "copy"`,
-      );
-    }
     const ttlMs = options.ttlMs ?? defaultWorkspaceTtlMs;
-    if (typeof ttlMs !== 'number' || Number.isNaN(ttlMs) || ttlMs <= 0)
-      throw new WorkspaceConfigError('ttlMs', 'expected a positive number of milliseconds (or Infinity)');
-    if (options.baseDir !== undefined && (typeof options.baseDir !== 'string' || options.baseDir.trim() === '')) {
-      throw new WorkspaceConfigError('baseDir', 'expected a non-empty folder path');
-    }
     this.runtime = runtime;
     this.repository = repository;
     this.sharedParent = options.baseDir === undefined;

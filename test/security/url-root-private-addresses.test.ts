@@ -6,13 +6,13 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SkillboxConfigError } from '../../src/config/config-error.js';
 import { zipArchive } from '../../src/repository/archive/testing/archive-writers.js';
 import {
   type LoopbackFileServer,
   startLoopbackFileServer,
 } from '../../src/repository/archive/testing/loopback-file-server.js';
 import { rejectionOf } from '../../src/repository/archive/testing/rejection-of.js';
-import { SkillRepositoryOptionsError } from '../../src/repository/errors.js';
 import { resolveUrlRoot } from '../../src/repository/url-root.js';
 import { nonPublicAddressKind } from '../../src/repository/url-root-address-policy.js';
 import { DownloadFailure, downloadWithLimits } from '../../src/repository/url-root-download.js';
@@ -98,6 +98,6 @@ describe('URL roots refuse non-public addresses by default', () => {
     expect(await readdir(join(root, 'pack'))).toEqual(['alpha']);
     await expect(
       resolveUrlRoot(server.url('/skills.zip'), { cacheDir, allowPrivateAddresses: 'yes' as unknown as boolean }),
-    ).rejects.toThrow(SkillRepositoryOptionsError);
+    ).rejects.toThrow(SkillboxConfigError);
   });
 });

@@ -1,3 +1,4 @@
+import { type ConfigProblem, SkillboxConfigError } from '../../config/config-error.js';
 import { SkillboxError } from '../../errors.js';
 
 /** A tool or `prepareStep` ran without the per-call context that says which session and state it serves. */
@@ -10,13 +11,22 @@ export class MissingSkillCallContextError extends SkillboxError {
   }
 }
 
-/** `createSkillAgent` or `createSkillPrepareStep` options that cannot work, named by field. */
-export class SkillAgentConfigError extends SkillboxError {
-  readonly field: string;
+/**
+ * Options of `createSkillAgent`, `createSkillToolkit`, `createVisibleSkillToolkits` or
+ * `createSkillPrepareStep` (or the arguments of a run) that cannot work.
+ *
+ * @deprecated Match `isSkillboxError(error, 'CONFIG_INVALID')` or `SkillboxConfigError` instead. The
+ * integration still throws this subclass, so `instanceof SkillAgentConfigError` keeps working; its
+ * code is `CONFIG_INVALID` like every other option error (docs/ai-sdk.md, "Errors and options").
+ */
+export class SkillAgentConfigError extends SkillboxConfigError {
+  /** The first wrong option; the same as `option`. */
+  get field(): string {
+    return this.option;
+  }
 
-  constructor(field: string, message: string) {
-    super('SKILL_AGENT_CONFIG', `invalid option "${field}": ${message}`);
-    this.field = field;
+  constructor(component: string, problems: readonly ConfigProblem[]) {
+    super(component, problems);
   }
 }
 

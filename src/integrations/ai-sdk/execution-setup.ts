@@ -4,7 +4,6 @@ import type { ToolDefinition } from '../../tools/types.js';
 import type { ExecutionToolsOptions } from '../../workspace/tools/execution-options.js';
 import { createExecutionTools } from '../../workspace/tools/execution-tools.js';
 import { createWorkspaceManager, type WorkspaceManager } from '../../workspace/workspace-manager.js';
-import { SkillAgentConfigError } from './errors.js';
 
 /** How an agent or a toolkit runs skill scripts: a runtime, a workspace manager, or ready-made execution tools. */
 export interface ExecutionSetupOptions {
@@ -26,16 +25,10 @@ export function executionSetup(
   options: ExecutionSetupOptions,
   repository: SkillRepository,
 ): { workspaces: WorkspaceManager | undefined; executionTools: readonly ToolDefinition[] | undefined } {
-  if (options.executionTools !== undefined) {
-    if (options.runtime !== undefined || options.workspaces !== undefined)
-      throw new SkillAgentConfigError('executionTools', 'give executionTools, or runtime/workspaces, not both');
-    return { workspaces: undefined, executionTools: options.executionTools };
-  }
-  if (options.runtime === undefined && options.workspaces === undefined) {
-    if (options.execution !== undefined)
-      throw new SkillAgentConfigError('execution', 'needs a runtime or workspaces to run anything');
+  // The factories that call this checked the combination first (toolkitRules in skill-agent-options-schema.ts).
+  if (options.executionTools !== undefined) return { workspaces: undefined, executionTools: options.executionTools };
+  if (options.runtime === undefined && options.workspaces === undefined)
     return { workspaces: undefined, executionTools: undefined };
-  }
   const workspaces = options.workspaces ?? createWorkspaceManager({ runtime: options.runtime!, repository });
   // The agent's repository (filtered when a filter is set), not the manager's: a skill hidden from a
   // user must not reach the user's workspace by staging or a `skill://` input.

@@ -1,11 +1,14 @@
 import { jsonSchema, type ModelMessage, tool } from 'ai';
 import { describe, expect, it } from 'vitest';
+import { SkillboxConfigError } from '../../config/config-error.js';
+import { isSkillboxError } from '../../errors.js';
 import { createMemorySkillRepository } from '../../repository/memory-skill-repository.js';
 import { LocalRuntime } from '../../runtime/local-runtime.js';
 import type { SkillAgentEvent } from './agent-events.js';
 import { SkillAgentConfigError } from './errors.js';
 import { windowHistory } from './history-window.js';
 import { createSkillAgent } from './skill-agent.js';
+import { createSkillPrepareStep } from './skill-prepare-step.js';
 import { createSkillToolkit } from './skill-toolkit.js';
 import { createScriptedModel } from './testing/scripted-model.js';
 
@@ -57,7 +60,7 @@ describe('createSkillAgent: custom tools', () => {
       const attempt = () =>
         createSkillAgent({ model, skills: repository, toolPool, tools: { [name]: textTool('clash', 0) } });
       expect(attempt).toThrow(SkillAgentConfigError);
-      expect(attempt).toThrow(`invalid option "tools": tool "${name}" has the name of a skill tool or a pool tool`);
+      expect(attempt).toThrow(`createSkillAgent: option "tools.${name}" has the name of a skill tool or a pool tool`);
     }
   });
 });
@@ -98,9 +101,11 @@ describe('createSkillAgent: call settings', () => {
         skills: repository,
         callSettings: { abortSignal: new AbortController().signal } as never,
       }),
-    ).toThrow(/abortSignal belongs to each run/);
+    ).toThrow(
+      'createSkillAgent: option "callSettings.abortSignal" belongs to each run: pass it to run({ abortSignal })',
+    );
     expect(() => createSkillAgent({ model, skills: repository, callSettings: { tools: {} } as never })).toThrow(
-      /callSettings.tools/,
+      'createSkillAgent: option "callSettings.tools" is set by the agent, not a call setting',
     );
   });
 });
@@ -173,9 +178,11 @@ describe('one name for the skill source, and a runtime for the toolkit too', () 
     expect(createSkillAgent({ model, repository: skills }).toolNames).toContain('skill_load');
     expect(createSkillAgent({ model, skills }).toolNames).toContain('skill_load');
     expect(() => createSkillAgent({ model, repository: skills, skills: createMemorySkillRepository([]) })).toThrow(
-      /repository or its old name skills/,
+      'createSkillAgent: option "repository" and its old name skills are both given; give repository only',
     );
-    expect(() => createSkillAgent({ model } as never)).toThrow(/invalid option "repository"/);
+    expect(() => createSkillAgent({ model } as never)).toThrow(
+      'createSkillAgent: option "repository" is required: the SkillRepository skills come from',
+    );
   });
 
   it('createSkillToolkit takes a runtime the way the agent does: skill_run and workspace_exec, the full profile, one workspace manager', () => {
@@ -184,5 +191,54 @@ describe('one name for the skill source, and a runtime for the toolkit too', () 
     expect(toolkit.workspaces).toBeDefined();
     expect(createSkillToolkit({ repository: skills }).skillToolNames).not.toContain('skill_run');
     expect(() => createSkillToolkit({ repository: skills, execution: {} })).toThrow(/execution/);
+  });
+});
+
+describe('bad options of the AI SDK factories', () => {
+  const skills = createMemorySkillRepository([{ name: 'poetry', description: 'Write poems.', body: 'haiku' }]);
+
+  it('lists every wrong option of createSkillAgent at once, as the deprecated class callers may still match', () => {
+    const { model } = createScriptedModel([]);
+    let caught: unknown;
+    try {
+      createSkillAgent({
+        model,
+        repository: skills,
+        maxSteps: 0,
+        loadMode: 'forever' as never,
+        callSettings: { system: 'x' } as never,
+        execution: {},
+      });
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(SkillAgentConfigError);
+    expect(caught).toBeInstanceOf(SkillboxConfigError);
+    expect(isSkillboxError(caught, 'CONFIG_INVALID')).toBe(true);
+    const error = caught as SkillAgentConfigError;
+    expect(error.component).toBe('createSkillAgent');
+    expect(error.field).toBe('loadMode');
+    expect(error.message).toBe(
+      [
+        'createSkillAgent: 4 invalid options:',
+        '  - "loadMode" must be one of "turn", "once", "session"; got "forever"',
+        '  - "maxSteps" must be a positive integer; got 0',
+        '  - "execution" needs a runtime or workspaces to run anything',
+        '  - "callSettings.system" is set by the agent, not a call setting',
+      ].join('\n'),
+    );
+  });
+
+  it('names the toolkit and the prepare step when they are used alone', () => {
+    expect(() =>
+      createSkillToolkit({ repository: skills, maxCachedToolkits: 0, toolPool: [] as never } as never),
+    ).toThrow('createSkillToolkit: option "toolPool" must be a record of AI SDK tools by name; got an array of 0');
+    expect(() =>
+      createSkillPrepareStep({
+        repository: skills,
+        skillToolNames: ['skill_load'],
+        toolPool: { skill_load: {} as never },
+      }),
+    ).toThrow('createSkillPrepareStep: option "toolPool.skill_load" has the name of a skill tool');
   });
 });

@@ -11,6 +11,7 @@ import {
   type Tool,
   type UserModelMessage,
 } from 'ai';
+import { validateOptions } from '../../config/validate-options.js';
 import type { DeclaredSkillLoad } from '../../disclosure/declared-loads.js';
 import { includesNonModelInvocable } from '../../disclosure/model-invocable-skills.js';
 import { FilteredSkillRepository, type SkillVisibility } from '../../repository/filter-skills.js';
@@ -26,6 +27,7 @@ import { responseMessagesAfterStep } from './ai-sdk-versions.js';
 import { clientToolOutput } from './client-tool-output.js';
 import { SkillAgentConfigError, TurnAbortedError } from './errors.js';
 import { windowHistory } from './history-window.js';
+import { skillAgentOptionsSchema } from './skill-agent-options-schema.js';
 import {
   createSkillCallContext,
   defaultAgentName,
@@ -132,15 +134,16 @@ function usageOf(usage: LanguageModelUsage): TokenUsage {
   };
 }
 
-function positiveInteger(value: unknown, field: string, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (typeof value === 'number' && Number.isInteger(value) && value > 0) return value;
-  throw new SkillAgentConfigError(field, `must be a positive integer; got ${JSON.stringify(value)}`);
+function positiveInteger(value: unknown, _field: string, fallback: number): number {
+  // Checked by skillAgentOptionsSchema when the agent is created.
+  return value === undefined ? fallback : (value as number);
 }
 
-function requireId(value: unknown, argument: string): string {
+function requireId(value: unknown, argument: string, component = 'SkillAgent.run'): string {
   if (typeof value !== 'string' || value.trim() === '')
-    throw new SkillAgentConfigError(argument, 'must be a non-empty string');
+    throw new SkillAgentConfigError(component, [
+      { option: argument, problem: `must be a non-empty string; got ${JSON.stringify(value)}` },
+    ]);
   return value;
 }
 
@@ -174,11 +177,8 @@ function errorMessage(error: unknown): string {
  * for the keys it changed.
  */
 export function createSkillAgent(options: SkillAgentOptions): SkillAgent {
-  if (options === undefined || options.model === undefined)
-    throw new SkillAgentConfigError('model', 'a language model is required');
+  validateOptions('createSkillAgent', skillAgentOptionsSchema, options, SkillAgentConfigError);
   const skills = resolveRepositoryOption(options);
-  if (options.filter !== undefined && typeof options.filter !== 'function')
-    throw new SkillAgentConfigError('filter', 'must be a function (summary, context) => boolean');
   const name = options.name === undefined ? defaultAgentName : requireId(options.name, 'name');
   const maxSteps = positiveInteger(options.maxSteps, 'maxSteps', 20);
   const maxAppendAttempts = positiveInteger(options.maxAppendAttempts, 'maxAppendAttempts', 5);
@@ -195,8 +195,6 @@ export function createSkillAgent(options: SkillAgentOptions): SkillAgent {
     options.maxHistoryMessages === undefined
       ? undefined
       : positiveInteger(options.maxHistoryMessages, 'maxHistoryMessages', 0);
-  if (options.prepareHistory !== undefined && typeof options.prepareHistory !== 'function')
-    throw new SkillAgentConfigError('prepareHistory', 'must be a function (messages) => messages');
   const appName = options.appName;
 
   async function replayedHistory(stored: ModelMessage[]): Promise<ModelMessage[]> {
@@ -204,7 +202,9 @@ export function createSkillAgent(options: SkillAgentOptions): SkillAgent {
     if (options.prepareHistory === undefined) return windowed;
     const prepared = await options.prepareHistory(windowed);
     if (!Array.isArray(prepared))
-      throw new SkillAgentConfigError('prepareHistory', 'must return an array of ModelMessages');
+      throw new SkillAgentConfigError('SkillAgent.run', [
+        { option: 'prepareHistory', problem: 'must return an array of ModelMessages' },
+      ]);
     return prepared;
   }
 
@@ -217,7 +217,9 @@ export function createSkillAgent(options: SkillAgentOptions): SkillAgent {
     const userMessage: UserModelMessage =
       typeof runOptions.message === 'string' ? { role: 'user', content: runOptions.message } : runOptions.message;
     if (userMessage?.role !== 'user')
-      throw new SkillAgentConfigError('message', 'must be a string or a user ModelMessage');
+      throw new SkillAgentConfigError('SkillAgent.run', [
+        { option: 'message', problem: 'must be a string or a user ModelMessage' },
+      ]);
 
     const toolkit = await toolkits.forContext(runOptions.context);
     // A session is read, not created: a turn that stores nothing must not leave an empty session.
@@ -378,13 +380,12 @@ export function createSkillAgent(options: SkillAgentOptions): SkillAgent {
   /** The toolkit, the context and the step preparation of one AI SDK `Agent` call; `persist` stores the call's state change. */
   async function prepareAgentCall(callOptions: SkillAgentCallOptions | undefined) {
     if (typeof callOptions !== 'object' || callOptions === null)
-      throw new SkillAgentConfigError(
-        'options',
-        'an AI SDK call of a skill agent needs options: { userId, sessionId }',
-      );
+      throw new SkillAgentConfigError('SkillAgent.asAiSdkAgent', [
+        { option: 'options', problem: 'must be given to an AI SDK call of a skill agent: { userId, sessionId }' },
+      ]);
     const key: SessionKey = {
-      userId: requireId(callOptions.userId, 'options.userId'),
-      sessionId: requireId(callOptions.sessionId, 'options.sessionId'),
+      userId: requireId(callOptions.userId, 'options.userId', 'SkillAgent.asAiSdkAgent'),
+      sessionId: requireId(callOptions.sessionId, 'options.sessionId', 'SkillAgent.asAiSdkAgent'),
       ...(appName !== undefined ? { appName } : {}),
     };
     const toolkit = await toolkits.forContext(callOptions.context);
@@ -477,26 +478,18 @@ export function createSkillAgent(options: SkillAgentOptions): SkillAgent {
 
 function validateCustomTools(tools: SkillAgentOptions['tools'], taken: readonly string[]): Record<string, Tool> {
   if (tools === undefined) return {};
-  if (typeof tools !== 'object' || tools === null || Array.isArray(tools))
-    throw new SkillAgentConfigError('tools', 'must be a record of AI SDK tools by name');
-  for (const name of Object.keys(tools)) {
-    if (taken.includes(name))
-      throw new SkillAgentConfigError('tools', `tool "${name}" has the name of a skill tool or a pool tool`);
-  }
+  const clashes = Object.keys(tools).filter((name) => taken.includes(name));
+  if (clashes.length > 0)
+    throw new SkillAgentConfigError(
+      'createSkillAgent',
+      clashes.map((name) => ({ option: `tools.${name}`, problem: 'has the name of a skill tool or a pool tool' })),
+    );
   return { ...tools };
 }
 
 function validateCallSettings(settings: SkillAgentOptions['callSettings']): SkillAgentCallSettings {
-  if (settings === undefined) return {};
-  if (typeof settings !== 'object' || settings === null || Array.isArray(settings))
-    throw new SkillAgentConfigError('callSettings', 'must be an object of model call settings');
-  if ('abortSignal' in settings)
-    throw new SkillAgentConfigError('callSettings', 'abortSignal belongs to each run: pass it to run({ abortSignal })');
-  for (const field of ['model', 'tools', 'messages', 'prompt', 'system', 'prepareStep', 'stopWhen']) {
-    if (field in settings)
-      throw new SkillAgentConfigError(`callSettings.${field}`, 'is set by the agent, not a call setting');
-  }
-  return settings;
+  // Checked by skillAgentOptionsSchema when the agent is created.
+  return settings ?? {};
 }
 
 async function appendTurn(

@@ -1,4 +1,5 @@
 import type { ModelMessage, PrepareStepFunction, PrepareStepResult, SystemModelMessage, Tool } from 'ai';
+import { validateOptions as validateAgainstSchema } from '../../config/validate-options.js';
 import { createCachedCatalog } from '../../disclosure/cached-catalog.js';
 import type { CatalogBudget, CatalogFormat } from '../../disclosure/catalog.js';
 import { applyDeclaredLoads } from '../../disclosure/declared-loads.js';
@@ -19,6 +20,7 @@ import { mergeDeltas, overlayState, type StateDelta } from '../../state/state-de
 import { callerInstructionsOfStep, contextOfStep, conversationOfStep, isInstructionsStep } from './ai-sdk-versions.js';
 import { selectActiveTools } from './dynamic-tool-selection.js';
 import { SkillAgentConfigError } from './errors.js';
+import { skillPrepareStepOptionsSchema } from './skill-agent-options-schema.js';
 import { resolveSkillCallContext, type SkillCallContext } from './skill-call-context.js';
 import {
   explainUnavailableToolCalls,
@@ -67,23 +69,11 @@ function validateOptions(options: SkillPrepareStepOptions): {
   maxLoadedSkills: number | undefined;
   materialize: MaterializationMode;
 } {
-  if (options.repository === undefined || typeof options.repository.list !== 'function')
-    throw new SkillAgentConfigError('repository', 'a SkillRepository is required');
-  if (!Array.isArray(options.skillToolNames))
-    throw new SkillAgentConfigError('skillToolNames', 'must be an array of tool names');
+  validateAgainstSchema('createSkillPrepareStep', skillPrepareStepOptionsSchema, options, SkillAgentConfigError);
   const materialize = options.materialize ?? 'tool-result';
-  if (materialize !== 'system' && materialize !== 'tool-result')
-    throw new SkillAgentConfigError(
-      'materialize',
-      `must be "system" or "tool-result"; got ${JSON.stringify(materialize)}`,
-    );
-  for (const name of Object.keys(options.toolPool ?? {})) {
-    if (options.skillToolNames.includes(name))
-      throw new SkillAgentConfigError('toolPool', `pool tool "${name}" has the name of a skill tool`);
-  }
   return {
-    loadMode: parseLoadMode(options.loadMode),
-    maxLoadedSkills: parseMaxLoadedSkills(options.maxLoadedSkills),
+    loadMode: parseLoadMode(options.loadMode, 'loadMode', 'createSkillPrepareStep'),
+    maxLoadedSkills: parseMaxLoadedSkills(options.maxLoadedSkills, 'maxLoadedSkills', 'createSkillPrepareStep'),
     materialize,
   };
 }

@@ -1,4 +1,5 @@
 import type { PrepareStepFunction, Tool } from 'ai';
+import { validateOptions } from '../../config/validate-options.js';
 import { includesNonModelInvocable } from '../../disclosure/model-invocable-skills.js';
 import type { SkillRepository } from '../../repository/types.js';
 import {
@@ -11,6 +12,7 @@ import type { WorkspaceManager } from '../../workspace/workspace-manager.js';
 import { type SkillContextCallOptions, skillContextCallOptions } from './ai-sdk-versions.js';
 import { SkillAgentConfigError } from './errors.js';
 import { type ExecutionSetupOptions, executionSetup } from './execution-setup.js';
+import { skillToolkitOptionsSchema } from './skill-agent-options-schema.js';
 import type { SkillCallContext } from './skill-call-context.js';
 import { createSkillPrepareStep, type SkillPrepareStepOptions } from './skill-prepare-step.js';
 import { toAiSdkTools } from './tool-adapter.js';
@@ -68,12 +70,8 @@ export function resolveRepositoryOption(options: {
   repository?: SkillRepository | undefined;
   skills?: SkillRepository | undefined;
 }): SkillRepository {
-  if (options.repository !== undefined && options.skills !== undefined && options.repository !== options.skills)
-    throw new SkillAgentConfigError('repository', 'give repository or its old name skills, not both');
-  const field = options.repository === undefined && options.skills !== undefined ? 'skills' : 'repository';
-  const repository = options.repository ?? options.skills;
-  if (typeof repository?.list !== 'function') throw new SkillAgentConfigError(field, 'must be a SkillRepository');
-  return repository;
+  // The factories that call this checked both options first (toolkitRules in skill-agent-options-schema.ts).
+  return (options.repository ?? options.skills) as SkillRepository;
 }
 
 /**
@@ -82,10 +80,9 @@ export function resolveRepositoryOption(options: {
  * with `...toolkit.contextOptions(createSkillCallContext(...))`.
  */
 export function createSkillToolkit(options: SkillToolkitOptions): SkillToolkit {
+  validateOptions('createSkillToolkit', skillToolkitOptionsSchema, options, SkillAgentConfigError);
   const repository = resolveRepositoryOption(options);
   const toolPool = options.toolPool ?? {};
-  if (typeof toolPool !== 'object' || toolPool === null || Array.isArray(toolPool))
-    throw new SkillAgentConfigError('toolPool', 'must be a record of AI SDK tools by name');
   const poolToolNames = Object.keys(toolPool);
   const { workspaces, executionTools } = executionSetup(options, repository);
   const definitions = createSkillTools({

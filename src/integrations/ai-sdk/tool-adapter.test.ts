@@ -98,7 +98,9 @@ describe('toAiSdkTool', () => {
   });
 
   it('refuses two tools of one name', () => {
-    expect(() => toAiSdkTools([remember, remember])).toThrow(/two tools are named "remember"/);
+    expect(() => toAiSdkTools([remember, remember])).toThrow(
+      'toAiSdkTools: option "definitions" holds two tools named "remember"',
+    );
   });
 });
 

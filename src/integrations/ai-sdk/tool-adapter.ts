@@ -76,7 +76,10 @@ export function toAiSdkTools(
 ): Record<string, Tool> {
   const tools: Record<string, Tool> = {};
   for (const definition of definitions) {
-    if (definition.name in tools) throw new SkillAgentConfigError('tools', `two tools are named "${definition.name}"`);
+    if (definition.name in tools)
+      throw new SkillAgentConfigError('toAiSdkTools', [
+        { option: 'definitions', problem: `holds two tools named "${definition.name}"` },
+      ]);
     tools[definition.name] = toAiSdkTool(definition, options);
   }
   return tools;

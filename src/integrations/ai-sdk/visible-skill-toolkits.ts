@@ -1,10 +1,12 @@
 import type { Tool } from 'ai';
+import { validateOptions } from '../../config/validate-options.js';
 import { includesNonModelInvocable, modelInvocableSkills } from '../../disclosure/model-invocable-skills.js';
 import type { SkillContext } from '../../repository/types.js';
 import { skillEnumValues } from '../../tools/skill-tool-support.js';
 import type { WorkspaceManager } from '../../workspace/workspace-manager.js';
 import { SkillAgentConfigError } from './errors.js';
 import { executionSetup } from './execution-setup.js';
+import { visibleSkillToolkitsOptionsSchema } from './skill-agent-options-schema.js';
 import {
   createSkillToolkit,
   resolveRepositoryOption,
@@ -45,6 +47,7 @@ export const defaultMaxCachedToolkits = 64;
  * toolkit, on the next call.
  */
 export function createVisibleSkillToolkits(options: VisibleSkillToolkitsOptions): VisibleSkillToolkits {
+  validateOptions('createVisibleSkillToolkits', visibleSkillToolkitsOptionsSchema, options, SkillAgentConfigError);
   const {
     maxCachedToolkits = defaultMaxCachedToolkits,
     runtime: _runtime,
@@ -54,12 +57,6 @@ export function createVisibleSkillToolkits(options: VisibleSkillToolkitsOptions)
     skills: _skills,
     ...rest
   } = options;
-  if (!Number.isInteger(maxCachedToolkits) || maxCachedToolkits < 1) {
-    throw new SkillAgentConfigError(
-      'maxCachedToolkits',
-      `must be a positive integer; got ${JSON.stringify(maxCachedToolkits)}`,
-    );
-  }
   const repository = resolveRepositoryOption(options);
   // One workspace manager for all toolkits: a toolkit per audience must not mean a manager per audience.
   const { workspaces, executionTools } = executionSetup(options, repository);

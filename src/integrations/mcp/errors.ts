@@ -1,11 +1,19 @@
-import { SkillboxError } from '../../errors.js';
+import { type ConfigProblem, SkillboxConfigError } from '../../config/config-error.js';
 
-/** `createSkillMcpServer` was given an option it cannot work with; `field` names it. */
-export class SkillMcpConfigError extends SkillboxError {
-  readonly field: string;
+/**
+ * `createSkillMcpServer` was given options it cannot work with.
+ *
+ * @deprecated Match `isSkillboxError(error, 'CONFIG_INVALID')` or `SkillboxConfigError` instead. The
+ * server still throws this subclass, so `instanceof SkillMcpConfigError` keeps working; its code is
+ * `CONFIG_INVALID` like every other option error (docs/mcp.md, "Errors and options").
+ */
+export class SkillMcpConfigError extends SkillboxConfigError {
+  /** The first wrong option; the same as `option`. */
+  get field(): string {
+    return this.option;
+  }
 
-  constructor(field: string, why: string) {
-    super('SKILL_MCP_CONFIG_INVALID', `${field} ${why}`);
-    this.field = field;
+  constructor(component: string, problems: readonly ConfigProblem[]) {
+    super(component, problems);
   }
 }

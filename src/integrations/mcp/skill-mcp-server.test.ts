@@ -3,8 +3,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
+import { SkillboxConfigError } from '../../config/config-error.js';
 import { FsSkillRepository } from '../../repository/fs-skill-repository.js';
-import { SkillToolsConfigError } from '../../tools/errors.js';
 import { SkillMcpConfigError } from './errors.js';
 import { createSkillMcpServer, defaultMcpCatalogBudget, type SkillMcpServerOptions } from './skill-mcp-server.js';
 
@@ -184,8 +184,21 @@ describe('createSkillMcpServer over a real MCP client', () => {
   it('refuses bad options at construction, naming the field', async () => {
     const repository = await FsSkillRepository.open({ roots: [examples] });
     await expect(createSkillMcpServer({ repository: {} as never })).rejects.toThrow(SkillMcpConfigError);
-    await expect(createSkillMcpServer({ repository, agentName: ' ' })).rejects.toThrow(/agentName/);
-    await expect(createSkillMcpServer({ repository, profile: 'full' })).rejects.toThrow(SkillToolsConfigError);
-    await expect(createSkillMcpServer({ repository, catalogBudget: { tokens: -1 } })).rejects.toThrow(/tokens/);
+    await expect(createSkillMcpServer({ repository: {} as never })).rejects.toThrow(SkillboxConfigError);
+    await expect(createSkillMcpServer({ repository, agentName: ' ' })).rejects.toMatchObject({
+      code: 'CONFIG_INVALID',
+      component: 'createSkillMcpServer',
+      option: 'agentName',
+      field: 'agentName',
+      message: 'createSkillMcpServer: option "agentName" must be a non-empty string; got " "',
+    });
+    await expect(createSkillMcpServer({ repository, profile: 'full' })).rejects.toThrow(
+      /^createSkillMcpServer: option "profile" "full" needs executionTools/,
+    );
+    await expect(createSkillMcpServer({ repository, catalogBudget: { tokens: -1 }, sessionId: '' })).rejects.toThrow(
+      'createSkillMcpServer: 2 invalid options:\n' +
+        '  - "sessionId" must be a non-empty string; got ""\n' +
+        '  - "catalogBudget.tokens" must be a positive integer; got -1',
+    );
   });
 });

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { validateOptions } from '../../config/validate-options.js';
 import { type CatalogBudget, renderCatalog } from '../../disclosure/catalog.js';
 import { renderLoadedSkill } from '../../disclosure/loaded-content.js';
 import { readLoadedSkills } from '../../disclosure/loaded-skills.js';
@@ -17,6 +18,7 @@ import { createSkillTools, type SkillToolProfile } from '../../tools/create-skil
 import { SkillToolError } from '../../tools/errors.js';
 import type { ToolDefinition } from '../../tools/types.js';
 import { SkillMcpConfigError } from './errors.js';
+import { skillMcpServerOptionsSchema } from './skill-mcp-server-options-schema.js';
 
 /** Options of `createSkillMcpServer`: the repository, the tool profile and execution tools, the session and server identity. */
 export interface SkillMcpServerOptions extends ModelInvocationOptions {
@@ -95,10 +97,12 @@ function resultText(output: unknown): string {
 function objectSchema(definition: ToolDefinition<any, any>): z.ZodObject {
   // MCP tool inputs are JSON objects; a tool whose schema is not an object could not be called.
   if (!(definition.inputSchema instanceof z.ZodObject)) {
-    throw new SkillMcpConfigError(
-      'executionTools',
-      `tool "${definition.name}" has an input schema that is not a zod object, which MCP cannot describe`,
-    );
+    throw new SkillMcpConfigError('createSkillMcpServer', [
+      {
+        option: 'executionTools',
+        problem: `holds tool "${definition.name}", whose input schema is not a zod object, which MCP cannot describe`,
+      },
+    ]);
   }
   return definition.inputSchema;
 }
@@ -129,14 +133,9 @@ async function loadedContent(
  * with `isError: true` and the message; a failed call leaves the state as it was.
  */
 export async function createSkillMcpServer(options: SkillMcpServerOptions): Promise<SkillMcpServer> {
-  if (typeof options?.repository?.list !== 'function')
-    throw new SkillMcpConfigError('repository', 'must be a SkillRepository');
+  validateOptions('createSkillMcpServer', skillMcpServerOptionsSchema, options, SkillMcpConfigError);
   const sessionId = options.sessionId ?? `mcp-${randomBytes(6).toString('hex')}`;
-  if (typeof sessionId !== 'string' || sessionId.trim() === '')
-    throw new SkillMcpConfigError('sessionId', `must be a non-empty string; got ${JSON.stringify(options.sessionId)}`);
   const agentName = options.agentName ?? 'mcp';
-  if (typeof agentName !== 'string' || agentName.trim() === '')
-    throw new SkillMcpConfigError('agentName', `must be a non-empty string; got ${JSON.stringify(options.agentName)}`);
   const log = options.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
 
   const definitions = createSkillTools({

@@ -1,4 +1,6 @@
-import { ArchiveLimitsError, UnsafeArchiveError } from './errors.js';
+import { validateOptions } from '../../config/validate-options.js';
+import { archiveLimitsSchema } from './archive-limits-schema.js';
+import { UnsafeArchiveError } from './errors.js';
 
 export interface ArchiveLimits {
   /** Entries (files and folders) an archive may hold. */
@@ -29,11 +31,10 @@ export const defaultArchiveLimits: Readonly<ArchiveLimits> = Object.freeze({
 
 /** The defaults with the given overrides, each checked to be a positive integer. */
 export function archiveLimits(overrides: Partial<ArchiveLimits> = {}): ArchiveLimits {
-  const limits = { ...defaultArchiveLimits, ...overrides };
-  for (const [key, value] of Object.entries(limits)) {
-    if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) {
-      throw new ArchiveLimitsError(key, `must be a positive integer, got ${String(value)}`);
-    }
+  validateOptions('readArchive', archiveLimitsSchema, overrides);
+  const limits = { ...defaultArchiveLimits };
+  for (const key of Object.keys(defaultArchiveLimits) as (keyof ArchiveLimits)[]) {
+    limits[key] = overrides[key] ?? defaultArchiveLimits[key];
   }
   return limits;
 }

@@ -19,13 +19,3 @@ export class UnsafeArchiveError extends SkillboxError {
     this.reason = reason;
   }
 }
-
-/** Limits given to an archive reader that cannot work (zero, negative or not an integer). */
-export class ArchiveLimitsError extends SkillboxError {
-  readonly limit: string;
-
-  constructor(limit: string, why: string) {
-    super('INVALID_ARCHIVE_LIMITS', `archive limit "${limit}" ${why}`);
-    this.limit = limit;
-  }
-}

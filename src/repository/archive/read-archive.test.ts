@@ -4,8 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { deflateRawSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SkillboxConfigError } from '../../config/config-error.js';
 import type { ArchiveEntry, ArchiveFormat } from './archive-entry.js';
-import { ArchiveLimitsError, UnsafeArchiveError } from './errors.js';
+import { UnsafeArchiveError } from './errors.js';
 import { readArchive } from './read-archive.js';
 import {
   paxRecords,
@@ -309,10 +310,13 @@ describe('readArchive: corrupt and unsupported input', () => {
   });
 
   it('checks its limits', async () => {
-    await expect(readArchive(tarArchive([]), 'tar', { maxEntries: 0 })).rejects.toThrow(ArchiveLimitsError);
-    await expect(readArchive(tarArchive([]), 'tar', { maxTotalBytes: 1.5 })).rejects.toThrow(
-      'archive limit "maxTotalBytes" must be a positive integer, got 1.5',
-    );
+    await expect(readArchive(tarArchive([]), 'tar', { maxEntries: 0 })).rejects.toThrow(SkillboxConfigError);
+    await expect(readArchive(tarArchive([]), 'tar', { maxTotalBytes: 1.5 })).rejects.toMatchObject({
+      code: 'CONFIG_INVALID',
+      component: 'readArchive',
+      option: 'maxTotalBytes',
+      message: 'readArchive: option "maxTotalBytes" must be a positive integer; got 1.5',
+    });
   });
 });
 

@@ -1,11 +1,11 @@
 import pg from 'pg';
+import { OptionProblems } from '../../config/option-problems.js';
 import { KnownSessionStates } from '../known-session-states.js';
 import {
   SessionConflictError,
   SessionExistsError,
   SessionNotFoundError,
   SessionStoreClosedError,
-  SessionStoreOptionsError,
   SessionStoreSchemaError,
   SessionStoreUnavailableError,
 } from '../session-errors.js';
@@ -255,27 +255,28 @@ export function openPostgresSessionStore(options: PostgresSessionStoreOptions): 
 }
 
 function checkOptions(options: PostgresSessionStoreOptions): { pool: pg.Pool; ownsPool: boolean; schema: string } {
-  if (typeof options !== 'object' || options === null)
-    throw new SessionStoreOptionsError('options', 'must be an object { pool } or { connectionString }');
+  // Plain checks, not a zod schema: the database stores load no third-party module but their driver.
+  const problems = new OptionProblems('openPostgresSessionStore');
+  if (typeof options !== 'object' || options === null) {
+    problems.add('options', 'must be an object { pool } or { connectionString }');
+    problems.throwIfAny();
+  }
   const schema = options.schema ?? 'public';
-  if (typeof schema !== 'string' || !schemaName.test(schema)) {
-    throw new SessionStoreOptionsError(
+  if (typeof schema !== 'string' || !schemaName.test(schema))
+    problems.add(
       'schema',
-      `must be a lower-case identifier (letters, digits, _; at most 63), got ${JSON.stringify(schema)}`,
+      `must be a lower-case identifier (letters, digits, _; at most 63); got ${JSON.stringify(schema)}`,
     );
-  }
-  if (options.pool !== undefined && options.connectionString !== undefined) {
-    throw new SessionStoreOptionsError('pool', 'give either pool or connectionString, not both');
-  }
-  if (options.pool !== undefined) {
-    if (!(options.pool instanceof pg.Pool)) throw new SessionStoreOptionsError('pool', 'must be a pg Pool');
-    return { pool: options.pool, ownsPool: false, schema };
-  }
-  const { connectionString } = options;
-  if (typeof connectionString !== 'string' || !/^postgres(ql)?:\/\//.test(connectionString)) {
-    throw new SessionStoreOptionsError('connectionString', 'must be a postgres:// URL (or pass a pg Pool as pool)');
-  }
-  return { pool: new pg.Pool({ connectionString }), ownsPool: true, schema };
+  if (options.pool !== undefined && options.connectionString !== undefined)
+    problems.add('pool', 'and connectionString are both given; give one of them');
+  else if (options.pool !== undefined) {
+    if (!(options.pool instanceof pg.Pool)) problems.add('pool', 'must be a pg Pool');
+  } else if (typeof options.connectionString !== 'string' || !/^postgres(ql)?:\/\//.test(options.connectionString))
+    // The value is not shown: a connection string usually holds a password.
+    problems.add('connectionString', 'must be a postgres:// URL (or pass a pg Pool as pool)');
+  problems.throwIfAny();
+  if (options.pool !== undefined) return { pool: options.pool, ownsPool: false, schema };
+  return { pool: new pg.Pool({ connectionString: options.connectionString }), ownsPool: true, schema };
 }
 
 async function migrate(pool: pg.Pool, schema: string): Promise<void> {

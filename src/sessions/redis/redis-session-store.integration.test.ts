@@ -92,7 +92,8 @@ describe.runIf(redisReachable)('Redis session store', () => {
 
     it('refuses bad options, naming the option', async () => {
       await expect(openRedisSessionStore({})).rejects.toMatchObject({
-        name: 'SessionStoreOptionsError',
+        name: 'SkillboxConfigError',
+        component: 'openRedisSessionStore',
         option: 'url',
       });
       await expect(openRedisSessionStore({ url: 'http://127.0.0.1:6379' })).rejects.toMatchObject({ option: 'url' });

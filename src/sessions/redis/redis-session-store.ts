@@ -1,11 +1,11 @@
 import { Redis } from 'ioredis';
+import { OptionProblems } from '../../config/option-problems.js';
 import type { StateDelta } from '../../state/state-delta.js';
 import {
   SessionConflictError,
   SessionExistsError,
   SessionNotFoundError,
   SessionStoreClosedError,
-  SessionStoreOptionsError,
   SessionStoreSchemaError,
   SessionStoreUnavailableError,
 } from '../session-errors.js';
@@ -244,30 +244,29 @@ export function openRedisSessionStore(options: RedisSessionStoreOptions): Promis
 }
 
 function checkOptions(options: RedisSessionStoreOptions): { client: Redis; ownsClient: boolean; keyPrefix: string } {
-  if (typeof options !== 'object' || options === null)
-    throw new SessionStoreOptionsError('options', 'must be an object { client } or { url }');
+  // Plain checks, not a zod schema: the database stores load no third-party module but their driver.
+  const problems = new OptionProblems('openRedisSessionStore');
+  if (typeof options !== 'object' || options === null) {
+    problems.add('options', 'must be an object { client } or { url }');
+    problems.throwIfAny();
+  }
   const keyPrefix = options.keyPrefix ?? 'skillbox:';
-  if (typeof keyPrefix !== 'string' || keyPrefix === '' || /[{}\s]/.test(keyPrefix)) {
-    throw new SessionStoreOptionsError(
+  if (typeof keyPrefix !== 'string' || keyPrefix === '' || /[{}\s]/.test(keyPrefix))
+    problems.add(
       'keyPrefix',
-      `must be a non-empty string without braces or spaces (braces are Redis hash tags), got ${JSON.stringify(keyPrefix)}`,
+      `must be a non-empty string without braces or spaces (braces are Redis hash tags); got ${JSON.stringify(keyPrefix)}`,
     );
-  }
   if (options.client !== undefined && options.url !== undefined)
-    throw new SessionStoreOptionsError('client', 'give either client or url, not both');
-  if (options.client !== undefined) {
-    if (!(options.client instanceof Redis))
-      throw new SessionStoreOptionsError('client', 'must be an ioredis Redis client');
-    return { client: options.client, ownsClient: false, keyPrefix };
-  }
-  const { url } = options;
-  if (typeof url !== 'string' || !/^rediss?:\/\//.test(url))
-    throw new SessionStoreOptionsError(
-      'url',
-      'must be a redis:// or rediss:// URL (or pass an ioredis client as client)',
-    );
+    problems.add('client', 'and url are both given; give one of them');
+  else if (options.client !== undefined) {
+    if (!(options.client instanceof Redis)) problems.add('client', 'must be an ioredis Redis client');
+  } else if (typeof options.url !== 'string' || !/^rediss?:\/\//.test(options.url))
+    // The value is not shown: a URL may hold a password.
+    problems.add('url', 'must be a redis:// or rediss:// URL (or pass an ioredis client as client)');
+  problems.throwIfAny();
+  if (options.client !== undefined) return { client: options.client, ownsClient: false, keyPrefix };
   // lazyConnect lets open() report an unreachable server instead of queueing commands for ever.
-  const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 2 });
+  const client = new Redis(options.url as string, { lazyConnect: true, maxRetriesPerRequest: 2 });
   // Without a listener ioredis prints every reconnect failure; the failed commands reject anyway.
   client.on('error', () => undefined);
   return { client, ownsClient: true, keyPrefix };

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SessionStoreOptionsError, SessionStoreSchemaError } from '../session-errors.js';
+import { SkillboxConfigError } from '../../config/config-error.js';
+import { SessionStoreSchemaError } from '../session-errors.js';
 import { describeSessionStoreConformance } from '../testing/session-store-conformance.js';
 import { openSqliteSessionStore, sqliteSchemaVersion } from './sqlite-session-store.js';
 
@@ -41,7 +42,9 @@ describe('SqliteSessionStore specifics', () => {
 
   it('refuses bad options, naming the option', async () => {
     await expect(openSqliteSessionStore({ path: '' })).rejects.toMatchObject({
-      name: 'SessionStoreOptionsError',
+      name: 'SkillboxConfigError',
+      code: 'CONFIG_INVALID',
+      component: 'openSqliteSessionStore',
       option: 'path',
     });
     await expect(openSqliteSessionStore({ path: join(folder, 'missing', 'sessions.db') })).rejects.toMatchObject({
@@ -52,7 +55,14 @@ describe('SqliteSessionStore specifics', () => {
       openSqliteSessionStore({ path: join(folder, 'a.db'), synchronous: 'off' as 'full' }),
     ).rejects.toMatchObject({ option: 'synchronous' });
     await expect(openSqliteSessionStore({ path: join(folder, 'a.db'), busyTimeoutMs: -1 })).rejects.toBeInstanceOf(
-      SessionStoreOptionsError,
+      SkillboxConfigError,
+    );
+    await expect(
+      openSqliteSessionStore({ path: join(folder, 'a.db'), synchronous: 'off' as 'full', busyTimeoutMs: 1.5 }),
+    ).rejects.toThrow(
+      'openSqliteSessionStore: 2 invalid options:\n' +
+        '  - "synchronous" must be "full" or "normal"; got "off"\n' +
+        '  - "busyTimeoutMs" must be a non-negative integer; got 1.5',
     );
   });
 

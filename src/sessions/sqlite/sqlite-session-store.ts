@@ -1,13 +1,13 @@
 import { existsSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
+import { OptionProblems } from '../../config/option-problems.js';
 import { type KnownSession, KnownSessionStates } from '../known-session-states.js';
 import {
   SessionConflictError,
   SessionExistsError,
   SessionNotFoundError,
   SessionStoreClosedError,
-  SessionStoreOptionsError,
   SessionStoreSchemaError,
 } from '../session-errors.js';
 import {
@@ -282,24 +282,29 @@ export async function openSqliteSessionStore(options: SqliteSessionStoreOptions)
 }
 
 function checkOptions(options: SqliteSessionStoreOptions): Required<SqliteSessionStoreOptions> {
-  if (typeof options !== 'object' || options === null)
-    throw new SessionStoreOptionsError('options', 'must be an object { path, synchronous?, busyTimeoutMs? }');
+  // Plain checks, not a zod schema: the database stores load no third-party module but their driver.
+  const problems = new OptionProblems('openSqliteSessionStore');
+  if (typeof options !== 'object' || options === null) {
+    problems.add('options', 'must be an object { path, synchronous?, busyTimeoutMs? }');
+    problems.throwIfAny();
+  }
   const { path } = options;
   if (typeof path !== 'string' || path.trim() === '')
-    throw new SessionStoreOptionsError('path', 'must be the database file path (or ":memory:")');
-  if (path !== ':memory:') {
+    problems.add('path', 'must be the database file path (or ":memory:")');
+  else if (path !== ':memory:') {
     const folder = dirname(resolve(path));
     if (!existsSync(folder) || !statSync(folder).isDirectory())
-      throw new SessionStoreOptionsError('path', `folder "${folder}" does not exist; create it first`);
-    if (existsSync(path) && statSync(path).isDirectory())
-      throw new SessionStoreOptionsError('path', `"${path}" is a directory, not a database file`);
+      problems.add('path', `is in folder "${folder}", which does not exist; create it first`);
+    else if (existsSync(path) && statSync(path).isDirectory())
+      problems.add('path', `"${path}" is a directory, not a database file`);
   }
   const synchronous = options.synchronous ?? 'full';
   if (synchronous !== 'full' && synchronous !== 'normal')
-    throw new SessionStoreOptionsError('synchronous', `must be "full" or "normal", got ${String(synchronous)}`);
+    problems.add('synchronous', `must be "full" or "normal"; got ${JSON.stringify(synchronous)}`);
   const busyTimeoutMs = options.busyTimeoutMs ?? 5000;
   if (!Number.isSafeInteger(busyTimeoutMs) || busyTimeoutMs < 0)
-    throw new SessionStoreOptionsError('busyTimeoutMs', `must be a non-negative integer, got ${String(busyTimeoutMs)}`);
+    problems.add('busyTimeoutMs', `must be a non-negative integer; got ${JSON.stringify(busyTimeoutMs)}`);
+  problems.throwIfAny();
   return { path, synchronous, busyTimeoutMs };
 }
 

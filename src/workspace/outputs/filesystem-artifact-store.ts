@@ -1,7 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { ArtifactNameError, ArtifactNotFoundError, WorkspaceConfigError } from '../errors.js';
+import { nonEmptyString, optionsObject } from '../../config/option-schemas.js';
+import { validateOptions } from '../../config/validate-options.js';
+import { ArtifactNameError, ArtifactNotFoundError } from '../errors.js';
 import type { ArtifactAddress, ArtifactStore, ArtifactVersion, StoredArtifact } from './artifact-store.js';
 
 /** Options of `createFilesystemArtifactStore`: the folder that holds every artifact version. */
@@ -13,6 +15,10 @@ export interface FilesystemArtifactStoreOptions {
 /** Longest encoded scope or name: file names stop at 255 bytes on the common filesystems. */
 const maxEncodedLength = 200;
 
+const filesystemArtifactStoreOptionsSchema = optionsObject({
+  dir: nonEmptyString('must be the artifact folder, a non-empty path'),
+});
+
 /**
  * Artifacts as files: `<dir>/<scope>/<name>/v<N>/data` plus `meta.json`. Scope and name are
  * percent-encoded into single folder names, so `out/report.pdf` cannot create or reach folders.
@@ -23,9 +29,7 @@ export class FilesystemArtifactStore implements ArtifactStore {
   readonly dir: string;
 
   constructor(options: FilesystemArtifactStoreOptions) {
-    if (typeof options?.dir !== 'string' || options.dir.trim() === '') {
-      throw new WorkspaceConfigError('dir', 'the artifact folder must be a non-empty path');
-    }
+    validateOptions('createFilesystemArtifactStore', filesystemArtifactStoreOptionsSchema, options);
     this.dir = path.resolve(options.dir);
   }
 

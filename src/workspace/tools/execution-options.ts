@@ -1,11 +1,13 @@
+import { OptionProblems } from '../../config/option-problems.js';
+import { validateOptions } from '../../config/validate-options.js';
 import type { SkillRepository } from '../../repository/types.js';
 import { CommandPolicy } from '../../runtime/command-policy.js';
 import { assertAllowedVariable } from '../../runtime/run-environment.js';
 import { maxRuntimeTimeoutMs } from '../../runtime/validate-command.js';
-import { WorkspaceConfigError } from '../errors.js';
 import { defaultOutputLimits, type OutputLimits } from '../outputs/output-collector.js';
 import { validateReadOnlyPaths } from '../read-only-paths.js';
 import type { WorkspaceManager } from '../workspace-manager.js';
+import { executionToolsOptionsSchema } from '../workspace-options-schema.js';
 import { defaultWorkspaceQuota, type WorkspaceQuota } from '../workspace-quota.js';
 import { defaultInlineLimits, type InlineLimits } from './run-result.js';
 
@@ -92,31 +94,20 @@ export const maxTimeoutLimitSeconds = Math.floor(maxRuntimeTimeoutMs / 1000);
 
 /** Validates every option up front, so a misconfiguration fails at construction and names the option. */
 export function resolveExecutionOptions(options: ExecutionToolsOptions): ResolvedExecutionOptions {
-  if (options === null || typeof options !== 'object') throw new WorkspaceConfigError('options', 'expected an object');
+  validateOptions(
+    'createExecutionTools',
+    executionToolsOptionsSchema({ defaultTimeoutSeconds, defaultMaxTimeoutSeconds, maxTimeoutLimitSeconds }),
+    options,
+  );
   const { workspaces } = options;
-  if (workspaces === null || typeof workspaces !== 'object' || typeof workspaces.workspace !== 'function') {
-    throw new WorkspaceConfigError('workspaces', 'expected a WorkspaceManager (createWorkspaceManager())');
-  }
-  const positive = (name: string, value: number | undefined, fallback: number): number => {
-    const chosen = value ?? fallback;
-    if (typeof chosen !== 'number' || !Number.isFinite(chosen) || chosen <= 0)
-      throw new WorkspaceConfigError(name, `expected a positive number, got ${String(value)}`);
-    return chosen;
-  };
+  // Checked by the schema above; this only applies the default.
+  const positive = (_name: string, value: number | undefined, fallback: number): number => value ?? fallback;
   const defaultTimeout = positive('defaultTimeoutSeconds', options.defaultTimeoutSeconds, defaultTimeoutSeconds);
   const maxTimeout = positive(
     'maxTimeoutSeconds',
     options.maxTimeoutSeconds,
     Math.max(defaultMaxTimeoutSeconds, defaultTimeout),
   );
-  if (maxTimeout > maxTimeoutLimitSeconds) {
-    throw new WorkspaceConfigError(
-      options.maxTimeoutSeconds === undefined ? 'defaultTimeoutSeconds' : 'maxTimeoutSeconds',
-      `must be at most ${maxTimeoutLimitSeconds} s (about 24.8 days, the longest timer Node can set)`,
-    );
-  }
-  if (defaultTimeout > maxTimeout)
-    throw new WorkspaceConfigError('defaultTimeoutSeconds', `is larger than maxTimeoutSeconds (${maxTimeout})`);
   const outputLimits: OutputLimits = {
     maxFiles: positive('outputLimits.maxFiles', options.outputLimits?.maxFiles, defaultOutputLimits.maxFiles),
     maxFileBytes: positive(
@@ -145,41 +136,41 @@ export function resolveExecutionOptions(options: ExecutionToolsOptions): Resolve
     maxBytes: limit('workspaceQuota.maxBytes', options.workspaceQuota?.maxBytes, defaultWorkspaceQuota.maxBytes),
     maxFiles: limit('workspaceQuota.maxFiles', options.workspaceQuota?.maxFiles, defaultWorkspaceQuota.maxFiles),
   };
+  // What the schema cannot see: variables refused by name and programs looked up on this machine.
+  const problems = new OptionProblems('createExecutionTools');
   const hostEnv = options.hostEnv ?? process.env;
   const hostEnvironment: Record<string, string> = {};
-  for (const name of options.allowHostEnv ?? []) {
+  for (const [index, name] of (options.allowHostEnv ?? []).entries()) {
     try {
       assertAllowedVariable(name, hostEnv[name] ?? '');
     } catch (error) {
-      throw new WorkspaceConfigError('allowHostEnv', (error as Error).message);
+      problems.add(`allowHostEnv[${index}]`, (error as Error).message);
+      continue;
     }
     const value = hostEnv[name];
     if (value !== undefined) hostEnvironment[name] = value;
   }
   const hostInputs = options.hostInputs ?? false;
-  if (
-    typeof hostInputs !== 'boolean' &&
-    (!Array.isArray(hostInputs) || hostInputs.some((item) => typeof item !== 'string' || item === ''))
-  ) {
-    throw new WorkspaceConfigError('hostInputs', 'expected true, false or a list of host folders');
-  }
-  if (options.skillNames !== undefined && (!Array.isArray(options.skillNames) || options.skillNames.length === 0)) {
-    throw new WorkspaceConfigError('skillNames', 'expected a non-empty list of skill names');
-  }
-  let policy: CommandPolicy;
+  let policy: CommandPolicy | undefined;
   try {
     policy = new CommandPolicy({ allowedCommands: options.allowedCommands, deniedCommands: options.deniedCommands });
   } catch (error) {
-    throw new WorkspaceConfigError('allowedCommands', (error as Error).message);
+    problems.add('allowedCommands', (error as Error).message.replace(/^allowedCommands /, ''));
   }
+  problems.throwIfAny();
   return {
     workspaces,
     requireSkillLoaded: options.requireSkillLoaded ?? true,
-    policy,
+    policy: policy as CommandPolicy,
     hostEnvironment,
     hostInputs,
     network: options.network ?? false,
-    readOnlyPaths: validateReadOnlyPaths('readOnlyPaths', options.readOnlyPaths, workspaces.baseDir),
+    readOnlyPaths: validateReadOnlyPaths(
+      'readOnlyPaths',
+      options.readOnlyPaths,
+      workspaces.baseDir,
+      'createExecutionTools',
+    ),
     defaultTimeoutSeconds: defaultTimeout,
     maxTimeoutSeconds: maxTimeout,
     maxOutputBytes: Math.floor(positive('maxOutputBytes', options.maxOutputBytes, defaultMaxOutputBytes)),

@@ -391,6 +391,19 @@ describe('skill_run', () => {
     expect(() => createExecutionTools({ workspaces: manager, defaultTimeoutSeconds: 3_000_000 })).toThrow(
       /defaultTimeoutSeconds.*at most 2147483 s/,
     );
+    expect(() =>
+      createExecutionTools({
+        workspaces: manager,
+        maxOutputBytes: 0,
+        workspaceQuota: { maxFiles: -1 },
+        hostInputs: 'yes' as never,
+      }),
+    ).toThrow(
+      'createExecutionTools: 3 invalid options:\n' +
+        '  - "hostInputs" must be true, false or a list of host folders; got "yes"\n' +
+        '  - "maxOutputBytes" must be a positive number; got 0\n' +
+        '  - "workspaceQuota.maxFiles" must be a positive number (or Infinity to turn the limit off); got -1',
+    );
     const { run, load } = await setup({ maxTimeoutSeconds: 2_147_483 });
     load('maker');
     const result = await run({ skill: 'maker', command: 'echo done', timeout: 3_000_000, output_files: [] });
@@ -418,7 +431,7 @@ describe('skill_run', () => {
     expect(skillRun.description).toContain('Allowed commands: echo, wc');
     expect((await run({ skill: 'maker', command: 'echo "a b" $HOME' })).stdout).toBe('a b $HOME\n');
     await expect(run({ skill: 'maker', command: 'cat /etc/passwd' })).rejects.toThrow(
-      /"cat" is not in allowed_commands/,
+      /"cat" is not in allowedCommands/,
     );
     await expect(run({ skill: 'maker', command: 'echo hi; rm -rf out' })).rejects.toThrow(/shell metacharacter ";"/);
   });

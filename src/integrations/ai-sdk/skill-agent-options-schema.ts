@@ -1,0 +1,162 @@
+import { z } from 'zod';
+import {
+  booleanOption,
+  evenWithOtherProblems,
+  functionOption,
+  nonEmptyString,
+  objectWithMethods,
+  oneOf,
+  positiveInteger,
+  recordOption,
+} from '../../config/option-schemas.js';
+import { omitInput } from '../../config/validate-options.js';
+
+// The options of the AI SDK integration's factories, shared in layers: `createSkillPrepareStep`
+// options, plus the repository and execution of `createSkillToolkit`, plus the toolkit cache of
+// `createVisibleSkillToolkits`, plus the model, sessions and history of `createSkillAgent`.
+
+const repositorySchema = objectWithMethods(['list'], 'must be a SkillRepository');
+
+const prepareStepShape = {
+  toolPool: recordOption('must be a record of AI SDK tools by name').optional(),
+  materialize: oneOf(['system', 'tool-result']).optional(),
+  loadMode: oneOf(['turn', 'once', 'session']).optional(),
+  maxLoadedSkills: z
+    .int({ error: 'must be a positive integer (0 or undefined for no limit)' })
+    .min(0, { error: 'must be a positive integer (0 or undefined for no limit)' })
+    .optional(),
+  instructions: z.string({ error: 'must be a string' }).optional(),
+  enforceAllowedTools: booleanOption().optional(),
+  includeModelDisabled: booleanOption().optional(),
+};
+
+/** `SkillPrepareStepOptions`; a pool tool named like a skill tool is refused too. */
+export const skillPrepareStepOptionsSchema = z
+  .looseObject(
+    {
+      ...prepareStepShape,
+      repository: repositorySchema,
+      skillToolNames: z.array(z.string(), { error: 'must be an array of tool names' }),
+    },
+    { error: 'must be an object' },
+  )
+  .superRefine((options, context) => {
+    // Options of the wrong type are reported by their own schemas; this rule reads what it can.
+    const pool: unknown = options.toolPool;
+    const skillToolNames: unknown = options.skillToolNames;
+    if (typeof pool !== 'object' || pool === null || !Array.isArray(skillToolNames)) return;
+    for (const name of Object.keys(pool)) {
+      if (skillToolNames.includes(name)) {
+        context.addIssue({
+          code: 'custom',
+          path: ['toolPool', name],
+          message: 'has the name of a skill tool',
+          params: omitInput,
+        });
+      }
+    }
+  }, evenWithOtherProblems);
+
+const toolkitShape = {
+  ...prepareStepShape,
+  repository: repositorySchema.optional(),
+  skills: repositorySchema.optional(),
+  profile: z
+    .union([z.literal('knowledge'), z.literal('full'), z.array(z.string())], {
+      error: 'must be "knowledge", "full" or an array of tool names',
+    })
+    .optional(),
+  skillNames: z.array(z.string(), { error: 'must be an array of skill names' }).optional(),
+  runtime: objectWithMethods(['run', 'guestPath'], 'must be a WorkspaceRuntime (createRuntime())').optional(),
+  workspaces: objectWithMethods(['workspace'], 'must be a WorkspaceManager (createWorkspaceManager())').optional(),
+  execution: recordOption('must be an object of execution tool options').optional(),
+  executionTools: z.array(z.looseObject({ name: z.string() }), { error: 'must be an array of tools' }).optional(),
+};
+
+interface ToolkitRuleInput {
+  repository?: unknown;
+  skills?: unknown;
+  runtime?: unknown;
+  workspaces?: unknown;
+  execution?: unknown;
+  executionTools?: unknown;
+}
+
+/** The rules between toolkit options: one repository, and execution tools either given or built. */
+function toolkitRules(options: ToolkitRuleInput, context: z.core.$RefinementCtx): void {
+  const issue = (option: string, message: string) =>
+    context.addIssue({ code: 'custom', path: [option], message, params: omitInput });
+  if (options.repository !== undefined && options.skills !== undefined && options.repository !== options.skills)
+    issue('repository', 'and its old name skills are both given; give repository only');
+  if (options.repository === undefined && options.skills === undefined)
+    issue('repository', 'is required: the SkillRepository skills come from');
+  if (options.executionTools !== undefined && (options.runtime !== undefined || options.workspaces !== undefined))
+    issue('executionTools', 'cannot be given with runtime or workspaces; give one or the other');
+  if (
+    options.execution !== undefined &&
+    options.executionTools === undefined &&
+    options.runtime === undefined &&
+    options.workspaces === undefined
+  )
+    issue('execution', 'needs a runtime or workspaces to run anything');
+}
+
+/** `SkillToolkitOptions`. */
+export const skillToolkitOptionsSchema = z
+  .looseObject(toolkitShape, { error: 'must be an object' })
+  .superRefine(toolkitRules, evenWithOtherProblems);
+
+const visibleShape = { ...toolkitShape, maxCachedToolkits: positiveInteger().optional() };
+
+/** `VisibleSkillToolkitsOptions`. */
+export const visibleSkillToolkitsOptionsSchema = z
+  .looseObject(visibleShape, { error: 'must be an object' })
+  .superRefine(toolkitRules, evenWithOtherProblems);
+
+/** Call settings the agent sets itself, so a caller's value would be ignored or conflict. */
+const agentOwnedCallSettings = ['model', 'tools', 'messages', 'prompt', 'system', 'prepareStep', 'stopWhen'];
+
+/** `SkillAgentOptions`. */
+export const skillAgentOptionsSchema = z
+  .looseObject(
+    {
+      ...visibleShape,
+      model: z.custom((value) => value !== undefined && value !== null, {
+        error: 'is required: a language model (a provider model or a model id string)',
+      }),
+      filter: functionOption('(summary, context) => boolean').optional(),
+      sessions: objectWithMethods(['getSession', 'appendEvents'], 'must be a SessionStore').optional(),
+      appName: z.string({ error: 'must be a string' }).optional(),
+      name: nonEmptyString().optional(),
+      maxSteps: positiveInteger().optional(),
+      maxAppendAttempts: positiveInteger().optional(),
+      maxHistoryMessages: positiveInteger().optional(),
+      prepareHistory: functionOption('(messages) => messages').optional(),
+      tools: recordOption('must be a record of AI SDK tools by name').optional(),
+      callSettings: recordOption('must be an object of model call settings').optional(),
+    },
+    { error: 'must be an object' },
+  )
+  .superRefine((options, context) => {
+    toolkitRules(options, context);
+    const settings: unknown = options.callSettings;
+    if (typeof settings !== 'object' || settings === null) return;
+    if ('abortSignal' in settings) {
+      context.addIssue({
+        code: 'custom',
+        path: ['callSettings', 'abortSignal'],
+        message: 'belongs to each run: pass it to run({ abortSignal })',
+        params: omitInput,
+      });
+    }
+    for (const field of agentOwnedCallSettings) {
+      if (field in settings) {
+        context.addIssue({
+          code: 'custom',
+          path: ['callSettings', field],
+          message: 'is set by the agent, not a call setting',
+          params: omitInput,
+        });
+      }
+    }
+  }, evenWithOtherProblems);

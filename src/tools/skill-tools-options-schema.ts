@@ -1,0 +1,64 @@
+import { z } from 'zod';
+import { evenWithOtherProblems, objectWithMethods, optionsObject } from '../config/option-schemas.js';
+import { omitInput } from '../config/validate-options.js';
+import type { SkillRepository } from '../repository/types.js';
+import { disclosureToolNames } from './tool-names.js';
+
+const readPageError = 'must be an integer of at least 1000';
+
+/** `SkillToolsOptions`, with the rules that tie `profile` to `executionTools`. */
+export const skillToolsOptionsSchema = optionsObject({
+  repository: objectWithMethods<SkillRepository>(['get'], 'must be a SkillRepository'),
+  profile: z
+    .union([z.literal('knowledge'), z.literal('full'), z.array(z.string())], {
+      error: 'must be "knowledge", "full" or an array of tool names',
+    })
+    .optional(),
+  executionTools: z
+    .array(z.looseObject({ name: z.string() }), { error: 'must be an array of tool definitions' })
+    .optional(),
+  skillNames: z.array(z.string(), { error: 'must be an array of skill names' }).optional(),
+  toolPool: z.array(z.string(), { error: 'must be an array of tool names' }).optional(),
+  maxLoadedSkills: z
+    .int({ error: 'must be a positive integer (0 or undefined for no limit)' })
+    .min(0, { error: 'must be a positive integer (0 or undefined for no limit)' })
+    .optional(),
+  readPageBytes: z.int({ error: readPageError }).min(1000, { error: readPageError }).optional(),
+  includeNonModelInvocable: z.boolean({ error: 'must be true or false' }).optional(),
+  includeModelDisabled: z.boolean({ error: 'must be true or false' }).optional(),
+}).superRefine((options, context) => {
+  // Options of the wrong type are reported by their own schemas; these rules read what they can.
+  const executionTools: unknown[] = Array.isArray(options.executionTools) ? options.executionTools : [];
+  const executionNames = executionTools.map((tool) => (tool as { name?: unknown } | null)?.name);
+  const clash = executionNames.find((name) => (disclosureToolNames as readonly string[]).includes(name as string));
+  if (clash !== undefined) {
+    context.addIssue({
+      code: 'custom',
+      path: ['executionTools'],
+      message: `holds "${clash}", the name of a disclosure tool`,
+      params: omitInput,
+    });
+  }
+  const profile: unknown = options.profile ?? 'knowledge';
+  if (profile === 'full' && executionNames.length === 0) {
+    context.addIssue({
+      code: 'custom',
+      path: ['profile'],
+      message:
+        '"full" needs executionTools (skill_run and workspace_exec from the workspace layer); pass them, or use profile "knowledge"',
+      params: omitInput,
+    });
+  }
+  if (Array.isArray(profile)) {
+    const known = new Set<unknown>([...disclosureToolNames, ...executionNames]);
+    const unknown = profile.filter((name) => !known.has(name));
+    if (unknown.length > 0) {
+      context.addIssue({
+        code: 'custom',
+        path: ['profile'],
+        message: `names unknown tools: ${unknown.join(', ')}. Known: ${[...known].join(', ')} (execution tools must be passed in executionTools)`,
+        params: omitInput,
+      });
+    }
+  }
+}, evenWithOtherProblems);
