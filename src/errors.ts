@@ -51,6 +51,8 @@ export const skillboxErrorCodes = [
   'SKILL_AGENT_CONFIG',
   'SKILL_AGENT_TURN_ABORTED',
   'SKILL_MCP_CONFIG_INVALID',
+  // hub
+  'SKILL_SOURCE_FAILED',
 ] as const;
 
 /** One of {@link skillboxErrorCodes}: the stable name of a kind of failure. */
