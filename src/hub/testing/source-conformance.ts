@@ -152,7 +152,8 @@ export function describeSkillSourceConformance(name: string, open: () => Promise
       await expect(resolveAndFetch(harness.source, reference, { signal: controller.signal })).rejects.toMatchObject({
         name: 'AbortError',
       });
-      expect(Date.now() - started).toBeLessThan(1_500);
+      // Well before the harness timeout (2 s): the abort, not the timeout, ended the call.
+      expect(Date.now() - started).toBeLessThan(1_800);
     });
   });
 }
