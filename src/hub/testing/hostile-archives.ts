@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import {
   type TarMember,
@@ -42,7 +43,7 @@ export function hostileTarGz(content: HostileSourceContent, top: string): Buffer
       members.push({ name: `${prefix}zeros.bin`, data: Buffer.alloc(16 * 1024 * 1024) });
       break;
     case 'oversize-file':
-      members.push({ name: `${prefix}large.bin`, data: Buffer.alloc(hostileArchiveLimits.maxEntryBytes + 1, 0x61) });
+      members.push({ name: `${prefix}large.bin`, data: randomBytes(hostileArchiveLimits.maxEntryBytes + 1) });
       break;
     default:
       return undefined;
@@ -70,7 +71,8 @@ export function hostileZip(content: HostileSourceContent): Buffer | undefined {
       members.push({ name: 'zeros.bin', data: Buffer.alloc(16 * 1024 * 1024) });
       break;
     case 'oversize-file':
-      members.push({ name: 'large.bin', data: Buffer.alloc(hostileArchiveLimits.maxEntryBytes + 1, 0x61) });
+      // Random bytes: a repetitive file would be refused for its compression ratio instead of its size.
+      members.push({ name: 'large.bin', data: randomBytes(hostileArchiveLimits.maxEntryBytes + 1) });
       break;
     default:
       return undefined;

@@ -179,7 +179,7 @@ export function describeSkillSourceHostileConformance(
         const error = await resolveAndFetch(harness.source, reference).catch((caught: unknown) => caught);
         expect(isSkillboxError(error, 'SKILL_SOURCE_FAILED'), String(error)).toBe(true);
         expect((error as Error).message).toContain(harness.source.type);
-        expect((error as Error).message).toMatch(reason);
+        expect((error as Error).message, String(error)).toMatch(reason);
       });
     }
   });
