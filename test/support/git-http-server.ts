@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -38,8 +38,10 @@ export async function startGitHttpServer(): Promise<GitHttpServer> {
 
   function git(name: string, args: readonly string[], input?: string): string {
     const repository = join(root, `${name}.git`);
-    execFileSync('git', ['init', '--quiet', '--bare', '--initial-branch=main', repository]);
-    execFileSync('git', ['--git-dir', repository, 'config', 'uploadpack.allowAnySHA1InWant', 'true']);
+    if (!existsSync(repository)) {
+      execFileSync('git', ['init', '--quiet', '--bare', '--initial-branch=main', repository]);
+      execFileSync('git', ['--git-dir', repository, 'config', 'uploadpack.allowAnySHA1InWant', 'true']);
+    }
     return execFileSync('git', ['--git-dir', repository, ...identity, ...args], {
       encoding: 'utf8',
       ...(input === undefined ? {} : { input }),

@@ -61,11 +61,11 @@ export function collectSkills(tree: readonly FetchedFile[], options: CollectSkil
   const topLevel = owners.filter(
     (folder) => !owners.some((other) => other !== folder && other.length < folder.length && isInside(folder, other)),
   );
-  const rootSkill = topLevel.includes(subPath) ? [subPath] : topLevel;
+  const skillRoots = topLevel.includes(subPath) ? [subPath] : topLevel;
 
   const wanted = options.skills === undefined ? undefined : new Set(options.skills);
   const byName = new Map<string, FetchedSkill>();
-  for (const folder of rootSkill) {
+  for (const folder of skillRoots) {
     const skillFiles = files
       .filter((file) => isInside(file.path, folder))
       .map((file) => ({ ...file, path: folder === '' ? file.path : file.path.slice(folder.length + 1) }));
@@ -82,13 +82,13 @@ export function collectSkills(tree: readonly FetchedFile[], options: CollectSkil
     } catch (error) {
       // A broken skill among many is left out, as the `skills` CLI does; one the user asked for is an error.
       const asked = folderName !== undefined && wanted?.has(folderName);
-      if (asked || rootSkill.length === 1)
+      if (asked || skillRoots.length === 1)
         throw fail('refused', `${folder || 'the root'}: ${(error as Error).message}`, error);
       continue;
     }
     const problem = folderNameProblem(name);
     if (problem !== undefined) {
-      if (wanted?.has(name) || rootSkill.length === 1)
+      if (wanted?.has(name) || skillRoots.length === 1)
         throw fail('refused', `the skill in "${folder || '.'}" has a name that ${problem}: ${JSON.stringify(name)}`);
       continue;
     }

@@ -8,7 +8,8 @@ import { createNpmSource } from './npm-source.js';
 
 describeSkillSourceConformance('npm', openNpmSourceHarness);
 
-describe('npm source', () => {
+// Each test packs with the real `npm pack`, which takes seconds on a loaded machine.
+describe('npm source', { timeout: 30_000 }, () => {
   let server: NpmRegistryServer;
   beforeAll(async () => {
     server = await startNpmRegistryServer();

@@ -77,9 +77,10 @@ function expectSameFiles(skill: FetchedSkill, name: 'alpha' | 'beta', keepsExecu
 export function describeSkillSourceConformance(name: string, open: () => Promise<SourceConformanceHarness>): void {
   describe(`${name} skill source conformance`, () => {
     let harness: SourceConformanceHarness;
+    // Publishing fixtures (npm pack, git commits) can take seconds on a loaded machine.
     beforeAll(async () => {
       harness = await open();
-    });
+    }, 60_000);
     afterAll(async () => {
       await harness?.close();
     });
@@ -165,9 +166,10 @@ export function describeSkillSourceHostileConformance(
 ): void {
   describe(`${name} skill source refuses hostile content`, () => {
     let harness: SourceConformanceHarness;
+    // Publishing fixtures (npm pack, git commits) can take seconds on a loaded machine.
     beforeAll(async () => {
       harness = await open();
-    });
+    }, 60_000);
     afterAll(async () => {
       await harness?.close();
     });
