@@ -44,6 +44,8 @@ export const skillboxErrorCodes = [
   // integrations
   'SKILL_CALL_CONTEXT_MISSING',
   'SKILL_AGENT_TURN_ABORTED',
+  // hub
+  'SKILL_SOURCE_FAILED',
 ] as const;
 
 /** One of {@link skillboxErrorCodes}: the stable name of a kind of failure. */

@@ -1,0 +1,41 @@
+import { SkillboxError } from '../../errors.js';
+import type { SkillSourceType } from '../skill-source.js';
+
+/**
+ * Why a source call failed, for callers that react differently: `not-found` (no such repository,
+ * ref, package, index entry or skill), `refused` (content that breaks a safety rule or a limit),
+ * `unavailable` (the network or the server failed), `invalid-reference` (the reference cannot be
+ * read in this source's syntax).
+ */
+export type SkillSourceFailure = 'not-found' | 'refused' | 'unavailable' | 'invalid-reference';
+
+/**
+ * A source could not resolve, fetch or search. The message starts with the source type and the
+ * reference, so a user installing from several places knows which one failed; it never holds a token.
+ */
+export class SkillSourceError extends SkillboxError {
+  readonly sourceType: SkillSourceType;
+  readonly reference: string;
+  readonly failure: SkillSourceFailure;
+
+  constructor(
+    sourceType: SkillSourceType,
+    reference: string,
+    failure: SkillSourceFailure,
+    reason: string,
+    options?: { cause?: unknown },
+  ) {
+    super('SKILL_SOURCE_FAILED', `${sourceType} source ${JSON.stringify(reference)}: ${reason}`, options);
+    this.sourceType = sourceType;
+    this.reference = reference;
+    this.failure = failure;
+  }
+}
+
+/** Builds the errors of one call, so each check names the failure and the reason only. */
+export type SourceErrorFactory = (failure: SkillSourceFailure, reason: string, cause?: unknown) => SkillSourceError;
+
+export function sourceErrorFactory(sourceType: SkillSourceType, reference: string): SourceErrorFactory {
+  return (failure, reason, cause) =>
+    new SkillSourceError(sourceType, reference, failure, reason, cause === undefined ? undefined : { cause });
+}
