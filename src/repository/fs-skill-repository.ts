@@ -11,6 +11,7 @@ import { compareNames } from './compare-names.js';
 import { isDocumentPath, isSkillFilePath } from './document-files.js';
 import { SkillNotFoundError, SkillPathError, SkillRepositoryOptionsError, StrictRepositoryError } from './errors.js';
 import { listSkillFiles, type SkillFileListing } from './list-skill-files.js';
+import { LockedSkillCheck } from './locked-skill-check.js';
 import { modelInvocableFromFrontmatter } from './model-invocation.js';
 import { bundledFileError, defaultMaxReadableFileBytes, readBundledFile } from './read-bundled-file.js';
 import { readSkillFiles } from './read-skill-files.js';
@@ -76,6 +77,13 @@ export interface FsSkillRepositoryOptions {
    * under `home`.
    */
   urlRoots?: UrlRootOptions;
+  /**
+   * Check every skill against the `skills-lock.json` of the folder it is installed in before `get`,
+   * `listFiles` or `readFile` hands it out (`<project>/skills-lock.json` for `<project>/.agents/skills`,
+   * else the folder's own). A skill without an entry, or whose files differ from it, is refused with
+   * LockedSkillError naming the files. Cheap when nothing changed: one stat per file (default false).
+   */
+  locked?: boolean;
 }
 
 /** What changed in the catalog between two scans, by skill name. */
@@ -201,6 +209,7 @@ export class FsSkillRepository implements SkillRepository {
     maxReadableFileBytes: number;
   };
   readonly #fileRule: BundledFileRule;
+  readonly #lockCheck: LockedSkillCheck | undefined;
   readonly #cache = new Map<string, CacheEntry>();
   #index: ScanIndex = { roots: [], folders: [], skipped: [], warnings: [], problems: [] };
   #view: CatalogView | undefined;
@@ -218,6 +227,9 @@ export class FsSkillRepository implements SkillRepository {
       maxReadableFileBytes: positiveInteger(options, 'maxReadableFileBytes', defaultMaxReadableFileBytes),
     };
     this.#fileRule = createBundledFileRule(options.deniedFileNames);
+    if (options.locked !== undefined && typeof options.locked !== 'boolean')
+      throw new SkillRepositoryOptionsError('locked', `must be true or false, got ${String(options.locked)}`);
+    this.#lockCheck = options.locked === true ? new LockedSkillCheck() : undefined;
     if (options.nested !== undefined && typeof options.nested !== 'boolean') {
       throw new SkillRepositoryOptionsError('nested', `must be true or false, got ${String(options.nested)}`);
     }
@@ -448,6 +460,7 @@ export class FsSkillRepository implements SkillRepository {
       if (!fresh || fresh.signature !== loaded.signature) loaded = (await this.#currentView()).winners.get(name);
     }
     if (!loaded) throw new SkillNotFoundError(name);
+    await this.#lockCheck?.check(name, loaded.indexed.folder);
     return loaded;
   }
 
