@@ -7,7 +7,14 @@ import { createSourceRegistry } from '../source-registry.js';
 import { createLocalSkillSource } from '../sources/local-source.js';
 import { skillFile, writeTestFiles } from '../testing/skill-folder.js';
 import { SkillInstallError } from './install-errors.js';
-import { addSkills, type InstallerOptions, installFromLock, removeSkill, updateSkills, verifyInstalled } from './installer.js';
+import {
+  addSkills,
+  type InstallerOptions,
+  installFromLock,
+  removeSkill,
+  updateSkills,
+  verifyInstalled,
+} from './installer.js';
 
 let project: string;
 let options: InstallerOptions;
@@ -49,7 +56,10 @@ describe('installer', () => {
   it('keeps lock fields and entries it does not know, and writes entries sorted as the skills CLI does', async () => {
     await writeFile(
       lockFile(),
-      JSON.stringify({ version: 1, skills: { zeta: { source: 'o/r', sourceType: 'github', computedHash: 'x', subagents: ['a'] } } }),
+      JSON.stringify({
+        version: 1,
+        skills: { zeta: { source: 'o/r', sourceType: 'github', computedHash: 'x', subagents: ['a'] } },
+      }),
     );
     await addSkills('./vendor', { skills: ['pdf'] }, options);
     const text = await readFile(lockFile(), 'utf8');
