@@ -21,7 +21,7 @@ const networkPatterns: readonly [RegExp, string][] = [
 ];
 
 const shellPatterns: readonly [RegExp, string][] = [
-  [/\bsubprocess\.|\bos\.(?:system|popen|exec\w*)\s*\(/, 'Python process spawn'],
+  [/\b(?:import|from)\s+subprocess\b|\bsubprocess\.|\bos\.(?:system|popen|exec\w*)\s*\(/, 'Python process spawn'],
   [/\bchild_process\b|\b(?:execSync|spawnSync|execFile)\s*\(/, 'Node.js child_process'],
   [/\b(?:bash|sh|zsh)\s+-c\b/, 'shell -c'],
   [/\|\s*(?:sudo\s+)?(?:bash|sh|zsh|python3?)\b(?!\S)/, 'download piped into an interpreter'],
