@@ -138,7 +138,17 @@ describe('installer', () => {
     );
     let shown = 0;
     await expect(
-      addSkills('./vendor', {}, { ...options, review: (reports) => ((shown = reports.length), false) }),
+      addSkills(
+        './vendor',
+        {},
+        {
+          ...options,
+          review: (reports) => {
+            shown = reports.length;
+            return false;
+          },
+        },
+      ),
     ).rejects.toThrow(/declined/);
     expect(shown).toBe(2);
     expect(await installed()).toEqual([]);
