@@ -158,6 +158,8 @@ const subpathPurpose = {
   './sessions/sqlite': 'A session store in SQLite (needs `better-sqlite3`).',
   './sessions/redis': 'A session store in Redis (needs `ioredis`).',
   './sessions/postgres': 'A session store in PostgreSQL (needs `pg`).',
+  './hub':
+    'Installing skills: sources, the installer behind `skillbox add` / `install` / `verify`, `skills-lock.json` (shared with the `skills` CLI), and the scan a reviewer reads before a skill runs.',
   './testing':
     'For your tests: conformance suites for your own runtime or session store, a scripted model, a recording runtime (needs `vitest` and `ai`).',
 };
@@ -182,6 +184,10 @@ const folderTitle = {
   'integrations/ai-sdk/testing': 'Testing',
   'workspace/testing': 'Testing',
   'sessions/testing': 'Testing',
+  hub: 'Sources',
+  'hub/sources': 'Sources',
+  'hub/install': 'Installer',
+  'hub/scan': 'Scan',
 };
 function renderApiPage() {
   const lines = [

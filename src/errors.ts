@@ -18,6 +18,8 @@ export const skillboxErrorCodes = [
   'STRICT_REPOSITORY_FAILED',
   'URL_ROOT_FAILED',
   'ARCHIVE_REFUSED',
+  'SKILLS_LOCK_INVALID',
+  'LOCKED_SKILL_CHANGED',
   // disclosure and tools
   'SKILL_LOAD_REQUEST_INVALID',
   'SKILL_UNAVAILABLE',
@@ -46,6 +48,7 @@ export const skillboxErrorCodes = [
   'SKILL_AGENT_TURN_ABORTED',
   // hub
   'SKILL_SOURCE_FAILED',
+  'SKILL_INSTALL_FAILED',
 ] as const;
 
 /** One of {@link skillboxErrorCodes}: the stable name of a kind of failure. */

@@ -41,6 +41,7 @@ export {
   type MemorySkillDefinition,
   type MemorySkillRepositoryOptions,
 } from './repository/memory-skill-repository.js';
+export { LockedSkillError, SkillsLockError } from './repository/skills-lock-errors.js';
 export { type StandardRootsOptions, standardSkillRoots } from './repository/standard-roots.js';
 // Repositories: where skills come from.
 export type {

@@ -11,6 +11,10 @@ export interface CliIo {
    * terminal-style.ts). Absent means no, so tests and pipes get plain text.
    */
   stderrIsTerminal?: boolean;
+  /** `--locked` was given: repositories check every skill against skills-lock.json before loading it. */
+  locked?: boolean;
+  /** Whether standard input is a terminal: `add` asks before installing only then. */
+  stdinIsTerminal?: boolean;
   /** Whether standard output is a terminal (colours on standard output). */
   stdoutIsTerminal?: boolean;
 }

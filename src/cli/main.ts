@@ -12,6 +12,7 @@ function defaultIo(): CliIo {
     env: process.env,
     stdin: process.stdin,
     stderrIsTerminal: process.stderr.isTTY === true,
+    stdinIsTerminal: process.stdin.isTTY === true,
     stdoutIsTerminal: process.stdout.isTTY === true,
   };
 }
@@ -28,8 +29,25 @@ function helpText(): string {
     'Options:',
     '  -h, --help     this text; `skillbox <command> --help` (or `skillbox help <command>`) for a command',
     '  -v, --version  the version of skillbox',
+    `  --locked       (${repositoryCommands.join(', ')}) load a skill only if it matches skills-lock.json`,
     '',
   ].join('\n');
+}
+
+/** Commands that open a skills repository, and so take `--locked`. */
+const repositoryCommands = ['list', 'show', 'prompt', 'tokens', 'run', 'chat', 'mcp'];
+
+/**
+ * `--locked` (before a `--` separator) taken out of a repository command's arguments: it is one
+ * switch of the repository every such command opens (see skill-roots.ts), not an option of each.
+ */
+function takeLockedFlag(name: string, args: string[]): { args: string[]; locked: boolean } {
+  if (!repositoryCommands.includes(name)) return { args, locked: false };
+  const separator = args.indexOf('--');
+  const end = separator === -1 ? args.length : separator;
+  const before = args.slice(0, end);
+  if (!before.includes('--locked')) return { args, locked: false };
+  return { args: [...before.filter((argument) => argument !== '--locked'), ...args.slice(end)], locked: true };
 }
 
 /**
@@ -80,8 +98,9 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
     io.stdout(`${command.usage.trimEnd()}\n`);
     return 0;
   }
+  const { args: commandArgs, locked } = takeLockedFlag(name, rest);
   try {
-    return await command.run(rest, io);
+    return await command.run(commandArgs, locked ? { ...io, locked: true } : io);
   } catch (error) {
     if (error instanceof CliUsageError) {
       io.stderr(

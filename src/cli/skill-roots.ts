@@ -31,6 +31,7 @@ export async function openRepositoryFromArgs(roots: string[], io: CliIo, command
       cwd: io.cwd,
       env: io.env,
       home: io.env.HOME ?? homedir(),
+      ...(io.locked === true ? { locked: true } : {}),
     });
   } finally {
     progress.done();

@@ -4,6 +4,13 @@
 // agent without a hosted model. They import vitest and `ai/test` (optional peer dependencies), so
 // they live on their own subpath and never load from the root entry.
 
+export { conformanceSkillTree } from '../hub/testing/conformance-skill-tree.js';
+export {
+  describeSkillSourceConformance,
+  describeSkillSourceHostileConformance,
+  type HostileSourceContent,
+  type SourceConformanceHarness,
+} from '../hub/testing/source-conformance.js';
 export {
   createScriptedModel,
   type ScriptedModel,

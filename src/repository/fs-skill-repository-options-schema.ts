@@ -26,6 +26,7 @@ export const fsSkillRepositoryOptionsSchema = optionsObject({
   maxReadableFileBytes: positiveInteger().optional(),
   deniedFileNames: deniedFileNamesSchema.optional(),
   nested: booleanOption().optional(),
+  locked: booleanOption().optional(),
   urlRoots: urlRootOptionsSchema.optional(),
 });
 

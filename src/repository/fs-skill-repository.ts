@@ -13,6 +13,7 @@ import { isDocumentPath, isSkillFilePath } from './document-files.js';
 import { SkillNotFoundError, SkillPathError, StrictRepositoryError } from './errors.js';
 import { fsSkillRepositoryOptionsSchema, skillWatchArgumentsSchema } from './fs-skill-repository-options-schema.js';
 import { listSkillFiles, type SkillFileListing } from './list-skill-files.js';
+import { LockedSkillCheck } from './locked-skill-check.js';
 import { modelInvocableFromFrontmatter } from './model-invocation.js';
 import { bundledFileError, defaultMaxReadableFileBytes, readBundledFile } from './read-bundled-file.js';
 import { readSkillFiles } from './read-skill-files.js';
@@ -78,6 +79,13 @@ export interface FsSkillRepositoryOptions {
    * under `home`.
    */
   urlRoots?: UrlRootOptions;
+  /**
+   * Check every skill against the `skills-lock.json` of the folder it is installed in before `get`,
+   * `listFiles` or `readFile` hands it out (`<project>/skills-lock.json` for `<project>/.agents/skills`,
+   * else the folder's own). A skill without an entry, or whose files differ from it, is refused with
+   * LockedSkillError naming the files. Cheap when nothing changed: one stat per file (default false).
+   */
+  locked?: boolean;
 }
 
 /** What changed in the catalog between two scans, by skill name. */
@@ -199,6 +207,7 @@ export class FsSkillRepository implements SkillRepository {
     maxReadableFileBytes: number;
   };
   readonly #fileRule: BundledFileRule;
+  readonly #lockCheck: LockedSkillCheck | undefined;
   readonly #cache = new Map<string, CacheEntry>();
   #index: ScanIndex = { roots: [], folders: [], skipped: [], warnings: [], problems: [] };
   #view: CatalogView | undefined;
@@ -217,6 +226,7 @@ export class FsSkillRepository implements SkillRepository {
       maxReadableFileBytes: positiveInteger(options, 'maxReadableFileBytes', defaultMaxReadableFileBytes),
     };
     this.#fileRule = createBundledFileRule(options.deniedFileNames, 'deniedFileNames', 'createFsSkillRepository');
+    this.#lockCheck = options.locked === true ? new LockedSkillCheck() : undefined;
     this.#urlRoots = {
       ...options.urlRoots,
       cacheDir:
@@ -434,6 +444,7 @@ export class FsSkillRepository implements SkillRepository {
       if (!fresh || fresh.signature !== loaded.signature) loaded = (await this.#currentView()).winners.get(name);
     }
     if (!loaded) throw new SkillNotFoundError(name);
+    await this.#lockCheck?.check(name, loaded.indexed.folder);
     return loaded;
   }
 

@@ -23,6 +23,15 @@ export interface Download {
   bytes: Buffer;
   /** The URL the bytes finally came from, after redirects. */
   finalUrl: URL;
+  /** The response's validators, kept with the cache entry so the next open can revalidate instead of download. */
+  etag?: string;
+  lastModified?: string;
+}
+
+/** Validators of a cached copy: the request becomes conditional, and 304 Not Modified is an answer. */
+export interface CachedValidators {
+  etag?: string;
+  lastModified?: string;
 }
 
 /** A download that failed; the message is a reason to put after the URL. */
@@ -95,7 +104,17 @@ function describeFetchError(error: unknown, timeoutMs: number, signal: AbortSign
  * checked before the body is read and the streamed size
  * while it is, and one timeout covers the whole exchange, body included.
  */
-export async function downloadWithLimits(url: string, limits: DownloadLimits): Promise<Download> {
+export async function downloadWithLimits(url: string, limits: DownloadLimits): Promise<Download>;
+export async function downloadWithLimits(
+  url: string,
+  limits: DownloadLimits,
+  cached: CachedValidators,
+): Promise<Download | 'not-modified'>;
+export async function downloadWithLimits(
+  url: string,
+  limits: DownloadLimits,
+  cached?: CachedValidators,
+): Promise<Download | 'not-modified'> {
   const signal = AbortSignal.timeout(limits.timeoutMs);
   let current = new URL(url);
   checkProtocol(current, undefined);
@@ -114,6 +133,8 @@ export async function downloadWithLimits(url: string, limits: DownloadLimits): P
       const headers: Record<string, string> = { 'accept-encoding': 'identity', 'user-agent': 'skillbox' };
       if (credentials !== undefined && current.origin === credentials.origin)
         headers.authorization = credentials.header;
+      if (cached?.etag !== undefined) headers['if-none-match'] = cached.etag;
+      if (cached?.lastModified !== undefined) headers['if-modified-since'] = cached.lastModified;
       // An archive is compressed already (hence identity): a transfer encoding would only hide its real size.
       let response: IncomingMessage;
       try {
@@ -141,6 +162,10 @@ export async function downloadWithLimits(url: string, limits: DownloadLimits): P
         current = next;
         continue;
       }
+      if (status === 304 && cached !== undefined) {
+        response.resume();
+        return 'not-modified';
+      }
       if (status < 200 || status > 299) {
         response.resume();
         throw new DownloadFailure(`HTTP ${status}${response.statusMessage ? ` ${response.statusMessage}` : ''}`);
@@ -152,7 +177,14 @@ export async function downloadWithLimits(url: string, limits: DownloadLimits): P
           `Content-Length ${declared} is over the ${limits.maxBytes}-byte limit (maxDownloadBytes)`,
         );
       }
-      return { bytes: await readBody(response, limits.maxBytes), finalUrl: current };
+      const etag = response.headers.etag;
+      const lastModified = response.headers['last-modified'];
+      return {
+        bytes: await readBody(response, limits.maxBytes),
+        finalUrl: current,
+        ...(typeof etag === 'string' ? { etag } : {}),
+        ...(typeof lastModified === 'string' ? { lastModified } : {}),
+      };
     }
   } catch (error) {
     if (error instanceof DownloadFailure) throw error;

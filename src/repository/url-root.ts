@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdir, mkdtemp, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { validateOptions } from '../config/validate-options.js';
 import type { ArchiveEntry } from './archive/archive-entry.js';
@@ -8,8 +8,9 @@ import { detectArchiveFormat } from './archive/detect-archive-format.js';
 import { UnsafeArchiveError } from './archive/errors.js';
 import { readArchive } from './archive/read-archive.js';
 import { writeArchiveEntries } from './archive/write-archive-entries.js';
+import { withExclusiveLock } from './exclusive-lock.js';
 import { defaultSkillsCacheDir } from './url-root-cache-dir.js';
-import { type Download, DownloadFailure, downloadWithLimits } from './url-root-download.js';
+import { type CachedValidators, type Download, DownloadFailure, downloadWithLimits } from './url-root-download.js';
 import { displayUrl, UrlRootError } from './url-root-errors.js';
 import { urlRootOptionsSchema } from './url-root-options-schema.js';
 
@@ -120,12 +121,47 @@ async function entriesOf(download: Download, original: URL, limits: ArchiveLimit
   ];
 }
 
-async function install(url: string, entry: string, options: CheckedOptions): Promise<string> {
+/** The validators a complete entry was stored with (none for entries written before they were kept). */
+async function validatorsOf(entry: string): Promise<CachedValidators> {
+  try {
+    const record = JSON.parse(await readFile(join(entry, urlRootSentinelName), 'utf8')) as Record<string, unknown>;
+    return {
+      ...(typeof record.etag === 'string' ? { etag: record.etag } : {}),
+      ...(typeof record.lastModified === 'string' ? { lastModified: record.lastModified } : {}),
+    };
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * Asks the server whether the cached copy is current (If-None-Match / If-Modified-Since): 304 keeps
+ * it, a new body replaces it. When the server cannot be reached or fails, the cached copy is used:
+ * it was checked whole when it was stored, and an agent should not lose its skills to an outage.
+ * An entry stored without validators is used as it is, as a re-download on every open would be.
+ */
+async function revalidate(url: string, entry: string, options: CheckedOptions): Promise<string> {
+  const root = join(entry, 'root');
+  const validators = await validatorsOf(entry);
+  if (validators.etag === undefined && validators.lastModified === undefined) return root;
+  let answer: Download | 'not-modified';
+  try {
+    answer = await downloadWithLimits(url, options.download, validators);
+  } catch (error) {
+    if (error instanceof DownloadFailure) return root;
+    throw error;
+  }
+  if (answer === 'not-modified') return root;
+  return install(url, entry, options, answer);
+}
+
+async function install(url: string, entry: string, options: CheckedOptions, downloaded?: Download): Promise<string> {
   const shown = displayUrl(url);
   const root = join(entry, 'root');
   let entries: ArchiveEntry[];
+  let download: Download;
   try {
-    const download = await downloadWithLimits(url, options.download);
+    download = downloaded ?? (await downloadWithLimits(url, options.download));
     entries = await entriesOf(download, new URL(url), options.archive);
   } catch (error) {
     if (error instanceof DownloadFailure || error instanceof UnsafeArchiveError)
@@ -143,18 +179,21 @@ async function install(url: string, entry: string, options: CheckedOptions): Pro
       url: shown,
       files: entries.filter((item) => item.type === 'file').length,
       completedAt: new Date().toISOString(),
+      ...(download.etag === undefined ? {} : { etag: download.etag }),
+      ...(download.lastModified === undefined ? {} : { lastModified: download.lastModified }),
     };
     await writeFile(join(temporary, urlRootSentinelName), `${JSON.stringify(record)}\n`, { mode: 0o644 });
     try {
       await rename(temporary, entry);
     } catch (error) {
-      // Another process finished the same URL first: its copy is as good as ours.
-      if (await isComplete(entry)) return root;
       const code = (error as NodeJS.ErrnoException).code;
       if (code !== 'ENOTEMPTY' && code !== 'EEXIST') throw error;
-      // A folder without a sentinel was not made by a finished install (those arrive whole); replace it.
-      await rm(entry, { recursive: true, force: true });
+      // An older copy (being revalidated) or a folder without a sentinel (not made by a finished
+      // install, which arrives whole) is moved aside first, so the new copy appears in one rename.
+      const aside = `${temporary}-old`;
+      await rename(entry, aside);
       await rename(temporary, entry);
+      await rm(aside, { recursive: true, force: true });
     }
     temporary = undefined;
     return root;
@@ -174,9 +213,10 @@ async function install(url: string, entry: string, options: CheckedOptions): Pro
 /**
  * Makes an `http://` or `https://` skills root into a local folder and returns its path. The first
  * call downloads the file (an archive or a lone `SKILL.md`), checks it whole, and extracts it into
- * the cache; later calls, in this process or another, find the entry complete and download nothing.
- * A cached entry is never revalidated: to pick up a new version, publish it under a new URL or
- * delete the entry. Throws UrlRootError (naming the URL, and the entry for a refused archive).
+ * the cache; later calls, in this process or another, send the stored `ETag` / `Last-Modified` back
+ * and download again only when the server answers with a new body (not 304). Offline, or when the
+ * server fails, a complete cached entry is used. Processes share one lock per entry, so many opening
+ * one URL at once download it once. Throws UrlRootError (naming the URL, and the entry for a refused archive).
  */
 export async function resolveUrlRoot(url: string, options: UrlRootOptions = {}): Promise<string> {
   const checked = checkOptions(options);
@@ -190,10 +230,13 @@ export async function resolveUrlRoot(url: string, options: UrlRootOptions = {}):
     throw new UrlRootError(displayUrl(url), `${parsed.protocol} URLs are not downloaded; use http, https or file`);
   }
   const entry = urlRootCacheEntry(url, checked.cacheDir);
-  if (await isComplete(entry)) return join(entry, 'root');
   const pending = inFlight.get(entry);
   if (pending) return pending;
-  const started = install(url, entry, checked).finally(() => inFlight.delete(entry));
+  const started = withExclusiveLock(
+    `${entry}.lock`,
+    async () => ((await isComplete(entry)) ? revalidate(url, entry, checked) : install(url, entry, checked)),
+    { timeoutMs: checked.download.timeoutMs * 2 },
+  ).finally(() => inFlight.delete(entry));
   inFlight.set(entry, started);
   return started;
 }

@@ -14,18 +14,19 @@ export type SkillSourceFailure = 'not-found' | 'refused' | 'unavailable' | 'inva
  * reference, so a user installing from several places knows which one failed; it never holds a token.
  */
 export class SkillSourceError extends SkillboxError {
-  readonly sourceType: SkillSourceType;
+  /** Undefined when no source understood the reference at all. */
+  readonly sourceType: SkillSourceType | undefined;
   readonly reference: string;
   readonly failure: SkillSourceFailure;
 
   constructor(
-    sourceType: SkillSourceType,
+    sourceType: SkillSourceType | undefined,
     reference: string,
     failure: SkillSourceFailure,
     reason: string,
     options?: { cause?: unknown },
   ) {
-    super('SKILL_SOURCE_FAILED', `${sourceType} source ${JSON.stringify(reference)}: ${reason}`, options);
+    super('SKILL_SOURCE_FAILED', `${sourceType ?? 'no'} source ${JSON.stringify(reference)}: ${reason}`, options);
     this.sourceType = sourceType;
     this.reference = reference;
     this.failure = failure;

@@ -1,0 +1,134 @@
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { skillFile, writeTestFiles } from '../../hub/testing/skill-folder.js';
+import type { CliIo } from '../command.js';
+import { main } from '../main.js';
+
+let project: string;
+
+beforeEach(async () => {
+  project = await mkdtemp(join(tmpdir(), 'skillbox-cli-add-'));
+  await writeTestFiles(join(project, 'vendor'), [
+    { path: 'pdf/SKILL.md', text: skillFile('pdf') },
+    { path: 'pdf/scripts/fill.sh', text: '#!/bin/sh\ncurl https://example.com\n', executable: true },
+    { path: 'notes/SKILL.md', text: skillFile('notes') },
+  ]);
+});
+afterEach(async () => {
+  await rm(project, { recursive: true, force: true });
+});
+
+async function cli(
+  args: string[],
+  extra: Partial<CliIo> = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const code = await main(args, {
+    stdout: (text) => void (stdout += text),
+    stderr: (text) => void (stderr += text),
+    cwd: project,
+    env: { HOME: project },
+    ...extra,
+  });
+  return { code, stdout, stderr };
+}
+
+const installed = () => readdir(join(project, '.agents/skills')).catch(() => [] as string[]);
+
+describe('skillbox add', () => {
+  it('installs a skill with nothing to review without asking, and prints plain progress lines in a pipe', async () => {
+    const result = await cli(['add', './vendor', '--skill', 'notes']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe(`installed notes -> ${join(project, '.agents/skills/notes')}\n`);
+    expect(result.stderr).toContain('skillbox add: resolving ./vendor\n');
+    expect(result.stderr).toContain('notes: 1 file, ');
+    expect(await installed()).toEqual(['notes']);
+  });
+
+  it('shows the scan and refuses without --yes when no one can be asked', async () => {
+    const result = await cli(['add', './vendor', '--skill', 'pdf']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('script         scripts/fill.sh  sh script');
+    expect(result.stderr).toContain('network        scripts/fill.sh:2  curl/wget');
+    expect(result.stderr).toContain('rerun with --yes');
+    expect(await installed()).toEqual([]);
+    expect((await cli(['add', './vendor', '--skill', 'pdf', '--yes'])).code).toBe(0);
+    expect(await installed()).toEqual(['pdf']);
+  });
+
+  it('asks on a terminal and installs on "y", refuses on anything else', async () => {
+    const terminal = (answer: string) => {
+      const stdin = new PassThrough();
+      stdin.end(`${answer}\n`);
+      return { stdin, stdinIsTerminal: true, stderrIsTerminal: true };
+    };
+    const declined = await cli(['add', './vendor', '--skill', 'pdf'], terminal('n'));
+    expect(declined.stderr).toContain('Install these skills? [y/N] ');
+    expect(declined.code).toBe(1);
+    expect(await installed()).toEqual([]);
+    expect((await cli(['add', './vendor', '--skill', 'pdf'], terminal('y'))).code).toBe(0);
+    expect(await installed()).toEqual(['pdf']);
+  });
+
+  it('--deny-scripts refuses a skill that ships a script', async () => {
+    const result = await cli(['add', './vendor', '--deny-scripts', '--yes']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('refused by --deny-scripts: pdf/scripts/fill.sh');
+    expect(await installed()).toEqual([]);
+  });
+
+  it('verify, --locked, remove and install --frozen work on what add installed', async () => {
+    await cli(['add', './vendor', '--yes']);
+    expect((await cli(['verify'])).code).toBe(0);
+    await writeFile(join(project, '.agents/skills/notes/SKILL.md'), skillFile('notes', 'Edited.'));
+    const verify = await cli(['verify']);
+    expect(verify.code).toBe(1);
+    expect(verify.stdout).toContain('CHANGED notes\n          SKILL.md: content changed');
+    const shown = await cli(['show', 'notes', '--locked', '--root', '.agents/skills']);
+    expect(shown.code).toBe(1);
+    expect(shown.stderr).toContain(`${join(project, '.agents/skills/notes/SKILL.md')}: content changed`);
+    expect((await cli(['show', 'pdf', '--locked', '--root', '.agents/skills'])).code).toBe(0);
+    expect((await cli(['remove', 'notes'])).stdout).toBe('removed notes\n');
+    await rm(join(project, '.agents'), { recursive: true });
+    const restored = await cli(['install', '--frozen', '--yes']);
+    expect(restored.code).toBe(0);
+    expect(await installed()).toEqual(['pdf']);
+  });
+
+  it('reports usage errors with exit 2', async () => {
+    expect((await cli(['add'])).code).toBe(2);
+    expect((await cli(['add', './vendor', '--bogus'])).code).toBe(2);
+  });
+});
+
+describe('skillbox scan, init and search', () => {
+  it('scan --json lists findings per skill and exits 1 when something needs review', async () => {
+    const result = await cli(['scan', 'vendor', '--json']);
+    expect(result.code).toBe(1);
+    const output = JSON.parse(result.stdout) as { skills: { skill: string; findings: { kind: string }[] }[] };
+    expect(output.skills.map((report) => report.skill)).toEqual(['notes', 'pdf']);
+    expect(output.skills[1]?.findings.map((finding) => finding.kind)).toEqual(['script', 'network', 'executable']);
+    expect((await cli(['scan', 'vendor/notes'])).code).toBe(0);
+  });
+
+  it('init creates a skill that validates, and refuses a bad name or an existing folder', async () => {
+    const created = await cli(['init', 'my-skill']);
+    expect(created.code).toBe(0);
+    expect(await readFile(join(project, 'my-skill/SKILL.md'), 'utf8')).toContain('name: my-skill');
+    expect((await cli(['validate', join(project, 'my-skill')])).code).toBe(0);
+    expect((await cli(['init', 'my-skill'])).stderr).toContain('exists already');
+    const bad = await cli(['init', 'Bad_Name']);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('Bad_Name');
+  });
+
+  it('search says so when no configured source has a catalogue', async () => {
+    const result = await cli(['search', 'pdf']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('none of the configured sources (local) has a catalogue to search');
+  });
+});

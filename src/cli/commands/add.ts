@@ -1,0 +1,63 @@
+import { addSkills } from '../../hub/install/installer.js';
+import { type CliCommand, type CliIo, CliUsageError } from '../command.js';
+import { installerOptionsFor, installProgress, targetOptionsUsage } from '../hub-command-support.js';
+import { parseCommandArguments } from '../parse-command-arguments.js';
+
+const usage = `Usage: skillbox add SOURCE [--skill NAME]... [--to DIR] [--ref REF] [--yes] [--deny-scripts]
+
+Installs the skills of SOURCE into DIR and records them in skills-lock.json (the file the skills
+CLI reads too). SOURCE is a folder (./path, /path, file:URL). Every skill is checked (names, paths,
+sizes) and scanned before anything is written; the scan is shown, and a skill with scripts,
+binaries, links, hidden or encoded content is installed only after you say yes.
+
+Options:
+  --skill NAME   install only this skill of SOURCE; repeat for several
+  --ref REF      the branch, tag or version to install (sources that have refs)
+${targetOptionsUsage}
+  --yes          accept the scan without asking (needed when standard input is not a terminal)
+  --deny-scripts refuse any skill that ships scripts, executables or binaries
+
+Exit status: 0 installed, 1 refused or failed (nothing is written then), 2 on bad usage.
+`;
+
+async function run(args: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseCommandArguments({
+    args,
+    options: {
+      skill: { type: 'string', multiple: true, default: [] },
+      to: { type: 'string' },
+      lock: { type: 'string' },
+      ref: { type: 'string' },
+      yes: { type: 'boolean', short: 'y', default: false },
+      'deny-scripts': { type: 'boolean', default: false },
+    },
+    allowPositionals: true,
+    strict: true,
+  });
+  if (positionals.length !== 1) throw new CliUsageError('give exactly one SOURCE');
+  const progress = installProgress(io, 'add');
+  try {
+    const installed = await addSkills(
+      positionals[0] as string,
+      { skills: values.skill ?? [], ...(values.ref === undefined ? {} : { ref: values.ref }) },
+      installerOptionsFor(
+        io,
+        'add',
+        { to: values.to, lock: values.lock, yes: values.yes === true, denyScripts: values['deny-scripts'] === true },
+        progress.onProgress,
+      ),
+    );
+    progress.done();
+    for (const skill of installed) io.stdout(`installed ${skill.name} -> ${skill.path}\n`);
+    return 0;
+  } finally {
+    progress.done();
+  }
+}
+
+export const addCommand: CliCommand = {
+  name: 'add',
+  summary: 'install skills from a source into ./.agents/skills and skills-lock.json',
+  usage,
+  run,
+};

@@ -1,0 +1,59 @@
+import { installFromLock } from '../../hub/install/installer.js';
+import type { CliCommand, CliIo } from '../command.js';
+import { installerOptionsFor, installProgress, targetOptionsUsage } from '../hub-command-support.js';
+import { parseCommandArguments } from '../parse-command-arguments.js';
+
+const usage = `Usage: skillbox install [--frozen] [--to DIR] [--yes] [--deny-scripts]
+
+Installs every skill listed in skills-lock.json (written by skillbox or by the skills CLI).
+
+Options:
+  --frozen       install exactly what the lock records (same commit or version, same content
+                 hashes) or fail with nothing written; without it the lock is rewritten with
+                 what the sources give now
+${targetOptionsUsage}
+  --yes          accept the scan without asking
+  --deny-scripts refuse any skill that ships scripts, executables or binaries
+
+Exit status: 0 installed, 1 refused or failed, 2 on bad usage.
+`;
+
+async function run(args: string[], io: CliIo): Promise<number> {
+  const { values } = parseCommandArguments({
+    args,
+    options: {
+      frozen: { type: 'boolean', default: false },
+      to: { type: 'string' },
+      lock: { type: 'string' },
+      yes: { type: 'boolean', short: 'y', default: false },
+      'deny-scripts': { type: 'boolean', default: false },
+    },
+    allowPositionals: false,
+    strict: true,
+  });
+  const progress = installProgress(io, 'install');
+  try {
+    const installed = await installFromLock({
+      ...installerOptionsFor(
+        io,
+        'install',
+        { to: values.to, lock: values.lock, yes: values.yes === true, denyScripts: values['deny-scripts'] === true },
+        progress.onProgress,
+      ),
+      frozen: values.frozen === true,
+    });
+    progress.done();
+    if (installed.length === 0) io.stdout('the lock lists no skills\n');
+    for (const skill of installed) io.stdout(`installed ${skill.name} -> ${skill.path}\n`);
+    return 0;
+  } finally {
+    progress.done();
+  }
+}
+
+export const installCommand: CliCommand = {
+  name: 'install',
+  summary: 'install the skills skills-lock.json lists (--frozen: exactly as locked)',
+  usage,
+  run,
+};

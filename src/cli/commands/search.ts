@@ -1,0 +1,53 @@
+import { type CliCommand, type CliIo, CliUsageError } from '../command.js';
+import { createCliSourceRegistry } from '../hub-command-support.js';
+import { parseCommandArguments } from '../parse-command-arguments.js';
+
+const usage = `Usage: skillbox search QUERY [--limit N] [--json]
+
+Searches every source that has a catalogue and prints each hit with the SOURCE to give skillbox add.
+
+Options:
+  --limit N   at most N hits (default 20)
+  --json      print {"results":[{"name","description","source","installs"?}],"failures":[...]}
+
+Exit status: 0 (also with no hits), 1 when no source can search or every search failed, 2 on bad usage.
+`;
+
+async function run(args: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseCommandArguments({
+    args,
+    options: { limit: { type: 'string', default: '20' }, json: { type: 'boolean', default: false } },
+    allowPositionals: true,
+    strict: true,
+  });
+  if (positionals.length === 0) throw new CliUsageError('give a QUERY');
+  const limit = Number(values.limit);
+  if (!Number.isSafeInteger(limit) || limit < 1)
+    throw new CliUsageError(`--limit must be a positive integer, got "${values.limit}"`);
+  const registry = createCliSourceRegistry(io);
+  const { results, failures, searched } = await registry.search(positionals.join(' '), { limit });
+  if (searched === 0) {
+    io.stderr(
+      `skillbox search: none of the configured sources (${registry.sources.map((source) => source.type).join(', ')}) has a catalogue to search\n`,
+    );
+    return 1;
+  }
+  for (const failure of failures) io.stderr(`skillbox search: ${failure}\n`);
+  if (values.json === true) {
+    io.stdout(`${JSON.stringify({ results, failures }, null, 2)}\n`);
+  } else {
+    if (results.length === 0) io.stdout(`no skill matches "${positionals.join(' ')}"\n`);
+    for (const hit of results)
+      io.stdout(
+        `${hit.name}  ${hit.source}${hit.installs === undefined ? '' : `  (${hit.installs} installs)`}\n    ${hit.description}\n`,
+      );
+  }
+  return failures.length === searched ? 1 : 0;
+}
+
+export const searchCommand: CliCommand = {
+  name: 'search',
+  summary: 'search the sources that have a catalogue',
+  usage,
+  run,
+};

@@ -1,0 +1,88 @@
+import { createInterface } from 'node:readline';
+import type { InstallerOptions, InstallProgress } from '../hub/install/installer.js';
+import { formatScanReports } from '../hub/scan/format-scan-report.js';
+import type { SkillScanReport } from '../hub/scan/scan-finding.js';
+import { createSourceRegistry, type SourceRegistry } from '../hub/source-registry.js';
+import { createSkillSources } from '../hub/sources/create-skill-sources.js';
+import { createLocalSkillSource } from '../hub/sources/local-source.js';
+import type { CliIo } from './command.js';
+import { startProgress } from './progress.js';
+
+/**
+ * The sources the CLI installs from, most specific syntax first: the local folder source takes
+ * paths (`./x`, `/x`, `~/x`, `file:`), which no remote source claims, so it goes before the bare
+ * `owner/repo` that GitHub takes last.
+ */
+export function createCliSourceRegistry(io: CliIo): SourceRegistry {
+  return createSourceRegistry([
+    createLocalSkillSource({ cwd: io.cwd }),
+    ...createSkillSources({ environment: io.env }),
+  ]);
+}
+
+/** Progress of an install: a redrawn status line on a terminal, plain lines in a pipe or a log. */
+export function installProgress(
+  io: CliIo,
+  command: string,
+): { onProgress: (progress: InstallProgress) => void; done: () => void } {
+  if (io.stderrIsTerminal === true) {
+    const progress = startProgress(io, command, 'starting', { delayMs: 300 });
+    return { onProgress: ({ message }) => progress.update(message), done: () => progress.done() };
+  }
+  return { onProgress: ({ message }) => io.stderr(`skillbox ${command}: ${message}\n`), done: () => {} };
+}
+
+async function askYesNo(io: CliIo, question: string): Promise<boolean> {
+  if (io.stdin === undefined) return false;
+  const lines = createInterface({ input: io.stdin, terminal: false });
+  io.stderr(question);
+  try {
+    for await (const line of lines) return /^\s*y(es)?\s*$/i.test(line);
+    return false;
+  } finally {
+    lines.close();
+  }
+}
+
+/**
+ * The review step of `add`, `update` and `install`: the scan goes to standard error; a skill with
+ * nothing to review installs; otherwise `--yes` accepts, a terminal is asked, and anything else
+ * (a pipe, CI) refuses, because nobody has seen what would run.
+ */
+export function cliReview(
+  io: CliIo,
+  command: string,
+  yes: boolean,
+): (reports: readonly SkillScanReport[]) => Promise<boolean> {
+  return async (reports) => {
+    io.stderr(formatScanReports(reports));
+    if (reports.every((report) => report.findings.length === 0) || yes) return true;
+    if (io.stdinIsTerminal === true && io.stderrIsTerminal === true)
+      return askYesNo(io, 'Install these skills? [y/N] ');
+    io.stderr(`skillbox ${command}: the scan found files to review and no one was asked; rerun with --yes to accept\n`);
+    return false;
+  };
+}
+
+/** The installer options every hub command shares. */
+export function installerOptionsFor(
+  io: CliIo,
+  command: string,
+  flags: { to?: string | undefined; lock?: string | undefined; yes?: boolean; denyScripts?: boolean },
+  onProgress: (progress: InstallProgress) => void,
+): InstallerOptions {
+  return {
+    registry: createCliSourceRegistry(io),
+    cwd: io.cwd,
+    ...(flags.to === undefined ? {} : { target: flags.to }),
+    ...(flags.lock === undefined ? {} : { lockFile: flags.lock }),
+    denyScripts: flags.denyScripts === true,
+    review: cliReview(io, command, flags.yes === true),
+    onProgress,
+  };
+}
+
+/** Usage lines for the options every installing command shares. */
+export const targetOptionsUsage = `  --to DIR       the folder skills are installed in (default ./.agents/skills)
+  --lock FILE    the lock file (default ./skills-lock.json for a .agents/skills or .claude/skills
+                 folder, else DIR/skills-lock.json)`;

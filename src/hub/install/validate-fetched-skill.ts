@@ -1,0 +1,71 @@
+import { unhashedFolderNames } from '../../repository/skill-digest.js';
+import type { SkillSizeLimits } from '../skill-size-limits.js';
+import type { FetchedSkill } from '../skill-source.js';
+import { SkillInstallError } from './install-errors.js';
+
+/** A skill name usable as one folder name on any disk: letters, digits, `.`, `_`, `-`, not starting with a dot. */
+const safeName = /^[\p{L}\p{N}][\p{L}\p{N}._-]{0,127}$/u;
+const controlCharacter = /[\p{Cc}\u2028\u2029]/u;
+
+/** Why `name` cannot be an install folder name, or undefined. */
+export function skillFolderNameProblem(name: unknown): string | undefined {
+  if (typeof name !== 'string' || name === '') return 'is empty';
+  if (!safeName.test(name))
+    return 'must be one folder name of letters, digits, ".", "_" or "-" (at most 128, not starting with "." or "-")';
+  return undefined;
+}
+
+function pathProblem(path: unknown): string | undefined {
+  if (typeof path !== 'string' || path === '') return 'is empty';
+  if (path.length > 1024) return 'is longer than 1,024 characters';
+  if (controlCharacter.test(path)) return 'holds a control character';
+  if (path.includes('\\')) return 'holds a backslash';
+  if (path.startsWith('/') || /^[A-Za-z]:/.test(path)) return 'is absolute';
+  const segments = path.split('/');
+  if (segments.some((segment) => segment === '..')) return 'climbs out of the skill folder (..)';
+  if (segments.some((segment) => segment === '' || segment === '.')) return 'has an empty or "." segment';
+  if (segments.slice(0, -1).some((segment) => unhashedFolderNames.has(segment)))
+    return `goes through ${segments.find((segment) => unhashedFolderNames.has(segment))}, which hashes leave out`;
+  return undefined;
+}
+
+/**
+ * Checks a skill as a source delivered it, whatever the source: a usable name, SKILL.md at the top,
+ * every path relative and confined (no `..`, absolute, backslash or drive paths), no two paths that
+ * collide on a case-insensitive disk or where one is a file and the other a folder, and the limits.
+ * Throws SkillInstallError naming the skill, file and rule.
+ */
+export function validateFetchedSkill(skill: FetchedSkill, limits: SkillSizeLimits, reference: string): void {
+  const nameProblem = skillFolderNameProblem(skill.name);
+  if (nameProblem !== undefined)
+    throw new SkillInstallError(`${reference}: skill name ${JSON.stringify(skill.name)} ${nameProblem}`);
+  const where = `${reference}: skill ${skill.name}`;
+  if (skill.files.length > limits.maxFiles)
+    throw new SkillInstallError(`${where} has ${skill.files.length} files, over the ${limits.maxFiles}-file limit`);
+  const folded = new Set<string>();
+  const folders = new Set<string>();
+  let total = 0;
+  for (const file of skill.files) {
+    const problem = pathProblem(file.path);
+    if (problem !== undefined) throw new SkillInstallError(`${where}: file ${JSON.stringify(file.path)} ${problem}`);
+    const key = file.path.toLowerCase();
+    if (folded.has(key))
+      throw new SkillInstallError(`${where}: file ${file.path} appears twice (paths are compared ignoring case)`);
+    folded.add(key);
+    const segments = key.split('/');
+    for (let end = 1; end < segments.length; end += 1) folders.add(segments.slice(0, end).join('/'));
+    if (!(file.bytes instanceof Uint8Array))
+      throw new SkillInstallError(`${where}: file ${file.path} has no byte content`);
+    if (file.bytes.length > limits.maxFileBytes)
+      throw new SkillInstallError(
+        `${where}: file ${file.path} is ${file.bytes.length} bytes, over the ${limits.maxFileBytes}-byte limit per file`,
+      );
+    total += file.bytes.length;
+    if (total > limits.maxSkillBytes)
+      throw new SkillInstallError(`${where} holds over ${limits.maxSkillBytes} bytes in all`);
+  }
+  for (const key of folded)
+    if (folders.has(key)) throw new SkillInstallError(`${where}: ${key} is both a file and a folder`);
+  if (!skill.files.some((file) => file.path === 'SKILL.md'))
+    throw new SkillInstallError(`${where} has no SKILL.md at its top`);
+}
