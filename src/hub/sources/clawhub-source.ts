@@ -7,6 +7,7 @@ import { httpGet, parseJsonBody } from './http-get.js';
 import { type SourceErrorFactory, sourceErrorFactory } from './skill-source-error.js';
 import { type SourceFetchLimits, sourceFetchLimits } from './source-limits.js';
 
+/** Options of `createClawHubSource`: the API base URL and fetch limits. */
 export interface ClawHubSourceOptions {
   /** The ClawHub API origin, `https://clawhub.ai` by default (paths are under `/api/v1`). */
   readonly baseUrl?: string;

@@ -11,6 +11,7 @@ import { runGit } from './run-git.js';
 import { type SourceErrorFactory, sourceErrorFactory } from './skill-source-error.js';
 import { type SourceFetchLimits, sourceFetchLimits } from './source-limits.js';
 
+/** Options of `createGitSource`: allowed transports, the temporary folder and fetch limits. */
 export interface GitSourceOptions {
   /**
    * Allow `http://` and `git://`, which neither encrypt nor authenticate the server (the commit id

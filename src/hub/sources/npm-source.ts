@@ -8,6 +8,7 @@ import { httpGet, parseJsonBody } from './http-get.js';
 import { type SourceErrorFactory, sourceErrorFactory } from './skill-source-error.js';
 import { type SourceFetchLimits, sourceFetchLimits } from './source-limits.js';
 
+/** Options of `createNpmSource`: the registry URL and fetch limits. */
 export interface NpmSourceOptions {
   /** The registry, `https://registry.npmjs.org` by default. */
   readonly registryUrl?: string;

@@ -6,6 +6,7 @@ import { httpGet, parseJsonBody } from './http-get.js';
 import { type SourceErrorFactory, sourceErrorFactory } from './skill-source-error.js';
 import { type SourceFetchLimits, sourceFetchLimits } from './source-limits.js';
 
+/** Options of `createSkillsShSource`: the search API base URL and fetch limits. */
 export interface SkillsShSourceOptions {
   /** The skills.sh service, `https://skills.sh` by default (the `skills` CLI reads `SKILLS_API_URL`). */
   readonly baseUrl?: string;

@@ -14,6 +14,7 @@ export interface SourceFetchLimits {
 
 const mebibyte = 1024 * 1024;
 
+/** The network limits a source uses when a caller sets none: 60 s per request, 128 MiB per download, 5 redirects. */
 export const defaultSourceFetchLimits: Readonly<SourceFetchLimits> = Object.freeze({
   timeoutMs: 60_000,
   maxDownloadBytes: 128 * mebibyte,

@@ -10,6 +10,7 @@ import { type SourceErrorFactory, sourceErrorFactory } from './skill-source-erro
 import { type SourceFetchLimits, sourceFetchLimits } from './source-limits.js';
 import { parseWellKnownIndex, type WellKnownEntry } from './well-known-index.js';
 
+/** Options of `createWellKnownSource`: fetch limits for the index and its files. */
 export interface WellKnownSourceOptions {
   /** Hosts whose URLs are something else (GitHub and friends); their URLs are not matched. */
   readonly excludedHosts?: readonly string[];
