@@ -15,11 +15,6 @@ export function nonNegativeInteger(): z.ZodType<number> {
   return z.int({ error }).min(0, { error });
 }
 
-/** A number of at least `minimum`, or one of the extra values listed (`null`, `Infinity`). */
-export function numberAtLeast(minimum: number, error: string): z.ZodType<number> {
-  return z.number({ error }).refine((value) => value >= minimum, { error });
-}
-
 /** A string with something other than white space in it. */
 export function nonEmptyString(error = 'must be a non-empty string'): z.ZodType<string> {
   return z.string({ error }).refine((value) => value.trim() !== '', { error });
