@@ -51,6 +51,9 @@ export const skillboxErrorCodes = [
   'SKILL_AGENT_CONFIG',
   'SKILL_AGENT_TURN_ABORTED',
   'SKILL_MCP_CONFIG_INVALID',
+  'MCP_SKILL_OVER_LIMITS',
+  'MCP_SKILL_VERIFICATION_FAILED',
+  'MCP_SKILL_SERVER_FAILED',
 ] as const;
 
 /** One of {@link skillboxErrorCodes}: the stable name of a kind of failure. */

@@ -15,6 +15,8 @@ import { SkillToolError } from '../../tools/errors.js';
 import { createInMemoryStateView, type InMemoryStateView } from '../../tools/in-memory-state-view.js';
 import type { ToolDefinition } from '../../tools/types.js';
 import { SkillMcpConfigError } from './errors.js';
+import { installSkillsExtension } from './install-skills-extension.js';
+import { toolAnnotationsOf } from './tool-annotations.js';
 
 /** Options of `createSkillMcpServer`: the repository, the tool profile and execution tools, the session and server identity. */
 export interface SkillMcpServerOptions {
@@ -40,6 +42,8 @@ export interface SkillMcpServerOptions {
    * limit.
    */
   catalogBudget?: CatalogBudget;
+  /** Skills per `skills/list` page of the Skills Extension (default 50); see docs/mcp.md. */
+  skillsPageSize?: number;
   /** What the server reports as its name and version to clients; default `skillbox` / `0.1.0`. */
   serverInfo?: { name: string; version: string };
   /** Where failures that are not the model's mistake are reported; default standard error. Never standard output: that is the protocol. */
@@ -168,6 +172,13 @@ export async function createSkillMcpServer(options: SkillMcpServerOptions): Prom
   }
   const instructions = catalog === '' ? 'No skills are available.' : catalog;
   const server = new McpServer(options.serverInfo ?? { name: 'skillbox', version: '0.1.0' }, { instructions });
+  installSkillsExtension(server.server, {
+    repository: options.repository,
+    ...(options.skillContext !== undefined ? { skillContext: options.skillContext } : {}),
+    ...(options.includeModelDisabled !== undefined ? { includeModelDisabled: options.includeModelDisabled } : {}),
+    ...(options.skillsPageSize !== undefined ? { pageSize: options.skillsPageSize } : {}),
+    log,
+  });
   const state = createInMemoryStateView();
   // Calls that may write state run one at a time, each on a copy of the committed state, so a
   // failed call changes nothing and two loads cannot overwrite each other's loaded order.
@@ -208,6 +219,9 @@ export async function createSkillMcpServer(options: SkillMcpServerOptions): Prom
       {
         description: definition.name === 'skill_load' && catalog !== '' ? `${description}\n\n${catalog}` : description,
         inputSchema: objectSchema(definition),
+        ...(toolAnnotationsOf(definition.name) === undefined
+          ? {}
+          : { annotations: toolAnnotationsOf(definition.name) }),
       },
       async (input: unknown, extra: { signal: AbortSignal; requestId?: string | number }): Promise<CallToolResult> => {
         const run = async (): Promise<CallToolResult> => {
