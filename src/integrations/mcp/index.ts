@@ -1,4 +1,5 @@
 export { McpSkillLimitError, McpSkillServerError, McpSkillVerificationError, SkillMcpConfigError } from './errors.js';
+export { type HttpSkillServer, type HttpSkillServerOptions, serveSkillsOverHttp } from './http-server.js';
 export type { McpSkillServer } from './mcp-skill-connection.js';
 export {
   type McpSkillNameCollision,
