@@ -141,6 +141,8 @@ async function run(args: string[], io: CliIo): Promise<number> {
       : {}),
     ...(executionTools !== undefined ? { executionTools } : {}),
     log: (line: string) => io.stderr(`${line}\n`),
+    // A host keeps the server for the whole session: skills edited meanwhile should reach it.
+    watch: true,
   };
   const servedLine = (where: string) =>
     `skillbox mcp: serving ${served} skill${served === 1 ? '' : 's'} (profile ${options.profile}) on ${where}\n`;

@@ -6,6 +6,7 @@ import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { SkillMcpConfigError } from './errors.js';
 import { defaultAllowedHosts, isLoopbackHost, type RequestGuardSettings, refuseRequest } from './http-request-guard.js';
 import { createSkillMcpServer, type SkillMcpServer, type SkillMcpServerOptions } from './skill-mcp-server.js';
+import { watchSkillChanges } from './watch-skill-changes.js';
 
 /** Options of `serveSkillsOverHttp`: the server options (without `sessionId`: each MCP session gets its own) and the HTTP settings. */
 export interface HttpSkillServerOptions extends Omit<SkillMcpServerOptions, 'sessionId'> {
@@ -25,6 +26,8 @@ export interface HttpSkillServerOptions extends Omit<SkillMcpServerOptions, 'ses
   maxSessions?: number;
   /** A session unused this long is closed (default 30 minutes). */
   sessionIdleMs?: number;
+  /** Watch the repository and notify every session when skills change (see `serveSkillsOverStdio`). Default false. */
+  watch?: boolean;
 }
 
 /** A running HTTP skill server. */
@@ -94,7 +97,18 @@ function readBody(request: IncomingMessage, limit: number): Promise<Buffer | und
  * set, the bearer-token check, before its body is read; bodies and open sessions are bounded.
  */
 export async function serveSkillsOverHttp(options: HttpSkillServerOptions): Promise<HttpSkillServer> {
-  const { port, host = '127.0.0.1', token, allowedHosts = [], allowedOrigins = [], ...serverOptions } = options;
+  const {
+    port,
+    host = '127.0.0.1',
+    token,
+    allowedHosts = [],
+    allowedOrigins = [],
+    maxBodyBytes: _maxBodyBytes,
+    maxSessions: _maxSessions,
+    sessionIdleMs: _sessionIdleMs,
+    watch = false,
+    ...serverOptions
+  } = options;
   if (!Number.isSafeInteger(port) || port < 0 || port > 65535)
     throw new SkillMcpConfigError('port', `must be a TCP port (0 to 65535); got ${String(port)}`);
   if (token !== undefined && token.trim() === '') throw new SkillMcpConfigError('token', 'must not be empty');
@@ -221,6 +235,16 @@ export async function serveSkillsOverHttp(options: HttpSkillServerOptions): Prom
   );
   sweeper.unref();
 
+  const log = serverOptions.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
+  const watcher = watch
+    ? watchSkillChanges(
+        serverOptions.repository,
+        async () => {
+          await Promise.all([...sessions.values()].map((session) => session.served.notifySkillsChanged()));
+        },
+        log,
+      )
+    : undefined;
   const urlHost = host.includes(':') ? `[${host}]` : host;
   return {
     url: `http://${urlHost}:${bound}/mcp`,
@@ -228,6 +252,7 @@ export async function serveSkillsOverHttp(options: HttpSkillServerOptions): Prom
     sessions: () => [...sessions.values()].map((session) => session.served),
     close: async () => {
       clearInterval(sweeper);
+      watcher?.close();
       await Promise.all([...sessions.values()].map((session) => session.transport.close()));
       sessions.clear();
       httpServer.closeAllConnections();

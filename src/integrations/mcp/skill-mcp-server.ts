@@ -1,13 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { McpServer, type RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { type CatalogBudget, renderCatalog } from '../../disclosure/catalog.js';
+import type { CatalogBudget } from '../../disclosure/catalog.js';
 import { renderLoadedSkill } from '../../disclosure/loaded-content.js';
 import { readLoadedSkills } from '../../disclosure/loaded-skills.js';
 import { writeDelta } from '../../disclosure/state-delta.js';
-import { countTokens } from '../../disclosure/token-counter.js';
-import { codePointLength } from '../../format/code-point-length.js';
 import type { SkillContext, SkillRepository } from '../../repository/types.js';
 import { inToolSpan } from '../../telemetry/tool-span.js';
 import { createSkillTools, type SkillToolProfile } from '../../tools/create-skill-tools.js';
@@ -16,6 +14,7 @@ import { createInMemoryStateView, type InMemoryStateView } from '../../tools/in-
 import type { ToolDefinition } from '../../tools/types.js';
 import { SkillMcpConfigError } from './errors.js';
 import { installSkillsExtension } from './install-skills-extension.js';
+import { renderMcpCatalog } from './mcp-catalog.js';
 import { toolAnnotationsOf } from './tool-annotations.js';
 
 /** Options of `createSkillMcpServer`: the repository, the tool profile and execution tools, the session and server identity. */
@@ -59,16 +58,6 @@ export interface SkillMcpServerOptions {
  */
 export const defaultMcpCatalogBudget: CatalogBudget = { tokens: 4000 };
 
-function shortenedCatalogNote(budget: CatalogBudget): string {
-  const limit = [
-    budget.tokens === undefined ? undefined : `${budget.tokens} tokens`,
-    budget.characters === undefined ? undefined : `${budget.characters} characters`,
-  ]
-    .filter((part) => part !== undefined)
-    .join(' and ');
-  return `Note: this skill list was shortened to fit ${limit}: descriptions ending in "…" are cut, and skills under "Other skills" are listed by name only. skill_load returns a skill's full instructions.`;
-}
-
 /** The server plus the state of its one connection, for callers and tests that want to look inside. */
 export interface SkillMcpServer {
   server: McpServer;
@@ -80,6 +69,12 @@ export interface SkillMcpServer {
   state: InMemoryStateView;
   sessionId: string;
   agentName: string;
+  /**
+   * Tells the connected client the skills changed: skill_load's description gets the new catalog
+   * (notifications/tools/list_changed), and notifications/resources/list_changed and
+   * notifications/prompts/list_changed are sent. `watchSkillChanges` calls it on disk changes.
+   */
+  notifySkillsChanged(): Promise<void>;
 }
 
 // An MCP host puts tool results into the conversation as they are and cannot rewrite later requests,
@@ -152,27 +147,12 @@ export async function createSkillMcpServer(options: SkillMcpServerOptions): Prom
   });
   const toolNames = definitions.map((definition) => definition.name);
   const summaries = await options.repository.list(options.skillContext);
-  const catalogOptions = {
-    skills: summaries,
-    tools: toolNames,
-    includeModelDisabled: options.includeModelDisabled === true,
-  };
   const budget = options.catalogBudget ?? defaultMcpCatalogBudget;
-  const full = renderCatalog(catalogOptions);
-  let catalog = renderCatalog({ ...catalogOptions, budget });
-  if (catalog !== full) {
-    // The model must know that what it reads is not every description in full, or it will take a
-    // cut description for the skill's whole purpose. The note's own size comes out of the budget.
-    const note = `\n\n${shortenedCatalogNote(budget)}`;
-    const roomLeft = (limit: number | undefined, used: number) =>
-      limit === undefined ? undefined : Math.max(1, limit - used);
-    const tokens = roomLeft(budget.tokens, countTokens(note));
-    const characters = roomLeft(budget.characters, codePointLength(note));
-    catalog = `${renderCatalog({ ...catalogOptions, budget: { ...(tokens === undefined ? {} : { tokens }), ...(characters === undefined ? {} : { characters }) } })}${note}`;
-  }
+  const includeModelDisabled = options.includeModelDisabled === true;
+  const catalog = renderMcpCatalog(summaries, toolNames, includeModelDisabled, budget);
   const instructions = catalog === '' ? 'No skills are available.' : catalog;
   const server = new McpServer(options.serverInfo ?? { name: 'skillbox', version: '0.1.0' }, { instructions });
-  installSkillsExtension(server.server, {
+  const extension = installSkillsExtension(server.server, {
     repository: options.repository,
     ...(options.skillContext !== undefined ? { skillContext: options.skillContext } : {}),
     ...(options.includeModelDisabled !== undefined ? { includeModelDisabled: options.includeModelDisabled } : {}),
@@ -212,9 +192,10 @@ export async function createSkillMcpServer(options: SkillMcpServerOptions): Prom
     return { content };
   };
 
+  let skillLoadTool: RegisteredTool | undefined;
   for (const definition of definitions) {
     const description = mcpDescriptions[definition.name] ?? definition.description;
-    server.registerTool(
+    const registered = server.registerTool(
       definition.name,
       {
         description: definition.name === 'skill_load' && catalog !== '' ? `${description}\n\n${catalog}` : description,
@@ -250,6 +231,20 @@ export async function createSkillMcpServer(options: SkillMcpServerOptions): Prom
         return result;
       },
     );
+    if (definition.name === 'skill_load') skillLoadTool = registered;
   }
-  return { server, toolNames, instructions, state, sessionId, agentName };
+  const notifySkillsChanged = async (): Promise<void> => {
+    // Instructions cannot change after initialize; skill_load's description can, and updating it
+    // sends notifications/tools/list_changed.
+    const fresh = renderMcpCatalog(
+      await options.repository.list(options.skillContext),
+      toolNames,
+      includeModelDisabled,
+      budget,
+    );
+    const description = mcpDescriptions.skill_load as string;
+    skillLoadTool?.update({ description: fresh === '' ? description : `${description}\n\n${fresh}` });
+    await extension.sendListsChanged();
+  };
+  return { server, toolNames, instructions, state, sessionId, agentName, notifySkillsChanged };
 }
