@@ -6,6 +6,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { FsSkillRepository } from '../../repository/fs-skill-repository.js';
 import { createSkillTree, type SkillTree, skillMarkdown } from '../../repository/testing/skill-tree.js';
 import type { SkillRepository } from '../../repository/types.js';
+import { createRuntime } from '../../runtime/create-runtime.js';
+import { createExecutionTools } from '../../workspace/execution-tools.js';
+import { createWorkspaceManager } from '../../workspace/workspace-manager.js';
 import { SkillMcpConfigError } from './errors.js';
 import { createSkillMcpServer } from './skill-mcp-server.js';
 import {
@@ -166,6 +169,28 @@ describe('the Skills Extension on createSkillMcpServer', () => {
     });
     const listed = await client.request({ method: 'skills/list', params: {} }, listSkillsResultSchema);
     expect(listed.cacheScope).toBe('private');
+  });
+
+  it('annotates skill_run and workspace_exec as destructive and open-world, the knowledge tools as read-only', async () => {
+    const skills = await tree({ 'tool/SKILL.md': skillMarkdown('tool', 'Runs things') });
+    const repository = await FsSkillRepository.open({ roots: [skills.dir] });
+    const baseDir = (await tree({})).dir;
+    const executionTools = createExecutionTools({
+      workspaces: createWorkspaceManager({ runtime: createRuntime({ kind: 'local' }), repository, baseDir }),
+    });
+    const served = await createSkillMcpServer({ repository, profile: 'full', executionTools, log: () => undefined });
+    const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+    const client = new Client({ name: 'annotations-test', version: '1.0.0' });
+    await served.server.connect(serverTransport);
+    await client.connect(clientTransport);
+    cleanups.push(() => client.close());
+    const annotations = Object.fromEntries(
+      (await client.listTools()).tools.map((tool) => [tool.name, tool.annotations]),
+    );
+    for (const name of ['skill_run', 'workspace_exec'])
+      expect(annotations[name]).toMatchObject({ readOnlyHint: false, destructiveHint: true, openWorldHint: true });
+    for (const name of ['skill_load', 'skill_list_docs', 'skill_select_docs', 'skill_read'])
+      expect(annotations[name]).toMatchObject({ readOnlyHint: true, destructiveHint: false, openWorldHint: false });
   });
 
   it('refuses a skills page size that is not a whole number with the option named', async () => {
