@@ -49,6 +49,9 @@ export const skillboxErrorCodes = [
   // hub
   'SKILL_SOURCE_FAILED',
   'SKILL_INSTALL_FAILED',
+  'MCP_SKILL_OVER_LIMITS',
+  'MCP_SKILL_VERIFICATION_FAILED',
+  'MCP_SKILL_SERVER_FAILED',
 ] as const;
 
 /** One of {@link skillboxErrorCodes}: the stable name of a kind of failure. */

@@ -21,6 +21,7 @@ describe('skillbox chat arguments', () => {
   it('parses every option with its defaults', () => {
     expect(parseChatArguments([])).toEqual({
       roots: [],
+      mcp: [],
       materialize: 'tool-result',
       loadMode: 'turn',
       runtime: 'auto',
@@ -48,9 +49,12 @@ describe('skillbox chat arguments', () => {
         'me',
         '--max-steps',
         '3',
+        '--mcp',
+        'docs=npx skillbox mcp',
       ]),
     ).toEqual({
       roots: ['a', 'b'],
+      mcp: ['docs=npx skillbox mcp'],
       sessionId: 's1',
       once: 'hi',
       materialize: 'system',

@@ -11,10 +11,11 @@ import { detectSandboxSupport } from '../../runtime/sandbox-support.js';
 import { createMemorySessionStore } from '../../sessions/memory-session-store.js';
 import type { SessionStore } from '../../sessions/session-store.js';
 import { type CliCommand, type CliIo, CliUsageError } from '../command.js';
+import { addMcpSkillServers } from '../mcp-skill-sources.js';
 import { oneOf, parseCommandArguments } from '../parse-command-arguments.js';
 import { describeLeftOutSkills, openRepositoryFromArgs } from '../skill-roots.js';
 
-const usage = `Usage: skillbox chat [--root DIR]... [--session ID] [--once "MESSAGE"]
+const usage = `Usage: skillbox chat [--root DIR]... [--mcp [LABEL=]CMD|URL]... [--session ID] [--once "MESSAGE"]
                     [--materialize system|tool-result] [--load-mode once|turn|session]
                     [--runtime auto|sandbox|local] [--db PATH] [--user ID] [--max-steps N]
 
@@ -24,6 +25,10 @@ Type a message and press Enter; /exit or Ctrl-D ends the chat (empty lines are i
 
 Options:
   --root DIR         a skills folder; repeat for several (default: the standard roots)
+  --mcp SERVER       also use the skills of an MCP server that serves the Skills Extension:
+                     a command line (stdio) or an http(s) URL (SKILLBOX_MCP_TOKEN is sent as
+                     its bearer token); every file is verified against the server's listing.
+                     LABEL names it; a name another origin uses becomes LABEL:NAME. Repeatable.
   --session ID       resume this session, or start a new one with this id (default: a new
                      one, whose id is printed)
   --once MESSAGE     run one turn, print the final answer on stdout and exit
@@ -48,6 +53,8 @@ const instructions =
 
 export interface ChatArguments {
   roots: string[];
+  /** `--mcp` values: MCP servers whose skills are added (see mcp-skill-sources.ts). */
+  mcp: string[];
   sessionId?: string;
   once?: string;
   materialize: MaterializationMode;
@@ -63,6 +70,7 @@ export function parseChatArguments(args: string[]): ChatArguments {
     args,
     options: {
       root: { type: 'string', multiple: true, default: [] },
+      mcp: { type: 'string', multiple: true, default: [] },
       session: { type: 'string' },
       once: { type: 'string' },
       materialize: { type: 'string' },
@@ -77,6 +85,7 @@ export function parseChatArguments(args: string[]): ChatArguments {
   });
   const parsed: ChatArguments = {
     roots: values.root ?? [],
+    mcp: values.mcp ?? [],
     materialize: oneOf(values.materialize, ['system', 'tool-result'] as const, '--materialize', 'tool-result'),
     loadMode: oneOf(values['load-mode'], loadModes, '--load-mode', 'turn'),
     runtime: oneOf(values.runtime, RUNTIME_KINDS, '--runtime', 'auto'),
@@ -287,6 +296,11 @@ async function run(args: string[], io: CliIo): Promise<number> {
     sessions = sqlite.SqliteSessionStore.open({ path: dbPath });
   }
   io.stderr(await describeLeftOutSkills(repository, await repository.list(), 'chat'));
+  // Connected last, after every early return, so a started server is always closed below.
+  const sources = await addMcpSkillServers(repository, options.mcp, io, 'chat').catch(async (error: unknown) => {
+    await sessions.close();
+    throw error;
+  });
   try {
     const provider = modules.providerModule.createOpenAICompatible({
       name: 'openai-compatible',
@@ -296,7 +310,7 @@ async function run(args: string[], io: CliIo): Promise<number> {
     });
     const agent = modules.agentModule.createSkillAgent({
       model: provider.chatModel(endpoint.model),
-      skills: repository,
+      skills: sources.repository,
       runtime,
       sessions,
       appName: 'skillbox-chat',
@@ -359,6 +373,7 @@ async function run(args: string[], io: CliIo): Promise<number> {
     return status;
   } finally {
     await sessions.close();
+    await sources.close();
   }
 }
 

@@ -1,13 +1,16 @@
+import { isSkillboxError } from '../../errors.js';
 import { compareNames } from '../../repository/compare-names.js';
+import type { FsSkillRepository } from '../../repository/fs-skill-repository.js';
 import { modelHiddenReason } from '../../repository/model-invocation.js';
-import type { Skill } from '../../repository/types.js';
+import type { Skill, SkillRepository, SkippedSkill } from '../../repository/types.js';
 import type { CliCommand, CliIo } from '../command.js';
+import { addMcpSkillServers } from '../mcp-skill-sources.js';
 import { parseCommandArguments } from '../parse-command-arguments.js';
 import { startProgress } from '../progress.js';
 import { describeRoots, openRepositoryFromArgs } from '../skill-roots.js';
 import { warningLine } from '../terminal-style.js';
 
-const usage = `Usage: skillbox list [--root DIR]... [--json]
+const usage = `Usage: skillbox list [--root DIR]... [--mcp [LABEL=]CMD|URL]... [--json]
 
 Lists the skills an agent would see (lenient loading: skills that break a naming rule are listed
 with warnings; skills without a description or with broken YAML are skipped with the reason).
@@ -16,6 +19,10 @@ Options:
   --root DIR   a folder to scan recursively; repeat for several, earlier roots win a name.
                Without --root: $SKILLS_ROOT (':'-separated), ./.agents/skills, ./.claude/skills,
                ./skills, ~/.agents/skills, ~/.claude/skills
+  --mcp SERVER also list the skills of an MCP server that serves the Skills Extension: a
+               command line (started, spoken to over stdio) or an http(s) URL (Streamable
+               HTTP; SKILLBOX_MCP_TOKEN is sent as its bearer token). LABEL names it; a name
+               both it and another origin use is listed as LABEL:NAME. Repeatable.
   --json       print {"skills":[{"name","description","path","root","docs","tools","warnings",
                "model_visible","hidden_reason"?}],"skipped":[{"path","reason"}],
                "shadowed":[{"name","path","winner"}]} with absolute paths
@@ -30,14 +37,18 @@ Exit status: 0 (skipped skills do not fail a listing), 2 on bad usage.
 /** Longest description shown in the table; the full text is in --json. */
 const descriptionWidth = 80;
 
-function parse(args: string[]): { roots: string[]; json: boolean } {
+function parse(args: string[]): { roots: string[]; mcp: string[]; json: boolean } {
   const { values } = parseCommandArguments({
     args,
-    options: { root: { type: 'string', multiple: true, default: [] }, json: { type: 'boolean', default: false } },
+    options: {
+      root: { type: 'string', multiple: true, default: [] },
+      mcp: { type: 'string', multiple: true, default: [] },
+      json: { type: 'boolean', default: false },
+    },
     allowPositionals: false,
     strict: true,
   });
-  return { roots: values.root ?? [], json: values.json === true };
+  return { roots: values.root ?? [], mcp: values.mcp ?? [], json: values.json === true };
 }
 
 function oneLine(text: string, width: number): string {
@@ -59,17 +70,46 @@ function table(rows: string[][]): string {
 }
 
 async function run(args: string[], io: CliIo): Promise<number> {
-  const { roots, json } = parse(args);
-  const repository = await openRepositoryFromArgs(roots, io, 'list');
+  const { roots, mcp, json } = parse(args);
+  const local = await openRepositoryFromArgs(roots, io, 'list');
+  const sources = await addMcpSkillServers(local, mcp, io, 'list');
+  try {
+    return await listSkills(sources.repository, local, roots, sources.labels, json, io);
+  } finally {
+    await sources.close();
+  }
+}
+
+async function listSkills(
+  repository: SkillRepository,
+  local: FsSkillRepository,
+  roots: string[],
+  mcpLabels: string[],
+  json: boolean,
+  io: CliIo,
+): Promise<number> {
   const summaries = await repository.list();
   const progress = startProgress(io, 'list', `reading ${summaries.length} skills`);
   let skills: Skill[];
+  // A skill from an MCP server whose SKILL.md fails verification is reported as skipped, not fatal.
+  const unverified: SkippedSkill[] = [];
   try {
-    skills = await Promise.all(summaries.map((summary) => repository.get(summary.name)));
+    const loaded = await Promise.all(
+      summaries.map((summary) =>
+        repository.get(summary.name).catch((error: unknown) => {
+          if (!isSkillboxError(error) || !error.code.startsWith('MCP_SKILL_')) throw error;
+          unverified.push({ path: `${summary.root ?? 'mcp'} ${summary.name}`, reason: error.message });
+          return undefined;
+        }),
+      ),
+    );
+    skills = loaded.filter((skill) => skill !== undefined);
   } finally {
     progress.done();
   }
-  const report = await repository.report();
+  const found = await repository.report();
+  const report = { ...found, skipped: [...found.skipped, ...unverified] };
+  const where = `${describeRoots(local, roots)}${mcpLabels.length === 0 ? '' : ` and MCP ${mcpLabels.join(', ')}`}`;
   const hiddenReason = (skill: Skill): string | undefined =>
     skill.modelInvocable === false ? (modelHiddenReason(skill.frontmatter) ?? 'not model-invocable') : undefined;
 
@@ -94,7 +134,7 @@ async function run(args: string[], io: CliIo): Promise<number> {
   }
 
   if (skills.length === 0) {
-    io.stdout(`No skills found in ${describeRoots(repository, roots)}.\n`);
+    io.stdout(`No skills found in ${where}.\n`);
   } else {
     const anyHidden = skills.some((skill) => hiddenReason(skill) !== undefined);
     const rows = [['NAME', 'DOCS', 'TOOLS', ...(anyHidden ? ['MODEL'] : []), 'DESCRIPTION']];
@@ -107,9 +147,7 @@ async function run(args: string[], io: CliIo): Promise<number> {
         oneLine(skill.description, descriptionWidth),
       ]);
     }
-    io.stdout(
-      `${table(rows)}\n\n${skills.length} skill${skills.length === 1 ? '' : 's'} in ${describeRoots(repository, roots)}\n`,
-    );
+    io.stdout(`${table(rows)}\n\n${skills.length} skill${skills.length === 1 ? '' : 's'} in ${where}\n`);
     const hidden = skills.filter((skill) => hiddenReason(skill) !== undefined);
     if (hidden.length > 0) {
       io.stdout(

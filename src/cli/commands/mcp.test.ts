@@ -38,6 +38,14 @@ describe('skillbox mcp arguments', () => {
       runtime: 'auto',
       catalogTokens: 0,
     });
+    expect(parseMcpArguments(['--http', '3000', '--host', '0.0.0.0', '--token', 't'])).toEqual({
+      roots: [],
+      profile: 'knowledge',
+      runtime: 'auto',
+      httpPort: 3000,
+      host: '0.0.0.0',
+      token: 't',
+    });
   });
 
   it('refuses an unknown profile, an unknown runtime, a runtime without the full profile and positionals, with the usage and exit 2', async () => {
@@ -48,6 +56,8 @@ describe('skillbox mcp arguments', () => {
       [['--catalog-tokens=-1'], '--catalog-tokens must be a whole number of tokens (0 for no limit); got "-1"'],
       [['--catalog-tokens', '1e3'], '--catalog-tokens must be a whole number of tokens (0 for no limit); got "1e3"'],
       [['skills'], 'skills'],
+      [['--http', '70000'], '--http must be a TCP port from 0 to 65535; got "70000"'],
+      [['--token', 'secret'], '--token applies only with --http'],
     ] as const) {
       const result = await runMcp([...args]);
       expect(result.code).toBe(2);

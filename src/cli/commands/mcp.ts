@@ -8,7 +8,7 @@ import { oneOf, parseCommandArguments } from '../parse-command-arguments.js';
 import { describeLeftOutSkills, openRepositoryFromArgs } from '../skill-roots.js';
 
 const usage = `Usage: skillbox mcp [--root DIR]... [--profile knowledge|full] [--runtime auto|sandbox|local]
-                   [--catalog-tokens N]
+                   [--catalog-tokens N] [--http PORT [--host ADDRESS] [--token TOKEN]]
 
 Serves the skills under the roots to one MCP client over standard input and output (the stdio
 transport): the catalog is in the server's instructions, skill_load returns a skill's
@@ -25,6 +25,18 @@ Options:
                      skill_load's description); over it descriptions are shortened, then skills
                      are listed by name only, and the catalog says so (default 4000; 0: no limit)
 
+  --http PORT        serve MCP's Streamable HTTP transport at http://HOST:PORT/mcp instead of
+                     stdio (0: a free port); each client gets its own MCP session, with its
+                     own loaded skills and workspace. Runs until interrupted.
+  --host ADDRESS     the address to listen on with --http (default 127.0.0.1); anything but
+                     loopback needs a token
+  --token TOKEN      with --http, every request must carry "Authorization: Bearer TOKEN"
+                     (default: $SKILLBOX_MCP_TOKEN; prefer it, command lines are visible to
+                     other users)
+
+Skills are also served through the MCP Skills Extension (skills/list, skills/get,
+resources/read of skill://NAME/PATH), as resources and as one prompt per skill.
+
 Example host configuration (Claude Desktop, Cursor, ...):
   { "mcpServers": { "skills": { "command": "npx", "args": ["skillbox", "mcp", "--root", "/path/to/skills"] } } }
 
@@ -40,6 +52,10 @@ export interface McpArguments {
   runtime: RuntimeKind;
   /** Undefined: the server's default budget; 0: no limit. */
   catalogTokens?: number;
+  /** Serve Streamable HTTP on this port instead of stdio. */
+  httpPort?: number;
+  host?: string;
+  token?: string;
 }
 
 export function parseMcpArguments(args: string[]): McpArguments {
@@ -50,6 +66,9 @@ export function parseMcpArguments(args: string[]): McpArguments {
       profile: { type: 'string' },
       runtime: { type: 'string' },
       'catalog-tokens': { type: 'string' },
+      http: { type: 'string' },
+      host: { type: 'string' },
+      token: { type: 'string' },
     },
     allowPositionals: false,
     strict: true,
@@ -67,6 +86,18 @@ export function parseMcpArguments(args: string[]): McpArguments {
     if (!/^(0|[1-9][0-9]*)$/.test(tokens))
       throw new CliUsageError(`--catalog-tokens must be a whole number of tokens (0 for no limit); got "${tokens}"`);
     parsed.catalogTokens = Number(tokens);
+  }
+  if (values.http !== undefined) {
+    if (!/^(0|[1-9][0-9]{0,4})$/.test(values.http) || Number(values.http) > 65535)
+      throw new CliUsageError(`--http must be a TCP port from 0 to 65535; got "${values.http}"`);
+    parsed.httpPort = Number(values.http);
+  } else if (values.host !== undefined || values.token !== undefined) {
+    throw new CliUsageError(`${values.host !== undefined ? '--host' : '--token'} applies only with --http`);
+  }
+  if (values.host !== undefined) parsed.host = values.host;
+  if (values.token !== undefined) {
+    if (values.token.trim() === '') throw new CliUsageError('--token needs a non-empty value');
+    parsed.token = values.token;
   }
   return parsed;
 }
@@ -102,17 +133,39 @@ async function run(args: string[], io: CliIo): Promise<number> {
   }
   const skills = await repository.list();
   const served = skills.filter((skill) => skill.modelInvocable !== false).length;
-  io.stderr(`skillbox mcp: serving ${served} skill${served === 1 ? '' : 's'} (profile ${options.profile}) on stdio\n`);
-  io.stderr(await describeLeftOutSkills(repository, skills, 'mcp'));
-  await integration.serveSkillsOverStdio({
+  const serverOptions = {
     repository,
     profile: options.profile,
     ...(options.catalogTokens !== undefined
       ? { catalogBudget: options.catalogTokens === 0 ? {} : { tokens: options.catalogTokens } }
       : {}),
     ...(executionTools !== undefined ? { executionTools } : {}),
-    log: (line) => io.stderr(`${line}\n`),
-  });
+    log: (line: string) => io.stderr(`${line}\n`),
+    // A host keeps the server for the whole session: skills edited meanwhile should reach it.
+    watch: true,
+  };
+  const servedLine = (where: string) =>
+    `skillbox mcp: serving ${served} skill${served === 1 ? '' : 's'} (profile ${options.profile}) on ${where}\n`;
+  if (options.httpPort !== undefined) {
+    const token = options.token ?? (io.env.SKILLBOX_MCP_TOKEN || undefined);
+    const http = await integration.serveSkillsOverHttp({
+      ...serverOptions,
+      port: options.httpPort,
+      ...(options.host !== undefined ? { host: options.host } : {}),
+      ...(token !== undefined ? { token } : {}),
+    });
+    io.stderr(servedLine(`${http.url}${token === undefined ? '' : ' (bearer token required)'}`));
+    io.stderr(await describeLeftOutSkills(repository, skills, 'mcp'));
+    await new Promise<void>((resolve) => {
+      process.once('SIGINT', resolve);
+      process.once('SIGTERM', resolve);
+    });
+    await http.close();
+    return 0;
+  }
+  io.stderr(servedLine('stdio'));
+  io.stderr(await describeLeftOutSkills(repository, skills, 'mcp'));
+  await integration.serveSkillsOverStdio(serverOptions);
   return 0;
 }
 

@@ -1,14 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { McpServer, type RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { validateOptions } from '../../config/validate-options.js';
-import { type CatalogBudget, renderCatalog } from '../../disclosure/catalog.js';
+import type { CatalogBudget } from '../../disclosure/catalog.js';
 import { renderLoadedSkill } from '../../disclosure/loaded-content.js';
 import { readLoadedSkills } from '../../disclosure/loaded-skills.js';
 import { includesNonModelInvocable, type ModelInvocationOptions } from '../../disclosure/model-invocable-skills.js';
-import { countTokens } from '../../disclosure/token-counter.js';
-import { codePointLength } from '../../format/code-point-length.js';
 import type { SkillContext, SkillRepository } from '../../repository/types.js';
 import { createInMemoryStateView, type InMemoryStateView } from '../../state/in-memory-state-view.js';
 import { SessionCallQueue } from '../../state/session-call-queue.js';
@@ -18,7 +16,10 @@ import { createSkillTools, type SkillToolProfile } from '../../tools/create-skil
 import { SkillToolError } from '../../tools/errors.js';
 import type { ToolDefinition } from '../../tools/types.js';
 import { SkillMcpConfigError } from './errors.js';
+import { installSkillsExtension } from './install-skills-extension.js';
+import { renderMcpCatalog } from './mcp-catalog.js';
 import { skillMcpServerOptionsSchema } from './skill-mcp-server-options-schema.js';
+import { toolAnnotationsOf } from './tool-annotations.js';
 
 /** Options of `createSkillMcpServer`: the repository, the tool profile and execution tools, the session and server identity. */
 export interface SkillMcpServerOptions extends ModelInvocationOptions {
@@ -42,6 +43,8 @@ export interface SkillMcpServerOptions extends ModelInvocationOptions {
    * limit.
    */
   catalogBudget?: CatalogBudget;
+  /** Skills per `skills/list` page of the Skills Extension (default 50); see docs/mcp.md. */
+  skillsPageSize?: number;
   /** What the server reports as its name and version to clients; default `skillbox` / `0.1.0`. */
   serverInfo?: { name: string; version: string };
   /** Where failures that are not the model's mistake are reported; default standard error. Never standard output: that is the protocol. */
@@ -57,16 +60,6 @@ export interface SkillMcpServerOptions extends ModelInvocationOptions {
  */
 export const defaultMcpCatalogBudget: CatalogBudget = { tokens: 4000 };
 
-function shortenedCatalogNote(budget: CatalogBudget): string {
-  const limit = [
-    budget.tokens === undefined ? undefined : `${budget.tokens} tokens`,
-    budget.characters === undefined ? undefined : `${budget.characters} characters`,
-  ]
-    .filter((part) => part !== undefined)
-    .join(' and ');
-  return `Note: this skill list was shortened to fit ${limit}: descriptions ending in "…" are cut, and skills under "Other skills" are listed by name only. skill_load returns a skill's full instructions.`;
-}
-
 /** The server plus the state of its one connection, for callers and tests that want to look inside. */
 export interface SkillMcpServer {
   server: McpServer;
@@ -78,6 +71,12 @@ export interface SkillMcpServer {
   state: InMemoryStateView;
   sessionId: string;
   agentName: string;
+  /**
+   * Tells the connected client the skills changed: skill_load's description gets the new catalog
+   * (notifications/tools/list_changed), and notifications/resources/list_changed and
+   * notifications/prompts/list_changed are sent. `watchSkillChanges` calls it on disk changes.
+   */
+  notifySkillsChanged(): Promise<void>;
 }
 
 // An MCP host puts tool results into the conversation as they are and cannot rewrite later requests,
@@ -150,26 +149,18 @@ export async function createSkillMcpServer(options: SkillMcpServerOptions): Prom
   });
   const toolNames = definitions.map((definition) => definition.name);
   const summaries = await options.repository.list(options.skillContext);
-  const catalogOptions = {
-    skills: summaries,
-    tools: toolNames,
-    includeNonModelInvocable: includesNonModelInvocable(options),
-  };
   const budget = options.catalogBudget ?? defaultMcpCatalogBudget;
-  const full = renderCatalog(catalogOptions);
-  let catalog = renderCatalog({ ...catalogOptions, budget });
-  if (catalog !== full) {
-    // The model must know that what it reads is not every description in full, or it will take a
-    // cut description for the skill's whole purpose. The note's own size comes out of the budget.
-    const note = `\n\n${shortenedCatalogNote(budget)}`;
-    const roomLeft = (limit: number | undefined, used: number) =>
-      limit === undefined ? undefined : Math.max(1, limit - used);
-    const tokens = roomLeft(budget.tokens, countTokens(note));
-    const characters = roomLeft(budget.characters, codePointLength(note));
-    catalog = `${renderCatalog({ ...catalogOptions, budget: { ...(tokens === undefined ? {} : { tokens }), ...(characters === undefined ? {} : { characters }) } })}${note}`;
-  }
+  const includeNonModelInvocable = includesNonModelInvocable(options);
+  const catalog = renderMcpCatalog(summaries, toolNames, includeNonModelInvocable, budget);
   const instructions = catalog === '' ? 'No skills are available.' : catalog;
   const server = new McpServer(options.serverInfo ?? { name: 'skillbox', version: '0.1.0' }, { instructions });
+  const extension = installSkillsExtension(server.server, {
+    repository: options.repository,
+    ...(options.skillContext !== undefined ? { skillContext: options.skillContext } : {}),
+    includeModelDisabled: includeNonModelInvocable,
+    ...(options.skillsPageSize !== undefined ? { pageSize: options.skillsPageSize } : {}),
+    log,
+  });
   const state = createInMemoryStateView();
   // Calls that may write state run one at a time, each over the committed state in a transaction,
   // so a failed call changes nothing and two loads cannot overwrite each other's loaded order.
@@ -203,13 +194,17 @@ export async function createSkillMcpServer(options: SkillMcpServerOptions): Prom
     return { content };
   };
 
+  let skillLoadTool: RegisteredTool | undefined;
   for (const definition of definitions) {
     const description = mcpDescriptions[definition.name] ?? definition.description;
-    server.registerTool(
+    const registered = server.registerTool(
       definition.name,
       {
         description: definition.name === 'skill_load' && catalog !== '' ? `${description}\n\n${catalog}` : description,
         inputSchema: objectSchema(definition),
+        ...(toolAnnotationsOf(definition.name) === undefined
+          ? {}
+          : { annotations: toolAnnotationsOf(definition.name) }),
       },
       async (input: unknown, extra: { signal: AbortSignal; requestId?: string | number }): Promise<CallToolResult> => {
         const run = async (): Promise<CallToolResult> => {
@@ -236,6 +231,20 @@ export async function createSkillMcpServer(options: SkillMcpServerOptions): Prom
         return queue.run(sessionId, agentName, run);
       },
     );
+    if (definition.name === 'skill_load') skillLoadTool = registered;
   }
-  return { server, toolNames, instructions, state, sessionId, agentName };
+  const notifySkillsChanged = async (): Promise<void> => {
+    // Instructions cannot change after initialize; skill_load's description can, and updating it
+    // sends notifications/tools/list_changed.
+    const fresh = renderMcpCatalog(
+      await options.repository.list(options.skillContext),
+      toolNames,
+      includeNonModelInvocable,
+      budget,
+    );
+    const description = mcpDescriptions.skill_load as string;
+    skillLoadTool?.update({ description: fresh === '' ? description : `${description}\n\n${fresh}` });
+    await extension.sendListsChanged();
+  };
+  return { server, toolNames, instructions, state, sessionId, agentName, notifySkillsChanged };
 }

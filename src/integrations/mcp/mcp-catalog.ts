@@ -1,0 +1,38 @@
+import { type CatalogBudget, renderCatalog } from '../../disclosure/catalog.js';
+import { countTokens } from '../../disclosure/token-counter.js';
+import { codePointLength } from '../../format/code-point-length.js';
+import type { SkillSummary } from '../../repository/types.js';
+
+function shortenedCatalogNote(budget: CatalogBudget): string {
+  const limit = [
+    budget.tokens === undefined ? undefined : `${budget.tokens} tokens`,
+    budget.characters === undefined ? undefined : `${budget.characters} characters`,
+  ]
+    .filter((part) => part !== undefined)
+    .join(' and ');
+  return `Note: this skill list was shortened to fit ${limit}: descriptions ending in "…" are cut, and skills under "Other skills" are listed by name only. skill_load returns a skill's full instructions.`;
+}
+
+/**
+ * The catalog the MCP server sends (in its instructions and in skill_load's description), within
+ * the budget. Built again when the skills on disk change, so skill_load's description follows.
+ */
+export function renderMcpCatalog(
+  summaries: readonly SkillSummary[],
+  toolNames: readonly string[],
+  includeNonModelInvocable: boolean,
+  budget: CatalogBudget,
+): string {
+  const catalogOptions = { skills: [...summaries], tools: [...toolNames], includeNonModelInvocable };
+  const full = renderCatalog(catalogOptions);
+  const catalog = renderCatalog({ ...catalogOptions, budget });
+  if (catalog === full) return catalog;
+  // The model must know that what it reads is not every description in full, or it will take a
+  // cut description for the skill's whole purpose. The note's own size comes out of the budget.
+  const note = `\n\n${shortenedCatalogNote(budget)}`;
+  const roomLeft = (limit: number | undefined, used: number) =>
+    limit === undefined ? undefined : Math.max(1, limit - used);
+  const tokens = roomLeft(budget.tokens, countTokens(note));
+  const characters = roomLeft(budget.characters, codePointLength(note));
+  return `${renderCatalog({ ...catalogOptions, budget: { ...(tokens === undefined ? {} : { tokens }), ...(characters === undefined ? {} : { characters }) } })}${note}`;
+}
