@@ -1,13 +1,14 @@
 import { compareNames } from '../../repository/compare-names.js';
 import { modelHiddenReason } from '../../repository/model-invocation.js';
-import type { Skill } from '../../repository/types.js';
-import type { CliCommand, CliIo } from '../command.js';
+import type { Skill, SkillRepository } from '../../repository/types.js';
+import { createSkillSearch } from '../../search/skill-search.js';
+import { type CliCommand, type CliIo, CliUsageError } from '../command.js';
 import { parseCommandArguments } from '../parse-command-arguments.js';
 import { startProgress } from '../progress.js';
 import { describeRoots, openRepositoryFromArgs } from '../skill-roots.js';
 import { warningLine } from '../terminal-style.js';
 
-const usage = `Usage: skillbox list [--root DIR]... [--json]
+const usage = `Usage: skillbox list [--root DIR]... [--json] [--query WORDS [--limit N] [--bodies]]
 
 Lists the skills an agent would see (lenient loading: skills that break a naming rule are listed
 with warnings; skills without a description or with broken YAML are skipped with the reason).
@@ -20,6 +21,12 @@ Options:
                "model_visible","hidden_reason"?}],"skipped":[{"path","reason"}],
                "shadowed":[{"name","path","winner"}]} with absolute paths
 
+  --query WORDS  search instead of listing: the skills that best match WORDS, best first, with
+               the BM25 score the model's skill_search tool gives (--json: {"query","results":
+               [{"name","description","score"}]})
+  --limit N    most results of --query (default 10)
+  --bodies     --query also searches the SKILL.md bodies
+
 Skills the model will not be offered (frontmatter disable-model-invocation: true, or
 metadata.internal: true) are listed, marked "hidden", with the field that hides them: an agent's
 own code can still load them.
@@ -30,14 +37,59 @@ Exit status: 0 (skipped skills do not fail a listing), 2 on bad usage.
 /** Longest description shown in the table; the full text is in --json. */
 const descriptionWidth = 80;
 
-function parse(args: string[]): { roots: string[]; json: boolean } {
+interface ListArguments {
+  roots: string[];
+  json: boolean;
+  query?: string;
+  limit: number;
+  bodies: boolean;
+}
+
+function parse(args: string[]): ListArguments {
   const { values } = parseCommandArguments({
     args,
-    options: { root: { type: 'string', multiple: true, default: [] }, json: { type: 'boolean', default: false } },
+    options: {
+      root: { type: 'string', multiple: true, default: [] },
+      json: { type: 'boolean', default: false },
+      query: { type: 'string' },
+      limit: { type: 'string' },
+      bodies: { type: 'boolean', default: false },
+    },
     allowPositionals: false,
     strict: true,
   });
-  return { roots: values.root ?? [], json: values.json === true };
+  const query = values.query?.trim();
+  if (values.query !== undefined && query === '') throw new CliUsageError('--query needs words to search for');
+  if (query === undefined && (values.limit !== undefined || values.bodies === true))
+    throw new CliUsageError('--limit and --bodies go with --query');
+  const limit = values.limit === undefined ? 10 : Number(values.limit);
+  if (!Number.isInteger(limit) || limit < 1)
+    throw new CliUsageError(`--limit must be a whole number of at least 1; got "${values.limit}"`);
+  return {
+    roots: values.root ?? [],
+    json: values.json === true,
+    ...(query === undefined ? {} : { query }),
+    limit,
+    bodies: values.bodies === true,
+  };
+}
+
+/** `list --query`: the search the model's skill_search runs, over every listed skill (hidden ones too). */
+async function runQuery(repository: SkillRepository, options: ListArguments, io: CliIo): Promise<number> {
+  const search = createSkillSearch(repository, { includeModelDisabled: true, bodies: options.bodies });
+  const results = await search.search(options.query!, { limit: options.limit });
+  if (options.json) {
+    io.stdout(`${JSON.stringify({ query: options.query, results }, null, 2)}\n`);
+    return 0;
+  }
+  if (results.length === 0) {
+    io.stdout(`No skill matches "${options.query}".\n`);
+    return 0;
+  }
+  const rows = [['NAME', 'SCORE', 'DESCRIPTION']];
+  for (const hit of results) rows.push([hit.name, hit.score.toFixed(2), oneLine(hit.description, descriptionWidth)]);
+  io.stdout(`${table(rows)}\n`);
+  return 0;
 }
 
 function oneLine(text: string, width: number): string {
@@ -59,8 +111,10 @@ function table(rows: string[][]): string {
 }
 
 async function run(args: string[], io: CliIo): Promise<number> {
-  const { roots, json } = parse(args);
+  const parsed = parse(args);
+  const { roots, json } = parsed;
   const repository = await openRepositoryFromArgs(roots, io, 'list');
+  if (parsed.query !== undefined) return runQuery(repository, parsed, io);
   const summaries = await repository.list();
   const progress = startProgress(io, 'list', `reading ${summaries.length} skills`);
   let skills: Skill[];

@@ -11,7 +11,7 @@ import { type SkillContextCallOptions, skillContextCallOptions } from './ai-sdk-
 import { SkillAgentConfigError } from './errors.js';
 import { type ExecutionSetupOptions, executionSetup } from './execution-setup.js';
 import type { SkillCallContext } from './skill-call-context.js';
-import { createSkillPrepareStep, type SkillPrepareStepOptions } from './skill-prepare-step.js';
+import { createSkillPrepareStep, parseSkillSearchMode, type SkillPrepareStepOptions } from './skill-prepare-step.js';
 import { toAiSdkTools } from './tool-adapter.js';
 
 /** Options of `createSkillToolkit`: the repository, the tool profile, execution tools and the `prepareStep` options. */
@@ -33,6 +33,8 @@ export interface SkillToolkitOptions
    * skills need different toolkits: see `createVisibleSkillToolkits`.
    */
   skillNames?: readonly string[];
+  /** skill_search also indexes SKILL.md bodies (default false: names and descriptions). */
+  searchBodies?: boolean;
 }
 
 /** Everything `generateText` / `streamText` / `ToolLoopAgent` need for skills. */
@@ -87,6 +89,13 @@ export function createSkillToolkit(options: SkillToolkitOptions): SkillToolkit {
     throw new SkillAgentConfigError('toolPool', 'must be a record of AI SDK tools by name');
   const poolToolNames = Object.keys(toolPool);
   const { workspaces, executionTools } = executionSetup(options, repository);
+  const skillSearch = parseSkillSearchMode(options.skillSearch);
+  // Registered where it can be offered: always, or over budget when the catalog has a budget to be over.
+  const registerSearch =
+    skillSearch === 'always' ||
+    (skillSearch === 'over-budget' &&
+      options.catalog !== false &&
+      (options.catalog?.budget?.tokens !== undefined || options.catalog?.budget?.characters !== undefined));
   const definitions = createSkillTools({
     repository,
     profile: resolveProfile(options, (executionTools?.length ?? 0) > 0, poolToolNames.length > 0),
@@ -95,6 +104,8 @@ export function createSkillToolkit(options: SkillToolkitOptions): SkillToolkit {
     ...(options.maxLoadedSkills !== undefined ? { maxLoadedSkills: options.maxLoadedSkills } : {}),
     ...(options.skillNames !== undefined ? { skillNames: options.skillNames } : {}),
     ...(options.includeModelDisabled === true ? { includeModelDisabled: true } : {}),
+    ...(registerSearch ? { skillSearch: true } : {}),
+    ...(options.searchBodies === true ? { searchBodies: true } : {}),
   });
   const skillToolNames = definitions.map((definition) => definition.name);
   // Refuses a pool tool named like a skill tool, before anything is adapted.

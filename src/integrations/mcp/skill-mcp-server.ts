@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { type CatalogBudget, renderCatalog } from '../../disclosure/catalog.js';
+import { type CatalogBudget, renderCatalog, renderCatalogParts } from '../../disclosure/catalog.js';
 import { renderLoadedSkill } from '../../disclosure/loaded-content.js';
 import { readLoadedSkills } from '../../disclosure/loaded-skills.js';
 import { writeDelta } from '../../disclosure/state-delta.js';
@@ -40,6 +40,13 @@ export interface SkillMcpServerOptions {
    * limit.
    */
   catalogBudget?: CatalogBudget;
+  /**
+   * `skill_search`: `over-budget` (default) registers it only when the catalog budget shortened the
+   * catalog (which then points to it), `always` registers it, `never` does not (docs/skill-search.md).
+   */
+  skillSearch?: 'over-budget' | 'always' | 'never';
+  /** skill_search also indexes SKILL.md bodies (default false: names and descriptions). */
+  searchBodies?: boolean;
   /** What the server reports as its name and version to clients; default `skillbox` / `0.1.0`. */
   serverInfo?: { name: string; version: string };
   /** Where failures that are not the model's mistake are reported; default standard error. Never standard output: that is the protocol. */
@@ -139,21 +146,41 @@ export async function createSkillMcpServer(options: SkillMcpServerOptions): Prom
     throw new SkillMcpConfigError('agentName', `must be a non-empty string; got ${JSON.stringify(options.agentName)}`);
   const log = options.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
 
-  const definitions = createSkillTools({
+  const skillSearch = options.skillSearch ?? 'over-budget';
+  if (skillSearch !== 'over-budget' && skillSearch !== 'always' && skillSearch !== 'never')
+    throw new SkillMcpConfigError(
+      'skillSearch',
+      `must be "over-budget", "always" or "never"; got ${JSON.stringify(options.skillSearch)}`,
+    );
+  let definitions = createSkillTools({
     repository: options.repository,
+    ...(skillSearch !== 'never' ? { skillSearch: true } : {}),
+    ...(options.searchBodies === true ? { searchBodies: true } : {}),
     ...(options.profile !== undefined ? { profile: options.profile } : {}),
     ...(options.executionTools !== undefined ? { executionTools: options.executionTools } : {}),
     ...(options.maxLoadedSkills !== undefined ? { maxLoadedSkills: options.maxLoadedSkills } : {}),
     ...(options.includeModelDisabled !== undefined ? { includeModelDisabled: options.includeModelDisabled } : {}),
   });
-  const toolNames = definitions.map((definition) => definition.name);
   const summaries = await options.repository.list(options.skillContext);
+  const budget = options.catalogBudget ?? defaultMcpCatalogBudget;
+  const searchMode = skillSearch === 'always' ? ('always' as const) : ('over-budget' as const);
+  const offered = renderCatalogParts({
+    skills: summaries,
+    tools: definitions.map((definition) => definition.name),
+    includeModelDisabled: options.includeModelDisabled === true,
+    budget,
+    skillSearch: searchMode,
+  }).searchOffered;
+  // An MCP tool list is fixed for the connection: skill_search is listed only if this catalog needs it.
+  const named = Array.isArray(options.profile) && options.profile.includes('skill_search');
+  if (!offered && !named) definitions = definitions.filter((definition) => definition.name !== 'skill_search');
+  const toolNames = definitions.map((definition) => definition.name);
   const catalogOptions = {
     skills: summaries,
     tools: toolNames,
     includeModelDisabled: options.includeModelDisabled === true,
+    skillSearch: searchMode,
   };
-  const budget = options.catalogBudget ?? defaultMcpCatalogBudget;
   const full = renderCatalog(catalogOptions);
   let catalog = renderCatalog({ ...catalogOptions, budget });
   if (catalog !== full) {
