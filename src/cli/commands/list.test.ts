@@ -202,3 +202,29 @@ describe('skillbox list and the model', () => {
     });
   });
 });
+
+describe('skillbox list --query', () => {
+  it('prints the best matches with their scores, as a table or JSON', async () => {
+    const result = await runList(['--root', examples, '--query', 'weather forecast', '--limit', '2']);
+    expect(result.code).toBe(0);
+    const lines = result.stdout.trim().split('\n');
+    expect(lines[0]).toMatch(/^NAME\s+SCORE\s+DESCRIPTION$/);
+    expect(lines[1]).toMatch(/^weather-tools\s+\d+\.\d\d\s+/);
+    expect(lines.length).toBeLessThanOrEqual(3);
+    const json = JSON.parse((await runList(['--root', examples, '--query', 'weather forecast', '--json'])).stdout);
+    expect(json.query).toBe('weather forecast');
+    expect(json.results[0]).toEqual({
+      name: 'weather-tools',
+      description: expect.any(String),
+      score: expect.any(Number),
+    });
+  });
+
+  it('says when nothing matches, and refuses --limit without --query', async () => {
+    const none = await runList(['--root', examples, '--query', 'quantum chromodynamics']);
+    expect(none.stdout).toBe('No skill matches "quantum chromodynamics".\n');
+    const bad = await runList(['--root', examples, '--limit', '3']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--limit and --bodies go with --query');
+  });
+});
