@@ -9,6 +9,8 @@ export interface RequirementCheck {
   met: boolean;
   /** One line per missing thing, for the model and for people: `program "ffmpeg"`, `network access`, ... */
   missing: string[];
+  /** The same, short: `ffmpeg`, `API_KEY`, `network`, `OS darwin`, `python3|python` (for a catalog mark). */
+  missingNames: string[];
 }
 
 /** Where commands run: the runtime, the environment every command gets, and whether it has network. */
@@ -30,7 +32,7 @@ export interface RequirementChecker {
   checkSkill(skill: Skill, repository?: SkillRepository, context?: SkillContext): Promise<RequirementCheck>;
 }
 
-const met: RequirementCheck = { met: true, missing: [] };
+const met: RequirementCheck = { met: true, missing: [], missingNames: [] };
 
 /**
  * A checker for one runtime: programs and the OS are probed inside the runtime (cached per runtime,
@@ -44,28 +46,39 @@ export function createRequirementChecker(options: RequirementCheckerOptions): Re
   const check: RequirementChecker['check'] = async (requirements, bundled = []) => {
     if (requirements === undefined) return met;
     const missing: string[] = [];
+    const missingNames: string[] = [];
     if (requirements.os.length > 0) {
       const os = await probe.os();
-      if (!requirements.os.includes(os)) missing.push(`OS ${requirements.os.join(' or ')} (${where} runs ${os})`);
+      if (!requirements.os.includes(os)) {
+        missing.push(`OS ${requirements.os.join(' or ')} (${where} runs ${os})`);
+        missingNames.push(`OS ${requirements.os.join('|')}`);
+      }
     }
     const onBin = options.restricted === true ? new Set<string>() : new Set(bundled);
     const wanted = [...requirements.programs, ...requirements.anyPrograms].filter((name) => !onBin.has(name));
     const found = wanted.length === 0 ? new Set<string>() : await probe.findPrograms(wanted);
     const present = (name: string) => onBin.has(name) || found.has(name);
-    for (const name of requirements.programs)
-      if (!present(name)) missing.push(`program "${name}" (not on PATH in ${where})`);
+    for (const name of requirements.programs) {
+      if (present(name)) continue;
+      missing.push(`program "${name}" (not on PATH in ${where})`);
+      missingNames.push(name);
+    }
     if (requirements.anyPrograms.length > 0 && !requirements.anyPrograms.some(present)) {
       missing.push(
         `one of the programs ${requirements.anyPrograms.map((name) => `"${name}"`).join(', ')} (none on PATH in ${where})`,
       );
+      missingNames.push(requirements.anyPrograms.join('|'));
     }
     for (const name of requirements.env) {
-      if (options.environment[name] === undefined || options.environment[name] === '')
-        missing.push(`environment variable ${name} (not passed to commands: allowHostEnv)`);
+      if (options.environment[name] !== undefined && options.environment[name] !== '') continue;
+      missing.push(`environment variable ${name} (not passed to commands: allowHostEnv)`);
+      missingNames.push(name);
     }
-    if (requirements.network && !options.network)
+    if (requirements.network && !options.network) {
       missing.push('network access (commands run without network: the network option)');
-    return { met: missing.length === 0, missing };
+      missingNames.push('network');
+    }
+    return { met: missing.length === 0, missing, missingNames };
   };
   return {
     check,

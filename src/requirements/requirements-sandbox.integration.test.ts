@@ -48,11 +48,12 @@ describe.runIf(sandboxWorks)('requirements checked where commands run', () => {
   it('a program on the host PATH but not visible in the sandbox counts as missing in the sandbox only', async () => {
     const environment = { PATH: hostPath };
     const local = createRequirementChecker({ runtime: new LocalRuntime(), environment, network: false });
-    expect(await local.check(needsHostOnly)).toEqual({ met: true, missing: [] });
+    expect(await local.check(needsHostOnly)).toEqual({ met: true, missing: [], missingNames: [] });
     const sandbox = createRequirementChecker({ runtime: new SandboxRuntime(), environment, network: false });
     expect(await sandbox.check(needsHostOnly)).toEqual({
       met: false,
       missing: ['program "hostonly-tool" (not on PATH in the sandbox runtime)'],
+      missingNames: ['hostonly-tool'],
     });
   });
 

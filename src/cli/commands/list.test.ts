@@ -1,5 +1,5 @@
 import { realpath } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSkillTree, type SkillTree, skillMarkdown } from '../../repository/testing/skill-tree.js';
 import { main } from '../main.js';
@@ -226,5 +226,40 @@ describe('skillbox list --query', () => {
     const bad = await runList(['--root', examples, '--limit', '3']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--limit and --bodies go with --query');
+  });
+});
+
+describe('skillbox list with declared requirements', () => {
+  it('shows each declaring skill with what it needs and what is missing in the chosen runtime', async () => {
+    tree = await createSkillTree({
+      'skills/plain/SKILL.md': skillMarkdown('plain', 'Needs nothing.'),
+      'skills/transcode/SKILL.md':
+        '---\nname: transcode\ndescription: Transcode videos.\nmetadata:\n  requires:\n    bins: [sh, skillbox-missing-transcoder]\n    network: true\n---\nBody.\n',
+      'skills/shell/SKILL.md':
+        '---\nname: shell\ndescription: Shell things.\nmetadata:\n  requires-bins: sh\n---\nBody.\n',
+    });
+    const result = await runList(['--root', join(tree.dir, 'skills'), '--runtime', 'local']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(
+      'Requirements (checked in the local runtime as skill_run sees them with default options):\n' +
+        '  shell: bins: sh (met)\n' +
+        '  transcode: bins: sh skillbox-missing-transcoder; network (MISSING skillbox-missing-transcoder, network)\n',
+    );
+    const json = JSON.parse(
+      (await runList(['--root', join(tree.dir, 'skills'), '--runtime', 'local', '--json'])).stdout,
+    );
+    const transcode = json.skills.find((skill: { name: string }) => skill.name === 'transcode');
+    expect(transcode.requires).toEqual({
+      programs: ['sh', 'skillbox-missing-transcoder'],
+      anyPrograms: [],
+      env: [],
+      os: [],
+      network: true,
+    });
+    expect(transcode.missing).toEqual([
+      'program "skillbox-missing-transcoder" (not on PATH in the local runtime)',
+      'network access (commands run without network: the network option)',
+    ]);
+    expect(json.skills.find((skill: { name: string }) => skill.name === 'plain').requires).toBeUndefined();
   });
 });

@@ -1,6 +1,13 @@
 import { compareNames } from '../../repository/compare-names.js';
 import { modelHiddenReason } from '../../repository/model-invocation.js';
 import type { Skill, SkillRepository } from '../../repository/types.js';
+import { createRequirementChecker, type RequirementCheck } from '../../requirements/check-requirements.js';
+import {
+  describeRequirements,
+  readSkillRequirements,
+  type SkillRequirements,
+} from '../../requirements/skill-requirements.js';
+import { createRuntime, RUNTIME_KINDS, type RuntimeKind } from '../../runtime/create-runtime.js';
 import { createSkillSearch } from '../../search/skill-search.js';
 import { type CliCommand, type CliIo, CliUsageError } from '../command.js';
 import { parseCommandArguments } from '../parse-command-arguments.js';
@@ -8,7 +15,7 @@ import { startProgress } from '../progress.js';
 import { describeRoots, openRepositoryFromArgs } from '../skill-roots.js';
 import { warningLine } from '../terminal-style.js';
 
-const usage = `Usage: skillbox list [--root DIR]... [--json] [--query WORDS [--limit N] [--bodies]]
+const usage = `Usage: skillbox list [--root DIR]... [--json] [--runtime KIND] [--query WORDS [--limit N] [--bodies]]
 
 Lists the skills an agent would see (lenient loading: skills that break a naming rule are listed
 with warnings; skills without a description or with broken YAML are skipped with the reason).
@@ -18,8 +25,12 @@ Options:
                Without --root: $SKILLS_ROOT (':'-separated), ./.agents/skills, ./.claude/skills,
                ./skills, ~/.agents/skills, ~/.claude/skills
   --json       print {"skills":[{"name","description","path","root","docs","tools","warnings",
-               "model_visible","hidden_reason"?}],"skipped":[{"path","reason"}],
+               "model_visible","hidden_reason"?,"requires"?,"missing"?}],"skipped":[{"path","reason"}],
                "shadowed":[{"name","path","winner"}]} with absolute paths
+  --runtime KIND  where skills' declared requirements (programs, variables, OS, network) are
+               checked: auto (default: the bubblewrap sandbox where it works, else local), sandbox
+               or local; checked as skill_run sees them with default options (no host variables,
+               no network). Only skills that declare requirements are checked.
 
   --query WORDS  search instead of listing: the skills that best match WORDS, best first, with
                the BM25 score the model's skill_search tool gives (--json: {"query","results":
@@ -40,6 +51,7 @@ const descriptionWidth = 80;
 interface ListArguments {
   roots: string[];
   json: boolean;
+  runtime: RuntimeKind;
   query?: string;
   limit: number;
   bodies: boolean;
@@ -54,6 +66,7 @@ function parse(args: string[]): ListArguments {
       query: { type: 'string' },
       limit: { type: 'string' },
       bodies: { type: 'boolean', default: false },
+      runtime: { type: 'string', default: 'auto' },
     },
     allowPositionals: false,
     strict: true,
@@ -65,9 +78,13 @@ function parse(args: string[]): ListArguments {
   const limit = values.limit === undefined ? 10 : Number(values.limit);
   if (!Number.isInteger(limit) || limit < 1)
     throw new CliUsageError(`--limit must be a whole number of at least 1; got "${values.limit}"`);
+  const runtime = values.runtime as RuntimeKind;
+  if (!RUNTIME_KINDS.includes(runtime))
+    throw new CliUsageError(`--runtime must be one of ${RUNTIME_KINDS.join(', ')}, got "${values.runtime}"`);
   return {
     roots: values.root ?? [],
     json: values.json === true,
+    runtime,
     ...(query === undefined ? {} : { query }),
     limit,
     bodies: values.bodies === true,
@@ -110,6 +127,26 @@ function table(rows: string[][]): string {
     .join('\n');
 }
 
+/** Declared requirements and their check, for the skills that declare any. */
+async function checkRequirements(
+  skills: readonly Skill[],
+  repository: SkillRepository,
+  kind: RuntimeKind,
+): Promise<{ checked: Map<string, { requirements: SkillRequirements; check: RequirementCheck }>; where: string }> {
+  const checked = new Map<string, { requirements: SkillRequirements; check: RequirementCheck }>();
+  const declaring = skills.filter((skill) => readSkillRequirements(skill.metadata).requirements !== undefined);
+  if (declaring.length === 0) return { checked, where: '' };
+  const runtime = createRuntime({ kind });
+  const checker = createRequirementChecker({ runtime, environment: {}, network: false });
+  for (const skill of declaring) {
+    checked.set(skill.name, {
+      requirements: readSkillRequirements(skill.metadata).requirements!,
+      check: await checker.checkSkill(skill, repository),
+    });
+  }
+  return { checked, where: runtime.kind };
+}
+
 async function run(args: string[], io: CliIo): Promise<number> {
   const parsed = parse(args);
   const { roots, json } = parsed;
@@ -124,6 +161,7 @@ async function run(args: string[], io: CliIo): Promise<number> {
     progress.done();
   }
   const report = await repository.report();
+  const { checked: requirements, where } = await checkRequirements(skills, repository, parsed.runtime);
   const hiddenReason = (skill: Skill): string | undefined =>
     skill.modelInvocable === false ? (modelHiddenReason(skill.frontmatter) ?? 'not model-invocable') : undefined;
 
@@ -139,6 +177,12 @@ async function run(args: string[], io: CliIo): Promise<number> {
         warnings: skill.warnings,
         model_visible: hiddenReason(skill) === undefined,
         ...(hiddenReason(skill) === undefined ? {} : { hidden_reason: hiddenReason(skill) }),
+        ...(requirements.has(skill.name)
+          ? {
+              requires: requirements.get(skill.name)!.requirements,
+              missing: requirements.get(skill.name)!.check.missing,
+            }
+          : {}),
       })),
       skipped: report.skipped.map(({ path, reason }) => ({ path, reason })),
       shadowed: report.shadowed.map(({ name, path, winner }) => ({ name, path, winner })),
@@ -170,6 +214,15 @@ async function run(args: string[], io: CliIo): Promise<number> {
         `\nHidden from the model (your code can still load them):\n${hidden.map((skill) => `  ${skill.name}: ${hiddenReason(skill)}\n`).join('')}`,
       );
     }
+  }
+  if (requirements.size > 0) {
+    const lines = [...requirements].map(([name, { requirements: needs, check }]) => {
+      const state = check.met ? 'met' : `MISSING ${check.missingNames.join(', ')}`;
+      return `  ${name}: ${describeRequirements(needs)} (${state})\n`;
+    });
+    io.stdout(
+      `\nRequirements (checked in the ${where} runtime as skill_run sees them with default options):\n${lines.join('')}`,
+    );
   }
   if (report.skipped.length > 0) {
     io.stdout(`\nSkipped:\n${report.skipped.map((entry) => `  ${entry.path}: ${entry.reason}\n`).join('')}`);

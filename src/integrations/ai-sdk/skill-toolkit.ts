@@ -1,11 +1,14 @@
 import type { PrepareStepFunction, Tool } from 'ai';
 import type { SkillRepository } from '../../repository/types.js';
+import { gateRepository, type UnmetRequirementsMode } from '../../requirements/gated-repository.js';
 import {
   createSkillTools,
   knowledgeToolNames,
   type SkillToolProfile,
   toolSelectionToolNames,
 } from '../../tools/create-skill-tools.js';
+import { resolveExecutionOptions } from '../../workspace/execution-options.js';
+import { requirementCheckerFor } from '../../workspace/requirement-gate.js';
 import type { WorkspaceManager } from '../../workspace/workspace-manager.js';
 import { type SkillContextCallOptions, skillContextCallOptions } from './ai-sdk-versions.js';
 import { SkillAgentConfigError } from './errors.js';
@@ -35,6 +38,13 @@ export interface SkillToolkitOptions
   skillNames?: readonly string[];
   /** skill_search also indexes SKILL.md bodies (default false: names and descriptions). */
   searchBodies?: boolean;
+  /**
+   * With a runtime or workspaces: what the model is shown of a skill whose declared requirements
+   * (docs/skill-requirements.md) are not met in that runtime. `mark` (default): listed, its
+   * description ending with what is missing; `hide`: left out like a skill the caller may not see.
+   * skill_run refuses such a skill either way.
+   */
+  unmetRequirements?: UnmetRequirementsMode;
 }
 
 /** Everything `generateText` / `streamText` / `ToolLoopAgent` need for skills. */
@@ -83,12 +93,25 @@ export function resolveRepositoryOption(options: {
  * with `...toolkit.contextOptions(createSkillCallContext(...))`.
  */
 export function createSkillToolkit(options: SkillToolkitOptions): SkillToolkit {
-  const repository = resolveRepositoryOption(options);
+  const listedRepository = resolveRepositoryOption(options);
   const toolPool = options.toolPool ?? {};
   if (typeof toolPool !== 'object' || toolPool === null || Array.isArray(toolPool))
     throw new SkillAgentConfigError('toolPool', 'must be a record of AI SDK tools by name');
   const poolToolNames = Object.keys(toolPool);
-  const { workspaces, executionTools } = executionSetup(options, repository);
+  const { workspaces, executionTools } = executionSetup(options, listedRepository);
+  const unmet = options.unmetRequirements ?? 'mark';
+  if (unmet !== 'hide' && unmet !== 'mark')
+    throw new SkillAgentConfigError('unmetRequirements', `must be "hide" or "mark"; got ${JSON.stringify(unmet)}`);
+  // What the model sees (catalog, skill tools, search) is gated by where commands run; skill_run
+  // keeps the ungated repository and refuses on its own.
+  const repository =
+    workspaces === undefined
+      ? listedRepository
+      : gateRepository(
+          listedRepository,
+          requirementCheckerFor(resolveExecutionOptions({ ...options.execution, workspaces })),
+          unmet,
+        );
   const skillSearch = parseSkillSearchMode(options.skillSearch);
   // Registered where it can be offered: always, or over budget when the catalog has a budget to be over.
   const registerSearch =
