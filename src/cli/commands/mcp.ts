@@ -1,3 +1,6 @@
+import type { SkillRepository } from '../../repository/types.js';
+import { createRequirementChecker } from '../../requirements/check-requirements.js';
+import { gateRepository } from '../../requirements/gated-repository.js';
 import { createRuntime, RUNTIME_KINDS, type RuntimeKind } from '../../runtime/create-runtime.js';
 import { detectSandboxSupport } from '../../runtime/sandbox-support.js';
 import type { SkillToolProfile } from '../../tools/create-skill-tools.js';
@@ -86,6 +89,8 @@ async function run(args: string[], io: CliIo): Promise<number> {
   }
   const repository = await openRepositoryFromArgs(options.roots, io, 'mcp');
   let executionTools: ReturnType<typeof createExecutionTools> | undefined;
+  // With scripts run, the model's view marks skills whose declared needs the runtime lacks (skill_run refuses them).
+  let modelRepository: SkillRepository = repository;
   if (options.profile === 'full') {
     const runtime = createRuntime({ kind: options.runtime });
     if (!runtime.isolated) {
@@ -99,13 +104,18 @@ async function run(args: string[], io: CliIo): Promise<number> {
       );
     }
     executionTools = createExecutionTools({ workspaces: createWorkspaceManager({ runtime, repository }) });
+    modelRepository = gateRepository(
+      repository,
+      createRequirementChecker({ runtime, environment: {}, network: false }),
+      'mark',
+    );
   }
   const skills = await repository.list();
   const served = skills.filter((skill) => skill.modelInvocable !== false).length;
   io.stderr(`skillbox mcp: serving ${served} skill${served === 1 ? '' : 's'} (profile ${options.profile}) on stdio\n`);
   io.stderr(await describeLeftOutSkills(repository, skills, 'mcp'));
   await integration.serveSkillsOverStdio({
-    repository,
+    repository: modelRepository,
     profile: options.profile,
     ...(options.catalogTokens !== undefined
       ? { catalogBudget: options.catalogTokens === 0 ? {} : { tokens: options.catalogTokens } }
