@@ -52,6 +52,18 @@ export type {
 } from './repository/types.js';
 export { resolveUrlRoot, type UrlRootOptions } from './repository/url-root.js';
 export { UrlRootError } from './repository/url-root-errors.js';
+export {
+  createRequirementChecker,
+  type RequirementCheck,
+  type RequirementChecker,
+  type RequirementCheckerOptions,
+} from './requirements/check-requirements.js';
+export { gateRepository, type UnmetRequirementsMode } from './requirements/gated-repository.js';
+export {
+  type RequirementsReading,
+  readSkillRequirements,
+  type SkillRequirements,
+} from './requirements/skill-requirements.js';
 export { type CreateRuntimeOptions, createRuntime, type RuntimeKind } from './runtime/create-runtime.js';
 export { SandboxUnavailableError } from './runtime/errors.js';
 export { LocalRuntime, type LocalRuntimeOptions } from './runtime/local-runtime.js';
@@ -59,6 +71,12 @@ export { LocalRuntime, type LocalRuntimeOptions } from './runtime/local-runtime.
 export type { RuntimeCommand, RuntimeResult, WorkspaceRuntime } from './runtime/runtime-types.js';
 export { SandboxRuntime, type SandboxRuntimeOptions } from './runtime/sandbox-runtime.js';
 export { detectSandboxSupport, type SandboxSupport } from './runtime/sandbox-support.js';
+export {
+  createSkillSearch,
+  type SkillSearch,
+  type SkillSearchHit,
+  type SkillSearchOptions,
+} from './search/skill-search.js';
 export {
   type ClearTemporaryStateOptions,
   type ClearTemporaryStateResult,

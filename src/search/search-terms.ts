@@ -13,9 +13,8 @@ const stopWords: ReadonlySet<string> = new Set(
 
 /**
  * A light English suffix stripper: plurals and the common verb endings, so "screenshots" finds
- * "screenshot" and "deploying" finds "deploy". A full Porter stemmer conflates more (and wrongly:
- * "generic" with "generate"); on the corpus queries this light form found as many skills (see
- * docs/skill-search.md).
+ * "screenshot" and "deploying" finds "deploy". Deliberately lighter than a Porter stemmer, which
+ * conflates more words that differ in meaning ("generic" and "generate" both become "gener").
  */
 export function stem(word: string): string {
   if (word.length <= 3 || /\d/.test(word)) return word;
