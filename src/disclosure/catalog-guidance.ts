@@ -10,7 +10,7 @@ export function renderCatalogGuidance(tools: readonly string[], options: { short
   if (has('skill_search')) {
     lines.push(
       options.shortened === true
-        ? 'This list is shortened to fit its budget: descriptions ending in "…" are cut and skills listed by name only are not described. Call skill_search with words describing the task to find the skills that fit, with their full descriptions, before deciding that no skill applies.'
+        ? 'This list is shortened to fit its budget (descriptions ending in "…" are cut, skills listed by name only are not described): call skill_search with words describing the task to find skills with their full descriptions.'
         : 'skill_search finds skills by words describing a task and returns them with their full descriptions.',
     );
   }

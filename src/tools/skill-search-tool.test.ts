@@ -55,7 +55,7 @@ describe('the catalog and skill_search', () => {
     expect(report.overBudget).toBe(false);
     expect(report.searchOffered).toBe(true);
     expect(report.text).toContain('This list is shortened to fit its budget');
-    expect(report.text).toContain('Call skill_search with words describing the task');
+    expect(report.text).toContain('call skill_search with words describing the task');
     expect(report.tokens).toBeLessThanOrEqual(500);
   });
 

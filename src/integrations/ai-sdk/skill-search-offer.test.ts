@@ -35,7 +35,7 @@ describe('skill_search in the AI SDK toolkit', () => {
     const { toolkit, activeTools, system } = await firstStep({ repository, catalog: { budget: { tokens: 600 } } });
     expect(toolkit.skillToolNames).toContain('skill_search');
     expect(activeTools).toContain('skill_search');
-    expect(system).toContain('Call skill_search with words describing the task');
+    expect(system).toContain('call skill_search with words describing the task');
   });
 
   it('is registered but inactive, and unmentioned, when the catalog fits its budget', async () => {

@@ -35,7 +35,8 @@ describe('skill_search over MCP', () => {
     const client = await connect({ catalogBudget: { tokens: 600 } });
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name)).toContain('skill_search');
-    expect(client.getInstructions()).toContain('Call skill_search with words describing the task');
+    expect(client.getInstructions()).toContain('call skill_search with words describing the task');
+    expect(client.getInstructions()).toContain('Note: this skill list was shortened');
     const result = (await client.callTool({
       name: 'skill_search',
       arguments: { query: 'fill a PDF form', limit: 1 },

@@ -62,14 +62,14 @@ export interface SkillMcpServerOptions {
  */
 export const defaultMcpCatalogBudget: CatalogBudget = { tokens: 4000 };
 
-function shortenedCatalogNote(budget: CatalogBudget): string {
+function shortenedCatalogNote(budget: CatalogBudget, searchOffered: boolean): string {
   const limit = [
     budget.tokens === undefined ? undefined : `${budget.tokens} tokens`,
     budget.characters === undefined ? undefined : `${budget.characters} characters`,
   ]
     .filter((part) => part !== undefined)
     .join(' and ');
-  return `Note: this skill list was shortened to fit ${limit}: descriptions ending in "…" are cut, and skills under "Other skills" are listed by name only. skill_load returns a skill's full instructions.`;
+  return `Note: this skill list was shortened to fit ${limit}: descriptions ending in "…" are cut, and skills under "Other skills" are listed by name only. skill_load returns a skill's full instructions.${searchOffered ? ' To find skills, call skill_search with words describing the task.' : ''}`;
 }
 
 /** The server plus the state of its one connection, for callers and tests that want to look inside. */
@@ -175,9 +175,11 @@ export async function createSkillMcpServer(options: SkillMcpServerOptions): Prom
   const named = Array.isArray(options.profile) && options.profile.includes('skill_search');
   if (!offered && !named) definitions = definitions.filter((definition) => definition.name !== 'skill_search');
   const toolNames = definitions.map((definition) => definition.name);
+  // The server's own note below says the list is shortened and points to skill_search, so the
+  // guidance leaves its line out: the budget pays for one pointer, not two.
   const catalogOptions = {
     skills: summaries,
-    tools: toolNames,
+    tools: skillSearch === 'always' ? toolNames : toolNames.filter((name) => name !== 'skill_search'),
     includeModelDisabled: options.includeModelDisabled === true,
     skillSearch: searchMode,
   };
@@ -186,7 +188,7 @@ export async function createSkillMcpServer(options: SkillMcpServerOptions): Prom
   if (catalog !== full) {
     // The model must know that what it reads is not every description in full, or it will take a
     // cut description for the skill's whole purpose. The note's own size comes out of the budget.
-    const note = `\n\n${shortenedCatalogNote(budget)}`;
+    const note = `\n\n${shortenedCatalogNote(budget, offered)}`;
     const roomLeft = (limit: number | undefined, used: number) =>
       limit === undefined ? undefined : Math.max(1, limit - used);
     const tokens = roomLeft(budget.tokens, countTokens(note));
