@@ -55,6 +55,18 @@ export type {
 } from './repository/types.js';
 export { resolveUrlRoot, type UrlRootOptions } from './repository/url-root.js';
 export { UrlRootError } from './repository/url-root-errors.js';
+export {
+  createRequirementChecker,
+  type RequirementCheck,
+  type RequirementChecker,
+  type RequirementCheckerOptions,
+} from './requirements/check-requirements.js';
+export { gateRepository, type UnmetRequirementsMode } from './requirements/gated-repository.js';
+export {
+  type RequirementsReading,
+  readSkillRequirements,
+  type SkillRequirements,
+} from './requirements/skill-requirements.js';
 export { type CreateRuntimeOptions, createRuntime, type RuntimeKind } from './runtime/create-runtime.js';
 export { SandboxUnavailableError } from './runtime/errors.js';
 export { HostWorkspaceFiles } from './runtime/host-workspace-files.js';
@@ -78,6 +90,12 @@ export type {
   WorkspaceSizeLimits,
   WorkspaceUsage,
 } from './runtime/workspace-files.js';
+export {
+  createSkillSearch,
+  type SkillSearch,
+  type SkillSearchHit,
+  type SkillSearchOptions,
+} from './search/skill-search.js';
 export {
   type ClearTemporaryStateOptions,
   type ClearTemporaryStateResult,

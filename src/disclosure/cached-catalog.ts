@@ -1,17 +1,19 @@
 import type { SkillContext, SkillRepository, SkillSummary } from '../repository/types.js';
-import { type CatalogOptions, renderCatalog } from './catalog.js';
+import { type CatalogOptions, type RenderedCatalog, renderCatalogParts } from './catalog.js';
 
 /** The catalog of a repository, rendered once per change of the repository rather than once per model call. */
 export interface CachedCatalog {
   /** What `renderCatalog` gives for `repository.list(context)` now. */
   render(context?: SkillContext): Promise<string>;
+  /** `render` with what the renderer decided: whether the catalog was shortened and points to `skill_search`. */
+  renderWithOutcome(context?: SkillContext): Promise<RenderedCatalog>;
 }
 
 interface Rendered {
   generation: number | undefined;
   /** The list it was rendered from; kept only for a repository without a generation, to compare. */
   listed: SkillSummary[] | undefined;
-  text: string;
+  outcome: RenderedCatalog;
 }
 
 /** Callers (contexts) remembered at once; an agent serving more users re-renders for the older ones. */
@@ -55,27 +57,31 @@ export function createCachedCatalog(
   options: Omit<CatalogOptions, 'skills'>,
 ): CachedCatalog {
   const rendered = new Map<string, Rendered>();
+  const renderWithOutcome = async (context: SkillContext | undefined): Promise<RenderedCatalog> => {
+    const key = contextKey(context);
+    const generation = repository.generation?.();
+    const known = key === undefined ? undefined : rendered.get(key);
+    if (known !== undefined && generation !== undefined && known.generation === generation) return known.outcome;
+    const skills = await repository.list(context);
+    if (
+      known !== undefined &&
+      generation === undefined &&
+      known.listed !== undefined &&
+      sameSummaries(known.listed, skills)
+    )
+      return known.outcome;
+    const outcome = renderCatalogParts({ ...options, skills });
+    if (key !== undefined) {
+      rendered.delete(key);
+      if (rendered.size >= rememberedContexts) rendered.delete(rendered.keys().next().value!);
+      rendered.set(key, { generation, listed: generation === undefined ? skills : undefined, outcome });
+    }
+    return outcome;
+  };
   return {
+    renderWithOutcome,
     async render(context) {
-      const key = contextKey(context);
-      const generation = repository.generation?.();
-      const known = key === undefined ? undefined : rendered.get(key);
-      if (known !== undefined && generation !== undefined && known.generation === generation) return known.text;
-      const skills = await repository.list(context);
-      if (
-        known !== undefined &&
-        generation === undefined &&
-        known.listed !== undefined &&
-        sameSummaries(known.listed, skills)
-      )
-        return known.text;
-      const text = renderCatalog({ ...options, skills });
-      if (key !== undefined) {
-        rendered.delete(key);
-        if (rendered.size >= rememberedContexts) rendered.delete(rendered.keys().next().value!);
-        rendered.set(key, { generation, listed: generation === undefined ? skills : undefined, text });
-      }
-      return text;
+      return (await renderWithOutcome(context)).text;
     },
   };
 }

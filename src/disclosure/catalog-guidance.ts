@@ -4,9 +4,16 @@ import type { SkillToolName } from '../tools/tool-names.js';
  * The short instructions after the catalog. They name only the tools the model actually has, so
  * the prompt never points at a tool that is not registered.
  */
-export function renderCatalogGuidance(tools: readonly string[]): string {
+export function renderCatalogGuidance(tools: readonly string[], options: { shortened?: boolean } = {}): string {
   const has = (name: SkillToolName) => tools.includes(name);
   const lines: string[] = [];
+  if (has('skill_search')) {
+    lines.push(
+      options.shortened === true
+        ? 'This list is shortened to fit its budget (descriptions ending in "…" are cut, skills listed by name only are not described): call skill_search with words describing the task to find skills with their full descriptions.'
+        : 'skill_search finds skills by words describing a task and returns them with their full descriptions.',
+    );
+  }
   if (has('skill_load')) {
     lines.push(
       'The list above only says what each skill is for. When a task matches a skill, call skill_load with its name before acting on it; its instructions then appear in your context.',

@@ -143,10 +143,12 @@ describe('renderCatalogWithReport', () => {
       described: 3,
       total: 3,
       overBudget: false,
+      shortened: false,
+      searchOffered: false,
     });
     const namesOnly = renderCatalogWithReport({ skills, guidance: false, budget: { tokens: 3 } });
     expect(namesOnly.text).toBe(renderCatalog({ skills, guidance: false, budget: { tokens: 3 } }));
-    expect(namesOnly).toMatchObject({ described: 0, total: 3, overBudget: true });
+    expect(namesOnly).toMatchObject({ described: 0, total: 3, overBudget: true, shortened: true });
     expect(namesOnly.tokens).toBeGreaterThan(3);
     expect(renderCatalogWithReport({ skills, guidance: false, budget: { characters: 20 } })).toMatchObject({
       described: 0,
@@ -159,6 +161,8 @@ describe('renderCatalogWithReport', () => {
       described: 0,
       total: 0,
       overBudget: false,
+      shortened: false,
+      searchOffered: false,
     });
   });
 

@@ -30,6 +30,13 @@ export interface CatalogOptions extends ModelInvocationOptions {
   /** Replaces the guidance after the list; `false` or `''` leaves it out. */
   guidance?: string | false;
   budget?: CatalogBudget;
+  /**
+   * When `tools` holds `skill_search`: `over-budget` (default) names it only when the budget
+   * shortened the catalog (the guidance then says so and points to it), `always` names it in any
+   * case. The report's `searchOffered` says which happened, so the caller can offer the tool only
+   * then (docs/skill-search.md).
+   */
+  skillSearch?: 'over-budget' | 'always';
 }
 
 /** One skill's catalog entry as it appears in a full catalog (what the skill alone adds to it). */
@@ -48,6 +55,8 @@ function checkCatalogOptions(options: CatalogOptions): void {
     if (value !== undefined && (!Number.isInteger(value) || value <= 0))
       problems.add(`budget.${field}`, `must be a positive integer; got ${JSON.stringify(value)}`);
   }
+  if (options.skillSearch !== undefined && options.skillSearch !== 'over-budget' && options.skillSearch !== 'always')
+    problems.add('skillSearch', `must be "over-budget" or "always"; got ${JSON.stringify(options.skillSearch)}`);
   problems.throwIfAny();
 }
 
@@ -78,6 +87,10 @@ export interface CatalogReport {
   total: number;
   /** True when the text exceeds the budget: even the names alone did not fit. */
   overBudget: boolean;
+  /** True when the full catalog did not fit the budget, so descriptions were shortened or left out. */
+  shortened: boolean;
+  /** True when the text points the model to `skill_search` (see `CatalogOptions.skillSearch`). */
+  searchOffered: boolean;
 }
 
 /**
@@ -86,7 +99,7 @@ export interface CatalogReport {
  * names is exceeded rather than met by hiding skills).
  */
 export function renderCatalogWithReport(options: CatalogOptions): CatalogReport {
-  const { text, described, total } = renderCatalogParts(options);
+  const { text, described, total, shortened, searchOffered } = renderCatalogParts(options);
   const tokens = countTokens(text);
   const characters = codePointLength(text);
   const budget = options.budget;
@@ -94,31 +107,62 @@ export function renderCatalogWithReport(options: CatalogOptions): CatalogReport 
     budget !== undefined &&
     ((budget.tokens !== undefined && tokens > budget.tokens) ||
       (budget.characters !== undefined && characters > budget.characters));
-  return { text, tokens, characters, described, total, overBudget };
+  return { text, tokens, characters, described, total, overBudget, shortened, searchOffered };
+}
+
+/** The catalog text with what the renderer decided (internal: integrations read `searchOffered`). */
+export interface RenderedCatalog {
+  text: string;
+  described: number;
+  total: number;
+  shortened: boolean;
+  searchOffered: boolean;
 }
 
 function rendered(
   entries: readonly CatalogEntry[],
   catalogParts: readonly string[],
-): { text: string; described: number; total: number } {
+  shortened: boolean,
+  searchOffered: boolean,
+): RenderedCatalog {
   let described = 0;
   for (const entry of entries) if (entry.description !== undefined) described += 1;
-  return { text: catalogParts.join(''), described, total: entries.length };
+  return { text: catalogParts.join(''), described, total: entries.length, shortened, searchOffered };
 }
 
-function renderCatalogParts(options: CatalogOptions): { text: string; described: number; total: number } {
+function isShortened(entries: readonly CatalogEntry[], full: readonly CatalogEntry[]): boolean {
+  return entries.some((entry, index) => entry.description !== full[index]!.description);
+}
+
+/** `renderCatalog` with what it decided, without counting tokens (`renderCatalogWithReport` counts them). */
+export function renderCatalogParts(options: CatalogOptions): RenderedCatalog {
   checkCatalogOptions(options);
   const format = options.format ?? 'text';
   const skills = modelInvocableSkills(options.skills, options);
-  if (skills.length === 0) return { text: '', described: 0, total: 0 };
+  if (skills.length === 0) return { text: '', described: 0, total: 0, shortened: false, searchOffered: false };
   const sorted = [...skills].sort((a, b) => compareNames(a.name, b.name));
   const full = sorted.map((skill) => catalogEntry(skill, format));
-  const guidanceText =
-    options.guidance === false ? '' : (options.guidance ?? renderCatalogGuidance(options.tools ?? []));
+  const tools = options.tools ?? [];
+  const hasSearch = tools.includes('skill_search');
+  const always = options.skillSearch === 'always';
+  const guidanceFor = (toolNames: readonly string[], shortened: boolean) =>
+    options.guidance === false ? '' : (options.guidance ?? renderCatalogGuidance(toolNames, { shortened }));
   const budget = options.budget;
-  const entries =
+  const choose = (guidanceText: string) =>
     budget === undefined || (budget.tokens === undefined && budget.characters === undefined)
       ? full
       : chooseBudgetedEntries(full, format, guidanceText, budget);
-  return rendered(entries, renderParts(entries, format, guidanceText));
+  // Whether the catalog is shortened is decided without the search line, so that line (which only
+  // a shortened catalog needs) cannot itself be what pushes the catalog over its budget.
+  const withoutSearch = hasSearch ? tools.filter((name) => name !== 'skill_search') : tools;
+  let guidanceText = guidanceFor(always ? tools : withoutSearch, false);
+  let entries = choose(guidanceText);
+  let shortened = isShortened(entries, full);
+  if (hasSearch && shortened) {
+    guidanceText = guidanceFor(tools, true);
+    entries = choose(guidanceText);
+  }
+  const searchOffered = hasSearch && (always || shortened);
+  shortened = isShortened(entries, full);
+  return rendered(entries, renderParts(entries, format, guidanceText), shortened, searchOffered);
 }

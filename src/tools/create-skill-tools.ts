@@ -7,6 +7,7 @@ import { createSkillListTool } from './skill-list-tool.js';
 import { createSkillListToolsTool } from './skill-list-tools-tool.js';
 import { createSkillLoadTool } from './skill-load-tool.js';
 import { createSkillReadTool, defaultReadPageBytes } from './skill-read-tool.js';
+import { createSkillSearchTool } from './skill-search-tool.js';
 import { createSkillSelectDocsTool } from './skill-select-docs-tool.js';
 import { createSkillSelectToolsTool } from './skill-select-tools-tool.js';
 import { type SkillToolSettings, skillNameSchema } from './skill-tool-support.js';
@@ -32,6 +33,14 @@ export interface SkillToolsOptions extends ModelInvocationOptions {
   maxLoadedSkills?: number;
   /** Page size of skill_read in bytes of UTF-8 (default 20,000). */
   readPageBytes?: number;
+  /**
+   * Add `skill_search` to the profile's tools (default false; a profile given as names may name it
+   * instead). The integrations add it themselves when their catalog is over its budget
+   * (docs/skill-search.md).
+   */
+  skillSearch?: boolean;
+  /** skill_search also indexes SKILL.md bodies (default false: names and descriptions). */
+  searchBodies?: boolean;
 }
 
 /** The knowledge tools, in the order they are registered. */
@@ -54,6 +63,7 @@ const builders: Record<DisclosureToolName, (settings: SkillToolSettings) => Tool
   skill_read: createSkillReadTool as (settings: SkillToolSettings) => ToolDefinition,
   skill_list_tools: createSkillListToolsTool as (settings: SkillToolSettings) => ToolDefinition,
   skill_select_tools: createSkillSelectToolsTool as (settings: SkillToolSettings) => ToolDefinition,
+  skill_search: createSkillSearchTool as (settings: SkillToolSettings) => ToolDefinition,
 };
 
 /** Names of every disclosure tool `createSkillTools` can build. */
@@ -86,8 +96,15 @@ export function createSkillTools(options: SkillToolsOptions): ToolDefinition[] {
     readPageBytes: pageBytes,
     includeNonModelInvocable: includesNonModelInvocable(options),
     ...(maxLoadedSkills === undefined ? {} : { maxLoadedSkills }),
+    ...(options.searchBodies === true ? { searchBodies: true } : {}),
   };
-  return profileNames(options, executionNames).map((name) => {
+  const names = profileNames(options, executionNames);
+  if (options.skillSearch === true && !names.includes('skill_search')) {
+    // After the knowledge tools, before the execution tools: the order the model reads them in.
+    const firstExecution = names.findIndex((name) => executionNames.includes(name));
+    names.splice(firstExecution === -1 ? names.length : firstExecution, 0, 'skill_search');
+  }
+  return names.map((name) => {
     const build = (builders as Record<string, ((settings: SkillToolSettings) => ToolDefinition) | undefined>)[name];
     if (build !== undefined) return build(settings);
     return executionTools.find((tool) => tool.name === name)!;

@@ -20,6 +20,8 @@ export interface SkillToolSettings {
   readPageBytes: number;
   /** Offer skills with `modelInvocable: false` like any other (see `ModelInvocationOptions`). */
   includeNonModelInvocable: boolean;
+  /** skill_search also indexes SKILL.md bodies (default: names and descriptions only). */
+  searchBodies?: boolean;
 }
 
 /**

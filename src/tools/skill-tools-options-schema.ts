@@ -26,6 +26,8 @@ export const skillToolsOptionsSchema = optionsObject({
   readPageBytes: z.int({ error: readPageError }).min(1000, { error: readPageError }).optional(),
   includeNonModelInvocable: z.boolean({ error: 'must be true or false' }).optional(),
   includeModelDisabled: z.boolean({ error: 'must be true or false' }).optional(),
+  skillSearch: z.boolean({ error: 'must be true or false' }).optional(),
+  searchBodies: z.boolean({ error: 'must be true or false' }).optional(),
 }).superRefine((options, context) => {
   // Options of the wrong type are reported by their own schemas; these rules read what they can.
   const executionTools: unknown[] = Array.isArray(options.executionTools) ? options.executionTools : [];

@@ -11,6 +11,7 @@ export const disclosureToolNames = [
   'skill_read',
   'skill_list_tools',
   'skill_select_tools',
+  'skill_search',
 ] as const;
 
 /** The tools `createExecutionTools` builds from a workspace manager. */

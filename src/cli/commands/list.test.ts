@@ -1,5 +1,5 @@
 import { realpath } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSkillTree, type SkillTree, skillMarkdown } from '../../repository/testing/skill-tree.js';
 import { main } from '../main.js';
@@ -200,5 +200,66 @@ describe('skillbox list and the model', () => {
       stdout: `No skills found in ${real}.\n`,
       stderr: `warning: skills root ${real} holds no skill (no SKILL.md in it or below it)\n`,
     });
+  });
+});
+
+describe('skillbox list --query', () => {
+  it('prints the best matches with their scores, as a table or JSON', async () => {
+    const result = await runList(['--root', examples, '--query', 'weather forecast', '--limit', '2']);
+    expect(result.code).toBe(0);
+    const lines = result.stdout.trim().split('\n');
+    expect(lines[0]).toMatch(/^NAME\s+SCORE\s+DESCRIPTION$/);
+    expect(lines[1]).toMatch(/^weather-tools\s+\d+\.\d\d\s+/);
+    expect(lines.length).toBeLessThanOrEqual(3);
+    const json = JSON.parse((await runList(['--root', examples, '--query', 'weather forecast', '--json'])).stdout);
+    expect(json.query).toBe('weather forecast');
+    expect(json.results[0]).toEqual({
+      name: 'weather-tools',
+      description: expect.any(String),
+      score: expect.any(Number),
+    });
+  });
+
+  it('says when nothing matches, and refuses --limit without --query', async () => {
+    const none = await runList(['--root', examples, '--query', 'quantum chromodynamics']);
+    expect(none.stdout).toBe('No skill matches "quantum chromodynamics".\n');
+    const bad = await runList(['--root', examples, '--limit', '3']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--limit and --bodies go with --query');
+  });
+});
+
+describe('skillbox list with declared requirements', () => {
+  it('shows each declaring skill with what it needs and what is missing in the chosen runtime', async () => {
+    tree = await createSkillTree({
+      'skills/plain/SKILL.md': skillMarkdown('plain', 'Needs nothing.'),
+      'skills/transcode/SKILL.md':
+        '---\nname: transcode\ndescription: Transcode videos.\nmetadata:\n  requires:\n    bins: [sh, skillbox-missing-transcoder]\n    network: true\n---\nBody.\n',
+      'skills/shell/SKILL.md':
+        '---\nname: shell\ndescription: Shell things.\nmetadata:\n  requires-bins: sh\n---\nBody.\n',
+    });
+    const result = await runList(['--root', join(tree.dir, 'skills'), '--runtime', 'local']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(
+      'Requirements (checked in the local runtime as skill_run sees them with default options):\n' +
+        '  shell: bins: sh (met)\n' +
+        '  transcode: bins: sh skillbox-missing-transcoder; network (MISSING skillbox-missing-transcoder, network)\n',
+    );
+    const json = JSON.parse(
+      (await runList(['--root', join(tree.dir, 'skills'), '--runtime', 'local', '--json'])).stdout,
+    );
+    const transcode = json.skills.find((skill: { name: string }) => skill.name === 'transcode');
+    expect(transcode.requires).toEqual({
+      programs: ['sh', 'skillbox-missing-transcoder'],
+      anyPrograms: [],
+      env: [],
+      os: [],
+      network: true,
+    });
+    expect(transcode.missing).toEqual([
+      'program "skillbox-missing-transcoder" (not on PATH in the local runtime)',
+      'network access (commands run without network: the network option)',
+    ]);
+    expect(json.skills.find((skill: { name: string }) => skill.name === 'plain').requires).toBeUndefined();
   });
 });

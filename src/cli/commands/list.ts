@@ -3,14 +3,22 @@ import { compareNames } from '../../repository/compare-names.js';
 import type { FsSkillRepository } from '../../repository/fs-skill-repository.js';
 import { modelHiddenReason } from '../../repository/model-invocation.js';
 import type { Skill, SkillRepository, SkippedSkill } from '../../repository/types.js';
-import type { CliCommand, CliIo } from '../command.js';
+import { createRequirementChecker, type RequirementCheck } from '../../requirements/check-requirements.js';
+import {
+  describeRequirements,
+  readSkillRequirements,
+  type SkillRequirements,
+} from '../../requirements/skill-requirements.js';
+import { createRuntime, RUNTIME_KINDS, type RuntimeKind } from '../../runtime/create-runtime.js';
+import { createSkillSearch } from '../../search/skill-search.js';
+import { type CliCommand, type CliIo, CliUsageError } from '../command.js';
 import { addMcpSkillServers } from '../mcp-skill-sources.js';
 import { parseCommandArguments } from '../parse-command-arguments.js';
 import { startProgress } from '../progress.js';
 import { describeRoots, openRepositoryFromArgs } from '../skill-roots.js';
 import { warningLine } from '../terminal-style.js';
 
-const usage = `Usage: skillbox list [--root DIR]... [--mcp [LABEL=]CMD|URL]... [--json]
+const usage = `Usage: skillbox list [--root DIR]... [--mcp [LABEL=]CMD|URL]... [--json] [--runtime KIND] [--query WORDS [--limit N] [--bodies]]
 
 Lists the skills an agent would see (lenient loading: skills that break a naming rule are listed
 with warnings; skills without a description or with broken YAML are skipped with the reason).
@@ -24,8 +32,18 @@ Options:
                HTTP; SKILLBOX_MCP_TOKEN is sent as its bearer token). LABEL names it; a name
                both it and another origin use is listed as LABEL:NAME. Repeatable.
   --json       print {"skills":[{"name","description","path","root","docs","tools","warnings",
-               "model_visible","hidden_reason"?}],"skipped":[{"path","reason"}],
+               "model_visible","hidden_reason"?,"requires"?,"missing"?}],"skipped":[{"path","reason"}],
                "shadowed":[{"name","path","winner"}]} with absolute paths
+  --runtime KIND  where skills' declared requirements (programs, variables, OS, network) are
+               checked: auto (default: the bubblewrap sandbox where it works, else local), sandbox
+               or local; checked as skill_run sees them with default options (no host variables,
+               no network). Only skills that declare requirements are checked.
+
+  --query WORDS  search instead of listing: the skills that best match WORDS, best first, with
+               the BM25 score the model's skill_search tool gives (--json: {"query","results":
+               [{"name","description","score"}]})
+  --limit N    most results of --query (default 10)
+  --bodies     --query also searches the SKILL.md bodies
 
 Skills the model will not be offered (frontmatter disable-model-invocation: true, or
 metadata.internal: true) are listed, marked "hidden", with the field that hides them: an agent's
@@ -37,18 +55,68 @@ Exit status: 0 (skipped skills do not fail a listing), 2 on bad usage.
 /** Longest description shown in the table; the full text is in --json. */
 const descriptionWidth = 80;
 
-function parse(args: string[]): { roots: string[]; mcp: string[]; json: boolean } {
+interface ListArguments {
+  roots: string[];
+  mcp: string[];
+  json: boolean;
+  runtime: RuntimeKind;
+  query?: string;
+  limit: number;
+  bodies: boolean;
+}
+
+function parse(args: string[]): ListArguments {
   const { values } = parseCommandArguments({
     args,
     options: {
       root: { type: 'string', multiple: true, default: [] },
       mcp: { type: 'string', multiple: true, default: [] },
       json: { type: 'boolean', default: false },
+      query: { type: 'string' },
+      limit: { type: 'string' },
+      bodies: { type: 'boolean', default: false },
+      runtime: { type: 'string', default: 'auto' },
     },
     allowPositionals: false,
     strict: true,
   });
-  return { roots: values.root ?? [], mcp: values.mcp ?? [], json: values.json === true };
+  const query = values.query?.trim();
+  if (values.query !== undefined && query === '') throw new CliUsageError('--query needs words to search for');
+  if (query === undefined && (values.limit !== undefined || values.bodies === true))
+    throw new CliUsageError('--limit and --bodies go with --query');
+  const limit = values.limit === undefined ? 10 : Number(values.limit);
+  if (!Number.isInteger(limit) || limit < 1)
+    throw new CliUsageError(`--limit must be a whole number of at least 1; got "${values.limit}"`);
+  const runtime = values.runtime as RuntimeKind;
+  if (!RUNTIME_KINDS.includes(runtime))
+    throw new CliUsageError(`--runtime must be one of ${RUNTIME_KINDS.join(', ')}, got "${values.runtime}"`);
+  return {
+    roots: values.root ?? [],
+    mcp: values.mcp ?? [],
+    json: values.json === true,
+    runtime,
+    ...(query === undefined ? {} : { query }),
+    limit,
+    bodies: values.bodies === true,
+  };
+}
+
+/** `list --query`: the search the model's skill_search runs, over every listed skill (hidden ones too). */
+async function runQuery(repository: SkillRepository, options: ListArguments, io: CliIo): Promise<number> {
+  const search = createSkillSearch(repository, { includeNonModelInvocable: true, bodies: options.bodies });
+  const results = await search.search(options.query!, { limit: options.limit });
+  if (options.json) {
+    io.stdout(`${JSON.stringify({ query: options.query, results }, null, 2)}\n`);
+    return 0;
+  }
+  if (results.length === 0) {
+    io.stdout(`No skill matches "${options.query}".\n`);
+    return 0;
+  }
+  const rows = [['NAME', 'SCORE', 'DESCRIPTION']];
+  for (const hit of results) rows.push([hit.name, hit.score.toFixed(2), oneLine(hit.description, descriptionWidth)]);
+  io.stdout(`${table(rows)}\n`);
+  return 0;
 }
 
 function oneLine(text: string, width: number): string {
@@ -69,12 +137,33 @@ function table(rows: string[][]): string {
     .join('\n');
 }
 
+/** Declared requirements and their check, for the skills that declare any. */
+async function checkRequirements(
+  skills: readonly Skill[],
+  repository: SkillRepository,
+  kind: RuntimeKind,
+): Promise<{ checked: Map<string, { requirements: SkillRequirements; check: RequirementCheck }>; where: string }> {
+  const checked = new Map<string, { requirements: SkillRequirements; check: RequirementCheck }>();
+  const declaring = skills.filter((skill) => readSkillRequirements(skill.metadata).requirements !== undefined);
+  if (declaring.length === 0) return { checked, where: '' };
+  const runtime = createRuntime({ kind });
+  const checker = createRequirementChecker({ runtime, environment: {}, network: false });
+  for (const skill of declaring) {
+    checked.set(skill.name, {
+      requirements: readSkillRequirements(skill.metadata).requirements!,
+      check: await checker.checkSkill(skill, repository),
+    });
+  }
+  return { checked, where: runtime.kind };
+}
+
 async function run(args: string[], io: CliIo): Promise<number> {
-  const { roots, mcp, json } = parse(args);
-  const local = await openRepositoryFromArgs(roots, io, 'list');
-  const sources = await addMcpSkillServers(local, mcp, io, 'list');
+  const parsed = parse(args);
+  const local = await openRepositoryFromArgs(parsed.roots, io, 'list');
+  const sources = await addMcpSkillServers(local, parsed.mcp, io, 'list');
   try {
-    return await listSkills(sources.repository, local, roots, sources.labels, json, io);
+    if (parsed.query !== undefined) return await runQuery(sources.repository, parsed, io);
+    return await listSkills(sources.repository, local, sources.labels, parsed, io);
   } finally {
     await sources.close();
   }
@@ -83,11 +172,11 @@ async function run(args: string[], io: CliIo): Promise<number> {
 async function listSkills(
   repository: SkillRepository,
   local: FsSkillRepository,
-  roots: string[],
   mcpLabels: string[],
-  json: boolean,
+  parsed: ListArguments,
   io: CliIo,
 ): Promise<number> {
+  const { roots, json } = parsed;
   const summaries = await repository.list();
   const progress = startProgress(io, 'list', `reading ${summaries.length} skills`);
   let skills: Skill[];
@@ -110,6 +199,7 @@ async function listSkills(
   const found = await repository.report();
   const report = { ...found, skipped: [...found.skipped, ...unverified] };
   const where = `${describeRoots(local, roots)}${mcpLabels.length === 0 ? '' : ` and MCP ${mcpLabels.join(', ')}`}`;
+  const { checked: requirements, where: checkedIn } = await checkRequirements(skills, repository, parsed.runtime);
   const hiddenReason = (skill: Skill): string | undefined =>
     skill.modelInvocable === false ? (modelHiddenReason(skill.frontmatter) ?? 'not model-invocable') : undefined;
 
@@ -125,6 +215,12 @@ async function listSkills(
         warnings: skill.warnings,
         model_visible: hiddenReason(skill) === undefined,
         ...(hiddenReason(skill) === undefined ? {} : { hidden_reason: hiddenReason(skill) }),
+        ...(requirements.has(skill.name)
+          ? {
+              requires: requirements.get(skill.name)!.requirements,
+              missing: requirements.get(skill.name)!.check.missing,
+            }
+          : {}),
       })),
       skipped: report.skipped.map(({ path, reason }) => ({ path, reason })),
       shadowed: report.shadowed.map(({ name, path, winner }) => ({ name, path, winner })),
@@ -154,6 +250,15 @@ async function listSkills(
         `\nHidden from the model (your code can still load them):\n${hidden.map((skill) => `  ${skill.name}: ${hiddenReason(skill)}\n`).join('')}`,
       );
     }
+  }
+  if (requirements.size > 0) {
+    const lines = [...requirements].map(([name, { requirements: needs, check }]) => {
+      const state = check.met ? 'met' : `MISSING ${check.missingNames.join(', ')}`;
+      return `  ${name}: ${describeRequirements(needs)} (${state})\n`;
+    });
+    io.stdout(
+      `\nRequirements (checked in the ${checkedIn} runtime as skill_run sees them with default options):\n${lines.join('')}`,
+    );
   }
   if (report.skipped.length > 0) {
     io.stdout(`\nSkipped:\n${report.skipped.map((entry) => `  ${entry.path}: ${entry.reason}\n`).join('')}`);

@@ -1,3 +1,6 @@
+import type { SkillRepository } from '../../repository/types.js';
+import { createRequirementChecker } from '../../requirements/check-requirements.js';
+import { gateRepository } from '../../requirements/gated-repository.js';
 import { createRuntime, RUNTIME_KINDS, type RuntimeKind } from '../../runtime/create-runtime.js';
 import { detectSandboxSupport } from '../../runtime/sandbox-support.js';
 import type { SkillToolProfile } from '../../tools/create-skill-tools.js';
@@ -116,6 +119,8 @@ async function run(args: string[], io: CliIo): Promise<number> {
     return 2;
   }
   const repository = await openRepositoryFromArgs(options.roots, io, 'mcp');
+  // With scripts run, the model's view marks skills whose declared needs the runtime lacks (skill_run refuses them).
+  let modelRepository: SkillRepository = repository;
   let executionTools: ReturnType<typeof createExecutionTools> | undefined;
   if (options.profile === 'full') {
     const runtime = createRuntime({ kind: options.runtime });
@@ -130,11 +135,16 @@ async function run(args: string[], io: CliIo): Promise<number> {
       );
     }
     executionTools = createExecutionTools({ workspaces: createWorkspaceManager({ runtime, repository }) });
+    modelRepository = gateRepository(
+      repository,
+      createRequirementChecker({ runtime, environment: {}, network: false }),
+      'mark',
+    );
   }
   const skills = await repository.list();
   const served = skills.filter((skill) => skill.modelInvocable !== false).length;
   const serverOptions = {
-    repository,
+    repository: modelRepository,
     profile: options.profile,
     ...(options.catalogTokens !== undefined
       ? { catalogBudget: options.catalogTokens === 0 ? {} : { tokens: options.catalogTokens } }

@@ -53,6 +53,24 @@ export interface SkillPrepareStepOptions extends ModelInvocationOptions {
   allowedToolAliases?: Readonly<Record<string, readonly string[]>>;
   /** Used when a call carries no context (ai 7 `toolsContext`, ai 6 `experimental_context`). */
   context?: SkillCallContext | (() => SkillCallContext);
+  /**
+   * When `skill_search` is registered: `over-budget` (default) keeps it active only in steps whose
+   * catalog the budget shortened (the catalog then points to it), `always` keeps it active, `never`
+   * (the toolkit then does not register it). See docs/skill-search.md.
+   */
+  skillSearch?: SkillSearchMode;
+}
+
+/** When the model is offered `skill_search`: see `SkillPrepareStepOptions.skillSearch`. */
+export type SkillSearchMode = 'over-budget' | 'always' | 'never';
+
+/** Checks the `skillSearch` option of the toolkit and the prepare step. */
+export function parseSkillSearchMode(value: unknown): SkillSearchMode {
+  if (value === undefined) return 'over-budget';
+  if (value === 'over-budget' || value === 'always' || value === 'never') return value;
+  throw new SkillAgentConfigError('createSkillPrepareStep', [
+    { option: 'skillSearch', problem: `must be "over-budget", "always" or "never"; got ${JSON.stringify(value)}` },
+  ]);
 }
 
 /** The AI SDK's and the disclosure layer's messages have the same shape; this is the one place that says so. */
@@ -120,6 +138,7 @@ export async function describeUnavailableTool(
 export function createSkillPrepareStep(options: SkillPrepareStepOptions): PrepareStepFunction<Record<string, Tool>> {
   const { loadMode, maxLoadedSkills, materialize } = validateOptions(options);
   const poolToolNames = Object.keys(options.toolPool ?? {});
+  const skillSearch = parseSkillSearchMode(options.skillSearch);
   const catalog =
     options.catalog === false
       ? undefined
@@ -129,6 +148,7 @@ export function createSkillPrepareStep(options: SkillPrepareStepOptions): Prepar
           ...(options.catalog?.budget !== undefined ? { budget: options.catalog.budget } : {}),
           ...(options.catalog?.guidance !== undefined ? { guidance: options.catalog.guidance } : {}),
           ...(includesNonModelInvocable(options) ? { includeNonModelInvocable: true } : {}),
+          ...(skillSearch === 'always' ? { skillSearch: 'always' as const } : {}),
         });
 
   const prepare = async (step: {
@@ -179,6 +199,12 @@ export function createSkillPrepareStep(options: SkillPrepareStepOptions): Prepar
       options.instructions !== undefined && options.instructions !== ''
         ? [{ role: 'system', content: options.instructions }, ...conversation]
         : [...conversation];
+    const catalogOutcome = catalog === undefined ? undefined : await catalog.renderWithOutcome(skillContext);
+    // skill_search is for a catalog that cannot describe every skill: offered only when this one could not.
+    const activeTools =
+      skillSearch === 'always' || catalogOutcome?.searchOffered === true
+        ? selection.activeTools
+        : selection.activeTools.filter((name) => name !== 'skill_search');
     const materialized = fromNeutral(
       await materializeRequest({
         messages: toNeutral(request),
@@ -187,7 +213,7 @@ export function createSkillPrepareStep(options: SkillPrepareStepOptions): Prepar
         repository: options.repository,
         mode: materialize,
         loadedSkills,
-        catalog: catalog === undefined ? '' : await catalog.render(skillContext),
+        catalog: catalogOutcome?.text ?? '',
         ...(skillContext !== undefined ? { skillContext } : {}),
       }),
     );
@@ -198,7 +224,7 @@ export function createSkillPrepareStep(options: SkillPrepareStepOptions): Prepar
     if (loadMode === 'once') commitTurnDelta(context, afterModelRequest(state, { agentName, mode: 'once' }));
     context.onStepPrepared?.({
       stepNumber,
-      activeTools: selection.activeTools,
+      activeTools,
       loadedSkills: selection.loadedSkills,
       missingTools: selection.missing,
     });
@@ -207,14 +233,13 @@ export function createSkillPrepareStep(options: SkillPrepareStepOptions): Prepar
     // and refuses system messages inside `messages`, so everything goes to `instructions`. ai 6 does
     // not tell, but sends its `system` before the messages: leaving `system` alone and sending ours
     // as leading messages gives the same order.
-    if (!isInstructionsStep(step))
-      return { messages: [...callerSystem, ...explained], activeTools: selection.activeTools };
+    if (!isInstructionsStep(step)) return { messages: [...callerSystem, ...explained], activeTools };
     const ours = leadingSystemMessages(explained);
     const instructions = [...callerInstructionsOfStep(step), ...callerSystem, ...ours];
     return {
       ...(instructions.length > 0 ? { instructions } : {}),
       messages: explained.slice(ours.length),
-      activeTools: selection.activeTools,
+      activeTools,
     };
   };
   return prepare as PrepareStepFunction<Record<string, Tool>>;

@@ -2,19 +2,22 @@ import type { PrepareStepFunction, Tool } from 'ai';
 import { validateOptions } from '../../config/validate-options.js';
 import { includesNonModelInvocable } from '../../disclosure/model-invocable-skills.js';
 import type { SkillRepository } from '../../repository/types.js';
+import { gateRepository, type UnmetRequirementsMode } from '../../requirements/gated-repository.js';
 import {
   createSkillTools,
   knowledgeToolNames,
   type SkillToolProfile,
   toolSelectionToolNames,
 } from '../../tools/create-skill-tools.js';
+import { resolveExecutionOptions } from '../../workspace/tools/execution-options.js';
+import { requirementCheckerFor } from '../../workspace/tools/requirement-gate.js';
 import type { WorkspaceManager } from '../../workspace/workspace-manager.js';
 import { type SkillContextCallOptions, skillContextCallOptions } from './ai-sdk-versions.js';
 import { SkillAgentConfigError } from './errors.js';
 import { type ExecutionSetupOptions, executionSetup } from './execution-setup.js';
 import { skillToolkitOptionsSchema } from './skill-agent-options-schema.js';
 import type { SkillCallContext } from './skill-call-context.js';
-import { createSkillPrepareStep, type SkillPrepareStepOptions } from './skill-prepare-step.js';
+import { createSkillPrepareStep, parseSkillSearchMode, type SkillPrepareStepOptions } from './skill-prepare-step.js';
 import { toAiSdkTools } from './tool-adapter.js';
 
 /** Options of `createSkillToolkit`: the repository, the tool profile, execution tools and the `prepareStep` options. */
@@ -36,6 +39,15 @@ export interface SkillToolkitOptions
    * skills need different toolkits: see `createVisibleSkillToolkits`.
    */
   skillNames?: readonly string[];
+  /** skill_search also indexes SKILL.md bodies (default false: names and descriptions). */
+  searchBodies?: boolean;
+  /**
+   * With a runtime or workspaces: what the model is shown of a skill whose declared requirements
+   * (docs/skill-requirements.md) are not met in that runtime. `mark` (default): listed, its
+   * description ending with what is missing; `hide`: left out like a skill the caller may not see.
+   * skill_run refuses such a skill either way.
+   */
+  unmetRequirements?: UnmetRequirementsMode;
 }
 
 /** Everything `generateText` / `streamText` / `ToolLoopAgent` need for skills. */
@@ -81,10 +93,32 @@ export function resolveRepositoryOption(options: {
  */
 export function createSkillToolkit(options: SkillToolkitOptions): SkillToolkit {
   validateOptions('createSkillToolkit', skillToolkitOptionsSchema, options, SkillAgentConfigError);
-  const repository = resolveRepositoryOption(options);
+  const listedRepository = resolveRepositoryOption(options);
   const toolPool = options.toolPool ?? {};
   const poolToolNames = Object.keys(toolPool);
-  const { workspaces, executionTools } = executionSetup(options, repository);
+  const { workspaces, executionTools } = executionSetup(options, listedRepository);
+  const unmet = options.unmetRequirements ?? 'mark';
+  if (unmet !== 'hide' && unmet !== 'mark')
+    throw new SkillAgentConfigError('createSkillToolkit', [
+      { option: 'unmetRequirements', problem: `must be "hide" or "mark"; got ${JSON.stringify(unmet)}` },
+    ]);
+  // What the model sees (catalog, skill tools, search) is gated by where commands run; skill_run
+  // keeps the ungated repository and refuses on its own.
+  const repository =
+    workspaces === undefined
+      ? listedRepository
+      : gateRepository(
+          listedRepository,
+          requirementCheckerFor(resolveExecutionOptions({ ...options.execution, workspaces })),
+          unmet,
+        );
+  const skillSearch = parseSkillSearchMode(options.skillSearch);
+  // Registered where it can be offered: always, or over budget when the catalog has a budget to be over.
+  const registerSearch =
+    skillSearch === 'always' ||
+    (skillSearch === 'over-budget' &&
+      options.catalog !== false &&
+      (options.catalog?.budget?.tokens !== undefined || options.catalog?.budget?.characters !== undefined));
   const definitions = createSkillTools({
     repository,
     profile: resolveProfile(options, (executionTools?.length ?? 0) > 0, poolToolNames.length > 0),
@@ -93,6 +127,8 @@ export function createSkillToolkit(options: SkillToolkitOptions): SkillToolkit {
     ...(options.maxLoadedSkills !== undefined ? { maxLoadedSkills: options.maxLoadedSkills } : {}),
     ...(options.skillNames !== undefined ? { skillNames: options.skillNames } : {}),
     ...(includesNonModelInvocable(options) ? { includeNonModelInvocable: true } : {}),
+    ...(registerSearch ? { skillSearch: true } : {}),
+    ...(options.searchBodies === true ? { searchBodies: true } : {}),
   });
   const skillToolNames = definitions.map((definition) => definition.name);
   // Refuses a pool tool named like a skill tool, before anything is adapted.

@@ -3,6 +3,7 @@ import {
   functionOption,
   nonEmptyString,
   objectWithMethods,
+  oneOf,
   optionsObject,
   positiveInteger,
 } from '../../config/option-schemas.js';
@@ -27,6 +28,8 @@ const mcpOwnOptionsSchema = optionsObject({
     )
     .optional(),
   log: functionOption('(line) => void').optional(),
+  skillSearch: oneOf(['over-budget', 'always', 'never']).optional(),
+  skillsPageSize: positiveInteger().optional(),
 });
 
 /** `SkillMcpServerOptions`: the server's own options and the tool options it passes to createSkillTools. */

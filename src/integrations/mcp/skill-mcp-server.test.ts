@@ -146,7 +146,9 @@ describe('createSkillMcpServer over a real MCP client', () => {
   });
 
   it('keeps the catalog within catalogBudget, in the instructions and in skill_load', async () => {
-    const { client, served } = await connect({ catalogBudget: { tokens: 200 } });
+    // Without skill_search: its pointer alone would not fit beside four names in 200 tokens
+    // (skill-mcp-search.test.ts covers the catalog with it).
+    const { client, served } = await connect({ catalogBudget: { tokens: 200 }, skillSearch: 'never' });
     const { countTokens } = await import('../../disclosure/token-counter.js');
     expect(countTokens(served.instructions)).toBeLessThanOrEqual(200);
     expect(served.instructions).toContain('python-math');

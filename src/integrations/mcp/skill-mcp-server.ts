@@ -3,7 +3,7 @@ import { McpServer, type RegisteredTool } from '@modelcontextprotocol/sdk/server
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { validateOptions } from '../../config/validate-options.js';
-import type { CatalogBudget } from '../../disclosure/catalog.js';
+import { type CatalogBudget, renderCatalogParts } from '../../disclosure/catalog.js';
 import { renderLoadedSkill } from '../../disclosure/loaded-content.js';
 import { readLoadedSkills } from '../../disclosure/loaded-skills.js';
 import { includesNonModelInvocable, type ModelInvocationOptions } from '../../disclosure/model-invocable-skills.js';
@@ -45,6 +45,13 @@ export interface SkillMcpServerOptions extends ModelInvocationOptions {
   catalogBudget?: CatalogBudget;
   /** Skills per `skills/list` page of the Skills Extension (default 50); see docs/mcp.md. */
   skillsPageSize?: number;
+  /**
+   * `skill_search`: `over-budget` (default) registers it only when the catalog budget shortened the
+   * catalog (which then points to it), `always` registers it, `never` does not (docs/skill-search.md).
+   */
+  skillSearch?: 'over-budget' | 'always' | 'never';
+  /** skill_search also indexes SKILL.md bodies (default false: names and descriptions). */
+  searchBodies?: boolean;
   /** What the server reports as its name and version to clients; default `skillbox` / `0.1.0`. */
   serverInfo?: { name: string; version: string };
   /** Where failures that are not the model's mistake are reported; default standard error. Never standard output: that is the protocol. */
@@ -137,8 +144,11 @@ export async function createSkillMcpServer(options: SkillMcpServerOptions): Prom
   const agentName = options.agentName ?? 'mcp';
   const log = options.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
 
-  const definitions = createSkillTools({
+  const skillSearch = options.skillSearch ?? 'over-budget';
+  let definitions = createSkillTools({
     repository: options.repository,
+    ...(skillSearch !== 'never' ? { skillSearch: true } : {}),
+    ...(options.searchBodies === true ? { searchBodies: true } : {}),
     ...(options.profile !== undefined ? { profile: options.profile } : {}),
     ...(options.executionTools !== undefined ? { executionTools: options.executionTools } : {}),
     ...(options.maxLoadedSkills !== undefined ? { maxLoadedSkills: options.maxLoadedSkills } : {}),
@@ -147,11 +157,23 @@ export async function createSkillMcpServer(options: SkillMcpServerOptions): Prom
       : {}),
     ...(options.includeModelDisabled !== undefined ? { includeModelDisabled: options.includeModelDisabled } : {}),
   });
-  const toolNames = definitions.map((definition) => definition.name);
   const summaries = await options.repository.list(options.skillContext);
   const budget = options.catalogBudget ?? defaultMcpCatalogBudget;
   const includeNonModelInvocable = includesNonModelInvocable(options);
-  const catalog = renderMcpCatalog(summaries, toolNames, includeNonModelInvocable, budget);
+  const searchMode = skillSearch === 'always' ? ('always' as const) : ('over-budget' as const);
+  const offered = renderCatalogParts({
+    skills: summaries,
+    tools: definitions.map((definition) => definition.name),
+    includeNonModelInvocable,
+    budget,
+    skillSearch: searchMode,
+  }).searchOffered;
+  // An MCP tool list is fixed for the connection: skill_search is listed only if this catalog needs it.
+  const named = Array.isArray(options.profile) && options.profile.includes('skill_search');
+  if (!offered && !named) definitions = definitions.filter((definition) => definition.name !== 'skill_search');
+  const toolNames = definitions.map((definition) => definition.name);
+  const catalogSearch = { mode: searchMode, offered };
+  const catalog = renderMcpCatalog(summaries, toolNames, includeNonModelInvocable, budget, catalogSearch);
   const instructions = catalog === '' ? 'No skills are available.' : catalog;
   const server = new McpServer(options.serverInfo ?? { name: 'skillbox', version: '0.1.0' }, { instructions });
   const extension = installSkillsExtension(server.server, {
@@ -241,6 +263,7 @@ export async function createSkillMcpServer(options: SkillMcpServerOptions): Prom
       toolNames,
       includeNonModelInvocable,
       budget,
+      catalogSearch,
     );
     const description = mcpDescriptions.skill_load as string;
     skillLoadTool?.update({ description: fresh === '' ? description : `${description}\n\n${fresh}` });

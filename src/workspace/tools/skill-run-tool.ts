@@ -4,6 +4,7 @@ import { SkillToolError } from '../../tools/errors.js';
 import type { ToolDefinition } from '../../tools/types.js';
 import { executeCommand } from './execute-command.js';
 import type { ResolvedExecutionOptions } from './execution-options.js';
+import { refuseUnmetRequirements } from './requirement-gate.js';
 import type { SkillRunResult } from './run-result.js';
 
 const inputSchema = (skillNames: readonly string[] | undefined) =>
@@ -72,6 +73,7 @@ export function createSkillRunTool(options: ResolvedExecutionOptions): ToolDefin
           `skill_run requires skill_load first for "${skill}": call skill_load with {"skill": "${skill}"}, read its instructions, then run the command`,
         );
       }
+      await refuseUnmetRequirements(options, skill, context);
       return executeCommand(
         options,
         {

@@ -1,0 +1,96 @@
+import type { Skill, SkillContext, SkillRepository } from '../repository/types.js';
+import { SYSTEM_PATH } from '../runtime/find-executable.js';
+import type { WorkspaceRuntime } from '../runtime/runtime-types.js';
+import { runtimeProbe } from './runtime-probe.js';
+import { readSkillRequirements, type SkillRequirements } from './skill-requirements.js';
+
+/** Whether a skill's requirements are met where its commands run, and what is missing if not. */
+export interface RequirementCheck {
+  met: boolean;
+  /** One line per missing thing, for the model and for people: `program "ffmpeg"`, `network access`, ... */
+  missing: string[];
+  /** The same, short: `ffmpeg`, `API_KEY`, `network`, `OS darwin`, `python3|python` (for a catalog mark). */
+  missingNames: string[];
+}
+
+/** Where commands run: the runtime, the environment every command gets, and whether it has network. */
+export interface RequirementCheckerOptions {
+  runtime: WorkspaceRuntime;
+  /** The host variables passed to every command (the execution tools' `allowHostEnv`). */
+  environment: Readonly<Record<string, string>>;
+  /** Commands get network access (the execution tools' `network`). */
+  network: boolean;
+  /** Command allow/deny lists are set: PATH is then the fixed system PATH and a skill's bin/ is not on it. */
+  restricted?: boolean;
+}
+
+/** Checks skills' requirements against one place where commands run. */
+export interface RequirementChecker {
+  /** Checks declared requirements; `bundled` lists the programs the skill ships in its `bin/` folder. */
+  check(requirements: SkillRequirements | undefined, bundled?: readonly string[]): Promise<RequirementCheck>;
+  /** Reads and checks one skill of `repository`. */
+  checkSkill(skill: Skill, repository?: SkillRepository, context?: SkillContext): Promise<RequirementCheck>;
+}
+
+const met: RequirementCheck = { met: true, missing: [], missingNames: [] };
+
+/**
+ * A checker for one runtime: programs and the OS are probed inside the runtime (cached per runtime,
+ * see runtime-probe.ts); variables and network are known from the options, because the runtime
+ * gives commands exactly that environment and that network.
+ */
+export function createRequirementChecker(options: RequirementCheckerOptions): RequirementChecker {
+  const path = options.restricted === true ? SYSTEM_PATH : (options.environment.PATH ?? SYSTEM_PATH);
+  const probe = runtimeProbe(options.runtime, path);
+  const where = `the ${options.runtime.kind} runtime`;
+  const check: RequirementChecker['check'] = async (requirements, bundled = []) => {
+    if (requirements === undefined) return met;
+    const missing: string[] = [];
+    const missingNames: string[] = [];
+    if (requirements.os.length > 0) {
+      const os = await probe.os();
+      if (!requirements.os.includes(os)) {
+        missing.push(`OS ${requirements.os.join(' or ')} (${where} runs ${os})`);
+        missingNames.push(`OS ${requirements.os.join('|')}`);
+      }
+    }
+    const onBin = options.restricted === true ? new Set<string>() : new Set(bundled);
+    const wanted = [...requirements.programs, ...requirements.anyPrograms].filter((name) => !onBin.has(name));
+    const found = wanted.length === 0 ? new Set<string>() : await probe.findPrograms(wanted);
+    const present = (name: string) => onBin.has(name) || found.has(name);
+    for (const name of requirements.programs) {
+      if (present(name)) continue;
+      missing.push(`program "${name}" (not on PATH in ${where})`);
+      missingNames.push(name);
+    }
+    if (requirements.anyPrograms.length > 0 && !requirements.anyPrograms.some(present)) {
+      missing.push(
+        `one of the programs ${requirements.anyPrograms.map((name) => `"${name}"`).join(', ')} (none on PATH in ${where})`,
+      );
+      missingNames.push(requirements.anyPrograms.join('|'));
+    }
+    for (const name of requirements.env) {
+      if (options.environment[name] !== undefined && options.environment[name] !== '') continue;
+      missing.push(`environment variable ${name} (not passed to commands: allowHostEnv)`);
+      missingNames.push(name);
+    }
+    if (requirements.network && !options.network) {
+      missing.push('network access (commands run without network: the network option)');
+      missingNames.push('network');
+    }
+    return { met: missing.length === 0, missing, missingNames };
+  };
+  return {
+    check,
+    async checkSkill(skill, repository, context) {
+      const { requirements } = readSkillRequirements(skill.metadata);
+      if (requirements === undefined) return met;
+      let bundled: string[] = [];
+      if (repository !== undefined && requirements.programs.length + requirements.anyPrograms.length > 0) {
+        const files = await repository.listFiles(skill.name, context);
+        bundled = files.filter((file) => /^bin\/[^/]+$/.test(file)).map((file) => file.slice(4));
+      }
+      return check(requirements, bundled);
+    },
+  };
+}
