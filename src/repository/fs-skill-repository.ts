@@ -3,7 +3,7 @@ import { realpath } from 'node:fs/promises';
 import { basename, join, relative, sep } from 'node:path';
 import { SkillParseError } from '../format/errors.js';
 import { normalizeSkillName } from '../format/frontmatter-rules.js';
-import { parseSkillMarkdown } from '../format/parse-skill.js';
+import { parseSkillMarkdownDeferringBody } from '../format/parse-skill.js';
 import type { ParsedSkill } from '../format/types.js';
 import { type BundledFileRule, createBundledFileRule, isSkippedFolderName } from './bundled-file-rule.js';
 import { normalizeBundledPath } from './bundled-path.js';
@@ -370,7 +370,7 @@ export class FsSkillRepository implements SkillRepository {
       try {
         const folderName = basename(indexed.folder);
         outcome = withSafeName(
-          parseSkillMarkdown(read.bytes, { file: indexed.file, folderName }),
+          parseSkillMarkdownDeferringBody(read.bytes, { file: indexed.file, folderName }),
           indexed.file,
           folderName,
         );
