@@ -272,7 +272,7 @@ export async function run(): Promise<void> {
   const corpus = corpusRoot();
   if (corpus === undefined)
     console.log('no corpus (set SKILLBOX_CORPUS or put shared/corpus beside the repository): generated tree only');
-  else printDataset('corpus (636 SKILL.md files in 6 collections)', corpus, quick ? 3 : 11);
+  else printDataset('corpus (636 SKILL.md files in 6 collections)', corpus, quick ? 2 : 11);
   const generated = await generateSkillTree(quick ? 1_000 : generatedSkills, 'skillbox-listing-bench-');
   try {
     printDataset(

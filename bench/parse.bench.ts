@@ -201,6 +201,11 @@ export async function run(): Promise<void> {
   if (corpus === undefined)
     console.log('no corpus (set SKILLBOX_CORPUS or put shared/corpus beside the repository): generated files only');
   else printDataset('corpus (636 SKILL.md files in 6 collections)', corpus);
+  // Every row is a process start-up: --quick parses generated files only where there is no corpus.
+  if (quick && corpus !== undefined) {
+    await printColonLine();
+    return;
+  }
   const generated = await generateTree(generatedSkills);
   try {
     printDataset(
