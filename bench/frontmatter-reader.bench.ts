@@ -5,9 +5,10 @@
 // parseSkillMarkdown (fast reader first) against parseSkillMarkdownWithFullYaml (YAML library
 // only), taking turns pass by pass. Figures only; nothing fails on a number.
 import fc from 'fast-check';
-import { interleavedMedians } from './bench-support.js';
+import { interleavedMedians, quick } from './bench-support.js';
 
-const skills = 5_000;
+const skills = quick ? 1_000 : 5_000;
+const passes = quick ? 3 : 7;
 
 const word = fc.constantFrom(
   'data',
@@ -83,11 +84,11 @@ export async function run(): Promise<void> {
   };
   const medians = await interleavedMedians(
     { 'fast reader first': pass(parseSkillMarkdown), 'YAML library only': pass(parseSkillMarkdownWithFullYaml) },
-    7,
+    passes,
     2,
   );
   for (const [name, ms] of Object.entries(medians))
-    console.log(`${name}: ${ms.toFixed(1)} ms per pass (median of 7, taking turns)`);
+    console.log(`${name}: ${ms.toFixed(1)} ms per pass (median of ${passes}, taking turns)`);
   console.log(
     `fast reader first / YAML only: ${(medians['fast reader first'] / medians['YAML library only']).toFixed(2)}`,
   );

@@ -1,4 +1,4 @@
-// Fuzzing at volume: a million random inputs in all (SKILLBOX_FUZZ_INPUTS to change it) over the
+// Fuzzing at volume: a million random inputs in all (20,000 with --quick; SKILLBOX_FUZZ_INPUTS to change it) over the
 // SKILL.md parser, bundled and archive path normalisation and the tar, tar.gz and zip readers, with
 // the properties of test/security/fuzz-targets.ts (only documented errors, nothing outside the root,
 // no input over maxInputMs). It reports inputs, time and the slowest input per target, and exits
@@ -6,9 +6,11 @@
 import { performance } from 'node:perf_hooks';
 import fc from 'fast-check';
 import { fuzzTargets, maxInputMs } from '../test/security/fuzz-targets.js';
+import { quick } from './bench-support.js';
 
 export async function run(): Promise<void> {
-  const total = Number(process.env.SKILLBOX_FUZZ_INPUTS ?? 1_000_000);
+  // --quick is a check that every target still runs, not a fuzzing campaign: a million inputs take minutes.
+  const total = Number(process.env.SKILLBOX_FUZZ_INPUTS ?? (quick ? 20_000 : 1_000_000));
   const seed = Number(process.env.SKILLBOX_FUZZ_SEED ?? Date.now() % 2 ** 31);
   console.log(
     `${total} inputs, seed ${seed} (SKILLBOX_FUZZ_SEED=${seed} repeats this run); an input over ${maxInputMs} ms counts as a hang`,

@@ -1,6 +1,6 @@
 // Listing skills: skillbox's FsSkillRepository against the floor (a bare recursive readdir plus
-// reading every SKILL.md, no parsing) and against the skill loaders of two npm peers (deepagents'
-// listSkills, bash-tool's discoverSkills), on the real corpus and on a generated tree of 10,000
+// reading every SKILL.md, no parsing) and against the skill loaders of three npm peers (deepagents'
+// listSkills, bash-tool's discoverSkills, Mastra's Workspace skills), on the real corpus and on a generated tree of 10,000
 // skills (and, with --baseline=<ref>, FsSkillRepository of that commit). Each measurement runs in
 // its own child process so peak memory is that loader's alone; the loaders take turns, round by
 // round, and each figure is the median of the rounds with the ratio to the floor taken per round.
@@ -27,7 +27,7 @@ import {
 import { generateSkillTree } from './generated-skills.js';
 
 const here = fileURLToPath(import.meta.url);
-const allLoaders = ['floor', 'skillbox', 'baseline', 'deepagents', 'bash-tool'] as const;
+const allLoaders = ['floor', 'skillbox', 'baseline', 'deepagents', 'bash-tool', 'mastra'] as const;
 type Loader = (typeof allLoaders)[number];
 const generatedSkills = 10_000;
 const warmRuns = 3;
@@ -121,6 +121,18 @@ async function listingFunction(loader: Loader, root: string): Promise<() => Prom
         return names.size;
       };
     }
+    case 'mastra': {
+      // Mastra's skills live in a Workspace; LocalSkillSource reads the local disk, given the same
+      // folders as the other peers. Its list() keeps what it found (re-checking after a 30 s cooldown),
+      // so its "warm" figure is a cache read, not a re-scan.
+      const { Workspace, LocalSkillSource } = await import('@mastra/core/workspace');
+      const sources = await peerSources(root);
+      let skills: InstanceType<typeof Workspace>['skills'];
+      return async () => {
+        skills ??= new Workspace({ skillSource: new LocalSkillSource(), skills: sources }).skills;
+        return (await skills!.list()).length;
+      };
+    }
     case 'bash-tool': {
       // discoverSkills is bash-tool's loader behind experimental_createSkillTool; the package does
       // not export it, so it is imported from its file (the tool itself also copies every file).
@@ -175,8 +187,12 @@ function measure(loader: Loader, root: string): Measurement | string {
 
 const megabytes = (value: number) => (value / (1024 * 1024)).toFixed(1);
 
-function printDataset(title: string, root: string, rounds: number): void {
-  const loaders = allLoaders.filter((loader) => loader !== 'baseline' || baselineLabel() !== undefined);
+function printDataset(title: string, root: string, rounds: number, withPeers = true): void {
+  const loaders = allLoaders.filter(
+    (loader) =>
+      (loader !== 'baseline' || baselineLabel() !== undefined) &&
+      (withPeers || loader === 'floor' || loader === 'skillbox' || loader === 'baseline'),
+  );
   const name = (loader: Loader) => (loader === 'baseline' ? baselineLabel()! : loader);
   console.log(`\n${title} (${root}); ${rounds} rounds`);
   const samples = new Map<Loader, Measurement[]>(loaders.map((loader) => [loader, []]));
@@ -247,20 +263,24 @@ export async function run(): Promise<void> {
   console.log(
     'The peers scan one level, so they get every folder that directly holds skills (listed for them by the floor walk).',
   );
-  console.log(`peers: deepagents ${packageVersion('deepagents')}, bash-tool ${packageVersion('bash-tool')}`);
+  console.log(
+    `peers: deepagents ${packageVersion('deepagents')}, bash-tool ${packageVersion('bash-tool')}, Mastra (@mastra/core) ${packageVersion('@mastra/core')}`,
+  );
   console.log(
     'skillbox warm = list() again on the same repository (one stat per SKILL.md); floor and peers have no cache and redo the work.',
   );
   const corpus = corpusRoot();
   if (corpus === undefined)
     console.log('no corpus (set SKILLBOX_CORPUS or put shared/corpus beside the repository): generated tree only');
-  else printDataset('corpus (636 SKILL.md files in 6 collections)', corpus, quick ? 3 : 11);
+  else printDataset('corpus (636 SKILL.md files in 6 collections)', corpus, quick ? 2 : 11);
   const generated = await generateSkillTree(quick ? 1_000 : generatedSkills, 'skillbox-listing-bench-');
   try {
     printDataset(
       `generated tree (${quick ? 1_000 : generatedSkills} skills, SKILL.md + docs/guide.md each)`,
       generated,
       quick ? 3 : 7,
+      // --quick compares the peers on the corpus only: each of their samples is a process start-up.
+      !quick,
     );
   } finally {
     await rm(generated, { recursive: true, force: true });

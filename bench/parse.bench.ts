@@ -11,14 +11,14 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { corpusRoot, measureInFreshProcess } from './bench-support.js';
+import { corpusRoot, measureInFreshProcess, quick } from './bench-support.js';
 
 const here = fileURLToPath(import.meta.url);
 const corpus = corpusRoot();
 const parsers = ['decode floor', 'skillbox', 'skillbox full YAML', 'bash-tool', 'read floor', 'deepagents'] as const;
 type Parser = (typeof parsers)[number];
-const generatedSkills = 10_000;
-const warmRuns = 5;
+const generatedSkills = quick ? 1_000 : 10_000;
+const warmRuns = quick ? 3 : 5;
 
 interface Measurement {
   files: number;
@@ -201,6 +201,11 @@ export async function run(): Promise<void> {
   if (corpus === undefined)
     console.log('no corpus (set SKILLBOX_CORPUS or put shared/corpus beside the repository): generated files only');
   else printDataset('corpus (636 SKILL.md files in 6 collections)', corpus);
+  // Every row is a process start-up: --quick parses generated files only where there is no corpus.
+  if (quick && corpus !== undefined) {
+    await printColonLine();
+    return;
+  }
   const generated = await generateTree(generatedSkills);
   try {
     printDataset(

@@ -26,7 +26,7 @@ type RepositoryModule = typeof import('../src/repository/fs-skill-repository.js'
 type CallContextModule = typeof import('../src/integrations/ai-sdk/skill-call-context.js');
 type StateViewModule = typeof import('../src/state/in-memory-state-view.js');
 
-const sizes = quick ? [100, 1_000, 10_000] : [100, 1_000, 10_000, 50_000];
+const sizes = quick ? [100, 1_000, 5_000] : [100, 1_000, 10_000, 50_000];
 const budgets = [undefined, { tokens: 8_000 }] as const;
 const skillToolNames = ['skill_load', 'skill_select_docs', 'skill_run'];
 const messages: ModelMessage[] = [{ role: 'user', content: 'Summarise task 42.' }];

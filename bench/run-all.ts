@@ -7,6 +7,7 @@
 //   npm run bench -- --baseline=main    also time the code of another commit where a benchmark can
 // A new benchmark needs no registration: a file named *.bench.ts exporting run() is picked up.
 import { readdirSync } from 'node:fs';
+import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -28,14 +29,17 @@ if (quick) {
 }
 
 const started = performance.now();
+const durations: string[] = [];
 console.log(
   `node ${process.version}, ${quick ? 'quick' : 'full'} run; ratios are medians of paired samples [middle half of the samples]`,
 );
 for (const file of files) {
   console.log(`\n=== ${file} ===`);
+  const fileStarted = performance.now();
   const module = (await import(pathToFileURL(join(here, file)).href)) as { run?: () => Promise<void> };
   if (typeof module.run !== 'function') throw new Error(`${file} does not export run()`);
   await module.run();
+  durations.push(`${file.replace('.bench.ts', '')} ${((performance.now() - fileStarted) / 1000).toFixed(0)} s`);
 }
 
 const rows = reportedRatios();
@@ -51,4 +55,6 @@ if (rows.length > 0) {
       `${row.benchmark.padEnd(width)} | ${row.comparison.padEnd(comparisonWidth)} | ${formatSpread(row.ratio).padEnd(25)} | ${row.goal ?? ''}`,
     );
 }
-console.log(`\nbenchmarks took ${((performance.now() - started) / 1000).toFixed(0)} s`);
+console.log(
+  `\nbenchmarks took ${((performance.now() - started) / 1000).toFixed(0)} s (${durations.join(', ')}; load average ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} cores)`,
+);

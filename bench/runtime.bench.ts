@@ -10,7 +10,7 @@ import { LocalRuntime } from '../src/runtime/local-runtime.js';
 import type { RuntimeCommand, WorkspaceRuntime } from '../src/runtime/runtime-types.js';
 import { SandboxRuntime } from '../src/runtime/sandbox-runtime.js';
 import { detectSandboxSupport } from '../src/runtime/sandbox-support.js';
-import { bareSpawn, interleavedMedians } from './bench-support.js';
+import { bareSpawn, interleavedMedians, packageVersion, reportRatio, spreadOf } from './bench-support.js';
 
 const RUNS = Number(process.env.RUNTIME_BENCH_RUNS ?? 25);
 const WARMUP = 3;
@@ -54,6 +54,34 @@ function bareHardenedBubblewrap(
   });
 }
 
+/**
+ * Anthropic's sandbox-runtime (the npm peer that does the same job: bubblewrap on Linux, no network
+ * unless allowed, writes only where allowed) running `true` with the workspace writable and no
+ * network: its wrapped command line run by bash, as its README does. Undefined, with the reason
+ * printed, where it cannot run (it needs ripgrep and socat on the host).
+ */
+async function sandboxRuntimePeer(
+  workspace: string,
+): Promise<{ run: () => Promise<void>; close: () => Promise<void> } | undefined> {
+  const { SandboxManager } = await import('@anthropic-ai/sandbox-runtime');
+  const { errors } = SandboxManager.checkDependencies();
+  if (errors.length > 0) {
+    console.log(`@anthropic-ai/sandbox-runtime: not run (${errors.join(', ')})`);
+    return undefined;
+  }
+  await SandboxManager.initialize({
+    network: { allowedDomains: [], deniedDomains: [] },
+    filesystem: { denyRead: [], allowWrite: [workspace], denyWrite: [] },
+  });
+  return {
+    run: async () => {
+      const wrapped = await SandboxManager.wrapWithSandbox('true');
+      await bareSpawn('/bin/bash', ['-c', wrapped], { PATH: '/usr/bin:/bin' });
+    },
+    close: () => SandboxManager.reset(),
+  };
+}
+
 export async function run(): Promise<void> {
   const workspace = mkdtempSync(join(tmpdir(), 'skillbox-bench-runtime-'));
   const env = { PATH: '/usr/bin:/bin' };
@@ -81,14 +109,17 @@ export async function run(): Promise<void> {
       readOnlyPaths: [],
     });
     const bareArgs = [...mounts, 'true'];
+    const peer = await sandboxRuntimePeer(workspace);
     const sandbox = await interleavedMedians(
       {
+        // A no-op where the peer cannot run (its row is then left out).
+        peer: peer ? peer.run : async () => {},
         floor: () => bareSpawn(support.bubblewrapPath, bareArgs, env),
         hardened: () => bareHardenedBubblewrap(support.bubblewrapPath, mounts, support.seccompFilter, env),
         capped: runTrue(new SandboxRuntime(), workspace),
         uncapped: runTrue(new SandboxRuntime({ maxProcesses: null }), workspace),
         unlimited: runTrue(
-          new SandboxRuntime({ maxProcesses: null, maxMemoryBytes: null, maxFileSizeBytes: null }),
+          new SandboxRuntime({ maxProcesses: null, maxMemoryBytes: null, maxFileSizeBytes: null, maxCpus: null }),
           workspace,
         ),
       },
@@ -100,6 +131,30 @@ export async function run(): Promise<void> {
     row(`SandboxRuntime argv ["true"] (process cap: ${support.processLimit})`, sandbox.capped, sandbox.floor);
     row('SandboxRuntime, no process cap', sandbox.uncapped, sandbox.floor);
     row('SandboxRuntime, no limits at all', sandbox.unlimited, sandbox.floor);
+    if (peer) {
+      row(
+        `@anthropic-ai/sandbox-runtime ${packageVersion('@anthropic-ai/sandbox-runtime')} (wrapWithSandbox, bash -c)`,
+        sandbox.peer,
+        sandbox.floor,
+      );
+      await peer.close();
+    }
+    console.log(
+      `SandboxRuntime over bare bwrap: ${(sandbox.capped - sandbox.floor).toFixed(1)} ms with every limit (goal: <= 5 ms), ${(sandbox.unlimited - sandbox.floor).toFixed(1)} ms with none`,
+    );
+    const ratioOfMedians = (value: number) => spreadOf([value / sandbox.floor]);
+    reportRatio({
+      benchmark: 'runtime',
+      comparison: 'SandboxRuntime `true`, every limit / bare bwrap',
+      ratio: ratioOfMedians(sandbox.capped),
+      goal: `<= bare bwrap + 5 ms (${((sandbox.floor + 5) / sandbox.floor).toFixed(2)} here)`,
+    });
+    if (peer)
+      reportRatio({
+        benchmark: 'runtime',
+        comparison: '@anthropic-ai/sandbox-runtime `true` / bare bwrap',
+        ratio: ratioOfMedians(sandbox.peer),
+      });
   } finally {
     rmSync(workspace, { recursive: true, force: true });
   }

@@ -91,11 +91,17 @@ const repeat = (task: () => Promise<unknown> | unknown) => async () => {
   for (let index = 0; index < batch; index += 1) await task();
 };
 
-async function compare(backend: string, sides: Record<string, Side>, rounds: number): Promise<void> {
+/** Batches per side, and warm-up batches first (so the JIT has compiled both sides' code before timing). */
+interface Rounds {
+  timed: number;
+  warmup: number;
+}
+
+async function compare(backend: string, sides: Record<string, Side>, rounds: Rounds): Promise<void> {
   const names = Object.keys(sides);
   for (const operation of ['append', 'readAll', 'readTail'] as const) {
     const tasks = Object.fromEntries(names.map((name) => [name, repeat(sides[name]![operation])]));
-    const times = await interleavedTimes(tasks, rounds, 2);
+    const times = await interleavedTimes(tasks, rounds.timed, rounds.warmup);
     const perSecond = (name: string) =>
       Math.round((batch * 1000) / [...times[name]!].sort((a, b) => a - b)[Math.floor(times[name]!.length / 2)]!);
     // Throughput ratio store / driver = driver time / store time, per paired batch.
@@ -251,9 +257,16 @@ type RedisModule = typeof import('../src/sessions/redis/index.js');
 type PostgresModule = typeof import('../src/sessions/postgres/index.js');
 
 export async function run(): Promise<void> {
-  const rounds = quick ? 15 : 60;
+  // A batch of SQLite appends without a sync takes under a millisecond, so it gets many rounds
+  // (and a long warm-up: the store runs more JavaScript than the driver, and timing it before the
+  // JIT has compiled it measures the compiler); a synced batch waits on the disk ten times.
+  const sqliteRounds = {
+    normal: quick ? { timed: 200, warmup: 50 } : { timed: 600, warmup: 100 },
+    full: quick ? { timed: 12, warmup: 3 } : { timed: 60, warmup: 10 },
+  };
+  const rounds = quick ? { timed: 20, warmup: 5 } : { timed: 80, warmup: 10 };
   console.log(
-    `batches of ${batch} awaited operations, ${rounds} batches per side, the sides taking turns batch by batch; ratio = store / driver in ops/s, median [middle half] of paired batches`,
+    `batches of ${batch} awaited operations (per side: SQLite ${sqliteRounds.normal.timed} batches, synchronous full ${sqliteRounds.full.timed}, Redis and PostgreSQL ${rounds.timed}, after warm-up batches), the sides taking turns batch by batch; ratio = store / driver in ops/s, median [middle half] of paired batches`,
   );
   console.log(
     `drivers: better-sqlite3 ${packageVersion('better-sqlite3')}, ioredis ${packageVersion('ioredis')}, pg ${packageVersion('pg')} (no npm session store with the same contract is installed; the driver is the comparison)`,
@@ -271,7 +284,7 @@ export async function run(): Promise<void> {
       await compare(
         `sqlite ${synchronous}`,
         { store: await storeSide(store), driver: driver.side, ...(old ? { baseline: await storeSide(old) } : {}) },
-        synchronous === 'full' ? Math.ceil(rounds / 3) : rounds,
+        sqliteRounds[synchronous],
       );
       await store.close();
       await old?.close();

@@ -9,10 +9,9 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { interleavedMedians, measureInFreshProcess } from './bench-support.js';
+import { corpusRoot, interleavedMedians, measureInFreshProcess, quick } from './bench-support.js';
 
 const here = fileURLToPath(import.meta.url);
-const corpus = fileURLToPath(new URL('../../shared/corpus/', import.meta.url));
 const requestVariable = 'SKILLBOX_TOKENIZER_BENCH';
 const require = createRequire(import.meta.url);
 const counters = ['skillbox (gpt-tokenizer)', 'js-tiktoken'] as const;
@@ -33,9 +32,10 @@ function loadCounter(counter: Counter): (text: string) => number {
   return (text) => encoder.encode(text, [], []).length;
 }
 
-function corpusTexts(): string[] {
+/** Every .md file of the corpus (with --quick, every SKILL.md: a third of the characters). */
+function corpusTexts(corpus: string): string[] {
   return readdirSync(corpus, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile() && entry.name.endsWith('.md'))
+    .filter((entry) => entry.isFile() && (quick ? entry.name === 'SKILL.md' : entry.name.endsWith('.md')))
     .map((entry) => join(entry.parentPath, entry.name))
     .sort()
     .map((file) => readFileSync(file, 'utf8'));
@@ -55,7 +55,13 @@ export async function run(): Promise<void> {
       `${counter}: first count in a fresh process (load + count) ${typeof cold === 'string' ? cold : `${cold.firstCountMs.toFixed(0)} ms`}`,
     );
   }
-  const texts = corpusTexts();
+  const corpus = corpusRoot();
+  if (corpus === undefined) {
+    console.log('no corpus (set SKILLBOX_CORPUS or put shared/corpus beside the repository): corpus passes skipped');
+    return;
+  }
+  const texts = corpusTexts(corpus);
+  const passes = quick ? 1 : 3;
   const characters = texts.reduce((sum, text) => sum + text.length, 0);
   const loaded = Object.fromEntries(counters.map((counter) => [counter, loadCounter(counter)])) as Record<
     Counter,
@@ -63,17 +69,19 @@ export async function run(): Promise<void> {
   >;
   const totals = counters.map((counter) => texts.reduce((sum, text) => sum + loaded[counter](text), 0));
   console.log(
-    `corpus: ${texts.length} .md files, ${(characters / 1e6).toFixed(1)} M characters; o200k tokens: ${counters.map((counter, index) => `${counter} ${totals[index]}`).join(', ')}`,
+    `corpus: ${texts.length} ${quick ? 'SKILL.md' : '.md'} files, ${(characters / 1e6).toFixed(1)} M characters; o200k tokens: ${counters.map((counter, index) => `${counter} ${totals[index]}`).join(', ')}`,
   );
   const medians = await interleavedMedians(
     Object.fromEntries(
       counters.map((counter) => [counter, async () => texts.reduce((sum, text) => sum + loaded[counter](text), 0)]),
     ) as Record<Counter, () => Promise<number>>,
-    3,
+    passes,
     0,
   );
   for (const counter of counters)
-    console.log(`${counter}: pass over the corpus ${medians[counter].toFixed(0)} ms (median of 3, taking turns)`);
+    console.log(
+      `${counter}: pass over the corpus ${medians[counter].toFixed(0)} ms (median of ${passes}, taking turns)`,
+    );
   console.log(`js-tiktoken / skillbox: ${(medians['js-tiktoken'] / medians['skillbox (gpt-tokenizer)']).toFixed(1)}x`);
   const longStarted = performance.now();
   loaded['skillbox (gpt-tokenizer)']('a'.repeat(100_000));

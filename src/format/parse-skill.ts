@@ -1,3 +1,4 @@
+import { Buffer, isUtf8 } from 'node:buffer';
 import { type Document, isMap, isNode, isScalar, LineCounter, parseDocument, type Scalar, type YAMLMap } from 'yaml';
 import { decodeSkillText } from './decode-skill-text.js';
 import { SkillParseError } from './errors.js';
@@ -193,17 +194,100 @@ export function parseSkillMarkdownWithFullYaml(
   return parseSkill(input, options, 'full-yaml');
 }
 
+/**
+ * parseSkillMarkdown for a repository that lists many skills and opens few: only the bytes up to
+ * the frontmatter's closing line are decoded and read now, and `body`, `tools` and `bodyStartLine`
+ * are worked out from the rest the first time one of them is read. The result is the same as
+ * parseSkillMarkdown's (the same fields, warnings and errors). Why: the frontmatter is a few
+ * percent of a real SKILL.md (244 KB of 6.4 MB in the corpus), and decoding every body and
+ * scanning it for a `Tools:` section was most of a cold listing's parsing.
+ */
+export function parseSkillMarkdownDeferringBody(input: Uint8Array, options: ParseSkillOptions = {}): ParsedSkill {
+  const bytes = Buffer.isBuffer(input) ? input : Buffer.from(input.buffer, input.byteOffset, input.byteLength);
+  const headEnd = frontmatterEnd(bytes);
+  if (headEnd === undefined) return parseSkillMarkdown(bytes, options);
+  // Cut at a line break, the head decodes exactly as the start of the whole file does.
+  const split = splitFrontmatter(bytes.toString('utf8', 0, headEnd));
+  if (split.kind !== 'closed') return parseSkillMarkdown(bytes, options);
+  let rest: Pick<ParsedSkill, 'body' | 'tools' | 'bodyStartLine'> | undefined;
+  const restOfFile = () => {
+    if (rest === undefined) {
+      const whole = splitFrontmatter(bytes.toString('utf8'));
+      rest = { body: whole.body, tools: parseToolsSection(whole.body), bodyStartLine: whole.bodyStartLine };
+    }
+    return rest;
+  };
+  const parsed = parseSplit(split, !isUtf8(bytes), options, 'fast-when-simple', {
+    body: '',
+    tools: [],
+    bodyStartLine: 0,
+  });
+  for (const key of ['body', 'tools', 'bodyStartLine'] as const) {
+    Object.defineProperty(parsed, key, {
+      enumerable: true,
+      configurable: true,
+      get: () => restOfFile()[key],
+      set: (value: unknown) =>
+        Object.defineProperty(parsed, key, { value, enumerable: true, configurable: true, writable: true }),
+    });
+  }
+  return parsed;
+}
+
+/**
+ * Where the frontmatter's closing delimiter line ends (its line break, or the end of the file):
+ * the first line after the opening one that starts with `---`. Undefined when the file has no such
+ * line; the caller then parses the whole file, which says what is wrong.
+ */
+function frontmatterEnd(bytes: Buffer): number | undefined {
+  const firstBreak = lineBreakFrom(bytes, 0);
+  if (firstBreak === -1) return undefined;
+  const afterLineFeed = bytes.indexOf('\n---', firstBreak);
+  const afterReturn = bytes.indexOf('\r---', firstBreak);
+  const candidate =
+    afterLineFeed === -1 ? afterReturn : afterReturn === -1 ? afterLineFeed : Math.min(afterLineFeed, afterReturn);
+  if (candidate === -1) return undefined;
+  const end = lineBreakFrom(bytes, candidate + 4);
+  return end === -1 ? bytes.length : end;
+}
+
+function lineBreakFrom(bytes: Buffer, start: number): number {
+  const lineFeed = bytes.indexOf(0x0a, start);
+  const carriageReturn = bytes.indexOf(0x0d, start);
+  if (lineFeed === -1) return carriageReturn;
+  if (carriageReturn === -1) return lineFeed;
+  return Math.min(lineFeed, carriageReturn);
+}
+
 function parseSkill(
   input: string | Uint8Array,
   options: ParseSkillOptions,
   yamlReading: 'fast-when-simple' | 'full-yaml',
 ): ParsedSkill {
+  const { text, replacedInvalidBytes } = decodeSkillText(input);
+  const split = splitFrontmatter(text);
+  return parseSplit(
+    split,
+    replacedInvalidBytes,
+    options,
+    yamlReading,
+    split.kind === 'closed'
+      ? { body: split.body, tools: parseToolsSection(split.body), bodyStartLine: split.bodyStartLine }
+      : undefined,
+  );
+}
+
+function parseSplit(
+  split: FrontmatterSplit,
+  replacedInvalidBytes: boolean,
+  options: ParseSkillOptions,
+  yamlReading: 'fast-when-simple' | 'full-yaml',
+  rest: Pick<ParsedSkill, 'body' | 'tools' | 'bodyStartLine'> | undefined,
+): ParsedSkill {
   const { file, folderName } = options;
   const warnings: string[] = [];
-  const { text, replacedInvalidBytes } = decodeSkillText(input);
   if (replacedInvalidBytes) warnings.push('SKILL.md is not valid UTF-8; invalid bytes were replaced with U+FFFD');
 
-  const split = splitFrontmatter(text);
   if (split.kind === 'missing') {
     throw new SkillParseError('SKILL.md must start with YAML frontmatter (---); without it there is no description', {
       file,
@@ -214,6 +298,7 @@ function parseSkill(
     throw new SkillParseError('SKILL.md frontmatter not properly closed with ---', { file, line: 1 });
   }
 
+  if (rest === undefined) throw new Error('a closed frontmatter comes with the rest of the file');
   const { frontmatter, asWritten, keyLines } =
     (yamlReading === 'fast-when-simple' ? readSimpleFrontmatterFast(split, warnings) : undefined) ??
     readFrontmatterYaml(split, file, warnings);
@@ -253,11 +338,11 @@ function parseSkill(
   const parsed: ParsedSkill = {
     name,
     description: rawDescription.trim(),
-    body: split.body,
-    tools: parseToolsSection(split.body),
+    body: rest.body,
+    tools: rest.tools,
     allowedTools: allowedToolsIsReadable ? parseAllowedTools(asWritten['allowed-tools']) : [],
     frontmatter,
-    bodyStartLine: split.bodyStartLine,
+    bodyStartLine: rest.bodyStartLine,
     warnings,
   };
   if (Object.hasOwn(asWritten, 'license')) {

@@ -4,7 +4,7 @@ import { basename, join, relative, sep } from 'node:path';
 import { validateOptions } from '../config/validate-options.js';
 import { SkillParseError } from '../format/errors.js';
 import { normalizeSkillName } from '../format/frontmatter-rules.js';
-import { parseSkillMarkdown } from '../format/parse-skill.js';
+import { parseSkillMarkdownDeferringBody } from '../format/parse-skill.js';
 import type { ParsedSkill } from '../format/types.js';
 import { type BundledFileRule, createBundledFileRule, isSkippedFolderName } from './bundled-file-rule.js';
 import { normalizeBundledPath } from './bundled-path.js';
@@ -366,7 +366,7 @@ export class FsSkillRepository implements SkillRepository {
       try {
         const folderName = basename(indexed.folder);
         outcome = withSafeName(
-          parseSkillMarkdown(read.bytes, { file: indexed.file, folderName }),
+          parseSkillMarkdownDeferringBody(read.bytes, { file: indexed.file, folderName }),
           indexed.file,
           folderName,
         );

@@ -1,4 +1,5 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /** What one run's cgroup caps: processes (always) and, where the memory controller is available, memory. */
@@ -158,6 +159,16 @@ export class RunCgroup {
 
   add(pid: number): void {
     for (const folder of this.folders()) writeFileSync(join(folder, 'cgroup.procs'), String(pid));
+  }
+
+  /**
+   * `add` on libuv's thread pool, for a process that is starting up meanwhile. The first move
+   * into a cgroup after a quiet spell waits for an RCU grace period in the kernel (several
+   * milliseconds, more on a loaded host; the moves right after it are quick): started while
+   * bubblewrap sets up the sandbox, that wait overlaps the set-up instead of following it.
+   */
+  async addInBackground(pid: number): Promise<void> {
+    for (const folder of this.folders()) await writeFile(join(folder, 'cgroup.procs'), String(pid));
   }
 
   private folders(): string[] {

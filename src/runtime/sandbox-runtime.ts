@@ -226,12 +226,17 @@ function limitDescription(limit: RunLimit, limits: SandboxRuntime['limits']): st
 
 /**
  * bwrap reports the sandbox's first process on --info-fd and waits on --block-fd before it runs the program:
- * in between, both bwrap and that process join the cgroup, so every later fork is counted.
+ * in between, both bwrap and that process join the cgroup, so every later fork is counted. bwrap
+ * itself is moved at once, while it is still setting up, so the kernel's wait on the first move
+ * (see RunCgroup.addInBackground) runs alongside the set-up.
  */
 async function joinCgroup(child: ChildProcess, cgroup: RunCgroup): Promise<void> {
   const pipes = child.stdio as unknown as (Readable | Writable)[];
   const info = pipes[INFO_FD] as Readable;
   const go = pipes[BLOCK_FD] as Writable;
+  const bubblewrapJoined = cgroup.addInBackground(child.pid as number);
+  // Awaited below; this only keeps a failure that comes before then from counting as unhandled.
+  bubblewrapJoined.catch(() => {});
   const sandboxPid = await new Promise<number>((resolvePid, reject) => {
     let text = '';
     const onData = (chunk: Buffer): void => {
@@ -245,7 +250,7 @@ async function joinCgroup(child: ChildProcess, cgroup: RunCgroup): Promise<void>
     info.on('data', onData);
     info.once('close', () => reject(new Error('bubblewrap exited before reporting its sandbox process')));
   });
-  cgroup.add(child.pid as number);
+  await bubblewrapJoined;
   cgroup.add(sandboxPid);
   go.on('error', () => {});
   go.end('go');

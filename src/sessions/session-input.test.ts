@@ -52,6 +52,29 @@ describe('prepareEvents', () => {
     }
   });
 
+  it('returns the event exactly as its JSON reads back, sharing nothing with the input', () => {
+    const content = JSON.parse('{"__proto__":{"polluted":true},"items":[{"n":-0},"x"],"skip":null}') as Record<
+      string,
+      unknown
+    >;
+    const input = {
+      author: 'a',
+      type: 't',
+      content,
+      stateDelta: { k: 'v', gone: null },
+      usage: { inputTokens: 3, outputTokens: undefined },
+      metadata: { nested: { list: [1, 2] } },
+    };
+    const [prepared] = prepareEvents([input], 0, 9);
+    expect(prepared!.event).toStrictEqual(JSON.parse(prepared!.json));
+    expect(Object.hasOwn(prepared!.event.content as object, '__proto__')).toBe(true);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    (content.items as { n: number }[])[0]!.n = 5;
+    input.stateDelta.k = 'changed';
+    input.metadata.nested.list.push(3);
+    expect(prepared!.event).toStrictEqual(JSON.parse(prepared!.json));
+  });
+
   it('accepts a repeated but acyclic reference', () => {
     const shared = { text: 'same' };
     const [prepared] = prepareEvents([{ author: 'a', type: 't', content: [shared, shared] }], 0);

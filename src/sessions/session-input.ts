@@ -73,7 +73,8 @@ export function checkGetOptions(options: GetSessionOptions | undefined): {
 
 function checkStateKey(key: string, argument: string): void {
   if (key === '') throw new SessionInputError(argument, 'state keys must not be empty');
-  checkWellFormed(key, `${argument}[${JSON.stringify(key)}]`);
+  // The argument's name is built only for the error: this runs for every key of every append.
+  if (loneSurrogate.test(key)) checkWellFormed(key, `${argument}[${JSON.stringify(key)}]`);
 }
 
 export function checkInitialState(state: unknown): Record<string, string> {
@@ -92,6 +93,8 @@ export function checkInitialState(state: unknown): Record<string, string> {
 
 function checkStateDelta(delta: unknown, argument: string): StateDelta {
   if (!isPlainObject(delta)) throw new SessionInputError(argument, 'must be an object of string or null values');
+  // A copy, built while checking: the stored event must not change when the caller's object does.
+  const copy: StateDelta = {};
   for (const [key, value] of Object.entries(delta)) {
     checkStateKey(key, argument);
     if (typeof value !== 'string' && value !== null) {
@@ -100,9 +103,10 @@ function checkStateDelta(delta: unknown, argument: string): StateDelta {
         `must be a string or null (null deletes the key), got ${describe(value)}`,
       );
     }
-    if (value !== null) checkWellFormed(value, `${argument}[${JSON.stringify(key)}]`);
+    if (value !== null && loneSurrogate.test(value)) checkWellFormed(value, `${argument}[${JSON.stringify(key)}]`);
+    setOwn(copy, key, value);
   }
-  return delta as StateDelta;
+  return copy;
 }
 
 /** Applies one delta in place; `null` deletes. */
@@ -129,109 +133,137 @@ const eventFields = new Set(['id', 'author', 'type', 'timestamp', 'content', 'st
 export function prepareEvents(events: unknown, currentVersion: number, now: number = Date.now()): PreparedEvent[] {
   if (!Array.isArray(events)) throw new SessionInputError('events', 'must be an array of events');
   if (events.length === 0) throw new SessionInputError('events', 'must hold at least one event');
-  return events.map((input: unknown, index) => {
-    const at = `events[${index}]`;
-    if (!isPlainObject(input))
-      throw new SessionInputError(at, 'must be an object { author, type, content?, stateDelta?, ... }');
-    for (const field of Object.keys(input)) {
-      if (!eventFields.has(field) && input[field] !== undefined) {
-        throw new SessionInputError(
-          `${at}.${field}`,
-          `is not an event field (known: ${[...eventFields].join(', ')}); put extra data in metadata`,
-        );
-      }
-    }
-    const raw = input as unknown as NewSessionEvent;
-    const id = raw.id === undefined ? randomUUID() : checkId(raw.id, `${at}.id`);
-    const author = checkId(raw.author, `${at}.author`);
-    const type = checkId(raw.type, `${at}.type`);
-    const timestamp = raw.timestamp ?? now;
-    if (typeof timestamp !== 'number' || !Number.isFinite(timestamp)) {
-      throw new SessionInputError(
-        `${at}.timestamp`,
-        `must be a finite number of milliseconds since the epoch, got ${String(timestamp)}`,
-      );
-    }
-    const event: SessionEvent = { version: currentVersion + index + 1, id, author, type, timestamp };
-    if (raw.content !== undefined) {
-      checkJson(raw.content, `${at}.content`);
-      event.content = raw.content;
-    }
-    if (raw.stateDelta !== undefined) event.stateDelta = checkStateDelta(raw.stateDelta, `${at}.stateDelta`);
-    if (raw.usage !== undefined) {
-      if (!isPlainObject(raw.usage)) throw new SessionInputError(`${at}.usage`, 'must be an object of token counts');
-      for (const [name, count] of Object.entries(raw.usage)) {
-        if (count !== undefined && (typeof count !== 'number' || !Number.isFinite(count))) {
-          throw new SessionInputError(`${at}.usage.${name}`, `must be a finite number, got ${describe(count)}`);
-        }
-      }
-      event.usage = raw.usage;
-    }
-    if (raw.metadata !== undefined) {
-      if (!isPlainObject(raw.metadata)) throw new SessionInputError(`${at}.metadata`, 'must be an object');
-      checkJson(raw.metadata, `${at}.metadata`);
-      event.metadata = raw.metadata;
-    }
-    const json = JSON.stringify(event);
-    // Returned events are the stored form, so a caller mutating its input later changes nothing stored.
-    return { event: JSON.parse(json) as SessionEvent, json };
-  });
+  const prepared: PreparedEvent[] = [];
+  for (let index = 0; index < events.length; index += 1)
+    prepared.push(prepareEvent(events[index], `events[${index}]`, currentVersion + index + 1, now));
+  return prepared;
 }
 
 /**
- * Refuses what JSON.stringify would silently drop or change (a Uint8Array becomes an object of
- * indexes, NaN becomes null, a Date becomes a string), naming the exact path. `undefined` object
- * properties are fine: they are simply absent, as the AI SDK's optional fields are. Every append
- * walks its events, so the walk allocates nothing on the way (no entry arrays, no path strings)
- * and works out the path only for the error.
+ * One event, checked and copied in a single walk. Returned events are the stored form, so a
+ * caller mutating its input later changes nothing stored; the copy is built while checking
+ * rather than by a JSON round trip, which on an append of a typical message was the larger part
+ * of the store's own time (see bench/sessions.bench.ts).
  */
-function checkJson(value: unknown, path: string): void {
-  const ancestors: object[] = [];
-  const steps: (string | number)[] = [];
-  const at = () => path + steps.map((step) => (typeof step === 'number' ? `[${step}]` : `.${step}`)).join('');
-  const walk = (item: unknown): void => {
-    switch (typeof item) {
-      case 'string':
-      case 'boolean':
-        return;
-      case 'number':
-        if (!Number.isFinite(item)) throw new SessionInputError(at(), `${item} is not representable in JSON`);
-        return;
-      case 'object': {
-        if (item === null) return;
-        if (ancestors.includes(item))
-          throw new SessionInputError(at(), 'refers back to itself (a cycle); JSON cannot hold it');
-        ancestors.push(item);
-        if (Array.isArray(item)) {
-          for (let index = 0; index < item.length; index += 1) {
-            steps.push(index);
-            if (item[index] === undefined)
-              throw new SessionInputError(at(), 'is undefined; JSON would turn it into null');
-            walk(item[index]);
-            steps.pop();
-          }
-        } else if (isPlainObject(item)) {
-          for (const name in item) {
-            if (!Object.hasOwn(item, name) || item[name] === undefined) continue;
-            steps.push(name);
-            walk(item[name]);
-            steps.pop();
-          }
-        } else {
-          const kind = (item as object).constructor?.name ?? 'object';
-          throw new SessionInputError(
-            at(),
-            `a ${kind} is not plain JSON; convert it first (binary data to a base64 string, dates to ISO strings)`,
-          );
-        }
-        ancestors.pop();
-        return;
-      }
-      default:
-        throw new SessionInputError(at(), `a ${typeof item} is not representable in JSON`);
+function prepareEvent(input: unknown, at: string, version: number, now: number): PreparedEvent {
+  if (!isPlainObject(input))
+    throw new SessionInputError(at, 'must be an object { author, type, content?, stateDelta?, ... }');
+  for (const field in input) {
+    if (Object.hasOwn(input, field) && !eventFields.has(field) && input[field] !== undefined) {
+      throw new SessionInputError(
+        `${at}.${field}`,
+        `is not an event field (known: ${[...eventFields].join(', ')}); put extra data in metadata`,
+      );
     }
-  };
-  walk(value);
+  }
+  const raw = input as unknown as NewSessionEvent;
+  const id = raw.id === undefined ? randomUUID() : checkId(raw.id, `${at}.id`);
+  const author = checkId(raw.author, `${at}.author`);
+  const type = checkId(raw.type, `${at}.type`);
+  const timestamp = raw.timestamp ?? now;
+  if (typeof timestamp !== 'number' || !Number.isFinite(timestamp)) {
+    throw new SessionInputError(
+      `${at}.timestamp`,
+      `must be a finite number of milliseconds since the epoch, got ${String(timestamp)}`,
+    );
+  }
+  const event: SessionEvent = { version, id, author, type, timestamp };
+  if (raw.content !== undefined) event.content = copyJson(raw.content, `${at}.content`);
+  if (raw.stateDelta !== undefined) event.stateDelta = checkStateDelta(raw.stateDelta, `${at}.stateDelta`);
+  if (raw.usage !== undefined) {
+    if (!isPlainObject(raw.usage)) throw new SessionInputError(`${at}.usage`, 'must be an object of token counts');
+    const usage: Record<string, number> = {};
+    for (const [name, count] of Object.entries(raw.usage)) {
+      if (count === undefined) continue;
+      if (typeof count !== 'number' || !Number.isFinite(count))
+        throw new SessionInputError(`${at}.usage.${name}`, `must be a finite number, got ${describe(count)}`);
+      setOwn(usage, name, count);
+    }
+    event.usage = usage as SessionEvent['usage'];
+  }
+  if (raw.metadata !== undefined) {
+    if (!isPlainObject(raw.metadata)) throw new SessionInputError(`${at}.metadata`, 'must be an object');
+    event.metadata = copyJson(raw.metadata, `${at}.metadata`) as SessionEvent['metadata'];
+  }
+  return { event, json: JSON.stringify(event) };
+}
+
+/** Where a JSON walk is: the objects above the current value (for cycles) and the steps to it (for errors). */
+interface JsonWalk {
+  readonly path: string;
+  readonly ancestors: object[];
+  readonly steps: (string | number)[];
+}
+
+/**
+ * A deep copy of `value` as JSON would give it back, refusing what JSON.stringify would silently
+ * drop or change (a Uint8Array becomes an object of indexes, NaN becomes null, a Date becomes a
+ * string), naming the exact path. `undefined` object properties are fine: they are simply
+ * absent, as the AI SDK's optional fields are. Every append walks its events, so the walk is
+ * plain module functions (no closures made per call) and works out the path only for an error.
+ */
+function copyJson(value: unknown, path: string): unknown {
+  return copyJsonValue(value, { path, ancestors: [], steps: [] });
+}
+
+function copyJsonValue(item: unknown, walk: JsonWalk): unknown {
+  switch (typeof item) {
+    case 'string':
+    case 'boolean':
+      return item;
+    case 'number':
+      if (!Number.isFinite(item)) throw new SessionInputError(walkPath(walk), `${item} is not representable in JSON`);
+      // JSON has no negative zero.
+      return item === 0 ? 0 : item;
+    case 'object': {
+      if (item === null) return null;
+      if (walk.ancestors.includes(item))
+        throw new SessionInputError(walkPath(walk), 'refers back to itself (a cycle); JSON cannot hold it');
+      walk.ancestors.push(item);
+      let copy: unknown[] | Record<string, unknown>;
+      if (Array.isArray(item)) {
+        copy = [];
+        for (let index = 0; index < item.length; index += 1) {
+          walk.steps.push(index);
+          if (item[index] === undefined)
+            throw new SessionInputError(walkPath(walk), 'is undefined; JSON would turn it into null');
+          copy.push(copyJsonValue(item[index], walk));
+          walk.steps.pop();
+        }
+      } else if (isPlainObject(item)) {
+        copy = {};
+        for (const name in item) {
+          if (!Object.hasOwn(item, name) || item[name] === undefined) continue;
+          walk.steps.push(name);
+          setOwn(copy, name, copyJsonValue(item[name], walk));
+          walk.steps.pop();
+        }
+      } else {
+        const kind = (item as object).constructor?.name ?? 'object';
+        throw new SessionInputError(
+          walkPath(walk),
+          `a ${kind} is not plain JSON; convert it first (binary data to a base64 string, dates to ISO strings)`,
+        );
+      }
+      walk.ancestors.pop();
+      return copy;
+    }
+    default:
+      throw new SessionInputError(walkPath(walk), `a ${typeof item} is not representable in JSON`);
+  }
+}
+
+function walkPath(walk: JsonWalk): string {
+  let path = walk.path;
+  for (const step of walk.steps) path += typeof step === 'number' ? `[${step}]` : `.${step}`;
+  return path;
+}
+
+/** Sets a property as JSON.parse would: a key named `__proto__` becomes an own property, not the prototype. */
+function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__')
+    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  else target[key] = value;
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

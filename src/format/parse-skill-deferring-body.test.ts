@@ -1,0 +1,80 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { corpusRoot, hasCorpus } from '../../test/support/corpus.js';
+import { parseSkillMarkdown, parseSkillMarkdownDeferringBody } from './parse-skill.js';
+
+/** Both parses of the same bytes, as plain data (reading every field, the deferred ones included). */
+function bothParses(bytes: Buffer, folderName = 'demo'): [unknown, unknown] {
+  const outcome = (parse: () => unknown) => {
+    try {
+      return { parsed: structuredClone({ ...(parse() as object) }) };
+    } catch (error) {
+      return { error: (error as Error).message, line: (error as { line?: number }).line };
+    }
+  };
+  return [
+    outcome(() => parseSkillMarkdownDeferringBody(bytes, { file: '/s/SKILL.md', folderName })),
+    outcome(() => parseSkillMarkdown(bytes, { file: '/s/SKILL.md', folderName })),
+  ];
+}
+
+describe('parseSkillMarkdownDeferringBody', () => {
+  const cases: Record<string, Buffer> = {
+    'LF line ends, a Tools section': Buffer.from(
+      '---\nname: demo\ndescription: Does things.\n---\n\n# Demo\n\nTools:\n- run_it\n- other\n',
+    ),
+    'CRLF line ends and a byte-order mark': Buffer.from(
+      '\uFEFF---\r\nname: demo\r\ndescription: Does things.\r\n---\r\n\r\nBody\r\nTools:\r\n- a\r\n',
+    ),
+    'lone CR line ends': Buffer.from('---\rname: demo\rdescription: CR only.\r---\rBody line\r'),
+    'a closing line with trailing spaces and no body': Buffer.from('---\nname: demo\ndescription: d\n---  '),
+    'a `---x` line before the real closing line': Buffer.from(
+      '---\nname: demo\ndescription: |\n  text\n---x\n---\nBody\n',
+    ),
+    'invalid UTF-8 in the body only': Buffer.concat([
+      Buffer.from('---\nname: demo\ndescription: d\n---\nBody '),
+      Buffer.from([0xff, 0xfe]),
+      Buffer.from('\n'),
+    ]),
+    'invalid UTF-8 in the frontmatter': Buffer.concat([
+      Buffer.from('---\nname: demo\ndescription: bad '),
+      Buffer.from([0xc3]),
+      Buffer.from('\n---\nBody\n'),
+    ]),
+    'multi-byte text around the closing line': Buffer.from('---\nname: demo\ndescription: Ünïcødé ✓\n---\n日本語\n'),
+    'an empty frontmatter': Buffer.from('---\n---\nBody\n'),
+    'no frontmatter': Buffer.from('# Just a body\n'),
+    'an unclosed frontmatter': Buffer.from('---\nname: demo\ndescription: d\n'),
+    'YAML that needs the library': Buffer.from(
+      '---\nname: demo\ndescription: >\n  folded\n  text\nmetadata:\n  tags: [a, b]\n---\nBody\n',
+    ),
+  };
+  for (const [name, bytes] of Object.entries(cases)) {
+    it(`gives what parseSkillMarkdown gives: ${name}`, () => {
+      const [deferred, full] = bothParses(bytes);
+      expect(deferred).toEqual(full);
+    });
+  }
+
+  it('keeps a value assigned to a deferred field', () => {
+    const parsed = parseSkillMarkdownDeferringBody(Buffer.from('---\nname: demo\ndescription: d\n---\nBody\n'));
+    parsed.body = 'replaced';
+    expect(parsed.body).toBe('replaced');
+    expect(parsed.tools).toEqual([]);
+  });
+
+  describe.runIf(hasCorpus)('on the corpus', () => {
+    it('gives what parseSkillMarkdown gives for every SKILL.md', async () => {
+      const entries = await readdir(corpusRoot, { recursive: true, withFileTypes: true });
+      const files = entries
+        .filter((entry) => entry.isFile() && entry.name === 'SKILL.md')
+        .map((entry) => join(entry.parentPath, entry.name));
+      expect(files.length).toBeGreaterThan(600);
+      for (const file of files) {
+        const [deferred, full] = bothParses(await readFile(file), basename(dirname(file)));
+        expect(deferred, file).toEqual(full);
+      }
+    });
+  });
+});
