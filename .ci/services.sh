@@ -12,6 +12,8 @@ command -v pg_ctlcluster >/dev/null || need+=(postgresql)
 # Tests build archives with Info-ZIP and tar, limit runs with prlimit and drop capabilities with setpriv.
 command -v zip >/dev/null || need+=(zip)
 command -v tar >/dev/null || need+=(tar)
+# The hub's git source is tested against a real `git http-backend` on loopback.
+command -v git >/dev/null || need+=(git)
 { command -v prlimit && command -v setpriv; } >/dev/null || need+=(util-linux)
 if [ "${#need[@]}" -gt 0 ]; then
   export DEBIAN_FRONTEND=noninteractive
