@@ -5,19 +5,27 @@ import type { SkillScanReport } from '../hub/scan/scan-finding.js';
 import { createSourceRegistry, type SourceRegistry } from '../hub/source-registry.js';
 import { createSkillSources } from '../hub/sources/create-skill-sources.js';
 import { createLocalSkillSource } from '../hub/sources/local-source.js';
-import type { CliIo } from './command.js';
+import { type CliIo, CliUsageError } from './command.js';
 import { startProgress } from './progress.js';
 
 /**
  * The sources the CLI installs from, most specific syntax first: the local folder source takes
  * paths (`./x`, `/x`, `~/x`, `file:`), which no remote source claims, so it goes before the bare
- * `owner/repo` that GitHub takes last.
+ * `owner/repo` that GitHub takes last. `SKILLBOX_SOURCES` (comma-separated source types, such as
+ * `local,git`) keeps only those: an offline machine or a locked-down CI never reaches the others.
  */
 export function createCliSourceRegistry(io: CliIo): SourceRegistry {
-  return createSourceRegistry([
-    createLocalSkillSource({ cwd: io.cwd }),
-    ...createSkillSources({ environment: io.env }),
-  ]);
+  const all = [createLocalSkillSource({ cwd: io.cwd }), ...createSkillSources({ environment: io.env })];
+  const wanted = io.env.SKILLBOX_SOURCES?.split(',')
+    .map((type) => type.trim())
+    .filter((type) => type !== '');
+  if (wanted === undefined || wanted.length === 0) return createSourceRegistry(all);
+  const unknown = wanted.filter((type) => !all.some((source) => source.type === type));
+  if (unknown.length > 0)
+    throw new CliUsageError(
+      `SKILLBOX_SOURCES names unknown source types: ${unknown.join(', ')} (known: ${all.map((source) => source.type).join(', ')})`,
+    );
+  return createSourceRegistry(all.filter((source) => wanted.includes(source.type)));
 }
 
 /** Progress of an install: a redrawn status line on a terminal, plain lines in a pipe or a log. */

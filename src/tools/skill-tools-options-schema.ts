@@ -6,8 +6,9 @@ import { disclosureToolNames } from './tool-names.js';
 
 const readPageError = 'must be an integer of at least 1000';
 
-/** `SkillToolsOptions`, with the rules that tie `profile` to `executionTools`. */
-export const skillToolsOptionsSchema = optionsObject({
+// The options createSkillTools shares with the integrations that wrap it; `skillSearch` is not
+// among them, because the integrations give it another meaning (when to offer the tool).
+const sharedFields = {
   repository: objectWithMethods<SkillRepository>(['get'], 'must be a SkillRepository'),
   profile: z
     .union([z.literal('knowledge'), z.literal('full'), z.array(z.string())], {
@@ -26,9 +27,10 @@ export const skillToolsOptionsSchema = optionsObject({
   readPageBytes: z.int({ error: readPageError }).min(1000, { error: readPageError }).optional(),
   includeNonModelInvocable: z.boolean({ error: 'must be true or false' }).optional(),
   includeModelDisabled: z.boolean({ error: 'must be true or false' }).optional(),
-  skillSearch: z.boolean({ error: 'must be true or false' }).optional(),
   searchBodies: z.boolean({ error: 'must be true or false' }).optional(),
-}).superRefine((options, context) => {
+};
+
+function checkToolRules(options: z.infer<z.ZodObject<typeof sharedFields>>, context: z.RefinementCtx): void {
   // Options of the wrong type are reported by their own schemas; these rules read what they can.
   const executionTools: unknown[] = Array.isArray(options.executionTools) ? options.executionTools : [];
   const executionNames = executionTools.map((tool) => (tool as { name?: unknown } | null)?.name);
@@ -63,4 +65,13 @@ export const skillToolsOptionsSchema = optionsObject({
       });
     }
   }
-}, evenWithOtherProblems);
+}
+
+/** The options of createSkillTools an integration passes through, with their rules (`profile` against `executionTools`). */
+export const sharedSkillToolsOptionsSchema = optionsObject(sharedFields).superRefine(checkToolRules, evenWithOtherProblems);
+
+/** `SkillToolsOptions`, with the rules that tie `profile` to `executionTools`. */
+export const skillToolsOptionsSchema = optionsObject({
+  ...sharedFields,
+  skillSearch: z.boolean({ error: 'must be true or false' }).optional(),
+}).superRefine(checkToolRules, evenWithOtherProblems);

@@ -31,7 +31,8 @@ async function cli(
     stdout: (text) => void (stdout += text),
     stderr: (text) => void (stderr += text),
     cwd: project,
-    env: { HOME: project },
+    // Only the local source: a test reaches nothing beyond loopback.
+    env: { HOME: project, SKILLBOX_SOURCES: 'local' },
     ...extra,
   });
   return { code, stdout, stderr };
@@ -130,5 +131,12 @@ describe('skillbox scan, init and search', () => {
     const result = await cli(['search', 'pdf']);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('none of the configured sources (local) has a catalogue to search');
+  });
+
+  it('refuses a SKILLBOX_SOURCES that names a source type that does not exist, listing the known ones', async () => {
+    const result = await cli(['search', 'pdf'], { env: { HOME: project, SKILLBOX_SOURCES: 'local,gitlab' } });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('SKILLBOX_SOURCES names unknown source types: gitlab');
+    expect(result.stderr).toContain('known: local, npm, marketplace, clawhub, skills-sh, git, well-known, github');
   });
 });

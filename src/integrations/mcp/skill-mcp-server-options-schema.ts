@@ -8,7 +8,7 @@ import {
   positiveInteger,
 } from '../../config/option-schemas.js';
 import type { SkillRepository } from '../../repository/types.js';
-import { skillToolsOptionsSchema } from '../../tools/skill-tools-options-schema.js';
+import { sharedSkillToolsOptionsSchema } from '../../tools/skill-tools-options-schema.js';
 
 const mcpOwnOptionsSchema = optionsObject({
   repository: objectWithMethods<SkillRepository>(['list', 'get'], 'must be a SkillRepository'),
@@ -33,4 +33,4 @@ const mcpOwnOptionsSchema = optionsObject({
 });
 
 /** `SkillMcpServerOptions`: the server's own options and the tool options it passes to createSkillTools. */
-export const skillMcpServerOptionsSchema = z.intersection(mcpOwnOptionsSchema, skillToolsOptionsSchema);
+export const skillMcpServerOptionsSchema = z.intersection(mcpOwnOptionsSchema, sharedSkillToolsOptionsSchema);
