@@ -68,7 +68,10 @@ function checkToolRules(options: z.infer<z.ZodObject<typeof sharedFields>>, cont
 }
 
 /** The options of createSkillTools an integration passes through, with their rules (`profile` against `executionTools`). */
-export const sharedSkillToolsOptionsSchema = optionsObject(sharedFields).superRefine(checkToolRules, evenWithOtherProblems);
+export const sharedSkillToolsOptionsSchema = optionsObject(sharedFields).superRefine(
+  checkToolRules,
+  evenWithOtherProblems,
+);
 
 /** `SkillToolsOptions`, with the rules that tie `profile` to `executionTools`. */
 export const skillToolsOptionsSchema = optionsObject({
