@@ -4,6 +4,7 @@ import { openFileInside, openFolderInside, readHead, withFolderInside } from './
 import { buildTree } from './build-tree.js';
 import { WorkspacePathError } from './errors.js';
 import { newBuildPath } from './host-build-area.js';
+import { hostFileEntries } from './host-file-entries.js';
 import { isInside } from './is-inside.js';
 import { removeTree } from './remove-tree.js';
 import { scanTree } from './scan-tree.js';
@@ -15,7 +16,6 @@ import type {
   PutOptions,
   PutResult,
   ResolvedPath,
-  TreeEntry,
   WorkspaceFiles,
   WorkspaceSizeLimits,
   WorkspaceUsage,
@@ -196,18 +196,7 @@ export class HostWorkspaceFiles implements WorkspaceFiles {
     }
     if (resolved.entry.kind !== 'directory') throw new WorkspacePathError(from, 'it is neither a file nor a folder');
     const scan = await scanTree(source);
-    const entries: TreeEntry[] = scan.entries.map((entry) =>
-      entry.kind === 'directory'
-        ? { kind: 'directory', path: entry.path, mode: entry.mode | 0o700 }
-        : entry.kind === 'link'
-          ? entry
-          : {
-              kind: 'file',
-              path: entry.path,
-              mode: entry.mode | 0o600,
-              content: { hostFile: path.join(source, ...entry.path.split('/')), within },
-            },
-    );
+    const entries = hostFileEntries(source, scan.entries, within);
     await this.put(to, { kind: 'directory', mode: 0o755, entries });
   }
 

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { lstat, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import type { SkillContext, SkillRepository } from '../repository/types.js';
+import { hostFileEntries } from '../runtime/host-file-entries.js';
 import { scanTree } from '../runtime/scan-tree.js';
 import type { PlacedTree, TreeEntry, WorkspaceFiles } from '../runtime/workspace-files.js';
 import { WorkspaceInputError, WorkspacePathError } from './errors.js';
@@ -210,17 +211,6 @@ async function hostTree(source: string, allowedRoot: string): Promise<PlacedTree
     return { kind: 'file', mode: (stats.mode & 0o777) | 0o600, content: { hostFile: source, within: allowedRoot } };
   if (!stats.isDirectory()) throw new WorkspaceInputError(source, 'it is neither a file nor a folder');
   const scan = await scanTree(source);
-  const entries: TreeEntry[] = scan.entries.map((entry) =>
-    entry.kind === 'directory'
-      ? { kind: 'directory', path: entry.path, mode: entry.mode | 0o700 }
-      : entry.kind === 'link'
-        ? entry
-        : {
-            kind: 'file',
-            path: entry.path,
-            mode: (entry.mode & 0o777) | 0o600,
-            content: { hostFile: path.join(source, ...entry.path.split('/')), within: allowedRoot },
-          },
-  );
+  const entries = hostFileEntries(source, scan.entries, allowedRoot);
   return { kind: 'directory', mode: 0o755, entries };
 }

@@ -1,6 +1,7 @@
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import type { Skill, SkillContext, SkillRepository } from '../repository/types.js';
+import { hostFileEntries } from '../runtime/host-file-entries.js';
 import type { TreeEntry, WorkspaceFiles } from '../runtime/workspace-files.js';
 import { SkillStagingError } from './errors.js';
 import { combineDigests, digestFiles, digestFolder, type FolderEntry, scanFolder } from './folder-snapshot.js';
@@ -129,7 +130,7 @@ export async function stageSkill(request: StageSkillRequest): Promise<StageSkill
     placeCopy(
       files,
       relativePath,
-      mode === 'copy' ? copiedEntries(source, scan.entries) : await linkedEntries(source, scan.entries),
+      mode === 'copy' ? hostFileEntries(source, scan.entries) : await linkedEntries(source, scan.entries),
       digests,
     );
   if (intact) {
@@ -183,23 +184,6 @@ function placeCopy(
 ): Promise<{ inode: number; digests?: Record<string, string> }> {
   const links: TreeEntry[] = workingCopyLinks.map(([link, target]) => ({ kind: 'link', path: link, target }));
   return files.put(relativePath, { kind: 'directory', mode: 0o755, entries: [...entries, ...links] }, { digests });
-}
-
-/** The scanned entries as a copy: host files read by the runtime's file access, folders and files owned by the session. */
-function copiedEntries(source: string, entries: readonly FolderEntry[]): TreeEntry[] {
-  return entries.map((entry) =>
-    entry.kind === 'directory'
-      ? { kind: 'directory', path: entry.path, mode: entry.mode | 0o700 }
-      : entry.kind === 'link'
-        ? entry
-        : {
-            kind: 'file',
-            path: entry.path,
-            // The copy belongs to the session, which may change it.
-            mode: entry.mode | 0o600,
-            content: { hostFile: path.join(source, ...entry.path.split('/')) },
-          },
-  );
 }
 
 /**
