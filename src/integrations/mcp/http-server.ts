@@ -66,6 +66,20 @@ function sendError(response: ServerResponse, status: number, code: number, messa
   response.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
 }
 
+/**
+ * Answers 413 and drops the rest of the body. Destroying the socket at once could reset the
+ * connection before the client reads the answer (unread data makes the kernel send RST), so what
+ * still arrives is read and thrown away, never kept, for a short grace period; a client still
+ * sending after it is cut off.
+ */
+function refuseBody(request: IncomingMessage, response: ServerResponse, message: string): void {
+  sendError(response, 413, -32600, message);
+  request.resume();
+  const cutOff = setTimeout(() => request.destroy(), 2_000);
+  cutOff.unref();
+  request.once('close', () => clearTimeout(cutOff));
+}
+
 /** Reads the body up to `limit` bytes; undefined once it is over (the rest is not read into memory). */
 function readBody(request: IncomingMessage, limit: number): Promise<Buffer | undefined> {
   return new Promise((resolve, reject) => {
@@ -173,14 +187,12 @@ export async function serveSkillsOverHttp(options: HttpSkillServerOptions): Prom
     if (request.method === 'POST') {
       const declared = Number(request.headers['content-length'] ?? '0');
       if (declared > maxBodyBytes) {
-        sendError(response, 413, -32600, `the body of ${declared} bytes is over the ${maxBodyBytes}-byte limit`);
-        request.destroy();
+        refuseBody(request, response, `the body of ${declared} bytes is over the ${maxBodyBytes}-byte limit`);
         return;
       }
       const bytes = await readBody(request, maxBodyBytes);
       if (bytes === undefined) {
-        sendError(response, 413, -32600, `the body is over the ${maxBodyBytes}-byte limit`);
-        request.destroy();
+        refuseBody(request, response, `the body is over the ${maxBodyBytes}-byte limit`);
         return;
       }
       try {
