@@ -18,7 +18,7 @@ summary="$matrix/summary.txt"
 : > "$summary"
 
 # Every test that imports the AI SDK, the integration tests, and the SQLite store (it loads the native addon).
-subset=(src/integrations src/telemetry src/sessions/sqlite test/integration test/support src/tools/model-disabled-skills.test.ts)
+subset=(src/integrations src/telemetry src/sessions/sqlite test/integration test/support src/tools/model-invocable-skills.test.ts)
 default_cell=node22-ai7
 cells=(node22-ai7 node24-ai7 node22-ai6 node24-ai6 node20-ai6)
 [ $# -gt 0 ] && cells=("$@")
