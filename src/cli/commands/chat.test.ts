@@ -26,6 +26,8 @@ describe('skillbox chat arguments', () => {
       loadMode: 'turn',
       runtime: 'auto',
       maxSteps: 20,
+      outputDir: 'skillbox-output',
+      watch: false,
     });
     expect(
       parseChatArguments([
@@ -51,6 +53,9 @@ describe('skillbox chat arguments', () => {
         '3',
         '--mcp',
         'docs=npx skillbox mcp',
+        '--output-dir',
+        'results',
+        '--watch',
       ]),
     ).toEqual({
       roots: ['a', 'b'],
@@ -63,6 +68,8 @@ describe('skillbox chat arguments', () => {
       db: 'x.db',
       userId: 'me',
       maxSteps: 3,
+      outputDir: 'results',
+      watch: true,
     });
   });
 
@@ -73,6 +80,7 @@ describe('skillbox chat arguments', () => {
       [['--runtime', 'docker'], '--runtime must be one of auto, sandbox, local; got "docker"'],
       [['--max-steps', '0'], '--max-steps must be a positive integer; got "0"'],
       [['--session', ' '], '--session needs a non-empty value'],
+      [['--output-dir', ''], '--output-dir needs a non-empty value'],
       [['--colour'], 'unknown option --colour.'],
     ] as const) {
       const result = await runChat([...args], {});

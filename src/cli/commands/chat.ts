@@ -10,18 +10,26 @@ import { createRuntime, RUNTIME_KINDS, type RuntimeKind } from '../../runtime/cr
 import { detectSandboxSupport } from '../../runtime/sandbox-support.js';
 import { createMemorySessionStore } from '../../sessions/memory-session-store.js';
 import type { SessionStore } from '../../sessions/session-store.js';
+import { createWorkspaceManager } from '../../workspace/workspace-manager.js';
 import { type CliCommand, type CliIo, CliUsageError } from '../command.js';
 import { addMcpSkillServers } from '../mcp-skill-sources.js';
 import { oneOf, parseCommandArguments } from '../parse-command-arguments.js';
 import { describeLeftOutSkills, openRepositoryFromArgs } from '../skill-roots.js';
+import { createChatControls } from './chat-controls.js';
+import { outputFileNames } from './chat-output-files.js';
+import { watchChatSkills } from './chat-skill-watch.js';
+import { runSlashCommand } from './chat-slash-commands.js';
 
 const usage = `Usage: skillbox chat [--root DIR]... [--mcp [LABEL=]CMD|URL]... [--session ID] [--once "MESSAGE"]
                     [--materialize system|tool-result] [--load-mode once|turn|session]
                     [--runtime auto|sandbox|local] [--db PATH] [--user ID] [--max-steps N]
+                    [--output-dir DIR] [--watch]
 
 An agent in the terminal over any OpenAI-compatible chat-completions endpoint, with the skills
 under the roots, skill scripts run in a workspace, and the conversation kept in SQLite.
-Type a message and press Enter; /exit or Ctrl-D ends the chat (empty lines are ignored).
+Type a message and press Enter; /quit, /exit or Ctrl-D ends the chat (empty lines are ignored).
+Lines that start with / are commands, not messages: /help lists them (/skills, /skill NAME,
+/model [NAME], /attach PATH [as NAME], /quit).
 
 Options:
   --root DIR         a skills folder; repeat for several (default: the standard roots)
@@ -39,6 +47,9 @@ Options:
   --db PATH          the SQLite session file (default ~/.skillbox/sessions.db)
   --user ID          the user the sessions belong to (default $USER, else "local")
   --max-steps N      most model calls in one turn (default 20)
+  --output-dir DIR   where the files scripts write are copied after each turn (default
+                     ./skillbox-output; out/NAME is saved as DIR/NAME)
+  --watch            follow skills added, removed or edited on disk: the next turn sees them
 
 Environment:
   OPENAI_BASE_URL    the endpoint, e.g. https://api.openai.com/v1 or http://127.0.0.1:11434/v1
@@ -47,6 +58,9 @@ Environment:
 
 Exit status: 0 when the chat ends, 1 when a turn fails, 2 on bad usage or a missing endpoint.
 `;
+
+/** Where output files go when `--output-dir` is not given: a folder of its own, never a project's `out/`. */
+export const defaultOutputDir = 'skillbox-output';
 
 const instructions =
   'You are a helpful assistant working in a terminal. When a task matches a skill in the catalog, load it with skill_load and follow its instructions; run its scripts with skill_run.';
@@ -63,6 +77,10 @@ export interface ChatArguments {
   db?: string;
   userId?: string;
   maxSteps: number;
+  /** Where output files are copied after each turn (resolved against the chat's folder). */
+  outputDir: string;
+  /** Follow changes to the skill roots on disk. */
+  watch: boolean;
 }
 
 export function parseChatArguments(args: string[]): ChatArguments {
@@ -79,6 +97,8 @@ export function parseChatArguments(args: string[]): ChatArguments {
       db: { type: 'string' },
       user: { type: 'string' },
       'max-steps': { type: 'string' },
+      'output-dir': { type: 'string' },
+      watch: { type: 'boolean', default: false },
     },
     allowPositionals: false,
     strict: true,
@@ -90,9 +110,12 @@ export function parseChatArguments(args: string[]): ChatArguments {
     loadMode: oneOf(values['load-mode'], loadModes, '--load-mode', 'turn'),
     runtime: oneOf(values.runtime, RUNTIME_KINDS, '--runtime', 'auto'),
     maxSteps: 20,
+    outputDir: values['output-dir'] ?? defaultOutputDir,
+    watch: values.watch === true,
   };
   for (const [option, value] of [
     ['--session', values.session],
+    ['--output-dir', values['output-dir']],
     ['--once', values.once],
     ['--db', values.db],
     ['--user', values.user],
@@ -301,6 +324,7 @@ async function run(args: string[], io: CliIo): Promise<number> {
     await sessions.close();
     throw error;
   });
+  let watcher: { close(): void } | undefined;
   try {
     const provider = modules.providerModule.createOpenAICompatible({
       name: 'openai-compatible',
@@ -308,19 +332,39 @@ async function run(args: string[], io: CliIo): Promise<number> {
       includeUsage: true,
       ...(endpoint.apiKey !== undefined ? { apiKey: endpoint.apiKey } : {}),
     });
-    const agent = modules.agentModule.createSkillAgent({
-      model: provider.chatModel(endpoint.model),
-      skills: sources.repository,
-      runtime,
-      sessions,
-      appName: 'skillbox-chat',
-      instructions,
-      loadMode: options.loadMode,
-      materialize: options.materialize,
-      maxSteps: options.maxSteps,
-    });
+    // One workspace manager for every agent of this chat: `/model` makes a new agent, the session's
+    // workspace (attached files, outputs) stays.
+    const workspaces = createWorkspaceManager({ runtime, repository: sources.repository });
+    const makeAgent = (model: string) =>
+      modules.agentModule.createSkillAgent({
+        model: provider.chatModel(model),
+        skills: sources.repository,
+        workspaces,
+        sessions,
+        appName: 'skillbox-chat',
+        instructions,
+        loadMode: options.loadMode,
+        materialize: options.materialize,
+        maxSteps: options.maxSteps,
+      });
+    let agent = makeAgent(endpoint.model);
     const userId = options.userId ?? io.env.USER ?? 'local';
     const sessionId = options.sessionId ?? newSessionId();
+    const outputDir = resolve(io.cwd, options.outputDir);
+    const controls = createChatControls({
+      repository: sources.repository,
+      sessions,
+      workspaces,
+      key: { appName: 'skillbox-chat', userId, sessionId },
+      model: endpoint.model,
+      loadMode: options.loadMode,
+      onModelChange: (model) => {
+        agent = makeAgent(model);
+      },
+      cwd: io.cwd,
+      home: io.env.HOME ?? homedir(),
+    });
+    if (options.watch) watcher = watchChatSkills(repository, io.stderr);
     const resumed =
       options.sessionId !== undefined &&
       (await sessions.getSession({ appName: 'skillbox-chat', userId, sessionId }, { limit: 0 })) !== undefined;
@@ -329,9 +373,16 @@ async function run(args: string[], io: CliIo): Promise<number> {
     const turn = async (message: string, streaming: boolean): Promise<number> => {
       const calls = new Map<string, { toolName: string; input: unknown }>();
       const toolOut = streaming ? io.stdout : io.stderr;
+      const outputNames: string[] = [];
+      const pending = controls.takePending();
       let midLine = false;
       try {
-        for await (const event of agent.run({ userId, sessionId, message })) {
+        for await (const event of agent.run({
+          userId,
+          sessionId,
+          message: `${pending.notes}${message}`,
+          ...(pending.skillLoads.length > 0 ? { skillLoads: pending.skillLoads } : {}),
+        })) {
           if (event.type === 'text-delta' && streaming) {
             io.stdout(event.text);
             midLine = !event.text.endsWith('\n');
@@ -341,6 +392,7 @@ async function run(args: string[], io: CliIo): Promise<number> {
             if (midLine) io.stdout('\n');
             midLine = false;
             toolOut(toolCallLine(calls.get(event.toolCallId), event));
+            if (event.error === undefined) outputNames.push(...outputFileNames(event.output));
           } else if (event.type === 'done') {
             if (streaming) io.stdout(midLine ? '\n' : '');
             else io.stdout(`${event.text}\n`);
@@ -351,6 +403,9 @@ async function run(args: string[], io: CliIo): Promise<number> {
         if (midLine) io.stdout('\n');
         io.stderr(`skillbox chat: the turn failed: ${(error as Error).message}\n`);
         return 1;
+      } finally {
+        // Files a failed turn's earlier steps wrote are results too.
+        if (outputNames.length > 0) toolOut(await controls.saveOutputs(outputNames, outputDir));
       }
     };
 
@@ -364,14 +419,20 @@ async function run(args: string[], io: CliIo): Promise<number> {
     io.stderr('> ');
     for await (const line of lines) {
       const message = line.trim();
-      if (message === '/exit') break;
-      // A stray Enter is not a message and not a request to leave.
-      if (message !== '') status = await turn(line, true);
+      if (message.startsWith('/')) {
+        const outcome = await runSlashCommand(message, controls, io.stdout);
+        if (outcome.kind === 'quit') break;
+        if (outcome.kind === 'turn') status = await turn(outcome.message, true);
+      } else if (message !== '') {
+        // A stray Enter is not a message and not a request to leave.
+        status = await turn(line, true);
+      }
       io.stderr('> ');
     }
     lines.close();
     return status;
   } finally {
+    watcher?.close();
     await sessions.close();
     await sources.close();
   }
