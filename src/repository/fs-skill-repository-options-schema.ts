@@ -38,4 +38,5 @@ export const skillWatchArgumentsSchema = z.object({
     .refine((value) => value >= 0 && Number.isFinite(value), { error: 'must be a non-negative number of milliseconds' })
     .optional(),
   onError: functionOption('(error) => void').optional(),
+  files: booleanOption().optional(),
 });

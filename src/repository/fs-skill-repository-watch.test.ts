@@ -70,6 +70,48 @@ describe('FsSkillRepository.watch', () => {
     }
   });
 
+  it('with `files`, reports edits to files other than SKILL.md by skill', async () => {
+    root = await createSkillTree({
+      'tools/SKILL.md': skillMarkdown('tools', 'Has scripts.'),
+      'tools/scripts/run.sh': 'echo one\n',
+      'tools/inner/SKILL.md': skillMarkdown('inner', 'A skill inside a skill folder.'),
+      'other/SKILL.md': skillMarkdown('other', 'Untouched.'),
+    });
+    const repository = await FsSkillRepository.open({ roots: [root.dir], nested: true });
+    expect((await repository.list()).map((summary) => summary.name)).toEqual(['inner', 'other', 'tools']);
+    const events: SkillChangeEvent[] = [];
+    const waiters: ((event: SkillChangeEvent) => void)[] = [];
+    const watcher = repository.watch(
+      (event) => {
+        const waiter = waiters.shift();
+        if (waiter) waiter(event);
+        else events.push(event);
+      },
+      { debounceMs: 400, files: true },
+    );
+    try {
+      await writeFile(root.path('tools/scripts/run.sh'), 'echo two\n');
+      await root.write({ 'tools/scripts/new.py': 'print(1)\n' });
+      expect(await nextEvent(events, waiters)).toEqual({ added: [], removed: [], changed: [], files: ['tools'] });
+
+      // A file of the nested skill belongs to it, not to the folder around it.
+      await root.write({ 'tools/inner/notes.md': 'notes' });
+      expect(await nextEvent(events, waiters)).toEqual({ added: [], removed: [], changed: [], files: ['inner'] });
+
+      // An edited SKILL.md is a catalog change, listed once under `changed`.
+      await writeFile(root.path('other/SKILL.md'), skillMarkdown('other', 'Edited.'));
+      await rm(root.path('tools/scripts/new.py'));
+      expect(await nextEvent(events, waiters)).toEqual({
+        added: [],
+        removed: [],
+        changed: ['other'],
+        files: ['tools'],
+      });
+    } finally {
+      watcher.close();
+    }
+  });
+
   it('stays silent after close', async () => {
     root = await createSkillTree({ 'a/SKILL.md': skillMarkdown('a', 'A.') });
     const repository = await FsSkillRepository.open({ roots: [root.dir] });

@@ -94,6 +94,11 @@ export interface SkillChangeEvent {
   removed: string[];
   /** Skills whose SKILL.md changed or whose winning folder moved. */
   changed: string[];
+  /**
+   * With the watch option `files`: skills (not listed above) where another file was added,
+   * removed or edited, e.g. a script. Their catalog entry is the same, their files are not.
+   */
+  files?: string[];
 }
 
 /** Options of `FsSkillRepository.watch`: the debounce delay and what to call when a rescan fails. */
@@ -102,6 +107,12 @@ export interface SkillWatchOptions {
   debounceMs?: number;
   /** Called when a re-scan fails (a strict repository that turned invalid); the previous skills stay. */
   onError?: (error: unknown) => void;
+  /**
+   * Also report edits to a skill's files other than SKILL.md, in the event's `files` (default
+   * false: the catalog does not change with them). A server that lists skill files with digests
+   * (MCP) needs them.
+   */
+  files?: boolean;
 }
 
 /** A running watch over the skill roots; `close()` stops it. */
@@ -543,8 +554,9 @@ export class FsSkillRepository implements SkillRepository {
 
   /**
    * Watches the roots of the last scan (recursively) and re-scans after file events settle. The
-   * listener hears only catalog changes (skills added, removed or changed), not edits to other
-   * files. Roots that did not exist at the last scan are not watched.
+   * listener hears catalog changes (skills added, removed or changed) and, with the `files`
+   * option, edits to the skills' other files. Roots that did not exist at the last scan are not
+   * watched.
    */
   watch(listener: (event: SkillChangeEvent) => void, options: SkillWatchOptions = {}): SkillWatcher {
     validateOptions('FsSkillRepository.watch', skillWatchArgumentsSchema, { listener, ...options });
@@ -556,8 +568,12 @@ export class FsSkillRepository implements SkillRepository {
     let closed = false;
     let timer: NodeJS.Timeout | undefined;
     let queue: Promise<void> = Promise.resolve();
+    // Skills with an edited file other than SKILL.md since the last re-scan (the `files` option).
+    let editedFiles = new Set<string>();
 
     const rescan = async (): Promise<void> => {
+      const edited = editedFiles;
+      editedFiles = new Set();
       const before = this.#view?.winners ?? new Map<string, LoadedSkill>();
       try {
         await this.refresh();
@@ -574,14 +590,32 @@ export class FsSkillRepository implements SkillRepository {
           event.changed.push(name);
       }
       for (const name of before.keys()) if (!after.has(name)) event.removed.push(name);
-      if (closed || event.added.length + event.removed.length + event.changed.length === 0) return;
+      if (options.files === true) {
+        const reported = new Set([...event.added, ...event.changed]);
+        event.files = [...edited].filter((name) => after.has(name) && !reported.has(name)).sort(compareNames);
+      }
+      const files = event.files?.length ?? 0;
+      if (closed || event.added.length + event.removed.length + event.changed.length + files === 0) return;
       for (const names of [event.added, event.removed, event.changed]) names.sort(compareNames);
       listener(event);
     };
-    const schedule = (filename: string | Buffer | null): void => {
+    /** The skill an edited path belongs to, unless it is that skill's SKILL.md (the re-scan sees those). */
+    const noteEditedFile = (root: string, filename: string): void => {
+      const changed = join(root, filename);
+      let owner: LoadedSkill | undefined;
+      for (const loaded of this.#view?.winners.values() ?? []) {
+        const folder = loaded.indexed.folder;
+        if (changed !== folder && !changed.startsWith(folder.endsWith(sep) ? folder : `${folder}${sep}`)) continue;
+        // A skill folder inside another skill's folder owns its own files.
+        if (owner === undefined || folder.length > owner.indexed.folder.length) owner = loaded;
+      }
+      if (owner !== undefined && changed !== owner.indexed.file) editedFiles.add(owner.parsed.name);
+    };
+    const schedule = (root: string, filename: string | Buffer | null): void => {
       if (closed) return;
       const segments = filename === null ? [] : filename.toString().split(/[\\/]/);
       if (segments.some(isSkippedFolderName)) return;
+      if (options.files === true && filename !== null) noteEditedFile(root, filename.toString());
       clearTimeout(timer);
       timer = setTimeout(() => {
         queue = queue.then(rescan);
@@ -595,7 +629,7 @@ export class FsSkillRepository implements SkillRepository {
     };
     try {
       for (const root of this.#index.roots) {
-        const watcher = watchFolder(root, { recursive: true }, (_event, filename) => schedule(filename));
+        const watcher = watchFolder(root, { recursive: true }, (_event, filename) => schedule(root, filename));
         watcher.on('error', (error) => {
           if (!closed) onError(error);
         });

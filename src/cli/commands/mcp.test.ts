@@ -20,23 +20,26 @@ async function runMcp(args: string[]): Promise<{ code: number; stdout: string; s
 
 describe('skillbox mcp arguments', () => {
   it('defaults to the knowledge profile and the auto runtime, and keeps every --root in order', () => {
-    expect(parseMcpArguments([])).toEqual({ roots: [], profile: 'knowledge', runtime: 'auto' });
+    expect(parseMcpArguments([])).toEqual({ roots: [], profile: 'knowledge', runtime: 'auto', watch: true });
     expect(parseMcpArguments(['--root', 'a', '--root', 'b', '--profile', 'full', '--runtime', 'local'])).toEqual({
       roots: ['a', 'b'],
       profile: 'full',
       runtime: 'local',
+      watch: true,
     });
     expect(parseMcpArguments(['--catalog-tokens', '4000'])).toEqual({
       roots: [],
       profile: 'knowledge',
       runtime: 'auto',
       catalogTokens: 4000,
+      watch: true,
     });
     expect(parseMcpArguments(['--catalog-tokens', '0'])).toEqual({
       roots: [],
       profile: 'knowledge',
       runtime: 'auto',
       catalogTokens: 0,
+      watch: true,
     });
     expect(parseMcpArguments(['--http', '3000', '--host', '0.0.0.0', '--token', 't'])).toEqual({
       roots: [],
@@ -45,7 +48,10 @@ describe('skillbox mcp arguments', () => {
       httpPort: 3000,
       host: '0.0.0.0',
       token: 't',
+      watch: true,
     });
+    expect(parseMcpArguments(['--no-watch']).watch).toBe(false);
+    expect(parseMcpArguments(['--watch']).watch).toBe(true);
   });
 
   it('refuses an unknown profile, an unknown runtime, a runtime without the full profile and positionals, with the usage and exit 2', async () => {
@@ -58,6 +64,7 @@ describe('skillbox mcp arguments', () => {
       [['skills'], 'skills'],
       [['--http', '70000'], '--http must be a TCP port from 0 to 65535; got "70000"'],
       [['--token', 'secret'], '--token applies only with --http'],
+      [['--watch', '--no-watch'], '--watch and --no-watch contradict each other; give one'],
     ] as const) {
       const result = await runMcp([...args]);
       expect(result.code).toBe(2);

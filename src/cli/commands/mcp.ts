@@ -11,7 +11,7 @@ import { oneOf, parseCommandArguments } from '../parse-command-arguments.js';
 import { describeLeftOutSkills, openRepositoryFromArgs } from '../skill-roots.js';
 
 const usage = `Usage: skillbox mcp [--root DIR]... [--profile knowledge|full] [--runtime auto|sandbox|local]
-                   [--catalog-tokens N] [--http PORT [--host ADDRESS] [--token TOKEN]]
+                   [--catalog-tokens N] [--http PORT [--host ADDRESS] [--token TOKEN]] [--no-watch]
 
 Serves the skills under the roots to one MCP client over standard input and output (the stdio
 transport): the catalog is in the server's instructions, skill_load returns a skill's
@@ -27,6 +27,12 @@ Options:
   --catalog-tokens N most tokens of the catalog, which is sent twice (instructions and
                      skill_load's description); over it descriptions are shortened, then skills
                      are listed by name only, and the catalog says so (default 4000; 0: no limit)
+
+  --watch            follow the skill roots on disk (the default): skills added, removed or
+                     edited, and edits to their files, reach the client as
+                     notifications/tools/list_changed, resources/list_changed and
+                     prompts/list_changed
+  --no-watch         serve the skills as they were at start
 
   --http PORT        serve MCP's Streamable HTTP transport at http://HOST:PORT/mcp instead of
                      stdio (0: a free port); each client gets its own MCP session, with its
@@ -59,6 +65,8 @@ export interface McpArguments {
   httpPort?: number;
   host?: string;
   token?: string;
+  /** Follow changes on disk and tell clients (default true). */
+  watch: boolean;
 }
 
 export function parseMcpArguments(args: string[]): McpArguments {
@@ -72,6 +80,8 @@ export function parseMcpArguments(args: string[]): McpArguments {
       http: { type: 'string' },
       host: { type: 'string' },
       token: { type: 'string' },
+      watch: { type: 'boolean' },
+      'no-watch': { type: 'boolean' },
     },
     allowPositionals: false,
     strict: true,
@@ -83,7 +93,10 @@ export function parseMcpArguments(args: string[]): McpArguments {
     roots: values.root ?? [],
     profile: oneOf(values.profile, ['knowledge', 'full'] as const, '--profile', 'knowledge'),
     runtime: oneOf(values.runtime, RUNTIME_KINDS, '--runtime', 'auto'),
+    watch: values['no-watch'] !== true,
   };
+  if (values.watch === true && values['no-watch'] === true)
+    throw new CliUsageError('--watch and --no-watch contradict each other; give one');
   const tokens = values['catalog-tokens'];
   if (tokens !== undefined) {
     if (!/^(0|[1-9][0-9]*)$/.test(tokens))
@@ -135,10 +148,10 @@ async function run(args: string[], io: CliIo): Promise<number> {
       );
     }
     executionTools = createExecutionTools({ workspaces: createWorkspaceManager({ runtime, repository }) });
-    modelRepository = gateRepository(
-      repository,
-      createRequirementChecker({ runtime, environment: {}, network: false }),
-      'mark',
+    // The gate is a view without a watch of its own: the server follows the roots through it.
+    modelRepository = Object.assign(
+      gateRepository(repository, createRequirementChecker({ runtime, environment: {}, network: false }), 'mark'),
+      { watch: repository.watch.bind(repository) },
     );
   }
   const skills = await repository.list();
@@ -152,7 +165,7 @@ async function run(args: string[], io: CliIo): Promise<number> {
     ...(executionTools !== undefined ? { executionTools } : {}),
     log: (line: string) => io.stderr(`${line}\n`),
     // A host keeps the server for the whole session: skills edited meanwhile should reach it.
-    watch: true,
+    watch: options.watch,
   };
   const servedLine = (where: string) =>
     `skillbox mcp: serving ${served} skill${served === 1 ? '' : 's'} (profile ${options.profile}) on ${where}\n`;

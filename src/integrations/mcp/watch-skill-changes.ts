@@ -1,7 +1,7 @@
 import type { SkillRepository } from '../../repository/types.js';
 
 interface WatchableRepository {
-  watch(listener: () => void, options?: { onError?: (error: unknown) => void }): { close(): void };
+  watch(listener: () => void, options?: { onError?: (error: unknown) => void; files?: boolean }): { close(): void };
 }
 
 function isWatchable(repository: SkillRepository): repository is SkillRepository & WatchableRepository {
@@ -9,8 +9,9 @@ function isWatchable(repository: SkillRepository): repository is SkillRepository
 }
 
 /**
- * Calls `onChange` whenever the repository's own watch reports skills added, removed or changed
- * (FsSkillRepository watches its roots). Undefined when the repository cannot watch: skills
+ * Calls `onChange` whenever the repository's own watch reports skills added, removed or changed,
+ * or any file of a skill edited (FsSkillRepository watches its roots): `skills/list` gives each
+ * file's digest, so a client holding a listing must hear about an edited script as well. Undefined when the repository cannot watch: skills
  * defined in code or on MCP servers change only when their owner says so.
  */
 export function watchSkillChanges(
@@ -25,6 +26,9 @@ export function watchSkillChanges(
         log(`skillbox mcp: telling clients the skills changed failed: ${(error as Error).message}`),
       );
     },
-    { onError: (error) => log(`skillbox mcp: watching the skill roots failed: ${(error as Error).message}`) },
+    {
+      onError: (error) => log(`skillbox mcp: watching the skill roots failed: ${(error as Error).message}`),
+      files: true,
+    },
   );
 }
