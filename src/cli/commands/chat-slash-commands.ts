@@ -109,13 +109,23 @@ function skillLines(entries: readonly ChatSkillEntry[]): string {
 /**
  * Runs one line that starts with `/`. Nothing here reaches the model except what a `turn` outcome
  * sends: an unknown or malformed command is answered on `print` and dropped, so a typo never costs
- * a model call nor ends up in the conversation.
+ * a model call nor ends up in the conversation. A command that fails (the session store or a
+ * skill root unreadable) says so and the chat goes on.
  */
 export async function runSlashCommand(
   line: string,
   chat: ChatControls,
   print: (text: string) => void,
 ): Promise<SlashOutcome> {
+  try {
+    return await runCommand(line, chat, print);
+  } catch (error) {
+    print(`${line.trim().split(/\s/)[0]} failed: ${(error as Error).message}\n`);
+    return { kind: 'handled' };
+  }
+}
+
+async function runCommand(line: string, chat: ChatControls, print: (text: string) => void): Promise<SlashOutcome> {
   const text = line.trim();
   if (text.startsWith('//')) return { kind: 'turn', message: text.slice(1) };
   const space = text.search(/\s/);
