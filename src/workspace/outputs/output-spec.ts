@@ -1,4 +1,4 @@
-import type { OutputLimits } from './output-collector.js';
+import { maxOutputPatterns, type OutputLimits } from './output-collector.js';
 
 /**
  * The declarative `outputs` of `skill_run`, in the snake_case the other Agent Skills runtimes use:
@@ -60,6 +60,10 @@ export function resolveOutputSpec(
   const problems: string[] = [];
   const patterns = spec.globs.map((glob) => glob.trim()).filter((glob) => glob !== '');
   if (patterns.length === 0) problems.push('outputs.globs: give at least one glob, e.g. ["out/*.csv"]');
+  if (patterns.length > maxOutputPatterns)
+    problems.push(
+      `outputs.globs: ${patterns.length} patterns; at most ${maxOutputPatterns} are taken, combine them with {a,b} or **`,
+    );
   const namePrefix = spec.name_template ?? '';
   const prefixProblem = artifactPrefixProblem(namePrefix);
   if (prefixProblem !== undefined) problems.push(`outputs.name_template "${namePrefix}" refused: ${prefixProblem}`);

@@ -147,7 +147,7 @@ describe('skill_run outputs', () => {
   });
 
   it('refuses a bad spec naming the field, before the command runs', async () => {
-    const { run, skillRun } = await setup();
+    const { run } = await setup();
     const marker = 'touch ../../out/ran';
     await expect(run({ command: marker, outputs: { globs: ['out/*'] }, output_files: ['out/*'] })).rejects.toThrow(
       'give output_files or outputs, not both',
@@ -157,10 +157,19 @@ describe('skill_run outputs', () => {
       'outputs.name_template "../x" refused',
     );
     await expect(run({ command: marker, outputs: { globs: ['out/[z-a]'] } })).rejects.toThrow();
-    expect(() => skillRun.inputSchema.parse({ skill: 'notes', command: 'x', outputs: { globs: [] } })).toThrow();
-    expect(() =>
-      skillRun.inputSchema.parse({ skill: 'notes', command: 'x', outputs: { globs: ['a'], max_files: 0 } }),
-    ).toThrow();
+    await expect(run({ command: marker, outputs: { globs: [] } })).rejects.toThrow('outputs.globs: give at least one');
+    await expect(run({ command: marker, outputs: { globs: ['out/*'], max_files: 0 } })).rejects.toThrow(
+      'outputs.max_files: must be a positive whole number, got 0',
+    );
+    await expect(run({ command: marker, outputs: { globs: ['out/*'], max_total_bytes: 1.5 } })).rejects.toThrow(
+      'outputs.max_total_bytes',
+    );
+    await expect(run({ command: marker, outputs: { globs: Array(65).fill('out/a') } })).rejects.toThrow(
+      'outputs.globs: 65 patterns',
+    );
+    await expect(run({ command: marker, editor_text: 'x'.repeat(1024 * 1024 + 1) })).rejects.toThrow(
+      'editor_text has 1048577 characters',
+    );
     const after = await run({ command: 'ls ../../out', output_files: [] });
     expect(after.stdout).toBe('');
   });

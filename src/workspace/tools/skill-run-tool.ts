@@ -2,8 +2,7 @@ import { z } from 'zod';
 import { isSkillRunnable } from '../../disclosure/skill-activation.js';
 import { SkillToolError } from '../../tools/errors.js';
 import type { ToolDefinition } from '../../tools/types.js';
-import { maxOutputPatterns } from '../outputs/output-collector.js';
-import { artifactPrefixProblem, maxArtifactPrefixLength, resolveOutputSpec } from '../outputs/output-spec.js';
+import { artifactPrefixProblem, resolveOutputSpec } from '../outputs/output-spec.js';
 import { maxEditorTextLength, placeEditorText } from './editor-text.js';
 import { executeCommand } from './execute-command.js';
 import type { ResolvedExecutionOptions } from './execution-options.js';
@@ -45,30 +44,27 @@ const inputSchema = (skillNames: readonly string[] | undefined) =>
       .optional()
       .describe('Also store the output files as versioned artifacts (artifact://name@version).'),
     omit_inline_content: z.boolean().optional().describe('Return output file metadata and refs without their content.'),
-    artifact_prefix: z
-      .string()
-      .max(maxArtifactPrefixLength)
-      .optional()
-      .describe('Label prepended to saved artifact names (e.g. "report-"); no "/" or "..".'),
+    artifact_prefix: z.string().optional().describe('Label before saved artifact names, e.g. "q3-"; no "/" or "..".'),
     editor_text: z
       .string()
-      .max(maxEditorTextLength)
       .optional()
-      .describe(
-        'Text that $EDITOR / $VISUAL write to the file they are given (e.g. "git commit", "$EDITOR out/note.txt"); not with env.EDITOR.',
-      ),
+      .describe('Text $EDITOR/$VISUAL write to the file they open (e.g. for "git commit"); not with env.EDITOR.'),
     outputs: z
       .object({
-        globs: z.array(z.string()).min(1).max(maxOutputPatterns).describe('Files to collect, as in output_files.'),
-        inline: z.boolean().optional().describe('Return their text (default false: names, sizes, refs).'),
-        save: z.boolean().optional().describe('Save each as an artifact.'),
-        name_template: z.string().max(maxArtifactPrefixLength).optional().describe('Prefix of saved artifact names.'),
-        max_files: z.number().int().positive().optional(),
-        max_file_bytes: z.number().int().positive().optional(),
-        max_total_bytes: z.number().int().positive().optional(),
+        // Bounds are checked by resolveOutputSpec, naming the field: in the schema they would be
+        // sent with every request.
+        globs: z.array(z.string()),
+        inline: z.boolean().optional(),
+        save: z.boolean().optional(),
+        name_template: z.string().optional(),
+        max_files: z.number().optional(),
+        max_file_bytes: z.number().optional(),
+        max_total_bytes: z.number().optional(),
       })
       .optional()
-      .describe('Declarative collection instead of output_files; caps can only lower the configured ones.'),
+      .describe(
+        'Instead of output_files: globs; inline (return text, default false); save (as artifacts); name_template (their name prefix); max_* caps can only lower the configured ones.',
+      ),
     inputs: z
       .array(
         z.object({
@@ -167,6 +163,8 @@ function checkRunFields(input: SkillRunInput, options: ResolvedExecutionOptions)
     warnings.push('artifact_prefix has no effect: nothing is saved without save_as_artifacts or outputs.save');
   // Empty is "no text", as other runtimes treat it.
   const editorText = input.editor_text === '' ? undefined : input.editor_text;
+  if (editorText !== undefined && editorText.length > maxEditorTextLength)
+    refuse(`editor_text has ${editorText.length} characters; at most ${maxEditorTextLength} are taken`);
   if (editorText !== undefined) {
     for (const name of ['EDITOR', 'VISUAL'])
       if (input.env?.[name] !== undefined) refuse(`editor_text cannot be combined with env.${name}`);
