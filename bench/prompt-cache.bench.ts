@@ -8,6 +8,7 @@
 import { fileURLToPath } from 'node:url';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { countTokens } from '../src/disclosure/token-counter.js';
+import type { SkillCompactionPolicy } from '../src/integrations/ai-sdk/index.js';
 import { createSkillAgent } from '../src/integrations/ai-sdk/index.js';
 import { FsSkillRepository } from '../src/repository/fs-skill-repository.js';
 import {
@@ -15,6 +16,7 @@ import {
   type ScriptedResponse,
   startScriptedOpenAiServer,
 } from '../test/support/scripted-openai-server.js';
+import { pairedRatio, reportRatio } from './bench-support.js';
 
 const examples = fileURLToPath(new URL('../examples/skills/', import.meta.url));
 
@@ -134,4 +136,183 @@ export async function run(): Promise<void> {
     );
   }
   console.log(`tool-result / system mean prefix share: ${(rows[1]![1].meanShare / rows[0]![1].meanShare).toFixed(2)}x`);
+  await compactionSession();
+}
+
+// ---- Compaction on vs off over a 20-turn scripted session (createSkillAgent `compaction`) ----
+
+/** The compaction measured: a skill's content goes after three whole turns without it. */
+const compactionPolicy: SkillCompactionPolicy = { unusedTurns: 3 };
+
+/**
+ * Twenty turns in `session` load mode (loaded skills stay until compacted): three skills loaded
+ * and used early, one read in full, long stretches of plain chat, one skill loaded again later.
+ */
+function compactionTurns(): Array<{ message: string; responses: ScriptedResponse[] }> {
+  const chat = (message: string) => ({ message, responses: [{ text: `Noted: ${message}` }] });
+  const turns = [
+    {
+      message: 'How do I count words with python-math?',
+      responses: [
+        { toolCalls: [{ name: 'skill_load', arguments: { skill: 'python-math' } }] },
+        {
+          toolCalls: [
+            {
+              name: 'skill_select_docs',
+              arguments: { skill: 'python-math', docs: ['docs/usage.md'], mode: 'replace' },
+            },
+          ],
+        },
+        { text: 'Run python3 scripts/stats.py work/inputs/notes.txt.' },
+      ],
+    },
+    {
+      message: 'Show me the stats script.',
+      responses: [
+        { toolCalls: [{ name: 'skill_read', arguments: { skill: 'python-math', path: 'scripts/stats.py' } }] },
+        { text: 'It counts words, lines and characters.' },
+      ],
+    },
+    {
+      message: 'Which units does weather-tools use?',
+      responses: [
+        { toolCalls: [{ name: 'skill_load', arguments: { skill: 'weather-tools' } }] },
+        { toolCalls: [{ name: 'skill_read', arguments: { skill: 'weather-tools', path: 'docs/units.md' } }] },
+        { text: 'Celsius.' },
+      ],
+    },
+    ...['thanks', 'what about tomorrow?', 'and the weekend?', 'ok', 'something else now'].map(chat),
+    {
+      message: 'Summarise a file with file-ops.',
+      responses: [
+        { toolCalls: [{ name: 'skill_load', arguments: { skill: 'file-ops' } }] },
+        { toolCalls: [{ name: 'skill_read', arguments: { skill: 'file-ops' } }] },
+        { text: 'Run scripts/summarize.sh on it.' },
+      ],
+    },
+    ...['great', 'one question', 'never mind', 'all fine'].map(chat),
+    {
+      message: 'Back to python-math: primes below 50?',
+      responses: [
+        { toolCalls: [{ name: 'skill_load', arguments: { skill: 'python-math' } }] },
+        { text: 'Run python3 scripts/primes.py 50.' },
+      ],
+    },
+    ...['thanks', 'bye for now', 'one more thing', 'no, forget it', 'really bye', 'done'].map(chat),
+  ];
+  if (turns.length !== 20) throw new Error(`the compaction session has ${turns.length} turns, not 20`);
+  return turns;
+}
+
+interface SessionRun {
+  requests: RecordedRequest[];
+  next(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+async function startCompactionSession(compaction: SkillCompactionPolicy | undefined): Promise<SessionRun> {
+  const turns = compactionTurns();
+  const repository = await FsSkillRepository.open({ roots: [examples] });
+  const server = await startScriptedOpenAiServer(turns.flatMap((turn) => turn.responses));
+  const provider = createOpenAICompatible({
+    name: 'bench',
+    baseURL: server.baseUrl,
+    apiKey: 'bench',
+    includeUsage: true,
+  });
+  const agent = createSkillAgent({
+    model: provider.chatModel('bench-model'),
+    skills: repository,
+    materialize: 'tool-result',
+    loadMode: 'session',
+    instructions: 'You are a helpful assistant.',
+    ...(compaction !== undefined ? { compaction } : {}),
+  });
+  let turn = 0;
+  return {
+    requests: server.requests,
+    async next() {
+      const current = turns[turn];
+      if (current === undefined) return false;
+      turn += 1;
+      for await (const _ of agent.run({ userId: 'bench', sessionId: 'compaction', message: current.message }));
+      return true;
+    },
+    close: () => server.close(),
+  };
+}
+
+/**
+ * The same 20 turns with compaction off and on, run turn by turn in alternation. Prompt tokens are
+ * what each request sends; uncached tokens are what is left after the longest byte-identical
+ * prefix shared with the previous request (what a provider's prefix cache could not reuse).
+ */
+export async function compactionSession(): Promise<void> {
+  const off = await startCompactionSession(undefined);
+  const on = await startCompactionSession(compactionPolicy);
+  try {
+    for (;;) {
+      const more = await off.next();
+      await on.next();
+      if (!more) break;
+    }
+  } finally {
+    await off.close();
+    await on.close();
+  }
+  const serialise = (requests: RecordedRequest[]) => requests.map((request) => JSON.stringify(request.body.messages));
+  const offTexts = serialise(off.requests);
+  const onTexts = serialise(on.requests);
+  if (offTexts.length !== onTexts.length) throw new Error('the two sessions made different numbers of requests');
+  const perRequest = (texts: string[]) =>
+    texts.map((text, index) => {
+      const prompt = countTokens(text);
+      const prefix = index === 0 ? 0 : commonPrefixLength(texts[index - 1]!, text);
+      return {
+        prompt,
+        uncached: prompt - countTokens(text.slice(0, prefix)),
+        share: index === 0 ? 0 : prefix / text.length,
+      };
+    });
+  const offFigures = perRequest(offTexts);
+  const onFigures = perRequest(onTexts);
+  const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
+  const offFigure = measure(offTexts);
+  const onFigure = measure(onTexts);
+  console.log(
+    `\ncompaction: 20 turns, ${offTexts.length} model requests each, session load mode, tool-result, unusedTurns ${compactionPolicy.unusedTurns}, o200k_base tokens`,
+  );
+  console.log('compaction  prompt tokens  uncached tokens  mean prefix share  last request tokens');
+  for (const [name, figures, summary] of [
+    ['off', offFigures, offFigure],
+    ['on', onFigures, onFigure],
+  ] as const) {
+    console.log(
+      `${name.padEnd(10)}${String(sum(figures.map((f) => f.prompt))).padStart(15)}${String(sum(figures.map((f) => f.uncached))).padStart(17)}${percent(summary.meanShare).padStart(19)}${String(figures.at(-1)!.prompt).padStart(21)}`,
+    );
+  }
+  console.log(`prompt tokens per request (off): ${offFigures.map((f) => f.prompt).join(' ')}`);
+  console.log(`prompt tokens per request (on):  ${onFigures.map((f) => f.prompt).join(' ')}`);
+  const promptRatio = pairedRatio(
+    onFigures.map((f) => f.prompt),
+    offFigures.map((f) => f.prompt),
+  );
+  reportRatio({
+    benchmark: 'prompt-cache',
+    comparison: 'compaction on/off prompt tokens per request (20 turns)',
+    ratio: promptRatio,
+    goal: '< 1',
+  });
+  reportRatio({
+    benchmark: 'prompt-cache',
+    comparison: 'compaction on/off total uncached tokens (20 turns)',
+    ratio: pairedRatio([sum(onFigures.map((f) => f.uncached))], [sum(offFigures.map((f) => f.uncached))]),
+    goal: '<= 1',
+  });
+  reportRatio({
+    benchmark: 'prompt-cache',
+    comparison: 'compaction on/off mean prefix share (20 turns)',
+    ratio: pairedRatio([onFigure.meanShare], [offFigure.meanShare]),
+    goal: '>= 0.95',
+  });
 }

@@ -5,11 +5,16 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { z } from 'zod';
+import { renderCatalogWithReport } from '../src/disclosure/catalog.js';
+import { countTokens } from '../src/disclosure/token-counter.js';
 import { FsSkillRepository } from '../src/repository/fs-skill-repository.js';
 import type { SkillRepository, SkillSummary } from '../src/repository/types.js';
 import { Bm25Index, type TextIndex } from '../src/search/bm25-index.js';
 import { createSkillSearch, type SkillSearchOptions } from '../src/search/skill-search.js';
-import { corpusRoot, median, quantile, quick } from './bench-support.js';
+import { createInMemoryStateView } from '../src/state/in-memory-state-view.js';
+import { createSkillSearchTool } from '../src/tools/skill-search-tool.js';
+import { corpusRoot, median, pairedRatio, quantile, quick, reportRatio } from './bench-support.js';
 import { createMiniSearchIndex } from './minisearch-text-index.js';
 
 interface CorpusQuery {
@@ -156,5 +161,55 @@ export async function run(): Promise<void> {
     .sort();
   const repository = await FsSkillRepository.open({ roots });
   await quality(repository);
+  await catalogWithSearch(repository);
   await scale(await repository.list());
+}
+
+// ---- Catalog tokens: a 2,000-token budget with skill_search against the full catalog ----
+
+/** The budget measured: what a request spends on the catalog when skill_search covers the rest. */
+const searchCatalogBudget = 2_000;
+
+/**
+ * What the catalog costs on the corpus with a 2,000-token budget and skill_search (the shortened
+ * catalog, plus the tool's definition, sent with every request, plus one search call's result when
+ * the model needs one) against the full catalog sent with every request. Tokens are o200k_base.
+ */
+export async function catalogWithSearch(repository: SkillRepository): Promise<void> {
+  const skills = await repository.list();
+  const full = renderCatalogWithReport({ skills, tools: ['skill_load'] });
+  const budgeted = renderCatalogWithReport({
+    skills,
+    tools: ['skill_load', 'skill_search'],
+    budget: { tokens: searchCatalogBudget },
+  });
+  const tool = createSkillSearchTool({
+    repository,
+    skillSchema: z.string(),
+    readPageBytes: 20_000,
+    includeNonModelInvocable: false,
+  });
+  const definitionTokens = countTokens(
+    JSON.stringify({ name: tool.name, description: tool.description, parameters: z.toJSONSchema(tool.inputSchema) }),
+  );
+  const context = { sessionId: 'bench', agentName: 'bench', state: createInMemoryStateView() };
+  const resultTokens: number[] = [];
+  for (const { query } of queries)
+    resultTokens.push(countTokens(JSON.stringify(await tool.execute({ query }, context))));
+  const perRequest = budgeted.tokens + definitionTokens;
+  console.log(
+    `\ncatalog on the corpus (${skills.length} skills), o200k_base tokens: full catalog ${full.tokens} (describes ${full.described} of ${full.total}); budget ${searchCatalogBudget} with skill_search ${budgeted.tokens} (describes ${budgeted.described} of ${budgeted.total}, over budget: ${budgeted.overBudget}, search offered: ${budgeted.searchOffered}) + skill_search definition ${definitionTokens} = ${perRequest} per request (${((perRequest / full.tokens) * 100).toFixed(1)}% of the full catalog); one skill_search result (8 hits) median ${median(resultTokens)}, 90th percentile ${quantile(resultTokens, 0.9)} over ${queries.length} queries`,
+  );
+  reportRatio({
+    benchmark: 'skill-search',
+    comparison: `catalog+skill_search at ${searchCatalogBudget} tokens / full catalog (corpus, per request)`,
+    ratio: pairedRatio([perRequest], [full.tokens]),
+    goal: '< 1',
+  });
+  reportRatio({
+    benchmark: 'skill-search',
+    comparison: `same plus one median skill_search result / full catalog (corpus)`,
+    ratio: pairedRatio([perRequest + median(resultTokens)], [full.tokens]),
+    goal: '< 1',
+  });
 }

@@ -58,4 +58,44 @@ describe('compactSkillContent', () => {
   it('keeps the recent messages as they are', () => {
     expect(compactSkillContent(history, { keepRecentMessages: 2 })).toEqual(history);
   });
+
+  it('leaves a stored "loaded: x" result alone unless asked, and compacts only what select picks', () => {
+    const stored: ModelMessage[] = [
+      { role: 'user', content: 'go' },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'tool-call', toolCallId: 'l', toolName: 'skill_load', input: { skill: 'calc' } },
+          { type: 'tool-call', toolCallId: 'r', toolName: 'skill_read', input: { skill: 'calc' } },
+        ],
+      },
+      {
+        role: 'tool',
+        content: [
+          {
+            type: 'tool-result',
+            toolCallId: 'l',
+            toolName: 'skill_load',
+            output: { type: 'text', value: 'loaded: calc' },
+          },
+          { type: 'tool-result', toolCallId: 'r', toolName: 'skill_read', output: { type: 'text', value: body } },
+        ],
+      },
+    ];
+    const outputs = (messages: ModelMessage[]) => {
+      const tool = messages[2];
+      return tool?.role === 'tool'
+        ? tool.content.map((part) => (part.type === 'tool-result' ? part.output : undefined))
+        : [];
+    };
+    expect(outputs(compactSkillContent(stored))[0]).toEqual({ type: 'text', value: 'loaded: calc' });
+    expect(outputs(compactSkillContent(stored, { compactLoadResults: true }))[0]).toEqual({
+      type: 'text',
+      value: '[compacted] skill "calc" is no longer loaded; call skill_load with {"skill":"calc"} to load it again.',
+    });
+    const onlyLoad = outputs(
+      compactSkillContent(stored, { compactLoadResults: true, select: ({ toolCallId }) => toolCallId === 'l' }),
+    );
+    expect(onlyLoad[1]).toEqual({ type: 'text', value: body });
+  });
 });

@@ -17,7 +17,12 @@ export {
   maxCatalogDescriptionLength,
   renderCatalogWithReport,
 } from './catalog.js';
-export { type CompactSkillContentOptions, compactSkillContent } from './compact-skill-content.js';
+export {
+  type CompactableOccurrence,
+  type CompactSkillContentOptions,
+  compactedLoadStub,
+  compactSkillContent,
+} from './compact-skill-content.js';
 export { applyDeclaredLoads, type DeclaredLoadsOptions, type DeclaredSkillLoad } from './declared-loads.js';
 export type { LoadMode } from './load-mode.js';
 export { renderLoadedSkill } from './loaded-content.js';

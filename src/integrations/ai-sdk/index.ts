@@ -13,6 +13,7 @@ export { selectActiveTools, type ToolSelection, type ToolSelectionOptions } from
 export { MissingSkillCallContextError, SkillAgentConfigError, TurnAbortedError } from './errors.js';
 export type { ExecutionSetupOptions } from './execution-setup.js';
 export { windowHistory } from './history-window.js';
+export { type CompactionPlan, planCompaction, type SkillCompactionPolicy } from './loaded-content-compaction.js';
 export {
   createSkillAgent,
   type SkillAgent,

@@ -132,6 +132,15 @@ export const skillAgentOptionsSchema = z
       maxAppendAttempts: positiveInteger().optional(),
       maxHistoryMessages: positiveInteger().optional(),
       prepareHistory: functionOption('(messages) => messages').optional(),
+      compaction: z
+        .strictObject(
+          { unusedTurns: positiveInteger().optional(), historyTokenBudget: positiveInteger().optional() },
+          { error: 'must be { unusedTurns?, historyTokenBudget? }' },
+        )
+        .refine((value) => value.unusedTurns !== undefined || value.historyTokenBudget !== undefined, {
+          error: 'must set unusedTurns, historyTokenBudget or both (leave compaction out to turn it off)',
+        })
+        .optional(),
       tools: recordOption('must be a record of AI SDK tools by name').optional(),
       callSettings: recordOption('must be an object of model call settings').optional(),
     },

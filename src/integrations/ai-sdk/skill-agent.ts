@@ -13,13 +13,16 @@ import {
 } from 'ai';
 import { validateOptions } from '../../config/validate-options.js';
 import type { DeclaredSkillLoad } from '../../disclosure/declared-loads.js';
+import { loadedSkillNames } from '../../disclosure/loaded-skills.js';
 import { includesNonModelInvocable } from '../../disclosure/model-invocable-skills.js';
+import { unloadSkillDelta } from '../../disclosure/skill-transitions.js';
 import { FilteredSkillRepository, type SkillVisibility } from '../../repository/filter-skills.js';
 import type { SkillContext } from '../../repository/types.js';
 import { createMemorySessionStore } from '../../sessions/memory-session-store.js';
 import { SessionConflictError, SessionExistsError, SessionNotFoundError } from '../../sessions/session-errors.js';
 import type { NewSessionEvent, SessionKey, SessionStore } from '../../sessions/session-store.js';
 import { createInMemoryStateView } from '../../state/in-memory-state-view.js';
+import { PendingStateWrites } from '../../state/pending-state-writes.js';
 import type { StateDelta } from '../../state/state-delta.js';
 import type { WorkspaceManager } from '../../workspace/workspace-manager.js';
 import { addUsage, emptyUsage, type SkillAgentEvent, type TokenUsage } from './agent-events.js';
@@ -27,6 +30,7 @@ import { responseMessagesAfterStep } from './ai-sdk-versions.js';
 import { clientToolOutput } from './client-tool-output.js';
 import { SkillAgentConfigError, TurnAbortedError } from './errors.js';
 import { windowHistory } from './history-window.js';
+import { planCompaction, type SkillCompactionPolicy } from './loaded-content-compaction.js';
 import { skillAgentOptionsSchema } from './skill-agent-options-schema.js';
 import {
   createSkillCallContext,
@@ -70,6 +74,14 @@ export interface SkillAgentOptions extends Omit<VisibleSkillToolkitsOptions, 'co
   maxHistoryMessages?: number;
   /** Rewrites the replayed history before each run (after `maxHistoryMessages`): trim, summarise, redact. */
   prepareHistory?: (messages: ModelMessage[]) => ModelMessage[] | Promise<ModelMessage[]>;
+  /**
+   * Replace loaded skill content the conversation no longer uses with a short stub naming the
+   * skill and how to load it again, and unload the skill: after `unusedTurns` turns without a tool
+   * call naming it, or, once the replayed history is larger than `historyTokenBudget` tokens, for
+   * every turn before the last. Off by default. Applied to the history `run` replays (after
+   * `prepareHistory`); the stored session keeps everything. See docs/ai-sdk.md, "Compaction".
+   */
+  compaction?: SkillCompactionPolicy;
 }
 
 /** Model call settings the agent passes through to `streamText` / `generateText`. */
@@ -229,6 +241,15 @@ export function createSkillAgent(options: SkillAgentOptions): SkillAgent {
     );
     const state = createInMemoryStateView(session.state);
     const pending: SkillAgentEvent[] = [];
+    const compaction =
+      options.compaction === undefined
+        ? undefined
+        : planCompaction(
+            history,
+            options.compaction,
+            loadedSkillNames(state, name),
+            (runOptions.skillLoads ?? []).map((load) => load.name),
+          );
     let stepNumber = 0;
     let activeTools: string[] = [];
     // The response messages of every finished step (the SDK's step results are cumulative).
@@ -247,6 +268,16 @@ export function createSkillAgent(options: SkillAgentOptions): SkillAgent {
         activeTools = prepared.activeTools;
       },
     });
+
+    if (compaction !== undefined && compaction.unload.length > 0) {
+      // Compacted content must not come back by materialisation: the skill is unloaded with it.
+      const unloaded = new PendingStateWrites(
+        state,
+        Object.assign({}, ...compaction.unload.map((skill) => unloadSkillDelta(name, skill))),
+      ).commit();
+      if (Object.keys(unloaded).length > 0)
+        pending.push({ type: 'state-change', stepNumber, source: 'turn', delta: unloaded });
+    }
 
     /** The turn's events: the user message, the messages of `messages`, the net state change, and `extra`. */
     const turnEvents = (messages: readonly ModelMessage[], extra: NewSessionEvent[]): NewSessionEvent[] => {
@@ -278,7 +309,7 @@ export function createSkillAgent(options: SkillAgentOptions): SkillAgent {
       model: options.model,
       tools: { ...toolkit.tools, ...customTools },
       prepareStep,
-      messages: [...history, userMessage],
+      messages: [...(compaction?.messages ?? history), userMessage],
       stopWhen: stepCountIs(maxSteps),
       ...toolkit.contextOptions(context),
       onStepFinish: (step) => {

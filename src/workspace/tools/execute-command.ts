@@ -6,7 +6,12 @@ import { SkillToolError } from '../../tools/errors.js';
 import type { ToolContext } from '../../tools/types.js';
 import type { InputSpec } from '../input-stager.js';
 import { compileGlob } from '../outputs/glob-pattern.js';
-import { type CollectedOutputs, maxOutputPatterns, outputFingerprint } from '../outputs/output-collector.js';
+import {
+  type CollectedOutputs,
+  maxOutputPatterns,
+  type OutputLimits,
+  outputFingerprint,
+} from '../outputs/output-collector.js';
 import type { Workspace } from '../workspace.js';
 import { toWorkspaceRelative, workspaceFolders } from '../workspace-paths.js';
 import {
@@ -34,6 +39,17 @@ export interface ExecuteCommandRequest {
   inputs?: readonly InputSpec[];
   saveAsArtifacts?: boolean;
   omitInlineContent?: boolean;
+  /** Caps of this collection when the call lowered the configured ones (`outputs`). */
+  outputLimits?: OutputLimits;
+  /** Prepended to the names of saved artifacts (`artifact_prefix`, `outputs.name_template`). */
+  artifactPrefix?: string;
+  /** Which field asked for the save, so a warning names what the model wrote. */
+  saveField?: 'save_as_artifacts' | 'outputs.save';
+  /**
+   * Variables set for this run by the tool itself (EDITOR for `editor_text`), placed inside the
+   * call's turn after staging; they are not the model's `env` and so are not judged as it is.
+   */
+  toolEnvironment?: (workspace: Workspace) => Promise<Record<string, string>>;
   /** Prepares the workspace (staging) once the cheap checks passed; returns warnings. */
   prepare?: (workspace: Workspace) => Promise<string[]>;
 }
@@ -92,6 +108,8 @@ export async function executeCommand(
         });
       }
 
+      const toolEnvironment = request.toolEnvironment === undefined ? {} : await request.toolEnvironment(workspace);
+
       // What out/ held before: a file this run copied in with its old times (`cp -p`, `tar -x`) is
       // still new, and one it rewrote keeps its name but not its inode, size or times.
       const before =
@@ -117,7 +135,7 @@ export async function executeCommand(
           ...(argv === undefined ? { command } : { argv }),
           skill: request.skill,
           cwd: request.cwd,
-          env: request.env,
+          env: { ...request.env, ...toolEnvironment },
           hostEnv: options.hostEnvironment,
           stdin: request.stdin,
           timeoutMs: Math.round(timeoutSeconds * 1000),
@@ -161,7 +179,7 @@ export async function executeCommand(
         collected = await workspace.collect(request.outputFiles, {
           cwd: outcome.cwd,
           runDir: outcome.runDir,
-          limits: options.outputLimits,
+          limits: request.outputLimits ?? options.outputLimits,
         });
       }
       return { outcome, collected, quotaHit };
@@ -173,6 +191,8 @@ export async function executeCommand(
       inline: options.inlineLimits,
       omitInlineContent: request.omitInlineContent ?? false,
       saveAsArtifacts: request.saveAsArtifacts ?? false,
+      ...(request.artifactPrefix !== undefined ? { artifactPrefix: request.artifactPrefix } : {}),
+      ...(request.saveField !== undefined ? { saveField: request.saveField } : {}),
       artifacts:
         options.workspaces.artifacts === undefined
           ? undefined

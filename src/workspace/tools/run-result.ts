@@ -92,6 +92,10 @@ export interface ShapeResultInput {
   inline: InlineLimits;
   omitInlineContent: boolean;
   saveAsArtifacts: boolean;
+  /** Prepended to every saved artifact's name (already checked: a label, not a path). */
+  artifactPrefix?: string;
+  /** The field that asked for the save, named in warnings; default `save_as_artifacts`. */
+  saveField?: 'save_as_artifacts' | 'outputs.save';
   artifacts?: { store: ArtifactStore; scope: string };
   /** Warnings gathered before the run (staging, inputs, capped timeout). */
   warnings: string[];
@@ -167,7 +171,9 @@ export async function shapeRunResult(input: ShapeResultInput): Promise<SkillRunR
 
   if (input.saveAsArtifacts && files.length > 0) {
     if (input.artifacts === undefined) {
-      warnings.push('save_as_artifacts requested but no artifact store is configured; outputs are not persisted');
+      warnings.push(
+        `${input.saveField ?? 'save_as_artifacts'} requested but no artifact store is configured; outputs are not persisted`,
+      );
     } else {
       result.artifact_files = [];
       for (const [index, file] of files.entries()) {
@@ -178,7 +184,7 @@ export async function shapeRunResult(input: ShapeResultInput): Promise<SkillRunR
           continue;
         }
         const saved = await input.artifacts.store.save(
-          { scope: input.artifacts.scope, name: file.name },
+          { scope: input.artifacts.scope, name: `${input.artifactPrefix ?? ''}${file.name}` },
           file.data,
           (outputFiles[index] as OutputFile).mime_type,
         );

@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { isSkillRunnable } from '../../disclosure/skill-activation.js';
 import { SkillToolError } from '../../tools/errors.js';
 import type { ToolDefinition } from '../../tools/types.js';
+import { artifactPrefixProblem, resolveOutputSpec } from '../outputs/output-spec.js';
+import { maxEditorTextLength, placeEditorText } from './editor-text.js';
 import { executeCommand } from './execute-command.js';
 import type { ResolvedExecutionOptions } from './execution-options.js';
 import { refuseUnmetRequirements } from './requirement-gate.js';
@@ -42,6 +44,27 @@ const inputSchema = (skillNames: readonly string[] | undefined) =>
       .optional()
       .describe('Also store the output files as versioned artifacts (artifact://name@version).'),
     omit_inline_content: z.boolean().optional().describe('Return output file metadata and refs without their content.'),
+    artifact_prefix: z.string().optional().describe('Label before saved artifact names, e.g. "q3-"; no "/" or "..".'),
+    editor_text: z
+      .string()
+      .optional()
+      .describe('Text $EDITOR/$VISUAL write to the file they open (e.g. for "git commit"); not with env.EDITOR.'),
+    outputs: z
+      .object({
+        // Bounds are checked by resolveOutputSpec, naming the field: in the schema they would be
+        // sent with every request.
+        globs: z.array(z.string()),
+        inline: z.boolean().optional(),
+        save: z.boolean().optional(),
+        name_template: z.string().optional(),
+        max_files: z.number().optional(),
+        max_file_bytes: z.number().optional(),
+        max_total_bytes: z.number().optional(),
+      })
+      .optional()
+      .describe(
+        'Instead of output_files: globs; inline (return text, default false); save (as artifacts); name_template (their name prefix); max_* caps can only lower the configured ones.',
+      ),
     inputs: z
       .array(
         z.object({
@@ -73,6 +96,7 @@ export function createSkillRunTool(options: ResolvedExecutionOptions): ToolDefin
           `skill_run requires skill_load first for "${skill}": call skill_load with {"skill": "${skill}"}, read its instructions, then run the command`,
         );
       }
+      const fields = checkRunFields(input, options);
       await refuseUnmetRequirements(options, skill, context);
       return executeCommand(
         options,
@@ -84,18 +108,69 @@ export function createSkillRunTool(options: ResolvedExecutionOptions): ToolDefin
           env: input.env,
           stdin: input.stdin,
           timeoutSeconds: input.timeout,
-          outputFiles: input.output_files,
+          outputFiles: fields.outputs?.patterns ?? input.output_files,
           inputs: input.inputs,
-          saveAsArtifacts: input.save_as_artifacts,
-          omitInlineContent: input.omit_inline_content,
+          saveAsArtifacts: fields.outputs?.save === true || input.save_as_artifacts === true,
+          omitInlineContent:
+            input.omit_inline_content === true || (fields.outputs !== undefined && !fields.outputs.inline),
+          ...(fields.outputs !== undefined
+            ? {
+                outputLimits: fields.outputs.limits,
+                ...(fields.outputs.save ? { saveField: 'outputs.save' as const } : {}),
+              }
+            : {}),
+          ...(fields.artifactPrefix !== '' ? { artifactPrefix: fields.artifactPrefix } : {}),
+          ...(fields.editorText !== undefined
+            ? { toolEnvironment: (workspace) => placeEditorText(workspace, fields.editorText as string) }
+            : {}),
           prepare: async (workspace) => {
             const staged = await workspace.stageSkill(skill, context.skillContext, options.repository);
             // Staging notes matter once, when the copy is made, not on every later run.
-            return staged.staged ? staged.warnings : [];
+            return [...fields.warnings, ...(staged.staged ? staged.warnings : [])];
           },
         },
         context,
       );
     },
   };
+}
+
+/**
+ * Checks `artifact_prefix`, `editor_text` and `outputs` before anything is staged or run (a bad
+ * field found after the command ran would lose its result), naming the field in every refusal.
+ */
+function checkRunFields(input: SkillRunInput, options: ResolvedExecutionOptions) {
+  const warnings: string[] = [];
+  const refuse = (message: string): never => {
+    throw new SkillToolError(`skill_run: ${message}`);
+  };
+  if (input.outputs !== undefined && input.output_files !== undefined)
+    refuse('give output_files or outputs, not both (outputs is output_files with caps, inline and save settings)');
+  const artifactPrefix = input.artifact_prefix ?? '';
+  const prefixProblem = artifactPrefixProblem(artifactPrefix);
+  if (prefixProblem !== undefined) refuse(`artifact_prefix "${artifactPrefix}" refused: ${prefixProblem}`);
+  let outputs: ReturnType<typeof resolveOutputSpec>['resolved'];
+  if (input.outputs !== undefined) {
+    const { resolved, problems } = resolveOutputSpec(input.outputs, options.outputLimits);
+    if (problems.length > 0) refuse(problems.join('; '));
+    outputs = resolved;
+    warnings.push(...(resolved?.warnings ?? []));
+    if (outputs?.namePrefix !== '' && artifactPrefix !== '')
+      refuse('give artifact_prefix or outputs.name_template, not both: both name the saved artifacts');
+  }
+  const saves = input.save_as_artifacts === true || outputs?.save === true;
+  if (artifactPrefix !== '' && !saves)
+    warnings.push('artifact_prefix has no effect: nothing is saved without save_as_artifacts or outputs.save');
+  // Empty is "no text", as other runtimes treat it.
+  const editorText = input.editor_text === '' ? undefined : input.editor_text;
+  if (editorText !== undefined && editorText.length > maxEditorTextLength)
+    refuse(`editor_text has ${editorText.length} characters; at most ${maxEditorTextLength} are taken`);
+  if (editorText !== undefined) {
+    for (const name of ['EDITOR', 'VISUAL'])
+      if (input.env?.[name] !== undefined) refuse(`editor_text cannot be combined with env.${name}`);
+    // With command lists the program that starts is judged; an editor it then starts is a second one.
+    if (options.policy.restricted)
+      refuse('editor_text is not available when command lists (allowedCommands/deniedCommands) are in force');
+  }
+  return { outputs, artifactPrefix: outputs?.namePrefix || artifactPrefix, editorText, warnings };
 }
