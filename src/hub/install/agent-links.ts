@@ -135,7 +135,7 @@ export async function checkAgentLinks(
     const occupant = await occupantOf(path, installed, previous?.[agent]);
     if (occupant !== 'free' && occupant !== 'our-symlink' && occupant !== 'our-copy')
       throw new SkillInstallError(
-        `${path} is ${occupant}; skillbox will not replace it. Move it away, or install without --link ${agent}; nothing was installed`,
+        `${path} is ${occupant}; skillbox will not replace it. Move it away (or leave out --link ${agent}); nothing was installed`,
       );
     planned.push({ agent, path, mode });
   }
@@ -259,7 +259,7 @@ export async function removeAgentLinks(
       const doomed = join(dirname(path), `.skillbox-removing-${randomBytes(4).toString('hex')}-${basename(path)}`);
       await rename(path, doomed);
       await rm(doomed, { recursive: true, force: true });
-    } else kept.push(`${path} (${occupant}, not made by skillbox)`);
+    } else kept.push(`${path} (${occupant}; left as it is)`);
   }
   return kept;
 }
