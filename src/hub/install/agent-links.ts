@@ -189,12 +189,25 @@ export async function applyAgentLinks(
       let fresh: string | undefined;
       if (mode === 'symlink') {
         const pointer = relative(await realpath(dirname(link.path)), await realpath(installed));
-        fresh = join(dirname(link.path), `.skillbox-link-${randomBytes(4).toString('hex')}-${basename(link.path)}`);
+        // A free path gets the link itself, which fails rather than replace anything that appeared
+        // there since the check; an own copy is replaced through a link made beside it.
+        const at =
+          occupant === 'free'
+            ? link.path
+            : join(dirname(link.path), `.skillbox-link-${randomBytes(4).toString('hex')}-${basename(link.path)}`);
         try {
-          await symlink(pointer, fresh, 'dir');
-        } catch {
+          await symlink(pointer, at, 'dir');
+          if (occupant === 'free') {
+            made.push(link.path);
+            done.set(link.path, 'symlink');
+            links.push(link);
+            continue;
+          }
+          fresh = at;
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code === 'EEXIST')
+            throw new SkillInstallError(`${link.path} appeared while installing; skillbox will not replace it`);
           // A file system without links (FAT, some network and Windows folders): a copy reads the same.
-          fresh = undefined;
           mode = 'copy';
         }
       }
