@@ -52,7 +52,10 @@ export interface SkillsLockEntry {
   readonly [field: string]: unknown;
 }
 
-/** The whole lock: its format version and one entry per installed skill folder name. */
+/**
+ * The whole lock: its format version and one entry per installed skill, keyed by the skill's name
+ * as the `skills` CLI keys it (`skillsCliFolderName` gives the folder it is installed in).
+ */
 export interface SkillsLock {
   readonly version: number;
   readonly skills: Readonly<Record<string, SkillsLockEntry>>;
