@@ -7,7 +7,14 @@ import { createSourceRegistry } from '../source-registry.js';
 import { createLocalSkillSource } from '../sources/local-source.js';
 import { skillFile, writeTestFiles } from '../testing/skill-folder.js';
 import { SkillInstallError } from './install-errors.js';
-import { addSkills, type InstallerOptions, installFromLock, removeSkill, updateSkills } from './installer.js';
+import {
+  addSkills,
+  type InstallerOptions,
+  installFromLock,
+  removeSkill,
+  updateSkills,
+  verifyInstalled,
+} from './installer.js';
 
 let project: string;
 let options: InstallerOptions;
@@ -105,5 +112,20 @@ describe('agent links', () => {
     const removed = await removeSkill('pdf', options);
     expect(removed.keptLinks).toEqual([`${at('.claude/skills/pdf')} (a folder skillbox did not make; left as it is)`]);
     expect(await readFile(at('.claude/skills/pdf/SKILL.md'), 'utf8')).toBe('mine');
+  });
+
+  it('verify reports a recorded link that is missing or was replaced', async () => {
+    await addSkills('./vendor', { skills: ['pdf', 'csv'], link: ['claude-code'] }, options);
+    expect((await verifyInstalled(options)).skills.map((skill) => skill.differences)).toEqual([[], []]);
+    await rm(at('.claude/skills/csv'));
+    await rm(at('.claude/skills/pdf'));
+    await mkdir(at('.claude/skills/pdf'));
+    expect((await verifyInstalled(options)).skills).toEqual([
+      { name: 'csv', differences: [`${at('.claude/skills/csv')}: the link for claude-code is missing`] },
+      {
+        name: 'pdf',
+        differences: [`${at('.claude/skills/pdf')}: is a folder skillbox did not make, the lock records a symlink`],
+      },
+    ]);
   });
 });

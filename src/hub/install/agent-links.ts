@@ -276,3 +276,34 @@ export async function removeAgentLinks(
   }
   return kept;
 }
+
+/**
+ * How the recorded agent entries of the skill installed at `installed` differ from the lock: one
+ * line per entry that is missing or is no longer skillbox's link or copy (for `verify`).
+ */
+export async function agentLinkProblems(
+  project: string,
+  installed: string,
+  recorded: Readonly<Record<string, AgentLinkMode>> | undefined,
+): Promise<string[]> {
+  const problems: string[] = [];
+  for (const agent of Object.keys(recorded ?? {}).sort()) {
+    if (!Object.hasOwn(agentSkillFolders, agent)) {
+      problems.push(`links: unknown agent ${JSON.stringify(agent)}`);
+      continue;
+    }
+    let path: string;
+    try {
+      path = await confinedLinkPath(project, agent, basename(installed));
+    } catch (error) {
+      problems.push((error as Error).message);
+      continue;
+    }
+    const mode = recorded?.[agent];
+    const occupant = await occupantOf(path, installed, mode);
+    if (occupant === 'free') problems.push(`${path}: the ${mode === 'copy' ? 'copy' : 'link'} for ${agent} is missing`);
+    else if (occupant !== (mode === 'copy' ? 'our-copy' : 'our-symlink'))
+      problems.push(`${path}: is ${occupant === 'our-symlink' ? 'a link' : occupant}, the lock records a ${mode}`);
+  }
+  return problems;
+}

@@ -21,6 +21,7 @@ import {
   type AgentLink,
   type AgentLinkMode,
   type AppliedLinks,
+  agentLinkProblems,
   applyAgentLinks,
   checkAgentLinks,
   checkAgentNames,
@@ -458,8 +459,8 @@ export async function removeSkill(name: string, options: InstallerOptions): Prom
 }
 
 /**
- * `skillbox verify`: every difference between the installed folders and the lock, per skill, and
- * the skill folders in the target the lock does not list.
+ * `skillbox verify`: every difference between the installed folders (and the agent links the lock
+ * records) and the lock, per skill, and the skill folders in the target the lock does not list.
  */
 export async function verifyInstalled(
   options: Omit<InstallerOptions, 'registry'> & { registry?: SourceRegistry },
@@ -471,7 +472,14 @@ export async function verifyInstalled(
     const entry = lock.skills[name] as SkillsLockEntry;
     // A key that is exactly the folder name of another key's sanitised form owns that folder.
     const folder = lock.skills[skillsCliFolderName(name)] === undefined ? skillsCliFolderName(name) : name;
-    skills.push({ name, differences: await compareInstalledSkill(join(context.target, folder), entry) });
+    const path = join(context.target, folder);
+    skills.push({
+      name,
+      differences: [
+        ...(await compareInstalledSkill(path, entry)),
+        ...(await agentLinkProblems(context.project, path, entry.skillbox?.links)),
+      ],
+    });
   }
   const folders = await readdir(context.target, { withFileTypes: true }).catch(() => []);
   const unlisted: string[] = [];
