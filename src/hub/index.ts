@@ -12,14 +12,18 @@ export {
   skillsLockFileFor,
   writeSkillsLock,
 } from '../repository/skills-lock-file.js';
+export type { AgentLink, AgentLinkMode } from './install/agent-links.js';
+export { agentSkillFolders } from './install/agent-skill-folders.js';
 export { type InitSkillOptions, initSkill } from './install/init-skill.js';
 export { SkillInstallError } from './install/install-errors.js';
 export {
+  type AddRequest,
   addSkills,
   type InstalledSkill,
   type InstallerOptions,
   type InstallProgress,
   installFromLock,
+  type RemovedSkill,
   removeSkill,
   updateSkills,
   type VerifyReport,

@@ -2,6 +2,7 @@ import { stat } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { compareInstalledSkill, type VerifiedSignatures } from './compare-installed-skill.js';
 import { statSignature } from './installed-skill-files.js';
+import { lockEntryOfFolder } from './skills-cli-folder-name.js';
 import { LockedSkillError } from './skills-lock-errors.js';
 import { readSkillsLock, type SkillsLock, skillsLockFileFor } from './skills-lock-file.js';
 
@@ -36,8 +37,13 @@ export class LockedSkillCheck {
     const lock = await this.#lock(lockFile);
     if (lock === undefined)
       throw new LockedSkillError(name, [`no ${lockFile} records the skills of ${dirname(folder)}`]);
-    const entry = lock.skills[basename(folder)];
-    if (entry === undefined) throw new LockedSkillError(name, [`${lockFile} has no entry "${basename(folder)}"`]);
+    // The skills CLI keys an entry by the skill's name ("PDF Tools") and installs it into the
+    // sanitised folder (`pdf-tools`); the folder's own name is tried first.
+    const entry = lockEntryOfFolder(lock, basename(folder))?.entry;
+    if (entry === undefined)
+      throw new LockedSkillError(name, [
+        `${lockFile} has no entry "${basename(folder)}" (nor one the skills CLI installs into that folder)`,
+      ]);
     const differences = await compareInstalledSkill(folder, entry, this.#verified);
     if (differences.length > 0)
       throw new LockedSkillError(

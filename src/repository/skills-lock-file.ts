@@ -26,6 +26,13 @@ export interface SkillboxLockFields {
   readonly digest: string;
   /** Every file of the skill by `/`-separated relative path. */
   readonly files: Readonly<Record<string, LockedFile>>;
+  /**
+   * The agent folders skillbox put this skill in besides the install folder (`skillbox add
+   * --link claude-code`), by the `skills` CLI's agent name: a relative symbolic link, or a copy
+   * where links could not be made. The path follows from the name (`.claude/skills/<folder>`
+   * under the lock's folder), so a lock cannot point removal anywhere else.
+   */
+  readonly links?: Readonly<Record<string, 'symlink' | 'copy'>>;
 }
 
 /**
@@ -45,7 +52,10 @@ export interface SkillsLockEntry {
   readonly [field: string]: unknown;
 }
 
-/** The whole lock: its format version and one entry per installed skill folder name. */
+/**
+ * The whole lock: its format version and one entry per installed skill, keyed by the skill's name
+ * as the `skills` CLI keys it (`skillsCliFolderName` gives the folder it is installed in).
+ */
 export interface SkillsLock {
   readonly version: number;
   readonly skills: Readonly<Record<string, SkillsLockEntry>>;
@@ -65,6 +75,12 @@ function checkSkillboxFields(file: string, name: string, value: unknown): void {
   if (typeof value.digest !== 'string' || !sha256Hex.test(value.digest))
     throw new SkillsLockError(file, `${at}.digest must be 64 lowercase hex digits`);
   if (!isRecord(value.files)) throw new SkillsLockError(file, `${at}.files must be an object`);
+  if (value.links !== undefined) {
+    if (!isRecord(value.links)) throw new SkillsLockError(file, `${at}.links must be an object`);
+    for (const [agent, mode] of Object.entries(value.links))
+      if (mode !== 'symlink' && mode !== 'copy')
+        throw new SkillsLockError(file, `${at}.links["${agent}"] must be "symlink" or "copy"`);
+  }
   for (const [path, locked] of Object.entries(value.files)) {
     const where = `${at}.files["${path}"]`;
     if (!isRecord(locked)) throw new SkillsLockError(file, `${where} must be an object`);

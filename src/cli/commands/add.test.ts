@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { lstat, mkdtemp, readdir, readFile, readlink, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -138,5 +138,20 @@ describe('skillbox scan, init and search', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('SKILLBOX_SOURCES names unknown source types: gitlab');
     expect(result.stderr).toContain('known: local, npm, marketplace, clawhub, skills-sh, git, well-known, github');
+  });
+
+  it('add --link claude-code links the skill into .claude/skills; remove takes the link away with it', async () => {
+    const added = await cli(['add', './vendor', '--skill', 'notes', '--link', 'claude-code']);
+    expect(added.code).toBe(0);
+    expect(added.stdout).toBe(
+      `installed notes -> ${join(project, '.agents/skills/notes')}\n  linked ${join(project, '.claude/skills/notes')}\n`,
+    );
+    expect(await readlink(join(project, '.claude/skills/notes'))).toBe('../../.agents/skills/notes');
+    const removed = await cli(['remove', 'notes']);
+    expect(removed).toMatchObject({ code: 0, stdout: 'removed notes\n' });
+    expect(await lstat(join(project, '.claude/skills/notes')).catch(() => undefined)).toBeUndefined();
+    const bad = await cli(['add', './vendor', '--link', 'claude-code', '--link-mode', 'hard']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--link-mode must be symlink or copy, not "hard"');
   });
 });

@@ -3,7 +3,7 @@ import { type CliCommand, type CliIo, CliUsageError } from '../command.js';
 import { installerOptionsFor, installProgress, targetOptionsUsage } from '../hub-command-support.js';
 import { parseCommandArguments } from '../parse-command-arguments.js';
 
-const usage = `Usage: skillbox add SOURCE [--skill NAME]... [--to DIR] [--ref REF] [--yes] [--deny-scripts]
+const usage = `Usage: skillbox add SOURCE [--skill NAME]... [--to DIR] [--ref REF] [--link AGENT]... [--yes] [--deny-scripts]
 
 Installs the skills of SOURCE into DIR and records them in skills-lock.json (the file the skills
 CLI reads too). SOURCE is a folder (./path, /path, file:URL). Every skill is checked (names, paths,
@@ -13,6 +13,10 @@ binaries, links, hidden or encoded content is installed only after you say yes.
 Options:
   --skill NAME   install only this skill of SOURCE; repeat for several
   --ref REF      the branch, tag or version to install (sources that have refs)
+  --link AGENT   also show the skills in AGENT's folder (the skills CLI's agent names:
+                 claude-code -> .claude/skills, windsurf, cursor, ...) through a relative link;
+                 repeat for several. A path there that skillbox did not make is never replaced.
+  --link-mode M  symlink (default; a copy where links cannot be made) or copy
 ${targetOptionsUsage}
   --yes          accept the scan without asking (needed when standard input is not a terminal)
   --deny-scripts refuse any skill that ships scripts, executables or binaries
@@ -28,6 +32,8 @@ async function run(args: string[], io: CliIo): Promise<number> {
       to: { type: 'string' },
       lock: { type: 'string' },
       ref: { type: 'string' },
+      link: { type: 'string', multiple: true, default: [] },
+      'link-mode': { type: 'string' },
       yes: { type: 'boolean', short: 'y', default: false },
       'deny-scripts': { type: 'boolean', default: false },
     },
@@ -35,11 +41,19 @@ async function run(args: string[], io: CliIo): Promise<number> {
     strict: true,
   });
   if (positionals.length !== 1) throw new CliUsageError('give exactly one SOURCE');
+  const linkMode = values['link-mode'];
+  if (linkMode !== undefined && linkMode !== 'symlink' && linkMode !== 'copy')
+    throw new CliUsageError(`--link-mode must be symlink or copy, not ${JSON.stringify(linkMode)}`);
   const progress = installProgress(io, 'add');
   try {
     const installed = await addSkills(
       positionals[0] as string,
-      { skills: values.skill ?? [], ...(values.ref === undefined ? {} : { ref: values.ref }) },
+      {
+        skills: values.skill ?? [],
+        ...(values.ref === undefined ? {} : { ref: values.ref }),
+        link: values.link ?? [],
+        ...(linkMode === undefined ? {} : { linkMode }),
+      },
       installerOptionsFor(
         io,
         'add',
@@ -48,7 +62,10 @@ async function run(args: string[], io: CliIo): Promise<number> {
       ),
     );
     progress.done();
-    for (const skill of installed) io.stdout(`installed ${skill.name} -> ${skill.path}\n`);
+    for (const skill of installed) {
+      io.stdout(`installed ${skill.name} -> ${skill.path}\n`);
+      for (const link of skill.links) io.stdout(`  ${link.mode === 'symlink' ? 'linked' : 'copied'} ${link.path}\n`);
+    }
     return 0;
   } finally {
     progress.done();

@@ -5,7 +5,9 @@ import { parseCommandArguments } from '../parse-command-arguments.js';
 
 const usage = `Usage: skillbox remove NAME... [--to DIR]
 
-Deletes installed skills and their skills-lock.json entries.
+Deletes installed skills, the agent-folder links skillbox made for them (add --link), and their
+skills-lock.json entries. A path in an agent folder that no longer is skillbox's link or copy is
+left alone and reported.
 
 Options:
 ${targetOptionsUsage}
@@ -23,8 +25,9 @@ async function run(args: string[], io: CliIo): Promise<number> {
   if (positionals.length === 0) throw new CliUsageError('name at least one skill to remove');
   const options = installerOptionsFor(io, 'remove', { to: values.to, lock: values.lock }, () => {});
   for (const name of positionals) {
-    await removeSkill(name, options);
-    io.stdout(`removed ${name}\n`);
+    const removed = await removeSkill(name, options);
+    io.stdout(`removed ${removed.name}\n`);
+    for (const kept of removed.keptLinks) io.stderr(`skillbox remove: left ${kept}\n`);
   }
   return 0;
 }

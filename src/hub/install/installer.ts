@@ -2,6 +2,7 @@ import { readdir, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { compareInstalledSkill } from '../../repository/compare-installed-skill.js';
 import { withExclusiveLock } from '../../repository/exclusive-lock.js';
+import { lockEntryOfFolder, skillsCliFolderName } from '../../repository/skills-cli-folder-name.js';
 import {
   emptySkillsLock,
   readSkillsLock,
@@ -15,6 +16,17 @@ import { scanSkill } from '../scan/scan-skill.js';
 import { defaultSkillSizeLimits, type SkillSizeLimits } from '../skill-size-limits.js';
 import type { FetchedSkill, ResolvedSource } from '../skill-source.js';
 import type { SourceRegistry } from '../source-registry.js';
+import { withoutUrlCredentials } from '../url-credentials.js';
+import {
+  type AgentLink,
+  type AgentLinkMode,
+  type AppliedLinks,
+  agentLinkProblems,
+  applyAgentLinks,
+  checkAgentLinks,
+  checkAgentNames,
+  removeAgentLinks,
+} from './agent-links.js';
 import { SkillInstallError } from './install-errors.js';
 import { lockEntryFor, matchesEntry, referenceOf } from './lock-entry.js';
 import { validateFetchedSkill } from './validate-fetched-skill.js';
@@ -49,11 +61,39 @@ export interface InstallerOptions {
   readonly signal?: AbortSignal;
 }
 
+/** What `addSkills` can ask for besides the skills: their ref, and the agent folders to link them into. */
+export interface AddRequest {
+  /** Install only these skills of the source (all when absent or empty). */
+  readonly skills?: readonly string[];
+  /** The branch, tag or version to install, for sources that have refs. */
+  readonly ref?: string;
+  /**
+   * Agents (the `skills` CLI's names: `claude-code`, `windsurf`, ...) whose project folder should
+   * show the skills too: `<folder of the lock>/.claude/skills/<skill>`. Links already recorded for
+   * a skill are kept; `update` and `install` keep and restore them, `remove` deletes them.
+   */
+  readonly link?: readonly string[];
+  /** `symlink` (default: relative links, a copy where the file system refuses links) or `copy`. */
+  readonly linkMode?: AgentLinkMode;
+}
+
 /** One skill written by an install, update or restore. */
 export interface InstalledSkill {
+  /** The skill's name, which is its key in the lock (the `skills` CLI's key). */
   readonly name: string;
+  /** The installed folder: the target plus the `skills` CLI's folder name for `name`. */
   readonly path: string;
   readonly entry: SkillsLockEntry;
+  /** The links (or copies) of the skill in agent folders. */
+  readonly links: readonly AgentLink[];
+}
+
+/** What `removeSkill` did. */
+export interface RemovedSkill {
+  readonly name: string;
+  readonly path: string;
+  /** Agent folder entries left in place, each with why (a path the user has since replaced). */
+  readonly keptLinks: readonly string[];
 }
 
 /** What `verifyInstalled` found: differences per locked skill, and skill folders the lock does not list. */
@@ -67,6 +107,8 @@ interface Context {
   registry: SourceRegistry;
   target: string;
   lockFile: string;
+  /** The folder agent links go under: the lock's folder, which is the project for the default layout. */
+  project: string;
   limits: SkillSizeLimits;
   options: InstallerOptions;
 }
@@ -74,10 +116,12 @@ interface Context {
 function contextOf(options: InstallerOptions): Context {
   const cwd = options.cwd ?? process.cwd();
   const target = resolve(cwd, options.target ?? join('.agents', 'skills'));
+  const lockFile = options.lockFile === undefined ? skillsLockFileFor(target) : resolve(cwd, options.lockFile);
   return {
     registry: options.registry,
     target,
-    lockFile: options.lockFile === undefined ? skillsLockFileFor(target) : resolve(cwd, options.lockFile),
+    lockFile,
+    project: dirname(lockFile),
     limits: { ...defaultSkillSizeLimits, ...options.limits },
     options,
   };
@@ -100,22 +144,28 @@ async function fetchSkills(
 ): Promise<{ resolved: ResolvedSource; skills: readonly FetchedSkill[] }> {
   const source = context.registry.sourceFor(reference);
   const signal = context.options.signal;
-  report(context, 'resolving', `resolving ${reference}`);
+  const shown = withoutUrlCredentials(reference);
+  report(context, 'resolving', `resolving ${shown}`);
   const resolved = await source.resolve(reference, {
     ...(request.ref === undefined ? {} : { ref: request.ref }),
     ...(signal === undefined ? {} : { signal }),
   });
-  report(context, 'fetching', `fetching ${reference}${resolved.pinned === undefined ? '' : ` at ${resolved.pinned}`}`);
+  report(context, 'fetching', `fetching ${shown}${resolved.pinned === undefined ? '' : ` at ${resolved.pinned}`}`);
   const skills = await source.fetch(resolved, {
     ...(request.skills === undefined || request.skills.length === 0 ? {} : { skills: request.skills }),
     ...(signal === undefined ? {} : { signal }),
   });
-  if (skills.length === 0) throw new SkillInstallError(`${reference}: no skill found`);
-  const seen = new Set<string>();
+  if (skills.length === 0) throw new SkillInstallError(`${shown}: no skill found`);
+  const seen = new Map<string, string>();
   for (const skill of skills) {
-    validateFetchedSkill(skill, context.limits, reference);
-    if (seen.has(skill.name)) throw new SkillInstallError(`${reference}: two skills are named ${skill.name}`);
-    seen.add(skill.name);
+    validateFetchedSkill(skill, context.limits, shown);
+    const folder = skillsCliFolderName(skill.name);
+    const other = seen.get(folder);
+    if (other !== undefined)
+      throw new SkillInstallError(
+        `${shown}: skills ${JSON.stringify(other)} and ${JSON.stringify(skill.name)} would both install into the folder ${folder}`,
+      );
+    seen.set(folder, skill.name);
   }
   return { resolved, skills };
 }
@@ -145,33 +195,80 @@ async function reviewSkills(context: Context, skills: readonly FetchedSkill[]): 
   return reports;
 }
 
-/** Writes the skills and their lock entries under the target's lock; all or nothing. */
+/** One skill about to be written: its lock entry and the agent links it should have. */
+interface InstallItem {
+  readonly skill: FetchedSkill;
+  readonly entry: SkillsLockEntry;
+  /** Links to add for this install (`add --link`), besides those the lock already records. */
+  readonly link?: Readonly<Record<string, AgentLinkMode>>;
+}
+
+/** The lock key that records the folder `folder`, when some key does. */
+function keyOfFolder(lock: SkillsLock, folder: string): string | undefined {
+  return lockEntryOfFolder(lock, folder)?.key;
+}
+
+/**
+ * Writes the skills, their agent links and their lock entries under the target's lock; all or
+ * nothing. Every link is checked before any file is written, so a path the user owns refuses the
+ * whole install with nothing changed.
+ */
 async function writeInstall(
   context: Context,
-  items: readonly { skill: FetchedSkill; entry: SkillsLockEntry }[],
+  items: readonly InstallItem[],
   change: (lock: SkillsLock) => SkillsLock = (lock) => lock,
 ): Promise<InstalledSkill[]> {
   return locked(context, async () => {
     const before = (await readSkillsLock(context.lockFile)) ?? emptySkillsLock();
+    const prepared: {
+      item: InstallItem;
+      folder: string;
+      previousKey: string | undefined;
+      previousLinks: Readonly<Record<string, AgentLinkMode>> | undefined;
+      planned: AgentLink[];
+    }[] = [];
+    for (const item of items) {
+      const folder = skillsCliFolderName(item.skill.name);
+      const previousKey = keyOfFolder(before, folder);
+      const previousLinks =
+        previousKey === undefined ? undefined : (before.skills[previousKey] as SkillsLockEntry).skillbox?.links;
+      const wanted = { ...previousLinks, ...item.link };
+      const planned = await checkAgentLinks(context.project, join(context.target, folder), wanted, previousLinks);
+      prepared.push({ item, folder, previousKey, previousLinks, planned });
+    }
     report(context, 'writing', `writing ${items.map((item) => item.skill.name).join(', ')} to ${context.target}`);
     const staged = await stageAndSwap(
       context.target,
-      items.map((item) => item.skill),
+      prepared.map(({ item, folder }) => ({ ...item.skill, name: folder })),
     );
+    const applied: AppliedLinks[] = [];
+    const results: InstalledSkill[] = [];
     try {
       const skills = { ...change(before).skills };
-      for (const item of items) skills[item.skill.name] = item.entry;
+      for (const { item, folder, previousKey, previousLinks, planned } of prepared) {
+        const path = join(context.target, folder);
+        const links = await applyAgentLinks(path, planned, previousLinks);
+        applied.push(links);
+        const recorded: Record<string, AgentLinkMode> = {};
+        for (const link of links.links) recorded[link.agent] = link.mode;
+        const entry: SkillsLockEntry =
+          item.entry.skillbox === undefined || Object.keys(recorded).length === 0
+            ? item.entry
+            : { ...item.entry, skillbox: { ...item.entry.skillbox, links: recorded } };
+        // One folder, one key: a skill the skills CLI locked as "PDF Tools" and now installed as "pdf-tools".
+        if (previousKey !== undefined && previousKey !== item.skill.name) delete skills[previousKey];
+        skills[item.skill.name] = entry;
+        results.push({ name: item.skill.name, path, entry, links: links.links });
+      }
       await writeSkillsLock(context.lockFile, { ...before, skills });
     } catch (error) {
+      for (const links of applied.reverse()) await links.rollback();
       await staged.rollback();
       throw error;
     }
     await staged.commit();
-    return items.map((item) => ({
-      name: item.skill.name,
-      path: join(context.target, item.skill.name),
-      entry: item.entry,
-    }));
+    for (const links of applied) await links.commit();
+    return results;
   });
 }
 
@@ -182,16 +279,19 @@ async function writeInstall(
  */
 export async function addSkills(
   reference: string,
-  request: { readonly skills?: readonly string[]; readonly ref?: string },
+  request: AddRequest,
   options: InstallerOptions,
 ): Promise<InstalledSkill[]> {
   const context = contextOf(options);
+  const agents = request.link ?? [];
+  checkAgentNames(agents);
+  const link: Record<string, AgentLinkMode> = {};
+  for (const agent of agents) link[agent] = request.linkMode ?? 'symlink';
   const { resolved, skills } = await fetchSkills(context, reference, request);
   await reviewSkills(context, skills);
-  const lockFolder = dirname(context.lockFile);
   return writeInstall(
     context,
-    skills.map((skill) => ({ skill, entry: lockEntryFor(skill, resolved, lockFolder) })),
+    skills.map((skill) => ({ skill, entry: lockEntryFor(skill, resolved, context.project), link })),
   );
 }
 
@@ -202,29 +302,53 @@ async function readLockOrFail(context: Context): Promise<SkillsLock> {
   return lock;
 }
 
+/** The lock keys of `names` (each a key, or a folder name the `skills` CLI installed a key into); all keys when none. */
 function namesOrAll(lock: SkillsLock, names: readonly string[] | undefined, lockFile: string): string[] {
   if (names === undefined || names.length === 0) return Object.keys(lock.skills).sort();
-  const unknown = names.filter((name) => lock.skills[name] === undefined);
+  const keys = names.map((name) => (lock.skills[name] === undefined ? keyOfFolder(lock, name) : name));
+  const unknown = names.filter((_, index) => keys[index] === undefined);
   if (unknown.length > 0) throw new SkillInstallError(`${lockFile} has no skill named ${unknown.join(', ')}`);
-  return [...names];
+  return [...new Set(keys as string[])];
 }
 
-/** Fetches the skill a lock entry names again; `pin` asks for the recorded commit or version instead of the ref. */
-async function refetch(
+/**
+ * Fetches the skills lock entries name again, one resolve and one fetch per source and ref (30
+ * skills of one repository are one download, not 30); `pin` asks for the recorded commit or
+ * version instead of the ref. Returns each key's fetched skill and what its source resolved to.
+ */
+async function refetchAll(
   context: Context,
-  name: string,
-  entry: SkillsLockEntry,
+  lock: SkillsLock,
+  keys: readonly string[],
   pin: boolean,
-): Promise<{ resolved: ResolvedSource; skill: FetchedSkill }> {
-  const reference = referenceOf(entry, dirname(context.lockFile));
-  const ref = pin ? (entry.skillbox?.pinned ?? entry.ref) : entry.ref;
-  const { resolved, skills } = await fetchSkills(context, reference, {
-    skills: [name],
-    ...(ref === undefined ? {} : { ref }),
-  });
-  const skill = skills.find((candidate) => candidate.name === name) ?? (skills.length === 1 ? skills[0] : undefined);
-  if (skill === undefined) throw new SkillInstallError(`${reference} no longer has a skill named ${name}`);
-  return { resolved, skill: skill.name === name ? skill : { ...skill, name } };
+): Promise<Map<string, { resolved: ResolvedSource; skill: FetchedSkill }>> {
+  const groups = new Map<string, { reference: string; ref: string | undefined; keys: string[] }>();
+  for (const key of keys) {
+    const entry = lock.skills[key] as SkillsLockEntry;
+    const reference = referenceOf(entry, context.project);
+    const ref = pin ? (entry.skillbox?.pinned ?? entry.ref) : entry.ref;
+    const group = `${reference}\0${ref ?? ''}`;
+    const existing = groups.get(group);
+    if (existing === undefined) groups.set(group, { reference, ref, keys: [key] });
+    else existing.keys.push(key);
+  }
+  const fetched = new Map<string, { resolved: ResolvedSource; skill: FetchedSkill }>();
+  for (const { reference, ref, keys: wanted } of groups.values()) {
+    const { resolved, skills } = await fetchSkills(context, reference, {
+      skills: wanted,
+      ...(ref === undefined ? {} : { ref }),
+    });
+    for (const key of wanted) {
+      // A source that is one skill (a folder, a package) may have renamed it; it is still that entry.
+      const skill =
+        skills.find((candidate) => candidate.name === key) ??
+        (wanted.length === 1 && skills.length === 1 ? skills[0] : undefined);
+      if (skill === undefined)
+        throw new SkillInstallError(`${withoutUrlCredentials(reference)} no longer has a skill named ${key}`);
+      fetched.set(key, { resolved, skill: skill.name === key ? skill : { ...skill, name: key } });
+    }
+  }
+  return fetched;
 }
 
 /**
@@ -237,14 +361,16 @@ export async function updateSkills(
 ): Promise<InstalledSkill[]> {
   const context = contextOf(options);
   const lock = await readLockOrFail(context);
-  const changed: { skill: FetchedSkill; entry: SkillsLockEntry }[] = [];
-  for (const name of namesOrAll(lock, names, context.lockFile)) {
+  const changed: InstallItem[] = [];
+  const keys = namesOrAll(lock, names, context.lockFile);
+  const fetched = await refetchAll(context, lock, keys, false);
+  for (const name of keys) {
     const entry = lock.skills[name] as SkillsLockEntry;
-    const { resolved, skill } = await refetch(context, name, entry, false);
+    const { resolved, skill } = fetched.get(name) as { resolved: ResolvedSource; skill: FetchedSkill };
     if (matchesEntry(skill, entry) && resolved.pinned === entry.skillbox?.pinned) continue;
     changed.push({
       skill,
-      entry: { ...lockEntryFor(skill, resolved, dirname(context.lockFile)), source: entry.source },
+      entry: { ...lockEntryFor(skill, resolved, context.project), source: entry.source },
     });
   }
   if (changed.length === 0) return [];
@@ -265,11 +391,13 @@ export async function installFromLock(
 ): Promise<InstalledSkill[]> {
   const context = contextOf(options);
   const lock = await readLockOrFail(context);
-  const items: { skill: FetchedSkill; entry: SkillsLockEntry }[] = [];
+  const items: InstallItem[] = [];
   const mismatches: string[] = [];
-  for (const name of Object.keys(lock.skills).sort()) {
+  const keys = Object.keys(lock.skills).sort();
+  const fetched = await refetchAll(context, lock, keys, options.frozen === true);
+  for (const name of keys) {
     const entry = lock.skills[name] as SkillsLockEntry;
-    const { resolved, skill } = await refetch(context, name, entry, options.frozen === true);
+    const { resolved, skill } = fetched.get(name) as { resolved: ResolvedSource; skill: FetchedSkill };
     if (options.frozen === true) {
       const pinned = entry.skillbox?.pinned;
       if (pinned !== undefined && resolved.pinned !== pinned)
@@ -282,7 +410,7 @@ export async function installFromLock(
     } else {
       items.push({
         skill,
-        entry: { ...lockEntryFor(skill, resolved, dirname(context.lockFile)), source: entry.source },
+        entry: { ...lockEntryFor(skill, resolved, context.project), source: entry.source },
       });
     }
   }
@@ -298,31 +426,41 @@ export async function installFromLock(
   return writeInstall(context, items);
 }
 
-/** `skillbox remove NAME`: deletes the installed folder and its lock entry. */
-export async function removeSkill(name: string, options: InstallerOptions): Promise<void> {
+/**
+ * `skillbox remove NAME`: deletes the installed folder, the agent links skillbox made for it and
+ * its lock entry. NAME is the lock key or the folder name; it must be one folder name, never a path.
+ */
+export async function removeSkill(name: string, options: InstallerOptions): Promise<RemovedSkill> {
   const context = contextOf(options);
-  await locked(context, async () => {
+  if (name === '' || name === '.' || name === '..' || /[/\\]/.test(name) || name.includes('\0'))
+    throw new SkillInstallError(`cannot remove ${JSON.stringify(name)}: give a skill name, not a path`);
+  return locked(context, async () => {
     const lock = await readSkillsLock(context.lockFile);
-    const inLock = lock?.skills[name] !== undefined;
+    const key = lock === undefined ? undefined : lock.skills[name] !== undefined ? name : keyOfFolder(lock, name);
+    const folder = key === undefined ? name : skillsCliFolderName(key);
+    const path = join(context.target, folder);
     if (
-      !inLock &&
-      !(await stat(join(context.target, name)).then(
+      key === undefined &&
+      !(await stat(path).then(
         () => true,
         () => false,
       ))
     )
       throw new SkillInstallError(`no skill named ${name} in ${context.target} or ${context.lockFile}`);
-    if (lock !== undefined && inLock) {
-      const { [name]: _removed, ...rest } = lock.skills;
+    const entry = key === undefined ? undefined : lock?.skills[key];
+    const keptLinks = await removeAgentLinks(context.project, path, entry?.skillbox?.links);
+    if (lock !== undefined && key !== undefined) {
+      const { [key]: _removed, ...rest } = lock.skills;
       await writeSkillsLock(context.lockFile, { ...lock, skills: rest });
     }
-    await removeSkillFolder(context.target, name);
+    await removeSkillFolder(context.target, folder);
+    return { name: key ?? name, path, keptLinks };
   });
 }
 
 /**
- * `skillbox verify`: every difference between the installed folders and the lock, per skill, and
- * the skill folders in the target the lock does not list.
+ * `skillbox verify`: every difference between the installed folders (and the agent links the lock
+ * records) and the lock, per skill, and the skill folders in the target the lock does not list.
  */
 export async function verifyInstalled(
   options: Omit<InstallerOptions, 'registry'> & { registry?: SourceRegistry },
@@ -330,15 +468,23 @@ export async function verifyInstalled(
   const context = contextOf(options as InstallerOptions);
   const lock = await readLockOrFail(context);
   const skills: { name: string; differences: string[] }[] = [];
-  for (const name of Object.keys(lock.skills).sort())
+  for (const name of Object.keys(lock.skills).sort()) {
+    const entry = lock.skills[name] as SkillsLockEntry;
+    // A key that is exactly the folder name of another key's sanitised form owns that folder.
+    const folder = lock.skills[skillsCliFolderName(name)] === undefined ? skillsCliFolderName(name) : name;
+    const path = join(context.target, folder);
     skills.push({
       name,
-      differences: await compareInstalledSkill(join(context.target, name), lock.skills[name] as SkillsLockEntry),
+      differences: [
+        ...(await compareInstalledSkill(path, entry)),
+        ...(await agentLinkProblems(context.project, path, entry.skillbox?.links)),
+      ],
     });
+  }
   const folders = await readdir(context.target, { withFileTypes: true }).catch(() => []);
   const unlisted: string[] = [];
   for (const folder of folders)
-    if (folder.isDirectory() && lock.skills[folder.name] === undefined)
+    if (folder.isDirectory() && lockEntryOfFolder(lock, folder.name) === undefined)
       if (
         await stat(join(context.target, folder.name, 'SKILL.md')).then(
           () => true,

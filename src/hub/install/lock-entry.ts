@@ -2,12 +2,14 @@ import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { fileSha256, skillDigest, skillsCliComputedHash } from '../../repository/skill-digest.js';
 import type { LockedFile, SkillsLockEntry } from '../../repository/skills-lock-file.js';
 import type { FetchedSkill, ResolvedSource } from '../skill-source.js';
+import { withoutUrlCredentials } from '../url-credentials.js';
 
 /**
  * The lock entry for a skill about to be installed: the `skills` CLI's fields as that CLI writes
  * them, and skillbox's pin, per-file hashes and digest under `skillbox`. A local folder is written
  * as the CLI writes it (no `sourceUrl`, no `skillPath`), with the path relative to the lock's folder
- * when it lies inside it, so a committed lock restores on another checkout.
+ * when it lies inside it, so a committed lock restores on another checkout. Credentials in a URL
+ * are never written.
  */
 export function lockEntryFor(skill: FetchedSkill, resolved: ResolvedSource, lockFolder: string): SkillsLockEntry {
   const files: Record<string, LockedFile> = {};
@@ -18,9 +20,12 @@ export function lockEntryFor(skill: FetchedSkill, resolved: ResolvedSource, lock
       ...(file.executable ? { executable: true as const } : {}),
     };
   const local = resolved.sourceType === 'local';
+  // A password or token in the URL stays out of the lock, which is committed and shared.
+  const source = withoutUrlCredentials(resolved.source);
+  const sourceUrl = withoutUrlCredentials(resolved.sourceUrl);
   return {
-    source: local ? portableLocalSource(resolved.sourceUrl, lockFolder) : resolved.source,
-    ...(local || resolved.sourceUrl === resolved.source ? {} : { sourceUrl: resolved.sourceUrl }),
+    source: local ? portableLocalSource(resolved.sourceUrl, lockFolder) : source,
+    ...(local || sourceUrl === source ? {} : { sourceUrl }),
     ...(resolved.ref === undefined ? {} : { ref: resolved.ref }),
     sourceType: resolved.sourceType,
     ...(local ? {} : { skillPath: skill.skillPath === '' ? 'SKILL.md' : `${skill.skillPath}/SKILL.md` }),

@@ -1,17 +1,27 @@
 import { unhashedFolderNames } from '../../repository/skill-digest.js';
+import { skillsCliFolderName } from '../../repository/skills-cli-folder-name.js';
 import type { SkillSizeLimits } from '../skill-size-limits.js';
 import type { FetchedSkill } from '../skill-source.js';
 import { SkillInstallError } from './install-errors.js';
 
-/** A skill name usable as one folder name on any disk: letters, digits, `.`, `_`, `-`, not starting with a dot. */
-const safeName = /^[\p{L}\p{N}][\p{L}\p{N}._-]{0,127}$/u;
+/** A folder name usable on any disk: letters, digits, `.`, `_`, `-`, not starting with a dot. */
+const safeFolderName = /^[\p{L}\p{N}][\p{L}\p{N}._-]{0,127}$/u;
 const controlCharacter = /[\p{Cc}\u2028\u2029]/u;
 
-/** Why `name` cannot be an install folder name, or undefined. */
+/**
+ * Why `name` cannot be installed, or undefined. The folder is the `skills` CLI's sanitised form
+ * of the name (`skillsCliFolderName`: "PDF Tools" goes to `pdf-tools`), so both tools agree on it;
+ * but a name that is itself a path (`../x`, `a/b`, `.hidden`) is refused rather than sanitised,
+ * because its sanitised form could land on another skill's folder (`../good` would become `good`).
+ */
 export function skillFolderNameProblem(name: unknown): string | undefined {
   if (typeof name !== 'string' || name === '') return 'is empty';
-  if (!safeName.test(name))
-    return 'must be one folder name of letters, digits, ".", "_" or "-" (at most 128, not starting with "." or "-")';
+  if (controlCharacter.test(name)) return 'holds a control character';
+  if (name.length > 128) return 'is longer than 128 characters';
+  if (/[/\\:]/.test(name) || name.startsWith('.') || name.startsWith('-'))
+    return 'must not hold "/", "\\" or ":" nor start with "." or "-"';
+  if (!safeFolderName.test(skillsCliFolderName(name)))
+    return `installs into the folder ${JSON.stringify(skillsCliFolderName(name))}, which is not a usable folder name`;
   return undefined;
 }
 
