@@ -1,5 +1,6 @@
-// Listing skills: skillbox's FsSkillRepository against the floor (a bare recursive readdir plus
-// reading every SKILL.md, no parsing) and against the skill loaders of three npm peers (deepagents'
+// Listing skills: skillbox's FsSkillRepository against the floor (a bare synchronous walk of the
+// folders skillbox reads plus reading every SKILL.md whole, no parsing; and the same through the
+// promise API) and against the skill loaders of three npm peers (deepagents'
 // listSkills, bash-tool's discoverSkills, Mastra's Workspace skills), on the real corpus and on a generated tree of 10,000
 // skills (and, with --baseline=<ref>, FsSkillRepository of that commit). Each measurement runs in
 // its own child process so peak memory is that loader's alone; the loaders take turns, round by
@@ -8,6 +9,7 @@
 // "warm" is the median of three more listings in the same process. Figures only; nothing fails on
 // a number.
 import type { Dirent } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { readdir, readFile, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -27,7 +29,15 @@ import {
 import { generateSkillTree } from './generated-skills.js';
 
 const here = fileURLToPath(import.meta.url);
-const allLoaders = ['floor', 'skillbox', 'baseline', 'deepagents', 'bash-tool', 'mastra'] as const;
+const allLoaders = [
+  'floor',
+  'floor, thread pool',
+  'skillbox',
+  'baseline',
+  'deepagents',
+  'bash-tool',
+  'mastra',
+] as const;
 type Loader = (typeof allLoaders)[number];
 const generatedSkills = 10_000;
 const warmRuns = 3;
@@ -41,9 +51,56 @@ interface Measurement {
 }
 
 /**
- * Every folder holding a SKILL.md directly: the floor's walk. It is the least work that can find
- * them (a readdir per folder, each level read in parallel, no links followed, nothing decided),
- * written out because Node 20's `readdir({ recursive: true })` reads one folder at a time.
+ * The floor: the least work that finds and reads what skillbox lists. It reads the same folders
+ * skillbox reads (a folder holding a SKILL.md is a skill and owns everything below it, so the walk
+ * stops there) and reads each SKILL.md whole, deciding nothing else. Synchronous calls, as Node's
+ * quickest way to make many small calls on a warm page cache: each promise call is a round trip
+ * through libuv's thread pool, which costs more than the call itself (the "thread pool" floor below
+ * shows by how much).
+ */
+function floorSkillFiles(root: string): string[] {
+  const files: string[] = [];
+  const pending = [root];
+  while (pending.length > 0) {
+    const folder = pending.pop() as string;
+    const entries = readdirSync(folder, { withFileTypes: true });
+    if (entries.some((entry) => entry.name === 'SKILL.md' && entry.isFile())) {
+      files.push(join(folder, 'SKILL.md'));
+      continue;
+    }
+    for (const entry of entries) if (entry.isDirectory()) pending.push(join(folder, entry.name));
+  }
+  return files;
+}
+
+/** The same walk and reads through the promise API: each level's folders read at once, 64 files in flight. */
+async function threadPoolFloor(root: string): Promise<number> {
+  const files: string[] = [];
+  let level = [root];
+  while (level.length > 0) {
+    const listings: Dirent[][] = await Promise.all(level.map((folder) => readdir(folder, { withFileTypes: true })));
+    const next: string[] = [];
+    listings.forEach((entries, index) => {
+      const folder = level[index] as string;
+      if (entries.some((entry) => entry.name === 'SKILL.md' && entry.isFile())) {
+        files.push(join(folder, 'SKILL.md'));
+        return;
+      }
+      for (const entry of entries) if (entry.isDirectory()) next.push(join(folder, entry.name));
+    });
+    level = next;
+  }
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < files.length) await readFile(files[next++] as string);
+  };
+  await Promise.all(Array.from({ length: 64 }, worker));
+  return files.length;
+}
+
+/**
+ * Every folder holding a SKILL.md directly, nested ones included: what the peers' sources are
+ * worked out from (not timed).
  */
 async function skillFolders(root: string): Promise<string[]> {
   const found: string[] = [];
@@ -89,14 +146,12 @@ async function listingFunction(loader: Loader, root: string): Promise<() => Prom
   switch (loader) {
     case 'floor':
       return async () => {
-        const files = (await skillFolders(root)).map((folder) => join(folder, 'SKILL.md'));
-        let next = 0;
-        const worker = async (): Promise<void> => {
-          while (next < files.length) await readFile(files[next++] as string);
-        };
-        await Promise.all(Array.from({ length: 64 }, worker));
+        const files = floorSkillFiles(root);
+        for (const file of files) readFileSync(file);
         return files.length;
       };
+    case 'floor, thread pool':
+      return () => threadPoolFloor(root);
     case 'skillbox':
     case 'baseline': {
       const { FsSkillRepository } =
@@ -191,7 +246,11 @@ function printDataset(title: string, root: string, rounds: number, withPeers = t
   const loaders = allLoaders.filter(
     (loader) =>
       (loader !== 'baseline' || baselineLabel() !== undefined) &&
-      (withPeers || loader === 'floor' || loader === 'skillbox' || loader === 'baseline'),
+      (withPeers ||
+        loader === 'floor' ||
+        loader === 'floor, thread pool' ||
+        loader === 'skillbox' ||
+        loader === 'baseline'),
   );
   const name = (loader: Loader) => (loader === 'baseline' ? baselineLabel()! : loader);
   console.log(`\n${title} (${root}); ${rounds} rounds`);
@@ -258,7 +317,7 @@ function printDataset(title: string, root: string, rounds: number, withPeers = t
 export async function run(): Promise<void> {
   console.log('Skill listing: each sample is a separate process; "skills" is what each loader found.');
   console.log(
-    'floor = a parallel readdir of every folder plus reading every SKILL.md found, with no parsing or checks.',
+    'floor = a synchronous readdir of every folder skillbox reads (a skill folder owns its subtree) plus reading every SKILL.md found, with no parsing or checks; "floor, thread pool" does the same through the promise API.',
   );
   console.log(
     'The peers scan one level, so they get every folder that directly holds skills (listed for them by the floor walk).',
@@ -272,13 +331,13 @@ export async function run(): Promise<void> {
   const corpus = corpusRoot();
   if (corpus === undefined)
     console.log('no corpus (set SKILLBOX_CORPUS or put shared/corpus beside the repository): generated tree only');
-  else printDataset('corpus (636 SKILL.md files in 6 collections)', corpus, quick ? 2 : 11);
+  else printDataset('corpus (636 SKILL.md files in 6 collections)', corpus, quick ? 5 : 11);
   const generated = await generateSkillTree(quick ? 1_000 : generatedSkills, 'skillbox-listing-bench-');
   try {
     printDataset(
       `generated tree (${quick ? 1_000 : generatedSkills} skills, SKILL.md + docs/guide.md each)`,
       generated,
-      quick ? 3 : 7,
+      quick ? 5 : 7,
       // --quick compares the peers on the corpus only: each of their samples is a process start-up.
       !quick,
     );

@@ -46,4 +46,17 @@ describe('FsSkillRepository cache', () => {
     await repository.refresh();
     expect(parses).toHaveBeenCalledTimes(2);
   });
+
+  it('sees a same-length rewrite whose modification time was put back', async () => {
+    const file = root.path('skill-5/SKILL.md');
+    // A whole second, so setting it back is exact (a Date holds milliseconds, the disk nanoseconds).
+    const stamp = new Date('2024-05-01T12:00:00Z');
+    await utimes(file, stamp, stamp);
+    const repository = await FsSkillRepository.open({ roots: [root.dir] });
+    expect((await repository.get('skill-5')).description).toBe('Skill 5.');
+    await writeFile(file, skillMarkdown('skill-5', 'Skill X.'));
+    await utimes(file, stamp, stamp);
+    const descriptions = new Map((await repository.list()).map((summary) => [summary.name, summary.description]));
+    expect(descriptions.get('skill-5')).toBe('Skill X.');
+  });
 });

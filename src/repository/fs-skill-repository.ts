@@ -201,9 +201,9 @@ function withSafeName(parsed: ParsedSkill, file: string, folderName: string): Lo
 
 /**
  * Skills in folders on disk. Roots are scanned in order, recursively; the first skill of a name
- * wins. Parsed SKILL.md files are cached by size, modification time and inode, so `list()` costs one
- * `stat` per skill once warm and picks up edits without a re-scan; added and removed folders are
- * seen after `refresh()` or through `watch()`.
+ * wins. Parsed SKILL.md files are cached by size, modification and status-change times and
+ * inode, so `list()` costs one `stat` per skill once warm and picks up edits without a re-scan;
+ * added and removed folders are seen after `refresh()` or through `watch()`.
  */
 export class FsSkillRepository implements SkillRepository {
   readonly #options: FsSkillRepositoryOptions;
@@ -349,7 +349,7 @@ export class FsSkillRepository implements SkillRepository {
     return (await this.#loadAll([indexed]))[0];
   }
 
-  /** Every folder's SKILL.md, parsed, or its parse from the cache when its size, mtime and inode are unchanged. */
+  /** Every folder's SKILL.md, parsed, or its parse from the cache when its size, times and inode are unchanged. */
   async #loadAll(
     folders: readonly IndexedFolder[],
   ): Promise<({ signature: string; outcome: LoadOutcome } | undefined)[]> {
@@ -357,7 +357,7 @@ export class FsSkillRepository implements SkillRepository {
     const reads = await readSkillFiles(
       folders.map((indexed) => indexed.file),
       maxBytes,
-      (file, signature) => this.#cache.get(file)?.signature !== signature,
+      (file) => this.#cache.get(file)?.signature,
     );
     return reads.map((read, position) => {
       const indexed = folders[position]!;
@@ -367,7 +367,7 @@ export class FsSkillRepository implements SkillRepository {
       if (read.kind === 'error')
         return { signature: read.signature ?? '', outcome: { reason: `cannot read the file: ${read.code}` } };
       const { signature } = read;
-      if (read.size > BigInt(maxBytes))
+      if (read.size > maxBytes)
         return {
           signature,
           outcome: { reason: `the file is ${read.size} bytes, over the ${maxBytes}-byte limit (maxSkillFileBytes)` },

@@ -1,41 +1,78 @@
-import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync, type Stats, statSync } from 'node:fs';
 
 /** What reading one SKILL.md found. */
 export type SkillFileRead =
   /** Gone, or not a regular file (any more). */
   | { kind: 'missing' }
-  /** `bytes` is undefined when `wanted` declined the read (the cached parse is still good) or the file is over the limit. */
-  | { kind: 'file'; signature: string; size: bigint; bytes: Buffer | undefined }
+  /** `bytes` is undefined when the signature matched the cached one (the cached parse is still good) or the file is over the limit. */
+  | { kind: 'file'; signature: string; size: number; bytes: Buffer | undefined }
   | { kind: 'error'; signature: string | undefined; code: string };
 
 /** Files read between two turns of the event loop: about a millisecond of blocking on a warm cache. */
 const filesPerTurn = 32;
 
 /**
- * Reads many small files (the SKILL.md of every skill), `wanted` deciding after the stat whether a
- * file's bytes are needed. The reads are synchronous, in groups of `filesPerTurn` with a turn of the
- * event loop between groups. Why not the promise API: each file then takes four or five round
- * trips through libuv's thread pool (stat, open, fstat, read, close), and with SKILL.md files of a
- * few kilobytes those hand-offs, not the disk, were most of a cold listing (2.5-3.7 times a bare
- * walk that reads every file). A group blocks the loop for about a millisecond, which keeps other
- * work responsive. The file is opened non-blocking, so a FIFO named SKILL.md cannot hang the read;
- * its stat then says it is not a file.
+ * Bytes of the blocks SKILL.md files are read into, one after another. Every file read on its own
+ * `Buffer.allocUnsafe` (most SKILL.md files are larger than Node's 4 KiB pool share) cost an
+ * ArrayBuffer allocation each, a tenth of a cold listing; a block is shared by the files it holds
+ * (each parse keeps its bytes for the body it reads later) and freed with the last of them.
+ */
+const blockBytes = 256 * 1024;
+
+/**
+ * What tells a file's versions apart without reading it: size, modification and status-change
+ * times, inode. The ctime cannot be set back, so a same-size rewrite whose mtime was restored still
+ * shows; number stats hold the times to a fraction of a microsecond, finer than the filesystem's
+ * clock, so a bigint stat would add nothing but its cost.
+ */
+function signatureOf(stats: Stats): string {
+  return `${stats.size}:${stats.mtimeMs}:${stats.ctimeMs}:${stats.ino}`;
+}
+
+/**
+ * Reads many small files (the SKILL.md of every skill). A file whose `cachedSignature` is known is
+ * first looked at with one `stat`: when it matches, nothing more is done. The reads are
+ * synchronous, in groups of `filesPerTurn` with a turn of the event loop between groups. Why not
+ * the promise API: each file then takes four or five round trips through libuv's thread pool
+ * (stat, open, fstat, read, close), and with SKILL.md files of a few kilobytes those hand-offs, not
+ * the disk, were most of a cold listing (2.5-3.7 times a bare walk that reads every file). A group
+ * blocks the loop for about a millisecond, which keeps other work responsive. The file is opened
+ * non-blocking, so a FIFO named SKILL.md cannot hang the read; its stat then says it is not a file.
  */
 export async function readSkillFiles(
   files: readonly string[],
   maxBytes: number,
-  wanted: (file: string, signature: string) => boolean,
+  cachedSignature: (file: string) => string | undefined,
 ): Promise<SkillFileRead[]> {
   const results: SkillFileRead[] = new Array(files.length);
+  const block = { buffer: Buffer.allocUnsafe(0), used: 0 };
   for (let start = 0; start < files.length; start += filesPerTurn) {
     if (start > 0) await new Promise<void>((resolve) => setImmediate(resolve));
     const end = Math.min(files.length, start + filesPerTurn);
-    for (let index = start; index < end; index += 1) results[index] = readOne(files[index]!, maxBytes, wanted);
+    for (let index = start; index < end; index += 1) {
+      const file = files[index]!;
+      const cached = cachedSignature(file);
+      results[index] = (cached === undefined ? undefined : unchanged(file, cached)) ?? readOne(file, maxBytes, block);
+    }
   }
   return results;
 }
 
-function readOne(file: string, maxBytes: number, wanted: (file: string, signature: string) => boolean): SkillFileRead {
+/** The read of a file whose signature is still `cached` (bytes not needed), else undefined. */
+function unchanged(file: string, cached: string): SkillFileRead | undefined {
+  let stats: Stats | undefined;
+  try {
+    stats = statSync(file, { throwIfNoEntry: false });
+  } catch {
+    return undefined;
+  }
+  if (stats === undefined) return { kind: 'missing' };
+  if (!stats.isFile()) return undefined;
+  const signature = signatureOf(stats);
+  return signature === cached ? { kind: 'file', signature, size: stats.size, bytes: undefined } : undefined;
+}
+
+function readOne(file: string, maxBytes: number, block: { buffer: Buffer; used: number }): SkillFileRead {
   let descriptor: number;
   try {
     descriptor = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
@@ -47,20 +84,28 @@ function readOne(file: string, maxBytes: number, wanted: (file: string, signatur
   }
   let signature: string | undefined;
   try {
-    const stats = fstatSync(descriptor, { bigint: true });
+    const stats = fstatSync(descriptor);
     if (!stats.isFile()) return { kind: 'missing' };
-    signature = `${stats.size}:${stats.mtimeNs}:${stats.ino}`;
-    if (stats.size > BigInt(maxBytes) || !wanted(file, signature))
-      return { kind: 'file', signature, size: stats.size, bytes: undefined };
-    const size = Number(stats.size);
-    const bytes = Buffer.allocUnsafe(size);
+    signature = signatureOf(stats);
+    const size = stats.size;
+    if (size > maxBytes) return { kind: 'file', signature, size, bytes: undefined };
+    let bytes: Buffer;
+    if (size > blockBytes / 4) bytes = Buffer.allocUnsafe(size);
+    else {
+      if (block.used + size > block.buffer.length) {
+        block.buffer = Buffer.allocUnsafe(blockBytes);
+        block.used = 0;
+      }
+      bytes = block.buffer.subarray(block.used, block.used + size);
+      block.used += size;
+    }
     let filled = 0;
     while (filled < size) {
       const read = readSync(descriptor, bytes, filled, size - filled, filled);
       if (read === 0) break;
       filled += read;
     }
-    return { kind: 'file', signature, size: stats.size, bytes: filled === size ? bytes : bytes.subarray(0, filled) };
+    return { kind: 'file', signature, size, bytes: filled === size ? bytes : bytes.subarray(0, filled) };
   } catch (error) {
     return { kind: 'error', signature, code: (error as NodeJS.ErrnoException).code ?? 'EIO' };
   } finally {

@@ -58,8 +58,11 @@ interface PendingFolder {
 /** Sibling folders read between two turns of the event loop (about a millisecond of blocking). */
 const readBatchSize = 64;
 
-function byRelativePath(left: FoundSkillFolder, right: FoundSkillFolder): number {
-  return compareNames(left.relativeFolder.split('/').join('\0'), right.relativeFolder.split('/').join('\0'));
+/** Sorted by path segments (`a/b` before `a-b`); each key is made once, not at every comparison. */
+function sortedByRelativePath(found: FoundSkillFolder[]): FoundSkillFolder[] {
+  const keyed = found.map((folder) => ({ key: folder.relativeFolder.replaceAll('/', '\0'), folder }));
+  keyed.sort((left, right) => compareNames(left.key, right.key));
+  return keyed.map(({ folder }) => folder);
 }
 
 /** The folder's skill file, by the preference order of SKILL_FILE_NAMES. */
@@ -125,14 +128,20 @@ export async function scanSkillRoot(root: string, bounds: ScanBounds): Promise<R
         }
         const skillFile = firstSkillFile(listing);
         if (skillFile) {
-          const outcome = await classifySkillFile(root, folder, skillFile, bounds.siblingRoots ?? []);
+          // A regular file is the common case, decided without a turn through a promise.
+          const outcome = skillFile.isFile()
+            ? foundSkill(folder, skillFile)
+            : await classifySkillFile(root, folder, skillFile, bounds.siblingRoots ?? []);
           if ('reason' in outcome) skipped.push(outcome);
           else found.push(outcome);
           if (!bounds.nested) continue;
         }
         for (const entry of listing) {
+          if (!entry.isDirectory() && !entry.isSymbolicLink()) continue;
           if (isSkippedFolderName(entry.name)) continue;
-          const child = await childFolder(root, folder, entry, visited, warnings, bounds.siblingRoots ?? []);
+          const child = entry.isDirectory()
+            ? childDirectory(folder, entry, visited)
+            : await childFolder(root, folder, entry, visited, warnings, bounds.siblingRoots ?? []);
           if (!child) continue;
           if (child.depth > bounds.maxDepth) {
             tooDeep += 1;
@@ -150,7 +159,20 @@ export async function scanSkillRoot(root: string, bounds: ScanBounds): Promise<R
       `${tooDeep} folder${tooDeep === 1 ? '' : 's'} under ${root} deeper than ${bounds.maxDepth} levels (maxDepth) not scanned, first: ${firstTooDeep}`,
     );
   }
-  return { found: found.sort(byRelativePath), skipped, warnings };
+  return { found: sortedByRelativePath(found), skipped, warnings };
+}
+
+/** childFolder for an entry that is a folder itself (no link to resolve). */
+function childDirectory(parent: PendingFolder, entry: Dirent, visited: Set<string>): PendingFolder | undefined {
+  const realPath = join(parent.realPath, entry.name);
+  if (visited.has(realPath)) return undefined;
+  visited.add(realPath);
+  return {
+    path: join(parent.path, entry.name),
+    realPath,
+    relative: parent.relative === '' ? entry.name : `${parent.relative}/${entry.name}`,
+    depth: parent.depth + 1,
+  };
 }
 
 async function childFolder(
@@ -191,6 +213,15 @@ async function childFolder(
   return { path, realPath, relative, depth: parent.depth + 1 };
 }
 
+function foundSkill(folder: PendingFolder, entry: Dirent): FoundSkillFolder {
+  return {
+    folder: folder.path,
+    file: join(folder.path, entry.name),
+    relativeFolder: folder.relative,
+    realFolder: folder.realPath,
+  };
+}
+
 async function classifySkillFile(
   root: string,
   folder: PendingFolder,
@@ -199,7 +230,7 @@ async function classifySkillFile(
 ): Promise<FoundSkillFolder | SkippedSkillFolder> {
   const file = join(folder.path, entry.name);
   const realFolder = folder.realPath;
-  const found = { folder: folder.path, file, relativeFolder: folder.relative, realFolder };
+  const found = foundSkill(folder, entry);
   const skipped = (reason: string): SkippedSkillFolder => ({ path: file, reason, realFolder });
   if (entry.isFile()) return found;
   if (entry.isDirectory()) return skipped(`${entry.name} is a folder, not a file`);

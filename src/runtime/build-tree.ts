@@ -30,25 +30,33 @@ export async function buildTree(
     return digests ? hashes : undefined;
   }
   await mkdir(destination, { mode: tree.mode });
-  const files: Array<Extract<TreeEntry, { kind: 'file' }>> = [];
+  // Folders made so far: a file's folder is made once, not asked for again before every file.
+  const made = new Set<string>([destination]);
+  const makeFolder = async (folder: string): Promise<void> => {
+    if (made.has(folder)) return;
+    await mkdir(folder, { recursive: true, mode: 0o755 });
+    made.add(folder);
+  };
+  const files: Array<{ entry: Extract<TreeEntry, { kind: 'file' }>; target: string }> = [];
   // Folders and links in order (parents first); files afterwards, several at once.
   for (const entry of tree.entries) {
     const target = entryPath(destination, entry.path);
     if (entry.kind === 'file') {
-      files.push(entry);
+      files.push({ entry, target });
       continue;
     }
-    await mkdir(path.dirname(target), { recursive: true, mode: 0o755 });
-    if (entry.kind === 'directory') await mkdir(target, { mode: entry.mode });
-    else await symlink(entry.target, target);
+    await makeFolder(path.dirname(target));
+    if (entry.kind === 'directory') {
+      await mkdir(target, { mode: entry.mode });
+      made.add(target);
+    } else await symlink(entry.target, target);
   }
+  for (const { target } of files) await makeFolder(path.dirname(target));
   let next = 0;
   const worker = async (): Promise<void> => {
-    const buffer = Buffer.allocUnsafe(chunkBytes);
+    const buffer = digests ? Buffer.allocUnsafe(chunkBytes) : emptyBuffer;
     while (next < files.length) {
-      const entry = files[next++] as Extract<TreeEntry, { kind: 'file' }>;
-      const target = entryPath(destination, entry.path);
-      await mkdir(path.dirname(target), { recursive: true, mode: 0o755 });
+      const { entry, target } = files[next++]!;
       const digest = await writeContent(entry.content, target, entry.mode, digests, buffer);
       if (digest !== undefined) hashes[entry.path] = digest;
     }
@@ -57,10 +65,16 @@ export async function buildTree(
   return digests ? hashes : undefined;
 }
 
+/** What a worker that never hashes holds instead of a read buffer. */
+const emptyBuffer = Buffer.alloc(0);
+
 /** Bytes read at a time; one buffer per worker, reused for every file it handles. */
 const chunkBytes = 1024 * 1024;
 
-/** Files copied or hashed at once: reads wait on the disk, so a few in flight hide most of the latency. */
+/**
+ * Files copied or hashed at once: twice libuv's default four threads, so the pool is never idle
+ * while this thread hands it the next file, and reads waiting on the disk overlap.
+ */
 const copyConcurrency = 8;
 
 /** A tree entry's path under `destination`, refused when it could climb out of it. */
@@ -88,7 +102,9 @@ async function writeContent(
     return hash?.digest('hex');
   }
   if (digest) return copyFileHashing(content.hostFile, target, mode, buffer);
-  await copyFile(content.hostFile, target, constants.COPYFILE_FICLONE);
+  // In the kernel (a reflink, else copy_file_range), never through this process's memory; EXCL
+  // like every other write here: a name that exists already (a link) is never written through.
+  await copyFile(content.hostFile, target, constants.COPYFILE_FICLONE | constants.COPYFILE_EXCL);
   // The mode is set explicitly: the copy belongs to the session, which may change it.
   await chmod(target, mode);
   return undefined;

@@ -5,7 +5,17 @@ import { isInside } from './is-inside.js';
 /** One entry of a scanned folder; `path` is relative to it, `/`-separated. */
 export type FolderEntry =
   | { kind: 'directory'; path: string; mode: number }
-  | { kind: 'file'; path: string; mode: number; size: number; mtimeMs: number }
+  | {
+      kind: 'file';
+      path: string;
+      mode: number;
+      size: number;
+      mtimeMs: number;
+      /** Status change time: unlike mtime it cannot be set back, so a rewrite that restores mtime still shows. */
+      ctimeMs: number;
+      /** Inode: a file replaced by another (an editor's save-and-rename) has a new one. */
+      ino: number;
+    }
   /** A link that stays inside the folder; `target` is relative to the link's own folder. */
   | { kind: 'link'; path: string; target: string };
 
@@ -70,7 +80,17 @@ export async function scanTree(
     }
     if (stats.isFile())
       return {
-        entries: [{ kind: 'file', path: relative, mode: stats.mode & 0o777, size: stats.size, mtimeMs: stats.mtimeMs }],
+        entries: [
+          {
+            kind: 'file',
+            path: relative,
+            mode: stats.mode & 0o777,
+            size: stats.size,
+            mtimeMs: stats.mtimeMs,
+            ctimeMs: stats.ctimeMs,
+            ino: stats.ino,
+          },
+        ],
         warnings: [],
       };
     return { entries: [], warnings: [] };

@@ -1,7 +1,4 @@
 import { createHash } from 'node:crypto';
-import { constants } from 'node:fs';
-import { open, realpath } from 'node:fs/promises';
-import path from 'node:path';
 import { createBundledFileRule, isSkippedFolderName } from '../repository/bundled-file-rule.js';
 import { type FolderEntry, scanTree } from '../runtime/scan-tree.js';
 
@@ -9,7 +6,10 @@ export type { FolderEntry };
 
 export interface FolderScan {
   entries: FolderEntry[];
-  /** sha256 over every entry's path, size, modification time and mode: cheap, no file is read. */
+  /**
+   * sha256 over every entry's path, mode, link target, and each file's size, modification and
+   * status-change times and inode: cheap (no file is read), and it is the whole change check.
+   */
   manifest: string;
   warnings: string[];
 }
@@ -63,7 +63,7 @@ export async function scanFolder(skillDir: string, options: ScanOptions = { skil
   for (const entry of entries) {
     hash.update(
       entry.kind === 'file'
-        ? `f\0${entry.path}\0${entry.size}\0${entry.mtimeMs}\0${entry.mode}\n`
+        ? `f\0${entry.path}\0${entry.size}\0${entry.mtimeMs}\0${entry.ctimeMs}\0${entry.ino}\0${entry.mode}\n`
         : entry.kind === 'link'
           ? `l\0${entry.path}\0${entry.target}\n`
           : `d\0${entry.path}\0${entry.mode}\n`,
@@ -72,50 +72,7 @@ export async function scanFolder(skillDir: string, options: ScanOptions = { skil
   return { entries, manifest: hash.digest('hex'), warnings };
 }
 
-/**
- * sha256 over the entries' paths and each file's own sha256, independent of times and modes. Files
- * are hashed separately (several read at once) and combined in entry order, so the digest does not
- * depend on timing and can be computed while copying (`copyAndDigest`).
- */
-export async function digestFolder(skillDir: string, entries: readonly FolderEntry[]): Promise<string> {
-  const root = await realpath(skillDir);
-  const fileDigests = new Map<string, string>();
-  await forEachFile(entries, async (entry, buffer) => {
-    fileDigests.set(entry.path, await hashFile(path.join(root, ...entry.path.split('/')), buffer));
-  });
-  return combineDigests(entries, fileDigests);
-}
-
-export function combineDigests(entries: readonly FolderEntry[], fileDigests: ReadonlyMap<string, string>): string {
-  const hash = createHash('sha256');
-  for (const entry of entries) {
-    if (entry.kind === 'directory') continue;
-    hash.update(
-      `${entry.kind}\0${entry.path}\0${entry.kind === 'link' ? entry.target : fileDigests.get(entry.path)}\0`,
-    );
-  }
-  return hash.digest('hex');
-}
-
-/** Bytes read at a time; one buffer per worker, reused for every file it handles. */
-const chunkBytes = 1024 * 1024;
-
-async function hashFile(file: string, buffer: Buffer): Promise<string> {
-  const hash = createHash('sha256');
-  const handle = await open(file, constants.O_RDONLY);
-  try {
-    for (;;) {
-      const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
-      if (bytesRead === 0) break;
-      hash.update(buffer.subarray(0, bytesRead));
-    }
-  } finally {
-    await handle.close();
-  }
-  return hash.digest('hex');
-}
-
-/** The same digest for skills defined in code, whose files come from the repository as buffers. */
+/** sha256 over paths and contents, for skills defined in code, whose files come from the repository as buffers. */
 export function digestFiles(files: ReadonlyArray<{ path: string; data: Uint8Array }>): string {
   const hash = createHash('sha256');
   for (const file of files) {
@@ -124,20 +81,4 @@ export function digestFiles(files: ReadonlyArray<{ path: string; data: Uint8Arra
     hash.update('\0');
   }
   return hash.digest('hex');
-}
-
-/** Files copied or hashed at once: reads wait on the disk, so a few in flight hide most of the latency. */
-const copyConcurrency = 8;
-
-async function forEachFile(
-  entries: readonly FolderEntry[],
-  work: (entry: Extract<FolderEntry, { kind: 'file' }>, buffer: Buffer) => Promise<void>,
-): Promise<void> {
-  const files = entries.filter((entry): entry is Extract<FolderEntry, { kind: 'file' }> => entry.kind === 'file');
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    const buffer = Buffer.allocUnsafe(chunkBytes);
-    while (next < files.length) await work(files[next++] as Extract<FolderEntry, { kind: 'file' }>, buffer);
-  };
-  await Promise.all(Array.from({ length: Math.min(copyConcurrency, files.length) }, worker));
 }

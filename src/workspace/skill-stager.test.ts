@@ -1,4 +1,16 @@
-import { lstat, mkdir, mkdtemp, readFile, readlink, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises';
+import {
+  lstat,
+  mkdir,
+  mkdtemp,
+  readFile,
+  readlink,
+  rename,
+  rm,
+  stat,
+  symlink,
+  utimes,
+  writeFile,
+} from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -52,20 +64,64 @@ describe('skill staging', () => {
     expect(metadata.skills.alpha?.digest).toMatch(/^[0-9a-f]{64}$/);
   });
 
-  it('skips an unchanged skill, and a touched-but-identical one, and re-stages real changes', async () => {
+  it('skips an unchanged skill and re-stages a changed one', async () => {
     const { workspace } = await open();
-    await workspace.stageSkill('alpha');
-    expect((await workspace.stageSkill('alpha')).staged).toBe(false);
-    const later = new Date(Date.now() + 5000);
-    await utimes(path.join(source, 'scripts', 'run.sh'), later, later);
-    const touched = await workspace.stageSkill('alpha');
-    expect(touched.staged).toBe(false);
+    const first = await workspace.stageSkill('alpha');
+    const unchanged = await workspace.stageSkill('alpha');
+    expect(unchanged.staged).toBe(false);
+    expect(unchanged.digest).toBe(first.digest);
     await writeFile(path.join(source, 'scripts', 'run.sh'), 'echo changed\n');
     const changed = await workspace.stageSkill('alpha');
     expect(changed.staged).toBe(true);
-    expect(changed.digest).not.toBe(touched.digest);
+    expect(changed.digest).not.toBe(first.digest);
     expect(await readFile(path.join(workspace.root, 'skills', 'alpha', 'scripts', 'run.sh'), 'utf8')).toBe(
       'echo changed\n',
+    );
+    expect((await workspace.stageSkill('alpha')).staged).toBe(false);
+  });
+
+  it('re-copies a touched file (no byte is read to decide), and is current again after', async () => {
+    const { workspace } = await open();
+    await workspace.stageSkill('alpha');
+    const later = new Date(Date.now() + 5000);
+    await utimes(path.join(source, 'scripts', 'run.sh'), later, later);
+    expect((await workspace.stageSkill('alpha')).staged).toBe(true);
+    expect((await workspace.stageSkill('alpha')).staged).toBe(false);
+  });
+
+  it('catches a rewrite of the same size whose modification time was put back', async () => {
+    const file = path.join(source, 'scripts', 'run.sh');
+    // A whole second, so setting it back is exact (a Date holds milliseconds, the disk nanoseconds).
+    const stamp = new Date('2024-05-01T12:00:00Z');
+    await utimes(file, stamp, stamp);
+    const { workspace } = await open();
+    await workspace.stageSkill('alpha');
+    const before = await stat(file);
+    await writeFile(file, 'echo RUN\n');
+    await utimes(file, stamp, stamp);
+    expect((await stat(file)).mtimeMs).toBe(before.mtimeMs);
+    expect((await workspace.stageSkill('alpha')).staged).toBe(true);
+    expect(await readFile(path.join(workspace.root, 'skills', 'alpha', 'scripts', 'run.sh'), 'utf8')).toBe(
+      'echo RUN\n',
+    );
+  });
+
+  it('catches a file replaced by another of the same size and modification time (save by rename)', async () => {
+    const file = path.join(source, 'scripts', 'run.sh');
+    const stamp = new Date('2024-05-01T12:00:00Z');
+    await utimes(file, stamp, stamp);
+    const { workspace } = await open();
+    await workspace.stageSkill('alpha');
+    const before = await stat(file);
+    const replacement = path.join(source, 'scripts', '.run.sh.new');
+    await writeFile(replacement, 'echo new\n', { mode: 0o755 });
+    await utimes(replacement, stamp, stamp);
+    await rename(replacement, file);
+    expect((await stat(file)).size).toBe(before.size);
+    expect((await stat(file)).mtimeMs).toBe(before.mtimeMs);
+    expect((await workspace.stageSkill('alpha')).staged).toBe(true);
+    expect(await readFile(path.join(workspace.root, 'skills', 'alpha', 'scripts', 'run.sh'), 'utf8')).toBe(
+      'echo new\n',
     );
   });
 

@@ -4,7 +4,7 @@ import type { Skill, SkillContext, SkillRepository } from '../repository/types.j
 import { hostFileEntries } from '../runtime/host-file-entries.js';
 import type { TreeEntry, WorkspaceFiles } from '../runtime/workspace-files.js';
 import { SkillStagingError } from './errors.js';
-import { combineDigests, digestFiles, digestFolder, type FolderEntry, scanFolder } from './folder-snapshot.js';
+import { digestFiles, type FolderEntry, scanFolder } from './folder-snapshot.js';
 import type { StagedSkillRecord } from './workspace-metadata.js';
 import { workspaceFolders } from './workspace-paths.js';
 
@@ -15,6 +15,11 @@ export interface StagedSkill {
   name: string;
   /** Workspace-relative folder of the working copy: `skills/<name>`. */
   relativePath: string;
+  /**
+   * What was staged: for a skill folder, its manifest (sha256 over paths, modes, link targets, and
+   * each file's size, modification and status-change times and inode); for a skill defined in
+   * code, sha256 over its paths and contents. It changes whenever the staged files may have.
+   */
   digest: string;
   /** False when the working copy was already current and nothing was written. */
   staged: boolean;
@@ -70,10 +75,10 @@ export function assertStageableName(name: string): void {
 }
 
 /**
- * Stages one skill into `skills/<name>/`. The cheap manifest (sizes, times, modes) is compared first;
- * only when it changed is the content digest computed, and only when that changed is the copy
- * rebuilt. A rebuild is written beside the old copy and swapped in, so a failure leaves the previous
- * copy untouched. The source is only ever read.
+ * Stages one skill into `skills/<name>/`. A skill folder's manifest (sizes, times, inodes, modes; no
+ * byte read) is compared with the one recorded when the copy was placed, and the copy is rebuilt
+ * when it changed. A rebuild is written beside the old copy and swapped in, so a failure leaves the
+ * previous copy untouched. The source is only ever read.
  */
 export async function stageSkill(request: StageSkillRequest): Promise<StageSkillOutcome> {
   const { files, skill, mode, previous } = request;
@@ -123,29 +128,15 @@ export async function stageSkill(request: StageSkillRequest): Promise<StageSkill
   const scan = await scanFolder(skill.path).catch((error: unknown) => {
     throw new SkillStagingError(skill.name, `cannot read ${skill.path}: ${(error as Error).message}`, { cause: error });
   });
+  // The manifest is the whole change check: no byte is read to decide. Hashing the content to
+  // spare a copy when only times changed cost more than the copy (the kernel's copy_file_range or
+  // a reflink), and made the first staging of a large skill read every byte in JavaScript.
   if (intact && previous.manifest === scan.manifest)
-    return result(previous.digest, false, currentInode, scan.warnings, scan.manifest);
-  const source = skill.path;
-  const build = async (digests: boolean) =>
-    placeCopy(
-      files,
-      relativePath,
-      mode === 'copy' ? hostFileEntries(source, scan.entries) : await linkedEntries(source, scan.entries),
-      digests,
-    );
-  if (intact) {
-    const digest = await digestFolder(source, scan.entries);
-    if (previous.digest === digest) return result(digest, false, currentInode, scan.warnings, scan.manifest);
-    return result(digest, true, (await build(false)).inode, scan.warnings, scan.manifest);
-  }
-  // Nothing usable to compare with: hash while copying, reading every file once.
-  if (mode === 'copy') {
-    const placed = await build(true);
-    const digest = combineDigests(scan.entries, new Map(Object.entries(placed.digests ?? {})));
-    return result(digest, true, placed.inode, scan.warnings, scan.manifest);
-  }
-  const [digest, placed] = await Promise.all([digestFolder(source, scan.entries), build(false)]);
-  return result(digest, true, placed.inode, scan.warnings, scan.manifest);
+    return result(scan.manifest, false, currentInode, scan.warnings, scan.manifest);
+  const entries =
+    mode === 'copy' ? hostFileEntries(skill.path, scan.entries) : await linkedEntries(skill.path, scan.entries);
+  const placed = await placeCopy(files, relativePath, entries);
+  return result(scan.manifest, true, placed.inode, scan.warnings, scan.manifest);
 }
 
 async function readSkillFiles(request: StageSkillRequest): Promise<Array<{ path: string; data: Buffer }>> {
@@ -180,10 +171,9 @@ function placeCopy(
   files: WorkspaceFiles,
   relativePath: string,
   entries: readonly TreeEntry[],
-  digests = false,
-): Promise<{ inode: number; digests?: Record<string, string> }> {
+): Promise<{ inode: number }> {
   const links: TreeEntry[] = workingCopyLinks.map(([link, target]) => ({ kind: 'link', path: link, target }));
-  return files.put(relativePath, { kind: 'directory', mode: 0o755, entries: [...entries, ...links] }, { digests });
+  return files.put(relativePath, { kind: 'directory', mode: 0o755, entries: [...entries, ...links] });
 }
 
 /**

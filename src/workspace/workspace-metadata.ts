@@ -4,9 +4,9 @@ import { metadataFileName } from './workspace-paths.js';
 export interface StagedSkillRecord {
   name: string;
   rel_path: string;
-  /** sha256 over paths and contents: decides whether a changed manifest really changed anything. */
+  /** What was staged: a skill folder's manifest, or sha256 over paths and contents for a skill defined in code. */
   digest: string;
-  /** sha256 over paths, sizes, modification times and modes: the cheap check made on every stage. */
+  /** A skill folder's manifest (sizes, times, inodes, modes; see folder-snapshot.ts): the check made on every stage. */
   manifest?: string;
   mode: 'copy' | 'link';
   staged_at: string;
