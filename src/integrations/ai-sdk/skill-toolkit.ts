@@ -1,4 +1,5 @@
 import type { PrepareStepFunction, Tool } from 'ai';
+import type { ApprovalOptions } from '../../approvals/approval-types.js';
 import { validateOptions } from '../../config/validate-options.js';
 import { includesNonModelInvocable } from '../../disclosure/model-invocable-skills.js';
 import type { SkillRepository } from '../../repository/types.js';
@@ -48,6 +49,11 @@ export interface SkillToolkitOptions
    * skill_run refuses such a skill either way.
    */
   unmetRequirements?: UnmetRequirementsMode;
+  /**
+   * Calls that need a person's approval before they run, and how to ask (docs/approvals.md):
+   * in-process with `decide`, else through the AI SDK's tool-approval request and response.
+   */
+  approval?: ApprovalOptions;
 }
 
 /** Everything `generateText` / `streamText` / `ToolLoopAgent` need for skills. */
@@ -133,7 +139,10 @@ export function createSkillToolkit(options: SkillToolkitOptions): SkillToolkit {
   const skillToolNames = definitions.map((definition) => definition.name);
   // Refuses a pool tool named like a skill tool, before anything is adapted.
   const prepareStep = createSkillPrepareStep({ ...options, repository, skillToolNames });
-  const adapted = toAiSdkTools(definitions, options.context !== undefined ? { context: options.context } : {});
+  const adapted = toAiSdkTools(definitions, {
+    ...(options.context !== undefined ? { context: options.context } : {}),
+    ...(options.approval !== undefined ? { approval: options.approval } : {}),
+  });
   return {
     tools: { ...adapted, ...toolPool },
     prepareStep,

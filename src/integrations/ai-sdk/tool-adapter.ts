@@ -1,8 +1,18 @@
 import { type Tool, tool } from 'ai';
+import {
+  type ApprovalVerdict,
+  approvalNeverNeeded,
+  approvalRequestOf,
+  approveToolCall,
+  askThroughDecide,
+  deniedToolResult,
+  pendingApproval,
+} from '../../approvals/approval-gate.js';
+import type { ApprovalOptions } from '../../approvals/approval-types.js';
 import { callQueueOf } from '../../state/session-call-queue.js';
 import { beginStateTransaction } from '../../state/state-transaction.js';
 import { inToolSpan } from '../../telemetry/tool-span.js';
-import type { ToolDefinition } from '../../tools/types.js';
+import type { ToolContext, ToolDefinition } from '../../tools/types.js';
 import { contextOfToolCall } from './ai-sdk-versions.js';
 import { SkillAgentConfigError } from './errors.js';
 import { resolveSkillCallContext, type SkillCallContext } from './skill-call-context.js';
@@ -14,6 +24,24 @@ export interface ToolAdapterOptions {
    * context the call carries (ai 7 `toolsContext`, ai 6 `experimental_context`) wins.
    */
   context?: SkillCallContext | (() => SkillCallContext);
+  /**
+   * Calls that need a person's approval (docs/approvals.md). With `decide`, it is asked in-process
+   * and a denied call returns a result saying so; without it, the tool's `needsApproval` makes the
+   * AI SDK emit a `tool-approval-request` the application answers.
+   */
+  approval?: ApprovalOptions;
+}
+
+function toolContextOf(context: SkillCallContext, toolCallId: string | undefined): ToolContext {
+  return {
+    sessionId: context.sessionId,
+    ...(context.userId !== undefined ? { userId: context.userId } : {}),
+    ...(context.appName !== undefined ? { appName: context.appName } : {}),
+    agentName: context.agentName,
+    ...(toolCallId !== undefined ? { toolCallId } : {}),
+    state: context.state,
+    ...(context.skillContext !== undefined ? { skillContext: context.skillContext } : {}),
+  };
 }
 
 /**
@@ -26,6 +54,10 @@ export interface ToolAdapterOptions {
  */
 // biome-ignore lint/suspicious/noExplicitAny: a definition's input and output types vary per tool; the AI SDK's Tool is untyped here too.
 export function toAiSdkTool(definition: ToolDefinition<any, any>, options: ToolAdapterOptions = {}): Tool {
+  const approval = options.approval;
+  const gated = approval !== undefined && !approvalNeverNeeded(approval, definition);
+  // The call's own decider (SkillAgent.run sets one) wins over the toolkit's.
+  const decideOf = (context: SkillCallContext) => context.decideApproval ?? approval?.decide;
   const adapted: Tool = {
     description: definition.description,
     inputSchema: definition.inputSchema,
@@ -44,6 +76,10 @@ export function toAiSdkTool(definition: ToolDefinition<any, any>, options: ToolA
       };
       const run = () =>
         inToolSpan(facts, async () => {
+          if (gated) {
+            const verdict = await approve(context, input, toolCallId);
+            if (!verdict.run) return deniedToolResult(verdict);
+          }
           const transaction = beginStateTransaction(context.state);
           const output = await definition.execute(input, {
             sessionId: context.sessionId,
@@ -65,7 +101,64 @@ export function toAiSdkTool(definition: ToolDefinition<any, any>, options: ToolA
       return callQueueOf(context.state).run(context.sessionId, context.agentName, run);
     },
   };
+
+  /**
+   * In-process: asks `decide`. Through the AI SDK: `execute` runs only after the application
+   * approved the request `needsApproval` raised (a denied call never gets here), so a call still
+   * pending is recorded as approved by that response.
+   */
+  const approve = async (context: SkillCallContext, input: unknown, toolCallId: string): Promise<ApprovalVerdict> => {
+    const decide = decideOf(context);
+    const askInProcess = decide === undefined ? undefined : askThroughDecide(decide);
+    const verdict = await approveToolCall({
+      options: approval,
+      definition,
+      input,
+      context: toolContextOf(context, toolCallId),
+      ask: askInProcess ?? (async () => ({ decision: 'allow-once', source: 'ai-sdk-response' })),
+      ...(context.onApprovalEvent !== undefined ? { record: context.onApprovalEvent } : {}),
+      requestRecorded: askInProcess === undefined,
+    });
+    if (verdict.run && Object.keys(verdict.remembered).length > 0)
+      context.onStateChange?.({ source: 'tool', toolCallId, toolName: definition.name, delta: verdict.remembered });
+    return verdict;
+  };
+  if (gated && approval?.decide === undefined) {
+    adapted.needsApproval = async (input: unknown, callOptions: { toolCallId: string; messages?: unknown }) => {
+      const context = resolveSkillCallContext(
+        contextOfToolCall(callOptions),
+        options.context,
+        `tool "${definition.name}"`,
+      );
+      // Asked in-process when the tool runs.
+      if (decideOf(context) !== undefined) return false;
+      const toolContext = toolContextOf(context, callOptions.toolCallId);
+      // A call the tool refuses outright (a skill not loaded) runs into that refusal instead of a question.
+      const pending = await pendingApproval(approval, definition, input, toolContext).catch(() => undefined);
+      if (pending === undefined || pending.pending.length === 0) return false;
+      // The SDK asks again when the application sends its answer; the request was recorded the first time.
+      if (approvalRequestedBefore(callOptions.messages, callOptions.toolCallId)) return true;
+      const request = approvalRequestOf(definition, input, toolContext, pending.description, pending.subjects);
+      const event = { type: 'approval-request' as const, author: context.agentName, content: request };
+      context.onApprovalEvent?.(event);
+      approval?.onEvent?.(event);
+      return true;
+    };
+  }
   return tool(adapted);
+}
+
+/** True when `messages` already hold the AI SDK's approval request for this tool call. */
+function approvalRequestedBefore(messages: unknown, toolCallId: string): boolean {
+  if (!Array.isArray(messages)) return false;
+  return messages.some(
+    (message: { content?: unknown }) =>
+      Array.isArray(message?.content) &&
+      message.content.some(
+        (part: { type?: unknown; toolCallId?: unknown }) =>
+          part?.type === 'tool-approval-request' && part.toolCallId === toolCallId,
+      ),
+  );
 }
 
 /** Adapts a list of neutral tools to the `tools` record `generateText` / `streamText` take. */

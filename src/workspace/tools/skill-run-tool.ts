@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { isSkillRunnable } from '../../disclosure/skill-activation.js';
 import { SkillToolError } from '../../tools/errors.js';
-import type { ToolDefinition } from '../../tools/types.js';
+import type { ToolCallDescription, ToolContext, ToolDefinition } from '../../tools/types.js';
 import { executeCommand } from './execute-command.js';
 import type { ResolvedExecutionOptions } from './execution-options.js';
 import { refuseUnmetRequirements } from './requirement-gate.js';
@@ -66,13 +66,25 @@ export function createSkillRunTool(options: ResolvedExecutionOptions): ToolDefin
       'Returns stdout, stderr, exit_code, timed_out and output_files (text inline, each with a workspace:// ref); treat exit_code != 0 or timed_out as failure.' +
       options.policy.describe(),
     inputSchema: inputSchema(options.skillNames),
+    async describeCall(input, context) {
+      const skill = input.skill.trim();
+      refuseUnloadedSkill(options, skill, context);
+      return {
+        command: input.command,
+        skill,
+        ...(input.cwd !== undefined ? { cwd: input.cwd } : {}),
+        stagedSkills: [skill],
+        stagedFiles: await stagedFilesOf([skill], options, context),
+        inputs: (input.inputs ?? []).map((entry) => ({
+          from: entry.from,
+          ...(entry.to !== undefined ? { to: entry.to } : {}),
+        })),
+        outputs: input.output_files ?? [defaultOutputs],
+      };
+    },
     async execute(input, context) {
       const skill = input.skill.trim();
-      if (options.requireSkillLoaded && !isSkillRunnable(context.state, context.agentName, skill)) {
-        throw new SkillToolError(
-          `skill_run requires skill_load first for "${skill}": call skill_load with {"skill": "${skill}"}, read its instructions, then run the command`,
-        );
-      }
+      refuseUnloadedSkill(options, skill, context);
       await refuseUnmetRequirements(options, skill, context);
       return executeCommand(
         options,
@@ -98,4 +110,33 @@ export function createSkillRunTool(options: ResolvedExecutionOptions): ToolDefin
       );
     },
   };
+}
+
+function refuseUnloadedSkill(options: ResolvedExecutionOptions, skill: string, context: ToolContext): void {
+  if (options.requireSkillLoaded && !isSkillRunnable(context.state, context.agentName, skill)) {
+    throw new SkillToolError(
+      `skill_run requires skill_load first for "${skill}": call skill_load with {"skill": "${skill}"}, read its instructions, then run the command`,
+    );
+  }
+}
+
+/** What a call collects when it names no output_files. */
+export const defaultOutputs = 'out/** (the files this run writes)';
+
+/** The files staging places for `skills`, as `skills/<skill>/<path>`; a skill that cannot be listed is named by its folder. */
+export async function stagedFilesOf(
+  skills: readonly string[],
+  options: ResolvedExecutionOptions,
+  context: ToolContext,
+): Promise<ToolCallDescription['stagedFiles']> {
+  const files: string[] = [];
+  for (const skill of skills) {
+    const listed =
+      options.repository === undefined
+        ? undefined
+        : await options.repository.listFiles(skill, context.skillContext).catch(() => undefined);
+    if (listed === undefined) files.push(`skills/${skill}/`);
+    else files.push(...listed.map((path) => `skills/${skill}/${path}`));
+  }
+  return files;
 }
