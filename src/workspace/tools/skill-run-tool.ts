@@ -131,10 +131,9 @@ export async function stagedFilesOf(
 ): Promise<ToolCallDescription['stagedFiles']> {
   const files: string[] = [];
   for (const skill of skills) {
-    const listed =
-      options.repository === undefined
-        ? undefined
-        : await options.repository.listFiles(skill, context.skillContext).catch(() => undefined);
+    // The repository staging reads: the tools' own, else the workspace manager's.
+    const repository = options.repository ?? options.workspaces.repository;
+    const listed = await repository.listFiles(skill, context.skillContext).catch(() => undefined);
     if (listed === undefined) files.push(`skills/${skill}/`);
     else files.push(...listed.map((path) => `skills/${skill}/${path}`));
   }
