@@ -14,10 +14,11 @@ import { type CliCommand, type CliIo, CliUsageError } from '../command.js';
 import { addMcpSkillServers } from '../mcp-skill-sources.js';
 import { oneOf, parseCommandArguments } from '../parse-command-arguments.js';
 import { describeLeftOutSkills, openRepositoryFromArgs } from '../skill-roots.js';
+import { createChatApprovalPrompt } from './chat-approval-prompt.js';
 
 const usage = `Usage: skillbox chat [--root DIR]... [--mcp [LABEL=]CMD|URL]... [--session ID] [--once "MESSAGE"]
                     [--materialize system|tool-result] [--load-mode once|turn|session]
-                    [--runtime auto|sandbox|local] [--db PATH] [--user ID] [--max-steps N]
+                    [--runtime auto|sandbox|local] [--db PATH] [--user ID] [--max-steps N] [--approve]
 
 An agent in the terminal over any OpenAI-compatible chat-completions endpoint, with the skills
 under the roots, skill scripts run in a workspace, and the conversation kept in SQLite.
@@ -39,6 +40,10 @@ Options:
   --db PATH          the SQLite session file (default ~/.skillbox/sessions.db)
   --user ID          the user the sessions belong to (default $USER, else "local")
   --max-steps N      most model calls in one turn (default 20)
+  --approve          ask before every skill_run and workspace_exec, showing the exact command,
+                     skill and files; answer o (once), a (always for this skill, this session)
+                     or d (deny). No answer (end of input) means the command does not run.
+                     Without --approve, commands run without asking.
 
 Environment:
   OPENAI_BASE_URL    the endpoint, e.g. https://api.openai.com/v1 or http://127.0.0.1:11434/v1
@@ -63,6 +68,8 @@ export interface ChatArguments {
   db?: string;
   userId?: string;
   maxSteps: number;
+  /** `--approve`: ask a person before each command (chat-approval-prompt.ts). */
+  approve?: true;
 }
 
 export function parseChatArguments(args: string[]): ChatArguments {
@@ -79,6 +86,7 @@ export function parseChatArguments(args: string[]): ChatArguments {
       db: { type: 'string' },
       user: { type: 'string' },
       'max-steps': { type: 'string' },
+      approve: { type: 'boolean' },
     },
     allowPositionals: false,
     strict: true,
@@ -99,6 +107,7 @@ export function parseChatArguments(args: string[]): ChatArguments {
   ] as const) {
     if (value !== undefined && value.trim() === '') throw new CliUsageError(`${option} needs a non-empty value`);
   }
+  if (values.approve === true) parsed.approve = true;
   if (values.session !== undefined) parsed.sessionId = values.session;
   if (values.once !== undefined) parsed.once = values.once;
   if (values.db !== undefined) parsed.db = values.db;
@@ -301,6 +310,7 @@ async function run(args: string[], io: CliIo): Promise<number> {
     await sessions.close();
     throw error;
   });
+  const approvalPrompt = options.approve === true ? createChatApprovalPrompt(io) : undefined;
   try {
     const provider = modules.providerModule.createOpenAICompatible({
       name: 'openai-compatible',
@@ -318,6 +328,7 @@ async function run(args: string[], io: CliIo): Promise<number> {
       loadMode: options.loadMode,
       materialize: options.materialize,
       maxSteps: options.maxSteps,
+      ...(approvalPrompt !== undefined ? { approval: approvalPrompt.approval } : {}),
     });
     const userId = options.userId ?? io.env.USER ?? 'local';
     const sessionId = options.sessionId ?? newSessionId();
@@ -359,7 +370,7 @@ async function run(args: string[], io: CliIo): Promise<number> {
       io.stderr('skillbox chat: no standard input to read messages from; use --once "MESSAGE"\n');
       return 2;
     }
-    const lines = createInterface({ input: io.stdin, terminal: false });
+    const lines = approvalPrompt?.lines() ?? createInterface({ input: io.stdin, terminal: false });
     let status = 0;
     io.stderr('> ');
     for await (const line of lines) {
@@ -372,6 +383,7 @@ async function run(args: string[], io: CliIo): Promise<number> {
     lines.close();
     return status;
   } finally {
+    approvalPrompt?.close();
     await sessions.close();
     await sources.close();
   }
