@@ -43,8 +43,9 @@ export function approvalNeverNeeded(options: ApprovalOptions | undefined, defini
 /**
  * What an `allow-always` would remember for this call: the skill of `skill_run` when the tool or
  * the skill is listed (a skill is approved, not a tool: approving skill A says nothing about B),
- * `tool:<name>` for other listed tools, and every staged skill the policy lists (a loaded skill's
- * scripts can be run through `workspace_exec`, so it needs the same approval there).
+ * `tool:<name>` for other listed tools, and every skill the policy lists whose copy the command
+ * can reach: staged for this call or in the workspace already (a skill's scripts can be run through
+ * `workspace_exec`, or through `../<skill>/` from another skill's copy, so they need the same approval there).
  */
 export function approvalSubjects(
   options: ApprovalOptions,
@@ -58,7 +59,7 @@ export function approvalSubjects(
   } else if (toolListed) {
     subjects.add(`tool:${tool}`);
   }
-  for (const skill of description?.stagedSkills ?? []) {
+  for (const skill of [...(description?.stagedSkills ?? []), ...(description?.skillsInWorkspace ?? [])]) {
     if (listed(options.skills, skill)) subjects.add(`skill:${skill}`);
   }
   return [...subjects];

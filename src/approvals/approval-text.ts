@@ -15,6 +15,8 @@ export function describeApprovalRequest(request: ApprovalRequest): string {
   if (request.command === undefined) lines.push(`  input: ${JSON.stringify(request.input)}`);
   if (request.stagedSkills.length > 0)
     lines.push(`  skills placed in the workspace: ${request.stagedSkills.join(', ')}`);
+  if ((request.skillsInWorkspace?.length ?? 0) > 0)
+    lines.push(`  other skills in the workspace (reachable): ${request.skillsInWorkspace?.join(', ')}`);
   if (request.stagedFiles.length > 0) {
     const shown = request.stagedFiles.slice(0, maxListedFiles);
     const more = request.stagedFiles.length - shown.length;

@@ -52,6 +52,11 @@ export interface ToolCallDescription {
   cwd?: string;
   /** Skills placed into the workspace before the command runs: the skill of `skill_run`, every loaded skill for `workspace_exec`. */
   stagedSkills: string[];
+  /**
+   * Other skills whose copies are in the workspace already (staged by earlier calls, or loaded): the
+   * command can reach their files too, so their approval counts as well.
+   */
+  skillsInWorkspace?: string[];
   /** The files staging places, as `skills/<skill>/<path>`. */
   stagedFiles: string[];
   /** Files placed from `workspace://`, `skill://` or `artifact://` sources: where from and where to. */

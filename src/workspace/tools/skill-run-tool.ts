@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isSkillRunnable } from '../../disclosure/skill-activation.js';
+import { isSkillRunnable, runnableSkillNames } from '../../disclosure/skill-activation.js';
 import { SkillToolError } from '../../tools/errors.js';
 import type { ToolCallDescription, ToolContext, ToolDefinition } from '../../tools/types.js';
 import { executeCommand } from './execute-command.js';
@@ -74,6 +74,7 @@ export function createSkillRunTool(options: ResolvedExecutionOptions): ToolDefin
         skill,
         ...(input.cwd !== undefined ? { cwd: input.cwd } : {}),
         stagedSkills: [skill],
+        skillsInWorkspace: await skillsInWorkspace(options, context, [skill]),
         stagedFiles: await stagedFilesOf([skill], options, context),
         inputs: (input.inputs ?? []).map((entry) => ({
           from: entry.from,
@@ -138,4 +139,26 @@ export async function stagedFilesOf(
     else files.push(...listed.map((path) => `skills/${skill}/${path}`));
   }
   return files;
+}
+
+/**
+ * Skills other than `staged` whose copies a command in this session's workspace can reach: those
+ * loaded now (a later call stages them) and those staged by earlier calls (metadata.json).
+ */
+export async function skillsInWorkspace(
+  options: ResolvedExecutionOptions,
+  context: ToolContext,
+  staged: readonly string[],
+): Promise<string[]> {
+  const workspace = await options.workspaces.workspace({
+    ...(context.appName !== undefined ? { appName: context.appName } : {}),
+    ...(context.userId !== undefined ? { userId: context.userId } : {}),
+    sessionId: context.sessionId,
+  });
+  const present = new Set([
+    ...runnableSkillNames(context.state, context.agentName),
+    ...Object.keys((await workspace.metadata()).skills),
+  ]);
+  for (const name of staged) present.delete(name);
+  return [...present].sort();
 }

@@ -6,7 +6,7 @@ import type { ToolDefinition } from '../../tools/types.js';
 import { executeCommand } from './execute-command.js';
 import type { ResolvedExecutionOptions } from './execution-options.js';
 import type { SkillRunResult } from './run-result.js';
-import { defaultOutputs, stagedFilesOf } from './skill-run-tool.js';
+import { defaultOutputs, skillsInWorkspace, stagedFilesOf } from './skill-run-tool.js';
 
 const inputSchema = z.object({
   command: z.string().min(1).describe('Shell command, run with bash in the workspace root.'),
@@ -53,6 +53,7 @@ export function createWorkspaceExecTool(
         command: input.command,
         ...(input.cwd !== undefined ? { cwd: input.cwd } : {}),
         stagedSkills: staged,
+        skillsInWorkspace: await skillsInWorkspace(options, context, staged),
         stagedFiles: await stagedFilesOf(staged, options, context),
         inputs: [],
         outputs: input.output_files ?? [defaultOutputs],
