@@ -290,7 +290,7 @@ describe('createSkillToolkit with approval and no decide: the AI SDK tool-approv
 
   it('denying it runs nothing and the model is told the call was denied', async () => {
     const file = marker('sdk-denied');
-    const { first, call, user, prompts } = await firstCall(file);
+    const { first, call, user, prompts, recorded } = await firstCall(file);
     const { approvalId } = approvalRequestOf(first.content);
     const second = await call(
       [
@@ -307,5 +307,12 @@ describe('createSkillToolkit with approval and no decide: the AI SDK tool-approv
     expect(second.text).toBe('understood');
     // The SDK's own denial reaches the model as the call's result, with the person's reason.
     expect(JSON.stringify(prompts[1])).toContain('not today');
+    expect(recorded.map((event) => event.type)).toEqual(['approval-request', 'approval-decision']);
+    expect(recorded[1]?.content).toMatchObject({
+      requestId: 'approval-run',
+      decision: 'deny',
+      source: 'ai-sdk-response',
+      reason: 'not today',
+    });
   });
 });

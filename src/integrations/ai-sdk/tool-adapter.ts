@@ -137,7 +137,7 @@ export function toAiSdkTool(definition: ToolDefinition<any, any>, options: ToolA
       const pending = await pendingApproval(approval, definition, input, toolContext).catch(() => undefined);
       if (pending === undefined || pending.pending.length === 0) return false;
       // The SDK asks again when the application sends its answer; the request was recorded the first time.
-      if (approvalRequestedBefore(callOptions.messages, callOptions.toolCallId)) return true;
+      if (approvalAnswerOf(callOptions.messages, callOptions.toolCallId) !== undefined) return true;
       const request = approvalRequestOf(definition, input, toolContext, pending.description, pending.subjects);
       const event = { type: 'approval-request' as const, author: context.agentName, content: request };
       context.onApprovalEvent?.(event);
@@ -148,17 +148,31 @@ export function toAiSdkTool(definition: ToolDefinition<any, any>, options: ToolA
   return tool(adapted);
 }
 
-/** True when `messages` already hold the AI SDK's approval request for this tool call. */
-function approvalRequestedBefore(messages: unknown, toolCallId: string): boolean {
-  if (!Array.isArray(messages)) return false;
-  return messages.some(
-    (message: { content?: unknown }) =>
-      Array.isArray(message?.content) &&
-      message.content.some(
-        (part: { type?: unknown; toolCallId?: unknown }) =>
-          part?.type === 'tool-approval-request' && part.toolCallId === toolCallId,
-      ),
+type MessagePart = { type?: unknown; toolCallId?: unknown; approvalId?: unknown; approved?: unknown; reason?: unknown };
+
+function partsOf(messages: unknown): MessagePart[] {
+  if (!Array.isArray(messages)) return [];
+  return messages.flatMap((message: { content?: unknown }) =>
+    Array.isArray(message?.content) ? (message.content as MessagePart[]) : [],
   );
+}
+
+/**
+ * The application's answer to the AI SDK approval request of this tool call, when `messages` hold
+ * that request: `approved` is undefined while the request is still open.
+ */
+function approvalAnswerOf(
+  messages: unknown,
+  toolCallId: string,
+): { approved: boolean | undefined; reason?: unknown } | undefined {
+  const parts = partsOf(messages);
+  const request = parts.find((part) => part?.type === 'tool-approval-request' && part.toolCallId === toolCallId);
+  if (request === undefined) return undefined;
+  const response = parts.find(
+    (part) => part?.type === 'tool-approval-response' && part.approvalId === request.approvalId,
+  );
+  if (response === undefined) return { approved: undefined };
+  return { approved: response.approved === true, reason: response.reason };
 }
 
 /** Adapts a list of neutral tools to the `tools` record `generateText` / `streamText` take. */
