@@ -316,3 +316,57 @@ describe('createSkillToolkit with approval and no decide: the AI SDK tool-approv
     });
   });
 });
+
+describe('asAiSdkAgent with approval and no decide', () => {
+  it('stores the request of the first call and the denial of the next in the session', async () => {
+    const file = marker('agent-denied');
+    const sessions = createMemorySessionStore();
+    const steps: ScriptedStep[] = [
+      { toolCalls: [{ name: 'skill_load', input: { skill: 'writer' }, id: 'load' }] },
+      runStep('writer', file, 'run'),
+      { text: 'fine, I will not' },
+    ];
+    const { model } = createScriptedModel(steps);
+    const agent = createSkillAgent({
+      model,
+      repository,
+      workspaces,
+      sessions,
+      loadMode: 'session',
+      approval: { skills: ['writer'] },
+    }).asAiSdkAgent();
+    const options = { userId: 'u', sessionId: 'agent' };
+    const user: ModelMessage = { role: 'user', content: 'write' };
+    const first = await agent.generate({ messages: [user], options });
+    const request = first.content.find((part) => part.type === 'tool-approval-request') as
+      | { approvalId: string }
+      | undefined;
+    expect(request).toBeDefined();
+    const second = await agent.generate({
+      messages: [
+        user,
+        ...first.response.messages,
+        {
+          role: 'tool',
+          content: [{ type: 'tool-approval-response', approvalId: request!.approvalId, approved: false }],
+        },
+      ],
+      options,
+    });
+    expect(second.text).toBe('fine, I will not');
+    expect(existsSync(file)).toBe(false);
+    const stored = await sessions.getSession({ userId: 'u', sessionId: 'agent' });
+    expect(
+      stored?.events
+        .filter((event) => event.type.startsWith('approval-'))
+        .map((event) => [
+          event.type,
+          (event.content as { id?: string; requestId?: string }).id ??
+            (event.content as { requestId: string }).requestId,
+        ]),
+    ).toEqual([
+      ['approval-request', 'approval-run'],
+      ['approval-decision', 'approval-run'],
+    ]);
+  });
+});
