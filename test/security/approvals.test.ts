@@ -1,15 +1,19 @@
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { generateText, stepCountIs } from 'ai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApprovalDecision, ApprovalRequest } from '../../src/approvals/approval-types.js';
+import type { ApprovalDecision, ApprovalEvent, ApprovalRequest } from '../../src/approvals/approval-types.js';
 import type { SkillAgentEvent } from '../../src/integrations/ai-sdk/agent-events.js';
 import { createSkillAgent } from '../../src/integrations/ai-sdk/skill-agent.js';
+import { createSkillCallContext } from '../../src/integrations/ai-sdk/skill-call-context.js';
+import { createSkillToolkit } from '../../src/integrations/ai-sdk/skill-toolkit.js';
 import { createScriptedModel, type ScriptedStep } from '../../src/integrations/ai-sdk/testing/scripted-model.js';
 import { FsSkillRepository } from '../../src/repository/fs-skill-repository.js';
 import { SandboxRuntime } from '../../src/runtime/sandbox-runtime.js';
 import { createMemorySessionStore } from '../../src/sessions/memory-session-store.js';
 import type { SessionStore } from '../../src/sessions/session-store.js';
+import { createInMemoryStateView } from '../../src/state/in-memory-state-view.js';
 import { createWorkspaceManager } from '../../src/workspace/workspace-manager.js';
 import { sandboxWorks } from '../support/services.js';
 
@@ -174,5 +178,49 @@ describe.runIf(sandboxWorks)('approval security', () => {
       'user/second',
       'someone-else/first',
     ]);
+  });
+});
+
+describe.runIf(sandboxWorks)('approval security: the AI SDK tool-approval flow', () => {
+  it('a call that needs approval only once an earlier call of the same step ran is refused, not run unasked', async () => {
+    round += 1;
+    const baseDir = join(root, `workspaces-${round}`);
+    const workspaces = createWorkspaceManager({ runtime: new SandboxRuntime(), repository, baseDir });
+    const toolkit = createSkillToolkit({
+      repository,
+      workspaces,
+      loadMode: 'session',
+      approval: { skills: ['alpha'] },
+    });
+    const recorded: ApprovalEvent[] = [];
+    const context = createSkillCallContext({
+      sessionId: 'race',
+      state: createInMemoryStateView(),
+      onApprovalEvent: (event) => recorded.push(event),
+    });
+    // One step: load alpha, and run its script through workspace_exec. When the SDK checks
+    // needsApproval, alpha is not loaded yet, so workspace_exec needs nothing; when it runs, it would
+    // stage alpha and run its script.
+    const { model } = createScriptedModel([
+      {
+        toolCalls: [
+          { name: 'skill_load', input: { skill: 'alpha' }, id: 'load' },
+          { name: 'workspace_exec', input: { command: 'bash skills/alpha/scripts/mark.sh race' }, id: 'exec' },
+        ],
+      },
+      { text: 'end' },
+    ]);
+    const result = await generateText({
+      model,
+      tools: toolkit.tools,
+      prepareStep: toolkit.prepareStep,
+      stopWhen: stepCountIs(3),
+      prompt: 'go',
+      ...toolkit.contextOptions(context),
+    });
+    expect(await markersUnder(baseDir)).toEqual([]);
+    const exec = result.steps[0]?.content.find((part) => part.type === 'tool-result' && part.toolCallId === 'exec');
+    expect(JSON.stringify(exec)).toContain("needs a person's approval and none was given");
+    expect(recorded.map((event) => event.type)).toEqual(['approval-request', 'approval-decision']);
   });
 });

@@ -1,6 +1,7 @@
 import { type Tool, tool } from 'ai';
 import {
   type ApprovalVerdict,
+  type AskForApproval,
   approvalNeverNeeded,
   approvalRequestOf,
   approveToolCall,
@@ -77,7 +78,7 @@ export function toAiSdkTool(definition: ToolDefinition<any, any>, options: ToolA
       const run = () =>
         inToolSpan(facts, async () => {
           if (gated) {
-            const verdict = await approve(context, input, toolCallId);
+            const verdict = await approve(context, input, toolCallId, executionOptions.messages);
             if (!verdict.run) return deniedToolResult(verdict);
           }
           const transaction = beginStateTransaction(context.state);
@@ -103,21 +104,32 @@ export function toAiSdkTool(definition: ToolDefinition<any, any>, options: ToolA
   };
 
   /**
-   * In-process: asks `decide`. Through the AI SDK: `execute` runs only after the application
-   * approved the request `needsApproval` raised (a denied call never gets here), so a call still
-   * pending is recorded as approved by that response.
+   * In-process: asks `decide`. Through the AI SDK: the call runs only when the messages hold the
+   * application's approval of this very call. `needsApproval` may have let a call through that
+   * needs approval by the time it runs (a skill loaded by a call of the same step became
+   * reachable), and such a call is refused, not run unasked.
    */
-  const approve = async (context: SkillCallContext, input: unknown, toolCallId: string): Promise<ApprovalVerdict> => {
+  const approve = async (
+    context: SkillCallContext,
+    input: unknown,
+    toolCallId: string,
+    messages: unknown,
+  ): Promise<ApprovalVerdict> => {
     const decide = decideOf(context);
     const askInProcess = decide === undefined ? undefined : askThroughDecide(decide);
+    const approvedThroughSdk: AskForApproval = async () =>
+      approvalAnswerOf(messages, toolCallId)?.approved === true
+        ? { decision: 'allow-once', source: 'ai-sdk-response' }
+        : { unanswered: 'it became subject to approval after the AI SDK checked it; call it again to be asked' };
     const verdict = await approveToolCall({
       options: approval,
       definition,
       input,
       context: toolContextOf(context, toolCallId),
-      ask: askInProcess ?? (async () => ({ decision: 'allow-once', source: 'ai-sdk-response' })),
+      ask: askInProcess ?? approvedThroughSdk,
       ...(context.onApprovalEvent !== undefined ? { record: context.onApprovalEvent } : {}),
-      requestRecorded: askInProcess === undefined,
+      // needsApproval recorded the request of a call the application answered.
+      requestRecorded: askInProcess === undefined && approvalAnswerOf(messages, toolCallId) !== undefined,
     });
     if (verdict.run && Object.keys(verdict.remembered).length > 0)
       context.onStateChange?.({ source: 'tool', toolCallId, toolName: definition.name, delta: verdict.remembered });
