@@ -179,6 +179,7 @@ const folderTitle = {
   'sessions/sqlite': 'Sessions',
   'sessions/redis': 'Sessions',
   'sessions/postgres': 'Sessions',
+  approvals: 'Approvals',
   'integrations/ai-sdk': 'AI SDK',
   'integrations/mcp': 'MCP',
   'integrations/ai-sdk/testing': 'Testing',

@@ -4,6 +4,18 @@
 // by one (no `export *`) so a new export in a leaf file never becomes public by accident, and each
 // comes from its leaf file so importing one name loads only the files that name needs.
 
+// A person in the loop before commands run (docs/approvals.md).
+export { describeApprovalRequest } from './approvals/approval-text.js';
+export {
+  type ApprovalDecision,
+  type ApprovalEvent,
+  type ApprovalOptions,
+  type ApprovalOutcome,
+  type ApprovalRequest,
+  type ApprovalSource,
+  approvalDecisions,
+  approvalEventTypes,
+} from './approvals/approval-types.js';
 // Bad options of any factory: one error naming the component, the option and the problem.
 export { type ConfigProblem, SkillboxConfigError } from './config/config-error.js';
 // The catalog: what the model sees of every skill before it loads one.
@@ -124,7 +136,7 @@ export type { StateView } from './state/state-view.js';
 // Model-facing tools.
 export { createSkillTools, type SkillToolProfile, type SkillToolsOptions } from './tools/create-skill-tools.js';
 export type { SkillToolName } from './tools/tool-names.js';
-export type { ToolContext, ToolDefinition } from './tools/types.js';
+export type { ToolCallDescription, ToolContext, ToolDefinition } from './tools/types.js';
 export type {
   ArtifactAddress,
   ArtifactStore,

@@ -32,5 +32,35 @@ export interface ToolDefinition<Input = unknown, Output = unknown> {
    * seeing the previous call's writes.
    */
   writesState?: boolean;
+  /**
+   * What a call would do, for a person asked to approve it (docs/approvals.md): the exact command,
+   * the skill, the files it stages, places and collects. Throws what `execute` would throw for a
+   * call it refuses outright, so nobody is asked about a call that cannot run. Absent: the call is
+   * described by its tool name and input.
+   */
+  describeCall?(input: Input, context: ToolContext): Promise<ToolCallDescription>;
   execute(input: Input, context: ToolContext): Promise<Output>;
+}
+
+/** What one call of a tool will do, as `describeCall` tells it. Paths are relative to the workspace root. */
+export interface ToolCallDescription {
+  /** The exact shell command the call runs. */
+  command?: string;
+  /** The skill whose copy the command runs in (`skill_run`). */
+  skill?: string;
+  /** The folder the command starts in, as the call gave it. */
+  cwd?: string;
+  /** Skills placed into the workspace before the command runs: the skill of `skill_run`, every loaded skill for `workspace_exec`. */
+  stagedSkills: string[];
+  /**
+   * Other skills whose copies are in the workspace already (staged by earlier calls, or loaded): the
+   * command can reach their files too, so their approval counts as well.
+   */
+  skillsInWorkspace?: string[];
+  /** The files staging places, as `skills/<skill>/<path>`. */
+  stagedFiles: string[];
+  /** Files placed from `workspace://`, `skill://` or `artifact://` sources: where from and where to. */
+  inputs: Array<{ from: string; to?: string }>;
+  /** The globs of the files collected after the run. */
+  outputs: string[];
 }

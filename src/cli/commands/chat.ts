@@ -15,6 +15,7 @@ import { type CliCommand, type CliIo, CliUsageError } from '../command.js';
 import { addMcpSkillServers } from '../mcp-skill-sources.js';
 import { oneOf, parseCommandArguments } from '../parse-command-arguments.js';
 import { describeLeftOutSkills, openRepositoryFromArgs } from '../skill-roots.js';
+import { createChatApprovalPrompt } from './chat-approval-prompt.js';
 import { createChatControls } from './chat-controls.js';
 import { outputFileNames } from './chat-output-files.js';
 import { watchChatSkills } from './chat-skill-watch.js';
@@ -23,7 +24,7 @@ import { runSlashCommand } from './chat-slash-commands.js';
 const usage = `Usage: skillbox chat [--root DIR]... [--mcp [LABEL=]CMD|URL]... [--session ID] [--once "MESSAGE"]
                     [--materialize system|tool-result] [--load-mode once|turn|session]
                     [--runtime auto|sandbox|local] [--db PATH] [--user ID] [--max-steps N]
-                    [--output-dir DIR] [--watch]
+                    [--output-dir DIR] [--watch] [--approve]
 
 An agent in the terminal over any OpenAI-compatible chat-completions endpoint, with the skills
 under the roots, skill scripts run in a workspace, and the conversation kept in SQLite.
@@ -50,6 +51,10 @@ Options:
   --output-dir DIR   where the files scripts write are copied after each turn (default
                      ./skillbox-output; out/NAME is saved as DIR/NAME)
   --watch            follow skills added, removed or edited on disk: the next turn sees them
+  --approve          ask before every skill_run and workspace_exec, showing the exact command,
+                     skill and files; answer o (once), a (always for this skill, this session)
+                     or d (deny). No answer (end of input) means the command does not run.
+                     Without --approve, commands run without asking.
 
 Environment:
   OPENAI_BASE_URL    the endpoint, e.g. https://api.openai.com/v1 or http://127.0.0.1:11434/v1
@@ -81,6 +86,8 @@ export interface ChatArguments {
   outputDir: string;
   /** Follow changes to the skill roots on disk. */
   watch: boolean;
+  /** `--approve`: ask a person before each command (chat-approval-prompt.ts). */
+  approve?: true;
 }
 
 export function parseChatArguments(args: string[]): ChatArguments {
@@ -99,6 +106,7 @@ export function parseChatArguments(args: string[]): ChatArguments {
       'max-steps': { type: 'string' },
       'output-dir': { type: 'string' },
       watch: { type: 'boolean', default: false },
+      approve: { type: 'boolean' },
     },
     allowPositionals: false,
     strict: true,
@@ -122,6 +130,7 @@ export function parseChatArguments(args: string[]): ChatArguments {
   ] as const) {
     if (value !== undefined && value.trim() === '') throw new CliUsageError(`${option} needs a non-empty value`);
   }
+  if (values.approve === true) parsed.approve = true;
   if (values.session !== undefined) parsed.sessionId = values.session;
   if (values.once !== undefined) parsed.once = values.once;
   if (values.db !== undefined) parsed.db = values.db;
@@ -325,6 +334,7 @@ async function run(args: string[], io: CliIo): Promise<number> {
     throw error;
   });
   let watcher: { close(): void } | undefined;
+  const approvalPrompt = options.approve === true ? createChatApprovalPrompt(io) : undefined;
   try {
     const provider = modules.providerModule.createOpenAICompatible({
       name: 'openai-compatible',
@@ -346,6 +356,7 @@ async function run(args: string[], io: CliIo): Promise<number> {
         loadMode: options.loadMode,
         materialize: options.materialize,
         maxSteps: options.maxSteps,
+        ...(approvalPrompt !== undefined ? { approval: approvalPrompt.approval } : {}),
       });
     let agent = makeAgent(endpoint.model);
     const userId = options.userId ?? io.env.USER ?? 'local';
@@ -414,7 +425,7 @@ async function run(args: string[], io: CliIo): Promise<number> {
       io.stderr('skillbox chat: no standard input to read messages from; use --once "MESSAGE"\n');
       return 2;
     }
-    const lines = createInterface({ input: io.stdin, terminal: false });
+    const lines = approvalPrompt?.lines() ?? createInterface({ input: io.stdin, terminal: false });
     let status = 0;
     io.stderr('> ');
     for await (const line of lines) {
@@ -433,6 +444,7 @@ async function run(args: string[], io: CliIo): Promise<number> {
     return status;
   } finally {
     watcher?.close();
+    approvalPrompt?.close();
     await sessions.close();
     await sources.close();
   }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { approvalOptionsSchema } from '../../approvals/approval-options-schema.js';
 import {
   booleanOption,
   evenWithOtherProblems,
@@ -71,6 +72,7 @@ const toolkitShape = {
   workspaces: objectWithMethods(['workspace'], 'must be a WorkspaceManager (createWorkspaceManager())').optional(),
   execution: recordOption('must be an object of execution tool options').optional(),
   executionTools: z.array(z.looseObject({ name: z.string() }), { error: 'must be an array of tools' }).optional(),
+  approval: approvalOptionsSchema.optional(),
 };
 
 interface ToolkitRuleInput {

@@ -11,6 +11,7 @@ import {
   type Tool,
   type UserModelMessage,
 } from 'ai';
+import type { ApprovalEvent, ApprovalOptions } from '../../approvals/approval-types.js';
 import { validateOptions } from '../../config/validate-options.js';
 import type { DeclaredSkillLoad } from '../../disclosure/declared-loads.js';
 import { loadedSkillNames } from '../../disclosure/loaded-skills.js';
@@ -255,6 +256,7 @@ export function createSkillAgent(options: SkillAgentOptions): SkillAgent {
     // The response messages of every finished step (the SDK's step results are cumulative).
     let completedMessages: ModelMessage[] = [];
     let usage = emptyUsage;
+    const approvalEvents: NewSessionEvent[] = [];
     const context = createSkillCallContext({
       sessionId: key.sessionId,
       userId: key.userId,
@@ -267,6 +269,8 @@ export function createSkillAgent(options: SkillAgentOptions): SkillAgent {
       onStepPrepared: (prepared: PreparedStep) => {
         activeTools = prepared.activeTools;
       },
+      onApprovalEvent: (event) => approvalEvents.push(approvalSessionEvent(event)),
+      ...(options.approval !== undefined ? { decideApproval: options.approval.decide ?? refuseWithoutDecide } : {}),
     });
 
     if (compaction !== undefined && compaction.unload.length > 0) {
@@ -289,7 +293,7 @@ export function createSkillAgent(options: SkillAgentOptions): SkillAgent {
       last.usage = { ...usage };
       const delta = stateDifference(session.state, state.snapshot());
       if (Object.keys(delta).length > 0) events.push({ author: name, type: 'state', stateDelta: delta });
-      return [...events, ...extra];
+      return [...events, ...approvalEvents, ...extra];
     };
 
     // Custom tools join every step's active tools, after the skill and pool tools.
@@ -422,12 +426,14 @@ export function createSkillAgent(options: SkillAgentOptions): SkillAgent {
     const toolkit = await toolkits.forContext(callOptions.context);
     const session = (await sessions.getSession(key, { limit: 0 })) ?? { version: 0, state: {}, events: [] };
     const state = createInMemoryStateView(session.state);
+    const approvalEvents: NewSessionEvent[] = [];
     const context: SkillCallContext = createSkillCallContext({
       sessionId: key.sessionId,
       agentName: name,
       state,
       ...(callOptions.context !== undefined ? { skillContext: callOptions.context } : {}),
       ...(callOptions.skillLoads !== undefined ? { skillLoads: callOptions.skillLoads } : {}),
+      onApprovalEvent: (event) => approvalEvents.push(approvalSessionEvent(event)),
     });
     const prepareStep: PrepareStepFunction<Record<string, Tool>> =
       customToolNames.length === 0
@@ -440,14 +446,10 @@ export function createSkillAgent(options: SkillAgentOptions): SkillAgent {
           };
     const persist = async () => {
       const delta = stateDifference(session.state, state.snapshot());
-      if (Object.keys(delta).length > 0)
-        await appendTurn(
-          sessions,
-          key,
-          [{ author: name, type: 'state', stateDelta: delta }],
-          session.version,
-          maxAppendAttempts,
-        );
+      const events: NewSessionEvent[] =
+        Object.keys(delta).length > 0 ? [{ author: name, type: 'state', stateDelta: delta }] : [];
+      events.push(...approvalEvents);
+      if (events.length > 0) await appendTurn(sessions, key, events, session.version, maxAppendAttempts);
     };
     return { toolkit, context, prepareStep, persist };
   }
@@ -506,6 +508,21 @@ export function createSkillAgent(options: SkillAgentOptions): SkillAgent {
     asAiSdkAgent: () => aiSdkAgent,
   };
 }
+
+/** An approval request or decision as the session event it is stored as. */
+function approvalSessionEvent(event: ApprovalEvent): NewSessionEvent {
+  return { author: event.author, type: event.type, content: event.content };
+}
+
+/**
+ * `run` streams a turn to its end and cannot pause for the AI SDK's approval response, so without
+ * a `decide` to ask, a call needing approval is denied, never run.
+ */
+const refuseWithoutDecide: NonNullable<ApprovalOptions['decide']> = () => {
+  throw new Error(
+    'SkillAgent.run has no approval.decide to ask a person; give createSkillAgent approval.decide, or use asAiSdkAgent() and answer the AI SDK tool-approval requests',
+  );
+};
 
 function validateCustomTools(tools: SkillAgentOptions['tools'], taken: readonly string[]): Record<string, Tool> {
   if (tools === undefined) return {};

@@ -1,3 +1,4 @@
+import type { ApprovalEvent, ApprovalOptions } from '../../approvals/approval-types.js';
 import type { DeclaredSkillLoad } from '../../disclosure/declared-loads.js';
 import type { SkillContext } from '../../repository/types.js';
 import type { StateDelta } from '../../state/state-delta.js';
@@ -39,6 +40,13 @@ export interface SkillCallContext {
   onStateChange?: (change: StateChange) => void;
   /** Told which tools each step makes active, before the model call. */
   onStepPrepared?: (prepared: PreparedStep) => void;
+  /** Told every approval request and decision (docs/approvals.md); the runner stores them as session events. */
+  onApprovalEvent?: (event: ApprovalEvent) => void;
+  /**
+   * Answers this call's approval requests in-process, instead of the toolkit's `approval.decide`
+   * or the AI SDK's tool-approval flow.
+   */
+  decideApproval?: ApprovalOptions['decide'];
 }
 
 /** What `prepareStep` decided for one step: the active tools, the loaded skills and the pool tools they named that are missing. */
@@ -66,6 +74,8 @@ export function createSkillCallContext(options: {
   skillLoads?: readonly DeclaredSkillLoad[];
   onStateChange?: (change: StateChange) => void;
   onStepPrepared?: (prepared: PreparedStep) => void;
+  onApprovalEvent?: (event: ApprovalEvent) => void;
+  decideApproval?: ApprovalOptions['decide'];
 }): SkillCallContext {
   const context: SkillCallContext = {
     sessionId: options.sessionId,
@@ -78,6 +88,8 @@ export function createSkillCallContext(options: {
   if (options.skillLoads !== undefined) context.skillLoads = options.skillLoads;
   if (options.onStateChange !== undefined) context.onStateChange = options.onStateChange;
   if (options.onStepPrepared !== undefined) context.onStepPrepared = options.onStepPrepared;
+  if (options.onApprovalEvent !== undefined) context.onApprovalEvent = options.onApprovalEvent;
+  if (options.decideApproval !== undefined) context.decideApproval = options.decideApproval;
   return context;
 }
 

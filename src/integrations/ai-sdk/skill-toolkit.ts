@@ -1,4 +1,5 @@
 import type { PrepareStepFunction, Tool } from 'ai';
+import type { ApprovalOptions } from '../../approvals/approval-types.js';
 import { validateOptions } from '../../config/validate-options.js';
 import { includesNonModelInvocable } from '../../disclosure/model-invocable-skills.js';
 import type { SkillRepository } from '../../repository/types.js';
@@ -12,11 +13,17 @@ import {
 import { resolveExecutionOptions } from '../../workspace/tools/execution-options.js';
 import { requirementCheckerFor } from '../../workspace/tools/requirement-gate.js';
 import type { WorkspaceManager } from '../../workspace/workspace-manager.js';
-import { type SkillContextCallOptions, skillContextCallOptions } from './ai-sdk-versions.js';
+import {
+  contextOfStep,
+  conversationOfStep,
+  type SkillContextCallOptions,
+  skillContextCallOptions,
+} from './ai-sdk-versions.js';
 import { SkillAgentConfigError } from './errors.js';
 import { type ExecutionSetupOptions, executionSetup } from './execution-setup.js';
+import { deniedApprovalEvents } from './sdk-approval-denials.js';
 import { skillToolkitOptionsSchema } from './skill-agent-options-schema.js';
-import type { SkillCallContext } from './skill-call-context.js';
+import { resolveSkillCallContext, type SkillCallContext } from './skill-call-context.js';
 import { createSkillPrepareStep, parseSkillSearchMode, type SkillPrepareStepOptions } from './skill-prepare-step.js';
 import { toAiSdkTools } from './tool-adapter.js';
 
@@ -48,6 +55,11 @@ export interface SkillToolkitOptions
    * skill_run refuses such a skill either way.
    */
   unmetRequirements?: UnmetRequirementsMode;
+  /**
+   * Calls that need a person's approval before they run, and how to ask (docs/approvals.md):
+   * in-process with `decide`, else through the AI SDK's tool-approval request and response.
+   */
+  approval?: ApprovalOptions;
 }
 
 /** Everything `generateText` / `streamText` / `ToolLoopAgent` need for skills. */
@@ -132,8 +144,31 @@ export function createSkillToolkit(options: SkillToolkitOptions): SkillToolkit {
   });
   const skillToolNames = definitions.map((definition) => definition.name);
   // Refuses a pool tool named like a skill tool, before anything is adapted.
-  const prepareStep = createSkillPrepareStep({ ...options, repository, skillToolNames });
-  const adapted = toAiSdkTools(definitions, options.context !== undefined ? { context: options.context } : {});
+  const skillPrepareStep = createSkillPrepareStep({ ...options, repository, skillToolNames });
+  const prepareStep: PrepareStepFunction<Record<string, Tool>> =
+    options.approval === undefined
+      ? skillPrepareStep
+      : async (step) => {
+          if (step.stepNumber === 0) {
+            const denials = deniedApprovalEvents(conversationOfStep(step), skillToolNames);
+            if (denials.length > 0) {
+              const context = resolveSkillCallContext(
+                contextOfStep(step, skillToolNames),
+                options.context,
+                'createSkillToolkit prepareStep',
+              );
+              for (const event of denials) {
+                context.onApprovalEvent?.(event);
+                options.approval?.onEvent?.(event);
+              }
+            }
+          }
+          return skillPrepareStep(step);
+        };
+  const adapted = toAiSdkTools(definitions, {
+    ...(options.context !== undefined ? { context: options.context } : {}),
+    ...(options.approval !== undefined ? { approval: options.approval } : {}),
+  });
   return {
     tools: { ...adapted, ...toolPool },
     prepareStep,

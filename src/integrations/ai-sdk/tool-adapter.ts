@@ -1,8 +1,19 @@
 import { type Tool, tool } from 'ai';
+import {
+  type ApprovalVerdict,
+  type AskForApproval,
+  approvalNeverNeeded,
+  approvalRequestOf,
+  approveToolCall,
+  askThroughDecide,
+  deniedToolResult,
+  pendingApproval,
+} from '../../approvals/approval-gate.js';
+import type { ApprovalOptions } from '../../approvals/approval-types.js';
 import { callQueueOf } from '../../state/session-call-queue.js';
 import { beginStateTransaction } from '../../state/state-transaction.js';
 import { inToolSpan } from '../../telemetry/tool-span.js';
-import type { ToolDefinition } from '../../tools/types.js';
+import type { ToolContext, ToolDefinition } from '../../tools/types.js';
 import { contextOfToolCall } from './ai-sdk-versions.js';
 import { SkillAgentConfigError } from './errors.js';
 import { resolveSkillCallContext, type SkillCallContext } from './skill-call-context.js';
@@ -14,6 +25,24 @@ export interface ToolAdapterOptions {
    * context the call carries (ai 7 `toolsContext`, ai 6 `experimental_context`) wins.
    */
   context?: SkillCallContext | (() => SkillCallContext);
+  /**
+   * Calls that need a person's approval (docs/approvals.md). With `decide`, it is asked in-process
+   * and a denied call returns a result saying so; without it, the tool's `needsApproval` makes the
+   * AI SDK emit a `tool-approval-request` the application answers.
+   */
+  approval?: ApprovalOptions;
+}
+
+function toolContextOf(context: SkillCallContext, toolCallId: string | undefined): ToolContext {
+  return {
+    sessionId: context.sessionId,
+    ...(context.userId !== undefined ? { userId: context.userId } : {}),
+    ...(context.appName !== undefined ? { appName: context.appName } : {}),
+    agentName: context.agentName,
+    ...(toolCallId !== undefined ? { toolCallId } : {}),
+    state: context.state,
+    ...(context.skillContext !== undefined ? { skillContext: context.skillContext } : {}),
+  };
 }
 
 /**
@@ -26,6 +55,10 @@ export interface ToolAdapterOptions {
  */
 // biome-ignore lint/suspicious/noExplicitAny: a definition's input and output types vary per tool; the AI SDK's Tool is untyped here too.
 export function toAiSdkTool(definition: ToolDefinition<any, any>, options: ToolAdapterOptions = {}): Tool {
+  const approval = options.approval;
+  const gated = approval !== undefined && !approvalNeverNeeded(approval, definition);
+  // The call's own decider (SkillAgent.run sets one) wins over the toolkit's.
+  const decideOf = (context: SkillCallContext) => context.decideApproval ?? approval?.decide;
   const adapted: Tool = {
     description: definition.description,
     inputSchema: definition.inputSchema,
@@ -44,6 +77,10 @@ export function toAiSdkTool(definition: ToolDefinition<any, any>, options: ToolA
       };
       const run = () =>
         inToolSpan(facts, async () => {
+          if (gated) {
+            const verdict = await approve(context, input, toolCallId, executionOptions.messages);
+            if (!verdict.run) return deniedToolResult(verdict);
+          }
           const transaction = beginStateTransaction(context.state);
           const output = await definition.execute(input, {
             sessionId: context.sessionId,
@@ -65,7 +102,89 @@ export function toAiSdkTool(definition: ToolDefinition<any, any>, options: ToolA
       return callQueueOf(context.state).run(context.sessionId, context.agentName, run);
     },
   };
+
+  /**
+   * In-process: asks `decide`. Through the AI SDK: the call runs only when the messages hold the
+   * application's approval of this very call. `needsApproval` may have let a call through that
+   * needs approval by the time it runs (a skill loaded by a call of the same step became
+   * reachable), and such a call is refused, not run unasked.
+   */
+  const approve = async (
+    context: SkillCallContext,
+    input: unknown,
+    toolCallId: string,
+    messages: unknown,
+  ): Promise<ApprovalVerdict> => {
+    const decide = decideOf(context);
+    const askInProcess = decide === undefined ? undefined : askThroughDecide(decide);
+    const approvedThroughSdk: AskForApproval = async () =>
+      approvalAnswerOf(messages, toolCallId)?.approved === true
+        ? { decision: 'allow-once', source: 'ai-sdk-response' }
+        : { unanswered: 'it became subject to approval after the AI SDK checked it; call it again to be asked' };
+    const verdict = await approveToolCall({
+      options: approval,
+      definition,
+      input,
+      context: toolContextOf(context, toolCallId),
+      ask: askInProcess ?? approvedThroughSdk,
+      ...(context.onApprovalEvent !== undefined ? { record: context.onApprovalEvent } : {}),
+      // needsApproval recorded the request of a call the application answered.
+      requestRecorded: askInProcess === undefined && approvalAnswerOf(messages, toolCallId) !== undefined,
+    });
+    if (verdict.run && Object.keys(verdict.remembered).length > 0)
+      context.onStateChange?.({ source: 'tool', toolCallId, toolName: definition.name, delta: verdict.remembered });
+    return verdict;
+  };
+  if (gated && approval?.decide === undefined) {
+    adapted.needsApproval = async (input: unknown, callOptions: { toolCallId: string; messages?: unknown }) => {
+      const context = resolveSkillCallContext(
+        contextOfToolCall(callOptions),
+        options.context,
+        `tool "${definition.name}"`,
+      );
+      // Asked in-process when the tool runs.
+      if (decideOf(context) !== undefined) return false;
+      const toolContext = toolContextOf(context, callOptions.toolCallId);
+      // A call the tool refuses outright (a skill not loaded) runs into that refusal instead of a question.
+      const pending = await pendingApproval(approval, definition, input, toolContext).catch(() => undefined);
+      if (pending === undefined || pending.pending.length === 0) return false;
+      // The SDK asks again when the application sends its answer; the request was recorded the first time.
+      if (approvalAnswerOf(callOptions.messages, callOptions.toolCallId) !== undefined) return true;
+      const request = approvalRequestOf(definition, input, toolContext, pending.description, pending.subjects);
+      const event = { type: 'approval-request' as const, author: context.agentName, content: request };
+      context.onApprovalEvent?.(event);
+      approval?.onEvent?.(event);
+      return true;
+    };
+  }
   return tool(adapted);
+}
+
+type MessagePart = { type?: unknown; toolCallId?: unknown; approvalId?: unknown; approved?: unknown; reason?: unknown };
+
+function partsOf(messages: unknown): MessagePart[] {
+  if (!Array.isArray(messages)) return [];
+  return messages.flatMap((message: { content?: unknown }) =>
+    Array.isArray(message?.content) ? (message.content as MessagePart[]) : [],
+  );
+}
+
+/**
+ * The application's answer to the AI SDK approval request of this tool call, when `messages` hold
+ * that request: `approved` is undefined while the request is still open.
+ */
+function approvalAnswerOf(
+  messages: unknown,
+  toolCallId: string,
+): { approved: boolean | undefined; reason?: unknown } | undefined {
+  const parts = partsOf(messages);
+  const request = parts.find((part) => part?.type === 'tool-approval-request' && part.toolCallId === toolCallId);
+  if (request === undefined) return undefined;
+  const response = parts.find(
+    (part) => part?.type === 'tool-approval-response' && part.approvalId === request.approvalId,
+  );
+  if (response === undefined) return { approved: undefined };
+  return { approved: response.approved === true, reason: response.reason };
 }
 
 /** Adapts a list of neutral tools to the `tools` record `generateText` / `streamText` take. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { approvalOptionsSchema } from '../../approvals/approval-options-schema.js';
 import {
   functionOption,
   nonEmptyString,
@@ -30,6 +31,7 @@ const mcpOwnOptionsSchema = optionsObject({
   log: functionOption('(line) => void').optional(),
   skillSearch: oneOf(['over-budget', 'always', 'never']).optional(),
   skillsPageSize: positiveInteger().optional(),
+  approval: approvalOptionsSchema.optional(),
 });
 
 /** `SkillMcpServerOptions`: the server's own options and the tool options it passes to createSkillTools. */

@@ -2,6 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { McpServer, type RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { type AskForApproval, approveToolCall, askThroughDecide } from '../../approvals/approval-gate.js';
+import { describeApprovalRequest } from '../../approvals/approval-text.js';
+import { type ApprovalDecision, type ApprovalOptions, approvalDecisions } from '../../approvals/approval-types.js';
 import { validateOptions } from '../../config/validate-options.js';
 import { type CatalogBudget, renderCatalogParts } from '../../disclosure/catalog.js';
 import { renderLoadedSkill } from '../../disclosure/loaded-content.js';
@@ -54,6 +57,12 @@ export interface SkillMcpServerOptions extends ModelInvocationOptions {
   searchBodies?: boolean;
   /** What the server reports as its name and version to clients; default `skillbox` / `0.1.0`. */
   serverInfo?: { name: string; version: string };
+  /**
+   * Calls that need a person's approval (docs/approvals.md). Asked through `decide` when given,
+   * else through the client's elicitation; a client without elicitation gets the call refused with
+   * a message saying approval is required. Requests and decisions go to `approval.onEvent`.
+   */
+  approval?: ApprovalOptions;
   /** Where failures that are not the model's mistake are reported; default standard error. Never standard output: that is the protocol. */
   log?: (line: string) => void;
 }
@@ -188,12 +197,38 @@ export async function createSkillMcpServer(options: SkillMcpServerOptions): Prom
   // so a failed call changes nothing and two loads cannot overwrite each other's loaded order.
   const queue = new SessionCallQueue();
 
+  const ask: AskForApproval | undefined =
+    options.approval === undefined
+      ? undefined
+      : options.approval.decide !== undefined
+        ? askThroughDecide(options.approval.decide)
+        : (request) => askThroughElicitation(server, request);
+
   const call = async (
     // biome-ignore lint/suspicious/noExplicitAny: any tool definition, whatever its input type.
     definition: ToolDefinition<any, any>,
     input: unknown,
     abortSignal: AbortSignal,
+    toolCallId: string | undefined,
   ): Promise<CallToolResult> => {
+    if (options.approval !== undefined) {
+      const verdict = await approveToolCall({
+        options: options.approval,
+        definition,
+        input,
+        context: {
+          sessionId,
+          agentName,
+          state,
+          ...(toolCallId !== undefined ? { toolCallId } : {}),
+          ...(options.skillContext !== undefined ? { skillContext: options.skillContext } : {}),
+        },
+        ask,
+      });
+      // An allow-always holds for the connection even when the call itself then fails.
+      state.commit();
+      if (!verdict.run) return { content: [{ type: 'text', text: verdict.message }], isError: true };
+    }
     const transaction = beginStateTransaction(state);
     const output = await definition.execute(input, {
       sessionId,
@@ -238,7 +273,7 @@ export async function createSkillMcpServer(options: SkillMcpServerOptions): Prom
               description,
               conversationId: sessionId,
             };
-            return await inToolSpan(facts, () => call(definition, input, extra.signal));
+            return await inToolSpan(facts, () => call(definition, input, extra.signal, facts.toolCallId));
           } catch (error) {
             if (error instanceof SkillToolError)
               return { content: [{ type: 'text', text: error.message }], isError: true };
@@ -270,4 +305,53 @@ export async function createSkillMcpServer(options: SkillMcpServerOptions): Prom
     await extension.sendListsChanged();
   };
   return { server, toolNames, instructions, state, sessionId, agentName, notifySkillsChanged };
+}
+
+/**
+ * Asks the person through the client's elicitation (a form with one choice). A client that cannot
+ * elicit, a declined or cancelled form, and a failed request all leave the call unrun.
+ */
+async function askThroughElicitation(
+  server: McpServer,
+  request: Parameters<AskForApproval>[0],
+): ReturnType<AskForApproval> {
+  if (server.server.getClientCapabilities()?.elicitation === undefined) {
+    return {
+      unanswered:
+        'this MCP client cannot ask a person (it does not support elicitation); connect with a client that does, or configure approval.decide on the server, or leave the tool and skill out of approval',
+    };
+  }
+  try {
+    const result = await server.server.elicitInput({
+      mode: 'form',
+      message: `Approve this call?\n${describeApprovalRequest(request)}`,
+      requestedSchema: {
+        type: 'object',
+        properties: {
+          decision: {
+            type: 'string',
+            title: 'Decision',
+            oneOf: [
+              { const: 'allow-once', title: 'Allow once' },
+              {
+                const: 'allow-always',
+                title: request.skill !== undefined ? 'Always for this skill' : 'Always in this session',
+              },
+              { const: 'deny', title: 'Deny' },
+            ],
+          },
+        },
+        required: ['decision'],
+      },
+    });
+    if (result.action !== 'accept') return { decision: 'deny', source: 'person' };
+    const decision = result.content?.decision;
+    if (!approvalDecisions.includes(decision as ApprovalDecision))
+      return {
+        unanswered: `the client answered ${JSON.stringify(decision)}, not one of ${approvalDecisions.join(', ')}`,
+      };
+    return { decision: decision as ApprovalDecision, source: 'person' };
+  } catch (error) {
+    return { unanswered: `asking the client failed: ${error instanceof Error ? error.message : String(error)}` };
+  }
 }

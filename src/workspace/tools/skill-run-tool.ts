@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { isSkillRunnable } from '../../disclosure/skill-activation.js';
+import { isSkillRunnable, runnableSkillNames } from '../../disclosure/skill-activation.js';
 import { SkillToolError } from '../../tools/errors.js';
-import type { ToolDefinition } from '../../tools/types.js';
+import type { ToolCallDescription, ToolContext, ToolDefinition } from '../../tools/types.js';
 import { artifactPrefixProblem, resolveOutputSpec } from '../outputs/output-spec.js';
 import { maxEditorTextLength, placeEditorText } from './editor-text.js';
 import { executeCommand } from './execute-command.js';
@@ -89,13 +89,26 @@ export function createSkillRunTool(options: ResolvedExecutionOptions): ToolDefin
       'Returns stdout, stderr, exit_code, timed_out and output_files (text inline, each with a workspace:// ref); treat exit_code != 0 or timed_out as failure.' +
       options.policy.describe(),
     inputSchema: inputSchema(options.skillNames),
+    async describeCall(input, context) {
+      const skill = input.skill.trim();
+      refuseUnloadedSkill(options, skill, context);
+      return {
+        command: input.command,
+        skill,
+        ...(input.cwd !== undefined ? { cwd: input.cwd } : {}),
+        stagedSkills: [skill],
+        skillsInWorkspace: await skillsInWorkspace(options, context, [skill]),
+        stagedFiles: await stagedFilesOf([skill], options, context),
+        inputs: (input.inputs ?? []).map((entry) => ({
+          from: entry.from,
+          ...(entry.to !== undefined ? { to: entry.to } : {}),
+        })),
+        outputs: input.output_files ?? [defaultOutputs],
+      };
+    },
     async execute(input, context) {
       const skill = input.skill.trim();
-      if (options.requireSkillLoaded && !isSkillRunnable(context.state, context.agentName, skill)) {
-        throw new SkillToolError(
-          `skill_run requires skill_load first for "${skill}": call skill_load with {"skill": "${skill}"}, read its instructions, then run the command`,
-        );
-      }
+      refuseUnloadedSkill(options, skill, context);
       const fields = checkRunFields(input, options);
       await refuseUnmetRequirements(options, skill, context);
       return executeCommand(
@@ -173,4 +186,54 @@ function checkRunFields(input: SkillRunInput, options: ResolvedExecutionOptions)
       refuse('editor_text is not available when command lists (allowedCommands/deniedCommands) are in force');
   }
   return { outputs, artifactPrefix: outputs?.namePrefix || artifactPrefix, editorText, warnings };
+}
+
+function refuseUnloadedSkill(options: ResolvedExecutionOptions, skill: string, context: ToolContext): void {
+  if (options.requireSkillLoaded && !isSkillRunnable(context.state, context.agentName, skill)) {
+    throw new SkillToolError(
+      `skill_run requires skill_load first for "${skill}": call skill_load with {"skill": "${skill}"}, read its instructions, then run the command`,
+    );
+  }
+}
+
+/** What a call collects when it names no output_files. */
+export const defaultOutputs = 'out/** (the files this run writes)';
+
+/** The files staging places for `skills`, as `skills/<skill>/<path>`; a skill that cannot be listed is named by its folder. */
+export async function stagedFilesOf(
+  skills: readonly string[],
+  options: ResolvedExecutionOptions,
+  context: ToolContext,
+): Promise<ToolCallDescription['stagedFiles']> {
+  const files: string[] = [];
+  for (const skill of skills) {
+    // The repository staging reads: the tools' own, else the workspace manager's.
+    const repository = options.repository ?? options.workspaces.repository;
+    const listed = await repository.listFiles(skill, context.skillContext).catch(() => undefined);
+    if (listed === undefined) files.push(`skills/${skill}/`);
+    else files.push(...listed.map((path) => `skills/${skill}/${path}`));
+  }
+  return files;
+}
+
+/**
+ * Skills other than `staged` whose copies a command in this session's workspace can reach: those
+ * loaded now (a later call stages them) and those staged by earlier calls (metadata.json).
+ */
+export async function skillsInWorkspace(
+  options: ResolvedExecutionOptions,
+  context: ToolContext,
+  staged: readonly string[],
+): Promise<string[]> {
+  const workspace = await options.workspaces.workspace({
+    ...(context.appName !== undefined ? { appName: context.appName } : {}),
+    ...(context.userId !== undefined ? { userId: context.userId } : {}),
+    sessionId: context.sessionId,
+  });
+  const present = new Set([
+    ...runnableSkillNames(context.state, context.agentName),
+    ...Object.keys((await workspace.metadata()).skills),
+  ]);
+  for (const name of staged) present.delete(name);
+  return [...present].sort();
 }

@@ -6,6 +6,7 @@ import type { ToolDefinition } from '../../tools/types.js';
 import { executeCommand } from './execute-command.js';
 import type { ResolvedExecutionOptions } from './execution-options.js';
 import type { SkillRunResult } from './run-result.js';
+import { defaultOutputs, skillsInWorkspace, stagedFilesOf } from './skill-run-tool.js';
 
 const inputSchema = z.object({
   command: z.string().min(1).describe('Shell command, run with bash in the workspace root.'),
@@ -46,6 +47,18 @@ export function createWorkspaceExecTool(
       'Without a prior skill_load, a skill is not under skills/. Returns stdout, stderr, exit_code, timed_out and output_files, as skill_run does.' +
       options.policy.describe(),
     inputSchema,
+    async describeCall(input, context) {
+      const staged = loadedSkills(context.state, context.agentName);
+      return {
+        command: input.command,
+        ...(input.cwd !== undefined ? { cwd: input.cwd } : {}),
+        stagedSkills: staged,
+        skillsInWorkspace: await skillsInWorkspace(options, context, staged),
+        stagedFiles: await stagedFilesOf(staged, options, context),
+        inputs: [],
+        outputs: input.output_files ?? [defaultOutputs],
+      };
+    },
     async execute(input, context) {
       return executeCommand(
         options,
