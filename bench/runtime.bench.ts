@@ -10,7 +10,15 @@ import { LocalRuntime } from '../src/runtime/local-runtime.js';
 import type { RuntimeCommand, WorkspaceRuntime } from '../src/runtime/runtime-types.js';
 import { SandboxRuntime } from '../src/runtime/sandbox-runtime.js';
 import { detectSandboxSupport } from '../src/runtime/sandbox-support.js';
-import { bareSpawn, interleavedMedians, packageVersion, reportRatio, spreadOf } from './bench-support.js';
+import {
+  bareSpawn,
+  baselineLabel,
+  importBaseline,
+  interleavedMedians,
+  packageVersion,
+  reportRatio,
+  spreadOf,
+} from './bench-support.js';
 
 const RUNS = Number(process.env.RUNTIME_BENCH_RUNS ?? 25);
 const WARMUP = 3;
@@ -110,8 +118,24 @@ export async function run(): Promise<void> {
     });
     const bareArgs = [...mounts, 'true'];
     const peer = await sandboxRuntimePeer(workspace);
+    // `--baseline=<commit>`: the same runtime built from that commit's src/, timed in the same rounds.
+    const baseline =
+      await importBaseline<typeof import('../src/runtime/sandbox-runtime.js')>('runtime/sandbox-runtime.ts');
     const sandbox = await interleavedMedians(
       {
+        // No-ops without a baseline (their rows are then left out).
+        baselineCapped: baseline ? runTrue(new baseline.SandboxRuntime(), workspace) : async () => {},
+        baselineUnlimited: baseline
+          ? runTrue(
+              new baseline.SandboxRuntime({
+                maxProcesses: null,
+                maxMemoryBytes: null,
+                maxFileSizeBytes: null,
+                maxCpus: null,
+              }),
+              workspace,
+            )
+          : async () => {},
         // A no-op where the peer cannot run (its row is then left out).
         peer: peer ? peer.run : async () => {},
         floor: () => bareSpawn(support.bubblewrapPath, bareArgs, env),
@@ -131,6 +155,10 @@ export async function run(): Promise<void> {
     row(`SandboxRuntime argv ["true"] (process cap: ${support.processLimit})`, sandbox.capped, sandbox.floor);
     row('SandboxRuntime, no process cap', sandbox.uncapped, sandbox.floor);
     row('SandboxRuntime, no limits at all', sandbox.unlimited, sandbox.floor);
+    if (baseline) {
+      row(`${baselineLabel()}: SandboxRuntime, every limit`, sandbox.baselineCapped, sandbox.floor);
+      row(`${baselineLabel()}: SandboxRuntime, no limits at all`, sandbox.baselineUnlimited, sandbox.floor);
+    }
     if (peer) {
       row(
         `@anthropic-ai/sandbox-runtime ${packageVersion('@anthropic-ai/sandbox-runtime')} (wrapWithSandbox, bash -c)`,
@@ -149,6 +177,12 @@ export async function run(): Promise<void> {
       ratio: ratioOfMedians(sandbox.capped),
       goal: `<= bare bwrap + 5 ms (${((sandbox.floor + 5) / sandbox.floor).toFixed(2)} here)`,
     });
+    if (baseline)
+      reportRatio({
+        benchmark: 'runtime',
+        comparison: `SandboxRuntime \`true\`, every limit / ${baselineLabel()}`,
+        ratio: spreadOf([sandbox.capped / sandbox.baselineCapped]),
+      });
     if (peer)
       reportRatio({
         benchmark: 'runtime',

@@ -225,18 +225,17 @@ function limitDescription(limit: RunLimit, limits: SandboxRuntime['limits']): st
 }
 
 /**
- * bwrap reports the sandbox's first process on --info-fd and waits on --block-fd before it runs the program:
- * in between, both bwrap and that process join the cgroup, so every later fork is counted. bwrap
- * itself is moved at once, while it is still setting up, so the kernel's wait on the first move
- * (see RunCgroup.addInBackground) runs alongside the set-up.
+ * bwrap reports the sandbox's first process on --info-fd right after creating it, and that process
+ * waits on --block-fd before it runs the program: it joins the cgroup in between, so the command
+ * and every process it starts are counted. The move starts as soon as the pid is known, so the
+ * kernel's wait on a first move (see RunCgroup.addInBackground) runs alongside bubblewrap's mount
+ * set-up instead of after it. bwrap itself stays outside: it forks nothing after that first
+ * process, and moving it too only added a serial round of moves to every run.
  */
 async function joinCgroup(child: ChildProcess, cgroup: RunCgroup): Promise<void> {
   const pipes = child.stdio as unknown as (Readable | Writable)[];
   const info = pipes[INFO_FD] as Readable;
   const go = pipes[BLOCK_FD] as Writable;
-  const bubblewrapJoined = cgroup.addInBackground(child.pid as number);
-  // Awaited below; this only keeps a failure that comes before then from counting as unhandled.
-  bubblewrapJoined.catch(() => {});
   const sandboxPid = await new Promise<number>((resolvePid, reject) => {
     let text = '';
     const onData = (chunk: Buffer): void => {
@@ -250,8 +249,7 @@ async function joinCgroup(child: ChildProcess, cgroup: RunCgroup): Promise<void>
     info.on('data', onData);
     info.once('close', () => reject(new Error('bubblewrap exited before reporting its sandbox process')));
   });
-  await bubblewrapJoined;
-  cgroup.add(sandboxPid);
+  await cgroup.addInBackground(sandboxPid);
   go.on('error', () => {});
   go.end('go');
 }
