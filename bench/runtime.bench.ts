@@ -15,9 +15,11 @@ import {
   baselineLabel,
   importBaseline,
   interleavedMedians,
+  interleavedTimes,
+  median,
   packageVersion,
+  pairedRatio,
   reportRatio,
-  spreadOf,
 } from './bench-support.js';
 
 const RUNS = Number(process.env.RUNTIME_BENCH_RUNS ?? 25);
@@ -121,7 +123,7 @@ export async function run(): Promise<void> {
     // `--baseline=<commit>`: the same runtime built from that commit's src/, timed in the same rounds.
     const baseline =
       await importBaseline<typeof import('../src/runtime/sandbox-runtime.js')>('runtime/sandbox-runtime.ts');
-    const sandbox = await interleavedMedians(
+    const samples = await interleavedTimes(
       {
         // No-ops without a baseline (their rows are then left out).
         baselineCapped: baseline ? runTrue(new baseline.SandboxRuntime(), workspace) : async () => {},
@@ -150,6 +152,9 @@ export async function run(): Promise<void> {
       RUNS,
       WARMUP,
     );
+    const sandbox = Object.fromEntries(
+      Object.entries(samples).map(([name, times]) => [name, median(times as number[])]),
+    ) as Record<keyof typeof samples, number>;
     row('floor: bare bwrap … true (same mounts)', sandbox.floor, sandbox.floor);
     row('bare bwrap + seccomp, --args, --as-pid-1 (no prelude)', sandbox.hardened, sandbox.floor);
     row(`SandboxRuntime argv ["true"] (process cap: ${support.processLimit})`, sandbox.capped, sandbox.floor);
@@ -170,24 +175,31 @@ export async function run(): Promise<void> {
     console.log(
       `SandboxRuntime over bare bwrap: ${(sandbox.capped - sandbox.floor).toFixed(1)} ms with every limit (goal: <= 5 ms), ${(sandbox.unlimited - sandbox.floor).toFixed(1)} ms with none`,
     );
-    const ratioOfMedians = (value: number) => spreadOf([value / sandbox.floor]);
+    // Each sample over the floor's sample of the same round: load that drifts between rounds cancels.
+    const overFloor = (name: keyof typeof samples) => pairedRatio(samples[name], samples.floor);
     reportRatio({
       benchmark: 'runtime',
       comparison: 'SandboxRuntime `true`, every limit / bare bwrap',
-      ratio: ratioOfMedians(sandbox.capped),
+      ratio: overFloor('capped'),
       goal: `<= bare bwrap + 5 ms (${((sandbox.floor + 5) / sandbox.floor).toFixed(2)} here)`,
     });
     if (baseline)
       reportRatio({
         benchmark: 'runtime',
         comparison: `SandboxRuntime \`true\`, every limit / ${baselineLabel()}`,
-        ratio: spreadOf([sandbox.capped / sandbox.baselineCapped]),
+        ratio: pairedRatio(samples.capped, samples.baselineCapped),
+      });
+    if (baseline)
+      reportRatio({
+        benchmark: 'runtime',
+        comparison: `SandboxRuntime \`true\`, no limits / ${baselineLabel()}`,
+        ratio: pairedRatio(samples.unlimited, samples.baselineUnlimited),
       });
     if (peer)
       reportRatio({
         benchmark: 'runtime',
         comparison: '@anthropic-ai/sandbox-runtime `true` / bare bwrap',
-        ratio: ratioOfMedians(sandbox.peer),
+        ratio: overFloor('peer'),
       });
   } finally {
     rmSync(workspace, { recursive: true, force: true });
