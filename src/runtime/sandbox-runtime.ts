@@ -14,7 +14,7 @@ import { commandProcessFields, runProcess } from './run-process.js';
 import { withRunSpan } from './run-span.js';
 import { sandboxRuntimeOptionsSchema } from './runtime-options-schema.js';
 import type { RuntimeCommand, RuntimeResult, WorkspaceRuntime } from './runtime-types.js';
-import { preludeArguments, preludeScript } from './sandbox-prelude.js';
+import { createPrelude, type Prelude, preludeArguments } from './sandbox-prelude.js';
 import { detectSandboxSupport } from './sandbox-support.js';
 import { shellArgv } from './shell-argv.js';
 import { validateRuntimeCommand } from './validate-command.js';
@@ -78,9 +78,8 @@ export class SandboxRuntime implements WorkspaceRuntime {
     maxSharedMemoryBytes: number | null;
     maxCpus: number | null;
   };
-  private readonly bashPath: string;
-  /** The prelude's script (fd closing and rlimits), fixed for the runtime's life. */
-  private readonly preludeScript: string;
+  /** The prelude's shells and scripts (fd closing and rlimits), fixed for the runtime's life. */
+  private readonly prelude: Prelude;
   private readonly seccompFilter: Buffer;
   private readonly cgroupLimits: boolean;
   private readonly sizedTmpfs: boolean;
@@ -116,12 +115,11 @@ export class SandboxRuntime implements WorkspaceRuntime {
         `names no executable: "${shellName}" is not in the system folders ${SYSTEM_PATH}, which the sandbox mounts`,
       );
     this.shell = shell;
-    this.bashPath = support.bashPath;
     this.seccompFilter = support.seccompFilter;
     this.bubblewrapPath = support.bubblewrapPath;
     this.cgroupLimits = support.processLimit === 'cgroup';
     this.sizedTmpfs = support.sizedTmpfs;
-    this.preludeScript = preludeScript(this.limits);
+    this.prelude = createPrelude(this.limits, support.bashPath, findExecutable('dash', SYSTEM_PATH));
   }
 
   guestPath(hostPath: string, workspaceRoot: string): string {
@@ -182,13 +180,7 @@ export class SandboxRuntime implements WorkspaceRuntime {
       try {
         const outcome = await runProcess({
           file: this.bubblewrapPath,
-          args: [
-            '--args',
-            String(ARGUMENTS_FD),
-            '--',
-            ...preludeArguments(this.bashPath, this.preludeScript, command.env),
-            ...program,
-          ],
+          args: ['--args', String(ARGUMENTS_FD), '--', ...preludeArguments(this.prelude, command.env), ...program],
           inputPipes: [Buffer.from(options.map((option) => `${option}\0`).join(''), 'utf8'), this.seccompFilter],
           cwd: '/',
           // bwrap passes its own environment on unchanged: this is the command's whole environment.
