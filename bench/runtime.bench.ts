@@ -10,7 +10,17 @@ import { LocalRuntime } from '../src/runtime/local-runtime.js';
 import type { RuntimeCommand, WorkspaceRuntime } from '../src/runtime/runtime-types.js';
 import { SandboxRuntime } from '../src/runtime/sandbox-runtime.js';
 import { detectSandboxSupport } from '../src/runtime/sandbox-support.js';
-import { bareSpawn, interleavedMedians, packageVersion, reportRatio, spreadOf } from './bench-support.js';
+import {
+  bareSpawn,
+  baselineLabel,
+  importBaseline,
+  interleavedMedians,
+  interleavedTimes,
+  median,
+  packageVersion,
+  pairedRatio,
+  reportRatio,
+} from './bench-support.js';
 
 const RUNS = Number(process.env.RUNTIME_BENCH_RUNS ?? 25);
 const WARMUP = 3;
@@ -110,8 +120,24 @@ export async function run(): Promise<void> {
     });
     const bareArgs = [...mounts, 'true'];
     const peer = await sandboxRuntimePeer(workspace);
-    const sandbox = await interleavedMedians(
+    // `--baseline=<commit>`: the same runtime built from that commit's src/, timed in the same rounds.
+    const baseline =
+      await importBaseline<typeof import('../src/runtime/sandbox-runtime.js')>('runtime/sandbox-runtime.ts');
+    const samples = await interleavedTimes(
       {
+        // No-ops without a baseline (their rows are then left out).
+        baselineCapped: baseline ? runTrue(new baseline.SandboxRuntime(), workspace) : async () => {},
+        baselineUnlimited: baseline
+          ? runTrue(
+              new baseline.SandboxRuntime({
+                maxProcesses: null,
+                maxMemoryBytes: null,
+                maxFileSizeBytes: null,
+                maxCpus: null,
+              }),
+              workspace,
+            )
+          : async () => {},
         // A no-op where the peer cannot run (its row is then left out).
         peer: peer ? peer.run : async () => {},
         floor: () => bareSpawn(support.bubblewrapPath, bareArgs, env),
@@ -126,11 +152,18 @@ export async function run(): Promise<void> {
       RUNS,
       WARMUP,
     );
+    const sandbox = Object.fromEntries(
+      Object.entries(samples).map(([name, times]) => [name, median(times as number[])]),
+    ) as Record<keyof typeof samples, number>;
     row('floor: bare bwrap … true (same mounts)', sandbox.floor, sandbox.floor);
     row('bare bwrap + seccomp, --args, --as-pid-1 (no prelude)', sandbox.hardened, sandbox.floor);
     row(`SandboxRuntime argv ["true"] (process cap: ${support.processLimit})`, sandbox.capped, sandbox.floor);
     row('SandboxRuntime, no process cap', sandbox.uncapped, sandbox.floor);
     row('SandboxRuntime, no limits at all', sandbox.unlimited, sandbox.floor);
+    if (baseline) {
+      row(`${baselineLabel()}: SandboxRuntime, every limit`, sandbox.baselineCapped, sandbox.floor);
+      row(`${baselineLabel()}: SandboxRuntime, no limits at all`, sandbox.baselineUnlimited, sandbox.floor);
+    }
     if (peer) {
       row(
         `@anthropic-ai/sandbox-runtime ${packageVersion('@anthropic-ai/sandbox-runtime')} (wrapWithSandbox, bash -c)`,
@@ -142,18 +175,31 @@ export async function run(): Promise<void> {
     console.log(
       `SandboxRuntime over bare bwrap: ${(sandbox.capped - sandbox.floor).toFixed(1)} ms with every limit (goal: <= 5 ms), ${(sandbox.unlimited - sandbox.floor).toFixed(1)} ms with none`,
     );
-    const ratioOfMedians = (value: number) => spreadOf([value / sandbox.floor]);
+    // Each sample over the floor's sample of the same round: load that drifts between rounds cancels.
+    const overFloor = (name: keyof typeof samples) => pairedRatio(samples[name], samples.floor);
     reportRatio({
       benchmark: 'runtime',
       comparison: 'SandboxRuntime `true`, every limit / bare bwrap',
-      ratio: ratioOfMedians(sandbox.capped),
+      ratio: overFloor('capped'),
       goal: `<= bare bwrap + 5 ms (${((sandbox.floor + 5) / sandbox.floor).toFixed(2)} here)`,
     });
+    if (baseline)
+      reportRatio({
+        benchmark: 'runtime',
+        comparison: `SandboxRuntime \`true\`, every limit / ${baselineLabel()}`,
+        ratio: pairedRatio(samples.capped, samples.baselineCapped),
+      });
+    if (baseline)
+      reportRatio({
+        benchmark: 'runtime',
+        comparison: `SandboxRuntime \`true\`, no limits / ${baselineLabel()}`,
+        ratio: pairedRatio(samples.unlimited, samples.baselineUnlimited),
+      });
     if (peer)
       reportRatio({
         benchmark: 'runtime',
         comparison: '@anthropic-ai/sandbox-runtime `true` / bare bwrap',
-        ratio: ratioOfMedians(sandbox.peer),
+        ratio: overFloor('peer'),
       });
   } finally {
     rmSync(workspace, { recursive: true, force: true });

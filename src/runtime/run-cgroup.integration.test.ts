@@ -68,6 +68,42 @@ describe.runIf(pidsCgroupParent() !== undefined)('pids cgroup pool', () => {
     await cgroup.release();
   });
 
+  it('moves a process into every hierarchy at once, and a pooled cgroup takes the next run the same way', async () => {
+    const limits = { maxProcesses: 23, maxMemoryBytes: 96 * 1024 * 1024, maxCpus: 1 };
+    for (let round = 0; round < 2; round += 1) {
+      const cgroup = RunCgroup.acquire(limits) as RunCgroup;
+      const sleeper = spawn('sleep', ['30'], { stdio: 'ignore' });
+      const exited = new Promise((resolve) => sleeper.once('exit', resolve));
+      await cgroup.addInBackground(sleeper.pid as number);
+      const folders = [cgroup.path, cgroup.memoryPath, cgroup.cpuPath].filter(
+        (folder): folder is string => folder !== undefined,
+      );
+      for (const folder of folders)
+        expect(readFileSync(join(folder, 'cgroup.procs'), 'utf8').trim()).toBe(String(sleeper.pid));
+      // The kernel's own view: the process names this cgroup in each of its hierarchies.
+      const membership = readFileSync(`/proc/${sleeper.pid}/cgroup`, 'utf8');
+      for (const folder of folders) expect(membership).toContain(`/skillbox/${folder.split('/').pop()}\n`);
+      await cgroup.release();
+      await exited;
+    }
+  });
+
+  it('skips a run folder name another copy of this module in the same process already took', async () => {
+    // A dependency installed twice loads this module twice; both count run folders from 1.
+    const copy = (await import(
+      /* @vite-ignore */ `${new URL('./run-cgroup.ts', import.meta.url).href}?second-copy`
+    )) as typeof import('./run-cgroup.js');
+    expect(copy.RunCgroup).not.toBe(RunCgroup);
+    const limits = { maxProcesses: 29, maxMemoryBytes: null };
+    const mine = RunCgroup.acquire(limits) as RunCgroup;
+    const theirs = copy.RunCgroup.acquire(limits);
+    expect(theirs).toBeDefined();
+    expect(theirs?.path).not.toBe(mine.path);
+    expect(readFileSync(join(theirs?.path as string, 'pids.max'), 'utf8').trim()).toBe('29');
+    await theirs?.release();
+    await mine.release();
+  });
+
   it('removes pooled cgroups when the process exits', () => {
     const script = `
       import { RunCgroup } from './src/runtime/run-cgroup.ts';

@@ -1,5 +1,15 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmdirSync,
+  write,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { join } from 'node:path';
 
 /** What one run's cgroup caps: processes (always) and, where the memory controller is available, memory. */
@@ -63,6 +73,12 @@ export class RunCgroup {
   /** The counters when this run began. */
   private baseline: CapCounters = { processes: 0, memory: 0, cpu: 0 };
 
+  /**
+   * `cgroup.procs` of each folder, opened once for the cgroup's life: a move is then one write, a
+   * single round trip to the thread pool instead of the three of an open, a write and a close.
+   */
+  private membershipFiles: number[] | undefined;
+
   /** An empty cgroup with these caps (pooled or fresh), or undefined where cgroups cannot be created. */
   static acquire(limits: RunCgroupLimits): RunCgroup | undefined {
     const pooled = takeIdle(poolKey(limits));
@@ -78,12 +94,9 @@ export class RunCgroup {
     }
     const parent = pidsCgroupParent();
     if (!parent) return undefined;
-    counter += 1;
-    const name = `run-${process.pid}-${counter}`;
-    const path = join(parent, name);
     const created: string[] = [];
     try {
-      mkdirSync(path);
+      const { name, path } = makeRunFolder(parent);
       created.push(path);
       const ownFolder = (controller: CgroupParent | undefined): string | undefined => {
         if (controller === undefined || (controller.version === 2 && controller.path === parent)) return undefined;
@@ -158,17 +171,40 @@ export class RunCgroup {
   }
 
   add(pid: number): void {
-    for (const folder of this.folders()) writeFileSync(join(folder, 'cgroup.procs'), String(pid));
+    for (const file of this.openMembershipFiles()) writeSync(file, String(pid));
   }
 
   /**
-   * `add` on libuv's thread pool, for a process that is starting up meanwhile. The first move
-   * into a cgroup after a quiet spell waits for an RCU grace period in the kernel (several
-   * milliseconds, more on a loaded host; the moves right after it are quick): started while
-   * bubblewrap sets up the sandbox, that wait overlaps the set-up instead of following it.
+   * `add` on libuv's thread pool, every hierarchy at once, for a process that is starting up
+   * meanwhile. The first move into a cgroup after a quiet spell waits for an RCU grace period in
+   * the kernel (several milliseconds, more on a loaded host; the moves right after it are quick):
+   * started while bubblewrap sets up the sandbox, that wait overlaps the set-up instead of
+   * following it.
    */
   async addInBackground(pid: number): Promise<void> {
-    for (const folder of this.folders()) await writeFile(join(folder, 'cgroup.procs'), String(pid));
+    const text = String(pid);
+    await Promise.all(
+      this.openMembershipFiles().map(
+        (file) =>
+          new Promise<void>((resolve, reject) => write(file, text, (error) => (error ? reject(error) : resolve()))),
+      ),
+    );
+  }
+
+  private openMembershipFiles(): number[] {
+    this.membershipFiles ??= this.folders().map((folder) => openSync(join(folder, 'cgroup.procs'), 'w'));
+    return this.membershipFiles;
+  }
+
+  private closeMembershipFiles(): void {
+    for (const file of this.membershipFiles ?? []) {
+      try {
+        closeSync(file);
+      } catch {
+        // already closed
+      }
+    }
+    this.membershipFiles = undefined;
   }
 
   private folders(): string[] {
@@ -180,6 +216,7 @@ export class RunCgroup {
   }
 
   private removeFolders(): boolean {
+    this.closeMembershipFiles();
     return this.folders().every((folder) => tryRemove(folder));
   }
 
@@ -287,6 +324,24 @@ function removeIdleOnExit(): void {
 }
 
 let counter = 0;
+
+/**
+ * A new `run-<pid>-<n>` folder. A name already taken is skipped rather than fatal: a second copy of
+ * this module in the same process (a dependency installed twice) counts from 1 as well.
+ */
+function makeRunFolder(parent: string): { name: string; path: string } {
+  for (;;) {
+    counter += 1;
+    const name = `run-${process.pid}-${counter}`;
+    const path = join(parent, name);
+    try {
+      mkdirSync(path);
+      return { name, path };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+  }
+}
 let pidsProbe: { parent: CgroupParent | undefined } | undefined;
 let memoryProbe: { parent: CgroupParent | undefined } | undefined;
 let cpuProbe: { parent: CgroupParent | undefined } | undefined;

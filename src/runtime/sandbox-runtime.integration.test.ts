@@ -61,6 +61,17 @@ describe.runIf(sandboxWorks)('sandbox runtime', () => {
       expect(result).toMatchObject({ stdout: '{"ok": 1}\na,b,', exitCode: 0 });
     });
 
+    it('passes on environment names that are not shell identifiers, and leaves a variable named like a prelude loop variable as given', async () => {
+      // dash drops such names, so they get the bash prelude; `fd` is the name both preludes loop with.
+      const runtime = new SandboxRuntime();
+      const env = { PATH: '/usr/bin:/bin', 'odd-name': 'kept', fd: 'mine' };
+      const result = await runtime.run({ ...command, env, argv: ['env'] });
+      expect(result.exitCode).toBe(0);
+      expect(result.stdout.split('\n')).toEqual(expect.arrayContaining(['odd-name=kept', 'fd=mine']));
+      const plain = await runtime.run({ ...command, env: { PATH: '/usr/bin:/bin', fd: 'mine' }, argv: ['env'] });
+      expect(plain.stdout.split('\n')).toContain('fd=mine');
+    });
+
     it('applies the memory and file-size limits', async () => {
       const runtime = new SandboxRuntime({ maxFileSizeBytes: 1024 * 1024, maxMemoryBytes: 512 * 1024 * 1024 });
       const big = await runtime.run({

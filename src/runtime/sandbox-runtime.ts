@@ -14,7 +14,7 @@ import { commandProcessFields, runProcess } from './run-process.js';
 import { withRunSpan } from './run-span.js';
 import { sandboxRuntimeOptionsSchema } from './runtime-options-schema.js';
 import type { RuntimeCommand, RuntimeResult, WorkspaceRuntime } from './runtime-types.js';
-import { preludeArguments, preludeScript } from './sandbox-prelude.js';
+import { createPrelude, type Prelude, preludeArguments } from './sandbox-prelude.js';
 import { detectSandboxSupport } from './sandbox-support.js';
 import { shellArgv } from './shell-argv.js';
 import { validateRuntimeCommand } from './validate-command.js';
@@ -78,9 +78,8 @@ export class SandboxRuntime implements WorkspaceRuntime {
     maxSharedMemoryBytes: number | null;
     maxCpus: number | null;
   };
-  private readonly bashPath: string;
-  /** The prelude's script (fd closing and rlimits), fixed for the runtime's life. */
-  private readonly preludeScript: string;
+  /** The prelude's shells and scripts (fd closing and rlimits), fixed for the runtime's life. */
+  private readonly prelude: Prelude;
   private readonly seccompFilter: Buffer;
   private readonly cgroupLimits: boolean;
   private readonly sizedTmpfs: boolean;
@@ -116,12 +115,11 @@ export class SandboxRuntime implements WorkspaceRuntime {
         `names no executable: "${shellName}" is not in the system folders ${SYSTEM_PATH}, which the sandbox mounts`,
       );
     this.shell = shell;
-    this.bashPath = support.bashPath;
     this.seccompFilter = support.seccompFilter;
     this.bubblewrapPath = support.bubblewrapPath;
     this.cgroupLimits = support.processLimit === 'cgroup';
     this.sizedTmpfs = support.sizedTmpfs;
-    this.preludeScript = preludeScript(this.limits);
+    this.prelude = createPrelude(this.limits, support.bashPath, findExecutable('dash', SYSTEM_PATH));
   }
 
   guestPath(hostPath: string, workspaceRoot: string): string {
@@ -182,13 +180,7 @@ export class SandboxRuntime implements WorkspaceRuntime {
       try {
         const outcome = await runProcess({
           file: this.bubblewrapPath,
-          args: [
-            '--args',
-            String(ARGUMENTS_FD),
-            '--',
-            ...preludeArguments(this.bashPath, this.preludeScript, command.env),
-            ...program,
-          ],
+          args: ['--args', String(ARGUMENTS_FD), '--', ...preludeArguments(this.prelude, command.env), ...program],
           inputPipes: [Buffer.from(options.map((option) => `${option}\0`).join(''), 'utf8'), this.seccompFilter],
           cwd: '/',
           // bwrap passes its own environment on unchanged: this is the command's whole environment.
@@ -225,18 +217,17 @@ function limitDescription(limit: RunLimit, limits: SandboxRuntime['limits']): st
 }
 
 /**
- * bwrap reports the sandbox's first process on --info-fd and waits on --block-fd before it runs the program:
- * in between, both bwrap and that process join the cgroup, so every later fork is counted. bwrap
- * itself is moved at once, while it is still setting up, so the kernel's wait on the first move
- * (see RunCgroup.addInBackground) runs alongside the set-up.
+ * bwrap reports the sandbox's first process on --info-fd right after creating it, and that process
+ * waits on --block-fd before it runs the program: it joins the cgroup in between, so the command
+ * and every process it starts are counted. The move starts as soon as the pid is known, so the
+ * kernel's wait on a first move (see RunCgroup.addInBackground) runs alongside bubblewrap's mount
+ * set-up instead of after it. bwrap itself stays outside: it forks nothing after that first
+ * process, and moving it too only added a serial round of moves to every run.
  */
 async function joinCgroup(child: ChildProcess, cgroup: RunCgroup): Promise<void> {
   const pipes = child.stdio as unknown as (Readable | Writable)[];
   const info = pipes[INFO_FD] as Readable;
   const go = pipes[BLOCK_FD] as Writable;
-  const bubblewrapJoined = cgroup.addInBackground(child.pid as number);
-  // Awaited below; this only keeps a failure that comes before then from counting as unhandled.
-  bubblewrapJoined.catch(() => {});
   const sandboxPid = await new Promise<number>((resolvePid, reject) => {
     let text = '';
     const onData = (chunk: Buffer): void => {
@@ -250,8 +241,7 @@ async function joinCgroup(child: ChildProcess, cgroup: RunCgroup): Promise<void>
     info.on('data', onData);
     info.once('close', () => reject(new Error('bubblewrap exited before reporting its sandbox process')));
   });
-  await bubblewrapJoined;
-  cgroup.add(sandboxPid);
+  await cgroup.addInBackground(sandboxPid);
   go.on('error', () => {});
   go.end('go');
 }

@@ -59,6 +59,62 @@ describe.runIf(process.platform === 'linux')('sandbox runtime: what the host pro
     expect(result.stdout.trim().split(' ')).toEqual(['0', '1', '2', '3']);
   });
 
+  // The Node process holds `descriptors` (number to file to read) without close-on-exec and nothing
+  // else above stderr, as if its own parent had opened them, and runs `command` in a SandboxRuntime.
+  // (Node 20 marks inherited descriptors up to 12 or so close-on-exec as it starts; 20 stays open.)
+  function runHoldingDescriptors(descriptors: Record<number, string>, command: string) {
+    const script = `
+      import { SandboxRuntime } from './src/runtime/sandbox-runtime.ts';
+      const result = await new SandboxRuntime({ maxProcesses: 77, maxMemoryBytes: 3 * 1024 ** 3, maxFileSizeBytes: 5 * 1024 ** 2 }).run({
+        workspaceRoot: process.env.WORKSPACE, cwd: process.env.WORKSPACE, env: { PATH: '/usr/bin:/bin' }, timeoutMs: 10000, maxOutputBytes: 65536,
+        command: process.env.COMMAND,
+      });
+      console.log(JSON.stringify(result));
+    `;
+    const opens = Object.entries(descriptors)
+      .map(([number, path]) => `exec ${number}<${JSON.stringify(path)}; `)
+      .join('');
+    const child = spawnSync(
+      'bash',
+      [
+        '-c',
+        `for fd in /proc/$$/fd/*; do fd=\${fd##*/}; ((fd > 2)) && exec {fd}>&-; done; ${opens}exec "$NODE" --import tsx --input-type=module -e "$SCRIPT"`,
+      ],
+      {
+        cwd: repositoryRoot,
+        env: { ...process.env, NODE: process.execPath, SCRIPT: script, WORKSPACE: fixture.workspace, COMMAND: command },
+        encoding: 'utf8',
+        timeout: 30_000,
+      },
+    );
+    expect(child.stderr).toBe('');
+    return JSON.parse(child.stdout) as { stdout: string; stderr: string };
+  }
+
+  const limitsAndDescriptors =
+    'echo "pid 1: $(readlink /proc/1/exe)"; ls /proc/self/fd | tr "\\n" " "; echo; ulimit -Hu; ulimit -Hv; ulimit -Hf';
+
+  it('the dash prelude (no descriptor above 9 inherited) leaves only stdio and sets every limit', () => {
+    const result = runHoldingDescriptors({}, limitsAndDescriptors);
+    const [firstProcess, descriptors, processes, memoryKib, fileKib] = result.stdout.trim().split('\n');
+    // Where the host has dash, this is the fast prelude's own work, not bash's.
+    if (existsSync('/usr/bin/dash')) expect(firstProcess).toMatch(/dash$/);
+    expect(descriptors?.trim().split(' ')).toEqual(['0', '1', '2', '3']);
+    expect([processes, memoryKib, fileKib]).toEqual(['77', String(3 * 1024 ** 2), String(5 * 1024)]);
+  });
+
+  it('cannot use an inherited descriptor above 9, which dash cannot name: bash takes over and sets the same limits', () => {
+    const secret = join(hostFolder, 'secret-20');
+    writeFileSync(secret, 'host secret twenty\n');
+    const result = runHoldingDescriptors({ 20: secret }, `cat <&20; ${limitsAndDescriptors}`);
+    expect(result.stdout).not.toContain('host secret');
+    expect(result.stderr).toMatch(/20: Bad file descriptor/);
+    const [firstProcess, descriptors, processes, memoryKib, fileKib] = result.stdout.trim().split('\n');
+    expect(firstProcess).toMatch(/bash$/);
+    expect(descriptors?.trim().split(' ')).toEqual(['0', '1', '2', '3']);
+    expect([processes, memoryKib, fileKib]).toEqual(['77', String(3 * 1024 ** 2), String(5 * 1024)]);
+  });
+
   it("does not show the host workspace path on its processes' command lines", async () => {
     const result = await fixture.run('for file in /proc/[0-9]*/cmdline; do tr "\\0" " " < "$file"; echo; done');
     expect(result.stdout).toContain('for file in');
