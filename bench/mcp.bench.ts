@@ -115,7 +115,7 @@ export async function run(): Promise<void> {
   await client.connect(serverTransport(examples));
   try {
     await client.callTool({ name: 'skill_load', arguments: { skill: 'python-math' } });
-    const calls = quick ? 100 : 500;
+    const calls = quick ? 50 : 500;
     const times = await interleavedTimes(
       {
         resourcesRead: () => client.readResource({ uri: 'skill://python-math/SKILL.md' }),

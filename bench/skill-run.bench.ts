@@ -18,7 +18,7 @@ import { loadedKey } from '../src/state/state-keys.js';
 import type { ToolDefinition } from '../src/tools/types.js';
 import { createExecutionTools } from '../src/workspace/tools/execution-tools.js';
 import { createWorkspaceManager } from '../src/workspace/workspace-manager.js';
-import { bareSpawn, interleavedMedians, median } from './bench-support.js';
+import { bareSpawn, interleavedTimes, median, pairedRatio, reportRatio } from './bench-support.js';
 
 const runs = Number(process.env.SKILL_RUN_BENCH_RUNS ?? 20);
 
@@ -44,7 +44,7 @@ async function measure(
     skillRun.execute(skillRun.inputSchema.parse({ skill: 'bench-skill', ...input }), context(sessionId));
 
   const warm = await workspaces.workspace('warm');
-  const figures = await interleavedMedians(
+  const times = await interleavedTimes(
     {
       floor,
       // The runtime alone, same command and workspace: what skill_run adds on top is the layer's own cost.
@@ -62,7 +62,17 @@ async function measure(
     },
     runs,
   );
-  const { floor: floorMs, runtime: runtimeMs, warmTrue, warmWithOutput } = figures;
+  const [floorMs, runtimeMs, warmTrue, warmWithOutput] = [
+    times.floor,
+    times.runtime,
+    times.warmTrue,
+    times.warmWithOutput,
+  ].map(median) as [number, number, number, number];
+  reportRatio({
+    benchmark: 'skill-run',
+    comparison: `${label}: warm skill_run true / ${floorLabel}`,
+    ratio: pairedRatio(times.warmTrue, times.floor),
+  });
   const firstRuns: number[] = [];
   for (let index = 0; index < Math.max(5, Math.floor(runs / 4)); index += 1) {
     const started = performance.now();

@@ -9,7 +9,17 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { corpusRoot, interleavedMedians, measureInFreshProcess, quick } from './bench-support.js';
+import {
+  corpusRoot,
+  formatSpread,
+  interleavedTimes,
+  measureInFreshProcess,
+  median,
+  packageVersion,
+  pairedRatio,
+  quick,
+  reportRatio,
+} from './bench-support.js';
 
 const here = fileURLToPath(import.meta.url);
 const requestVariable = 'SKILLBOX_TOKENIZER_BENCH';
@@ -49,6 +59,9 @@ function firstCount(counter: Counter): { firstCountMs: number } {
 }
 
 export async function run(): Promise<void> {
+  console.log(
+    `counters: skillbox's countTokens on gpt-tokenizer ${packageVersion('gpt-tokenizer')}; peer js-tiktoken ${packageVersion('js-tiktoken')}`,
+  );
   for (const counter of counters) {
     const cold = measureInFreshProcess<{ firstCountMs: number }>(here, requestVariable, { counter });
     console.log(
@@ -67,22 +80,36 @@ export async function run(): Promise<void> {
     Counter,
     (text: string) => number
   >;
-  const totals = counters.map((counter) => texts.reduce((sum, text) => sum + loaded[counter](text), 0));
-  console.log(
-    `corpus: ${texts.length} ${quick ? 'SKILL.md' : '.md'} files, ${(characters / 1e6).toFixed(1)} M characters; o200k tokens: ${counters.map((counter, index) => `${counter} ${totals[index]}`).join(', ')}`,
-  );
-  const medians = await interleavedMedians(
+  // The totals come from the timed passes themselves: a separate pass to count them doubled a
+  // quick run's time here for no figure.
+  const totals = {} as Record<Counter, number>;
+  const times = await interleavedTimes(
     Object.fromEntries(
-      counters.map((counter) => [counter, async () => texts.reduce((sum, text) => sum + loaded[counter](text), 0)]),
-    ) as Record<Counter, () => Promise<number>>,
+      counters.map((counter) => [
+        counter,
+        () => {
+          totals[counter] = texts.reduce((sum, text) => sum + loaded[counter](text), 0);
+        },
+      ]),
+    ) as Record<Counter, () => void>,
     passes,
     0,
   );
+  console.log(
+    `corpus: ${texts.length} ${quick ? 'SKILL.md' : '.md'} files, ${(characters / 1e6).toFixed(1)} M characters; o200k tokens: ${counters.map((counter) => `${counter} ${totals[counter]}`).join(', ')}`,
+  );
   for (const counter of counters)
     console.log(
-      `${counter}: pass over the corpus ${medians[counter].toFixed(0)} ms (median of ${passes}, taking turns)`,
+      `${counter}: pass over the corpus ${median(times[counter]).toFixed(0)} ms (median of ${passes}, taking turns)`,
     );
-  console.log(`js-tiktoken / skillbox: ${(medians['js-tiktoken'] / medians['skillbox (gpt-tokenizer)']).toFixed(1)}x`);
+  const ratio = pairedRatio(times['skillbox (gpt-tokenizer)'], times['js-tiktoken']);
+  console.log(`skillbox / js-tiktoken (time): ${formatSpread(ratio)}`);
+  reportRatio({
+    benchmark: 'tokenizer',
+    comparison: `corpus pass: skillbox (gpt-tokenizer ${packageVersion('gpt-tokenizer')}) / js-tiktoken ${packageVersion('js-tiktoken')}`,
+    ratio,
+    goal: '< 1',
+  });
   const longStarted = performance.now();
   loaded['skillbox (gpt-tokenizer)']('a'.repeat(100_000));
   loaded['skillbox (gpt-tokenizer)'](Buffer.alloc(150_000, 7).toString('base64'));

@@ -18,8 +18,8 @@ import { createWorkspaceManager } from '../src/workspace/workspace-manager.js';
 import { defaultWorkspaceQuota, measureWorkspace, unlimited } from '../src/workspace/workspace-quota.js';
 import { interleavedTimes, median, pairedRatio, quick, reportRatio } from './bench-support.js';
 
-const files = Number(process.env.QUOTA_BENCH_FILES ?? (quick ? 5_000 : 20_000));
-const runs = Number(process.env.QUOTA_BENCH_RUNS ?? (quick ? 6 : 15));
+const files = Number(process.env.QUOTA_BENCH_FILES ?? (quick ? 2_000 : 20_000));
+const runs = Number(process.env.QUOTA_BENCH_RUNS ?? (quick ? 5 : 15));
 
 export async function run(): Promise<void> {
   const temporary = await mkdtemp(path.join(os.tmpdir(), 'skillbox-quota-bench-'));

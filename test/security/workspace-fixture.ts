@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { createFsSkillRepository } from '../../src/repository/fs-skill-repository.js';
+import { removeTree } from '../../src/runtime/remove-tree.js';
 import { SandboxRuntime } from '../../src/runtime/sandbox-runtime.js';
 import { createInMemoryStateView } from '../../src/state/in-memory-state-view.js';
 import { loadedKey } from '../../src/state/state-keys.js';
@@ -68,7 +69,8 @@ export async function workspaceSecurityFixture(toolOptions: Omit<ExecutionToolsO
     workspaces,
     run,
     exec,
-    dispose: () => rm(root, { recursive: true, force: true }),
+    // removeTree, not fs.rm: an attack may leave a tree deeper than one path can name.
+    dispose: () => removeTree(root),
   };
 }
 

@@ -48,6 +48,21 @@ describe.runIf(process.platform === 'linux')('workspace disk and file quota', ()
     expect(cleaned.limits_hit).toBeUndefined();
   });
 
+  it('counts data nested deeper than one path can name (longer than PATH_MAX)', async () => {
+    fixture = await workspaceSecurityFixture({ workspaceQuota: { maxBytes: 8 * 1024 * 1024 } });
+    // 25 folders of 200-letter names: a path to the file is over 5,000 bytes, which no single
+    // lstat can take, yet a command reaches it with relative steps.
+    const nested = await fixture.run({
+      command:
+        'n=$(printf "a%.0s" $(seq 200)); p="$n/$n/$n/$n/$n"; cd "$WORK_DIR" || exit 1; ' +
+        'for i in 1 2 3 4 5; do mkdir -p "$p" && cd -P "$p" || exit 1; done; head -c 20000000 /dev/urandom > big',
+      output_files: [],
+    });
+    // Stopped by the watch while it wrote, or reported by the count after it: either way, counted.
+    expect(nested.limits_hit).toEqual(['disk']);
+    expect(nested.warnings.join('\n')).toMatch(/more than 8388608 bytes of disk/);
+  });
+
   it('has defaults a user would expect, and refuses nonsense', async () => {
     fixture = await workspaceSecurityFixture();
     expect(resolveExecutionOptions({ workspaces: fixture.workspaces }).workspaceQuota).toEqual({

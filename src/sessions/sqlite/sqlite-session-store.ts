@@ -75,6 +75,10 @@ export class SqliteSessionStore implements SessionStore {
       known: KnownSession | undefined,
     ) => KnownSession
   >;
+  /** One read transaction (the row and its events from one snapshot), made once for the same reason. */
+  readonly #read: Database.Transaction<
+    (normalized: NormalizedSessionKey, afterVersion: number, limit: number) => Session | undefined
+  >;
 
   private constructor(path: string, database: Database.Database) {
     this.path = path;
@@ -142,6 +146,26 @@ export class SqliteSessionStore implements SessionStore {
         return { id: row.id, version, state, stateText };
       },
     );
+    const known = this.#known;
+    this.#read = database.transaction(
+      (normalized: NormalizedSessionKey, afterVersion: number, limit: number): Session | undefined => {
+        const row = statements.selectSession.get(normalized.appName, normalized.userId, normalized.sessionId);
+        if (row === undefined) return undefined;
+        const rows = statements.selectEvents.all(row.id, afterVersion, limit);
+        // Newest first from the index; parsed into place oldest first, without a reversed copy.
+        const events = new Array<SessionEvent>(rows.length);
+        for (let index = 0; index < rows.length; index += 1)
+          events[rows.length - 1 - index] = JSON.parse(rows[index]!.event) as SessionEvent;
+        const state = JSON.parse(row.state) as Record<string, string>;
+        known.remember(KnownSessionStates.keyOf(normalized), {
+          id: row.id,
+          version: row.version,
+          state: { ...state },
+          stateText: row.state,
+        });
+        return { ...summaryOfSqlRow(row), state, events };
+      },
+    );
   }
 
   /** Opens (creating when needed) the file and its tables. */
@@ -195,26 +219,10 @@ export class SqliteSessionStore implements SessionStore {
   }
 
   async getSession(key: SessionKey, options?: GetSessionOptions): Promise<Session | undefined> {
-    const database = this.#open();
+    this.#open();
     const normalized = normalizeKey(key);
     const { afterVersion, limit } = checkGetOptions(options);
-    // One read transaction: the row and its events come from the same snapshot.
-    return database.transaction(() => {
-      const row = this.#statements.selectSession.get(normalized.appName, normalized.userId, normalized.sessionId);
-      if (row === undefined) return undefined;
-      const events = this.#statements.selectEvents
-        .all(row.id, afterVersion, limit ?? -1)
-        .reverse()
-        .map(({ event }) => JSON.parse(event) as SessionEvent);
-      const state = JSON.parse(row.state) as Record<string, string>;
-      this.#known.remember(KnownSessionStates.keyOf(normalized), {
-        id: row.id,
-        version: row.version,
-        state: { ...state },
-        stateText: row.state,
-      });
-      return { ...summaryOfSqlRow(row), state, events };
-    })();
+    return this.#read(normalized, afterVersion, limit ?? -1);
   }
 
   async appendEvents(
