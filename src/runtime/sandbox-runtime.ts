@@ -7,14 +7,17 @@ import { validateOptions } from '../config/validate-options.js';
 import { bubblewrapArguments, SANDBOX_WORKSPACE_PATH } from './bubblewrap-arguments.js';
 import { RuntimeCommandError, SandboxUnavailableError } from './errors.js';
 import { findExecutable, SYSTEM_PATH } from './find-executable.js';
+import { HostProcessRegistry } from './host-process.js';
 import { HostWorkspaceFiles } from './host-workspace-files.js';
 import { isInside } from './is-inside.js';
 import { RunCgroup, type RunLimit } from './run-cgroup.js';
 import { commandProcessFields, runProcess } from './run-process.js';
 import { withRunSpan } from './run-span.js';
 import { sandboxRuntimeOptionsSchema } from './runtime-options-schema.js';
+import type { RuntimeProcess, RuntimeProcessCommand } from './runtime-process.js';
 import type { RuntimeCommand, RuntimeResult, WorkspaceRuntime } from './runtime-types.js';
 import { preludeArguments, preludeScript } from './sandbox-prelude.js';
+import { startSandboxProcess } from './sandbox-process.js';
 import { detectSandboxSupport } from './sandbox-support.js';
 import { shellArgv } from './shell-argv.js';
 import { validateRuntimeCommand } from './validate-command.js';
@@ -84,6 +87,7 @@ export class SandboxRuntime implements WorkspaceRuntime {
   private readonly seccompFilter: Buffer;
   private readonly cgroupLimits: boolean;
   private readonly sizedTmpfs: boolean;
+  private readonly processes = new HostProcessRegistry();
 
   constructor(options: SandboxRuntimeOptions = {}) {
     validateOptions('SandboxRuntime', sandboxRuntimeOptionsSchema, options);
@@ -208,6 +212,30 @@ export class SandboxRuntime implements WorkspaceRuntime {
         await cgroup?.release();
       }
     });
+  }
+
+  /** A background process in a sandbox built as for `run` (sandbox-process.ts). */
+  start(command: RuntimeProcessCommand): Promise<RuntimeProcess> {
+    return startSandboxProcess(
+      {
+        runtime: this,
+        bashPath: this.bashPath,
+        preludeScript: this.preludeScript,
+        seccompFilter: this.seccompFilter,
+        cgroupLimits: this.cgroupLimits,
+        sizedTmpfs: this.sizedTmpfs,
+        descriptors: { arguments: ARGUMENTS_FD, seccomp: SECCOMP_FD, info: INFO_FD, block: BLOCK_FD },
+        joinCgroup,
+        readOnlyPath,
+        limitDescription,
+      },
+      command,
+      this.processes,
+    );
+  }
+
+  stopProcesses(workspaceRoot: string): Promise<void> {
+    return this.processes.stop(workspaceRoot);
   }
 }
 
