@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { realpathSync } from 'node:fs';
 import { constants as osConstants } from 'node:os';
 import { resolve } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
@@ -257,7 +258,7 @@ export class HostProcessRegistry {
   private readonly byWorkspace = new Map<string, Set<RuntimeProcess>>();
 
   add(workspaceRoot: string, handle: RuntimeProcess): RuntimeProcess {
-    const key = resolve(workspaceRoot);
+    const key = workspaceKey(workspaceRoot);
     let set = this.byWorkspace.get(key);
     if (set === undefined) {
       set = new Set();
@@ -273,8 +274,17 @@ export class HostProcessRegistry {
 
   /** Kills every process of the workspace and resolves once all have ended. */
   async stop(workspaceRoot: string): Promise<void> {
-    const set = this.byWorkspace.get(resolve(workspaceRoot));
+    const set = this.byWorkspace.get(workspaceKey(workspaceRoot));
     if (set === undefined) return;
     await Promise.all([...set].map((handle) => handle.kill()));
+  }
+}
+
+/** The same workspace named through a link or by its real path is one workspace. */
+function workspaceKey(workspaceRoot: string): string {
+  try {
+    return realpathSync(workspaceRoot);
+  } catch {
+    return resolve(workspaceRoot);
   }
 }
