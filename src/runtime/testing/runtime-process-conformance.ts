@@ -67,8 +67,10 @@ export function describeRuntimeProcessConformance(
     });
   };
   /** A process that starts a child rewriting `file` every 50 ms, says so, and waits. */
+  // The file is replaced, never truncated in place, so a kill between two writes cannot leave it empty;
+  // "started" comes after the first write, so the file exists once it is read.
   const writeLoop = (file: string): string =>
-    `(while true; do date +%s%N > ${file}; sleep 0.05; done) & sleep 0.2; echo started; sleep 30`;
+    `(date +%s%N > ${file}; echo started; while true; do date +%s%N > ${file}.next && mv -f ${file}.next ${file}; sleep 0.05; done) & sleep 30`;
   /** True when the loop writing `file` stopped: its content stays the same over half a second. */
   const stoppedWriting = async (file: string): Promise<boolean> => {
     const first = (await sh(`cat ${file}`)).stdout;
@@ -127,7 +129,7 @@ export function describeRuntimeProcessConformance(
   });
 
   it('kills the process tree when it reaches its lifetime', async () => {
-    const handle = await start(writeLoop('process-lifetime-marker'), { timeoutMs: 2000 });
+    const handle = await start(writeLoop('process-lifetime-marker'), { timeoutMs: 5000 });
     await readProcessUntil(handle, (seen) => seen.stdout.includes('started'));
     const exit = await handle.exited;
     expect(exit).toMatchObject({ timedOut: true, exitCode: 137 });
