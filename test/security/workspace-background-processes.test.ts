@@ -170,6 +170,25 @@ describe.runIf(sandboxWorks)('background processes: attacks on their limits and 
   });
 });
 
+describe.runIf(sandboxWorks)('background processes: a pseudo-terminal stays in the sandbox', () => {
+  it("gets the sandbox's own terminal and nothing of the host", async () => {
+    const setup = await fixture();
+    try {
+      const probe = await setup.start(`tty; cat '${setup.hostSecret}'; echo "cat: $?"`, 'tty', {
+        tty: true,
+        yield_ms: 5000,
+      });
+      const all = await setup.untilExited(probe, 'tty');
+      expect(all.stdout).toMatch(/^\/dev\/pts\/\d+\r?$/m);
+      expect(all.stdout).toContain('cat: 1');
+      expect(JSON.stringify(all)).not.toContain('host secret');
+    } finally {
+      await setup.workspaces.cleanup('tty');
+      await setup.dispose();
+    }
+  });
+});
+
 describe.runIf(sandboxWorks)('background processes: the lifetime limit', () => {
   it('kills a process at its lifetime and caps a longer timeout', async () => {
     const setup = await fixture({ backgroundProcesses: { maxLifetimeSeconds: 1 } });

@@ -93,6 +93,39 @@ describe('the background process tools', () => {
     await workspaces.cleanup('session');
   });
 
+  it('runs a program under a pseudo-terminal with tty, through util-linux script', async () => {
+    const { call, workspaces } = toolsFor();
+    const started = await call('workspace_exec', {
+      command: '[ -t 0 ] && [ -t 1 ] && echo "terminal: yes"; read -r answer; echo "answer: $answer"',
+      background: true,
+      tty: true,
+      yield_ms: 3000,
+    });
+    expect(started.stdout).toContain('terminal: yes');
+    const answered = await call('workspace_write_stdin', {
+      process_id: started.process_id,
+      chars: '42',
+      submit: true,
+      yield_ms: 3000,
+    });
+    const last =
+      answered.status === 'exited'
+        ? answered
+        : await call('workspace_poll', { process_id: started.process_id, yield_ms: 5000 });
+    expect(`${answered.stdout}${last === answered ? '' : last.stdout}`).toContain('answer: 42');
+    expect(last).toMatchObject({ status: 'exited', exit_code: 0 });
+    await expect(call('workspace_exec', { command: 'true', tty: true })).rejects.toThrow(/tty needs background: true/);
+    await workspaces.cleanup('session');
+  });
+
+  it('refuses tty under command allow lists, where script would run programs unchecked', async () => {
+    const { call, workspaces } = toolsFor({ allowedCommands: ['echo'] });
+    await expect(call('workspace_exec', { command: 'echo x', background: true, tty: true })).rejects.toThrow(
+      /tty is not available when command allow\/deny lists are set/,
+    );
+    await workspaces.cleanup('session');
+  });
+
   it('refuses what a run refuses before starting anything, naming the problem', async () => {
     const { call, workspaces } = toolsFor({ allowedCommands: ['echo'] });
     await expect(call('workspace_exec', { command: 'cat /etc/passwd', background: true })).rejects.toThrow(

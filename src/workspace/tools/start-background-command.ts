@@ -1,3 +1,4 @@
+import { findExecutable, SYSTEM_PATH } from '../../runtime/find-executable.js';
 import { assertAllowedVariable } from '../../runtime/run-environment.js';
 import { SkillToolError } from '../../tools/errors.js';
 import type { ToolContext } from '../../tools/types.js';
@@ -18,6 +19,12 @@ export interface BackgroundCommandRequest {
   timeoutSeconds?: number;
   /** How long to wait for first output before returning (ms). */
   yieldMs: number;
+  /**
+   * Run under a pseudo-terminal: util-linux `script` (from the system folders, which the sandbox
+   * mounts) allocates one inside the sandbox and runs the command there, so no native module is
+   * needed. Output then arrives on stdout only, with the terminal's echo and CRLF line ends.
+   */
+  tty?: boolean;
   /** Stages loaded skills; returns warnings. */
   prepare?: (workspace: Workspace) => Promise<string[]>;
 }
@@ -43,8 +50,22 @@ export async function startBackgroundCommand(
     const warnings: string[] = [];
     const command = request.command.trim();
     if (command === '') throw new SkillToolError('workspace_exec: command is empty; pass the shell command to run');
-    const argv = options.policy.check(command);
+    let argv = options.policy.check(command);
     const restricted = options.policy.restricted;
+    if (request.tty === true) {
+      // `script` runs its command through a shell: with allow/deny lists that would run programs unchecked.
+      if (restricted)
+        throw new SkillToolError(
+          'workspace_exec: tty is not available when command allow/deny lists are set; run without tty',
+        );
+      const script = findExecutable('script', SYSTEM_PATH);
+      if (script === undefined)
+        throw new SkillToolError(
+          'workspace_exec: tty needs util-linux `script`, which this host does not have; run without tty',
+        );
+      // -q: no banner; -e: its exit status is the command's; -f: output is flushed at once; /dev/null: no typescript file.
+      argv = [script, '-qefc', command, '/dev/null'];
+    }
     for (const [name, value] of Object.entries(request.env ?? {})) assertAllowedVariable(name, value, { restricted });
     let lifetimeSeconds = request.timeoutSeconds ?? limits.maxLifetimeSeconds;
     if (!Number.isFinite(lifetimeSeconds) || lifetimeSeconds <= 0)

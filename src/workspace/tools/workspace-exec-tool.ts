@@ -44,6 +44,12 @@ const inputSchema = z.object({
     .max(maxYieldMs)
     .optional()
     .describe('With background: milliseconds to wait for first output before returning (default 1000).'),
+  tty: z
+    .boolean()
+    .optional()
+    .describe(
+      'With background: run under a pseudo-terminal, for programs that need one (output then comes on stdout only, with echo and CRLF line ends).',
+    ),
 });
 
 export type WorkspaceExecInput = z.infer<typeof inputSchema>;
@@ -85,6 +91,8 @@ export function createWorkspaceExecTool(
       ? inputSchema
       : inputSchema.omit({ background: true, yield_ms: true })) as z.ZodType<WorkspaceExecInput>,
     async execute(input, context) {
+      if (input.tty === true && input.background !== true)
+        throw new SkillToolError('workspace_exec: tty needs background: true (a terminal is for programs you talk to)');
       if (input.background === true) {
         if (!background) {
           throw new SkillToolError(
@@ -101,6 +109,7 @@ export function createWorkspaceExecTool(
             env: input.env,
             timeoutSeconds: input.timeout,
             yieldMs: input.yield_ms ?? 1000,
+            ...(input.tty === undefined ? {} : { tty: input.tty }),
             prepare: (workspace) => stageLoadedSkills(workspace, context),
           },
           context,
