@@ -35,6 +35,7 @@ export const skillboxErrorCodes = [
   'COMMAND_REFUSED',
   'ARTIFACT_NOT_FOUND',
   'ARTIFACT_NAME_REFUSED',
+  'BACKGROUND_PROCESS_REFUSED',
   // sessions
   'SESSION_CONFLICT',
   'SESSION_NOT_FOUND',

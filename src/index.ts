@@ -84,6 +84,12 @@ export { SandboxUnavailableError } from './runtime/errors.js';
 export { HostWorkspaceFiles } from './runtime/host-workspace-files.js';
 export { LocalRuntime, type LocalRuntimeOptions } from './runtime/local-runtime.js';
 // Runtimes: where skill scripts run.
+export type {
+  RuntimeProcess,
+  RuntimeProcessCommand,
+  RuntimeProcessExit,
+  RuntimeProcessOutput,
+} from './runtime/runtime-process.js';
 export type { RuntimeCommand, RuntimeResult, WorkspaceRuntime } from './runtime/runtime-types.js';
 export { SandboxRuntime, type SandboxRuntimeOptions } from './runtime/sandbox-runtime.js';
 export { detectSandboxSupport, type SandboxSupport } from './runtime/sandbox-support.js';
@@ -137,6 +143,7 @@ export type { StateView } from './state/state-view.js';
 export { createSkillTools, type SkillToolProfile, type SkillToolsOptions } from './tools/create-skill-tools.js';
 export type { SkillToolName } from './tools/tool-names.js';
 export type { ToolCallDescription, ToolContext, ToolDefinition } from './tools/types.js';
+export { BackgroundProcessError } from './workspace/errors.js';
 export type {
   ArtifactAddress,
   ArtifactStore,
@@ -148,13 +155,21 @@ export {
   type FilesystemArtifactStore,
   type FilesystemArtifactStoreOptions,
 } from './workspace/outputs/filesystem-artifact-store.js';
+export type { BackgroundProcessOptions } from './workspace/tools/background-process-options.js';
 export type { ExecutionToolsOptions } from './workspace/tools/execution-options.js';
 export { createExecutionTools } from './workspace/tools/execution-tools.js';
+export type { ProcessPollResult } from './workspace/tools/process-result.js';
 export type { SkillRunResult } from './workspace/tools/run-result.js';
-export type { Workspace, WorkspaceRunOutcome, WorkspaceRunRequest } from './workspace/workspace.js';
+export type {
+  Workspace,
+  WorkspaceRunOutcome,
+  WorkspaceRunRequest,
+  WorkspaceStartRequest,
+} from './workspace/workspace.js';
 // Workspaces: per-session folders, skill_run and workspace_exec, output files and artifacts.
 export {
   createWorkspaceManager,
   type WorkspaceManager,
   type WorkspaceManagerOptions,
 } from './workspace/workspace-manager.js';
+export type { BackgroundProcessRecord, WorkspaceProcesses } from './workspace/workspace-processes.js';

@@ -47,6 +47,11 @@ export function renderCatalogGuidance(tools: readonly string[], options: { short
     );
   }
   if (has('workspace_exec')) lines.push("workspace_exec runs a shell command in the session's workspace.");
+  if (has('workspace_poll')) {
+    lines.push(
+      'For servers, watchers and interactive programs, workspace_exec with background: true returns a process_id; workspace_poll reads its new output, workspace_write_stdin answers its prompts, workspace_kill ends it.',
+    );
+  }
   if (!has('skill_run') && !has('workspace_exec')) {
     lines.push(
       'No tool here runs commands: treat the commands a skill describes as reference, and say so when the task needs them run.',

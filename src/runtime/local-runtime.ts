@@ -1,10 +1,12 @@
 import { throwConfigError } from '../config/option-problems.js';
 import { validateOptions } from '../config/validate-options.js';
 import { findExecutable, SYSTEM_PATH } from './find-executable.js';
+import { HostProcessRegistry, startHostProcess } from './host-process.js';
 import { HostWorkspaceFiles } from './host-workspace-files.js';
 import { commandProcessFields, runProcess } from './run-process.js';
 import { withRunSpan } from './run-span.js';
 import { localRuntimeOptionsSchema } from './runtime-options-schema.js';
+import type { RuntimeProcess, RuntimeProcessCommand } from './runtime-process.js';
 import type { RuntimeCommand, RuntimeResult, WorkspaceRuntime } from './runtime-types.js';
 import { shellArgv } from './shell-argv.js';
 import { validateRuntimeCommand } from './validate-command.js';
@@ -31,6 +33,7 @@ export class LocalRuntime implements WorkspaceRuntime {
   readonly isolated = false;
   readonly shell: string;
   private readonly isolationWarning: string;
+  private readonly processes = new HostProcessRegistry();
 
   constructor(options: LocalRuntimeOptions = {}) {
     validateOptions('LocalRuntime', localRuntimeOptionsSchema, options);
@@ -69,5 +72,27 @@ export class LocalRuntime implements WorkspaceRuntime {
       });
       return { ...outcome, warnings: [this.isolationWarning, ...outcome.warnings] };
     });
+  }
+
+  /** A background host process, as unconfined as `run` (and with the same warning, on its exit). */
+  async start(command: RuntimeProcessCommand): Promise<RuntimeProcess> {
+    const { cwd } = await validateRuntimeCommand(command);
+    const [file, ...args] = command.argv ?? shellArgv(this.shell, command.command as string);
+    const isolationWarning = this.isolationWarning;
+    const started = startHostProcess({
+      file: file as string,
+      args,
+      cwd,
+      env: { ...command.env },
+      lifetimeMs: command.timeoutMs,
+      maxUnreadBytes: command.maxOutputBytes,
+      displayName: command.argv?.[0] ?? this.shell,
+      onExit: async () => ({ warnings: [isolationWarning] }),
+    });
+    return this.processes.add(command.workspaceRoot, started);
+  }
+
+  stopProcesses(workspaceRoot: string): Promise<void> {
+    return this.processes.stop(workspaceRoot);
   }
 }

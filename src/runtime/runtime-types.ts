@@ -1,3 +1,4 @@
+import type { RuntimeProcess, RuntimeProcessCommand } from './runtime-process.js';
 import type { WorkspaceFiles } from './workspace-files.js';
 
 /**
@@ -85,4 +86,16 @@ export interface WorkspaceRuntime {
    * to call; the host runtimes work on the host folder itself (`HostWorkspaceFiles`).
    */
   files(workspaceRoot: string): WorkspaceFiles;
+  /**
+   * Starts a command in the background, confined exactly as `run` would confine it, and returns
+   * its handle (runtime-process.ts). Optional: a runtime without it cannot run background
+   * processes, and `workspace_exec` with `background: true` says so.
+   */
+  start?(command: RuntimeProcessCommand): Promise<RuntimeProcess>;
+  /**
+   * Kills every background process started in the workspace `workspaceRoot`, with everything they
+   * started, and resolves once all have ended. Called before a workspace is removed. Present
+   * whenever `start` is.
+   */
+  stopProcesses?(workspaceRoot: string): Promise<void>;
 }

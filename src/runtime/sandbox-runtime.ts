@@ -1,23 +1,21 @@
-import type { ChildProcess } from 'node:child_process';
-import { stat } from 'node:fs/promises';
-import { isAbsolute, posix, relative, resolve, sep } from 'node:path';
-import type { Readable, Writable } from 'node:stream';
+import { posix, relative, resolve, sep } from 'node:path';
 import { throwConfigError } from '../config/option-problems.js';
 import { validateOptions } from '../config/validate-options.js';
-import { bubblewrapArguments, SANDBOX_WORKSPACE_PATH } from './bubblewrap-arguments.js';
+import { SANDBOX_WORKSPACE_PATH } from './bubblewrap-arguments.js';
 import { RuntimeCommandError, SandboxUnavailableError } from './errors.js';
 import { findExecutable, SYSTEM_PATH } from './find-executable.js';
+import { HostProcessRegistry } from './host-process.js';
 import { HostWorkspaceFiles } from './host-workspace-files.js';
 import { isInside } from './is-inside.js';
-import { RunCgroup, type RunLimit } from './run-cgroup.js';
 import { commandProcessFields, runProcess } from './run-process.js';
 import { withRunSpan } from './run-span.js';
 import { sandboxRuntimeOptionsSchema } from './runtime-options-schema.js';
+import type { RuntimeProcess, RuntimeProcessCommand } from './runtime-process.js';
 import type { RuntimeCommand, RuntimeResult, WorkspaceRuntime } from './runtime-types.js';
-import { createPrelude, type Prelude, preludeArguments } from './sandbox-prelude.js';
+import { limitWarnings, prepareSandboxLaunch, type SandboxLaunchSettings } from './sandbox-launch.js';
+import { createPrelude, type Prelude } from './sandbox-prelude.js';
+import { startSandboxProcess } from './sandbox-process.js';
 import { detectSandboxSupport } from './sandbox-support.js';
-import { shellArgv } from './shell-argv.js';
-import { validateRuntimeCommand } from './validate-command.js';
 import type { WorkspaceFiles } from './workspace-files.js';
 
 /** Options of `SandboxRuntime`: the bubblewrap binary, the shell and resource limits (processes, memory, file size, tmpfs sizes). */
@@ -83,6 +81,9 @@ export class SandboxRuntime implements WorkspaceRuntime {
   private readonly seccompFilter: Buffer;
   private readonly cgroupLimits: boolean;
   private readonly sizedTmpfs: boolean;
+  private readonly processes = new HostProcessRegistry();
+  /** Everything `run` and `start` build a sandbox from besides the command (sandbox-launch.ts). */
+  private readonly launchSettings: SandboxLaunchSettings;
 
   constructor(options: SandboxRuntimeOptions = {}) {
     validateOptions('SandboxRuntime', sandboxRuntimeOptionsSchema, options);
@@ -120,6 +121,16 @@ export class SandboxRuntime implements WorkspaceRuntime {
     this.cgroupLimits = support.processLimit === 'cgroup';
     this.sizedTmpfs = support.sizedTmpfs;
     this.prelude = createPrelude(this.limits, support.bashPath, findExecutable('dash', SYSTEM_PATH));
+    this.launchSettings = {
+      bubblewrapPath: this.bubblewrapPath,
+      shell: this.shell,
+      limits: this.limits,
+      prelude: this.prelude,
+      seccompFilter: this.seccompFilter,
+      cgroupLimits: this.cgroupLimits,
+      sizedTmpfs: this.sizedTmpfs,
+      guestPath: (hostPath, workspaceRoot) => this.guestPath(hostPath, workspaceRoot),
+    };
   }
 
   guestPath(hostPath: string, workspaceRoot: string): string {
@@ -142,126 +153,44 @@ export class SandboxRuntime implements WorkspaceRuntime {
 
   run(command: RuntimeCommand): Promise<RuntimeResult> {
     return withRunSpan(this.kind, async () => {
-      const { workspaceRoot, cwd } = await validateRuntimeCommand(command);
-      const readOnlyPaths = await Promise.all(
-        (command.readOnlyPaths ?? []).map((path, index) => readOnlyPath(path, index)),
-      );
-      const warnings: string[] = [];
-      const { maxProcesses, maxMemoryBytes, maxCpus } = this.limits;
-      const cgroup =
-        (maxProcesses !== null || maxMemoryBytes !== null || maxCpus !== null) && this.cgroupLimits
-          ? RunCgroup.acquire({ maxProcesses, maxMemoryBytes, maxCpus })
-          : undefined;
-      if (this.limits.maxCpus !== null && !cgroup?.cpuCapped)
-        warnings.push('sandbox: the CPU limit could not be applied on this host (no cpu cgroup)');
-      if (!this.sizedTmpfs && (this.limits.maxTmpBytes !== null || this.limits.maxSharedMemoryBytes !== null)) {
-        warnings.push(
-          'sandbox: /tmp and /dev/shm are not size-limited (this bubblewrap has no --size; 0.5 or later has)',
-        );
-      }
-      const program = command.argv ?? shellArgv(this.shell, command.command as string);
-      // The options travel on a pipe (bubblewrap wants only the command itself on its command line):
-      // bubblewrap is pid 1 in the sandbox and the sandbox's first process on the host, and a command
-      // line is readable by every process of both. It would show the workspace's host path.
-      const options = [
-        ...bubblewrapArguments({
-          workspace: { root: workspaceRoot, cwd: this.guestPath(cwd, workspaceRoot) },
-          network: command.network === true,
-          readOnlyPaths,
-          tmpBytes: this.sizedTmpfs ? this.limits.maxTmpBytes : null,
-          sharedMemoryBytes: this.sizedTmpfs ? this.limits.maxSharedMemoryBytes : null,
-        }),
-        // The command is the sandbox's pid 1 (see sandbox-prelude.ts for why).
-        '--as-pid-1',
-        '--seccomp',
-        String(SECCOMP_FD),
-        ...(cgroup ? ['--info-fd', String(INFO_FD), '--block-fd', String(BLOCK_FD)] : []),
-      ];
+      const launch = await prepareSandboxLaunch(this.launchSettings, command);
       try {
         const outcome = await runProcess({
-          file: this.bubblewrapPath,
-          args: ['--args', String(ARGUMENTS_FD), '--', ...preludeArguments(this.prelude, command.env), ...program],
-          inputPipes: [Buffer.from(options.map((option) => `${option}\0`).join(''), 'utf8'), this.seccompFilter],
+          file: launch.file,
+          args: launch.args,
+          inputPipes: launch.inputPipes,
           cwd: '/',
           // bwrap passes its own environment on unchanged: this is the command's whole environment.
           ...commandProcessFields(command),
-          displayName: program[0] as string,
-          ...(cgroup ? { extraPipes: 2, onSpawn: (child: ChildProcess) => joinCgroup(child, cgroup) } : {}),
+          displayName: launch.program[0] as string,
+          ...launch.cgroupSpawn,
         });
-        const limitsHit = cgroup?.limitsHit() ?? [];
-        for (const limit of limitsHit)
-          warnings.push(`sandbox: the run reached its ${limitDescription(limit, this.limits)}`);
+        const limitsHit = launch.cgroup?.limitsHit() ?? [];
         return {
           ...outcome,
-          warnings: [...warnings, ...outcome.warnings],
+          warnings: [...launch.warnings, ...limitWarnings(limitsHit, this.limits, 'run'), ...outcome.warnings],
           ...(limitsHit.length > 0 ? { limitsHit } : {}),
         };
       } finally {
-        await cgroup?.release();
+        await launch.cgroup?.release();
       }
     });
   }
-}
 
-/** bwrap's arguments and its seccomp program are read from these; the cgroup hand-shake uses the next two. */
-const ARGUMENTS_FD = 3;
-const SECCOMP_FD = 4;
-const INFO_FD = 5;
-const BLOCK_FD = 6;
+  /** A background process in a sandbox built as for `run` (sandbox-process.ts). */
+  start(command: RuntimeProcessCommand): Promise<RuntimeProcess> {
+    return startSandboxProcess(this.launchSettings, command, this.processes);
+  }
 
-function limitDescription(limit: RunLimit, limits: SandboxRuntime['limits']): string {
-  if (limit === 'processes') return `process cap (${limits.maxProcesses} processes): forks beyond it failed`;
-  if (limit === 'memory')
-    return `memory cap (${limits.maxMemoryBytes} bytes for all its processes): allocations failed or a process was killed`;
-  return `CPU cap (${limits.maxCpus} CPUs): it was slowed down`;
-}
-
-/**
- * bwrap reports the sandbox's first process on --info-fd right after creating it, and that process
- * waits on --block-fd before it runs the program: it joins the cgroup in between, so the command
- * and every process it starts are counted. The move starts as soon as the pid is known, so the
- * kernel's wait on a first move (see RunCgroup.addInBackground) runs alongside bubblewrap's mount
- * set-up instead of after it. bwrap itself stays outside: it forks nothing after that first
- * process, and moving it too only added a serial round of moves to every run.
- */
-async function joinCgroup(child: ChildProcess, cgroup: RunCgroup): Promise<void> {
-  const pipes = child.stdio as unknown as (Readable | Writable)[];
-  const info = pipes[INFO_FD] as Readable;
-  const go = pipes[BLOCK_FD] as Writable;
-  const sandboxPid = await new Promise<number>((resolvePid, reject) => {
-    let text = '';
-    const onData = (chunk: Buffer): void => {
-      text += chunk.toString('utf8');
-      const match = /"child-pid"\s*:\s*(\d+)/.exec(text);
-      if (match) {
-        info.off('data', onData);
-        resolvePid(Number(match[1]));
-      }
-    };
-    info.on('data', onData);
-    info.once('close', () => reject(new Error('bubblewrap exited before reporting its sandbox process')));
-  });
-  await cgroup.addInBackground(sandboxPid);
-  go.on('error', () => {});
-  go.end('go');
+  stopProcesses(workspaceRoot: string): Promise<void> {
+    return this.processes.stop(workspaceRoot);
+  }
 }
 
 function limitOption(_name: string, value: number | null | undefined, fallback: number): number | null {
   if (value === undefined) return fallback;
   // Checked by sandboxRuntimeOptionsSchema when the runtime is created.
   return value;
-}
-
-async function readOnlyPath(path: string, index: number): Promise<string> {
-  const field = `readOnlyPaths[${index}]`;
-  if (typeof path !== 'string' || !isAbsolute(path))
-    throw new RuntimeCommandError(field, `must be an absolute host path, got ${JSON.stringify(path)}`);
-  try {
-    await stat(path);
-  } catch {
-    throw new RuntimeCommandError(field, `"${path}" does not exist`);
-  }
-  return resolve(path);
 }
 
 function cpuOption(value: number | null | undefined): number | null {

@@ -14,8 +14,17 @@ export const disclosureToolNames = [
   'skill_search',
 ] as const;
 
-/** The tools `createExecutionTools` builds from a workspace manager. */
-export const executionToolNames = ['skill_run', 'workspace_exec'] as const;
+/**
+ * The tools `createExecutionTools` builds from a workspace manager: the last three only when the
+ * runtime can start background processes (docs/long-running-commands.md).
+ */
+export const executionToolNames = [
+  'skill_run',
+  'workspace_exec',
+  'workspace_write_stdin',
+  'workspace_poll',
+  'workspace_kill',
+] as const;
 
 /** A disclosure tool's name. */
 export type DisclosureToolName = (typeof disclosureToolNames)[number];

@@ -57,3 +57,13 @@ export class ArtifactNameError extends SkillboxError {
     this.artifact = artifact;
   }
 }
+
+/**
+ * A background-process request that cannot be served: the session's concurrency limit is reached,
+ * the id names no process of this workspace, or the runtime cannot run processes in the background.
+ */
+export class BackgroundProcessError extends SkillboxError {
+  constructor(message: string) {
+    super('BACKGROUND_PROCESS_REFUSED', message);
+  }
+}

@@ -133,6 +133,7 @@ export class WorkspaceManager {
       const live = await this.opened.get(id)?.catch(() => undefined);
       // A metadata write still under way would race the removal; a turn under way finishes first.
       await live?.exclusive(() => live.flushMetadata()).catch(() => undefined);
+      await live?.stopProcesses();
       this.opened.delete(id);
       const roots = await this.findRoots(workspaceKey);
       for (const root of roots) await this.remove(root);
@@ -290,6 +291,8 @@ export class WorkspaceManager {
   }
 
   private async remove(root: string): Promise<void> {
+    // Background processes end with their workspace (they are what could still write into it).
+    await this.runtime.stopProcesses?.(root);
     // The runtime's copy first (for the host runtimes it is this very folder), then the host's folder.
     await this.runtime.files(root).remove('');
     await removeTree(root);

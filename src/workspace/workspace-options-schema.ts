@@ -110,6 +110,25 @@ export function executionToolsOptionsSchema(limits: {
       .min(1, { error: 'must be a non-empty list of skill names' })
       .optional(),
     repository: objectWithMethods<SkillRepository>(['get'], 'must be a SkillRepository').optional(),
+    backgroundProcesses: z
+      .union(
+        [
+          z.literal(false),
+          z.looseObject({
+            maxConcurrent: positiveNumber(),
+            maxLifetimeSeconds: z
+              .number({ error: 'must be a positive number' })
+              .positive({ error: 'must be a positive number' })
+              .max(limits.maxTimeoutLimitSeconds, {
+                error: `must be at most ${limits.maxTimeoutLimitSeconds} s (the longest timer Node can set)`,
+              })
+              .optional(),
+            maxBufferedOutputBytes: positiveNumber(),
+          }),
+        ],
+        { error: 'must be false or an object of limits' },
+      )
+      .optional(),
   }).superRefine((options, context) => {
     const defaultTimeout = options.defaultTimeoutSeconds ?? limits.defaultTimeoutSeconds;
     const maxTimeout = options.maxTimeoutSeconds ?? Math.max(limits.defaultMaxTimeoutSeconds, defaultTimeout);

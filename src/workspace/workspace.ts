@@ -5,6 +5,7 @@ import { buildRunEnvironment } from '../runtime/run-environment.js';
 import type { RuntimeResult, WorkspaceRuntime } from '../runtime/runtime-types.js';
 import type { WorkspaceFiles } from '../runtime/workspace-files.js';
 import { inSpan } from '../telemetry/in-span.js';
+import { BackgroundProcessError } from './errors.js';
 import { type InputSpec, recordedSource, type StagedInput, stageInput } from './input-stager.js';
 import { MetadataWriteQueue } from './metadata-write-queue.js';
 import type { ArtifactStore } from './outputs/artifact-store.js';
@@ -21,6 +22,7 @@ import { assertStageableName, type StagedSkill, type StageMode, stageSkill } fro
 import { type WorkspaceKey, workspaceKeyId } from './workspace-key.js';
 import { freshMetadata, readMetadata, type WorkspaceMetadata, writeMetadata } from './workspace-metadata.js';
 import { toWorkspaceRelative, type WorkspacePathContext, workspaceFolders } from './workspace-paths.js';
+import { type BackgroundProcessRecord, WorkspaceProcesses } from './workspace-processes.js';
 import type { WorkspaceQuota, WorkspaceUsage } from './workspace-quota.js';
 
 /** Settings a workspace shares with its manager. */
@@ -60,6 +62,15 @@ export interface WorkspaceRunRequest {
   abortSignal?: AbortSignal;
 }
 
+/**
+ * A command to start in the background: a run's fields without stdin (the process's input stays
+ * open for writes), `timeoutMs` read as its lifetime and `maxOutputBytes` as the unread output kept
+ * of stdout and of stderr each, plus the most background processes the workspace may run at once.
+ */
+export interface WorkspaceStartRequest extends Omit<WorkspaceRunRequest, 'stdin' | 'abortSignal'> {
+  maxConcurrent: number;
+}
+
 /** What `Workspace.run` returns: the runtime's result, the folder of the run and the folder it ran in. */
 export interface WorkspaceRunOutcome {
   result: RuntimeResult;
@@ -94,6 +105,8 @@ export class Workspace {
   readonly paths: WorkspacePathContext;
   /** The workspace's files, through the runtime: staging, inputs, metadata and outputs use nothing else. */
   readonly files: WorkspaceFiles;
+  /** This workspace's background processes, by id (`start`). */
+  readonly processes = new WorkspaceProcesses();
   private readonly settings: WorkspaceSettings;
   private readonly metadataQueue: MetadataWriteQueue;
   /** Inode of each working copy as staging left it: a copy swapped in by anyone else is not trusted. */
@@ -128,9 +141,12 @@ export class Workspace {
     this.paths = { hostRoot: root, guestRoot: settings.runtime.guestPath(root, root) };
   }
 
-  /** True while a command runs here or a turn is held or waited for; expiry cleanup leaves such a workspace alone. */
+  /**
+   * True while a command or background process runs here or a turn is held or waited for; expiry
+   * cleanup leaves such a workspace alone (a background process is bounded by its lifetime).
+   */
   get busy(): boolean {
-    return this.activeRuns > 0 || this.turns > 0;
+    return this.activeRuns > 0 || this.turns > 0 || this.processes.running > 0;
   }
 
   /**
@@ -343,6 +359,97 @@ export class Workspace {
   }
 
   private async runInTurn(request: WorkspaceRunRequest): Promise<WorkspaceRunOutcome> {
+    const { cwd, runDir, env } = await this.prepareCommand(request);
+    const startedAt = new Date().toISOString();
+    this.activeRuns += 1;
+    this.runGeneration += 1;
+    let result: RuntimeResult;
+    try {
+      result = await this.settings.runtime.run({
+        ...(request.argv === undefined ? { command: request.command } : { argv: request.argv }),
+        workspaceRoot: this.root,
+        cwd: path.join(this.root, cwd),
+        env,
+        stdin: request.stdin,
+        timeoutMs: request.timeoutMs,
+        maxOutputBytes: request.maxOutputBytes,
+        network: request.network ?? false,
+        readOnlyPaths: this.readOnlyPathsFor(request),
+        abortSignal: request.abortSignal,
+      });
+    } finally {
+      this.activeRuns -= 1;
+      this.runGeneration += 1;
+    }
+    // The record is bookkeeping: the caller gets its result without waiting for the disk. A failed
+    // write is retried by the next one (each holds everything) and reported by flushMetadata().
+    this.changeMetadata((metadata) => {
+      metadata.runs.push({
+        run_dir: runDir,
+        ...(request.skill === undefined ? {} : { skill: request.skill }),
+        exit_code: result.exitCode,
+        timed_out: result.timedOut,
+        duration_ms: Math.round(result.durationMs),
+        started_at: startedAt,
+      });
+      return metadata;
+    }).catch(() => undefined);
+    return { result, runDir, cwd };
+  }
+
+  /**
+   * Starts a command in the background (docs/long-running-commands.md), with the environment, cwd
+   * and run folder a run would get and the runtime's confinement, and records it in `processes`
+   * under a random id. Only the start takes the workspace's turn: the process then runs alongside
+   * staging and collection, which stay safe because host file operations on a workspace are
+   * anchored against links swapped in meanwhile (src/runtime/anchored-folder.ts). Refused with
+   * BackgroundProcessError when `maxConcurrent` processes run already or the runtime has no `start`.
+   */
+  async start(request: WorkspaceStartRequest): Promise<BackgroundProcessRecord> {
+    const runtime = this.settings.runtime;
+    if (runtime.start === undefined) {
+      throw new BackgroundProcessError(
+        `the ${runtime.kind} runtime cannot run commands in the background; run the command without background`,
+      );
+    }
+    const startProcess = runtime.start.bind(runtime);
+    return this.processes.start(request.maxConcurrent, () =>
+      this.exclusive(async () => {
+        const { cwd, runDir, env } = await this.prepareCommand(request);
+        // Counted as a command start: the layout may change from here on.
+        this.runGeneration += 1;
+        const handle = await startProcess({
+          ...(request.argv === undefined ? { command: request.command } : { argv: request.argv }),
+          workspaceRoot: this.root,
+          cwd: path.join(this.root, cwd),
+          env,
+          timeoutMs: request.timeoutMs,
+          maxOutputBytes: request.maxOutputBytes,
+          network: request.network ?? false,
+          readOnlyPaths: this.readOnlyPathsFor(request),
+        });
+        void handle.exited.then(() => {
+          this.runGeneration += 1;
+        });
+        return { handle, command: request.command ?? (request.argv ?? []).join(' '), cwd, runDir };
+      }),
+    );
+  }
+
+  /** Kills every background process of this workspace and waits for them to end. */
+  async stopProcesses(): Promise<void> {
+    await this.processes.killAll();
+    await this.settings.runtime.stopProcesses?.(this.root);
+  }
+
+  private readOnlyPathsFor(request: { readOnlyPaths?: readonly string[] }): string[] {
+    return [...new Set([...(this.settings.readOnlyPaths ?? []), ...(request.readOnlyPaths ?? [])])];
+  }
+
+  /** What a run and a background start share: the layout checked, the cwd and run folder made, the environment built. */
+  private async prepareCommand(
+    request: Pick<WorkspaceRunRequest, 'skill' | 'cwd' | 'env' | 'hostEnv' | 'restricted'>,
+  ): Promise<{ cwd: string; runDir: string; env: Record<string, string> }> {
     await this.ensureLayoutSinceLastRun();
     const skillFolder = request.skill === undefined ? undefined : `${workspaceFolders.skills}/${request.skill}`;
     // Independent look-ups, made at once.
@@ -381,41 +488,7 @@ export class Workspace {
       caller: request.env ?? {},
       restricted: request.restricted === true,
     });
-    const startedAt = new Date().toISOString();
-    this.activeRuns += 1;
-    this.runGeneration += 1;
-    let result: RuntimeResult;
-    try {
-      result = await this.settings.runtime.run({
-        ...(request.argv === undefined ? { command: request.command } : { argv: request.argv }),
-        workspaceRoot: this.root,
-        cwd: path.join(this.root, cwd),
-        env,
-        stdin: request.stdin,
-        timeoutMs: request.timeoutMs,
-        maxOutputBytes: request.maxOutputBytes,
-        network: request.network ?? false,
-        readOnlyPaths: [...new Set([...(this.settings.readOnlyPaths ?? []), ...(request.readOnlyPaths ?? [])])],
-        abortSignal: request.abortSignal,
-      });
-    } finally {
-      this.activeRuns -= 1;
-      this.runGeneration += 1;
-    }
-    // The record is bookkeeping: the caller gets its result without waiting for the disk. A failed
-    // write is retried by the next one (each holds everything) and reported by flushMetadata().
-    this.changeMetadata((metadata) => {
-      metadata.runs.push({
-        run_dir: runDir,
-        ...(request.skill === undefined ? {} : { skill: request.skill }),
-        exit_code: result.exitCode,
-        timed_out: result.timedOut,
-        duration_ms: Math.round(result.durationMs),
-        started_at: startedAt,
-      });
-      return metadata;
-    }).catch(() => undefined);
-    return { result, runDir, cwd };
+    return { cwd, runDir, env };
   }
 
   /**

@@ -32,6 +32,9 @@ describe('allowed-tools enforcement', () => {
       'Bash',
       'skill_run',
       'workspace_exec',
+      'workspace_write_stdin',
+      'workspace_poll',
+      'workspace_kill',
     ]);
     expect([...grantedToolNames(['Bash'], { Bash: ['workspace_exec'] })]).toEqual(['Bash', 'workspace_exec']);
   });

@@ -7,10 +7,16 @@
 
 /** Claude Code spellings in real skills mapped to this library's tools. */
 export const defaultAllowedToolAliases: Readonly<Record<string, readonly string[]>> = {
-  Bash: ['skill_run', 'workspace_exec'],
+  Bash: ['skill_run', 'workspace_exec', 'workspace_write_stdin', 'workspace_poll', 'workspace_kill'],
 };
 
-const restrictedBuiltins = new Set(['skill_run', 'workspace_exec']);
+const restrictedBuiltins = new Set([
+  'skill_run',
+  'workspace_exec',
+  'workspace_write_stdin',
+  'workspace_poll',
+  'workspace_kill',
+]);
 
 /** `Bash(git:*)` grants `Bash`: argument patterns are about commands, which the command policy of the workspace governs. */
 function entryName(entry: string): string {

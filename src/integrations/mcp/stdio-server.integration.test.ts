@@ -37,6 +37,9 @@ describe('skillbox mcp on stdio, spawned as a host would', () => {
         'skill_read',
         'skill_run',
         'workspace_exec',
+        'workspace_write_stdin',
+        'workspace_poll',
+        'workspace_kill',
       ]);
 
       const loaded = (await client.callTool({

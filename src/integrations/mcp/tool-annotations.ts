@@ -22,6 +22,11 @@ const byName: Record<string, ToolAnnotations> = {
   // host should ask before running them.
   skill_run: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
   workspace_exec: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+  // Input to a running background process can make it do anything a command can; killing one ends work.
+  workspace_write_stdin: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+  workspace_kill: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  // Reads a process's new output: it changes nothing, but the same call twice returns different output.
+  workspace_poll: { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: false },
 };
 
 /** The MCP tool annotations of a skillbox tool, or undefined for a tool skillbox does not know (no claim made). */

@@ -27,6 +27,15 @@ export function createRecordingRuntime(inner: WorkspaceRuntime): RecordingRuntim
     runs,
     guestPath: (hostPath, workspaceRoot) => inner.guestPath(hostPath, workspaceRoot),
     files: (workspaceRoot) => inner.files(workspaceRoot),
+    // Background processes pass straight through: only runs are recorded.
+    ...(inner.start === undefined
+      ? {}
+      : { start: (command) => (inner.start as NonNullable<typeof inner.start>).call(inner, command) }),
+    ...(inner.stopProcesses === undefined
+      ? {}
+      : {
+          stopProcesses: (root) => (inner.stopProcesses as NonNullable<typeof inner.stopProcesses>).call(inner, root),
+        }),
     async run(command) {
       const record: RecordedRun = { command: { ...command, env: { ...command.env } } };
       runs.push(record);

@@ -8,8 +8,12 @@ import { RuntimeCommandError, WorkspacePathError } from '../errors.js';
  * numbers (no limit) as `{ "$number": "Infinity" }`, which JSON would turn into null.
  */
 export interface RemoteRequest {
-  /** `run`, `abort`, or `files` (then `operation` names the WorkspaceFiles method). */
-  method: 'run' | 'abort' | 'files';
+  /**
+   * `run`, `abort`, `files` (then `operation` names the WorkspaceFiles method), or `process` (then
+   * `operation` is `start`, `stop`, or a RuntimeProcess method: `writeStdin`, `closeStdin`, `read`,
+   * `kill`, `exited`, the first parameter being the process's id).
+   */
+  method: 'run' | 'abort' | 'files' | 'process';
   /** The workspace's name: the host path the host gave, never a path on the worker. */
   workspace?: string;
   operation?: string;

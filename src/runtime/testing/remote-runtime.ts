@@ -7,6 +7,12 @@ import { fileURLToPath } from 'node:url';
 import { openFileInside } from '../anchored-folder.js';
 import { RuntimeCommandError } from '../errors.js';
 import { isInside } from '../is-inside.js';
+import type {
+  RuntimeProcess,
+  RuntimeProcessCommand,
+  RuntimeProcessExit,
+  RuntimeProcessOutput,
+} from '../runtime-process.js';
 import type { RuntimeCommand, RuntimeResult, WorkspaceRuntime } from '../runtime-types.js';
 import type { FileContent, PlacedTree, TreeEntry, WorkspaceFiles } from '../workspace-files.js';
 import {
@@ -19,6 +25,8 @@ import {
 
 /** A runtime whose workspaces live in another process; `close()` stops that process and removes its folder. */
 export interface RemoteRuntime extends WorkspaceRuntime {
+  start(command: RuntimeProcessCommand): Promise<RuntimeProcess>;
+  stopProcesses(workspaceRoot: string): Promise<void>;
   /** Where the worker keeps its workspaces is its own business: this process never sees the path. */
   close(): Promise<void>;
 }
@@ -113,6 +121,38 @@ export async function startRemoteRuntime(): Promise<RemoteRuntime> {
       } finally {
         abortSignal?.removeEventListener('abort', onAbort);
       }
+    },
+    async start(command: RuntimeProcessCommand): Promise<RuntimeProcess> {
+      if ((command.readOnlyPaths ?? []).length > 0)
+        throw new RuntimeCommandError('readOnlyPaths', 'the remote runtime cannot show host paths to its commands');
+      const { readOnlyPaths: _readOnly, workspaceRoot, ...rest } = command;
+      const cwd = path.relative(path.resolve(workspaceRoot), path.resolve(command.cwd)).split(path.sep).join('/');
+      const id = (await call({
+        method: 'process',
+        operation: 'start',
+        workspace: workspaceRoot,
+        params: [{ ...rest, cwd }],
+      })) as string;
+      const forward = (operation: string, ...params: unknown[]): Promise<unknown> =>
+        call({ method: 'process', operation, workspace: workspaceRoot, params: [id, ...params] });
+      // One long request that the worker answers when the process ends.
+      const exited = forward('exited') as Promise<RuntimeProcessExit>;
+      exited.catch(() => undefined);
+      return {
+        id,
+        exited,
+        writeStdin: async (data) => {
+          await forward('writeStdin', typeof data === 'string' ? Buffer.from(data, 'utf8') : data);
+        },
+        closeStdin: async () => {
+          await forward('closeStdin');
+        },
+        read: (waitMs) => forward('read', waitMs) as Promise<RuntimeProcessOutput>,
+        kill: () => forward('kill') as Promise<RuntimeProcessExit>,
+      };
+    },
+    async stopProcesses(workspaceRoot: string): Promise<void> {
+      await call({ method: 'process', operation: 'stop', workspace: workspaceRoot, params: [] });
     },
     files(workspaceRoot: string): WorkspaceFiles {
       const forward =

@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { SANDBOX_WORKSPACE_PATH } from '../bubblewrap-arguments.js';
 import { HostWorkspaceFiles } from '../host-workspace-files.js';
+import type { RuntimeProcess, RuntimeProcessCommand } from '../runtime-process.js';
 import type { RuntimeCommand } from '../runtime-types.js';
 import { SandboxRuntime } from '../sandbox-runtime.js';
 import type { PlacedTree } from '../workspace-files.js';
@@ -33,6 +34,7 @@ async function main(): Promise<void> {
   const base = mkdtempSync(path.join(tmpdir(), 'skillbox-remote-worker-'));
   const runtime = new SandboxRuntime();
   const aborts = new Map<string, AbortController>();
+  const processes = new Map<string, RuntimeProcess>();
 
   /** The worker's folder of a workspace: named by a digest of the host's name, created on first use. */
   const folderOf = (workspace: unknown): string => {
@@ -64,6 +66,7 @@ async function main(): Promise<void> {
         aborts.delete(id);
       }
     }
+    if (request.method === 'process') return processRequest(request);
     if (request.method === 'files') {
       const files = new HostWorkspaceFiles(folderOf(request.workspace));
       const operation = request.operation ?? '';
@@ -78,6 +81,30 @@ async function main(): Promise<void> {
       return value === undefined ? null : value;
     }
     throw new Error(`unknown method "${String(request.method)}"`);
+  };
+
+  const processRequest = async (request: RemoteRequest): Promise<unknown> => {
+    const operation = request.operation ?? '';
+    if (operation === 'start') {
+      const command = request.params[0] as RuntimeProcessCommand;
+      const root = folderOf(request.workspace);
+      const started = await runtime.start({ ...command, workspaceRoot: root, cwd: path.resolve(root, command.cwd) });
+      processes.set(started.id, started);
+      return started.id;
+    }
+    if (operation === 'stop') {
+      await runtime.stopProcesses(folderOf(request.workspace));
+      return null;
+    }
+    const started = processes.get(String(request.params[0]));
+    if (started === undefined) throw new Error(`unknown process "${String(request.params[0])}"`);
+    if (operation === 'writeStdin') await started.writeStdin(request.params[1] as Uint8Array);
+    else if (operation === 'closeStdin') await started.closeStdin();
+    else if (operation === 'read') return started.read(Number(request.params[1]));
+    else if (operation === 'kill') return started.kill();
+    else if (operation === 'exited') return started.exited;
+    else throw new Error(`unknown process operation "${operation}"`);
+    return null;
   };
 
   const expected = Buffer.from(`Bearer ${token}`);

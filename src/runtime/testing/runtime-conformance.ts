@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RuntimeCommandError, WorkspacePathError } from '../errors.js';
 import type { RuntimeCommand, WorkspaceRuntime } from '../runtime-types.js';
 import type { WorkspaceFiles } from '../workspace-files.js';
+import { describeRuntimeProcessConformance } from './runtime-process-conformance.js';
 
 const PATH = '/usr/local/bin:/usr/bin:/bin';
 
@@ -292,6 +293,10 @@ export function describeRuntimeConformance(
         expect(usage.exceeded).toBeUndefined();
         expect((await files.measure({ maxBytes: Infinity, maxFiles: 2 })).exceeded).toBe('files');
       });
+    });
+
+    describe('background processes', () => {
+      describeRuntimeProcessConformance(() => ({ runtime, workspace }));
     });
   });
 }

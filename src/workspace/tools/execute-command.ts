@@ -207,7 +207,7 @@ export async function executeCommand(
  * Errors the model can correct become SkillToolError with the reason and what to do; anything else
  * (a broken disk, a bug) propagates unchanged.
  */
-async function translateErrors<T>(tool: string, work: () => Promise<T>): Promise<T> {
+export async function translateErrors<T>(tool: string, work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
@@ -231,4 +231,5 @@ const correctable = new Set([
   'SKILL_PATH_REFUSED',
   'SKILL_FILE_NOT_FOUND',
   'RUNTIME_COMMAND_INVALID',
+  'BACKGROUND_PROCESS_REFUSED',
 ]);

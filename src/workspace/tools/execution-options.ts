@@ -9,6 +9,11 @@ import { validateReadOnlyPaths } from '../read-only-paths.js';
 import type { WorkspaceManager } from '../workspace-manager.js';
 import { executionToolsOptionsSchema } from '../workspace-options-schema.js';
 import { defaultWorkspaceQuota, type WorkspaceQuota } from '../workspace-quota.js';
+import {
+  type BackgroundProcessOptions,
+  type ResolvedBackgroundProcessOptions,
+  resolveBackgroundProcessOptions,
+} from './background-process-options.js';
 import { defaultInlineLimits, type InlineLimits } from './run-result.js';
 
 /** Options of `createExecutionTools`: the workspace manager, command policy, timeouts and environment. */
@@ -66,6 +71,12 @@ export interface ExecutionToolsOptions {
    * user cannot reach that user's workspace by any route.
    */
   repository?: SkillRepository;
+  /**
+   * Limits on `workspace_exec` with `background: true` and its companion tools
+   * (`workspace_write_stdin`, `workspace_poll`, `workspace_kill`); `false` leaves those tools out.
+   * They are also left out when the runtime cannot start background processes.
+   */
+  backgroundProcesses?: BackgroundProcessOptions | false;
 }
 
 export interface ResolvedExecutionOptions {
@@ -84,6 +95,7 @@ export interface ResolvedExecutionOptions {
   workspaceQuota: WorkspaceQuota;
   skillNames?: readonly string[];
   repository?: SkillRepository;
+  background: ResolvedBackgroundProcessOptions;
 }
 
 export const defaultTimeoutSeconds = 300;
@@ -179,5 +191,6 @@ export function resolveExecutionOptions(options: ExecutionToolsOptions): Resolve
     workspaceQuota,
     skillNames: options.skillNames,
     ...(options.repository !== undefined ? { repository: options.repository } : {}),
+    background: resolveBackgroundProcessOptions(options.backgroundProcesses),
   };
 }

@@ -1,0 +1,157 @@
+import type { ChildProcess } from 'node:child_process';
+import { stat } from 'node:fs/promises';
+import { isAbsolute, resolve } from 'node:path';
+import type { Readable, Writable } from 'node:stream';
+import { bubblewrapArguments } from './bubblewrap-arguments.js';
+import { RuntimeCommandError } from './errors.js';
+import { RunCgroup, type RunLimit } from './run-cgroup.js';
+import type { RuntimeCommand } from './runtime-types.js';
+import { type Prelude, preludeArguments } from './sandbox-prelude.js';
+import { shellArgv } from './shell-argv.js';
+import { validateRuntimeCommand } from './validate-command.js';
+
+/** The resource limits a SandboxRuntime was built with (null: not limited). */
+export interface SandboxLimits {
+  maxProcesses: number | null;
+  maxMemoryBytes: number | null;
+  maxFileSizeBytes: number | null;
+  maxTmpBytes: number | null;
+  maxSharedMemoryBytes: number | null;
+  maxCpus: number | null;
+}
+
+/** What a SandboxRuntime fixed at construction: everything a launch is built from besides the command. */
+export interface SandboxLaunchSettings {
+  bubblewrapPath: string;
+  shell: string;
+  limits: SandboxLimits;
+  prelude: Prelude;
+  seccompFilter: Buffer;
+  cgroupLimits: boolean;
+  sizedTmpfs: boolean;
+  guestPath(hostPath: string, workspaceRoot: string): string;
+}
+
+/** One sandbox, ready to spawn: bubblewrap's command line, its option and filter pipes, and the run's cgroup. */
+export interface SandboxLaunch {
+  file: string;
+  args: string[];
+  inputPipes: Buffer[];
+  /** The program as the command gave it, for messages. */
+  program: string[];
+  /** Held until the process ended; the caller releases it. */
+  cgroup: RunCgroup | undefined;
+  warnings: string[];
+  /** Spawn fields for the cgroup hand-shake (empty without a cgroup). */
+  cgroupSpawn: { extraPipes?: number; onSpawn?: (child: ChildProcess) => Promise<void> };
+}
+
+/** bwrap's arguments and its seccomp program are read from these; the cgroup hand-shake uses the next two. */
+const ARGUMENTS_FD = 3;
+const SECCOMP_FD = 4;
+const INFO_FD = 5;
+const BLOCK_FD = 6;
+
+/**
+ * Builds the sandbox for one command. `run` and background processes (`start`) both launch through
+ * here, so the two can never differ in mounts, namespaces, prelude, seccomp filter or cgroup caps.
+ */
+export async function prepareSandboxLaunch(
+  settings: SandboxLaunchSettings,
+  command: Omit<RuntimeCommand, 'stdin' | 'abortSignal'>,
+): Promise<SandboxLaunch> {
+  const { workspaceRoot, cwd } = await validateRuntimeCommand(command);
+  const readOnlyPaths = await Promise.all((command.readOnlyPaths ?? []).map(readOnlyPath));
+  const { limits } = settings;
+  const warnings: string[] = [];
+  const { maxProcesses, maxMemoryBytes, maxCpus } = limits;
+  const cgroup =
+    (maxProcesses !== null || maxMemoryBytes !== null || maxCpus !== null) && settings.cgroupLimits
+      ? RunCgroup.acquire({ maxProcesses, maxMemoryBytes, maxCpus })
+      : undefined;
+  if (maxCpus !== null && !cgroup?.cpuCapped)
+    warnings.push('sandbox: the CPU limit could not be applied on this host (no cpu cgroup)');
+  if (!settings.sizedTmpfs && (limits.maxTmpBytes !== null || limits.maxSharedMemoryBytes !== null))
+    warnings.push('sandbox: /tmp and /dev/shm are not size-limited (this bubblewrap has no --size; 0.5 or later has)');
+  const program = command.argv ?? shellArgv(settings.shell, command.command as string);
+  // The options travel on a pipe (bubblewrap wants only the command itself on its command line):
+  // bubblewrap is pid 1 in the sandbox and the sandbox's first process on the host, and a command
+  // line is readable by every process of both. It would show the workspace's host path.
+  const options = [
+    ...bubblewrapArguments({
+      workspace: { root: workspaceRoot, cwd: settings.guestPath(cwd, workspaceRoot) },
+      network: command.network === true,
+      readOnlyPaths,
+      tmpBytes: settings.sizedTmpfs ? limits.maxTmpBytes : null,
+      sharedMemoryBytes: settings.sizedTmpfs ? limits.maxSharedMemoryBytes : null,
+    }),
+    // The command is the sandbox's pid 1 (see sandbox-prelude.ts for why).
+    '--as-pid-1',
+    '--seccomp',
+    String(SECCOMP_FD),
+    ...(cgroup ? ['--info-fd', String(INFO_FD), '--block-fd', String(BLOCK_FD)] : []),
+  ];
+  return {
+    file: settings.bubblewrapPath,
+    args: ['--args', String(ARGUMENTS_FD), '--', ...preludeArguments(settings.prelude, command.env), ...program],
+    inputPipes: [Buffer.from(options.map((option) => `${option}\0`).join(''), 'utf8'), settings.seccompFilter],
+    program,
+    cgroup,
+    warnings,
+    cgroupSpawn: cgroup ? { extraPipes: 2, onSpawn: (child: ChildProcess) => joinCgroup(child, cgroup) } : {},
+  };
+}
+
+/** One warning per cap a run or process reached, saying what reaching it did. */
+export function limitWarnings(limitsHit: readonly RunLimit[], limits: SandboxLimits, subject: string): string[] {
+  return limitsHit.map((limit) => `sandbox: the ${subject} reached its ${limitDescription(limit, limits)}`);
+}
+
+function limitDescription(limit: RunLimit, limits: SandboxLimits): string {
+  if (limit === 'processes') return `process cap (${limits.maxProcesses} processes): forks beyond it failed`;
+  if (limit === 'memory')
+    return `memory cap (${limits.maxMemoryBytes} bytes for all its processes): allocations failed or a process was killed`;
+  return `CPU cap (${limits.maxCpus} CPUs): it was slowed down`;
+}
+
+/**
+ * bwrap reports the sandbox's first process on --info-fd right after creating it, and that process
+ * waits on --block-fd before it runs the program: it joins the cgroup in between, so the command
+ * and every process it starts are counted. The move starts as soon as the pid is known, so the
+ * kernel's wait on a first move (see RunCgroup.addInBackground) runs alongside bubblewrap's mount
+ * set-up instead of after it. bwrap itself stays outside: it forks nothing after that first
+ * process, and moving it too only added a serial round of moves to every run.
+ */
+async function joinCgroup(child: ChildProcess, cgroup: RunCgroup): Promise<void> {
+  const pipes = child.stdio as unknown as (Readable | Writable)[];
+  const info = pipes[INFO_FD] as Readable;
+  const go = pipes[BLOCK_FD] as Writable;
+  const sandboxPid = await new Promise<number>((resolvePid, reject) => {
+    let text = '';
+    const onData = (chunk: Buffer): void => {
+      text += chunk.toString('utf8');
+      const match = /"child-pid"\s*:\s*(\d+)/.exec(text);
+      if (match) {
+        info.off('data', onData);
+        resolvePid(Number(match[1]));
+      }
+    };
+    info.on('data', onData);
+    info.once('close', () => reject(new Error('bubblewrap exited before reporting its sandbox process')));
+  });
+  await cgroup.addInBackground(sandboxPid);
+  go.on('error', () => {});
+  go.end('go');
+}
+
+async function readOnlyPath(path: string, index: number): Promise<string> {
+  const field = `readOnlyPaths[${index}]`;
+  if (typeof path !== 'string' || !isAbsolute(path))
+    throw new RuntimeCommandError(field, `must be an absolute host path, got ${JSON.stringify(path)}`);
+  try {
+    await stat(path);
+  } catch {
+    throw new RuntimeCommandError(field, `"${path}" does not exist`);
+  }
+  return resolve(path);
+}
