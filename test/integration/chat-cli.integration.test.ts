@@ -95,6 +95,9 @@ describe('skillbox chat over a scripted OpenAI-compatible server', () => {
       'skill_read',
       'skill_run',
       'workspace_exec',
+      'workspace_write_stdin',
+      'workspace_poll',
+      'workspace_kill',
     ]);
     // tool-result materialisation (the default): the body is in the skill_load result, the system message is unchanged.
     expect(run?.body.messages[0]).toEqual(load?.body.messages[0]);
