@@ -113,7 +113,7 @@ export function executionToolsOptionsSchema(limits: {
     backgroundProcesses: z
       .union(
         [
-          z.literal(false),
+          z.boolean(),
           z.looseObject({
             maxConcurrent: positiveNumber(),
             maxLifetimeSeconds: z

@@ -46,9 +46,6 @@ const executionSkillTools = [
   'skill_read',
   'skill_run',
   'workspace_exec',
-  'workspace_write_stdin',
-  'workspace_poll',
-  'workspace_kill',
 ];
 
 async function systemMessage(tools: readonly string[]): Promise<{ role: 'system'; content: string }> {

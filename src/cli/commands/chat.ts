@@ -350,6 +350,8 @@ async function run(args: string[], io: CliIo): Promise<number> {
         model: provider.chatModel(model),
         skills: sources.repository,
         workspaces,
+        // A person at the terminal drives servers and interactive programs too: the process tools are on.
+        execution: { backgroundProcesses: true },
         sessions,
         appName: 'skillbox-chat',
         instructions,

@@ -147,7 +147,11 @@ async function run(args: string[], io: CliIo): Promise<number> {
         `skillbox mcp: WARNING: skill scripts run WITHOUT isolation, because ${why}; they can read and change anything you can.\n`,
       );
     }
-    executionTools = createExecutionTools({ workspaces: createWorkspaceManager({ runtime, repository }) });
+    // A person's MCP client drives servers and interactive programs too: the process tools are on here.
+    executionTools = createExecutionTools({
+      workspaces: createWorkspaceManager({ runtime, repository }),
+      backgroundProcesses: true,
+    });
     // The gate is a view without a watch of its own: the server follows the roots through it.
     modelRepository = Object.assign(
       gateRepository(repository, createRequirementChecker({ runtime, environment: {}, network: false }), 'mark'),

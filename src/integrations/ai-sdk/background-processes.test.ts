@@ -55,7 +55,12 @@ describe('createSkillAgent with background processes', () => {
       followUp('workspace_poll', () => ({ process_id: processId(), yield_ms: 2000 })),
       { text: 'done' },
     ]);
-    const agent = createSkillAgent({ model, skills: repository, workspaces });
+    const agent = createSkillAgent({
+      model,
+      skills: repository,
+      workspaces,
+      execution: { backgroundProcesses: true },
+    });
     const events: SkillAgentEvent[] = [];
     for await (const event of agent.run({ userId: 'u', sessionId: 's', message: 'greet Ada' })) events.push(event);
     const results = events.filter(

@@ -30,7 +30,7 @@ afterAll(async () => {
 
 /** One MCP connection (its own session) to a server sharing the workspace manager. */
 async function connect(sessionId: string) {
-  const executionTools = createExecutionTools({ workspaces });
+  const executionTools = createExecutionTools({ workspaces, backgroundProcesses: true });
   const served = await createSkillMcpServer({
     repository,
     profile: 'full',

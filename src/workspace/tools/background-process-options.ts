@@ -17,7 +17,7 @@ export interface BackgroundProcessOptions {
   maxBufferedOutputBytes?: number;
 }
 
-/** The limits with their defaults applied; `enabled` is false when the option was `false`. */
+/** The limits with their defaults applied; `enabled` is true only when the option was given (`true` or limits). */
 export interface ResolvedBackgroundProcessOptions {
   enabled: boolean;
   maxConcurrent: number;
@@ -36,9 +36,12 @@ export const maxYieldMs = 30_000;
 
 /** Defaults applied; values were checked by the options schema. */
 export function resolveBackgroundProcessOptions(
-  options: BackgroundProcessOptions | false | undefined,
+  options: BackgroundProcessOptions | boolean | undefined,
 ): ResolvedBackgroundProcessOptions {
-  if (options === false) return { enabled: false, ...defaultBackgroundProcessOptions };
+  // Off unless asked for: the three process tools add about 580 tokens to every request
+  // (docs/long-running-commands.md), a cost most agents should not pay for a feature they never use.
+  if (options === undefined || options === false) return { enabled: false, ...defaultBackgroundProcessOptions };
+  if (options === true) return { enabled: true, ...defaultBackgroundProcessOptions };
   return {
     enabled: true,
     maxConcurrent: Math.floor(options?.maxConcurrent ?? defaultBackgroundProcessOptions.maxConcurrent),

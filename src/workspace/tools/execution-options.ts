@@ -72,11 +72,12 @@ export interface ExecutionToolsOptions {
    */
   repository?: SkillRepository;
   /**
-   * Limits on `workspace_exec` with `background: true` and its companion tools
-   * (`workspace_write_stdin`, `workspace_poll`, `workspace_kill`); `false` leaves those tools out.
-   * They are also left out when the runtime cannot start background processes.
+   * `true` or limits offer `workspace_exec` with `background: true` and its companion tools
+   * (`workspace_write_stdin`, `workspace_poll`, `workspace_kill`). Off by default: they add about
+   * 580 tokens to every request. They are left out when the runtime cannot start background
+   * processes.
    */
-  backgroundProcesses?: BackgroundProcessOptions | false;
+  backgroundProcesses?: BackgroundProcessOptions | boolean;
 }
 
 export interface ResolvedExecutionOptions {

@@ -23,7 +23,9 @@ function toolsFor(
 ) {
   managers += 1;
   const workspaces = createWorkspaceManager({ runtime, repository, baseDir: path.join(temporary, `ws-${managers}`) });
-  const tools = new Map(createExecutionTools({ ...options, workspaces }).map((tool) => [tool.name, tool]));
+  const tools = new Map(
+    createExecutionTools({ backgroundProcesses: true, ...options, workspaces }).map((tool) => [tool.name, tool]),
+  );
   const context: ToolContext = { sessionId: 'session', agentName: 'agent', state: createInMemoryStateView({}) };
   const call = (name: string, input: Record<string, unknown>) => {
     const tool = tools.get(name) as ToolDefinition;
@@ -42,6 +44,12 @@ describe('the background process tools', () => {
       'workspace_kill',
     ]);
     expect([...toolsFor({ backgroundProcesses: false }).tools.keys()]).toEqual(['skill_run', 'workspace_exec']);
+    // Off unless asked for (each request would carry the three tools' definitions).
+    expect(
+      createExecutionTools({ workspaces: createWorkspaceManager({ runtime: new LocalRuntime(), repository }) }).map(
+        (tool) => tool.name,
+      ),
+    ).toEqual(['skill_run', 'workspace_exec']);
     const local = new LocalRuntime();
     const runOnly: WorkspaceRuntime = {
       kind: 'run-only',
