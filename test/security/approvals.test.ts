@@ -64,6 +64,7 @@ const exec = (command: string): ScriptedStep => ({ toolCalls: [{ name: 'workspac
 function setup(
   answer: (request: ApprovalRequest) => unknown,
   approval: { tools?: string[]; skills?: string[] | 'all' },
+  execution: { backgroundProcesses?: boolean } = {},
 ) {
   round += 1;
   const baseDir = join(root, `workspaces-${round}`);
@@ -78,6 +79,7 @@ function setup(
       workspaces,
       sessions,
       loadMode: 'session',
+      execution,
       approval: {
         ...approval,
         decide: async (request) => {
@@ -122,6 +124,43 @@ describe.runIf(sandboxWorks)('approval security', () => {
         expect.objectContaining({ message: expect.stringContaining("needs a person's approval and none was given") }),
       ]);
     }
+  });
+
+  it('text written to a background shell after a skill was staged is judged like a command: a denied write never reaches the shell', async () => {
+    // The shell starts while no listed skill is reachable, so it needs no approval; alpha is then
+    // loaded and staged by a call approved once. Writing "run alpha's script" into the old shell
+    // would otherwise run it on nobody's approval.
+    const { turn, asked, markers } = setup(
+      (request) => (request.tool === 'workspace_write_stdin' ? 'deny' : 'allow-once'),
+      { skills: ['alpha'] },
+      { backgroundProcesses: true },
+    );
+    const [started] = await turn([
+      { toolCalls: [{ name: 'workspace_exec', input: { command: 'bash', background: true } }] },
+    ]);
+    const processId = (started as { process_id?: string }).process_id;
+    expect(processId).toMatch(/^proc_/);
+    const results = await turn([
+      load('alpha'),
+      exec('true'),
+      {
+        toolCalls: [
+          {
+            name: 'workspace_write_stdin',
+            input: {
+              process_id: processId,
+              chars: 'bash skills/alpha/scripts/mark.sh stdin',
+              submit: true,
+              yield_ms: 1500,
+            },
+          },
+        ],
+      },
+    ]);
+    expect(asked.map((request) => request.tool)).toEqual(['workspace_exec', 'workspace_write_stdin']);
+    expect(asked[1]?.command).toBe('bash skills/alpha/scripts/mark.sh stdin\n');
+    expect(results.at(-1)).toEqual(expect.objectContaining({ approval: 'denied' }));
+    expect(await markers()).toEqual([]);
   });
 
   it('the model cannot approve itself through fields of the tool input', async () => {

@@ -5,6 +5,7 @@ import { maxYieldMs } from './background-process-options.js';
 import { translateErrors } from './execute-command.js';
 import type { ResolvedExecutionOptions } from './execution-options.js';
 import { type ProcessPollResult, shapeProcessResult } from './process-result.js';
+import { skillsInWorkspace } from './skill-run-tool.js';
 
 const processId = z.string().min(1).describe('The process_id that workspace_exec with background: true returned.');
 const yieldMs = (fallback: number) =>
@@ -48,6 +49,18 @@ export function createWorkspaceWriteStdinTool(
       '(submit: true appends a newline; close_stdin: true sends end-of-file), then return its new output as workspace_poll does.',
     inputSchema: writeInputSchema,
     writesState: false,
+    // Text written to a shell is a command: an approval policy judges it as it judges workspace_exec,
+    // against every skill the process can reach now (skills staged after it started included).
+    async describeCall(input, context) {
+      return {
+        command: `${input.chars ?? ''}${input.submit === true ? '\n' : ''}`,
+        stagedSkills: [],
+        skillsInWorkspace: await skillsInWorkspace(options, context, []),
+        stagedFiles: [],
+        inputs: [],
+        outputs: [],
+      };
+    },
     async execute(input, context) {
       return translateErrors('workspace_write_stdin', async () => {
         const record = (await sessionWorkspace(options, context)).processes.get(input.process_id);
