@@ -47,7 +47,9 @@ async function fixture(options: Omit<ExecutionToolsOptions, 'workspaces'> = {}) 
     repository: await createFsSkillRepository({ roots: [path.join(root, 'skills')] }),
     baseDir: path.join(root, 'workspaces'),
   });
-  const tools = new Map(createExecutionTools({ backgroundProcesses: true, ...options, workspaces }).map((tool) => [tool.name, tool]));
+  const tools = new Map(
+    createExecutionTools({ backgroundProcesses: true, ...options, workspaces }).map((tool) => [tool.name, tool]),
+  );
   const context = (sessionId: string, owner: { userId?: string } = {}): ToolContext => ({
     sessionId,
     ...owner,
