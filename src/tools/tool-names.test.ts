@@ -23,7 +23,7 @@ describe('the tool-name union', () => {
       repository,
       baseDir: path.join(temporary, 'workspaces'),
     });
-    const executionTools = createExecutionTools({ workspaces });
+    const executionTools = createExecutionTools({ workspaces, backgroundProcesses: true });
     expect(executionTools.map((tool) => tool.name)).toEqual([...executionToolNames]);
     const disclosureTools = createSkillTools({ repository, profile: skillToolNames });
     expect(disclosureTools.map((tool) => tool.name)).toEqual([...disclosureToolNames]);
