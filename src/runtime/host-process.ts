@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { realpathSync } from 'node:fs';
 import { constants as osConstants } from 'node:os';
@@ -8,6 +8,7 @@ import { RuntimeCommandError } from './errors.js';
 import { killProcessGroup, killProcessTree } from './process-tree.js';
 import type { RuntimeProcess, RuntimeProcessExit, RuntimeProcessOutput } from './runtime-process.js';
 import type { RuntimeResult } from './runtime-types.js';
+import { spawnWithPipes } from './spawn-with-pipes.js';
 import { UnreadOutput } from './unread-output.js';
 
 /** How to start one background host process (the local runtime's program, or bubblewrap for the sandbox). */
@@ -66,22 +67,7 @@ export function startHostProcess(spec: HostProcessSpec): RuntimeProcess {
     wake?.();
   };
 
-  const child = spawn(spec.file, spec.args, {
-    cwd: spec.cwd,
-    env: spec.env,
-    detached: true,
-    stdio: [
-      'pipe',
-      'pipe',
-      'pipe',
-      ...Array<'pipe'>((spec.inputPipes?.length ?? 0) + (spec.extraPipes ?? 0)).fill('pipe'),
-    ],
-  });
-  for (const [index, data] of (spec.inputPipes ?? []).entries()) {
-    const pipe = child.stdio[3 + index] as Writable | null;
-    pipe?.on('error', () => {});
-    pipe?.end(data);
-  }
+  const child = spawnWithPipes(spec, 'pipe');
   const input = child.stdin as Writable;
   // A process that exits without reading its input closes the pipe: not an error of the caller's.
   input.on('error', () => {});

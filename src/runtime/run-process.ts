@@ -1,9 +1,10 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { constants as osConstants } from 'node:os';
-import type { Readable, Writable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { CappedOutput } from './capped-output.js';
 import { killProcessGroup, killProcessTree } from './process-tree.js';
 import type { RuntimeCommand, RuntimeResult } from './runtime-types.js';
+import { spawnWithPipes } from './spawn-with-pipes.js';
 
 export interface ProcessSpec {
   file: string;
@@ -71,23 +72,7 @@ export function runProcess(spec: ProcessSpec): Promise<ProcessOutcome> {
     let drainTimer: NodeJS.Timeout | undefined;
     let setUpError: string | undefined;
 
-    const child = spawn(spec.file, spec.args, {
-      cwd: spec.cwd,
-      env: spec.env,
-      detached: true,
-      stdio: [
-        spec.stdin === undefined ? 'ignore' : 'pipe',
-        'pipe',
-        'pipe',
-        ...Array<'pipe'>((spec.inputPipes?.length ?? 0) + (spec.extraPipes ?? 0)).fill('pipe'),
-      ],
-    });
-    for (const [index, data] of (spec.inputPipes ?? []).entries()) {
-      const pipe = child.stdio[3 + index] as Writable | null;
-      // A wrapper that died before reading reports itself through its exit status.
-      pipe?.on('error', () => {});
-      pipe?.end(data);
-    }
+    const child = spawnWithPipes(spec, spec.stdin === undefined ? 'ignore' : 'pipe');
 
     // Both are 'pipe' above; only stdin depends on the spec.
     const outPipe = child.stdout as Readable;
