@@ -79,7 +79,12 @@ describe('compileGlob', () => {
         .map((pieces) => pieces.join(''))
         .filter((piece) => piece !== '.' && piece !== '..' && !piece.includes('.*') && !piece.includes('**')),
     );
-    const pattern = fc.array(segment, { minLength: 1, maxLength: 4 }).map((segments) => segments.join('/'));
+    // Each {…} piece doubles the alternatives; over 256 the pattern is refused by design (tested on its
+    // own), so nine or more braces (512) are not a matching case. One run in a few thousand drew them.
+    const pattern = fc
+      .array(segment, { minLength: 1, maxLength: 4 })
+      .map((segments) => segments.join('/'))
+      .filter((glob) => (glob.match(/\{/g)?.length ?? 0) <= 8);
     const name = fc
       .array(fc.constantFrom('a', 'b', '.', '*'), { minLength: 1, maxLength: 4 })
       .map((characters) => characters.join(''))
