@@ -1,5 +1,4 @@
-import { constants, existsSync } from 'node:fs';
-import { type FileHandle, lstat, mkdir, open, readdir, realpath, rename } from 'node:fs/promises';
+import { lstat, mkdir, readdir, realpath, rename } from 'node:fs/promises';
 import path from 'node:path';
 import { openFileInside, openFolderInside, readHead, withFolderInside } from './anchored-folder.js';
 import { buildTree } from './build-tree.js';
@@ -7,6 +6,7 @@ import { WorkspacePathError } from './errors.js';
 import { newBuildPath } from './host-build-area.js';
 import { hostFileEntries } from './host-file-entries.js';
 import { isInside } from './is-inside.js';
+import { measureTree } from './measure-tree.js';
 import { removeTree } from './remove-tree.js';
 import { scanTree } from './scan-tree.js';
 import type {
@@ -220,69 +220,14 @@ export class HostWorkspaceFiles implements WorkspaceFiles {
     });
   }
 
-  async measure(limits: WorkspaceSizeLimits): Promise<WorkspaceUsage> {
-    const usage: WorkspaceUsage = { bytes: 0, files: 0 };
-    const seen = new Set<number>();
-    // A command can nest folders deeper than any one path can name (PATH_MAX, 4,096 bytes) with
-    // relative steps; a walk by full paths could not lstat below that depth, so data there went
-    // uncounted (test/security/workspace-quota.test.ts). Every `anchorEvery` levels the walk opens
-    // the folder and goes on from /proc/self/fd/<fd>, so no path it hands the kernel holds more
-    // than that many names, and it keeps one descriptor open per `anchorEvery` levels, not per level.
-    const visit = async (folder: string, sinceAnchor: number): Promise<void> => {
-      let handle: FileHandle | undefined;
-      if (sinceAnchor >= anchorEvery && openFilesFolder !== undefined) {
-        try {
-          // The last name is not followed: a command may have swapped the folder for a link since its lstat.
-          handle = await open(folder, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW);
-        } catch {
-          return;
-        }
-        folder = `${openFilesFolder}/${handle.fd}`;
-        sinceAnchor = 0;
-      }
-      try {
-        const names = await readdir(folder).catch(() => [] as string[]);
-        // A folder's entries are looked at a batch at a time (one at a time, the walk of a
-        // 20,000-file workspace waited on the disk 20,000 times in a row) and counted in name order
-        // as before, so the figures and the first limit found do not depend on timing; batches keep a
-        // folder of a million names from holding a million pending calls.
-        for (let start = 0; start < names.length; start += measureBatch) {
-          const batch = names.slice(start, start + measureBatch);
-          const stats = await Promise.all(batch.map((name) => lstat(`${folder}/${name}`).catch(() => undefined)));
-          for (const [index, entry] of stats.entries()) {
-            if (usage.exceeded !== undefined) return;
-            if (entry === undefined) continue;
-            if (!seen.has(entry.ino)) {
-              seen.add(entry.ino);
-              usage.files += 1;
-              usage.bytes += entry.blocks * 512;
-              if (usage.bytes > limits.maxBytes) usage.exceeded = 'disk';
-              else if (usage.files > limits.maxFiles) usage.exceeded = 'files';
-            }
-            if (entry.isDirectory()) await visit(`${folder}/${batch[index] as string}`, sinceAnchor + 1);
-          }
-        }
-      } finally {
-        await handle?.close();
-      }
-    };
-    await visit(this.root, 0);
-    return usage;
+  measure(limits: WorkspaceSizeLimits): Promise<WorkspaceUsage> {
+    return measureTree(this.root, limits);
   }
 
   private absolute(relative: string): string {
     return relative === '' ? this.root : path.join(this.root, ...checkedParts(relative));
   }
 }
-
-/** Entries of one folder `measure` looks at together. */
-const measureBatch = 256;
-
-/** Linux names every open file of a process here; elsewhere `measure` walks by full paths. */
-const openFilesFolder = existsSync('/proc/self/fd') ? '/proc/self/fd' : undefined;
-
-/** Levels between two folders `measure` opens: 14 names of at most 255 bytes stay under PATH_MAX. */
-const anchorEvery = 14;
 
 /** The parts of a workspace-relative path, refused when one could climb or is not a plain name. */
 export function checkedParts(relative: string): string[] {

@@ -98,6 +98,11 @@ export interface WorkspaceUsage {
   files: number;
   /** The first limit found exceeded; counting stops there, so the figures are then lower bounds. */
   exceeded?: 'disk' | 'files';
+  /**
+   * A folder the walk could not read (workspace-relative, with the error code), even after giving
+   * its owner's permissions back: what it holds is unknown, so the usage counts as over the disk limit.
+   */
+  unreadable?: string;
 }
 
 /**

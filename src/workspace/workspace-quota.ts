@@ -86,8 +86,10 @@ export function quotaWarning(
   stopped: boolean,
 ): string {
   const what =
-    limit === 'disk'
-      ? `more than ${quota.maxBytes} bytes of disk (at least ${usage.bytes})`
-      : `more than ${quota.maxFiles} files (at least ${usage.files})`;
+    usage.unreadable !== undefined
+      ? `a folder the quota walk cannot read, ${usage.unreadable}, so its size is unknown`
+      : limit === 'disk'
+        ? `more than ${quota.maxBytes} bytes of disk (at least ${usage.bytes})`
+        : `more than ${quota.maxFiles} files (at least ${usage.files})`;
   return `${stopped ? 'command stopped: ' : ''}the workspace holds ${what}; delete what is no longer needed (work/, out/, runs/) before running more`;
 }

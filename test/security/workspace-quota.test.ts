@@ -1,3 +1,5 @@
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { resolveExecutionOptions } from '../../src/workspace/tools/execution-options.js';
 import { workspaceSecurityFixture } from './workspace-fixture.js';
@@ -61,6 +63,56 @@ describe.runIf(process.platform === 'linux')('workspace disk and file quota', ()
     // Stopped by the watch while it wrote, or reported by the count after it: either way, counted.
     expect(nested.limits_hit).toEqual(['disk']);
     expect(nested.warnings.join('\n')).toMatch(/more than 8388608 bytes of disk/);
+  });
+
+  // The host walks the workspace as the user it runs as, and the command's files are that user's
+  // own: as a non-root host (.ci/run runs this file as uid 65534) a folder the command made unreadable
+  // or unsearchable kept the walk out, and its bytes went uncounted. As root the permissions do not
+  // bind the walk; the folder is counted and its mode repaired either way.
+  it.each([
+    ['no permission at all (chmod 000)', '000'],
+    ['no search permission (chmod 600)', '600'],
+    ['no read permission (chmod 300)', '300'],
+  ])('counts data in a folder with %s, and leaves it removable', async (_, mode) => {
+    fixture = await workspaceSecurityFixture({ workspaceQuota: { maxBytes: 8 * 1024 * 1024 } });
+    const hidden = await fixture.run({
+      command: `mkdir -p "$WORK_DIR/hide/deeper" && head -c 20000000 /dev/urandom > "$WORK_DIR/hide/deeper/big" && chmod ${mode} "$WORK_DIR/hide/deeper" "$WORK_DIR/hide"`,
+      output_files: [],
+    });
+    // Stopped by the watch while it wrote, or reported by the count after it: either way, counted.
+    expect(hidden.limits_hit).toEqual(['disk']);
+    expect(hidden.warnings.join('\n')).toMatch(/more than 8388608 bytes of disk/);
+    // The next command can clean up what the last one hid.
+    const cleaned = await fixture.run({ command: 'rm -rf "$WORK_DIR/hide"', output_files: [] });
+    expect(cleaned.exit_code).toBe(0);
+    expect(cleaned.limits_hit).toBeUndefined();
+  });
+
+  it('counts a workspace whose command made the workspace folder itself unreadable, and removes it', async () => {
+    fixture = await workspaceSecurityFixture({ workspaceQuota: { maxBytes: 8 * 1024 * 1024 } });
+    const hidden = await fixture.run({
+      command:
+        'head -c 20000000 /dev/urandom > "$WORK_DIR/big" && mkdir "$WORK_DIR/locked" && chmod 000 "$WORK_DIR/locked" "$WORK_DIR" "$WORK_DIR/.."',
+      output_files: [],
+    });
+    expect(hidden.limits_hit).toEqual(['disk']);
+    const workspaceFolders = async () =>
+      (await readdir(path.join(fixture!.root, 'workspaces'))).filter((name) => name.startsWith('ws_'));
+    expect(await workspaceFolders()).toHaveLength(1);
+    expect(await fixture.workspaces.cleanup('attacker')).toBe(true);
+    expect(await workspaceFolders()).toEqual([]);
+  });
+
+  it('removes a workspace whose command locked its folders, with no quota walk to repair them first', async () => {
+    fixture = await workspaceSecurityFixture({ workspaceQuota: { maxBytes: Infinity, maxFiles: Infinity } });
+    const locked = await fixture.run({
+      command:
+        'mkdir -p "$WORK_DIR/a/b" && : > "$WORK_DIR/a/b/f" && chmod 000 "$WORK_DIR/a/b" "$WORK_DIR/a" "$WORK_DIR/.."',
+      output_files: [],
+    });
+    expect(locked.exit_code).toBe(0);
+    expect(await fixture.workspaces.cleanup('attacker')).toBe(true);
+    expect((await readdir(path.join(fixture.root, 'workspaces'))).filter((name) => name.startsWith('ws_'))).toEqual([]);
   });
 
   it('has defaults a user would expect, and refuses nonsense', async () => {
