@@ -16,7 +16,15 @@ import type { ToolDefinition } from '../src/tools/types.js';
 import { createExecutionTools } from '../src/workspace/tools/execution-tools.js';
 import { createWorkspaceManager } from '../src/workspace/workspace-manager.js';
 import { defaultWorkspaceQuota, measureWorkspace, unlimited } from '../src/workspace/workspace-quota.js';
-import { interleavedTimes, median, pairedRatio, quick, reportRatio } from './bench-support.js';
+import {
+  baselineLabel,
+  importBaseline,
+  interleavedTimes,
+  median,
+  pairedRatio,
+  quick,
+  reportRatio,
+} from './bench-support.js';
 
 const files = Number(process.env.QUOTA_BENCH_FILES ?? (quick ? 2_000 : 20_000));
 const runs = Number(process.env.QUOTA_BENCH_RUNS ?? (quick ? 5 : 15));
@@ -33,32 +41,43 @@ export async function run(): Promise<void> {
     const repository = await FsSkillRepository.open({ roots: [skillsRoot] });
     // Walks are counted as well as timed: on a shared machine their count is the steadier figure.
     const local = new LocalRuntime();
+    const baseline = await importBaseline<typeof import('../src/runtime/host-workspace-files.js')>(
+      'runtime/host-workspace-files.ts',
+    );
     let walks = 0;
-    const runtime: WorkspaceRuntime = {
+    // `measureWith` swaps in another walk (the baseline's) while the rest of the runtime stays this one.
+    const runtimeMeasuringWith = (measureWith?: (root: string) => WorkspaceFiles): WorkspaceRuntime => ({
       kind: local.kind,
       isolated: local.isolated,
       guestPath: (hostPath, root) => local.guestPath(hostPath, root),
       run: (command) => local.run(command),
       files(root) {
         const files = local.files(root);
+        const measuring = measureWith?.(root) ?? files;
         return Object.assign(Object.create(files) as WorkspaceFiles, {
           measure: (limits: WorkspaceSizeLimits) => {
             walks += 1;
-            return files.measure(limits);
+            return measuring.measure(limits);
           },
         });
       },
-    };
-    const workspaces = createWorkspaceManager({
-      runtime,
-      repository,
-      baseDir: path.join(temporary, 'workspaces'),
-      artifacts: false,
     });
-    const tool = (quota: { maxBytes: number; maxFiles: number }) =>
-      (createExecutionTools({ workspaces, workspaceQuota: quota }) as [ToolDefinition])[0];
+    const baseDir = path.join(temporary, 'workspaces');
+    const managerOn = (runtime: WorkspaceRuntime) =>
+      createWorkspaceManager({ runtime, repository, baseDir, artifacts: false });
+    const workspaces = managerOn(runtimeMeasuringWith());
+    const tool = (quota: { maxBytes: number; maxFiles: number }, manager = workspaces) =>
+      (createExecutionTools({ workspaces: manager, workspaceQuota: quota }) as [ToolDefinition])[0];
     const withQuota = tool(defaultWorkspaceQuota);
     const withoutQuota = tool(unlimited);
+    // Both managers open the same workspace folder (the session's), one at a time.
+    const baselineQuota =
+      baseline === undefined
+        ? undefined
+        : tool(
+            defaultWorkspaceQuota,
+            managerOn(runtimeMeasuringWith((root) => new baseline.HostWorkspaceFiles(root) as WorkspaceFiles)),
+          );
     const context = {
       sessionId: 'bench',
       agentName: 'bench',
@@ -86,14 +105,18 @@ export async function run(): Promise<void> {
     const walksBefore = walks;
     await inARow(withQuota)();
     const walksPerCall = (walks - walksBefore) / callsInARow;
-    const times = await interleavedTimes(
-      {
-        off: inARow(withoutQuota),
-        quota: inARow(withQuota),
-        walk: () => measureWorkspace(workspace.files, unlimited),
-      },
-      runs,
-    );
+    const tasks: Record<string, () => Promise<unknown>> = {
+      off: inARow(withoutQuota),
+      quota: inARow(withQuota),
+      walk: () => measureWorkspace(workspace.files, unlimited),
+    };
+    if (baseline !== undefined && baselineQuota !== undefined) {
+      tasks.baselineQuota = inARow(baselineQuota);
+      tasks.baselineWalk = () =>
+        measureWorkspace(new baseline.HostWorkspaceFiles(workspace.root) as WorkspaceFiles, unlimited);
+    }
+    const times = (await interleavedTimes(tasks, runs)) as Record<'off' | 'quota' | 'walk', number[]> &
+      Partial<Record<'baselineQuota' | 'baselineWalk', number[]>>;
     const added = (median(times.quota) - median(times.off)) / callsInARow;
     console.log(
       `workspace of ${files} files, ${runs} rounds of ${callsInARow} calls: skill_run without quota ` +
@@ -107,6 +130,24 @@ export async function run(): Promise<void> {
       comparison: `skill_run with quota / without, ${files} files`,
       ratio: pairedRatio(times.quota, times.off),
     });
+    if (times.baselineQuota !== undefined && times.baselineWalk !== undefined) {
+      const label = baselineLabel() as string;
+      const baselineAdded = (median(times.baselineQuota) - median(times.off)) / callsInARow;
+      console.log(
+        `${label}: skill_run with the default quota ${(median(times.baselineQuota) / callsInARow).toFixed(1)} ms, ` +
+          `one walk ${median(times.baselineWalk).toFixed(1)} ms; the quota adds ${baselineAdded.toFixed(1)} ms a call`,
+      );
+      reportRatio({
+        benchmark: 'workspace-quota',
+        comparison: `${label}: skill_run with quota / without, ${files} files`,
+        ratio: pairedRatio(times.baselineQuota, times.off),
+      });
+      reportRatio({
+        benchmark: 'workspace-quota',
+        comparison: `one walk / ${label}'s, ${files} files`,
+        ratio: pairedRatio(times.walk, times.baselineWalk),
+      });
+    }
   } finally {
     await rm(temporary, { recursive: true, force: true });
   }

@@ -37,17 +37,23 @@ export async function measureTree(root: string, limits: WorkspaceSizeLimits): Pr
   const usage: WorkspaceUsage = { bytes: 0, files: 0 };
   const seen = new Set<number>();
   const stack: Frame[] = [];
-  const refuse = (relative: string, error: unknown): WorkspaceUsage => {
+  // The workspace-relative name is put together only for the message: kept in every frame, the
+  // names of a tree nested thousands of levels deep would take memory quadratic in its depth.
+  const refuse = (names: string[], error: unknown): WorkspaceUsage => {
     usage.exceeded = 'disk';
-    usage.unreadable = `${relative === '' ? '.' : relative} (${(error as NodeJS.ErrnoException).code ?? String(error)})`;
+    usage.unreadable = `${names.length === 0 ? '.' : names.join('/')} (${(error as NodeJS.ErrnoException).code ?? String(error)})`;
     return usage;
   };
+  const namesTo = (last?: string): string[] => [
+    ...stack.slice(1).map((frame) => frame.name),
+    ...(last === undefined ? [] : [last]),
+  ];
   try {
     // The root is the host's own real path: nothing can be swapped in for it.
     const rootStats = lstatSync(root);
     if (!searchable(rootStats)) repairFolder(root, root, rootStats);
     const opened = openFolder(root, '', 0, undefined);
-    if ('error' in opened) return refuse('', opened.error);
+    if ('error' in opened) return refuse([], opened.error);
     if (opened.frame === undefined) return usage;
     stack.push(opened.frame);
     let sliceStart = performance.now();
@@ -67,19 +73,20 @@ export async function measureTree(root: string, limits: WorkspaceSizeLimits): Pr
         sliceStart = performance.now();
       }
       const entryPath = `${frame.path}/${name}`;
-      const relative = frame.relative === '' ? name : `${frame.relative}/${name}`;
       let entry: Stats | undefined;
       try {
         entry = lstatSync(entryPath, { throwIfNoEntry: false });
       } catch (error) {
         // Search permission taken away since the folder was checked: what it holds cannot be seen.
-        if ((error as NodeJS.ErrnoException).code === 'EACCES') return refuse(frame.relative, error);
+        if ((error as NodeJS.ErrnoException).code === 'EACCES') return refuse(namesTo(), error);
         // Gone or moved meanwhile (ENOTDIR, ELOOP: a folder on the way swapped for a file or a link).
         continue;
       }
       if (entry === undefined) continue;
-      if (!seen.has(entry.ino)) {
-        seen.add(entry.ino);
+      // Only an inode with more than one name can be met twice (a folder never has two). One that
+      // gains a second name during the walk is counted twice: an overcount, never an undercount.
+      if (entry.nlink < 2 || entry.isDirectory() || !seen.has(entry.ino)) {
+        if (entry.nlink > 1 && !entry.isDirectory()) seen.add(entry.ino);
         usage.files += 1;
         usage.bytes += entry.blocks * 512;
         if (usage.bytes > limits.maxBytes) usage.exceeded = 'disk';
@@ -88,8 +95,8 @@ export async function measureTree(root: string, limits: WorkspaceSizeLimits): Pr
       }
       if (!entry.isDirectory()) continue;
       if (!searchable(entry)) repairFolder(root, entryPath, entry);
-      const child = openFolder(entryPath, relative, frame.sinceAnchor + 1, entry);
-      if ('error' in child) return refuse(relative, child.error);
+      const child = openFolder(entryPath, name, frame.sinceAnchor + 1, entry);
+      if ('error' in child) return refuse(namesTo(name), child.error);
       if (child.frame !== undefined) stack.push(child.frame);
     }
     return usage;
@@ -101,7 +108,8 @@ export async function measureTree(root: string, limits: WorkspaceSizeLimits): Pr
 /** A folder being walked: the path its entries are reached by, and which entry comes next. */
 interface Frame {
   path: string;
-  relative: string;
+  /** The folder's own name ('' for the root). */
+  name: string;
   names: string[];
   next: number;
   sinceAnchor: number;
@@ -118,7 +126,7 @@ interface Frame {
  */
 function openFolder(
   folderPath: string,
-  relative: string,
+  name: string,
   sinceAnchor: number,
   expected: Stats | undefined,
 ): { frame: Frame | undefined } | { error: unknown } {
@@ -138,7 +146,7 @@ function openFolder(
     }
     const names = readdirSync(path);
     return {
-      frame: { path, relative, names, next: 0, sinceAnchor, ...(descriptor === undefined ? {} : { descriptor }) },
+      frame: { path, name, names, next: 0, sinceAnchor, ...(descriptor === undefined ? {} : { descriptor }) },
     };
   } catch (error) {
     if (descriptor !== undefined) closeSync(descriptor);
