@@ -77,10 +77,9 @@ export async function measureTree(root: string, limits: WorkspaceSizeLimits): Pr
       try {
         entry = lstatSync(entryPath, { throwIfNoEntry: false });
       } catch (error) {
-        // Search permission taken away since the folder was checked: what it holds cannot be seen.
-        if ((error as NodeJS.ErrnoException).code === 'EACCES') return refuse(namesTo(), error);
-        // Gone or moved meanwhile (ENOTDIR, ELOOP: a folder on the way swapped for a file or a link).
-        continue;
+        if (goneMeanwhile(error)) continue;
+        // Search permission taken away since the folder was checked, say: what it holds cannot be seen.
+        return refuse(namesTo(), error);
       }
       if (entry === undefined) continue;
       // Only an inode with more than one name can be met twice (a folder never has two). One that
@@ -150,10 +149,18 @@ function openFolder(
     };
   } catch (error) {
     if (descriptor !== undefined) closeSync(descriptor);
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EACCES' || code === 'EPERM') return { error };
-    return { frame: undefined };
+    return goneMeanwhile(error) ? { frame: undefined } : { error };
   }
+}
+
+/**
+ * An error that means the entry is no longer there as it was listed: removed, or (ENOTDIR, ELOOP)
+ * a folder on the way swapped for a file or a link. Any other (EACCES, EMFILE...) leaves what the
+ * folder holds unknown, and the walk must not take unknown for empty.
+ */
+function goneMeanwhile(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException).code;
+  return code === 'ENOENT' || code === 'ENOTDIR' || code === 'ELOOP';
 }
 
 /** The owner may list the folder and look up its entries. */
@@ -200,5 +207,5 @@ const anchorEvery = 14;
 /** Longest run of synchronous calls before the event loop gets a turn. */
 const sliceMs = 8;
 
-/** Entries between two looks at the clock (reading it costs about as much as an lstat). */
-const stepsBetweenClockChecks = 64;
+/** Entries between two looks at the clock: a cold lstat waits on the disk, so not many. */
+const stepsBetweenClockChecks = 16;
