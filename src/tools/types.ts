@@ -65,8 +65,10 @@ export interface ToolCallDescription {
    * command can reach their files too, so their approval counts as well.
    */
   skillsInWorkspace?: string[];
-  /** The files staging places, as `skills/<skill>/<path>`. */
+  /** The files staging places, as `skills/<skill>/<path>`; at most `maxDescribedFiles` of them. */
   stagedFiles: string[];
+  /** How many more files staging places than `stagedFiles` names (a skill with very many files). */
+  stagedFilesLeftOut?: number;
   /** Files placed from `workspace://`, `skill://` or `artifact://` sources: where from and where to. */
   inputs: Array<{ from: string; to?: string }>;
   /** The globs of the files collected after the run. */
