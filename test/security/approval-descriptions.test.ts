@@ -47,7 +47,7 @@ async function gatedRun(repository: SkillRepository, skill: string, baseDir = jo
       skills: [skill],
       decide: async (request) => {
         asked.push(request);
-        return 'deny';
+        return 'deny' as const;
       },
     },
   });
