@@ -84,6 +84,13 @@ export async function pendingApproval(
   return { description, subjects, pending: unapprovedSubjects(subjects, context.state) };
 }
 
+/**
+ * Most staged files an approval request names. The request goes to `decide`, into the session's
+ * events and through an MCP elicitation on every gated call: a skill with 100,000 files must not
+ * make each of them megabytes. The rest are counted in `stagedFilesLeftOut`.
+ */
+export const maxDescribedFiles = 200;
+
 /** The request a person is shown for one call. */
 export function approvalRequestOf(
   definition: AnyToolDefinition,
@@ -103,13 +110,23 @@ export function approvalRequestOf(
     ...(context.appName !== undefined ? { appName: context.appName } : {}),
     agentName: context.agentName,
     stagedSkills: [],
-    stagedFiles: [],
     inputs: [],
     outputs: [],
     ...description,
+    ...boundedStagedFiles(description),
     remembers: subjects,
     input,
   };
+}
+
+/** The description's staged files cut to `maxDescribedFiles`, with how many were left out (by the tool or here). */
+function boundedStagedFiles(
+  description: ToolCallDescription | undefined,
+): Pick<ToolCallDescription, 'stagedFiles' | 'stagedFilesLeftOut'> {
+  const described = description?.stagedFiles ?? [];
+  const stagedFiles = described.slice(0, maxDescribedFiles);
+  const leftOut = (description?.stagedFilesLeftOut ?? 0) + described.length - stagedFiles.length;
+  return { stagedFiles, ...(leftOut > 0 ? { stagedFilesLeftOut: leftOut } : {}) };
 }
 
 /** How an integration asks: an answer, or undefined when nobody could be asked (with why). */

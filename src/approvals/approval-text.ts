@@ -19,7 +19,7 @@ export function describeApprovalRequest(request: ApprovalRequest): string {
     lines.push(`  other skills in the workspace (reachable): ${request.skillsInWorkspace?.join(', ')}`);
   if (request.stagedFiles.length > 0) {
     const shown = request.stagedFiles.slice(0, maxListedFiles);
-    const more = request.stagedFiles.length - shown.length;
+    const more = request.stagedFiles.length - shown.length + (request.stagedFilesLeftOut ?? 0);
     lines.push(`  files staged: ${shown.join(', ')}${more > 0 ? ` and ${more} more` : ''}`);
   }
   for (const input of request.inputs)

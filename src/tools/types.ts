@@ -40,6 +40,14 @@ export interface ToolDefinition<Input = unknown, Output = unknown> {
    */
   describeCall?(input: Input, context: ToolContext): Promise<ToolCallDescription>;
   execute(input: Input, context: ToolContext): Promise<Output>;
+  /**
+   * Called when the session `context` names has ended (an MCP connection closed): the tool frees
+   * what it holds for that session (the execution tools stop its background processes). With
+   * `discard`, the session id can never be used again (the server made it up), so what the session
+   * left may be removed too (the execution tools remove its workspace). Tools of one set may share
+   * one function here; an integration calls each distinct function once.
+   */
+  endSession?(context: ToolContext, options: { discard: boolean }): Promise<void>;
 }
 
 /** What one call of a tool will do, as `describeCall` tells it. Paths are relative to the workspace root. */
@@ -57,8 +65,10 @@ export interface ToolCallDescription {
    * command can reach their files too, so their approval counts as well.
    */
   skillsInWorkspace?: string[];
-  /** The files staging places, as `skills/<skill>/<path>`. */
+  /** The files staging places, as `skills/<skill>/<path>`; at most `maxDescribedFiles` of them. */
   stagedFiles: string[];
+  /** How many more files staging places than `stagedFiles` names (a skill with very many files). */
+  stagedFilesLeftOut?: number;
   /** Files placed from `workspace://`, `skill://` or `artifact://` sources: where from and where to. */
   inputs: Array<{ from: string; to?: string }>;
   /** The globs of the files collected after the run. */

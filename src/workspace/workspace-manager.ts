@@ -125,6 +125,15 @@ export class WorkspaceManager {
     return workspace;
   }
 
+  /**
+   * Kills the background processes of a session's workspace when this manager has it open (no
+   * other can have started them); the workspace and its files stay. Opens nothing.
+   */
+  async stopProcesses(key: string | WorkspaceKey): Promise<void> {
+    const live = await this.opened.get(workspaceKeyId(toWorkspaceKey(key)))?.catch(() => undefined);
+    await live?.stopProcesses();
+  }
+
   /** Removes the workspace of a session (or of an app's user's session); false when it had none. */
   async cleanup(key: string | WorkspaceKey): Promise<boolean> {
     const workspaceKey = toWorkspaceKey(key);

@@ -5,7 +5,7 @@ import { buildRunEnvironment } from '../runtime/run-environment.js';
 import type { RuntimeResult, WorkspaceRuntime } from '../runtime/runtime-types.js';
 import type { WorkspaceFiles } from '../runtime/workspace-files.js';
 import { inSpan } from '../telemetry/in-span.js';
-import { BackgroundProcessError } from './errors.js';
+import { BackgroundProcessError, SkillStagingError } from './errors.js';
 import { type InputSpec, recordedSource, type StagedInput, stageInput } from './input-stager.js';
 import { MetadataWriteQueue } from './metadata-write-queue.js';
 import type { ArtifactStore } from './outputs/artifact-store.js';
@@ -218,8 +218,10 @@ export class Workspace {
   async ensureLayout(): Promise<void> {
     const generation = this.runGeneration;
     await this.repairLayout();
-    // A check that overlapped a command proves nothing about the layout after it.
-    if (this.activeRuns === 0 && generation === this.runGeneration) this.layoutCheckedGeneration = generation;
+    // A check that overlapped a command proves nothing about the layout after it, and a background
+    // process may change the layout at any moment, so while one runs every step checks again.
+    if (this.activeRuns === 0 && this.processes.running === 0 && generation === this.runGeneration)
+      this.layoutCheckedGeneration = generation;
   }
 
   private repairLayout(): Promise<void> {
@@ -427,6 +429,10 @@ export class Workspace {
           maxOutputBytes: request.maxOutputBytes,
           network: request.network ?? false,
           readOnlyPaths: this.readOnlyPathsFor(request),
+        }).catch(async (error: unknown) => {
+          // A start the runtime refused ran nothing: like a refused run, it leaves no run folder.
+          await this.files.remove(runDir).catch(() => undefined);
+          throw error;
         });
         void handle.exited.then(() => {
           this.runGeneration += 1;
@@ -451,6 +457,16 @@ export class Workspace {
     request: Pick<WorkspaceRunRequest, 'skill' | 'cwd' | 'env' | 'hostEnv' | 'restricted'>,
   ): Promise<{ cwd: string; runDir: string; env: Record<string, string> }> {
     await this.ensureLayoutSinceLastRun();
+    if (request.skill !== undefined) {
+      // Refused before anything is made: a name that climbs out would only fail later, as a path,
+      // and an unstaged one would run in an empty folder made up for it, with its bin/ on PATH.
+      assertStageableName(request.skill);
+      if ((await this.currentMetadata()).skills[request.skill] === undefined)
+        throw new SkillStagingError(
+          request.skill,
+          'it is not staged in this workspace; stage it first (stageSkill) or run without skill',
+        );
+    }
     const skillFolder = request.skill === undefined ? undefined : `${workspaceFolders.skills}/${request.skill}`;
     // Independent look-ups, made at once.
     const [cwdOutcome, virtualEnvOutcome, runDirOutcome] = await Promise.allSettled([
@@ -471,7 +487,22 @@ export class Workspace {
     const cwd = cwdOutcome.value;
     const runDir = runDirOutcome.value;
     const hasVirtualEnv = virtualEnvOutcome.value;
-    const env = buildRunEnvironment({
+    try {
+      return { cwd, runDir, env: this.commandEnvironment(request, runDir, skillFolder, hasVirtualEnv) };
+    } catch (error) {
+      // A refused variable refuses the command: its run folder goes too.
+      await this.files.remove(runDir).catch(() => undefined);
+      throw error;
+    }
+  }
+
+  private commandEnvironment(
+    request: Pick<WorkspaceRunRequest, 'skill' | 'env' | 'hostEnv' | 'restricted'>,
+    runDir: string,
+    skillFolder: string | undefined,
+    hasVirtualEnv: boolean,
+  ): Record<string, string> {
+    return buildRunEnvironment({
       folders: {
         workspace: this.guestPath(''),
         skills: this.guestPath(workspaceFolders.skills),
@@ -488,7 +519,6 @@ export class Workspace {
       caller: request.env ?? {},
       restricted: request.restricted === true,
     });
-    return { cwd, runDir, env };
   }
 
   /**

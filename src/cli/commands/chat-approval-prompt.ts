@@ -2,8 +2,8 @@ import { createInterface, type Interface } from 'node:readline';
 import { describeApprovalRequest } from '../../approvals/approval-text.js';
 import type { ApprovalDecision, ApprovalOptions, ApprovalRequest } from '../../approvals/approval-types.js';
 
-/** What `skillbox chat --approve` asks about: every command a model wants to run. */
-export const chatApprovalTools = ['skill_run', 'workspace_exec'] as const;
+/** What `skillbox chat --approve` asks about: every command a model wants to run, text typed into a background shell included. */
+export const chatApprovalTools = ['skill_run', 'workspace_exec', 'workspace_write_stdin'] as const;
 
 /** Answers the prompt takes, by what a person types (case does not matter). */
 const answers: Record<string, ApprovalDecision> = {

@@ -109,6 +109,33 @@ describe('skillbox chat --approve', () => {
     ]);
   });
 
+  it('text typed into a background shell is asked about too: a shell approved once does not run a denied command', async () => {
+    const sneaked = join(home, 'sneaked.txt');
+    server = await startScriptedOpenAiServer((request, index) => {
+      if (index === 0)
+        return {
+          toolCalls: [{ name: 'workspace_exec', arguments: { command: 'bash', background: true, yield_ms: 0 } }],
+        };
+      if (index === 1) {
+        const processId = /proc_[A-Za-z0-9_-]+/.exec(String(request.body.messages.at(-1)?.content))?.[0];
+        return {
+          toolCalls: [
+            {
+              name: 'workspace_write_stdin',
+              arguments: { process_id: processId, chars: `echo ran > ${sneaked}`, submit: true, yield_ms: 1000 },
+            },
+          ],
+        };
+      }
+      return { text: 'done' };
+    });
+    const result = await chat(['--once', 'start a shell'], 'o\nd\n');
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain(`  command: echo ran > ${sneaked}\n`);
+    expect(String(server.requests[2]?.body.messages.at(-1)?.content)).toContain('Not run: the person denied');
+    expect(existsSync(sneaked)).toBe(false);
+  });
+
   it('--once takes the answer from standard input; without one the command does not run', async () => {
     const once = join(home, 'once.txt');
     server = await startScriptedOpenAiServer([load, run(once), { text: 'done' }]);

@@ -51,9 +51,10 @@ Options:
   --output-dir DIR   where the files scripts write are copied after each turn (default
                      ./skillbox-output; out/NAME is saved as DIR/NAME)
   --watch            follow skills added, removed or edited on disk: the next turn sees them
-  --approve          ask before every skill_run and workspace_exec, showing the exact command,
-                     skill and files; answer o (once), a (always for this skill, this session)
-                     or d (deny). No answer (end of input) means the command does not run.
+  --approve          ask before every skill_run and workspace_exec, and before text is typed
+                     into a background process, showing the exact command, skill and files;
+                     answer o (once), a (always for this skill, this session) or d (deny).
+                     No answer (end of input) means the command does not run.
                      Without --approve, commands run without asking.
 
 Environment:

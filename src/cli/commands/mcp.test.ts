@@ -50,6 +50,8 @@ describe('skillbox mcp arguments', () => {
       token: 't',
       watch: true,
     });
+    expect(parseMcpArguments(['--profile', 'full', '--approve']).approve).toBe(true);
+    expect(parseMcpArguments(['--profile', 'full'])).not.toHaveProperty('approve');
     expect(parseMcpArguments(['--no-watch']).watch).toBe(false);
     expect(parseMcpArguments(['--watch']).watch).toBe(true);
   });
@@ -65,6 +67,7 @@ describe('skillbox mcp arguments', () => {
       [['--http', '70000'], '--http must be a TCP port from 0 to 65535; got "70000"'],
       [['--token', 'secret'], '--token applies only with --http'],
       [['--watch', '--no-watch'], '--watch and --no-watch contradict each other; give one'],
+      [['--approve'], '--approve applies only with --profile full'],
     ] as const) {
       const result = await runMcp([...args]);
       expect(result.code).toBe(2);

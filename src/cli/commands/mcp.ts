@@ -11,7 +11,8 @@ import { oneOf, parseCommandArguments } from '../parse-command-arguments.js';
 import { describeLeftOutSkills, openRepositoryFromArgs } from '../skill-roots.js';
 
 const usage = `Usage: skillbox mcp [--root DIR]... [--profile knowledge|full] [--runtime auto|sandbox|local]
-                   [--catalog-tokens N] [--http PORT [--host ADDRESS] [--token TOKEN]] [--no-watch]
+                   [--approve] [--catalog-tokens N] [--http PORT [--host ADDRESS] [--token TOKEN]]
+                   [--no-watch]
 
 Serves the skills under the roots to one MCP client over standard input and output (the stdio
 transport): the catalog is in the server's instructions, skill_load returns a skill's
@@ -24,6 +25,11 @@ Options:
                      workspace_exec, which run skill scripts in a workspace
   --runtime KIND     where full-profile scripts run: auto (default: the sandbox when bubblewrap
                      works), sandbox or local
+  --approve          with --profile full: ask the person before every skill_run and
+                     workspace_exec, and before text is written to a background process
+                     (workspace_write_stdin), through the client's elicitation, showing the exact
+                     command, skill and files. A client that cannot elicit gets such calls
+                     refused, saying approval is required; nothing runs unasked.
   --catalog-tokens N most tokens of the catalog, which is sent twice (instructions and
                      skill_load's description); over it descriptions are shortened, then skills
                      are listed by name only, and the catalog says so (default 4000; 0: no limit)
@@ -67,7 +73,15 @@ export interface McpArguments {
   token?: string;
   /** Follow changes on disk and tell clients (default true). */
   watch: boolean;
+  /** `--approve`: every command waits for a person, asked through the client's elicitation. */
+  approve?: true;
 }
+
+/**
+ * What `skillbox mcp --approve` asks about: every command the model can run, including text written
+ * to a background process's standard input (a shell started once would otherwise run anything).
+ */
+export const mcpApprovalTools = ['skill_run', 'workspace_exec', 'workspace_write_stdin'] as const;
 
 export function parseMcpArguments(args: string[]): McpArguments {
   const { values } = parseCommandArguments({
@@ -82,6 +96,7 @@ export function parseMcpArguments(args: string[]): McpArguments {
       token: { type: 'string' },
       watch: { type: 'boolean' },
       'no-watch': { type: 'boolean' },
+      approve: { type: 'boolean' },
     },
     allowPositionals: false,
     strict: true,
@@ -89,12 +104,15 @@ export function parseMcpArguments(args: string[]): McpArguments {
   // A runtime without the execution tools would be silently unused; the user meant something else.
   if (values.runtime !== undefined && values.profile !== 'full')
     throw new CliUsageError('--runtime applies only with --profile full (the knowledge profile runs no scripts)');
+  if (values.approve === true && values.profile !== 'full')
+    throw new CliUsageError('--approve applies only with --profile full (the knowledge profile runs no commands)');
   const parsed: McpArguments = {
     roots: values.root ?? [],
     profile: oneOf(values.profile, ['knowledge', 'full'] as const, '--profile', 'knowledge'),
     runtime: oneOf(values.runtime, RUNTIME_KINDS, '--runtime', 'auto'),
     watch: values['no-watch'] !== true,
   };
+  if (values.approve === true) parsed.approve = true;
   if (values.watch === true && values['no-watch'] === true)
     throw new CliUsageError('--watch and --no-watch contradict each other; give one');
   const tokens = values['catalog-tokens'];
@@ -167,12 +185,14 @@ async function run(args: string[], io: CliIo): Promise<number> {
       ? { catalogBudget: options.catalogTokens === 0 ? {} : { tokens: options.catalogTokens } }
       : {}),
     ...(executionTools !== undefined ? { executionTools } : {}),
+    // No decide: the server asks through the client's elicitation (skill-mcp-server.ts).
+    ...(options.approve === true ? { approval: { tools: [...mcpApprovalTools] } } : {}),
     log: (line: string) => io.stderr(`${line}\n`),
     // A host keeps the server for the whole session: skills edited meanwhile should reach it.
     watch: options.watch,
   };
   const servedLine = (where: string) =>
-    `skillbox mcp: serving ${served} skill${served === 1 ? '' : 's'} (profile ${options.profile}) on ${where}\n`;
+    `skillbox mcp: serving ${served} skill${served === 1 ? '' : 's'} (profile ${options.profile}${options.approve === true ? ', commands need approval' : ''}) on ${where}\n`;
   if (options.httpPort !== undefined) {
     const token = options.token ?? (io.env.SKILLBOX_MCP_TOKEN || undefined);
     const http = await integration.serveSkillsOverHttp({

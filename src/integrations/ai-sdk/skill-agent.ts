@@ -427,8 +427,11 @@ export function createSkillAgent(options: SkillAgentOptions): SkillAgent {
     const session = (await sessions.getSession(key, { limit: 0 })) ?? { version: 0, state: {}, events: [] };
     const state = createInMemoryStateView(session.state);
     const approvalEvents: NewSessionEvent[] = [];
+    // The workspace follows app, user and session, as for `run`: users may send the same session id.
     const context: SkillCallContext = createSkillCallContext({
       sessionId: key.sessionId,
+      userId: key.userId,
+      ...(appName !== undefined ? { appName } : {}),
       agentName: name,
       state,
       ...(callOptions.context !== undefined ? { skillContext: callOptions.context } : {}),

@@ -142,6 +142,8 @@ export async function serveSkillsOverHttp(options: HttpSkillServerOptions): Prom
   await createSkillMcpServer(serverOptions);
 
   const sessions = new Map<string, OpenSession>();
+  // Sessions whose processes and workspace are still being released; close() waits for them.
+  const endings = new Set<Promise<void>>();
   // Sessions being set up count against the limit too, or 200 simultaneous initializations would all pass it.
   let starting = 0;
   let guard: RequestGuardSettings | undefined;
@@ -162,8 +164,12 @@ export async function serveSkillsOverHttp(options: HttpSkillServerOptions): Prom
           sessions.set(sessionId, { served, transport, lastUsed: Date.now() });
         },
       });
+      // DELETE, the idle sweep and close() all end here: the session's processes and workspace go with it.
       transport.onclose = () => {
         if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
+        const ending = served.endSession();
+        endings.add(ending);
+        void ending.finally(() => endings.delete(ending));
       };
       await served.server.connect(transport);
     } finally {
@@ -274,6 +280,7 @@ export async function serveSkillsOverHttp(options: HttpSkillServerOptions): Prom
       watcher?.close();
       await Promise.all([...sessions.values()].map((session) => session.transport.close()));
       sessions.clear();
+      await Promise.all([...endings]);
       httpServer.closeAllConnections();
       await new Promise<void>((resolve) => httpServer.close(() => resolve()));
     },

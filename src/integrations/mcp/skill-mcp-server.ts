@@ -93,6 +93,14 @@ export interface SkillMcpServer {
    * notifications/prompts/list_changed are sent. `watchSkillChanges` calls it on disk changes.
    */
   notifySkillsChanged(): Promise<void>;
+  /**
+   * Ends the connection's session: every tool frees what it holds for it. With the execution tools,
+   * its background processes are stopped, and, when the server made the session id up (no
+   * `sessionId` option), its workspace is removed, since nobody can name it again. The HTTP server
+   * calls it when an MCP session closes and the stdio server when its client goes away; later
+   * calls return the first call's promise.
+   */
+  endSession(): Promise<void>;
 }
 
 // An MCP host puts tool results into the conversation as they are and cannot rewrite later requests,
@@ -150,6 +158,9 @@ async function loadedContent(
 export async function createSkillMcpServer(options: SkillMcpServerOptions): Promise<SkillMcpServer> {
   validateOptions('createSkillMcpServer', skillMcpServerOptionsSchema, options, SkillMcpConfigError);
   const sessionId = options.sessionId ?? `mcp-${randomBytes(6).toString('hex')}`;
+  // The connection's user (from its visibility context) keys the workspace with the session, as for
+  // the AI SDK agent: two connections given one session id for different users never share one.
+  const userId = options.skillContext?.userId;
   const agentName = options.agentName ?? 'mcp';
   const log = options.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
 
@@ -218,6 +229,7 @@ export async function createSkillMcpServer(options: SkillMcpServerOptions): Prom
         input,
         context: {
           sessionId,
+          ...(userId !== undefined ? { userId } : {}),
           agentName,
           state,
           ...(toolCallId !== undefined ? { toolCallId } : {}),
@@ -232,6 +244,7 @@ export async function createSkillMcpServer(options: SkillMcpServerOptions): Prom
     const transaction = beginStateTransaction(state);
     const output = await definition.execute(input, {
       sessionId,
+      ...(userId !== undefined ? { userId } : {}),
       agentName,
       state: transaction.view,
       abortSignal,
@@ -304,7 +317,25 @@ export async function createSkillMcpServer(options: SkillMcpServerOptions): Prom
     skillLoadTool?.update({ description: fresh === '' ? description : `${description}\n\n${fresh}` });
     await extension.sendListsChanged();
   };
-  return { server, toolNames, instructions, state, sessionId, agentName, notifySkillsChanged };
+  const sessionEnders = [...new Set(definitions.flatMap((definition) => definition.endSession ?? []))];
+  const made = options.sessionId === undefined;
+  let ended: Promise<void> | undefined;
+  const endSession = (): Promise<void> => {
+    ended ??= (async () => {
+      const context = { sessionId, ...(userId !== undefined ? { userId } : {}), agentName, state };
+      for (const end of sessionEnders) {
+        try {
+          await end(context, { discard: made });
+        } catch (error) {
+          log(
+            `skillbox mcp: ending session ${sessionId} failed: ${error instanceof Error ? error.message : String(error)}`,
+          );
+        }
+      }
+    })();
+    return ended;
+  };
+  return { server, toolNames, instructions, state, sessionId, agentName, notifySkillsChanged, endSession };
 }
 
 /**

@@ -46,4 +46,6 @@ export async function serveSkillsOverStdio(options: StdioSkillServerOptions): Pr
   await closed;
   watcher?.close();
   await server.close();
+  // The client is gone: its background processes stop, and a workspace only it could name goes too.
+  await served.endSession();
 }

@@ -1,5 +1,9 @@
 import type { ToolDefinition } from '../../tools/types.js';
-import { type ExecutionToolsOptions, resolveExecutionOptions } from './execution-options.js';
+import {
+  type ExecutionToolsOptions,
+  type ResolvedExecutionOptions,
+  resolveExecutionOptions,
+} from './execution-options.js';
 import { createWorkspaceKillTool, createWorkspacePollTool, createWorkspaceWriteStdinTool } from './process-tools.js';
 import { createSkillRunTool } from './skill-run-tool.js';
 import { createWorkspaceExecTool } from './workspace-exec-tool.js';
@@ -20,5 +24,24 @@ export function createExecutionTools(options: ExecutionToolsOptions): ToolDefini
       createWorkspaceKillTool(resolved) as ToolDefinition,
     );
   }
+  const endSession = endSessionOf(resolved);
+  for (const tool of tools) tool.endSession = endSession;
   return tools;
+}
+
+/**
+ * What ending a session means for its workspace, shared by the whole set (an integration calls it
+ * once): its background processes are stopped, and a session that can never come back has its
+ * workspace removed, not left to the expiry sweep with nobody able to name it.
+ */
+function endSessionOf(options: ResolvedExecutionOptions): NonNullable<ToolDefinition['endSession']> {
+  return async (context, { discard }) => {
+    const key = {
+      ...(context.appName !== undefined ? { appName: context.appName } : {}),
+      ...(context.userId !== undefined ? { userId: context.userId } : {}),
+      sessionId: context.sessionId,
+    };
+    if (discard) await options.workspaces.cleanup(key);
+    else await options.workspaces.stopProcesses(key);
+  };
 }

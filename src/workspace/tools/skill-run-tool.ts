@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { maxDescribedFiles } from '../../approvals/approval-gate.js';
 import { isSkillRunnable, runnableSkillNames } from '../../disclosure/skill-activation.js';
 import { SkillToolError } from '../../tools/errors.js';
 import type { ToolCallDescription, ToolContext, ToolDefinition } from '../../tools/types.js';
@@ -98,7 +99,7 @@ export function createSkillRunTool(options: ResolvedExecutionOptions): ToolDefin
         ...(input.cwd !== undefined ? { cwd: input.cwd } : {}),
         stagedSkills: [skill],
         skillsInWorkspace: await skillsInWorkspace(options, context, [skill]),
-        stagedFiles: await stagedFilesOf([skill], options, context),
+        ...(await stagedFilesOf([skill], options, context)),
         inputs: (input.inputs ?? []).map((entry) => ({
           from: entry.from,
           ...(entry.to !== undefined ? { to: entry.to } : {}),
@@ -199,21 +200,32 @@ function refuseUnloadedSkill(options: ResolvedExecutionOptions, skill: string, c
 /** What a call collects when it names no output_files. */
 export const defaultOutputs = 'out/** (the files this run writes)';
 
-/** The files staging places for `skills`, as `skills/<skill>/<path>`; a skill that cannot be listed is named by its folder. */
+/**
+ * The files staging places for `skills`, as `skills/<skill>/<path>`, at most `maxDescribedFiles`
+ * (the rest counted). A skill that cannot be listed is named by its folder: the request still goes
+ * to a person, who sees the whole skill is placed; a failed listing never lets a call through.
+ * The listing is the repository's, which names only files inside the skill (a link out of the
+ * folder is not listed, as it is not staged).
+ */
 export async function stagedFilesOf(
   skills: readonly string[],
   options: ResolvedExecutionOptions,
   context: ToolContext,
-): Promise<ToolCallDescription['stagedFiles']> {
+): Promise<Pick<ToolCallDescription, 'stagedFiles' | 'stagedFilesLeftOut'>> {
+  // The repository staging reads: the tools' own, else the workspace manager's.
+  const repository = options.repository ?? options.workspaces.repository;
+  const listings = await Promise.all(
+    skills.map((skill) => repository.listFiles(skill, context.skillContext).catch(() => undefined)),
+  );
   const files: string[] = [];
-  for (const skill of skills) {
-    // The repository staging reads: the tools' own, else the workspace manager's.
-    const repository = options.repository ?? options.workspaces.repository;
-    const listed = await repository.listFiles(skill, context.skillContext).catch(() => undefined);
-    if (listed === undefined) files.push(`skills/${skill}/`);
-    else files.push(...listed.map((path) => `skills/${skill}/${path}`));
+  let leftOut = 0;
+  for (const [index, skill] of skills.entries()) {
+    const listed = listings[index] ?? [''];
+    const room = Math.max(0, maxDescribedFiles - files.length);
+    files.push(...listed.slice(0, room).map((path) => `skills/${skill}/${path}`));
+    leftOut += Math.max(0, listed.length - room);
   }
-  return files;
+  return { stagedFiles: files, ...(leftOut > 0 ? { stagedFilesLeftOut: leftOut } : {}) };
 }
 
 /**

@@ -98,7 +98,7 @@ export function createWorkspaceExecTool(
         ...(input.cwd !== undefined ? { cwd: input.cwd } : {}),
         stagedSkills: staged,
         skillsInWorkspace: await skillsInWorkspace(options, context, staged),
-        stagedFiles: await stagedFilesOf(staged, options, context),
+        ...(await stagedFilesOf(staged, options, context)),
         inputs: [],
         outputs: input.output_files ?? [defaultOutputs],
       };
