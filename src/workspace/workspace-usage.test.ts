@@ -84,4 +84,32 @@ describe('Workspace.usage', () => {
     await workspace.usage(unlimited);
     expect(walks()).toBe(2);
   });
+
+  it('walks on every count while a background process runs: it writes between the counts', async () => {
+    const workspaces = createWorkspaceManager({
+      runtime: new LocalRuntime(),
+      repository: createMemorySkillRepository([]),
+      baseDir: path.join(temporary, 'ws'),
+      artifacts: false,
+    });
+    const workspace = await workspaces.workspace('s');
+    const writer = await workspace.start({
+      command: 'read line; head -c 100000 /dev/zero > grown.bin; echo done; sleep 30',
+      timeoutMs: 30_000,
+      maxOutputBytes: 1024,
+      maxConcurrent: 1,
+    });
+    try {
+      const before = await workspace.usage(unlimited);
+      await writer.handle.writeStdin('go\n');
+      let stdout = '';
+      for (let attempt = 0; attempt < 50 && !stdout.includes('done'); attempt += 1)
+        stdout += (await writer.handle.read(200)).stdout;
+      expect(stdout).toContain('done');
+      const after = await workspace.usage(unlimited);
+      expect(after.bytes).toBeGreaterThanOrEqual(before.bytes + 100_000);
+    } finally {
+      await workspaces.cleanup('s');
+    }
+  });
 });

@@ -333,13 +333,19 @@ export class Workspace {
   /**
    * What the workspace holds, judged against `limits`. A complete count taken since the last
    * command started or ended and since this process last placed files is reused instead of walking
-   * the workspace again: between those moments only metadata.json changes (by a few kilobytes,
+   * the workspace again, unless a background process runs: between those moments only metadata.json changes (by a few kilobytes,
    * within the over-quota slack of `watchLimits`). The count while a command runs, and the first one
    * after it, always walk. Another process writing the same workspace is not seen until the next run.
    */
   async usage(limits: WorkspaceQuota): Promise<WorkspaceUsage> {
     const cached = this.lastUsage;
-    if (cached !== undefined && cached.runGeneration === this.runGeneration && cached.placements === this.placements)
+    // A background process writes at any time: while one runs, every count walks.
+    if (
+      cached !== undefined &&
+      this.processes.running === 0 &&
+      cached.runGeneration === this.runGeneration &&
+      cached.placements === this.placements
+    )
       return judgedAgainst(cached.usage, limits);
     const runGeneration = this.runGeneration;
     const placements = this.placements;
@@ -348,6 +354,7 @@ export class Workspace {
     if (
       usage.exceeded === undefined &&
       this.activeRuns === 0 &&
+      this.processes.running === 0 &&
       runGeneration === this.runGeneration &&
       placements === this.placements
     )
