@@ -84,6 +84,7 @@ export async function prepareSandboxLaunch(
       readOnlyPaths,
       tmpBytes: settings.sizedTmpfs ? limits.maxTmpBytes : null,
       sharedMemoryBytes: settings.sizedTmpfs ? limits.maxSharedMemoryBytes : null,
+      ...(settings.prelude.program ? { preludeProgram: settings.prelude.program.hostPath } : {}),
     }),
     // The command is the sandbox's pid 1 (see sandbox-prelude.ts for why).
     '--as-pid-1',
