@@ -5,9 +5,14 @@
  * libc, the shell's own start-up) and a fork on every run; this one has no loader and no library
  * to map, and built against musl it starts as fast as an empty program.
  *
- *   sandbox-prelude MAX_PROCESSES MAX_MEMORY_BYTES MAX_FILE_SIZE_BYTES PWD_STATE PWD PROGRAM [ARG...]
+ *   sandbox-prelude CGROUP_FDS MAX_PROCESSES MAX_MEMORY_BYTES MAX_FILE_SIZE_BYTES PWD_STATE PWD PROGRAM [ARG...]
  *
- * A limit of "-" is not set. PWD_STATE is "set" (PWD becomes the next argument) or "unset".
+ * CGROUP_FDS is "-" or a comma-separated list of inherited descriptors open for writing on the
+ * run's `cgroup.procs` files (one per hierarchy): the prelude joins the run's cgroup through them
+ * before anything else, then closes them with every other inherited descriptor. The kernel checks
+ * such a write against whoever opened the file (the host runtime), not against the writer. This
+ * replaces bubblewrap's --info-fd/--block-fd hand-shake, in which the host had to read the sandbox's
+ * pid and write each move while the sandbox waited. A limit of "-" is not set. PWD_STATE is "set" (PWD becomes the next argument) or "unset".
  * `sandbox-prelude --protocol` prints the line the runtime checks once before it trusts the file.
  */
 #define _GNU_SOURCE
@@ -23,11 +28,27 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define PROTOCOL_LINE "skillbox-sandbox-prelude 1\n"
+#define PROTOCOL_LINE "skillbox-sandbox-prelude 2\n"
 
 static void fail(const char *what, const char *detail) {
   dprintf(2, "skillbox-prelude: %s: %s\n", what, detail);
   _exit(126);
+}
+
+/* Moves this process into the run's cgroup in every hierarchy; a run must not start outside it. */
+static void join_cgroup(const char *descriptors) {
+  if (strcmp(descriptors, "-") == 0) return;
+  const char *cursor = descriptors;
+  while (*cursor != '\0') {
+    char *end;
+    errno = 0;
+    long fd = strtol(cursor, &end, 10);
+    if (errno != 0 || end == cursor || fd < 3 || fd > INT_MAX || (*end != ',' && *end != '\0'))
+      fail("cgroup descriptors", "not a list of descriptor numbers");
+    /* "0" is the writer itself. */
+    if (write((int)fd, "0", 1) != 1) fail("cannot join the run's cgroup", strerror(errno));
+    cursor = *end == ',' ? end + 1 : end;
+  }
 }
 
 /* Every descriptor above stderr, whatever its number: one call on kernels with close_range (5.9+). */
@@ -122,22 +143,25 @@ int main(int argc, char **argv) {
   if (argc == 2 && strcmp(argv[1], "--protocol") == 0) {
     return write(1, PROTOCOL_LINE, sizeof PROTOCOL_LINE - 1) == (ssize_t)(sizeof PROTOCOL_LINE - 1) ? 0 : 1;
   }
-  if (argc < 7) fail("usage", "MAX_PROCESSES MAX_MEMORY_BYTES MAX_FILE_SIZE_BYTES PWD_STATE PWD PROGRAM [ARG...]");
+  if (argc < 8)
+    fail("usage", "CGROUP_FDS MAX_PROCESSES MAX_MEMORY_BYTES MAX_FILE_SIZE_BYTES PWD_STATE PWD PROGRAM [ARG...]");
+  join_cgroup(argv[1]);
   close_inherited();
-  set_limit(RLIMIT_NPROC, argv[1], "process limit");
-  set_limit(RLIMIT_AS, argv[2], "memory limit");
-  set_limit(RLIMIT_FSIZE, argv[3], "file size limit");
-  if (strcmp(argv[4], "set") == 0) {
-    if (setenv("PWD", argv[5], 1) != 0) fail("PWD", strerror(errno));
+  set_limit(RLIMIT_NPROC, argv[2], "process limit");
+  set_limit(RLIMIT_AS, argv[3], "memory limit");
+  set_limit(RLIMIT_FSIZE, argv[4], "file size limit");
+  if (strcmp(argv[5], "set") == 0) {
+    if (setenv("PWD", argv[6], 1) != 0) fail("PWD", strerror(errno));
   } else {
     unsetenv("PWD");
   }
-  char **command = argv + 6;
+  char **command = argv + 7;
+  int command_count = argc - 7;
   /* Made before vfork: the child should do no more than exec. */
-  char **shell_command = calloc((size_t)(argc - 6) + 2, sizeof *shell_command);
+  char **shell_command = calloc((size_t)command_count + 2, sizeof *shell_command);
   if (shell_command == NULL) fail("memory", strerror(errno));
   shell_command[0] = "sh";
-  for (int index = 1; index < argc - 6; index += 1) shell_command[index + 1] = command[index];
+  for (int index = 1; index < command_count; index += 1) shell_command[index + 1] = command[index];
   /*
    * The command runs as a child: as pid 1 it would ignore every signal it has no handler for.
    * vfork, not fork: the child only execs or reports and exits, and copying this process's page

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 export const SANDBOX_PRELUDE_PROGRAM_PATH = '/run/skillbox-prelude';
 
 /** What `sandbox-prelude --protocol` prints: the argument layout preludeArguments writes for it. */
-const PROTOCOL_LINE = 'skillbox-sandbox-prelude 1\n';
+const PROTOCOL_LINE = 'skillbox-sandbox-prelude 2\n';
 
 /**
  * Set to `shell` to keep the shell preludes even where the compiled one exists (to compare the two,

@@ -145,12 +145,23 @@ const SHELL_IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /**
  * The prelude's command line before the program: the compiled prelude's where it exists (it passes
- * every environment entry on and leaves SHLVL alone), else dash's when it can keep the whole
- * environment, else bash's.
+ * every environment entry on and leaves SHLVL alone; `cgroupDescriptors` are the sandbox's
+ * descriptors on the run's cgroup.procs files, which it joins first), else dash's when it can keep
+ * the whole environment, else bash's.
  */
-export function preludeArguments(prelude: Prelude, env: Record<string, string>): string[] {
+export function preludeArguments(
+  prelude: Prelude,
+  env: Record<string, string>,
+  cgroupDescriptors: readonly number[] = [],
+): string[] {
   const given = (name: string) => (env[name] === undefined ? ['unset', ''] : ['set', env[name] as string]);
-  if (prelude.program) return [SANDBOX_PRELUDE_PROGRAM_PATH, ...prelude.program.limitArguments, ...given('PWD')];
+  if (prelude.program)
+    return [
+      SANDBOX_PRELUDE_PROGRAM_PATH,
+      cgroupDescriptors.length === 0 ? '-' : cgroupDescriptors.join(','),
+      ...prelude.program.limitArguments,
+      ...given('PWD'),
+    ];
   const state = [...given('PWD'), ...given('SHLVL')];
   if (prelude.dash && Object.keys(env).every((name) => SHELL_IDENTIFIER.test(name))) {
     return [

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { chmodSync, chownSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -141,6 +142,17 @@ describe.runIf(sandboxWorks && compiled !== undefined)('sandbox prelude: the com
   it("shows the sandbox neither the program's host path nor the folder it was built in", async () => {
     const result = await fixture.run(`ls -d ${JSON.stringify(hostPath)} ${JSON.stringify(join(hostPath, '..'))} 2>&1`);
     expect(result.stdout.match(/No such file or directory/g)).toHaveLength(2);
+  });
+
+  it('refuses to start the command when it cannot join the run cgroup', () => {
+    // Descriptor 9 is not open: the join fails, and the command must not run outside its cgroup.
+    const result = spawnSync(hostPath, ['9', '-', '-', '-', 'unset', '', 'echo', 'ran unconfined'], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    expect(result.status).toBe(126);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/cannot join the run's cgroup/);
   });
 
   it('is not trusted when another user or group could have replaced it', () => {
