@@ -15,6 +15,10 @@ command -v tar >/dev/null || need+=(tar)
 # The hub's git source is tested against a real `git http-backend` on loopback.
 command -v git >/dev/null || need+=(git)
 { command -v prlimit && command -v setpriv; } >/dev/null || need+=(util-linux)
+# The compiled sandbox prelude (native/build-prelude.mjs, run by `npm run build`) is what CI must
+# test: musl for the fast static build, gcc and libc6-dev under it (and for the glibc fall-back).
+command -v gcc >/dev/null || need+=(gcc libc6-dev)
+command -v musl-gcc >/dev/null || need+=(musl-tools)
 if [ "${#need[@]}" -gt 0 ]; then
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq

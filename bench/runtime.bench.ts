@@ -1,14 +1,17 @@
 // Warm per-run overhead of the runtimes over the physical floor: a bare spawn of the same program
 // (local) and a bare bwrap with the same mounts (sandbox). Medians over N runs, printed as ratios.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Writable } from 'node:stream';
 import { bubblewrapArguments } from '../src/runtime/bubblewrap-arguments.js';
+import { findExecutable, SYSTEM_PATH } from '../src/runtime/find-executable.js';
 import { LocalRuntime } from '../src/runtime/local-runtime.js';
 import type { RuntimeCommand, WorkspaceRuntime } from '../src/runtime/runtime-types.js';
-import { SandboxRuntime } from '../src/runtime/sandbox-runtime.js';
+import { createPrelude, preludeArguments } from '../src/runtime/sandbox-prelude.js';
+import { findPreludeProgram } from '../src/runtime/sandbox-prelude-program.js';
+import { SANDBOX_DEFAULT_LIMITS, SandboxRuntime } from '../src/runtime/sandbox-runtime.js';
 import { detectSandboxSupport } from '../src/runtime/sandbox-support.js';
 import {
   bareSpawn,
@@ -37,6 +40,43 @@ function runTrue(runtime: WorkspaceRuntime, workspace: string): () => Promise<un
   return () => runtime.run(command);
 }
 
+/**
+ * CPU time so far, in ms: this process's own, and that of every child it waited for (their own
+ * waited-for children included: bwrap waits for the sandbox, the prelude for the command). Under
+ * load, wall times of a few ms drown in scheduling delays; CPU time grows far less with load, so
+ * it shows what each case costs even on a busy host. /proc/self/stat counts children in clock
+ * ticks, exact over many runs.
+ */
+function cpuMilliseconds(): { own: number; children: number } {
+  const usage = process.cpuUsage();
+  const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1]?.split(' ') ?? [];
+  // cutime and cstime are fields 16 and 17 of the whole line, 14 and 15 after the command name.
+  const ticks = Number(fields[13]) + Number(fields[14]);
+  return { own: (usage.user + usage.system) / 1000, children: (ticks * 1000) / CLOCK_TICKS_PER_SECOND };
+}
+const CLOCK_TICKS_PER_SECOND = 100;
+
+/** Each task wrapped to add its CPU time (own and children's) per call to `totals`. */
+function countingCpu<Name extends string>(
+  tasks: Record<Name, () => Promise<unknown>>,
+  totals: Record<string, { own: number; children: number; calls: number }>,
+): Record<Name, () => Promise<unknown>> {
+  return Object.fromEntries(
+    Object.entries(tasks).map(([name, task]) => [
+      name,
+      async () => {
+        const before = cpuMilliseconds();
+        await (task as () => Promise<unknown>)();
+        const after = cpuMilliseconds();
+        const total = (totals[name] ??= { own: 0, children: 0, calls: 0 });
+        total.own += after.own - before.own;
+        total.children += after.children - before.children;
+        total.calls += 1;
+      },
+    ]),
+  ) as Record<Name, () => Promise<unknown>>;
+}
+
 const row = (label: string, ms: number, floor: number) =>
   console.log(`${label.padEnd(54)} ${ms.toFixed(2).padStart(8)} ms   ${(ms / floor).toFixed(2).padStart(5)}x floor`);
 
@@ -50,10 +90,11 @@ function bareHardenedBubblewrap(
   mounts: readonly string[],
   filter: Buffer,
   env: Record<string, string>,
+  prelude: readonly string[] = [],
 ): Promise<void> {
   return new Promise((resolve, reject) => {
     const options = [...mounts, '--as-pid-1', '--seccomp', '4'].map((option) => `${option}\0`).join('');
-    const child = spawn(bubblewrapPath, ['--args', '3', '--', '/usr/bin/true'], {
+    const child = spawn(bubblewrapPath, ['--args', '3', '--', ...prelude, '/usr/bin/true'], {
       env,
       stdio: ['ignore', 'ignore', 'ignore', 'pipe', 'pipe'],
     });
@@ -119,36 +160,68 @@ export async function run(): Promise<void> {
       readOnlyPaths: [],
     });
     const bareArgs = [...mounts, 'true'];
+    // The preludes alone, with every limit, on the hardened bwrap: what each costs without Node's share.
+    const bashPath = findExecutable('bash', SYSTEM_PATH) as string;
+    const dashPath = findExecutable('dash', SYSTEM_PATH);
+    const programPath = findPreludeProgram();
+    const shellPrelude = preludeArguments(createPrelude(SANDBOX_DEFAULT_LIMITS, bashPath, dashPath), env);
+    const compiledPrelude =
+      programPath === undefined
+        ? undefined
+        : preludeArguments(createPrelude(SANDBOX_DEFAULT_LIMITS, bashPath, dashPath, programPath), env);
+    const compiledMounts = bubblewrapArguments({
+      workspace: { root: workspace, cwd: '/workspace' },
+      network: false,
+      readOnlyPaths: [],
+      ...(programPath === undefined ? {} : { preludeProgram: programPath }),
+    });
     const peer = await sandboxRuntimePeer(workspace);
     // `--baseline=<commit>`: the same runtime built from that commit's src/, timed in the same rounds.
     const baseline =
       await importBaseline<typeof import('../src/runtime/sandbox-runtime.js')>('runtime/sandbox-runtime.ts');
+    const cpu: Record<string, { own: number; children: number; calls: number }> = {};
     const samples = await interleavedTimes(
-      {
-        // No-ops without a baseline (their rows are then left out).
-        baselineCapped: baseline ? runTrue(new baseline.SandboxRuntime(), workspace) : async () => {},
-        baselineUnlimited: baseline
-          ? runTrue(
-              new baseline.SandboxRuntime({
-                maxProcesses: null,
-                maxMemoryBytes: null,
-                maxFileSizeBytes: null,
-                maxCpus: null,
-              }),
-              workspace,
-            )
-          : async () => {},
-        // A no-op where the peer cannot run (its row is then left out).
-        peer: peer ? peer.run : async () => {},
-        floor: () => bareSpawn(support.bubblewrapPath, bareArgs, env),
-        hardened: () => bareHardenedBubblewrap(support.bubblewrapPath, mounts, support.seccompFilter, env),
-        capped: runTrue(new SandboxRuntime(), workspace),
-        uncapped: runTrue(new SandboxRuntime({ maxProcesses: null }), workspace),
-        unlimited: runTrue(
-          new SandboxRuntime({ maxProcesses: null, maxMemoryBytes: null, maxFileSizeBytes: null, maxCpus: null }),
-          workspace,
-        ),
-      },
+      countingCpu(
+        {
+          // No-ops without a baseline (their rows are then left out).
+          baselineCapped: baseline ? runTrue(new baseline.SandboxRuntime(), workspace) : async () => {},
+          baselineUnlimited: baseline
+            ? runTrue(
+                new baseline.SandboxRuntime({
+                  maxProcesses: null,
+                  maxMemoryBytes: null,
+                  maxFileSizeBytes: null,
+                  maxCpus: null,
+                }),
+                workspace,
+              )
+            : async () => {},
+          // A no-op where the peer cannot run (its row is then left out).
+          peer: peer ? peer.run : async () => {},
+          floor: () => bareSpawn(support.bubblewrapPath, bareArgs, env),
+          hardened: () => bareHardenedBubblewrap(support.bubblewrapPath, mounts, support.seccompFilter, env),
+          shellPrelude: () =>
+            bareHardenedBubblewrap(support.bubblewrapPath, mounts, support.seccompFilter, env, shellPrelude),
+          // A no-op where the compiled prelude is not built (its row is then left out).
+          compiledPrelude: compiledPrelude
+            ? () =>
+                bareHardenedBubblewrap(
+                  support.bubblewrapPath,
+                  compiledMounts,
+                  support.seccompFilter,
+                  env,
+                  compiledPrelude,
+                )
+            : async () => {},
+          capped: runTrue(new SandboxRuntime(), workspace),
+          uncapped: runTrue(new SandboxRuntime({ maxProcesses: null }), workspace),
+          unlimited: runTrue(
+            new SandboxRuntime({ maxProcesses: null, maxMemoryBytes: null, maxFileSizeBytes: null, maxCpus: null }),
+            workspace,
+          ),
+        },
+        cpu,
+      ),
       RUNS,
       WARMUP,
     );
@@ -157,6 +230,14 @@ export async function run(): Promise<void> {
     ) as Record<keyof typeof samples, number>;
     row('floor: bare bwrap … true (same mounts)', sandbox.floor, sandbox.floor);
     row('bare bwrap + seccomp, --args, --as-pid-1 (no prelude)', sandbox.hardened, sandbox.floor);
+    row(
+      `  + ${dashPath ? 'dash' : 'bash'} prelude, every limit (no cgroup, no Node work)`,
+      sandbox.shellPrelude,
+      sandbox.floor,
+    );
+    if (compiledPrelude)
+      row('  + compiled prelude, every limit (no cgroup, no Node work)', sandbox.compiledPrelude, sandbox.floor);
+    else console.log('compiled prelude: not built (npm run build:prelude), its row is left out');
     row(`SandboxRuntime argv ["true"] (process cap: ${support.processLimit})`, sandbox.capped, sandbox.floor);
     row('SandboxRuntime, no process cap', sandbox.uncapped, sandbox.floor);
     row('SandboxRuntime, no limits at all', sandbox.unlimited, sandbox.floor);
@@ -172,6 +253,12 @@ export async function run(): Promise<void> {
       );
       await peer.close();
     }
+    console.log('CPU time per run (ms), this process / its children (bwrap, prelude, command):');
+    for (const [name, total] of Object.entries(cpu))
+      if (total.own + total.children > 0)
+        console.log(
+          `  ${name.padEnd(18)} ${(total.own / total.calls).toFixed(2).padStart(6)} / ${(total.children / total.calls).toFixed(2).padStart(6)}`,
+        );
     console.log(
       `SandboxRuntime over bare bwrap: ${(sandbox.capped - sandbox.floor).toFixed(1)} ms with every limit (goal: <= 5 ms), ${(sandbox.unlimited - sandbox.floor).toFixed(1)} ms with none`,
     );

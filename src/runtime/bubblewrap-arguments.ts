@@ -1,4 +1,5 @@
 import { lstatSync, readlinkSync } from 'node:fs';
+import { SANDBOX_PRELUDE_PROGRAM_PATH } from './sandbox-prelude-program.js';
 
 /** Where the workspace appears inside the sandbox. */
 export const SANDBOX_WORKSPACE_PATH = '/workspace';
@@ -92,6 +93,8 @@ export interface SandboxLayout {
   /** Size of the private /tmp and of /dev/shm in bytes; null leaves tmpfs's default (half the host's RAM). */
   tmpBytes?: number | null;
   sharedMemoryBytes?: number | null;
+  /** The compiled prelude's host path, bound read-only at SANDBOX_PRELUDE_PROGRAM_PATH (sandbox-prelude-program.ts). */
+  preludeProgram?: string;
 }
 
 /**
@@ -104,6 +107,7 @@ export function bubblewrapArguments(layout: SandboxLayout): string[] {
   for (const path of layout.readOnlyPaths) args.push('--ro-bind', path, path);
   if (layout.workspace)
     args.push('--bind', layout.workspace.root, SANDBOX_WORKSPACE_PATH, '--chdir', layout.workspace.cwd);
+  if (layout.preludeProgram !== undefined) args.push('--ro-bind', layout.preludeProgram, SANDBOX_PRELUDE_PROGRAM_PATH);
   // bwrap builds the root on a writable tmpfs; sealing it leaves /workspace and /tmp the only writable places.
   args.push('--remount-ro', '/');
   return args;

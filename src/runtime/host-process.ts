@@ -24,6 +24,8 @@ export interface HostProcessSpec {
   /** As ProcessSpec.inputPipes (run-process.ts): written in full on fds 3, 4, ... and closed. */
   inputPipes?: readonly Uint8Array[];
   extraPipes?: number;
+  /** Open host descriptors handed on after the pipes (see PipedSpawn.sharedDescriptors). */
+  sharedDescriptors?: readonly number[];
   /** As ProcessSpec.onSpawn: a rejection kills the tree and is reported. */
   onSpawn?: (child: ChildProcess) => Promise<void>;
   /** Called once after the process ended, before its exit is reported: releases what the runtime set up, reports caps reached. */

@@ -191,6 +191,15 @@ export class RunCgroup {
     );
   }
 
+  /**
+   * The open `cgroup.procs` descriptors, one per hierarchy, for a process that joins by itself
+   * (the compiled sandbox prelude writes "0" to each). The kernel judges such a write by the
+   * credentials of whoever opened the file, so only this process's own children should get them.
+   */
+  membershipDescriptors(): readonly number[] {
+    return this.openMembershipFiles();
+  }
+
   private openMembershipFiles(): number[] {
     this.membershipFiles ??= this.folders().map((folder) => openSync(join(folder, 'cgroup.procs'), 'w'));
     return this.membershipFiles;

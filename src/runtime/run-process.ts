@@ -22,6 +22,8 @@ export interface ProcessSpec {
   inputPipes?: readonly Uint8Array[];
   /** Extra pipes after stdin/stdout/stderr and the input pipes, for a wrapper's control channels. */
   extraPipes?: number;
+  /** Open host descriptors handed on after the pipes (see PipedSpawn.sharedDescriptors). */
+  sharedDescriptors?: readonly number[];
   /**
    * Called once the process started. A rejection kills the tree and is reported in stderr and
    * warnings: a run whose set-up failed must not go on unconfined.

@@ -42,15 +42,26 @@ export interface SandboxLaunch {
   /** Held until the process ended; the caller releases it. */
   cgroup: RunCgroup | undefined;
   warnings: string[];
-  /** Spawn fields for the cgroup hand-shake (empty without a cgroup). */
-  cgroupSpawn: { extraPipes?: number; onSpawn?: (child: ChildProcess) => Promise<void> };
+  /**
+   * Spawn fields that put the sandbox into the cgroup (empty without one): the cgroup.procs
+   * descriptors the compiled prelude joins through, or the shell preludes' hand-shake pipes.
+   */
+  cgroupSpawn: {
+    extraPipes?: number;
+    onSpawn?: (child: ChildProcess) => Promise<void>;
+    sharedDescriptors?: readonly number[];
+  };
 }
 
-/** bwrap's arguments and its seccomp program are read from these; the cgroup hand-shake uses the next two. */
+/**
+ * bwrap's arguments and its seccomp program are read from these; the cgroup hand-shake uses the
+ * next two, or the compiled prelude finds the cgroup.procs descriptors from the first of them on.
+ */
 const ARGUMENTS_FD = 3;
 const SECCOMP_FD = 4;
 const INFO_FD = 5;
 const BLOCK_FD = 6;
+const FIRST_CGROUP_FD = 5;
 
 /**
  * Builds the sandbox for one command. `run` and background processes (`start`) both launch through
@@ -74,6 +85,11 @@ export async function prepareSandboxLaunch(
   if (!settings.sizedTmpfs && (limits.maxTmpBytes !== null || limits.maxSharedMemoryBytes !== null))
     warnings.push('sandbox: /tmp and /dev/shm are not size-limited (this bubblewrap has no --size; 0.5 or later has)');
   const program = command.argv ?? shellArgv(settings.shell, command.command as string);
+  // The compiled prelude joins the cgroup itself as its first act, through descriptors the host
+  // opened: no pid to read back, no move to wait for while the sandbox is blocked. The shell
+  // preludes cannot do that before running anything, so they keep bubblewrap's hand-shake.
+  const selfJoin = cgroup !== undefined && settings.prelude.program !== undefined;
+  const cgroupDescriptors = selfJoin ? (cgroup as RunCgroup).membershipDescriptors() : [];
   // The options travel on a pipe (bubblewrap wants only the command itself on its command line):
   // bubblewrap is pid 1 in the sandbox and the sandbox's first process on the host, and a command
   // line is readable by every process of both. It would show the workspace's host path.
@@ -84,21 +100,36 @@ export async function prepareSandboxLaunch(
       readOnlyPaths,
       tmpBytes: settings.sizedTmpfs ? limits.maxTmpBytes : null,
       sharedMemoryBytes: settings.sizedTmpfs ? limits.maxSharedMemoryBytes : null,
+      ...(settings.prelude.program ? { preludeProgram: settings.prelude.program.hostPath } : {}),
     }),
     // The command is the sandbox's pid 1 (see sandbox-prelude.ts for why).
     '--as-pid-1',
     '--seccomp',
     String(SECCOMP_FD),
-    ...(cgroup ? ['--info-fd', String(INFO_FD), '--block-fd', String(BLOCK_FD)] : []),
+    ...(cgroup && !selfJoin ? ['--info-fd', String(INFO_FD), '--block-fd', String(BLOCK_FD)] : []),
   ];
   return {
     file: settings.bubblewrapPath,
-    args: ['--args', String(ARGUMENTS_FD), '--', ...preludeArguments(settings.prelude, command.env), ...program],
+    args: [
+      '--args',
+      String(ARGUMENTS_FD),
+      '--',
+      ...preludeArguments(
+        settings.prelude,
+        command.env,
+        cgroupDescriptors.map((_, index) => FIRST_CGROUP_FD + index),
+      ),
+      ...program,
+    ],
     inputPipes: [Buffer.from(options.map((option) => `${option}\0`).join(''), 'utf8'), settings.seccompFilter],
     program,
     cgroup,
     warnings,
-    cgroupSpawn: cgroup ? { extraPipes: 2, onSpawn: (child: ChildProcess) => joinCgroup(child, cgroup) } : {},
+    cgroupSpawn: !cgroup
+      ? {}
+      : selfJoin
+        ? { sharedDescriptors: cgroupDescriptors }
+        : { extraPipes: 2, onSpawn: (child: ChildProcess) => joinCgroup(child, cgroup) },
   };
 }
 

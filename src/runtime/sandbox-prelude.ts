@@ -25,6 +25,10 @@
  *    background job would otherwise get as /dev/null. A signal that ends it shows as exit code
  *    128 + n, as bubblewrap's reaper reported it before.
  *
+ * Where the compiled prelude exists (native/sandbox-prelude.c, found and checked by
+ * sandbox-prelude-program.ts) it does all of this in one small static program: no shell to load,
+ * no descriptor it cannot close, no environment name it drops. The shells below are the fall-back.
+ *
  * Where the host has dash (Debian's /bin/sh), a dash script does the same work first and bash is
  * started only when it must be: dash is a tenth of bash's size and loads and forks far faster
  * (docs/runtimes.md, "Where a sandboxed run's time goes"). Two things dash cannot do decide the
@@ -48,6 +52,8 @@
  * make the command pid 1). dash sets PWD at start and leaves SHLVL alone, so only PWD is put back.
  * dash reads no startup file and no ENV when not interactive, and imports no functions.
  */
+import { SANDBOX_PRELUDE_PROGRAM_PATH } from './sandbox-prelude-program.js';
+
 // The loop variable is local to a function: an environment variable of the same name would
 // otherwise be changed in the command's environment.
 const CLOSE_INHERITED =
@@ -65,11 +71,16 @@ export interface PreludeLimits {
   maxFileSizeBytes: number | null;
 }
 
-/** Which shell starts the sandbox, with its fixed script: bash alone, or dash falling back to bash. */
+/**
+ * What starts the sandbox: the compiled prelude where it exists (sandbox-prelude-program.ts), else
+ * bash alone or dash falling back to bash, each with its fixed script.
+ */
 export interface Prelude {
   bashPath: string;
   bashScript: string;
   dash?: { path: string; script: string };
+  /** The compiled prelude: its host path (bound read-only into the sandbox) and its limit arguments. */
+  program?: { hostPath: string; limitArguments: string[] };
 }
 
 /**
@@ -77,8 +88,29 @@ export interface Prelude {
  * size in KiB (rounded down here), dash's memory in KiB and file size in 512-byte blocks (given
  * as twice the KiB, so the limit is the same whichever shell sets it).
  */
-export function createPrelude(limits: PreludeLimits, bashPath: string, dashPath: string | undefined): Prelude {
+export function createPrelude(
+  limits: PreludeLimits,
+  bashPath: string,
+  dashPath: string | undefined,
+  programPath?: string,
+): Prelude {
   const kib = (bytes: number) => Math.floor(bytes / 1024);
+  // The same whole KiB the shells' `ulimit` sets, so the limit does not depend on which prelude runs.
+  const limitArgument = (value: number | null, toBytes: (value: number) => number) =>
+    value === null ? '-' : String(toBytes(value));
+  const program =
+    programPath === undefined
+      ? {}
+      : {
+          program: {
+            hostPath: programPath,
+            limitArguments: [
+              limitArgument(limits.maxProcesses, (count) => count),
+              limitArgument(limits.maxMemoryBytes, (bytes) => kib(bytes) * 1024),
+              limitArgument(limits.maxFileSizeBytes, (bytes) => kib(bytes) * 1024),
+            ],
+          },
+        };
   const settings = (processFlag: string, fileBlocks: (bytes: number) => number) =>
     [
       ...(limits.maxProcesses === null ? [] : [`ulimit -${processFlag} ${limits.maxProcesses}`]),
@@ -93,7 +125,7 @@ export function createPrelude(limits: PreludeLimits, bashPath: string, dashPath:
     'shift 4',
     '(exec -- "$@") <&0 & wait $!',
   ].join('; ');
-  if (dashPath === undefined) return { bashPath, bashScript };
+  if (dashPath === undefined) return { bashPath, bashScript, ...program };
   // dash's arguments: bash's path and script (for the fall-back), then bash's four, then the command.
   const dashScript = [
     'exec 3>&- 4>&- 5>&- 6>&- 7>&- 8>&- 9>&-',
@@ -105,15 +137,31 @@ export function createPrelude(limits: PreludeLimits, bashPath: string, dashPath:
     '(exec "$@")',
     'exit "$?"',
   ].join('; ');
-  return { bashPath, bashScript, dash: { path: dashPath, script: dashScript } };
+  return { bashPath, bashScript, dash: { path: dashPath, script: dashScript }, ...program };
 }
 
 /** Names dash keeps in the environment it passes on; it drops every other entry. */
 const SHELL_IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-/** The prelude's command line before the program: dash's when it can keep the whole environment, else bash's. */
-export function preludeArguments(prelude: Prelude, env: Record<string, string>): string[] {
+/**
+ * The prelude's command line before the program: the compiled prelude's where it exists (it passes
+ * every environment entry on and leaves SHLVL alone; `cgroupDescriptors` are the sandbox's
+ * descriptors on the run's cgroup.procs files, which it joins first), else dash's when it can keep
+ * the whole environment, else bash's.
+ */
+export function preludeArguments(
+  prelude: Prelude,
+  env: Record<string, string>,
+  cgroupDescriptors: readonly number[] = [],
+): string[] {
   const given = (name: string) => (env[name] === undefined ? ['unset', ''] : ['set', env[name] as string]);
+  if (prelude.program)
+    return [
+      SANDBOX_PRELUDE_PROGRAM_PATH,
+      cgroupDescriptors.length === 0 ? '-' : cgroupDescriptors.join(','),
+      ...prelude.program.limitArguments,
+      ...given('PWD'),
+    ];
   const state = [...given('PWD'), ...given('SHLVL')];
   if (prelude.dash && Object.keys(env).every((name) => SHELL_IDENTIFIER.test(name))) {
     return [

@@ -5,12 +5,24 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { sandboxWorks } from '../../test/support/services.js';
 import { SkillboxConfigError } from '../config/config-error.js';
 import { RuntimeCommandError, SandboxUnavailableError } from './errors.js';
+import { PRELUDE_CHOICE_VARIABLE } from './sandbox-prelude-program.js';
 import { SandboxRuntime } from './sandbox-runtime.js';
 import { describeRuntimeConformance } from './testing/runtime-conformance.js';
 
 // Linux hosts must have a working bubblewrap (CI installs it): a missing sandbox fails here loudly.
 describe.runIf(sandboxWorks)('sandbox runtime', () => {
   describeRuntimeConformance('sandbox', () => new SandboxRuntime());
+  // The shell preludes stay the fall-back where the compiled one is not built: they must pass as well.
+  describeRuntimeConformance('sandbox (shell prelude)', () => {
+    const before = process.env[PRELUDE_CHOICE_VARIABLE];
+    process.env[PRELUDE_CHOICE_VARIABLE] = 'shell';
+    try {
+      return new SandboxRuntime();
+    } finally {
+      if (before === undefined) delete process.env[PRELUDE_CHOICE_VARIABLE];
+      else process.env[PRELUDE_CHOICE_VARIABLE] = before;
+    }
+  });
 
   describe('SandboxRuntime', () => {
     const workspace = mkdtempSync(join(tmpdir(), 'skillbox-sandbox-'));
@@ -48,8 +60,12 @@ describe.runIf(sandboxWorks)('sandbox runtime', () => {
         'tmp',
         'usr',
         'workspace',
+        // Holds the compiled prelude alone, read-only (sandbox-prelude-program.ts), where it was built.
+        'run',
       ];
       for (const entry of result.stdout.split('\n').filter(Boolean)) expect(allowed).toContain(entry);
+      const run = await new SandboxRuntime().run({ ...command, command: 'ls -A /run 2>/dev/null' });
+      expect(['', 'skillbox-prelude']).toContain(run.stdout.trim());
     });
 
     it('runs python3, bash and coreutils inside', async () => {

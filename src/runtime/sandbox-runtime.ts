@@ -14,6 +14,7 @@ import type { RuntimeProcess, RuntimeProcessCommand } from './runtime-process.js
 import type { RuntimeCommand, RuntimeResult, WorkspaceRuntime } from './runtime-types.js';
 import { limitWarnings, prepareSandboxLaunch, type SandboxLaunchSettings } from './sandbox-launch.js';
 import { createPrelude, type Prelude } from './sandbox-prelude.js';
+import { findPreludeProgram } from './sandbox-prelude-program.js';
 import { startSandboxProcess } from './sandbox-process.js';
 import { detectSandboxSupport } from './sandbox-support.js';
 import type { WorkspaceFiles } from './workspace-files.js';
@@ -120,7 +121,12 @@ export class SandboxRuntime implements WorkspaceRuntime {
     this.bubblewrapPath = support.bubblewrapPath;
     this.cgroupLimits = support.processLimit === 'cgroup';
     this.sizedTmpfs = support.sizedTmpfs;
-    this.prelude = createPrelude(this.limits, support.bashPath, findExecutable('dash', SYSTEM_PATH));
+    this.prelude = createPrelude(
+      this.limits,
+      support.bashPath,
+      findExecutable('dash', SYSTEM_PATH),
+      findPreludeProgram(),
+    );
     this.launchSettings = {
       bubblewrapPath: this.bubblewrapPath,
       shell: this.shell,

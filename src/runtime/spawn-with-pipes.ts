@@ -11,6 +11,8 @@ export interface PipedSpawn {
   inputPipes?: readonly Uint8Array[];
   /** Further pipes after the input pipes, left to the caller (the cgroup hand-shake). */
   extraPipes?: number;
+  /** Open host descriptors handed to the process after the input pipes (the run's cgroup.procs files). */
+  sharedDescriptors?: readonly number[];
 }
 
 /**
@@ -29,6 +31,7 @@ export function spawnWithPipes(spec: PipedSpawn, stdin: 'pipe' | 'ignore'): Chil
       'pipe',
       'pipe',
       ...Array<'pipe'>((spec.inputPipes?.length ?? 0) + (spec.extraPipes ?? 0)).fill('pipe'),
+      ...(spec.sharedDescriptors ?? []),
     ],
   });
   for (const [index, data] of (spec.inputPipes ?? []).entries()) {

@@ -4,6 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import {
+  findPreludeProgram,
+  PRELUDE_CHOICE_VARIABLE,
+  SANDBOX_PRELUDE_PROGRAM_PATH,
+} from '../../src/runtime/sandbox-prelude-program.js';
 import { sandboxFixture } from './runtime-fixture.js';
 
 const repositoryRoot = fileURLToPath(new URL('../../', import.meta.url));
@@ -62,7 +67,8 @@ describe.runIf(process.platform === 'linux')('sandbox runtime: what the host pro
   // The Node process holds `descriptors` (number to file to read) without close-on-exec and nothing
   // else above stderr, as if its own parent had opened them, and runs `command` in a SandboxRuntime.
   // (Node 20 marks inherited descriptors up to 12 or so close-on-exec as it starts; 20 stays open.)
-  function runHoldingDescriptors(descriptors: Record<number, string>, command: string) {
+  // `prelude: 'shell'` forces the shell preludes where the compiled one exists (sandbox-prelude-program.ts).
+  function runHoldingDescriptors(descriptors: Record<number, string>, command: string, prelude: 'default' | 'shell') {
     const script = `
       import { SandboxRuntime } from './src/runtime/sandbox-runtime.ts';
       const result = await new SandboxRuntime({ maxProcesses: 77, maxMemoryBytes: 3 * 1024 ** 3, maxFileSizeBytes: 5 * 1024 ** 2 }).run({
@@ -82,7 +88,14 @@ describe.runIf(process.platform === 'linux')('sandbox runtime: what the host pro
       ],
       {
         cwd: repositoryRoot,
-        env: { ...process.env, NODE: process.execPath, SCRIPT: script, WORKSPACE: fixture.workspace, COMMAND: command },
+        env: {
+          ...process.env,
+          NODE: process.execPath,
+          SCRIPT: script,
+          WORKSPACE: fixture.workspace,
+          COMMAND: command,
+          ...(prelude === 'shell' ? { [PRELUDE_CHOICE_VARIABLE]: 'shell' } : {}),
+        },
         encoding: 'utf8',
         timeout: 30_000,
       },
@@ -95,7 +108,7 @@ describe.runIf(process.platform === 'linux')('sandbox runtime: what the host pro
     'echo "pid 1: $(readlink /proc/1/exe)"; ls /proc/self/fd | tr "\\n" " "; echo; ulimit -Hu; ulimit -Hv; ulimit -Hf';
 
   it('the dash prelude (no descriptor above 9 inherited) leaves only stdio and sets every limit', () => {
-    const result = runHoldingDescriptors({}, limitsAndDescriptors);
+    const result = runHoldingDescriptors({}, limitsAndDescriptors, 'shell');
     const [firstProcess, descriptors, processes, memoryKib, fileKib] = result.stdout.trim().split('\n');
     // Where the host has dash, this is the fast prelude's own work, not bash's.
     if (existsSync('/usr/bin/dash')) expect(firstProcess).toMatch(/dash$/);
@@ -106,7 +119,7 @@ describe.runIf(process.platform === 'linux')('sandbox runtime: what the host pro
   it('cannot use an inherited descriptor above 9, which dash cannot name: bash takes over and sets the same limits', () => {
     const secret = join(hostFolder, 'secret-20');
     writeFileSync(secret, 'host secret twenty\n');
-    const result = runHoldingDescriptors({ 20: secret }, `cat <&20; ${limitsAndDescriptors}`);
+    const result = runHoldingDescriptors({ 20: secret }, `cat <&20; ${limitsAndDescriptors}`, 'shell');
     expect(result.stdout).not.toContain('host secret');
     expect(result.stderr).toMatch(/20: Bad file descriptor/);
     const [firstProcess, descriptors, processes, memoryKib, fileKib] = result.stdout.trim().split('\n');
@@ -114,6 +127,27 @@ describe.runIf(process.platform === 'linux')('sandbox runtime: what the host pro
     expect(descriptors?.trim().split(' ')).toEqual(['0', '1', '2', '3']);
     expect([processes, memoryKib, fileKib]).toEqual(['77', String(3 * 1024 ** 2), String(5 * 1024)]);
   });
+
+  it.runIf(findPreludeProgram() !== undefined)(
+    'the compiled prelude cannot leak an inherited descriptor either, low or high (fd 9, 20, 251), and sets every limit',
+    () => {
+      const secret = join(hostFolder, 'secret-compiled');
+      writeFileSync(secret, 'host secret compiled\n');
+      const result = runHoldingDescriptors(
+        { 9: secret, 20: secret, 251: secret },
+        `cat <&9; cat <&20; cat <&251; ${limitsAndDescriptors}`,
+        'default',
+      );
+      expect(result.stdout).not.toContain('host secret');
+      expect(result.stderr).toMatch(/9: Bad file descriptor/);
+      expect(result.stderr).toMatch(/20: Bad file descriptor/);
+      expect(result.stderr).toMatch(/251: Bad file descriptor/);
+      const [firstProcess, descriptors, processes, memoryKib, fileKib] = result.stdout.trim().split('\n');
+      expect(firstProcess).toBe(`pid 1: ${SANDBOX_PRELUDE_PROGRAM_PATH}`);
+      expect(descriptors?.trim().split(' ')).toEqual(['0', '1', '2', '3']);
+      expect([processes, memoryKib, fileKib]).toEqual(['77', String(3 * 1024 ** 2), String(5 * 1024)]);
+    },
+  );
 
   it("does not show the host workspace path on its processes' command lines", async () => {
     const result = await fixture.run('for file in /proc/[0-9]*/cmdline; do tr "\\0" " " < "$file"; echo; done');
