@@ -4,6 +4,7 @@ import { isAbsolute, resolve } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { bubblewrapArguments } from './bubblewrap-arguments.js';
 import { RuntimeCommandError } from './errors.js';
+import { preludeCanJoinCgroups } from './cgroup-self-join.js';
 import { RunCgroup, type RunLimit } from './run-cgroup.js';
 import type { RuntimeCommand } from './runtime-types.js';
 import { type Prelude, preludeArguments } from './sandbox-prelude.js';
@@ -88,7 +89,11 @@ export async function prepareSandboxLaunch(
   // The compiled prelude joins the cgroup itself as its first act, through descriptors the host
   // opened: no pid to read back, no move to wait for while the sandbox is blocked. The shell
   // preludes cannot do that before running anything, so they keep bubblewrap's hand-shake.
-  const selfJoin = cgroup !== undefined && settings.prelude.program !== undefined;
+  // A kernel that judges the write by the writer refuses it (cgroup-self-join.ts): asked once.
+  const selfJoin =
+    cgroup !== undefined &&
+    settings.prelude.program !== undefined &&
+    (await preludeCanJoinCgroups(settings.bubblewrapPath, settings.prelude.program.hostPath));
   const cgroupDescriptors = selfJoin ? (cgroup as RunCgroup).membershipDescriptors() : [];
   // The options travel on a pipe (bubblewrap wants only the command itself on its command line):
   // bubblewrap is pid 1 in the sandbox and the sandbox's first process on the host, and a command
