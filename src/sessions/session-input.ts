@@ -86,7 +86,7 @@ export function checkInitialState(state: unknown): Record<string, string> {
     if (typeof value !== 'string')
       throw new SessionInputError(`options.state[${JSON.stringify(key)}]`, `must be a string, got ${describe(value)}`);
     checkWellFormed(value, `options.state[${JSON.stringify(key)}]`);
-    copy[key] = value;
+    setOwn(copy, key, value);
   }
   return copy;
 }
@@ -114,7 +114,7 @@ export function applyStateDelta(state: Record<string, string>, delta: StateDelta
   if (delta === undefined) return;
   for (const [key, value] of Object.entries(delta)) {
     if (value === null) delete state[key];
-    else state[key] = value;
+    else setOwn(state, key, value);
   }
 }
 
