@@ -5,6 +5,7 @@ import {
   SessionStoreClosedError,
 } from './session-errors.js';
 import {
+  appendedEvents,
   applyStateDelta,
   checkAppName,
   checkExpectedVersion,
@@ -83,13 +84,13 @@ export class MemorySessionStore implements SessionStore {
     if (stored === undefined) throw new SessionNotFoundError(normalized);
     if (stored.summary.version !== expectedVersion)
       throw new SessionConflictError(normalized, expectedVersion, stored.summary.version);
-    for (const { event, json } of prepared) {
-      stored.events.push({ version: event.version, json });
-      applyStateDelta(stored.state, event.stateDelta);
+    for (const { version, stateDelta, json } of prepared) {
+      stored.events.push({ version, json });
+      applyStateDelta(stored.state, stateDelta);
     }
     stored.summary.version += prepared.length;
     stored.summary.updatedAt = Date.now();
-    return { version: stored.summary.version, events: prepared.map(({ event }) => event) };
+    return appendedEvents(stored.summary.version, prepared);
   }
 
   async listSessions(userId: string, options?: ListSessionsOptions): Promise<SessionSummary[]> {

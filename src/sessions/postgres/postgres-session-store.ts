@@ -10,6 +10,7 @@ import {
   SessionStoreUnavailableError,
 } from '../session-errors.js';
 import {
+  appendedEvents,
   applyStateDelta,
   checkAppName,
   checkExpectedVersion,
@@ -159,19 +160,19 @@ export class PostgresSessionStore implements SessionStore {
     const version = expectedVersion + prepared.length;
     if (known !== undefined && known.version === expectedVersion) {
       const state = { ...known.state };
-      for (const { event } of prepared) applyStateDelta(state, event.stateDelta);
+      for (const { stateDelta } of prepared) applyStateDelta(state, stateDelta);
       const common = [version, JSON.stringify(state), Date.now(), known.id, expectedVersion];
       const inserted =
         prepared.length === 1
           ? await this.#pool.query(this.#appendKnownOne, [...common, prepared[0]!.json])
           : await this.#pool.query(this.#appendKnown, [
               ...common,
-              prepared.map(({ event }) => event.version),
+              prepared.map(({ version }) => version),
               prepared.map(({ json }) => json),
             ]);
       if (inserted.rowCount === prepared.length) {
         this.#known.remember(knownKey, { id: known.id, version, state, stateText: '' });
-        return { version, events: prepared.map(({ event }) => event) };
+        return appendedEvents(version, prepared);
       }
       // Nothing was written: another writer moved the session on, or removed it. The locked path says which.
     }
@@ -200,10 +201,10 @@ export class PostgresSessionStore implements SessionStore {
       if (row === undefined) throw new SessionNotFoundError(normalized);
       if (row.version !== expectedVersion) throw new SessionConflictError(normalized, expectedVersion, row.version);
       const state = JSON.parse(row.state) as Record<string, string>;
-      for (const { event } of prepared) applyStateDelta(state, event.stateDelta);
+      for (const { stateDelta } of prepared) applyStateDelta(state, stateDelta);
       await client.query(
         `INSERT INTO ${this.#tables.events} (session, version, event) SELECT $1, * FROM unnest($2::integer[], $3::text[])`,
-        [row.id, prepared.map(({ event }) => event.version), prepared.map(({ json }) => json)],
+        [row.id, prepared.map(({ version }) => version), prepared.map(({ json }) => json)],
       );
       const version = expectedVersion + prepared.length;
       await client.query(
@@ -211,7 +212,7 @@ export class PostgresSessionStore implements SessionStore {
         [version, JSON.stringify(state), Date.now(), row.id],
       );
       this.#known.remember(knownKey, { id: row.id, version, state, stateText: '' });
-      return { version, events: prepared.map(({ event }) => event) };
+      return appendedEvents(version, prepared);
     });
   }
 

@@ -10,6 +10,7 @@ import {
 } from '../session-errors.js';
 import type { NormalizedSessionKey, PreparedEvent } from '../session-input.js';
 import {
+  appendedEvents,
   checkAppName,
   checkExpectedVersion,
   checkGetOptions,
@@ -175,7 +176,7 @@ export class RedisSessionStore implements SessionStore {
     ])) as number[];
     if (result[0] === -1) throw new SessionNotFoundError(normalized);
     if (result[0] === -2) throw new SessionConflictError(normalized, expectedVersion, result[1] ?? Number.NaN);
-    return { version: result[0] ?? Number.NaN, events: prepared.map(({ event }) => event) };
+    return appendedEvents(result[0] ?? Number.NaN, prepared);
   }
 
   async listSessions(userId: string, options?: ListSessionsOptions): Promise<SessionSummary[]> {
@@ -284,9 +285,9 @@ function checkOptions(options: RedisSessionStoreOptions): { client: Redis; ownsC
 function netDelta(prepared: readonly PreparedEvent[]): Map<string, string | null> {
   // A Map, not an object: a key named "__proto__" is a key like any other.
   const net = new Map<string, string | null>();
-  for (const { event } of prepared) {
-    if (event.stateDelta === undefined) continue;
-    for (const name in event.stateDelta) net.set(name, event.stateDelta[name]!);
+  for (const { stateDelta } of prepared) {
+    if (stateDelta === undefined) continue;
+    for (const name in stateDelta) net.set(name, stateDelta[name]!);
   }
   return net;
 }
