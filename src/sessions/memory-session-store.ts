@@ -5,7 +5,6 @@ import {
   SessionStoreClosedError,
 } from './session-errors.js';
 import {
-  appendedEvents,
   applyStateDelta,
   checkAppName,
   checkExpectedVersion,
@@ -84,13 +83,13 @@ export class MemorySessionStore implements SessionStore {
     if (stored === undefined) throw new SessionNotFoundError(normalized);
     if (stored.summary.version !== expectedVersion)
       throw new SessionConflictError(normalized, expectedVersion, stored.summary.version);
-    for (const { version, stateDelta, json } of prepared) {
-      stored.events.push({ version, json });
-      applyStateDelta(stored.state, stateDelta);
+    for (const { event, json } of prepared) {
+      stored.events.push({ version: event.version, json });
+      applyStateDelta(stored.state, event.stateDelta);
     }
     stored.summary.version += prepared.length;
     stored.summary.updatedAt = Date.now();
-    return appendedEvents(stored.summary.version, prepared);
+    return { version: stored.summary.version, events: prepared.map(({ event }) => event) };
   }
 
   async listSessions(userId: string, options?: ListSessionsOptions): Promise<SessionSummary[]> {

@@ -1,14 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { StateDelta } from '../state/state-delta.js';
 import { SessionInputError } from './session-errors.js';
-import type {
-  AppendEventsResult,
-  GetSessionOptions,
-  NewSessionEvent,
-  SessionEvent,
-  SessionKey,
-  SessionSummary,
-} from './session-store.js';
+import type { GetSessionOptions, NewSessionEvent, SessionEvent, SessionKey, SessionSummary } from './session-store.js';
 
 /**
  * Argument checks and event preparation shared by every store, so the stores differ only in how
@@ -25,19 +18,13 @@ const loneSurrogate = /\p{Cs}/u;
 export type NormalizedSessionKey = Required<SessionKey>;
 
 export function checkId(value: unknown, argument: string): string {
-  const problem = idProblem(value);
-  if (problem !== undefined) throw new SessionInputError(argument, problem);
-  return value as string;
-}
-
-/** What is wrong with an id, if anything: the caller names the argument only when there is a problem. */
-function idProblem(value: unknown): string | undefined {
-  if (typeof value !== 'string') return `must be a string, got ${typeof value}`;
-  if (value.trim() === '') return 'must not be empty';
-  if (value.length > maxIdLength) return `must be at most ${maxIdLength} characters, got ${value.length}`;
-  if (controlCharacter.test(value)) return 'must not contain control characters';
-  if (loneSurrogate.test(value)) return 'holds a lone UTF-16 surrogate, which is not valid Unicode text';
-  return undefined;
+  if (typeof value !== 'string') throw new SessionInputError(argument, `must be a string, got ${typeof value}`);
+  if (value.trim() === '') throw new SessionInputError(argument, 'must not be empty');
+  if (value.length > maxIdLength)
+    throw new SessionInputError(argument, `must be at most ${maxIdLength} characters, got ${value.length}`);
+  if (controlCharacter.test(value)) throw new SessionInputError(argument, 'must not contain control characters');
+  checkWellFormed(value, argument);
+  return value;
 }
 
 function checkWellFormed(value: string, argument: string): void {
@@ -104,51 +91,36 @@ export function checkInitialState(state: unknown): Record<string, string> {
   return copy;
 }
 
-function checkStateDelta(delta: unknown, index: number): StateDelta {
-  if (!isPlainObject(delta))
-    throw new SessionInputError(eventArgument(index, 'stateDelta'), 'must be an object of string or null values');
+function checkStateDelta(delta: unknown, argument: string): StateDelta {
+  if (!isPlainObject(delta)) throw new SessionInputError(argument, 'must be an object of string or null values');
   // A copy, built while checking: the stored event must not change when the caller's object does.
   const copy: StateDelta = {};
   for (const [key, value] of Object.entries(delta)) {
-    if (key === '' || loneSurrogate.test(key)) checkStateKey(key, eventArgument(index, 'stateDelta'));
+    checkStateKey(key, argument);
     if (typeof value !== 'string' && value !== null) {
       throw new SessionInputError(
-        `${eventArgument(index, 'stateDelta')}[${JSON.stringify(key)}]`,
+        `${argument}[${JSON.stringify(key)}]`,
         `must be a string or null (null deletes the key), got ${describe(value)}`,
       );
     }
-    if (value !== null && loneSurrogate.test(value))
-      checkWellFormed(value, `${eventArgument(index, 'stateDelta')}[${JSON.stringify(key)}]`);
+    if (value !== null && loneSurrogate.test(value)) checkWellFormed(value, `${argument}[${JSON.stringify(key)}]`);
     setOwn(copy, key, value);
   }
   return copy;
 }
 
-/**
- * `events[2]` or `events[2].author`, for an error. Built only when one is thrown: an append checks
- * several fields of every event, and naming each up front was a string per field per event.
- */
-function eventArgument(index: number, field?: string): string {
-  return field === undefined ? `events[${index}]` : `events[${index}].${field}`;
-}
-
 /** Applies one delta in place; `null` deletes. */
 export function applyStateDelta(state: Record<string, string>, delta: StateDelta | undefined): void {
   if (delta === undefined) return;
-  // A checked delta: a plain copy with own properties only.
-  for (const key in delta) {
-    const value = delta[key]!;
+  for (const [key, value] of Object.entries(delta)) {
     if (value === null) delete state[key];
     else setOwn(state, key, value);
   }
 }
 
 export interface PreparedEvent {
-  /** The event's 1-based position in its session. */
-  version: number;
-  /** A checked copy of the event's state delta, for the store to apply to the session's state. */
-  stateDelta: StateDelta | undefined;
-  /** The event as stored: JSON text including its version. */
+  event: SessionEvent;
+  /** The event as stored by durable stores: JSON text including its version. */
   json: string;
 }
 
@@ -163,153 +135,107 @@ export function prepareEvents(events: unknown, currentVersion: number, now: numb
   if (events.length === 0) throw new SessionInputError('events', 'must hold at least one event');
   const prepared: PreparedEvent[] = [];
   for (let index = 0; index < events.length; index += 1)
-    prepared.push(prepareEvent(events[index], index, currentVersion + index + 1, now));
+    prepared.push(prepareEvent(events[index], `events[${index}]`, currentVersion + index + 1, now));
   return prepared;
 }
 
 /**
- * One event, checked, then serialized once. The JSON text is the stored form, so a caller mutating
- * its input later changes nothing stored, and the events an append resolves to are parsed from it
- * (see `appendedEvents`). Nothing is copied on the way: the copy built while checking, and
- * serialized afterwards, was most of the check's own cost (about 1 µs of CPU on a typical
- * assistant message, over the 3 µs of serializing it; bench/sessions.bench.ts's event), and its
- * property stores went megamorphic, seeing a new object shape at every level.
+ * One event, checked and copied in a single walk. Returned events are the stored form, so a
+ * caller mutating its input later changes nothing stored; the copy is built while checking
+ * rather than by a JSON round trip, which on an append of a typical message was the larger part
+ * of the store's own time (see bench/sessions.bench.ts).
  */
-function prepareEvent(input: unknown, index: number, version: number, now: number): PreparedEvent {
+function prepareEvent(input: unknown, at: string, version: number, now: number): PreparedEvent {
   if (!isPlainObject(input))
-    throw new SessionInputError(eventArgument(index), 'must be an object { author, type, content?, stateDelta?, ... }');
+    throw new SessionInputError(at, 'must be an object { author, type, content?, stateDelta?, ... }');
   for (const field in input) {
     if (Object.hasOwn(input, field) && !eventFields.has(field) && input[field] !== undefined) {
       throw new SessionInputError(
-        eventArgument(index, field),
+        `${at}.${field}`,
         `is not an event field (known: ${[...eventFields].join(', ')}); put extra data in metadata`,
       );
     }
   }
   const raw = input as unknown as NewSessionEvent;
-  const id = raw.id === undefined ? randomUUID() : checkEventId(raw.id, index, 'id');
-  const author = checkEventId(raw.author, index, 'author');
-  const type = checkEventId(raw.type, index, 'type');
+  const id = raw.id === undefined ? randomUUID() : checkId(raw.id, `${at}.id`);
+  const author = checkId(raw.author, `${at}.author`);
+  const type = checkId(raw.type, `${at}.type`);
   const timestamp = raw.timestamp ?? now;
   if (typeof timestamp !== 'number' || !Number.isFinite(timestamp)) {
     throw new SessionInputError(
-      eventArgument(index, 'timestamp'),
+      `${at}.timestamp`,
       `must be a finite number of milliseconds since the epoch, got ${String(timestamp)}`,
     );
   }
-  const { content, usage, metadata } = raw;
-  if (content !== undefined) checkJson(content, index, 'content');
-  const stateDelta = raw.stateDelta === undefined ? undefined : checkStateDelta(raw.stateDelta, index);
-  if (usage !== undefined) {
-    if (!isPlainObject(usage))
-      throw new SessionInputError(eventArgument(index, 'usage'), 'must be an object of token counts');
-    for (const name in usage) {
-      const count = (usage as Record<string, unknown>)[name];
-      if (!Object.hasOwn(usage, name) || count === undefined) continue;
+  const event: SessionEvent = { version, id, author, type, timestamp };
+  if (raw.content !== undefined) event.content = copyJson(raw.content, `${at}.content`);
+  if (raw.stateDelta !== undefined) event.stateDelta = checkStateDelta(raw.stateDelta, `${at}.stateDelta`);
+  if (raw.usage !== undefined) {
+    if (!isPlainObject(raw.usage)) throw new SessionInputError(`${at}.usage`, 'must be an object of token counts');
+    const usage: Record<string, number> = {};
+    for (const [name, count] of Object.entries(raw.usage)) {
+      if (count === undefined) continue;
       if (typeof count !== 'number' || !Number.isFinite(count))
-        throw new SessionInputError(
-          eventArgument(index, `usage.${name}`),
-          `must be a finite number, got ${describe(count)}`,
-        );
+        throw new SessionInputError(`${at}.usage.${name}`, `must be a finite number, got ${describe(count)}`);
+      setOwn(usage, name, count);
     }
+    event.usage = usage as SessionEvent['usage'];
   }
-  if (metadata !== undefined) {
-    if (!isPlainObject(metadata)) throw new SessionInputError(eventArgument(index, 'metadata'), 'must be an object');
-    checkJson(metadata, index, 'metadata');
+  if (raw.metadata !== undefined) {
+    if (!isPlainObject(raw.metadata)) throw new SessionInputError(`${at}.metadata`, 'must be an object');
+    event.metadata = copyJson(raw.metadata, `${at}.metadata`) as SessionEvent['metadata'];
   }
-  let json: string;
-  try {
-    // Absent (undefined) parts are left out, as the checks above let undefined object properties be.
-    json = JSON.stringify({ version, id, author, type, timestamp, content, stateDelta, usage, metadata });
-  } catch (error) {
-    // Only input that changes between two reads gets here (a getter, a Proxy): the check saw JSON.
-    throw new SessionInputError(eventArgument(index), `cannot be stored as JSON: ${(error as Error).message}`);
-  }
-  return { version, stateDelta, json };
-}
-
-function checkEventId(value: unknown, index: number, field: string): string {
-  const problem = idProblem(value);
-  if (problem !== undefined) throw new SessionInputError(eventArgument(index, field), problem);
-  return value as string;
-}
-
-/**
- * What `appendEvents` resolves to: the new version, and the appended events as stored, parsed from
- * their JSON the first time `events` is read (once; later reads get the same array). A runner
- * appending a turn reads only the version, and parsing each event back would cost about what
- * serializing it did.
- */
-export function appendedEvents(version: number, prepared: readonly PreparedEvent[]): AppendEventsResult {
-  let events: SessionEvent[] | undefined;
-  return {
-    version,
-    get events(): SessionEvent[] {
-      if (events === undefined) {
-        events = new Array<SessionEvent>(prepared.length);
-        for (let index = 0; index < prepared.length; index += 1)
-          events[index] = JSON.parse(prepared[index]!.json) as SessionEvent;
-      }
-      return events;
-    },
-    set events(value: SessionEvent[]) {
-      events = value;
-    },
-  };
+  return { event, json: JSON.stringify(event) };
 }
 
 /** Where a JSON walk is: the objects above the current value (for cycles) and the steps to it (for errors). */
 interface JsonWalk {
-  /** The event's index and field (`content` or `metadata`) the walk started from. */
-  readonly index: number;
-  readonly field: string;
+  readonly path: string;
   readonly ancestors: object[];
   readonly steps: (string | number)[];
 }
 
 /**
- * Checks that `value` is what JSON.stringify keeps as it is, refusing what it would silently drop
- * or change (a Uint8Array becomes an object of indexes, NaN becomes null, a Date becomes a
- * string), naming the exact path. `undefined` object properties are fine: they are simply absent,
- * as the AI SDK's optional fields are. Every append walks its events, so the walk is plain module
- * functions (no closures made per call), allocates nothing, and works out the path only for an
- * error.
+ * A deep copy of `value` as JSON would give it back, refusing what JSON.stringify would silently
+ * drop or change (a Uint8Array becomes an object of indexes, NaN becomes null, a Date becomes a
+ * string), naming the exact path. `undefined` object properties are fine: they are simply
+ * absent, as the AI SDK's optional fields are. Every append walks its events, so the walk is
+ * plain module functions (no closures made per call) and works out the path only for an error.
  */
-function checkJson(value: unknown, index: number, field: string): void {
-  checkJsonValue(value, { index, field, ancestors: [], steps: [] });
+function copyJson(value: unknown, path: string): unknown {
+  return copyJsonValue(value, { path, ancestors: [], steps: [] });
 }
 
-function checkJsonValue(item: unknown, walk: JsonWalk): void {
+function copyJsonValue(item: unknown, walk: JsonWalk): unknown {
   switch (typeof item) {
     case 'string':
     case 'boolean':
-      return;
+      return item;
     case 'number':
       if (!Number.isFinite(item)) throw new SessionInputError(walkPath(walk), `${item} is not representable in JSON`);
-      return;
+      // JSON has no negative zero.
+      return item === 0 ? 0 : item;
     case 'object': {
-      if (item === null) return;
+      if (item === null) return null;
       if (walk.ancestors.includes(item))
         throw new SessionInputError(walkPath(walk), 'refers back to itself (a cycle); JSON cannot hold it');
       walk.ancestors.push(item);
+      let copy: unknown[] | Record<string, unknown>;
       if (Array.isArray(item)) {
+        copy = [];
         for (let index = 0; index < item.length; index += 1) {
-          const element: unknown = item[index];
-          if (element === null || isJsonScalar(element)) continue;
           walk.steps.push(index);
-          if (element === undefined)
+          if (item[index] === undefined)
             throw new SessionInputError(walkPath(walk), 'is undefined; JSON would turn it into null');
-          checkJsonValue(element, walk);
+          copy.push(copyJsonValue(item[index], walk));
           walk.steps.pop();
         }
       } else if (isPlainObject(item)) {
+        copy = {};
         for (const name in item) {
-          const property = item[name];
-          // Leaves are checked here, without a step in and out of the walk; inherited keys are not stored.
-          if (property === undefined || property === null || isJsonScalar(property) || !Object.hasOwn(item, name))
-            continue;
+          if (!Object.hasOwn(item, name) || item[name] === undefined) continue;
           walk.steps.push(name);
-          checkJsonValue(property, walk);
+          setOwn(copy, name, copyJsonValue(item[name], walk));
           walk.steps.pop();
         }
       } else {
@@ -320,22 +246,15 @@ function checkJsonValue(item: unknown, walk: JsonWalk): void {
         );
       }
       walk.ancestors.pop();
-      return;
+      return copy;
     }
     default:
       throw new SessionInputError(walkPath(walk), `a ${typeof item} is not representable in JSON`);
   }
 }
 
-/** A string, a boolean or a finite number: a leaf JSON keeps as it is, so the walk need not step into it. */
-function isJsonScalar(value: unknown): boolean {
-  return (
-    typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value))
-  );
-}
-
 function walkPath(walk: JsonWalk): string {
-  let path = eventArgument(walk.index, walk.field);
+  let path = walk.path;
   for (const step of walk.steps) path += typeof step === 'number' ? `[${step}]` : `.${step}`;
   return path;
 }

@@ -10,7 +10,6 @@ import {
   SessionStoreUnavailableError,
 } from '../session-errors.js';
 import {
-  appendedEvents,
   applyStateDelta,
   checkAppName,
   checkExpectedVersion,
@@ -160,19 +159,19 @@ export class PostgresSessionStore implements SessionStore {
     const version = expectedVersion + prepared.length;
     if (known !== undefined && known.version === expectedVersion) {
       const state = { ...known.state };
-      for (const { stateDelta } of prepared) applyStateDelta(state, stateDelta);
+      for (const { event } of prepared) applyStateDelta(state, event.stateDelta);
       const common = [version, JSON.stringify(state), Date.now(), known.id, expectedVersion];
       const inserted =
         prepared.length === 1
           ? await this.#pool.query(this.#appendKnownOne, [...common, prepared[0]!.json])
           : await this.#pool.query(this.#appendKnown, [
               ...common,
-              prepared.map(({ version }) => version),
+              prepared.map(({ event }) => event.version),
               prepared.map(({ json }) => json),
             ]);
       if (inserted.rowCount === prepared.length) {
         this.#known.remember(knownKey, { id: known.id, version, state, stateText: '' });
-        return appendedEvents(version, prepared);
+        return { version, events: prepared.map(({ event }) => event) };
       }
       // Nothing was written: another writer moved the session on, or removed it. The locked path says which.
     }
@@ -201,10 +200,10 @@ export class PostgresSessionStore implements SessionStore {
       if (row === undefined) throw new SessionNotFoundError(normalized);
       if (row.version !== expectedVersion) throw new SessionConflictError(normalized, expectedVersion, row.version);
       const state = JSON.parse(row.state) as Record<string, string>;
-      for (const { stateDelta } of prepared) applyStateDelta(state, stateDelta);
+      for (const { event } of prepared) applyStateDelta(state, event.stateDelta);
       await client.query(
         `INSERT INTO ${this.#tables.events} (session, version, event) SELECT $1, * FROM unnest($2::integer[], $3::text[])`,
-        [row.id, prepared.map(({ version }) => version), prepared.map(({ json }) => json)],
+        [row.id, prepared.map(({ event }) => event.version), prepared.map(({ json }) => json)],
       );
       const version = expectedVersion + prepared.length;
       await client.query(
@@ -212,7 +211,7 @@ export class PostgresSessionStore implements SessionStore {
         [version, JSON.stringify(state), Date.now(), row.id],
       );
       this.#known.remember(knownKey, { id: row.id, version, state, stateText: '' });
-      return appendedEvents(version, prepared);
+      return { version, events: prepared.map(({ event }) => event) };
     });
   }
 

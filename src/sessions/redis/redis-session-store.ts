@@ -10,7 +10,6 @@ import {
 } from '../session-errors.js';
 import type { NormalizedSessionKey, PreparedEvent } from '../session-input.js';
 import {
-  appendedEvents,
   checkAppName,
   checkExpectedVersion,
   checkGetOptions,
@@ -176,7 +175,7 @@ export class RedisSessionStore implements SessionStore {
     ])) as number[];
     if (result[0] === -1) throw new SessionNotFoundError(normalized);
     if (result[0] === -2) throw new SessionConflictError(normalized, expectedVersion, result[1] ?? Number.NaN);
-    return appendedEvents(result[0] ?? Number.NaN, prepared);
+    return { version: result[0] ?? Number.NaN, events: prepared.map(({ event }) => event) };
   }
 
   async listSessions(userId: string, options?: ListSessionsOptions): Promise<SessionSummary[]> {
@@ -285,9 +284,9 @@ function checkOptions(options: RedisSessionStoreOptions): { client: Redis; ownsC
 function netDelta(prepared: readonly PreparedEvent[]): Map<string, string | null> {
   // A Map, not an object: a key named "__proto__" is a key like any other.
   const net = new Map<string, string | null>();
-  for (const { stateDelta } of prepared) {
-    if (stateDelta === undefined) continue;
-    for (const name in stateDelta) net.set(name, stateDelta[name]!);
+  for (const { event } of prepared) {
+    if (event.stateDelta === undefined) continue;
+    for (const name in event.stateDelta) net.set(name, event.stateDelta[name]!);
   }
   return net;
 }

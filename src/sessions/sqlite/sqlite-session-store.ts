@@ -11,7 +11,6 @@ import {
   SessionStoreSchemaError,
 } from '../session-errors.js';
 import {
-  appendedEvents,
   applyStateDelta,
   checkAppName,
   checkExpectedVersion,
@@ -118,7 +117,7 @@ export class SqliteSessionStore implements SessionStore {
         const version = expectedVersion + prepared.length;
         if (known !== undefined && known.version === expectedVersion) {
           const state = { ...known.state };
-          for (const { stateDelta } of prepared) applyStateDelta(state, stateDelta);
+          for (const { event } of prepared) applyStateDelta(state, event.stateDelta);
           const stateText = JSON.stringify(state);
           if (
             statements.updateKnownSession.run(
@@ -130,7 +129,7 @@ export class SqliteSessionStore implements SessionStore {
               known.stateText,
             ).changes === 1
           ) {
-            for (const { version, json } of prepared) statements.insertEvent.run(known.id, version, json);
+            for (const { event, json } of prepared) statements.insertEvent.run(known.id, event.version, json);
             return { id: known.id, version, state, stateText };
           }
         }
@@ -138,9 +137,9 @@ export class SqliteSessionStore implements SessionStore {
         if (row === undefined) throw new SessionNotFoundError(normalized);
         if (row.version !== expectedVersion) throw new SessionConflictError(normalized, expectedVersion, row.version);
         const state = JSON.parse(row.state) as Record<string, string>;
-        for (const { version, stateDelta, json } of prepared) {
-          statements.insertEvent.run(row.id, version, json);
-          applyStateDelta(state, stateDelta);
+        for (const { event, json } of prepared) {
+          statements.insertEvent.run(row.id, event.version, json);
+          applyStateDelta(state, event.stateDelta);
         }
         const stateText = JSON.stringify(state);
         statements.updateSession.run(version, stateText, Date.now(), row.id);
@@ -244,7 +243,7 @@ export class SqliteSessionStore implements SessionStore {
       this.#known.forget(knownKey);
       throw error;
     }
-    return appendedEvents(version, prepared);
+    return { version, events: prepared.map(({ event }) => event) };
   }
 
   async listSessions(userId: string, options?: ListSessionsOptions): Promise<SessionSummary[]> {
