@@ -75,10 +75,10 @@ async function storeSide(store: SessionStore): Promise<Side> {
     { expectedVersion: 0 },
   );
   return {
-    append: async () => {
-      await store.appendEvents(writeKey, [event(version)], { expectedVersion: version });
-      version += 1;
-    },
+    // The store's promise goes straight to the timing loop, as a driver's result does: an async
+    // wrapper of the benchmark's own here cost the store side a promise and a turn per append
+    // that the driver side did not pay. Appends are awaited one by one, so counting up front is safe.
+    append: () => store.appendEvents(writeKey, [event(version)], { expectedVersion: version++ }),
     readAll: () => store.getSession(readKey),
     readTail: () => store.getSession(readKey, { limit: 20 }),
   };
