@@ -18,13 +18,19 @@ const loneSurrogate = /\p{Cs}/u;
 export type NormalizedSessionKey = Required<SessionKey>;
 
 export function checkId(value: unknown, argument: string): string {
-  if (typeof value !== 'string') throw new SessionInputError(argument, `must be a string, got ${typeof value}`);
-  if (value.trim() === '') throw new SessionInputError(argument, 'must not be empty');
-  if (value.length > maxIdLength)
-    throw new SessionInputError(argument, `must be at most ${maxIdLength} characters, got ${value.length}`);
-  if (controlCharacter.test(value)) throw new SessionInputError(argument, 'must not contain control characters');
-  checkWellFormed(value, argument);
-  return value;
+  const problem = idProblem(value);
+  if (problem !== undefined) throw new SessionInputError(argument, problem);
+  return value as string;
+}
+
+/** What is wrong with an id, if anything: the caller names the argument only when there is a problem. */
+function idProblem(value: unknown): string | undefined {
+  if (typeof value !== 'string') return `must be a string, got ${typeof value}`;
+  if (value.trim() === '') return 'must not be empty';
+  if (value.length > maxIdLength) return `must be at most ${maxIdLength} characters, got ${value.length}`;
+  if (controlCharacter.test(value)) return 'must not contain control characters';
+  if (loneSurrogate.test(value)) return 'holds a lone UTF-16 surrogate, which is not valid Unicode text';
+  return undefined;
 }
 
 function checkWellFormed(value: string, argument: string): void {
@@ -86,35 +92,53 @@ export function checkInitialState(state: unknown): Record<string, string> {
     if (typeof value !== 'string')
       throw new SessionInputError(`options.state[${JSON.stringify(key)}]`, `must be a string, got ${describe(value)}`);
     checkWellFormed(value, `options.state[${JSON.stringify(key)}]`);
-    copy[key] = value;
-  }
-  return copy;
-}
-
-function checkStateDelta(delta: unknown, argument: string): StateDelta {
-  if (!isPlainObject(delta)) throw new SessionInputError(argument, 'must be an object of string or null values');
-  // A copy, built while checking: the stored event must not change when the caller's object does.
-  const copy: StateDelta = {};
-  for (const [key, value] of Object.entries(delta)) {
-    checkStateKey(key, argument);
-    if (typeof value !== 'string' && value !== null) {
-      throw new SessionInputError(
-        `${argument}[${JSON.stringify(key)}]`,
-        `must be a string or null (null deletes the key), got ${describe(value)}`,
-      );
-    }
-    if (value !== null && loneSurrogate.test(value)) checkWellFormed(value, `${argument}[${JSON.stringify(key)}]`);
     setOwn(copy, key, value);
   }
   return copy;
 }
 
+function checkStateDelta(delta: unknown, index: number): StateDelta {
+  if (!isPlainObject(delta))
+    throw new SessionInputError(eventArgument(index, 'stateDelta'), 'must be an object of string or null values');
+  // A copy, built while checking: the stored event must not change when the caller's object does.
+  const copy: StateDelta = {};
+  for (const [key, value] of Object.entries(delta)) {
+    if (key === '' || loneSurrogate.test(key)) checkStateKey(key, eventArgument(index, 'stateDelta'));
+    if (typeof value !== 'string' && value !== null) {
+      throw new SessionInputError(
+        `${eventArgument(index, 'stateDelta')}[${JSON.stringify(key)}]`,
+        `must be a string or null (null deletes the key), got ${describe(value)}`,
+      );
+    }
+    if (value !== null && loneSurrogate.test(value))
+      checkWellFormed(value, `${eventArgument(index, 'stateDelta')}[${JSON.stringify(key)}]`);
+    setOwn(copy, key, value);
+  }
+  return copy;
+}
+
+/**
+ * `events[2]` or `events[2].author`, for an error. Built only when one is thrown: an append checks
+ * several fields of every event, and naming each up front made a string per field per event.
+ */
+function eventArgument(index: number, field?: string): string {
+  return field === undefined ? `events[${index}]` : `events[${index}].${field}`;
+}
+
+function checkEventId(value: unknown, index: number, field: string): string {
+  const problem = idProblem(value);
+  if (problem !== undefined) throw new SessionInputError(eventArgument(index, field), problem);
+  return value as string;
+}
+
 /** Applies one delta in place; `null` deletes. */
 export function applyStateDelta(state: Record<string, string>, delta: StateDelta | undefined): void {
   if (delta === undefined) return;
-  for (const [key, value] of Object.entries(delta)) {
+  // A checked delta: a plain object of own properties.
+  for (const key in delta) {
+    const value = delta[key]!;
     if (value === null) delete state[key];
-    else state[key] = value;
+    else setOwn(state, key, value);
   }
 }
 
@@ -135,7 +159,7 @@ export function prepareEvents(events: unknown, currentVersion: number, now: numb
   if (events.length === 0) throw new SessionInputError('events', 'must hold at least one event');
   const prepared: PreparedEvent[] = [];
   for (let index = 0; index < events.length; index += 1)
-    prepared.push(prepareEvent(events[index], `events[${index}]`, currentVersion + index + 1, now));
+    prepared.push(prepareEvent(events[index], index, currentVersion + index + 1, now));
   return prepared;
 }
 
@@ -145,52 +169,59 @@ export function prepareEvents(events: unknown, currentVersion: number, now: numb
  * rather than by a JSON round trip, which on an append of a typical message was the larger part
  * of the store's own time (see bench/sessions.bench.ts).
  */
-function prepareEvent(input: unknown, at: string, version: number, now: number): PreparedEvent {
+function prepareEvent(input: unknown, index: number, version: number, now: number): PreparedEvent {
   if (!isPlainObject(input))
-    throw new SessionInputError(at, 'must be an object { author, type, content?, stateDelta?, ... }');
+    throw new SessionInputError(eventArgument(index), 'must be an object { author, type, content?, stateDelta?, ... }');
   for (const field in input) {
     if (Object.hasOwn(input, field) && !eventFields.has(field) && input[field] !== undefined) {
       throw new SessionInputError(
-        `${at}.${field}`,
+        eventArgument(index, field),
         `is not an event field (known: ${[...eventFields].join(', ')}); put extra data in metadata`,
       );
     }
   }
   const raw = input as unknown as NewSessionEvent;
-  const id = raw.id === undefined ? randomUUID() : checkId(raw.id, `${at}.id`);
-  const author = checkId(raw.author, `${at}.author`);
-  const type = checkId(raw.type, `${at}.type`);
+  const id = raw.id === undefined ? randomUUID() : checkEventId(raw.id, index, 'id');
+  const author = checkEventId(raw.author, index, 'author');
+  const type = checkEventId(raw.type, index, 'type');
   const timestamp = raw.timestamp ?? now;
   if (typeof timestamp !== 'number' || !Number.isFinite(timestamp)) {
     throw new SessionInputError(
-      `${at}.timestamp`,
+      eventArgument(index, 'timestamp'),
       `must be a finite number of milliseconds since the epoch, got ${String(timestamp)}`,
     );
   }
   const event: SessionEvent = { version, id, author, type, timestamp };
-  if (raw.content !== undefined) event.content = copyJson(raw.content, `${at}.content`);
-  if (raw.stateDelta !== undefined) event.stateDelta = checkStateDelta(raw.stateDelta, `${at}.stateDelta`);
+  if (raw.content !== undefined) event.content = copyJson(raw.content, index, 'content');
+  if (raw.stateDelta !== undefined) event.stateDelta = checkStateDelta(raw.stateDelta, index);
   if (raw.usage !== undefined) {
-    if (!isPlainObject(raw.usage)) throw new SessionInputError(`${at}.usage`, 'must be an object of token counts');
+    if (!isPlainObject(raw.usage))
+      throw new SessionInputError(eventArgument(index, 'usage'), 'must be an object of token counts');
     const usage: Record<string, number> = {};
     for (const [name, count] of Object.entries(raw.usage)) {
       if (count === undefined) continue;
       if (typeof count !== 'number' || !Number.isFinite(count))
-        throw new SessionInputError(`${at}.usage.${name}`, `must be a finite number, got ${describe(count)}`);
+        throw new SessionInputError(
+          eventArgument(index, `usage.${name}`),
+          `must be a finite number, got ${describe(count)}`,
+        );
       setOwn(usage, name, count);
     }
     event.usage = usage as SessionEvent['usage'];
   }
   if (raw.metadata !== undefined) {
-    if (!isPlainObject(raw.metadata)) throw new SessionInputError(`${at}.metadata`, 'must be an object');
-    event.metadata = copyJson(raw.metadata, `${at}.metadata`) as SessionEvent['metadata'];
+    if (!isPlainObject(raw.metadata))
+      throw new SessionInputError(eventArgument(index, 'metadata'), 'must be an object');
+    event.metadata = copyJson(raw.metadata, index, 'metadata') as SessionEvent['metadata'];
   }
   return { event, json: JSON.stringify(event) };
 }
 
 /** Where a JSON walk is: the objects above the current value (for cycles) and the steps to it (for errors). */
 interface JsonWalk {
-  readonly path: string;
+  /** The event's index and field (`content` or `metadata`) the walk started from. */
+  readonly index: number;
+  readonly field: string;
   readonly ancestors: object[];
   readonly steps: (string | number)[];
 }
@@ -202,8 +233,8 @@ interface JsonWalk {
  * absent, as the AI SDK's optional fields are. Every append walks its events, so the walk is
  * plain module functions (no closures made per call) and works out the path only for an error.
  */
-function copyJson(value: unknown, path: string): unknown {
-  return copyJsonValue(value, { path, ancestors: [], steps: [] });
+function copyJson(value: unknown, index: number, field: string): unknown {
+  return copyJsonValue(value, { index, field, ancestors: [], steps: [] });
 }
 
 function copyJsonValue(item: unknown, walk: JsonWalk): unknown {
@@ -224,19 +255,30 @@ function copyJsonValue(item: unknown, walk: JsonWalk): unknown {
       if (Array.isArray(item)) {
         copy = [];
         for (let index = 0; index < item.length; index += 1) {
+          const element: unknown = item[index];
+          // Strings, booleans and null are copied in place, without a step in and out of the walk.
+          if (typeof element === 'string' || typeof element === 'boolean' || element === null) {
+            copy.push(element);
+            continue;
+          }
           walk.steps.push(index);
-          if (item[index] === undefined)
+          if (element === undefined)
             throw new SessionInputError(walkPath(walk), 'is undefined; JSON would turn it into null');
-          copy.push(copyJsonValue(item[index], walk));
+          copy.push(copyJsonValue(element, walk));
           walk.steps.pop();
         }
       } else if (isPlainObject(item)) {
         copy = {};
         for (const name in item) {
-          if (!Object.hasOwn(item, name) || item[name] === undefined) continue;
-          walk.steps.push(name);
-          setOwn(copy, name, copyJsonValue(item[name], walk));
-          walk.steps.pop();
+          const property = item[name];
+          if (property === undefined || !Object.hasOwn(item, name)) continue;
+          if (typeof property === 'string' || typeof property === 'boolean' || property === null)
+            setOwn(copy, name, property);
+          else {
+            walk.steps.push(name);
+            setOwn(copy, name, copyJsonValue(property, walk));
+            walk.steps.pop();
+          }
         }
       } else {
         const kind = (item as object).constructor?.name ?? 'object';
@@ -254,7 +296,7 @@ function copyJsonValue(item: unknown, walk: JsonWalk): unknown {
 }
 
 function walkPath(walk: JsonWalk): string {
-  let path = walk.path;
+  let path = eventArgument(walk.index, walk.field);
   for (const step of walk.steps) path += typeof step === 'number' ? `[${step}]` : `.${step}`;
   return path;
 }

@@ -37,22 +37,6 @@ redis.call('ZADD', KEYS[4], ARGV[2], ARGV[3])
 return {version}
 `;
 
-/**
- * ARGV: afterVersion, limit (-1 for all). Returns false for an unknown session, else
- * {meta pairs, state pairs, events}.
- */
-export const getSessionScript = `
-local meta = redis.call('HGETALL', KEYS[1])
-if #meta == 0 then return false end
-local version = tonumber(redis.call('HGET', KEYS[1], 'version'))
-local first = tonumber(ARGV[1])
-local limit = tonumber(ARGV[2])
-if limit >= 0 and version - limit > first then first = version - limit end
-local events = {}
-if first < version then events = redis.call('LRANGE', KEYS[2], first, version - 1) end
-return {meta, redis.call('HGETALL', KEYS[3]), events}
-`;
-
 /** ARGV: sessionId. Returns 1 when deleted, 0 when there was nothing. */
 export const deleteSessionScript = `
 local existed = redis.call('DEL', KEYS[1])

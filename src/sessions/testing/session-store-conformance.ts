@@ -190,6 +190,34 @@ export function describeSessionStoreConformance(
       expect(session?.events[2]?.stateDelta).toEqual({ 'temp:skill:loaded_by_agent:agent/x': null, empty: '' });
     });
 
+    it("keeps state keys and content fields named like Object.prototype's members", async () => {
+      // A plain object assignment to "__proto__" sets the prototype instead (and ignores a string):
+      // a store building its state or reply objects that way would drop the key without a word.
+      const store = await open();
+      const initial = JSON.parse('{"__proto__":"initial","constructor":"c"}') as Record<string, string>;
+      expect((await store.createSession(key, { state: initial })).state).toEqual(initial);
+      expect((await store.getSession(key))?.state).toEqual(initial);
+      const content = JSON.parse('{"__proto__":{"toString":"t"},"hasOwnProperty":1}') as unknown;
+      await store.appendEvents(
+        key,
+        [message('one', { content, stateDelta: JSON.parse('{"__proto__":"set","toString":"s"}') })],
+        { expectedVersion: 0 },
+      );
+      const session = await store.getSession(key);
+      expect(Object.getPrototypeOf(session?.state)).toBe(Object.prototype);
+      expect(Object.entries(session?.state ?? {}).sort()).toEqual([
+        ['__proto__', 'set'],
+        ['constructor', 'c'],
+        ['toString', 's'],
+      ]);
+      expect(session?.events[0]?.content).toEqual(content);
+      expect(Object.keys(session?.events[0]?.stateDelta ?? {})).toEqual(['__proto__', 'toString']);
+      await store.appendEvents(key, [message('two', { stateDelta: JSON.parse('{"__proto__":null}') })], {
+        expectedVersion: 1,
+      });
+      expect(Object.keys((await store.getSession(key))?.state ?? {}).sort()).toEqual(['constructor', 'toString']);
+    });
+
     it('clears temp: keys through a logged state event only when asked', async () => {
       const store = await open();
       await store.createSession(key, { state: { 'temp:a': '1', 'temp:skill:b': '2', user: 'u' } });
