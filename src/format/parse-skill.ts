@@ -262,6 +262,24 @@ export function parseSkillMarkdownDeferringBody(input: Uint8Array, options: Pars
  * line; the caller then parses the whole file, which says what is wrong.
  */
 function frontmatterEnd(bytes: Buffer): number | undefined {
+  // The common case, LF line ends: every search stops within the frontmatter. A search for a byte
+  // the file lacks (a CR, in most files) runs to its end, which over a large collection cost more
+  // than decoding the frontmatters.
+  const firstLineFeed = bytes.indexOf(0x0a);
+  const candidate = firstLineFeed === -1 ? -1 : bytes.indexOf(closingPrefix, firstLineFeed);
+  if (candidate !== -1 && bytes.subarray(0, candidate).indexOf(0x0d) === -1) {
+    const lineFeed = bytes.indexOf(0x0a, candidate + 4);
+    const lineEnd = lineFeed === -1 ? bytes.length : lineFeed;
+    const carriageReturn = bytes.subarray(candidate + 4, lineEnd).indexOf(0x0d);
+    return carriageReturn === -1 ? lineEnd : candidate + 4 + carriageReturn;
+  }
+  return frontmatterEndAnyLineBreak(bytes);
+}
+
+const closingPrefix = Buffer.from('\n---');
+
+/** frontmatterEnd for files with CR or CRLF line ends (or no `\n---` at all). */
+function frontmatterEndAnyLineBreak(bytes: Buffer): number | undefined {
   const firstBreak = lineBreakFrom(bytes, 0);
   if (firstBreak === -1) return undefined;
   const afterLineFeed = bytes.indexOf('\n---', firstBreak);
