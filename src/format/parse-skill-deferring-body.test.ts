@@ -52,6 +52,13 @@ describe('parseSkillMarkdownDeferringBody', () => {
     'a CR inside the frontmatter only': Buffer.from('---\nname: demo\rdescription: d\n---\nBody\n'),
     'a CR-ended opening line, LF later': Buffer.from('---\rname: demo\ndescription: d\n---\nBody\n'),
     'the closing line last, without a line break': Buffer.from('---\nname: demo\ndescription: d\n---'),
+    'warnings of every kind, in order, and invalid UTF-8 in the body': Buffer.concat([
+      Buffer.from(
+        '---\nname: Demo_X\ndescription: Use when: asked\nlicense:\n  - a\nextra: y\nmetadata: [a]\nallowed-tools:\n  a: b\n---\nBody ',
+      ),
+      Buffer.from([0xff]),
+      Buffer.from('\n'),
+    ]),
     'YAML that needs the library': Buffer.from(
       '---\nname: demo\ndescription: >\n  folded\n  text\nmetadata:\n  tags: [a, b]\n---\nBody\n',
     ),

@@ -196,11 +196,12 @@ export function parseSkillMarkdownWithFullYaml(
 
 /**
  * parseSkillMarkdown for a repository that lists many skills and opens few: only the bytes up to
- * the frontmatter's closing line are decoded and read now, and `body`, `tools` and `bodyStartLine`
- * are worked out from the rest the first time one of them is read. The result is the same as
- * parseSkillMarkdown's (the same fields, warnings and errors). Why: the frontmatter is a few
- * percent of a real SKILL.md (244 KB of 6.4 MB in the corpus), and decoding every body and
- * scanning it for a `Tools:` section was most of a cold listing's parsing.
+ * the frontmatter's closing line are decoded and read now, and `body`, `tools`, `bodyStartLine`
+ * and `warnings` are worked out the first time one of them is read. The result is the same as
+ * parseSkillMarkdown's (the same fields, warnings in the same order, and errors). Why: the
+ * frontmatter is a few percent of a real SKILL.md (244 KB of 6.4 MB in the corpus), and decoding
+ * every body, scanning it for a `Tools:` section and checking every file for invalid UTF-8 was
+ * most of a cold listing's parsing.
  */
 export function parseSkillMarkdownDeferringBody(input: Uint8Array, options: ParseSkillOptions = {}): ParsedSkill {
   const bytes = Buffer.isBuffer(input) ? input : Buffer.from(input.buffer, input.byteOffset, input.byteLength);
@@ -217,11 +218,33 @@ export function parseSkillMarkdownDeferringBody(input: Uint8Array, options: Pars
     }
     return rest;
   };
-  const eager = parseSplit(split, !isUtf8(bytes), options, 'fast-when-simple', {
-    body: '',
-    tools: [],
-    bodyStartLine: 0,
-  });
+  let rules: PendingRuleWarnings | undefined;
+  const eager = parseSplit(
+    split,
+    false,
+    options,
+    'fast-when-simple',
+    { body: '', tools: [], bodyStartLine: 0 },
+    (pending) => {
+      rules = pending;
+    },
+  );
+  // The warnings wait too: checking the whole file for invalid UTF-8 and the specification's rules
+  // for every skill were a fifth of a cold listing's parsing, and only `get()` shows them. They are
+  // the eager parse's warnings, in its order, worked out once on first read.
+  let warnings: string[] | undefined;
+  const allWarnings = (): string[] => {
+    if (warnings === undefined) {
+      const pending = rules as PendingRuleWarnings;
+      warnings = [
+        ...(isUtf8(bytes) ? [] : [invalidUtf8Warning]),
+        ...eager.warnings.slice(0, pending.at),
+        ...ruleWarnings(pending),
+        ...eager.warnings.slice(pending.at),
+      ];
+    }
+    return warnings;
+  };
   // Accessors written in an object literal, not added by Object.defineProperty: three runtime
   // calls per skill (and an object turned into a slow dictionary) were a tenth of a cold listing.
   // A write replaces the accessor with the plain value, as it would on the eager parse's object.
@@ -248,7 +271,12 @@ export function parseSkillMarkdownDeferringBody(input: Uint8Array, options: Pars
     set bodyStartLine(value) {
       Object.defineProperty(parsed, 'bodyStartLine', { value, enumerable: true, configurable: true, writable: true });
     },
-    warnings: eager.warnings,
+    get warnings() {
+      return allWarnings();
+    },
+    set warnings(value) {
+      Object.defineProperty(parsed, 'warnings', { value, enumerable: true, configurable: true, writable: true });
+    },
   };
   if (Object.hasOwn(eager, 'license')) parsed.license = eager.license;
   if (Object.hasOwn(eager, 'compatibility')) parsed.compatibility = eager.compatibility;
@@ -317,16 +345,33 @@ function parseSkill(
   );
 }
 
+/**
+ * The specification's rules over a frontmatter, not yet worked out: `warnings` of the parse
+ * without them get them inserted at `at` (see parseSkillMarkdownDeferringBody).
+ */
+interface PendingRuleWarnings {
+  at: number;
+  asWritten: Record<string, unknown>;
+  folderName: string | undefined;
+}
+
+const invalidUtf8Warning = 'SKILL.md is not valid UTF-8; invalid bytes were replaced with U+FFFD';
+
+function ruleWarnings(pending: PendingRuleWarnings): string[] {
+  return frontmatterProblems(pending.asWritten, pending.folderName, LENIENT_EXTRA_FRONTMATTER_FIELDS);
+}
+
 function parseSplit(
   split: FrontmatterSplit,
   replacedInvalidBytes: boolean,
   options: ParseSkillOptions,
   yamlReading: 'fast-when-simple' | 'full-yaml',
   rest: Pick<ParsedSkill, 'body' | 'tools' | 'bodyStartLine'> | undefined,
+  pendingRules?: (pending: PendingRuleWarnings) => void,
 ): ParsedSkill {
   const { file, folderName } = options;
   const warnings: string[] = [];
-  if (replacedInvalidBytes) warnings.push('SKILL.md is not valid UTF-8; invalid bytes were replaced with U+FFFD');
+  if (replacedInvalidBytes) warnings.push(invalidUtf8Warning);
 
   if (split.kind === 'missing') {
     throw new SkillParseError('SKILL.md must start with YAML frontmatter (---); without it there is no description', {
@@ -354,7 +399,9 @@ function parseSplit(
     });
   }
 
-  warnings.push(...frontmatterProblems(asWritten, folderName, LENIENT_EXTRA_FRONTMATTER_FIELDS));
+  const rules: PendingRuleWarnings = { at: warnings.length, asWritten, folderName };
+  if (pendingRules === undefined) warnings.push(...ruleWarnings(rules));
+  else pendingRules(rules);
 
   const rawName = asWritten.name;
   let name: string;
