@@ -295,11 +295,12 @@ function frontmatterEnd(bytes: Buffer): number | undefined {
   // than decoding the frontmatters.
   const firstLineFeed = bytes.indexOf(0x0a);
   const candidate = firstLineFeed === -1 ? -1 : bytes.indexOf(closingPrefix, firstLineFeed);
-  if (candidate !== -1 && bytes.subarray(0, candidate).indexOf(0x0d) === -1) {
+  // Backward searches from a known position look at the frontmatter only, and need no sub-buffer
+  // (a view made per file cost more than the search).
+  if (candidate !== -1 && bytes.lastIndexOf(0x0d, candidate) === -1) {
     const lineFeed = bytes.indexOf(0x0a, candidate + 4);
     const lineEnd = lineFeed === -1 ? bytes.length : lineFeed;
-    const carriageReturn = bytes.subarray(candidate + 4, lineEnd).indexOf(0x0d);
-    return carriageReturn === -1 ? lineEnd : candidate + 4 + carriageReturn;
+    if (bytes.lastIndexOf(0x0d, lineEnd - 1) === -1) return lineEnd;
   }
   return frontmatterEndAnyLineBreak(bytes);
 }
