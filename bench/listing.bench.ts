@@ -6,8 +6,9 @@
 // its own child process so peak memory is that loader's alone; the loaders take turns, round by
 // round, and each figure is the median of the rounds with the ratio to the floor taken per round.
 // "cold" is the first listing in a fresh process (the OS page cache is warm for everyone alike);
-// "warm" is the median of three more listings in the same process. Figures only; nothing fails on
-// a number.
+// "warm" is the median of three more listings in the same process. --quick: the corpus only, three
+// rounds, one warm listing, no "thread pool" floor (about 20 s on an idle machine). Figures only;
+// nothing fails on a number.
 import type { Dirent } from 'node:fs';
 import { readdirSync, readFileSync } from 'node:fs';
 import { readdir, readFile, rm } from 'node:fs/promises';
@@ -40,7 +41,9 @@ const allLoaders = [
 ] as const;
 type Loader = (typeof allLoaders)[number];
 const generatedSkills = 10_000;
-const warmRuns = 3;
+// --quick: one warm listing per sample (deepagents re-reads every file each time, a second or more
+// under load), the "thread pool" floor left out (a reference figure, not a goal), three rounds.
+const warmRuns = quick ? 1 : 3;
 
 interface Measurement {
   skills: number;
@@ -142,7 +145,14 @@ async function peerSources(root: string): Promise<string[]> {
   return [...new Set(topLevel.map((folder) => dirname(folder)))].sort();
 }
 
-async function listingFunction(loader: Loader, root: string): Promise<() => Promise<number>> {
+/** What a child is asked to measure; `sources` are the peers' folders, worked out once by the parent. */
+interface ChildRequest {
+  loader: Loader;
+  root: string;
+  sources: string[];
+}
+
+async function listingFunction({ loader, root, sources }: ChildRequest): Promise<() => Promise<number>> {
   switch (loader) {
     case 'floor':
       return async () => {
@@ -168,7 +178,6 @@ async function listingFunction(loader: Loader, root: string): Promise<() => Prom
     }
     case 'deepagents': {
       const { listSkills } = await import('deepagents');
-      const sources = await peerSources(root);
       return async () => {
         const names = new Set<string>();
         for (const source of sources)
@@ -181,7 +190,6 @@ async function listingFunction(loader: Loader, root: string): Promise<() => Prom
       // folders as the other peers. Its list() keeps what it found (re-checking after a 30 s cooldown),
       // so its "warm" figure is a cache read, not a re-scan.
       const { Workspace, LocalSkillSource } = await import('@mastra/core/workspace');
-      const sources = await peerSources(root);
       let skills: InstanceType<typeof Workspace>['skills'];
       return async () => {
         skills ??= new Workspace({ skillSource: new LocalSkillSource(), skills: sources }).skills;
@@ -200,7 +208,6 @@ async function listingFunction(loader: Loader, root: string): Promise<() => Prom
           sandboxDestination: string;
         }) => Promise<{ name: string }[]>;
       };
-      const sources = await peerSources(root);
       return async () => {
         const names = new Set<string>();
         for (const source of sources)
@@ -213,8 +220,8 @@ async function listingFunction(loader: Loader, root: string): Promise<() => Prom
 }
 
 /** Child side: one loader on one root, figures printed as one JSON line. */
-async function measureInChild(loader: Loader, root: string): Promise<void> {
-  const list = await listingFunction(loader, root);
+async function measureInChild(request: ChildRequest): Promise<void> {
+  const list = await listingFunction(request);
   const before = process.memoryUsage().rss;
   let started = performance.now();
   const skills = await list();
@@ -236,22 +243,24 @@ async function measureInChild(loader: Loader, root: string): Promise<void> {
   process.stdout.write(`${JSON.stringify(measurement)}\n`);
 }
 
-function measure(loader: Loader, root: string): Measurement | string {
-  return measureInFreshProcess<Measurement>(here, 'SKILLBOX_LISTING_BENCH', { loader, root });
+function measure(request: ChildRequest): Measurement | string {
+  return measureInFreshProcess<Measurement>(here, 'SKILLBOX_LISTING_BENCH', request);
 }
 
 const megabytes = (value: number) => (value / (1024 * 1024)).toFixed(1);
 
-function printDataset(title: string, root: string, rounds: number, withPeers = true): void {
+async function printDataset(title: string, root: string, rounds: number, withPeers = true): Promise<void> {
   const loaders = allLoaders.filter(
     (loader) =>
       (loader !== 'baseline' || baselineLabel() !== undefined) &&
+      (loader !== 'floor, thread pool' || !quick) &&
       (withPeers ||
         loader === 'floor' ||
         loader === 'floor, thread pool' ||
         loader === 'skillbox' ||
         loader === 'baseline'),
   );
+  const sources = withPeers ? await peerSources(root) : [];
   const name = (loader: Loader) => (loader === 'baseline' ? baselineLabel()! : loader);
   console.log(`\n${title} (${root}); ${rounds} rounds`);
   const samples = new Map<Loader, Measurement[]>(loaders.map((loader) => [loader, []]));
@@ -259,7 +268,7 @@ function printDataset(title: string, root: string, rounds: number, withPeers = t
   for (let round = 0; round < rounds; round += 1) {
     for (let turn = 0; turn < loaders.length; turn += 1) {
       const loader = loaders[(round + turn) % loaders.length]!;
-      const result = measure(loader, root);
+      const result = measure({ loader, root, sources });
       if (typeof result === 'string') failures.set(loader, result);
       else samples.get(loader)!.push(result);
     }
@@ -317,7 +326,7 @@ function printDataset(title: string, root: string, rounds: number, withPeers = t
 export async function run(): Promise<void> {
   console.log('Skill listing: each sample is a separate process; "skills" is what each loader found.');
   console.log(
-    'floor = a synchronous readdir of every folder skillbox reads (a skill folder owns its subtree) plus reading every SKILL.md found, with no parsing or checks; "floor, thread pool" does the same through the promise API.',
+    `floor = a synchronous readdir of every folder skillbox reads (a skill folder owns its subtree) plus reading every SKILL.md found, with no parsing or checks; "floor, thread pool" does the same through the promise API${quick ? ' (full run only)' : ''}.`,
   );
   console.log(
     'The peers scan one level, so they get every folder that directly holds skills (listed for them by the floor walk).',
@@ -331,16 +340,16 @@ export async function run(): Promise<void> {
   const corpus = corpusRoot();
   if (corpus === undefined)
     console.log('no corpus (set SKILLBOX_CORPUS or put shared/corpus beside the repository): generated tree only');
-  else printDataset('corpus (636 SKILL.md files in 6 collections)', corpus, quick ? 5 : 11);
-  const generated = await generateSkillTree(quick ? 1_000 : generatedSkills, 'skillbox-listing-bench-');
+  else await printDataset('corpus (636 SKILL.md files in 6 collections)', corpus, quick ? 3 : 11);
+  // --quick leaves the generated tree to the full run: each sample is a process start-up, and the
+  // corpus rounds alone (15 of them, 18 with --baseline) are what a quick run has time for.
+  if (quick) {
+    console.log(`\ngenerated tree (${generatedSkills} skills): full run only`);
+    return;
+  }
+  const generated = await generateSkillTree(generatedSkills, 'skillbox-listing-bench-');
   try {
-    printDataset(
-      `generated tree (${quick ? 1_000 : generatedSkills} skills, SKILL.md + docs/guide.md each)`,
-      generated,
-      quick ? 5 : 7,
-      // --quick compares the peers on the corpus only: each of their samples is a process start-up.
-      !quick,
-    );
+    await printDataset(`generated tree (${generatedSkills} skills, SKILL.md + docs/guide.md each)`, generated, 7);
   } finally {
     await rm(generated, { recursive: true, force: true });
   }
@@ -348,6 +357,5 @@ export async function run(): Promise<void> {
 
 const child = process.env.SKILLBOX_LISTING_BENCH;
 if (child !== undefined) {
-  const { loader, root } = JSON.parse(child) as { loader: Loader; root: string };
-  await measureInChild(loader, root);
+  await measureInChild(JSON.parse(child) as ChildRequest);
 }

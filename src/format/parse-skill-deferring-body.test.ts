@@ -1,5 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { corpusRoot, hasCorpus } from '../../test/support/corpus.js';
 import { parseSkillMarkdown, parseSkillMarkdownDeferringBody } from './parse-skill.js';
@@ -46,6 +47,18 @@ describe('parseSkillMarkdownDeferringBody', () => {
     'an empty frontmatter': Buffer.from('---\n---\nBody\n'),
     'no frontmatter': Buffer.from('# Just a body\n'),
     'an unclosed frontmatter': Buffer.from('---\nname: demo\ndescription: d\n'),
+    'LF frontmatter, CRLF body': Buffer.from('---\nname: demo\ndescription: d\n---\r\nBody\r\nTools:\r\n- a\r\n'),
+    'LF frontmatter closed by a CRLF line': Buffer.from('---\nname: demo\ndescription: d\n---  \r\nBody\n'),
+    'a CR inside the frontmatter only': Buffer.from('---\nname: demo\rdescription: d\n---\nBody\n'),
+    'a CR-ended opening line, LF later': Buffer.from('---\rname: demo\ndescription: d\n---\nBody\n'),
+    'the closing line last, without a line break': Buffer.from('---\nname: demo\ndescription: d\n---'),
+    'warnings of every kind, in order, and invalid UTF-8 in the body': Buffer.concat([
+      Buffer.from(
+        '---\nname: Demo_X\ndescription: Use when: asked\nlicense:\n  - a\nextra: y\nmetadata: [a]\nallowed-tools:\n  a: b\n---\nBody ',
+      ),
+      Buffer.from([0xff]),
+      Buffer.from('\n'),
+    ]),
     'YAML that needs the library': Buffer.from(
       '---\nname: demo\ndescription: >\n  folded\n  text\nmetadata:\n  tags: [a, b]\n---\nBody\n',
     ),
@@ -56,6 +69,32 @@ describe('parseSkillMarkdownDeferringBody', () => {
       expect(deferred).toEqual(full);
     });
   }
+
+  it('gives what parseSkillMarkdown gives for any mix of line breaks and delimiter-like lines', () => {
+    const line = fc.constantFrom(
+      '---',
+      '--- ',
+      '---x',
+      '----',
+      'name: demo',
+      'description: d',
+      'Tools:',
+      '- a',
+      'body',
+      '',
+    );
+    const lineBreak = fc.constantFrom('\n', '\n', '\r\n', '\r');
+    fc.assert(
+      fc.property(fc.array(fc.tuple(line, lineBreak), { maxLength: 12 }), fc.boolean(), (lines, finalBreak) => {
+        const text = lines.map(([content, ending], index) =>
+          index === lines.length - 1 && !finalBreak ? content : `${content}${ending}`,
+        );
+        const [deferred, full] = bothParses(Buffer.from(`---\n${text.join('')}`));
+        expect(deferred).toEqual(full);
+      }),
+      { numRuns: 2000 },
+    );
+  });
 
   it('keeps a value assigned to a deferred field', () => {
     const parsed = parseSkillMarkdownDeferringBody(Buffer.from('---\nname: demo\ndescription: d\n---\nBody\n'));

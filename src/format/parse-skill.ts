@@ -196,11 +196,12 @@ export function parseSkillMarkdownWithFullYaml(
 
 /**
  * parseSkillMarkdown for a repository that lists many skills and opens few: only the bytes up to
- * the frontmatter's closing line are decoded and read now, and `body`, `tools` and `bodyStartLine`
- * are worked out from the rest the first time one of them is read. The result is the same as
- * parseSkillMarkdown's (the same fields, warnings and errors). Why: the frontmatter is a few
- * percent of a real SKILL.md (244 KB of 6.4 MB in the corpus), and decoding every body and
- * scanning it for a `Tools:` section was most of a cold listing's parsing.
+ * the frontmatter's closing line are decoded and read now, and `body`, `tools`, `bodyStartLine`
+ * and `warnings` are worked out the first time one of them is read. The result is the same as
+ * parseSkillMarkdown's (the same fields, warnings in the same order, and errors). Why: the
+ * frontmatter is a few percent of a real SKILL.md (244 KB of 6.4 MB in the corpus), and decoding
+ * every body, scanning it for a `Tools:` section and checking every file for invalid UTF-8 was
+ * most of a cold listing's parsing.
  */
 export function parseSkillMarkdownDeferringBody(input: Uint8Array, options: ParseSkillOptions = {}): ParsedSkill {
   const bytes = Buffer.isBuffer(input) ? input : Buffer.from(input.buffer, input.byteOffset, input.byteLength);
@@ -217,11 +218,33 @@ export function parseSkillMarkdownDeferringBody(input: Uint8Array, options: Pars
     }
     return rest;
   };
-  const eager = parseSplit(split, !isUtf8(bytes), options, 'fast-when-simple', {
-    body: '',
-    tools: [],
-    bodyStartLine: 0,
-  });
+  let rules: PendingRuleWarnings | undefined;
+  const eager = parseSplit(
+    split,
+    false,
+    options,
+    'fast-when-simple',
+    { body: '', tools: [], bodyStartLine: 0 },
+    (pending) => {
+      rules = pending;
+    },
+  );
+  // The warnings wait too: checking the whole file for invalid UTF-8 and the specification's rules
+  // for every skill were a fifth of a cold listing's parsing, and only `get()` shows them. They are
+  // the eager parse's warnings, in its order, worked out once on first read.
+  let warnings: string[] | undefined;
+  const allWarnings = (): string[] => {
+    if (warnings === undefined) {
+      const pending = rules as PendingRuleWarnings;
+      warnings = [
+        ...(isUtf8(bytes) ? [] : [invalidUtf8Warning]),
+        ...eager.warnings.slice(0, pending.at),
+        ...ruleWarnings(pending),
+        ...eager.warnings.slice(pending.at),
+      ];
+    }
+    return warnings;
+  };
   // Accessors written in an object literal, not added by Object.defineProperty: three runtime
   // calls per skill (and an object turned into a slow dictionary) were a tenth of a cold listing.
   // A write replaces the accessor with the plain value, as it would on the eager parse's object.
@@ -248,7 +271,12 @@ export function parseSkillMarkdownDeferringBody(input: Uint8Array, options: Pars
     set bodyStartLine(value) {
       Object.defineProperty(parsed, 'bodyStartLine', { value, enumerable: true, configurable: true, writable: true });
     },
-    warnings: eager.warnings,
+    get warnings() {
+      return allWarnings();
+    },
+    set warnings(value) {
+      Object.defineProperty(parsed, 'warnings', { value, enumerable: true, configurable: true, writable: true });
+    },
   };
   if (Object.hasOwn(eager, 'license')) parsed.license = eager.license;
   if (Object.hasOwn(eager, 'compatibility')) parsed.compatibility = eager.compatibility;
@@ -262,6 +290,25 @@ export function parseSkillMarkdownDeferringBody(input: Uint8Array, options: Pars
  * line; the caller then parses the whole file, which says what is wrong.
  */
 function frontmatterEnd(bytes: Buffer): number | undefined {
+  // The common case, LF line ends: every search stops within the frontmatter. A search for a byte
+  // the file lacks (a CR, in most files) runs to its end, which over a large collection cost more
+  // than decoding the frontmatters.
+  const firstLineFeed = bytes.indexOf(0x0a);
+  const candidate = firstLineFeed === -1 ? -1 : bytes.indexOf(closingPrefix, firstLineFeed);
+  // Backward searches from a known position look at the frontmatter only, and need no sub-buffer
+  // (a view made per file cost more than the search).
+  if (candidate !== -1 && bytes.lastIndexOf(0x0d, candidate) === -1) {
+    const lineFeed = bytes.indexOf(0x0a, candidate + 4);
+    const lineEnd = lineFeed === -1 ? bytes.length : lineFeed;
+    if (bytes.lastIndexOf(0x0d, lineEnd - 1) === -1) return lineEnd;
+  }
+  return frontmatterEndAnyLineBreak(bytes);
+}
+
+const closingPrefix = Buffer.from('\n---');
+
+/** frontmatterEnd for files with CR or CRLF line ends (or no `\n---` at all). */
+function frontmatterEndAnyLineBreak(bytes: Buffer): number | undefined {
   const firstBreak = lineBreakFrom(bytes, 0);
   if (firstBreak === -1) return undefined;
   const afterLineFeed = bytes.indexOf('\n---', firstBreak);
@@ -299,16 +346,33 @@ function parseSkill(
   );
 }
 
+/**
+ * The specification's rules over a frontmatter, not yet worked out: `warnings` of the parse
+ * without them get them inserted at `at` (see parseSkillMarkdownDeferringBody).
+ */
+interface PendingRuleWarnings {
+  at: number;
+  asWritten: Record<string, unknown>;
+  folderName: string | undefined;
+}
+
+const invalidUtf8Warning = 'SKILL.md is not valid UTF-8; invalid bytes were replaced with U+FFFD';
+
+function ruleWarnings(pending: PendingRuleWarnings): string[] {
+  return frontmatterProblems(pending.asWritten, pending.folderName, LENIENT_EXTRA_FRONTMATTER_FIELDS);
+}
+
 function parseSplit(
   split: FrontmatterSplit,
   replacedInvalidBytes: boolean,
   options: ParseSkillOptions,
   yamlReading: 'fast-when-simple' | 'full-yaml',
   rest: Pick<ParsedSkill, 'body' | 'tools' | 'bodyStartLine'> | undefined,
+  pendingRules?: (pending: PendingRuleWarnings) => void,
 ): ParsedSkill {
   const { file, folderName } = options;
   const warnings: string[] = [];
-  if (replacedInvalidBytes) warnings.push('SKILL.md is not valid UTF-8; invalid bytes were replaced with U+FFFD');
+  if (replacedInvalidBytes) warnings.push(invalidUtf8Warning);
 
   if (split.kind === 'missing') {
     throw new SkillParseError('SKILL.md must start with YAML frontmatter (---); without it there is no description', {
@@ -336,7 +400,9 @@ function parseSplit(
     });
   }
 
-  warnings.push(...frontmatterProblems(asWritten, folderName, LENIENT_EXTRA_FRONTMATTER_FIELDS));
+  const rules: PendingRuleWarnings = { at: warnings.length, asWritten, folderName };
+  if (pendingRules === undefined) warnings.push(...ruleWarnings(rules));
+  else pendingRules(rules);
 
   const rawName = asWritten.name;
   let name: string;

@@ -55,7 +55,7 @@ describe('the fast frontmatter reader', () => {
         const split = splitFrontmatter(bytes.toString('utf8'));
         if (split.kind === 'closed' && readSimpleFrontmatter(split.yaml) !== undefined) readFast += 1;
       }
-      // 630 of 636 when written; the rest hold flow lists, lists of mappings or deeper nesting.
+      // 636 of 636 when written (630 before flow lists, lists of mappings and deeper nesting were read).
       expect(readFast).toBeGreaterThan(files.length * 0.95);
     },
   );
@@ -91,17 +91,92 @@ describe('the fast frontmatter reader', () => {
     ['name: a\ndescription: d\nmetadata:\n    author: x\n    version: "1.0"\nlicense: MIT', 'read'],
     ['name: a\ndescription: d\nmetadata:\n  author: x\n   version: "1.0"', 'refused'],
     ['name: a\ndescription: d\nmetadata:\n  author: x\n# a comment at the left margin\n  version: "1.0"', 'read'],
-    ['name: a\ndescription: d\nmetadata:\n  nested:\n    deeper: x', 'refused'],
+    ['name: a\ndescription: d\nmetadata:\n  nested:\n    deeper: x', 'read'],
     ['name: a\ndescription: d\nmetadata:\n  author: x\n  author: y', 'refused'],
     ['name: a\ndescription: d\nmetadata:\n  author: Jane: Doe', 'colon-values'],
     ['name: a\ndescription: d\nmetadata: text', 'read'],
     ['name: a\ndescription: d\nallowed-tools:\n  - Read\n  - "Bash(git:*)"\n  - 3', 'read'],
     ['name: a\ndescription: d\nallowed-tools:\n- Read\n- Grep\nlicense: MIT', 'read'],
     ['name: a\ndescription: d\nallowed-tools:\n  - Read\n    - Grep', 'refused'],
-    ['name: a\ndescription: d\nallowed-tools:\n  - key: value', 'refused'],
+    ['name: a\ndescription: d\nallowed-tools:\n  - key: value', 'read'],
     ['name: a\ndescription: d\nallowed-tools:\n  -', 'refused'],
-    ['name: a\ndescription: d\nallowed-tools: [Read, Grep]', 'refused'],
-    ['name: a\ndescription: d\nmetadata:\n  tags:\n    - x', 'refused'],
+    ['name: a\ndescription: d\nallowed-tools: [Read, Grep]', 'read'],
+    ['name: a\ndescription: d\nmetadata:\n  tags:\n    - x', 'read'],
+    // Deeper nesting, lists of mappings and flow lists (the shapes the corpus's last six skills use).
+    ['name: a\ndescription: d\nmetadata:\n  tags:\n  - x\n  - y\n  author: z', 'read'],
+    ['name: a\ndescription: d\nmetadata:\n  tags:\n  - x\n   y', 'refused'],
+    ['name: a\ndescription: d\nmetadata:\n  tags:\n    - x\n  - y', 'refused'],
+    ['name: a\ndescription: d\nmetadata:\n  tags:\n    - x\n    y: z', 'refused'],
+    [
+      'name: a\ndescription: d\nauthors:\n  - name: A\n    github: b\n  - name: "C"\n    github: d\nlicense: MIT',
+      'read',
+    ],
+    ['name: a\ndescription: d\nauthors:\n- name: A\n  github: b\nlicense: MIT', 'read'],
+    ['name: a\ndescription: d\nauthors:\n  - name: A\n\n    # a comment\n    github: b', 'read'],
+    ['name: a\ndescription: d\nauthors:\n  - name: A\n     github: b', 'refused'],
+    ['name: a\ndescription: d\nauthors:\n  - name: A\n   github: b', 'refused'],
+    ['name: a\ndescription: d\nauthors:\n  - name: A\n    github:', 'refused'],
+    ['name: a\ndescription: d\nauthors:\n  - name:\n      first: A', 'refused'],
+    ['name: a\ndescription: d\nauthors:\n  - name: A\n    notes: |\n      x', 'refused'],
+    ['name: a\ndescription: d\nauthors:\n  -   name: A', 'refused'],
+    ['name: a\ndescription: d\nauthors:\n  - name: Use when: x', 'refused'],
+    ['name: a\ndescription: d\nauthors:\n  - Use when: x', 'refused'],
+    ['name: a\ndescription: d\nauthors:\n  - name: A\n  - plain item\n  - 3\n  - a:b', 'read'],
+    ['name: a\ndescription: d\nauthors:\n  - name: A\n    name: B', 'refused'],
+    ['name: a\ndescription: d\nauthors:\n  - name: A\n    tags: [x, "y"]', 'read'],
+    ['name: a\ndescription: d\nauthors:\n  - name: A\n    - b', 'refused'],
+    ['name: a\ndescription: d\nauthors:\n  - - a', 'refused'],
+    ['name: a\ndescription: d\nauthors:\n  - [a, b]', 'refused'],
+    ['name: a\ndescription: d\nmetadata:\n  a:\n    b:\n      c:\n        d: 1.10', 'read'],
+    ['name: a\ndescription: d\nmetadata:\n a:\n  b:\n   c:\n    d:\n     e:\n      f:\n       g: 1', 'refused'],
+    [
+      'name: a\ndescription: d\nmetadata:\n  requires:\n    bins:\n      - uv\n    env:\n      - KEY\n  primary: KEY',
+      'read',
+    ],
+    ['name: a\ndescription: d\nmetadata:\n  a:\n    b: 1\n   c: 2', 'refused'],
+    ['name: a\ndescription: d\nmetadata:\n  a:\n    b: 1\n      c: 2', 'refused'],
+    ['name: a\ndescription: d\nmetadata:\n  a:\n    b: 1\n  c: Use when: x', 'colon-values'],
+    ['name: a\ndescription: d\nmetadata:\n  a:\n    b: Use when: x', 'colon-values'],
+    ['name: a\ndescription: d\nmetadata:\n  a:\n    b: x\n    b: y', 'refused'],
+    [
+      'name: a\ndescription: d\nmetadata:\n  notes:\n    text: |\n      a\n      b\n    more: >-\n      c\n  x: 1',
+      'read',
+    ],
+    ['name: a\ndescription: d\nmetadata:\n  a:\n    true: x', 'refused'],
+    ['name: a\ndescription: d\nmetadata:\n  a:\n    constructor: x', 'read'],
+    ['name: a\ndescription: d\nmetadata:\n  a:\n    __proto__: x', 'refused'],
+    [
+      'name: a\ndescription: d\nmetadata:\n  keywords: ["a b", "c, d", \'e\'\'f\']\n  versions: [1.10, "2", true, null, 1.2.3]',
+      'read',
+    ],
+    ['name: a\ndescription: d\nmetadata:\n  list:\n    - 1.10\n    - true\n    - ~\n  map:\n    v: 1.10', 'read'],
+    ['name: a\ndescription: d\ntools: [\'A B/c\', "d\\"e", plain item, 1, true, null, 1.5, x (y), a+b]', 'read'],
+    ['name: a\ndescription: d\ntools: []', 'read'],
+    ['name: a\ndescription: d\ntools: [ ]', 'read'],
+    ['name: a\ndescription: d\ntools: [ a ,b ]', 'read'],
+    ['name: a\ndescription: d\ntools: [a, b,]', 'refused'],
+    ['name: a\ndescription: d\ntools: [a,, b]', 'refused'],
+    ['name: a\ndescription: d\ntools: [,a]', 'refused'],
+    ['name: a\ndescription: d\ntools: [a', 'refused'],
+    ['name: a\ndescription: d\ntools: [a,\n  b]', 'refused'],
+    ['name: a\ndescription: d\ntools: [a] x', 'refused'],
+    ['name: a\ndescription: d\ntools: [a] # c', 'refused'],
+    ['name: a\ndescription: d\ntools: [a: b]', 'refused'],
+    ['name: a\ndescription: d\ntools: ["a": b]', 'refused'],
+    ['name: a\ndescription: d\ntools: [a:b]', 'refused'],
+    ['name: a\ndescription: d\ntools: [[a]]', 'refused'],
+    ['name: a\ndescription: d\ntools: [{a: b}]', 'refused'],
+    ['name: a\ndescription: d\ntools: [-a]', 'refused'],
+    ['name: a\ndescription: d\ntools: [a #b]', 'refused'],
+    ["name: a\ndescription: d\ntools: ['a'b]", 'refused'],
+    ['name: a\ndescription: d\ntools: [1e3]', 'refused'],
+    ['name: a\ndescription: d\ntools: [~]', 'refused'],
+    ['name: a\ndescription: d\ntools: [&x a]', 'refused'],
+    ['name: a\ndescription: d\ntools: ["\\x41"]', 'refused'],
+    ['name: [a, b]\ndescription: d', 'read'],
+    ['name: a\ndescription: [a, b]', 'read'],
+    ['name: a\ndescription: d\nmetadata: [a, b]', 'read'],
+    ['name: a\ndescription: d\nmetadata:\n  - a', 'read'],
     [
       'name: a\ndescription: >\n  Folded one.\n  Folded two.\n\n  After a blank.\n\n\n  After two.\nlicense: MIT',
       'read',
@@ -225,6 +300,81 @@ describe('the fast frontmatter reader', () => {
       { weight: 1, arbitrary: text.map((value) => `"${value}"`) },
     );
     const indent = fc.constantFrom('', ' ', '  ', '    ');
+    // Mostly well-formed keys and values for the nested shapes below, so they are read often
+    // enough, not only refused for an odd word somewhere.
+    const tameKeys = fc.oneof(
+      {
+        weight: 12,
+        arbitrary: fc.constantFrom('metadata', 'authors', 'role', 'tags', 'x_y', 'K', 'a-1', 'b', 'c', 'd'),
+      },
+      keys,
+    );
+    // The indentation of a nested line: mostly the one its siblings have, sometimes one off.
+    const nestedIndent = fc.constantFrom('  ', '  ', '  ', '  ', '  ', ' ', '   ');
+    const tameWords = fc.oneof(
+      {
+        weight: 6,
+        arbitrary: fc.constantFrom('a', 'pdf-tools', 'Use', 'x_y', 'v1.2', '1', '1.10', 'true', 'null', 'a/b', '(c)'),
+      },
+      { weight: 1, arbitrary: plainWords },
+    );
+    const tameText = fc.array(tameWords, { minLength: 1, maxLength: 4 }).map((parts) => parts.join(' '));
+    const tameScalar = fc.oneof(
+      { weight: 8, arbitrary: tameText },
+      { weight: 2, arbitrary: tameText.map((value) => `"${value}"`) },
+      { weight: 1, arbitrary: scalar },
+    );
+    // A mapping two levels down, its entries' indentation drawn each (so some are wrong).
+    const nestedMapping = fc
+      .tuple(
+        tameKeys,
+        tameKeys,
+        indent,
+        fc.uniqueArray(fc.tuple(nestedIndent, tameKeys, tameScalar), {
+          minLength: 1,
+          maxLength: 3,
+          selector: ([, key]) => key,
+        }),
+      )
+      .map(([key, inner, spaces, pairs]) => [
+        `${key}:`,
+        `${spaces}${inner}:`,
+        ...pairs.map(([deeper, name, value]) => `${spaces}${deeper}${name}: ${value}`),
+      ]);
+    // A list of mappings (`- name: x` then `  role: y`), or of scalars, the continuation's indentation drawn.
+    const listOfMappings = fc
+      .tuple(
+        tameKeys,
+        indent,
+        fc.array(fc.tuple(fc.option(fc.tuple(tameKeys, tameScalar)), tameKeys, tameScalar, nestedIndent), {
+          minLength: 1,
+          maxLength: 3,
+        }),
+      )
+      .map(([key, spaces, items]) => [
+        `${key}:`,
+        ...items.flatMap(([second, first, value, gap]) => [
+          `${spaces}- ${first}: ${value}`,
+          ...(second === null ? [] : [`${spaces}${gap}${second[0]}: ${second[1]}`]),
+        ]),
+      ]);
+    // A flow list on one line, of plain and quoted words and the odd characters.
+    const flowList = fc
+      .tuple(
+        tameKeys,
+        fc.array(
+          fc.oneof(
+            tameText,
+            text,
+            text.map((value) => `'${value}'`),
+            text.map((value) => `"${value}"`),
+          ),
+          { maxLength: 4 },
+        ),
+        fc.constantFrom(', ', ',', ' , ', ',  '),
+        fc.constantFrom('', ' ', ',', ' # c', ' x'),
+      )
+      .map(([key, items, separator, after]) => [`${key}: [${items.join(separator)}]${after}`]);
     const entry = fc.oneof(
       { weight: 4, arbitrary: fc.tuple(keys, scalar).map(([key, value]) => [`${key}: ${value}`]) },
       { weight: 1, arbitrary: keys.map((key) => [`${key}:`]) },
@@ -254,6 +404,9 @@ describe('the fast frontmatter reader', () => {
             ...lines.map((line) => (line === '' ? '' : `${spaces}${line}`)),
           ]),
       },
+      { weight: 1, arbitrary: nestedMapping },
+      { weight: 1, arbitrary: listOfMappings },
+      { weight: 1, arbitrary: flowList },
       { weight: 1, arbitrary: fc.tuple(indent, text).map(([spaces, value]) => [`${spaces}${value}`]) },
       { weight: 1, arbitrary: fc.tuple(indent, text).map(([spaces, value]) => [`${spaces}# ${value}`]) },
       { weight: 1, arbitrary: fc.constant(['']) },
@@ -273,5 +426,28 @@ describe('the fast frontmatter reader', () => {
     expect(readings.get('read')).toBeGreaterThan(200);
     expect(readings.get('colon-values')).toBeGreaterThan(20);
     expect(readings.get('refused')).toBeGreaterThan(200);
+
+    // The nested shapes alone (mappings two levels down, lists of mappings, flow lists), so that
+    // many of them are read and not only refused for an odd entry beside them.
+    const nestedReadings = new Map<string, number>();
+    fc.assert(
+      fc.property(
+        // Distinct top-level keys: a duplicate is refused, and that is tested above.
+        fc.uniqueArray(fc.oneof(nestedMapping, listOfMappings, flowList), {
+          minLength: 1,
+          maxLength: 3,
+          selector: (lines) => lines[0]?.split(':')[0],
+        }),
+        (entries) => {
+          const frontmatter = ['name: a', 'description: d', ...entries.flat()].join('\n');
+          const reading = fastReading(frontmatter);
+          nestedReadings.set(reading, (nestedReadings.get(reading) ?? 0) + 1);
+          expectSameBothWays(skill(frontmatter));
+        },
+      ),
+      { numRuns: Number(process.env.SKILLBOX_FRONTMATTER_RUNS ?? 1500) },
+    );
+    expect(nestedReadings.get('read')).toBeGreaterThan(200);
+    expect(nestedReadings.get('refused')).toBeGreaterThan(200);
   });
 });

@@ -1,25 +1,35 @@
 /**
  * A reader for the frontmatter shapes almost every real skill uses, because the full YAML library
- * is what made listing many skills slow. For the texts it accepts it gives exactly what the
- * library gives (its `toJS` mapping, and each scalar's text as written); everything else is
- * refused with `undefined` and the caller parses the full way. Accepted:
+ * is what made listing many skills slow: its first use in a process alone costs more than reading
+ * every SKILL.md of a large collection. For the texts it accepts it gives exactly what the library
+ * gives (its `toJS` mapping, and each scalar's text as written); everything else is refused with
+ * `undefined` and the caller parses the full way. Accepted:
  *
- * - top-level `key: value` lines, a value being a one-line plain, single- or double-quoted scalar,
- *   or a `|`, `|-`, `>`, `>-` block scalar;
- * - `key:` followed by a mapping of such lines one level deeper, or by a list of `- value` items;
+ * - block mappings of `key: value` lines, a value being a one-line plain, single- or double-quoted
+ *   scalar, a one-line flow list of such scalars (`[a, "b"]`), or a `|`, `|-`, `>`, `>-` block scalar;
+ * - `key:` followed by a mapping indented deeper, or by a list of `- value` items (at the key's
+ *   indentation or deeper), nested up to `maxDepth` levels;
+ * - list items that are one-line scalars, or mappings of one-line values (`- name: x` with
+ *   `  role: y` below it);
  * - blank lines and comment lines between entries.
  *
- * Refused (the full parser reads them): tabs and control characters anywhere, flow collections,
- * anchors, aliases, tags, multi-line plain or quoted scalars, comments after a value, deeper
- * nesting, duplicate keys, keys that are not simple words, numbers other than plain decimals,
- * and any escape beyond JSON's.
+ * Refused (the full parser reads them): tabs and control characters anywhere, flow mappings, flow
+ * lists over several lines or holding anything but simple scalars, anchors, aliases, tags,
+ * multi-line plain or quoted scalars, comments after a value, duplicate keys, keys that are not
+ * simple words, numbers other than plain decimals, any escape beyond JSON's, and block scalars or
+ * nested collections inside list items. When in doubt it refuses: a refusal costs time, a wrong
+ * reading would change what a user sees.
  */
 
 export interface SimpleFrontmatter {
   kind: 'read';
   /** The mapping, as the YAML library's `toJS` gives it for the same text. */
   values: Record<string, unknown>;
-  /** The same mapping with every scalar as the author wrote it (`1.10`, `True`; '' for null). */
+  /**
+   * The same mapping with its scalars, and those of a mapping directly under it (`metadata`), as
+   * the author wrote them (`1.10`, `True`; '' for null). Deeper down, collections are as in `values`
+   * (copies), which is what the YAML path keeps.
+   */
   written: Record<string, unknown>;
   /** 1-based line (within the YAML text) of each top-level key. */
   keyLines: Map<string, number>;
@@ -88,18 +98,20 @@ const jsonEscapes: Record<string, string> = {
   f: '\f',
 };
 
-/** A double-quoted scalar on one line, with the escapes JSON also has; `text` starts after the opening quote. */
-function readDoubleQuoted(text: string): string | undefined {
+/**
+ * A double-quoted scalar on one line, with the escapes JSON also has; `start` is just after the
+ * opening quote. Returns the value and the index after the closing quote.
+ */
+function scanDoubleQuoted(text: string, start: number): { value: string; end: number } | undefined {
   let value = '';
-  let index = 0;
+  let index = start;
   for (;;) {
     const quote = text.indexOf('"', index);
     if (quote === -1) return undefined;
     const backslash = text.indexOf('\\', index);
     if (backslash === -1 || backslash > quote) {
       value += text.slice(index, quote);
-      index = quote + 1;
-      break;
+      return { value, end: quote + 1 };
     }
     value += text.slice(index, backslash);
     const escaped = text[backslash + 1] ?? '';
@@ -119,42 +131,31 @@ function readDoubleQuoted(text: string): string | undefined {
       index = backslash + 2;
     }
   }
-  return text.slice(index).trimEnd() === '' ? value : undefined;
 }
 
-/** A single-quoted scalar on one line (`''` is a quote); `text` starts after the opening quote. */
-function readSingleQuoted(text: string): string | undefined {
+/** A single-quoted scalar on one line (`''` is a quote); `start` is just after the opening quote. */
+function scanSingleQuoted(text: string, start: number): { value: string; end: number } | undefined {
   let value = '';
-  let index = 0;
+  let index = start;
   for (;;) {
     const quote = text.indexOf("'", index);
     if (quote === -1) return undefined;
     value += text.slice(index, quote);
-    if (text[quote + 1] === "'") {
-      value += "'";
-      index = quote + 2;
-      continue;
-    }
-    index = quote + 1;
-    break;
+    if (text[quote + 1] !== "'") return { value, end: quote + 1 };
+    value += "'";
+    index = quote + 2;
   }
-  return text.slice(index).trimEnd() === '' ? value : undefined;
 }
 
-function quoted(value: string | undefined): Scalar | undefined {
-  return value === undefined ? undefined : { value, written: value };
+/** A whole value that is one quoted scalar (nothing but spaces after the closing quote). */
+function readQuoted(text: string): Scalar | undefined {
+  const scanned = text[0] === '"' ? scanDoubleQuoted(text, 1) : scanSingleQuoted(text, 1);
+  if (scanned === undefined || text.slice(scanned.end).trimEnd() !== '') return undefined;
+  return { value: scanned.value, written: scanned.value };
 }
 
-/** A one-line value after `key: ` or `- `, without its leading spaces and not empty. */
-function readScalar(text: string): ScalarReading {
-  if (text === '') return undefined;
-  const first = text[0] as string;
-  if (first === '"') return quoted(readDoubleQuoted(text.slice(1)));
-  if (first === "'") return quoted(readSingleQuoted(text.slice(1)));
-  if (indicatorStart.has(first)) return undefined;
-  const plain = text.trimEnd();
-  if (plain.includes(' #')) return undefined;
-  if (plain.includes(': ') || plain.endsWith(':')) return colonValues;
+/** A plain scalar's value by the core schema, or undefined for a number this reader does not convert. */
+function resolvePlain(plain: string): Scalar | undefined {
   // The written text of a null is '' (what the parser's callers read for `name:` too).
   if (nullScalar.test(plain)) return { value: null, written: '' };
   const boolean = booleanScalars.get(plain);
@@ -163,6 +164,59 @@ function readScalar(text: string): ScalarReading {
   if (otherNumber.test(plain)) return undefined;
   return { value: plain, written: plain };
 }
+
+/** A one-line value after `key: ` or `- `, without its leading spaces and not empty. */
+function readScalar(text: string): ScalarReading {
+  if (text === '') return undefined;
+  const first = text[0] as string;
+  if (first === '"' || first === "'") return readQuoted(text);
+  if (indicatorStart.has(first)) return undefined;
+  const plain = text.trimEnd();
+  if (plain.includes(' #')) return undefined;
+  if (plain.includes(': ') || plain.endsWith(':')) return colonValues;
+  return resolvePlain(plain);
+}
+
+// A plain item of a flow list, kept to characters that mean nothing in flow context (no `,[]{}:#`
+// and no quote or indicator at the start), so that its end is the next `,` or `]`.
+const plainFlowItem = /^[A-Za-z0-9_][A-Za-z0-9_ ./()+-]*$/;
+
+/**
+ * A flow list on one line (`[a, 'b c', "d"]`) of quoted scalars and plain items of `plainFlowItem`,
+ * with nothing after the `]`; `[]` is an empty list. Trailing or doubled commas are refused.
+ */
+function readFlowList(text: string): unknown[] | undefined {
+  const items: unknown[] = [];
+  let index = 1;
+  while (text[index] === ' ') index += 1;
+  if (text[index] === ']') return text.slice(index + 1).trimEnd() === '' ? items : undefined;
+  for (;;) {
+    while (text[index] === ' ') index += 1;
+    const first = text[index];
+    if (first === '"' || first === "'") {
+      const scanned = first === '"' ? scanDoubleQuoted(text, index + 1) : scanSingleQuoted(text, index + 1);
+      if (scanned === undefined) return undefined;
+      items.push(scanned.value);
+      index = scanned.end;
+      while (text[index] === ' ') index += 1;
+    } else {
+      let end = index;
+      while (end < text.length && text[end] !== ',' && text[end] !== ']') end += 1;
+      const plain = text.slice(index, end).trimEnd();
+      if (!plainFlowItem.test(plain)) return undefined;
+      const item = resolvePlain(plain);
+      if (item === undefined) return undefined;
+      items.push(item.value);
+      index = end;
+    }
+    if (text[index] === ']') return text.slice(index + 1).trimEnd() === '' ? items : undefined;
+    if (text[index] !== ',') return undefined;
+    index += 1;
+  }
+}
+
+/** Nesting deeper than this (in mappings and lists) is left to the full parser. */
+const maxDepth = 6;
 
 interface KeyLine {
   key: string;
@@ -196,6 +250,31 @@ function isListItem(line: string, indent: number): boolean {
   return line[indent] === '-' && (line.length === indent + 1 || line[indent + 1] === ' ');
 }
 
+function isCollection(value: unknown): value is object {
+  return typeof value === 'object' && value !== null;
+}
+
+/** A deep copy of a list or mapping this reader built (plain data only). */
+function copyOf(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(copyOf);
+  if (!isCollection(value)) return value;
+  const copy: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) copy[key] = copyOf(item);
+  return copy;
+}
+
+/**
+ * One value as read: `value` as the YAML library's `toJS` gives it; `written` is a scalar's text as
+ * the author wrote it, or for a mapping directly under the frontmatter (`metadata`) the mapping of
+ * its entries as written (see `SimpleFrontmatter.written`).
+ */
+interface Reading {
+  value: unknown;
+  written: unknown;
+}
+
+const nullReading: Reading = { value: null, written: '' };
+
 /** Reads the lines of one YAML text; each method returns undefined to refuse it. */
 class SimpleFrontmatterReader {
   private index = 0;
@@ -211,28 +290,56 @@ class SimpleFrontmatterReader {
   }
 
   read(): SimpleFrontmatter | undefined {
-    const values: Record<string, unknown> = {};
-    const written: Record<string, unknown> = {};
     const keyLines = new Map<string, number>();
+    const mapping = this.readMapping(0, 0, keyLines);
+    if (mapping === undefined) return undefined;
+    return {
+      kind: 'read',
+      values: mapping.value as Record<string, unknown>,
+      written: mapping.written as Record<string, unknown>,
+      keyLines,
+    };
+  }
+
+  /**
+   * A block mapping whose keys are at `indent`, `depth` levels below the frontmatter (which is
+   * depth 0 and must take every line). It ends at the first content line indented less.
+   */
+  private readMapping(indent: number, depth: number, keyLines?: Map<string, number>): Reading | undefined {
+    const value: Record<string, unknown> = {};
+    // What the caller keeps as written: the frontmatter's entries and those of a mapping directly under it.
+    const written: Record<string, unknown> | undefined = depth <= 1 ? {} : undefined;
     for (;;) {
-      this.index = this.nextContentLine();
-      if (this.index >= this.lines.length) return { kind: 'read', values, written, keyLines };
-      const entry = readKeyLine(this.lines[this.index] as string, 0);
-      if (entry === undefined || keyLines.has(entry.key)) return undefined;
-      this.index += 1;
-      keyLines.set(entry.key, this.index);
-      const value = entry.rest === '' ? this.readCollection(0, true) : this.readValue(entry.rest, 0);
-      if (value === undefined) return undefined;
-      values[entry.key] = value.value;
-      written[entry.key] = value.written;
+      const next = this.nextContentLine();
+      const line = this.lines[next];
+      if (line === undefined) break;
+      const lineIndent = indentOf(line);
+      if (lineIndent < indent) break;
+      if (lineIndent > indent) return undefined;
+      const entry = readKeyLine(line, indent);
+      if (entry === undefined || Object.hasOwn(value, entry.key)) return undefined;
+      this.index = next + 1;
+      keyLines?.set(entry.key, this.index);
+      const item = entry.rest === '' ? this.readNested(indent, depth) : this.readValue(entry.rest, indent);
+      if (item === undefined) return undefined;
+      value[entry.key] = item.value;
+      if (written !== undefined) {
+        // Under a nested mapping (metadata) the YAML path keeps a collection as `toJS` made it, as its own copy.
+        written[entry.key] = depth === 1 && isCollection(item.value) ? copyOf(item.value) : item.written;
+      }
     }
+    return { value, written };
   }
 
   /** The value after `key: ` on the key's line, the key being at `indent`. */
-  private readValue(rest: string, indent: number): { value: unknown; written: unknown } | undefined {
+  private readValue(rest: string, indent: number): Reading | undefined {
     if (rest[0] === '|' || rest[0] === '>') {
       const text = this.readBlockScalar(rest, indent);
       return text === undefined ? undefined : { value: text, written: text };
+    }
+    if (rest[0] === '[') {
+      const list = readFlowList(rest);
+      return list === undefined ? undefined : { value: list, written: list };
     }
     const scalar = readScalar(rest);
     if (scalar === undefined) return undefined;
@@ -244,64 +351,79 @@ class SimpleFrontmatterReader {
   }
 
   /**
-   * What follows `key:` with nothing after the colon (the key at `indent`): null, or, only under a
-   * top-level key, a list or a mapping one level deeper.
+   * What follows `key:` with nothing after the colon (the key at `indent`, in a mapping at
+   * `depth`): a list at the key's indentation or deeper, a mapping indented deeper, else null.
    */
-  private readCollection(indent: number, mappingAllowed: boolean): { value: unknown; written: unknown } | undefined {
-    const next = this.nextContentLine();
-    const line = this.lines[next];
-    const nextIndent = line === undefined ? 0 : indentOf(line);
-    if (line !== undefined && nextIndent >= indent && isListItem(line, nextIndent))
-      return mappingAllowed ? this.readList(nextIndent) : undefined;
-    if (line === undefined || nextIndent <= indent) return { value: null, written: '' };
-    return mappingAllowed ? this.readMapping(nextIndent) : undefined;
+  private readNested(indent: number, depth: number): Reading | undefined {
+    const line = this.lines[this.nextContentLine()];
+    if (line === undefined) return nullReading;
+    const nextIndent = indentOf(line);
+    const listed = nextIndent >= indent && isListItem(line, nextIndent);
+    if (!listed && nextIndent <= indent) return nullReading;
+    if (depth + 1 > maxDepth) return undefined;
+    return listed ? this.readList(nextIndent, indent) : this.readMapping(nextIndent, depth + 1);
   }
 
-  private readList(indent: number): { value: unknown[]; written: unknown[] } | undefined {
+  /**
+   * A block list whose `-` are at `indent`, the value of a key at `keyIndent`. A line at `indent`
+   * that is not an item ends it only when it can be the next key of that mapping.
+   */
+  private readList(indent: number, keyIndent: number): Reading | undefined {
     const value: unknown[] = [];
-    const written: unknown[] = [];
     for (;;) {
       const next = this.nextContentLine();
       const line = this.lines[next];
       if (line === undefined) break;
       const lineIndent = indentOf(line);
-      if (lineIndent < indent || (lineIndent === indent && !isListItem(line, indent))) break;
-      if (lineIndent !== indent) return undefined;
+      if (lineIndent < indent) break;
+      if (lineIndent > indent) return undefined;
+      if (!isListItem(line, indent)) {
+        if (indent === keyIndent) break;
+        return undefined;
+      }
       this.index = next + 1;
+      const itemKey = line[indent + 1] === ' ' && line[indent + 2] !== ' ' ? readKeyLine(line, indent + 2) : undefined;
+      if (itemKey !== undefined) {
+        const mapping = this.readItemMapping(line, indent + 2);
+        if (mapping === undefined) return undefined;
+        value.push(mapping);
+        continue;
+      }
       const item = readScalar(line.slice(indent + 1).trim());
-      // `- a: b` is a mapping in the list, not a broken value: refused like every non-scalar item.
+      // `- Use when: x` is a mapping with a key of two words, not a broken value: refused like every other.
       if (item === undefined || 'kind' in item) return undefined;
       value.push(item.value);
-      written.push(item.written);
     }
-    return this.endsAtTopLevel() ? { value, written } : undefined;
+    return { value, written: value };
   }
 
-  private readMapping(
-    indent: number,
-  ): { value: Record<string, unknown>; written: Record<string, unknown> } | undefined {
+  /**
+   * A mapping that starts on a list item's line (`- name: x`), its keys at `indent` (just after
+   * `- `), each with a one-line scalar or flow list; anything else (a nested collection, a block
+   * scalar, a value holding `: `) is refused.
+   */
+  private readItemMapping(firstLine: string, indent: number): Record<string, unknown> | undefined {
     const value: Record<string, unknown> = {};
-    const written: Record<string, unknown> = {};
+    let line = firstLine;
     for (;;) {
-      const next = this.nextContentLine();
-      const line = this.lines[next];
-      if (line === undefined || indentOf(line) === 0) break;
-      if (indentOf(line) !== indent) return undefined;
       const entry = readKeyLine(line, indent);
-      if (entry === undefined || Object.hasOwn(value, entry.key)) return undefined;
+      if (entry === undefined || entry.rest === '' || Object.hasOwn(value, entry.key)) return undefined;
+      if (entry.rest[0] === '[') {
+        const list = readFlowList(entry.rest);
+        if (list === undefined) return undefined;
+        value[entry.key] = list;
+      } else {
+        const scalar = readScalar(entry.rest);
+        if (scalar === undefined || 'kind' in scalar) return undefined;
+        value[entry.key] = scalar.value;
+      }
+      const next = this.nextContentLine();
+      const following = this.lines[next];
+      if (following === undefined || indentOf(following) < indent) return value;
+      if (indentOf(following) > indent) return undefined;
       this.index = next + 1;
-      const item = entry.rest === '' ? this.readCollection(indent, false) : this.readValue(entry.rest, indent);
-      if (item === undefined) return undefined;
-      value[entry.key] = item.value;
-      written[entry.key] = item.written;
+      line = following;
     }
-    return { value, written };
-  }
-
-  /** After a list, the next entry must be a top-level key (or nothing): anything else is refused. */
-  private endsAtTopLevel(): boolean {
-    const line = this.lines[this.nextContentLine()];
-    return line === undefined || indentOf(line) === 0;
   }
 
   /**

@@ -147,6 +147,9 @@ interface ScanIndex {
 }
 
 interface CatalogView {
+  /** The scan and the loads (cache entries) the view was built from: unchanged ones give the same view. */
+  index: ScanIndex;
+  loads: readonly (CacheEntry | undefined)[];
   winners: Map<string, LoadedSkill>;
   summaries: SkillSummary[];
   skipped: SkippedSkill[];
@@ -393,7 +396,18 @@ export class FsSkillRepository implements SkillRepository {
 
   async #buildView(index: ScanIndex): Promise<CatalogView> {
     const loads = await this.#loadAll(index.folders);
-    const view: CatalogView = { winners: new Map(), summaries: [], skipped: [...index.skipped], shadowed: [] };
+    // Every SKILL.md unchanged since the current view (the same cache entries): it is still right,
+    // and rebuilding it was most of a `list()` right after `open()`.
+    const current = this.#view;
+    if (current !== undefined && current.index === index && sameEntries(current.loads, loads)) return current;
+    const view: CatalogView = {
+      index,
+      loads,
+      winners: new Map(),
+      summaries: [],
+      skipped: [...index.skipped],
+      shadowed: [],
+    };
     index.folders.forEach((indexed, position) => {
       const load = loads[position];
       if (load === undefined) return;
@@ -641,6 +655,12 @@ export class FsSkillRepository implements SkillRepository {
     }
     return { close };
   }
+}
+
+function sameEntries(left: readonly (CacheEntry | undefined)[], right: readonly (CacheEntry | undefined)[]): boolean {
+  if (left.length !== right.length) return false;
+  for (let index = 0; index < left.length; index += 1) if (left[index] !== right[index]) return false;
+  return true;
 }
 
 function sameSummaries(left: readonly SkillSummary[], right: readonly SkillSummary[]): boolean {
