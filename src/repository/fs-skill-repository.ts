@@ -16,7 +16,7 @@ import { listSkillFiles, type SkillFileListing } from './list-skill-files.js';
 import { LockedSkillCheck } from './locked-skill-check.js';
 import { modelInvocableFromFrontmatter } from './model-invocation.js';
 import { bundledFileError, defaultMaxReadableFileBytes, readBundledFile } from './read-bundled-file.js';
-import { readSkillFiles, type SkillFileRead } from './read-skill-files.js';
+import { readSkillFiles } from './read-skill-files.js';
 import { isWithin } from './resolve-link.js';
 import { type RootEntry, resolveSkillRoots } from './resolve-skill-roots.js';
 import { type FoundSkillFolder, scanSkillRoot } from './scan-skill-root.js';
@@ -357,52 +357,41 @@ export class FsSkillRepository implements SkillRepository {
     folders: readonly IndexedFolder[],
   ): Promise<({ signature: string; outcome: LoadOutcome } | undefined)[]> {
     const maxBytes = this.#bounds.maxSkillFileBytes;
-    // Reads finish in any order; each parse goes to its folder's position, so the result does not depend on it.
-    const loads: ({ signature: string; outcome: LoadOutcome } | undefined)[] = new Array(folders.length);
-    await readSkillFiles(
+    const reads = await readSkillFiles(
       folders.map((indexed) => indexed.file),
       maxBytes,
       (file) => this.#cache.get(file)?.signature,
-      (position, read) => {
-        loads[position] = this.#loadOutcome(folders[position]!, read, maxBytes);
-      },
     );
-    return loads;
-  }
-
-  /** One folder's load from what reading its SKILL.md found: the parse, a reason it is skipped, or the cached parse. */
-  #loadOutcome(
-    indexed: IndexedFolder,
-    read: SkillFileRead,
-    maxBytes: number,
-  ): { signature: string; outcome: LoadOutcome } | undefined {
-    // Removed since the scan (or no longer a file): the skill is gone until it comes back.
-    if (read.kind === 'missing') return undefined;
-    // A read error may be passing; only a verdict on the content is worth remembering.
-    if (read.kind === 'error')
-      return { signature: read.signature ?? '', outcome: { reason: `cannot read the file: ${read.code}` } };
-    const { signature } = read;
-    if (read.size > maxBytes)
-      return {
-        signature,
-        outcome: { reason: `the file is ${read.size} bytes, over the ${maxBytes}-byte limit (maxSkillFileBytes)` },
-      };
-    if (read.bytes === undefined) return this.#cache.get(indexed.file)!;
-    let outcome: LoadOutcome;
-    try {
-      const folderName = basename(indexed.folder);
-      outcome = withSafeName(
-        parseSkillMarkdownDeferringBody(read.bytes, { file: indexed.file, folderName }),
-        indexed.file,
-        folderName,
-      );
-    } catch (error) {
-      outcome = { reason: reasonOf(error) };
-      if (!(error instanceof SkillParseError)) return { signature, outcome };
-    }
-    const entry = { signature, outcome };
-    this.#cache.set(indexed.file, entry);
-    return entry;
+    return reads.map((read, position) => {
+      const indexed = folders[position]!;
+      // Removed since the scan (or no longer a file): the skill is gone until it comes back.
+      if (read.kind === 'missing') return undefined;
+      // A read error may be passing; only a verdict on the content is worth remembering.
+      if (read.kind === 'error')
+        return { signature: read.signature ?? '', outcome: { reason: `cannot read the file: ${read.code}` } };
+      const { signature } = read;
+      if (read.size > maxBytes)
+        return {
+          signature,
+          outcome: { reason: `the file is ${read.size} bytes, over the ${maxBytes}-byte limit (maxSkillFileBytes)` },
+        };
+      if (read.bytes === undefined) return this.#cache.get(indexed.file)!;
+      let outcome: LoadOutcome;
+      try {
+        const folderName = basename(indexed.folder);
+        outcome = withSafeName(
+          parseSkillMarkdownDeferringBody(read.bytes, { file: indexed.file, folderName }),
+          indexed.file,
+          folderName,
+        );
+      } catch (error) {
+        outcome = { reason: reasonOf(error) };
+        if (!(error instanceof SkillParseError)) return { signature, outcome };
+      }
+      const entry = { signature, outcome };
+      this.#cache.set(indexed.file, entry);
+      return entry;
+    });
   }
 
   async #buildView(index: ScanIndex): Promise<CatalogView> {

@@ -1,15 +1,4 @@
-import {
-  close as closeOnPool,
-  closeSync,
-  constants,
-  fstatSync,
-  open as openOnPool,
-  openSync,
-  read as readOnPool,
-  readSync,
-  type Stats,
-  statSync,
-} from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync, type Stats, statSync } from 'node:fs';
 
 /** What reading one SKILL.md found. */
 export type SkillFileRead =
@@ -41,86 +30,32 @@ function signatureOf(stats: Stats): string {
 }
 
 /**
- * Below this many files to read, the synchronous path: a handful of reads is over before the
- * thread pool's hand-offs (two per file) would pay for themselves, and a repository of a few skills
- * is the common case. Measured on the corpus (636 files), see docs/benchmarks.md.
- */
-const pipelineThreshold = 32;
-
-/**
- * Reads in flight at once on libuv's thread pool (four threads by default). Enough to keep the pool
- * busy while the main thread parses; more only queues inside libuv and holds more descriptors open.
- */
-const readsInFlight = 16;
-
-/**
- * Reads many small files (the SKILL.md of every skill) and hands each read to `consume` with its
- * position in `files`, in no particular order; the caller keeps results by position, so what it
- * builds from them does not depend on the order reads finish in. A file whose `cachedSignature` is
- * known is first looked at with one synchronous `stat`: when it matches, nothing more is done.
- *
- * Many files are read on the thread pool while the main thread parses the ones already read: the
- * open and read syscalls were about a third of a cold listing, the same work as the floor's reads,
- * and done one after another on the main thread they added to the parsing instead of overlapping it
- * (the machines this runs on have more than one core). Callbacks, not promises: a promise per step
- * cost more than the step on files of a few kilobytes. Each file is opened on the pool, its `fstat`
- * taken on the main thread (one cheap syscall, not worth a hand-off), read on the pool, and closed
- * without waiting. Few files are read synchronously, in groups of `filesPerTurn` with a turn of the
- * event loop between groups (a group blocks for about a millisecond on a warm cache). Either way the
- * file is opened non-blocking, so a FIFO named SKILL.md cannot hang the read; its stat then says it
- * is not a file.
+ * Reads many small files (the SKILL.md of every skill). A file whose `cachedSignature` is known is
+ * first looked at with one `stat`: when it matches, nothing more is done. The reads are
+ * synchronous, in groups of `filesPerTurn` with a turn of the event loop between groups. Why not
+ * the promise API: each file then takes four or five round trips through libuv's thread pool
+ * (stat, open, fstat, read, close), and with SKILL.md files of a few kilobytes those hand-offs, not
+ * the disk, were most of a cold listing (2.5-3.7 times a bare walk that reads every file). A group
+ * blocks the loop for about a millisecond, which keeps other work responsive. The file is opened
+ * non-blocking, so a FIFO named SKILL.md cannot hang the read; its stat then says it is not a file.
  */
 export async function readSkillFiles(
   files: readonly string[],
   maxBytes: number,
   cachedSignature: (file: string) => string | undefined,
-  consume: (position: number, read: SkillFileRead) => void,
-): Promise<void> {
+): Promise<SkillFileRead[]> {
+  const results: SkillFileRead[] = new Array(files.length);
   const block = { buffer: Buffer.allocUnsafe(0), used: 0 };
-  const toRead: number[] = [];
   for (let start = 0; start < files.length; start += filesPerTurn) {
     if (start > 0) await new Promise<void>((resolve) => setImmediate(resolve));
     const end = Math.min(files.length, start + filesPerTurn);
-    for (let position = start; position < end; position += 1) {
-      const file = files[position]!;
+    for (let index = start; index < end; index += 1) {
+      const file = files[index]!;
       const cached = cachedSignature(file);
-      const known = cached === undefined ? undefined : unchanged(file, cached);
-      if (known !== undefined) consume(position, known);
-      else toRead.push(position);
+      results[index] = (cached === undefined ? undefined : unchanged(file, cached)) ?? readOne(file, maxBytes, block);
     }
   }
-  if (toRead.length < pipelineThreshold) {
-    for (let start = 0; start < toRead.length; start += filesPerTurn) {
-      if (start > 0) await new Promise<void>((resolve) => setImmediate(resolve));
-      const end = Math.min(toRead.length, start + filesPerTurn);
-      for (let next = start; next < end; next += 1) {
-        const position = toRead[next]!;
-        consume(position, readOne(files[position]!, maxBytes, block));
-      }
-    }
-    return;
-  }
-  await new Promise<void>((resolve, reject) => {
-    let issued = 0;
-    let finished = 0;
-    const issueNext = (): void => {
-      if (issued === toRead.length) return;
-      const position = toRead[issued]!;
-      issued += 1;
-      readOneOnPool(files[position]!, maxBytes, block, (result) => {
-        finished += 1;
-        try {
-          consume(position, result);
-        } catch (error) {
-          reject(error);
-          return;
-        }
-        if (finished === toRead.length) resolve();
-        else issueNext();
-      });
-    };
-    for (let started = 0; started < readsInFlight; started += 1) issueNext();
-  });
+  return results;
 }
 
 /** The read of a file whose signature is still `cached` (bytes not needed), else undefined. */
@@ -142,7 +77,10 @@ function readOne(file: string, maxBytes: number, block: { buffer: Buffer; used: 
   try {
     descriptor = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (error) {
-    return openFailure(error as NodeJS.ErrnoException);
+    const code = (error as NodeJS.ErrnoException).code ?? 'EIO';
+    return code === 'ENOENT' || code === 'ENOTDIR'
+      ? { kind: 'missing' }
+      : { kind: 'error', signature: undefined, code };
   }
   let signature: string | undefined;
   try {
@@ -151,7 +89,16 @@ function readOne(file: string, maxBytes: number, block: { buffer: Buffer; used: 
     signature = signatureOf(stats);
     const size = stats.size;
     if (size > maxBytes) return { kind: 'file', signature, size, bytes: undefined };
-    const bytes = bufferFor(size, block);
+    let bytes: Buffer;
+    if (size > blockBytes / 4) bytes = Buffer.allocUnsafe(size);
+    else {
+      if (block.used + size > block.buffer.length) {
+        block.buffer = Buffer.allocUnsafe(blockBytes);
+        block.used = 0;
+      }
+      bytes = block.buffer.subarray(block.used, block.used + size);
+      block.used += size;
+    }
     let filled = 0;
     while (filled < size) {
       const read = readSync(descriptor, bytes, filled, size - filled, filled);
@@ -164,74 +111,4 @@ function readOne(file: string, maxBytes: number, block: { buffer: Buffer; used: 
   } finally {
     closeSync(descriptor);
   }
-}
-
-/** Where a file of `size` bytes is read to: a share of the current block, or its own buffer when large. */
-function bufferFor(size: number, block: { buffer: Buffer; used: number }): Buffer {
-  if (size > blockBytes / 4) return Buffer.allocUnsafe(size);
-  if (block.used + size > block.buffer.length) {
-    block.buffer = Buffer.allocUnsafe(blockBytes);
-    block.used = 0;
-  }
-  const bytes = block.buffer.subarray(block.used, block.used + size);
-  block.used += size;
-  return bytes;
-}
-
-function openFailure(error: NodeJS.ErrnoException): SkillFileRead {
-  const code = error.code ?? 'EIO';
-  return code === 'ENOENT' || code === 'ENOTDIR' ? { kind: 'missing' } : { kind: 'error', signature: undefined, code };
-}
-
-const ignoreCloseError = (): void => {};
-
-/** readOne on the thread pool: the same outcomes, delivered to `done` once. */
-function readOneOnPool(
-  file: string,
-  maxBytes: number,
-  block: { buffer: Buffer; used: number },
-  done: (read: SkillFileRead) => void,
-): void {
-  openOnPool(file, constants.O_RDONLY | constants.O_NONBLOCK, (openError, descriptor) => {
-    if (openError) {
-      done(openFailure(openError));
-      return;
-    }
-    const finish = (result: SkillFileRead): void => {
-      closeOnPool(descriptor, ignoreCloseError);
-      done(result);
-    };
-    let signature: string | undefined;
-    let size: number;
-    try {
-      const stats = fstatSync(descriptor);
-      if (!stats.isFile()) {
-        finish({ kind: 'missing' });
-        return;
-      }
-      signature = signatureOf(stats);
-      size = stats.size;
-    } catch (error) {
-      finish({ kind: 'error', signature, code: (error as NodeJS.ErrnoException).code ?? 'EIO' });
-      return;
-    }
-    if (size > maxBytes) {
-      finish({ kind: 'file', signature, size, bytes: undefined });
-      return;
-    }
-    const known = signature;
-    const bytes = bufferFor(size, block);
-    const readFrom = (filled: number): void => {
-      if (filled === size) {
-        finish({ kind: 'file', signature: known, size, bytes });
-        return;
-      }
-      readOnPool(descriptor, bytes, filled, size - filled, filled, (readError, count) => {
-        if (readError) finish({ kind: 'error', signature: known, code: readError.code ?? 'EIO' });
-        else if (count === 0) finish({ kind: 'file', signature: known, size, bytes: bytes.subarray(0, filled) });
-        else readFrom(filled + count);
-      });
-    };
-    readFrom(0);
-  });
 }
