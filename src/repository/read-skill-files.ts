@@ -36,7 +36,11 @@ function signatureOf(stats: Stats): string {
  * the promise API: each file then takes four or five round trips through libuv's thread pool
  * (stat, open, fstat, read, close), and with SKILL.md files of a few kilobytes those hand-offs, not
  * the disk, were most of a cold listing (2.5-3.7 times a bare walk that reads every file). A group
- * blocks the loop for about a millisecond, which keeps other work responsive. The file is opened
+ * blocks the loop for about a millisecond, which keeps other work responsive. Nor callbacks with
+ * reads in flight on the pool while the main thread parses the files already read: the callback
+ * delivering each read cost the main thread as much as the synchronous syscalls it replaced, so
+ * the main thread, which bounds the wall time, did no less work, and the process did a quarter more
+ * (docs/benchmarks.md, "reads on the thread pool"). The file is opened
  * non-blocking, so a FIFO named SKILL.md cannot hang the read; its stat then says it is not a file.
  */
 export async function readSkillFiles(
