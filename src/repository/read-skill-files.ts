@@ -40,7 +40,7 @@ function signatureOf(stats: Stats): string {
  * reads in flight on the pool while the main thread parses the files already read: the callback
  * delivering each read cost the main thread as much as the synchronous syscalls it replaced, so
  * the main thread, which bounds the wall time, did no less work, and the process did a quarter more
- * (docs/benchmarks.md, "reads on the thread pool"). The file is opened
+ * (docs/benchmarks.md, "Reads on the thread pool"). The file is opened
  * non-blocking, so a FIFO named SKILL.md cannot hang the read; its stat then says it is not a file.
  */
 export async function readSkillFiles(
