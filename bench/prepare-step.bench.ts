@@ -19,7 +19,7 @@ import {
   reportRatio,
   spreadOf,
 } from './bench-support.js';
-import { generateSkillTree } from './generated-skills.js';
+import { addGeneratedSkills, generateSkillTree } from './generated-skills.js';
 
 type PrepareStepModule = typeof import('../src/integrations/ai-sdk/skill-prepare-step.js');
 type RepositoryModule = typeof import('../src/repository/fs-skill-repository.js');
@@ -95,9 +95,13 @@ export async function run(): Promise<void> {
   );
   const smallest = new Map<string, number[]>();
   const smallestBaseline = new Map<string, number[]>();
-  for (const size of sizes) {
-    const root = await generateSkillTree(size, 'skillbox-bench-prepare-step-');
-    try {
+  // One tree grown from size to size: writing each size from scratch rewrote the smaller ones.
+  const root = await generateSkillTree(0, 'skillbox-bench-prepare-step-');
+  let written = 0;
+  try {
+    for (const size of sizes) {
+      await addGeneratedSkills(root, written, size);
+      written = size;
       const currentRepository = await current.repository.FsSkillRepository.open({ roots: [root] });
       const baselineRepository = await baseline?.repository.FsSkillRepository.open({ roots: [root] });
       for (const budget of budgets) {
@@ -147,8 +151,8 @@ export async function run(): Promise<void> {
           });
         }
       }
-    } finally {
-      await rm(root, { recursive: true, force: true });
     }
+  } finally {
+    await rm(root, { recursive: true, force: true });
   }
 }
