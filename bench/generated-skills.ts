@@ -25,9 +25,18 @@ export function generatedSummaries(count: number): { name: string; description: 
 /** A folder of `count` skill folders (SKILL.md with a body, plus docs/guide.md), in a new temporary folder. */
 export async function generateSkillTree(count: number, prefix = 'skillbox-bench-skills-'): Promise<string> {
   const root = await mkdtemp(join(tmpdir(), prefix));
-  for (let start = 0; start < count; start += 500) {
+  await addGeneratedSkills(root, 0, count);
+  return root;
+}
+
+/**
+ * Adds skills `from` to `to - 1` (as `generateSkillTree` writes them) to `root`: a benchmark that
+ * measures growing sizes grows one tree instead of writing each size from scratch.
+ */
+export async function addGeneratedSkills(root: string, from: number, to: number): Promise<void> {
+  for (let start = from; start < to; start += 500) {
     await Promise.all(
-      Array.from({ length: Math.min(500, count - start) }, async (_, offset) => {
+      Array.from({ length: Math.min(500, to - start) }, async (_, offset) => {
         const name = generatedName(start + offset);
         const folder = join(root, name);
         await mkdir(join(folder, 'docs'), { recursive: true });
@@ -39,5 +48,4 @@ export async function generateSkillTree(count: number, prefix = 'skillbox-bench-
       }),
     );
   }
-  return root;
 }

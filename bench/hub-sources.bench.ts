@@ -78,7 +78,7 @@ async function fetchAndWrite(source: SkillSource, reference: string, target: str
 }
 
 export async function run(): Promise<void> {
-  const rounds = quick ? 4 : 12;
+  const rounds = quick ? 3 : 12;
   const tree = repositoryTree();
   const github = await startGitHubShapedServer();
   const git = await startGitHttpServer();

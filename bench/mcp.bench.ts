@@ -72,27 +72,31 @@ async function allEntries(client: Client): Promise<Array<z.infer<typeof listResu
   return entries;
 }
 
-/** Catalog tokens: what a host puts before the model from skills/list, against what skillbox's tools carry. */
-async function catalogTokens(label: string, root: string): Promise<void> {
+/** A client connected to a fresh `skillbox mcp` over `root`. */
+async function connectedClient(root: string): Promise<Client> {
   const client = new Client({ name: 'bench', version: '1.0.0' });
   await client.connect(serverTransport(root));
-  try {
-    const entries = await allEntries(client);
-    // A host's catalog from the extension: one "name: description" line per skill (as the
-    // extension's guidance and skillbox's own catalog write it), plus its loading tool.
-    const hostCatalog = entries
-      .map((entry) => `- ${String(entry.frontmatter.name)}: ${String(entry.frontmatter.description)}`)
-      .join('\n');
-    const listJson = JSON.stringify(entries);
-    const skillLoad = (await client.listTools()).tools.find((tool) => tool.name === 'skill_load');
-    const instructions = client.getInstructions() ?? '';
-    const viaTools = countTokens(instructions) + countTokens(skillLoad?.description ?? '');
-    console.log(
-      `${label} (${entries.length} skills): extension catalog ${countTokens(hostCatalog)} tokens in the model's context (skills/list JSON the host reads: ${countTokens(listJson)} tokens, ${listJson.length} bytes); tools path: instructions + skill_load description ${viaTools} tokens (default 4,000-token budget, sent twice)`,
-    );
-  } finally {
-    await client.close();
-  }
+  return client;
+}
+
+/**
+ * Catalog tokens: what a host puts before the model from skills/list, against what skillbox's
+ * tools carry. Takes a connected client so the examples reuse the server the calls were timed on.
+ */
+async function catalogTokens(label: string, client: Client): Promise<void> {
+  const entries = await allEntries(client);
+  // A host's catalog from the extension: one "name: description" line per skill (as the
+  // extension's guidance and skillbox's own catalog write it), plus its loading tool.
+  const hostCatalog = entries
+    .map((entry) => `- ${String(entry.frontmatter.name)}: ${String(entry.frontmatter.description)}`)
+    .join('\n');
+  const listJson = JSON.stringify(entries);
+  const skillLoad = (await client.listTools()).tools.find((tool) => tool.name === 'skill_load');
+  const instructions = client.getInstructions() ?? '';
+  const viaTools = countTokens(instructions) + countTokens(skillLoad?.description ?? '');
+  console.log(
+    `${label} (${entries.length} skills): extension catalog ${countTokens(hostCatalog)} tokens in the model's context (skills/list JSON the host reads: ${countTokens(listJson)} tokens, ${listJson.length} bytes); tools path: instructions + skill_load description ${viaTools} tokens (default 4,000-token budget, sent twice)`,
+  );
 }
 
 export async function run(): Promise<void> {
@@ -111,8 +115,7 @@ export async function run(): Promise<void> {
     ratio: pairedRatio(spawnTimes.server, spawnTimes.floor),
   });
 
-  const client = new Client({ name: 'bench', version: '1.0.0' });
-  await client.connect(serverTransport(examples));
+  const client = await connectedClient(examples);
   try {
     await client.callTool({ name: 'skill_load', arguments: { skill: 'python-math' } });
     const calls = quick ? 50 : 500;
@@ -139,13 +142,20 @@ export async function run(): Promise<void> {
       comparison: 'skill_load / readFile',
       ratio: pairedRatio(times.skillLoad, times.disk),
     });
+    await catalogTokens('examples', client);
   } finally {
     await client.close();
   }
 
-  await catalogTokens('examples', examples);
   const corpus = corpusRoot();
-  if (corpus === undefined)
+  if (corpus === undefined) {
     console.log('corpus: not found (set SKILLBOX_CORPUS); catalog tokens measured on the examples only');
-  else await catalogTokens('corpus', corpus);
+    return;
+  }
+  const corpusClient = await connectedClient(corpus);
+  try {
+    await catalogTokens('corpus', corpusClient);
+  } finally {
+    await corpusClient.close();
+  }
 }

@@ -19,7 +19,7 @@ import {
   reportRatio,
   spreadOf,
 } from './bench-support.js';
-import { generateSkillTree } from './generated-skills.js';
+import { addGeneratedSkills, generateSkillTree } from './generated-skills.js';
 
 type PrepareStepModule = typeof import('../src/integrations/ai-sdk/skill-prepare-step.js');
 type RepositoryModule = typeof import('../src/repository/fs-skill-repository.js');
@@ -39,13 +39,18 @@ interface Implementation {
   stateView: StateViewModule;
 }
 
-/** One step (not the first: no turn reset) of a fresh agent over `root`, as a repeatable call. */
+type Repository = Awaited<ReturnType<RepositoryModule['FsSkillRepository']['open']>>;
+
+/**
+ * One step (not the first: no turn reset) of a fresh agent over `repository`, as a repeatable call.
+ * The repository is opened once per size and shared by both budgets, as one host's agents share
+ * it: opening it is a cold listing of the whole tree, which the step does not pay.
+ */
 async function stepOf(
   implementation: Implementation,
-  root: string,
+  repository: Repository,
   budget: (typeof budgets)[number],
 ): Promise<() => Promise<unknown>> {
-  const repository = await implementation.repository.FsSkillRepository.open({ roots: [root] });
   const prepareStep = implementation.prepareStep.createSkillPrepareStep({
     repository,
     skillToolNames,
@@ -90,13 +95,21 @@ export async function run(): Promise<void> {
   );
   const smallest = new Map<string, number[]>();
   const smallestBaseline = new Map<string, number[]>();
-  for (const size of sizes) {
-    const root = await generateSkillTree(size, 'skillbox-bench-prepare-step-');
-    try {
+  // One tree grown from size to size: writing each size from scratch rewrote the smaller ones.
+  const root = await generateSkillTree(0, 'skillbox-bench-prepare-step-');
+  let written = 0;
+  try {
+    for (const size of sizes) {
+      await addGeneratedSkills(root, written, size);
+      written = size;
+      const currentRepository = await current.repository.FsSkillRepository.open({ roots: [root] });
+      const baselineRepository = await baseline?.repository.FsSkillRepository.open({ roots: [root] });
       for (const budget of budgets) {
         const budgetLabel = budget === undefined ? 'none' : `${budget.tokens} tokens`;
-        const tasks: Record<string, () => Promise<unknown>> = { current: await stepOf(current, root, budget) };
-        if (baseline) tasks.baseline = await stepOf(baseline, root, budget);
+        const tasks: Record<string, () => Promise<unknown>> = {
+          current: await stepOf(current, currentRepository, budget),
+        };
+        if (baseline && baselineRepository) tasks.baseline = await stepOf(baseline, baselineRepository, budget);
         // The old code's budgeted step took seconds at 50,000 skills: fewer rounds there.
         const runs = baseline && size >= 10_000 ? 3 : quick ? 15 : 25;
         const times = await interleavedTimes(tasks, runs, 1);
@@ -138,8 +151,8 @@ export async function run(): Promise<void> {
           });
         }
       }
-    } finally {
-      await rm(root, { recursive: true, force: true });
     }
+  } finally {
+    await rm(root, { recursive: true, force: true });
   }
 }

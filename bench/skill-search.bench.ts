@@ -129,7 +129,9 @@ async function scale(base: readonly SkillSummary[]): Promise<void> {
   console.log('  skills  engine      rounds  build ms   heap MB   query p50 ms  query p95 ms  one change ms');
   for (const size of sizes) {
     const library = scaledLibrary(base, size);
-    const rounds = size >= 100000 ? 2 : quick ? 3 : 5;
+    // Each round at 10,000 skills builds both indexes and runs every query (seconds on a shared
+    // machine): --quick takes two rounds there.
+    const rounds = size >= 100000 ? 2 : quick ? (size >= 10000 ? 2 : 3) : 5;
     const names = Object.keys(engines);
     const samples = Object.fromEntries(
       names.map((name) => [name, { builds: [], heap: [], queries: [], changes: [] } as ScaleSamples]),
