@@ -45,6 +45,12 @@ describe.runIf(process.platform === 'linux')('measureTree', () => {
     expect(usage).toEqual({ bytes: expected, files: 5 });
   });
 
+  it('counts a workspace removed before the walk began as empty instead of throwing', async () => {
+    // A quota watch whose timer fires as the workspace is being removed walks a root that is gone;
+    // a throw there was an unhandled rejection of the watch's timer.
+    await expect(measureTree(path.join(scratch, 'removed'), unlimited)).resolves.toEqual({ bytes: 0, files: 0 });
+  });
+
   it('stops at the first limit passed', async () => {
     for (let index = 0; index < 50; index += 1) await writeFile(path.join(root, `f${index}`), 'x');
     expect(await measureTree(root, { maxBytes: Infinity, maxFiles: 10 })).toEqual({

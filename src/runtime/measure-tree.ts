@@ -49,8 +49,15 @@ export async function measureTree(root: string, limits: WorkspaceSizeLimits): Pr
     ...(last === undefined ? [] : [last]),
   ];
   try {
-    // The root is the host's own real path: nothing can be swapped in for it.
-    const rootStats = lstatSync(root);
+    // The root is the host's own real path: nothing can be swapped in for it. A root that is gone
+    // (the workspace removed while a watch was on its way) holds nothing; any other error leaves
+    // its size unknown, and unknown is not taken for empty.
+    let rootStats: Stats;
+    try {
+      rootStats = lstatSync(root);
+    } catch (error) {
+      return goneMeanwhile(error) ? usage : refuse([], error);
+    }
     if (!searchable(rootStats)) repairFolder(root, root, rootStats);
     const opened = openFolder(root, '', 0, undefined);
     if ('error' in opened) return refuse([], opened.error);

@@ -59,7 +59,15 @@ export function watchWorkspaceQuota(
   const check = async (): Promise<void> => {
     if (stopped) return;
     const started = performance.now();
-    const usage = await measureWorkspace(files, limits);
+    let usage: WorkspaceUsage;
+    try {
+      usage = await measureWorkspace(files, limits);
+    } catch {
+      // A walk that failed outright (not a folder it could not read, which counts as over the
+      // limit): measured again at the next turn, never left as an unhandled rejection of a timer.
+      if (!stopped) schedule(watchIntervalMs);
+      return;
+    }
     if (stopped) return;
     if (usage.exceeded !== undefined) {
       stopped = true;
