@@ -1,10 +1,7 @@
 import { spawn } from 'node:child_process';
 import { bubblewrapArguments } from './bubblewrap-arguments.js';
 import { RunCgroup } from './run-cgroup.js';
-import { SANDBOX_PRELUDE_PROGRAM_PATH } from './sandbox-prelude-program.js';
-
-/** What `sandbox-prelude --protocol` prints (sandbox-prelude-program.ts checks the same line on the host). */
-const PROTOCOL_LINE = 'skillbox-sandbox-prelude 2\n';
+import { PRELUDE_PROTOCOL_LINE, SANDBOX_PRELUDE_PROGRAM_PATH } from './sandbox-prelude-program.js';
 
 const answers = new Map<string, Promise<boolean>>();
 
@@ -61,7 +58,7 @@ async function askOnce(bubblewrapPath: string, preludeHostPath: string): Promise
         stdout += chunk;
       });
       child.on('error', () => resolve(false));
-      child.on('close', (code) => resolve(code === 0 && stdout === PROTOCOL_LINE));
+      child.on('close', (code) => resolve(code === 0 && stdout === PRELUDE_PROTOCOL_LINE));
     });
   } finally {
     await cgroup.release();

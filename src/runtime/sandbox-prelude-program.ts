@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 export const SANDBOX_PRELUDE_PROGRAM_PATH = '/run/skillbox-prelude';
 
 /** What `sandbox-prelude --protocol` prints: the argument layout preludeArguments writes for it. */
-const PROTOCOL_LINE = 'skillbox-sandbox-prelude 2\n';
+export const PRELUDE_PROTOCOL_LINE = 'skillbox-sandbox-prelude 2\n';
 
 /**
  * Set to `shell` to keep the shell preludes even where the compiled one exists (to compare the two,
@@ -49,5 +49,5 @@ function check(path: string): string | undefined {
   // 0o022: writable by group or others.
   if (!stats.isFile() || !ownerTrusted || (stats.mode & 0o022) !== 0) return undefined;
   const result = spawnSync(path, ['--protocol'], { env: {}, encoding: 'utf8', timeout: 5_000 });
-  return result.status === 0 && result.stdout === PROTOCOL_LINE ? path : undefined;
+  return result.status === 0 && result.stdout === PRELUDE_PROTOCOL_LINE ? path : undefined;
 }
