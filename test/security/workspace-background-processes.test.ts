@@ -2,8 +2,6 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFsSkillRepository } from '../../src/repository/fs-skill-repository.js';
 import { SandboxRuntime } from '../../src/runtime/sandbox-runtime.js';
@@ -13,6 +11,7 @@ import type { ExecutionToolsOptions } from '../../src/workspace/tools/execution-
 import { createExecutionTools } from '../../src/workspace/tools/execution-tools.js';
 import type { ProcessPollResult } from '../../src/workspace/tools/process-result.js';
 import { createWorkspaceManager, type WorkspaceManager } from '../../src/workspace/workspace-manager.js';
+import { retainedBytes } from '../support/retained-memory.js';
 import { sandboxWorks } from '../support/services.js';
 
 /** Host processes whose command line contains `token`: what a background process left running. */
@@ -151,20 +150,11 @@ describe.runIf(sandboxWorks)('background processes: attacks on their limits and 
     // that kept it would show a hundred megabytes and one that drops it shows the buffer. (Measuring
     // during the flood counted chunks read between the collection and the reading, tens of
     // megabytes on a loaded machine.)
-    setFlagsFromString('--expose-gc');
-    const collect = runInNewContext('gc') as () => void;
-    collect();
-    const before = process.memoryUsage();
+    const before = await retainedBytes();
     const flood = await setup.start('yes flood-0719 | head -c 100000000', 'flood');
     expect(await eventually(() => hostProcessesWith('flood-0719').length === 0, 60_000)).toBe(true);
     await new Promise((resolve) => setTimeout(resolve, 200));
-    // V8 frees dead array buffers on a background thread after a collection: a second collection,
-    // a turn later, finds the first one's done.
-    collect();
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    collect();
-    const after = process.memoryUsage();
-    const grown = after.arrayBuffers - before.arrayBuffers + (after.heapUsed - before.heapUsed);
+    const grown = (await retainedBytes()) - before;
     const polled = await setup.call('workspace_poll', { process_id: flood.process_id, yield_ms: 5000 }, 'flood');
     expect(polled.status).toBe('exited');
     expect(Buffer.byteLength(polled.stdout)).toBeLessThanOrEqual(64 * 1024);
