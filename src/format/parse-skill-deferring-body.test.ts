@@ -4,18 +4,19 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { corpusRoot, hasCorpus } from '../../test/support/corpus.js';
 import { parseSkillMarkdown, parseSkillMarkdownDeferringBody } from './parse-skill.js';
+import type { ParsedSkill } from './types.js';
 
-/** Both parses of the same bytes, as plain data (reading every field, the deferred ones included). */
+/** Both parses of the same bytes, as plain data (the deferred one completed). */
 function bothParses(bytes: Buffer, folderName = 'demo'): [unknown, unknown] {
-  const outcome = (parse: () => unknown) => {
+  const outcome = (parse: () => ParsedSkill) => {
     try {
-      return { parsed: structuredClone({ ...(parse() as object) }) };
+      return { parsed: structuredClone(parse()) };
     } catch (error) {
       return { error: (error as Error).message, line: (error as { line?: number }).line };
     }
   };
   return [
-    outcome(() => parseSkillMarkdownDeferringBody(bytes, { file: '/s/SKILL.md', folderName })),
+    outcome(() => parseSkillMarkdownDeferringBody(bytes, { file: '/s/SKILL.md', folderName }).complete()),
     outcome(() => parseSkillMarkdown(bytes, { file: '/s/SKILL.md', folderName })),
   ];
 }
@@ -96,11 +97,32 @@ describe('parseSkillMarkdownDeferringBody', () => {
     );
   });
 
-  it('keeps a value assigned to a deferred field', () => {
-    const parsed = parseSkillMarkdownDeferringBody(Buffer.from('---\nname: demo\ndescription: d\n---\nBody\n'));
-    parsed.body = 'replaced';
-    expect(parsed.body).toBe('replaced');
-    expect(parsed.tools).toEqual([]);
+  it('reads the body only when completed, and then once', () => {
+    const bytes = Buffer.from('---\nname: demo\ndescription: d\n---\nBody\nTools:\n- a\n');
+    const deferred = parseSkillMarkdownDeferringBody(bytes);
+    expect([deferred.name, deferred.description]).toEqual(['demo', 'd']);
+    // Bytes changed after the parse show up: the body was not decoded before complete().
+    bytes.write('Feet', bytes.indexOf('Body'));
+    const completed = deferred.complete();
+    expect(completed.body).toBe('Feet\nTools:\n- a');
+    expect(completed.tools).toEqual(['a']);
+    expect(deferred.complete()).toBe(completed);
+  });
+
+  it('renames: the new name, earlier warnings escaped, the rename warning last', () => {
+    const deferred = parseSkillMarkdownDeferringBody(Buffer.from('---\nname: Bad_Name\ndescription: d\n---\nBody\n'), {
+      folderName: 'bad-name',
+    });
+    const renamed = deferred.renamed('bad-name', 'renamed', (text) => `<${text}>`);
+    expect(renamed.name).toBe('bad-name');
+    const original = deferred.complete();
+    expect(original.name).toBe('Bad_Name');
+    expect(renamed.complete()).toEqual({
+      ...original,
+      name: 'bad-name',
+      warnings: [...original.warnings.map((text) => `<${text}>`), 'renamed'],
+    });
+    expect(original.warnings.length).toBeGreaterThan(0);
   });
 
   describe.runIf(hasCorpus)('on the corpus', () => {

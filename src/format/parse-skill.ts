@@ -195,94 +195,107 @@ export function parseSkillMarkdownWithFullYaml(
 }
 
 /**
+ * A SKILL.md parsed for a listing: `name`, `description` and `frontmatter` are read now, and the
+ * rest of parseSkillMarkdown's result (`body`, `tools`, `bodyStartLine`, `warnings`) is worked out
+ * from the kept bytes by `complete()`, once. A class rather than a ParsedSkill with accessors: an
+ * object literal with getters and setters made eight closures and a slow object per skill, which
+ * cost a cold corpus listing more than reading the files did (docs/benchmarks.md, "Cold
+ * discovery, fifth pass"). The bytes must not change while this is kept.
+ */
+export class DeferredSkillParse {
+  readonly name: string;
+  readonly description: string;
+  readonly frontmatter: Record<string, unknown>;
+  private readonly bytes: Buffer | undefined;
+  private readonly eager: ParsedSkill;
+  private readonly rules: PendingRuleWarnings | undefined;
+  private readonly rename: SkillRename | undefined;
+  private completed: ParsedSkill | undefined;
+
+  /** `rules` undefined: `eager` is already the whole parse (a file the fast path could not cut). */
+  constructor(
+    eager: ParsedSkill,
+    bytes: Buffer | undefined,
+    rules: PendingRuleWarnings | undefined,
+    rename?: SkillRename,
+  ) {
+    this.name = rename?.name ?? eager.name;
+    this.description = eager.description;
+    this.frontmatter = eager.frontmatter;
+    this.eager = eager;
+    this.bytes = bytes;
+    this.rules = rules;
+    this.rename = rename;
+  }
+
+  /**
+   * The same parse under another name, `warning` added after the others and every earlier warning
+   * passed through `escapeWarning` (it may quote the name being replaced).
+   */
+  renamed(name: string, warning: string, escapeWarning: (text: string) => string): DeferredSkillParse {
+    return new DeferredSkillParse(this.eager, this.bytes, this.rules, { name, warning, escapeWarning });
+  }
+
+  /** What parseSkillMarkdown gives for the same bytes (with the rename applied); the same object every time. */
+  complete(): ParsedSkill {
+    if (this.completed !== undefined) return this.completed;
+    let parsed = this.eager;
+    if (this.rules !== undefined && this.bytes !== undefined) {
+      const whole = splitFrontmatter(this.bytes.toString('utf8'));
+      const rules = this.rules;
+      parsed = {
+        ...parsed,
+        body: whole.body,
+        tools: parseToolsSection(whole.body),
+        bodyStartLine: whole.bodyStartLine,
+        warnings: [
+          ...(isUtf8(this.bytes) ? [] : [invalidUtf8Warning]),
+          ...parsed.warnings.slice(0, rules.at),
+          ...ruleWarnings(rules),
+          ...parsed.warnings.slice(rules.at),
+        ],
+      };
+    }
+    if (this.rename !== undefined) {
+      const { name, warning, escapeWarning } = this.rename;
+      parsed = { ...parsed, name, warnings: [...parsed.warnings.map(escapeWarning), warning] };
+    }
+    this.completed = parsed;
+    return parsed;
+  }
+}
+
+interface SkillRename {
+  name: string;
+  warning: string;
+  escapeWarning: (text: string) => string;
+}
+
+/**
  * parseSkillMarkdown for a repository that lists many skills and opens few: only the bytes up to
- * the frontmatter's closing line are decoded and read now, and `body`, `tools`, `bodyStartLine`
- * and `warnings` are worked out the first time one of them is read. The result is the same as
- * parseSkillMarkdown's (the same fields, warnings in the same order, and errors). Why: the
- * frontmatter is a few percent of a real SKILL.md (244 KB of 6.4 MB in the corpus), and decoding
- * every body, scanning it for a `Tools:` section and checking every file for invalid UTF-8 was
+ * the frontmatter's closing line are decoded and read now; see DeferredSkillParse. `complete()`
+ * gives the same result as parseSkillMarkdown (the same fields, warnings in the same order), and
+ * the same errors are thrown here. Why: the frontmatter is a few percent of a real SKILL.md (244
+ * KB of 6.4 MB in the corpus), and decoding every body, scanning it for a `Tools:` section,
+ * checking every file for invalid UTF-8 and applying the specification's rules to every skill was
  * most of a cold listing's parsing.
  */
-export function parseSkillMarkdownDeferringBody(input: Uint8Array, options: ParseSkillOptions = {}): ParsedSkill {
+export function parseSkillMarkdownDeferringBody(
+  input: Uint8Array,
+  options: ParseSkillOptions = {},
+): DeferredSkillParse {
   const bytes = Buffer.isBuffer(input) ? input : Buffer.from(input.buffer, input.byteOffset, input.byteLength);
   const headEnd = frontmatterEnd(bytes);
-  if (headEnd === undefined) return parseSkillMarkdown(bytes, options);
+  if (headEnd === undefined) return new DeferredSkillParse(parseSkillMarkdown(bytes, options), undefined, undefined);
   // Cut at a line break, the head decodes exactly as the start of the whole file does.
   const split = splitFrontmatter(bytes.toString('utf8', 0, headEnd));
-  if (split.kind !== 'closed') return parseSkillMarkdown(bytes, options);
-  let rest: Pick<ParsedSkill, 'body' | 'tools' | 'bodyStartLine'> | undefined;
-  const restOfFile = () => {
-    if (rest === undefined) {
-      const whole = splitFrontmatter(bytes.toString('utf8'));
-      rest = { body: whole.body, tools: parseToolsSection(whole.body), bodyStartLine: whole.bodyStartLine };
-    }
-    return rest;
-  };
-  let rules: PendingRuleWarnings | undefined;
-  const eager = parseSplit(
-    split,
-    false,
-    options,
-    'fast-when-simple',
-    { body: '', tools: [], bodyStartLine: 0 },
-    (pending) => {
-      rules = pending;
-    },
-  );
-  // The warnings wait too: checking the whole file for invalid UTF-8 and the specification's rules
-  // for every skill were a fifth of a cold listing's parsing, and only `get()` shows them. They are
-  // the eager parse's warnings, in its order, worked out once on first read.
-  let warnings: string[] | undefined;
-  const allWarnings = (): string[] => {
-    if (warnings === undefined) {
-      const pending = rules as PendingRuleWarnings;
-      warnings = [
-        ...(isUtf8(bytes) ? [] : [invalidUtf8Warning]),
-        ...eager.warnings.slice(0, pending.at),
-        ...ruleWarnings(pending),
-        ...eager.warnings.slice(pending.at),
-      ];
-    }
-    return warnings;
-  };
-  // Accessors written in an object literal, not added by Object.defineProperty: three runtime
-  // calls per skill (and an object turned into a slow dictionary) were a tenth of a cold listing.
-  // A write replaces the accessor with the plain value, as it would on the eager parse's object.
-  const parsed: ParsedSkill = {
-    name: eager.name,
-    description: eager.description,
-    get body() {
-      return restOfFile().body;
-    },
-    set body(value) {
-      Object.defineProperty(parsed, 'body', { value, enumerable: true, configurable: true, writable: true });
-    },
-    get tools() {
-      return restOfFile().tools;
-    },
-    set tools(value) {
-      Object.defineProperty(parsed, 'tools', { value, enumerable: true, configurable: true, writable: true });
-    },
-    allowedTools: eager.allowedTools,
-    frontmatter: eager.frontmatter,
-    get bodyStartLine() {
-      return restOfFile().bodyStartLine;
-    },
-    set bodyStartLine(value) {
-      Object.defineProperty(parsed, 'bodyStartLine', { value, enumerable: true, configurable: true, writable: true });
-    },
-    get warnings() {
-      return allWarnings();
-    },
-    set warnings(value) {
-      Object.defineProperty(parsed, 'warnings', { value, enumerable: true, configurable: true, writable: true });
-    },
-  };
-  if (Object.hasOwn(eager, 'license')) parsed.license = eager.license;
-  if (Object.hasOwn(eager, 'compatibility')) parsed.compatibility = eager.compatibility;
-  if (Object.hasOwn(eager, 'metadata')) parsed.metadata = eager.metadata;
-  return parsed;
+  if (split.kind !== 'closed') return new DeferredSkillParse(parseSkillMarkdown(bytes, options), undefined, undefined);
+  const pending: PendingRuleWarnings[] = [];
+  const eager = parseSplit(split, false, options, 'fast-when-simple', emptyRest, pending);
+  return new DeferredSkillParse(eager, bytes, pending[0]);
 }
+
+const emptyRest: Pick<ParsedSkill, 'body' | 'tools' | 'bodyStartLine'> = { body: '', tools: [], bodyStartLine: 0 };
 
 /**
  * Where the frontmatter's closing delimiter line ends (its line break, or the end of the file):
@@ -368,7 +381,8 @@ function parseSplit(
   options: ParseSkillOptions,
   yamlReading: 'fast-when-simple' | 'full-yaml',
   rest: Pick<ParsedSkill, 'body' | 'tools' | 'bodyStartLine'> | undefined,
-  pendingRules?: (pending: PendingRuleWarnings) => void,
+  /** When given, the specification's rules are not applied now: what they need is pushed here instead. */
+  pendingRules?: PendingRuleWarnings[],
 ): ParsedSkill {
   const { file, folderName } = options;
   const warnings: string[] = [];
@@ -402,7 +416,7 @@ function parseSplit(
 
   const rules: PendingRuleWarnings = { at: warnings.length, asWritten, folderName };
   if (pendingRules === undefined) warnings.push(...ruleWarnings(rules));
-  else pendingRules(rules);
+  else pendingRules.push(rules);
 
   const rawName = asWritten.name;
   let name: string;

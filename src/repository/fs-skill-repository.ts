@@ -4,8 +4,7 @@ import { basename, join, relative, sep } from 'node:path';
 import { validateOptions } from '../config/validate-options.js';
 import { SkillParseError } from '../format/errors.js';
 import { normalizeSkillName } from '../format/frontmatter-rules.js';
-import { parseSkillMarkdownDeferringBody } from '../format/parse-skill.js';
-import type { ParsedSkill } from '../format/types.js';
+import { type DeferredSkillParse, parseSkillMarkdownDeferringBody } from '../format/parse-skill.js';
 import { type BundledFileRule, createBundledFileRule, isSkippedFolderName } from './bundled-file-rule.js';
 import { normalizeBundledPath } from './bundled-path.js';
 import { compareNames } from './compare-names.js';
@@ -124,7 +123,7 @@ interface IndexedFolder extends FoundSkillFolder {
   root: string;
 }
 
-type LoadOutcome = { parsed: ParsedSkill } | { reason: string };
+type LoadOutcome = { parsed: DeferredSkillParse } | { reason: string };
 
 interface CacheEntry {
   signature: string;
@@ -133,7 +132,7 @@ interface CacheEntry {
 
 interface LoadedSkill {
   indexed: IndexedFolder;
-  parsed: ParsedSkill;
+  parsed: DeferredSkillParse;
   signature: string;
   summary: SkillSummary;
 }
@@ -179,7 +178,7 @@ function reasonOf(error: unknown): string {
  * folder name with a warning naming the file; when the folder name is not usable either, the skill
  * is skipped.
  */
-function withSafeName(parsed: ParsedSkill, file: string, folderName: string): LoadOutcome {
+function withSafeName(parsed: DeferredSkillParse, file: string, folderName: string): LoadOutcome {
   const problem = skillNameProblem(parsed.name);
   if (problem === undefined) return { parsed };
   const shown = `"${escapeUnsafeCharacters(parsed.name)}"`;
@@ -191,14 +190,11 @@ function withSafeName(parsed: ParsedSkill, file: string, folderName: string): Lo
     };
   }
   return {
-    parsed: {
-      ...parsed,
-      name: fallback,
-      warnings: [
-        ...parsed.warnings.map(escapeUnsafeCharacters),
-        `${file}: the frontmatter name ${shown} ${problem}, so the folder name "${fallback}" is used instead`,
-      ],
-    },
+    parsed: parsed.renamed(
+      fallback,
+      `${file}: the frontmatter name ${shown} ${problem}, so the folder name "${fallback}" is used instead`,
+      escapeUnsafeCharacters,
+    ),
   };
 }
 
@@ -507,7 +503,8 @@ export class FsSkillRepository implements SkillRepository {
   }
 
   async get(name: string): Promise<Skill> {
-    const { parsed, summary, indexed } = await this.#winner(name);
+    const { parsed: deferred, summary, indexed } = await this.#winner(name);
+    const parsed = deferred.complete();
     const listing = await this.#files(name, indexed.folder);
     const nested = this.#nestedSkillFolders(indexed);
     const skill: Skill = {
