@@ -87,10 +87,24 @@ export function createBundledFileRule(
   option = 'deniedFileNames',
   component = 'createBundledFileRule',
 ): BundledFileRule {
+  // Most repositories use the defaults: one shared rule, checked and compiled once per process.
+  if (deniedFileNames === defaultDeniedFileNames) {
+    defaultRule ??= ruleFor(defaultDeniedFileNames);
+    return defaultRule;
+  }
   validateOptions(component, z.object({ [option]: deniedFileNamesSchema }), { [option]: deniedFileNames });
-  const patterns = deniedFileNames.map((pattern) => ({ pattern, expression: patternExpression(pattern) }));
-  const deniedPattern = (name: string): string | undefined =>
-    patterns.find(({ expression }) => expression.test(name))?.pattern;
+  return ruleFor(deniedFileNames);
+}
+
+let defaultRule: BundledFileRule | undefined;
+
+function ruleFor(deniedFileNames: readonly string[]): BundledFileRule {
+  // Compiled on first use: a listing never asks, and a repository is often made only to list.
+  let patterns: { pattern: string; expression: RegExp }[] | undefined;
+  const deniedPattern = (name: string): string | undefined => {
+    patterns ??= deniedFileNames.map((pattern) => ({ pattern, expression: patternExpression(pattern) }));
+    return patterns.find(({ expression }) => expression.test(name))?.pattern;
+  };
   return {
     deniedFileNames: Object.freeze([...deniedFileNames]),
     refusalOf(relativePath) {
