@@ -145,13 +145,13 @@ function readFrontmatterYaml(split: ClosedSplit, file: string | undefined, warni
  * including the colon fallback when that is all it needs; undefined sends it to the YAML library.
  */
 function readSimpleFrontmatterFast(split: ClosedSplit, warnings: string[]): FrontmatterReading | undefined {
-  let reading = readSimpleFrontmatter(split.yaml);
+  let reading = readSimpleFrontmatter(split.yaml, split.yamlStartLine);
   let repaired: QuotedColonValue[] = [];
   if (reading?.kind === 'colon-values') {
     // The YAML library refuses such a value, so its first parse would fail and the repaired text be read.
     const repair = quoteColonValues(split.yaml);
     if (repair.quoted.length === 0) return undefined;
-    reading = readSimpleFrontmatter(repair.yaml);
+    reading = readSimpleFrontmatter(repair.yaml, split.yamlStartLine);
     repaired = repair.quoted;
   }
   if (reading?.kind !== 'read') return undefined;
@@ -166,9 +166,7 @@ function readSimpleFrontmatterFast(split: ClosedSplit, warnings: string[]): Fron
   }
   // `written.metadata` is its own object, as the YAML path gives: changing it does not change `frontmatter`.
   if (isPlainRecord(reading.written.metadata)) asWritten.metadata = reading.written.metadata;
-  const keyLines = new Map<string, number>();
-  for (const [key, line] of reading.keyLines) keyLines.set(key, line + split.yamlStartLine - 1);
-  return { frontmatter, asWritten, keyLines };
+  return { frontmatter, asWritten, keyLines: reading.keyLines };
 }
 
 /**

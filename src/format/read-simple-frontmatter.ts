@@ -31,7 +31,7 @@ export interface SimpleFrontmatter {
    * (copies), which is what the YAML path keeps.
    */
   written: Record<string, unknown>;
-  /** 1-based line (within the YAML text) of each top-level key. */
+  /** 1-based line of each top-level key: within the YAML text, plus `firstLine - 1` when given. */
   keyLines: Map<string, number>;
 }
 
@@ -280,7 +280,10 @@ class SimpleFrontmatterReader {
   private index = 0;
   sawColonValue = false;
 
-  constructor(private readonly lines: readonly string[]) {}
+  constructor(
+    private readonly lines: readonly string[],
+    private readonly lineOffset: number,
+  ) {}
 
   /** Index of the next line that is not blank or a comment (lines.length when there is none). */
   private nextContentLine(): number {
@@ -319,7 +322,7 @@ class SimpleFrontmatterReader {
       const entry = readKeyLine(line, indent);
       if (entry === undefined || Object.hasOwn(value, entry.key)) return undefined;
       this.index = next + 1;
-      keyLines?.set(entry.key, this.index);
+      keyLines?.set(entry.key, this.index + this.lineOffset);
       const item = entry.rest === '' ? this.readNested(indent, depth) : this.readValue(entry.rest, indent);
       if (item === undefined) return undefined;
       value[entry.key] = item.value;
@@ -485,10 +488,11 @@ function foldLines(lines: readonly string[]): string {
 /**
  * Reads `yaml` (LF line ends) if it has the simple shape. Returns the mapping, `colon-values` when
  * the only thing outside the shape is plain values holding `: `, or undefined for the full parser.
+ * `firstLine` is the line of the file the YAML starts on, so `keyLines` are the file's lines.
  */
-export function readSimpleFrontmatter(yaml: string): SimpleFrontmatter | ColonValuesFound | undefined {
+export function readSimpleFrontmatter(yaml: string, firstLine = 1): SimpleFrontmatter | ColonValuesFound | undefined {
   if (unusualOrSurrogate.test(yaml) && unusualCharacter.test(yaml)) return undefined;
-  const reader = new SimpleFrontmatterReader(yaml.split('\n'));
+  const reader = new SimpleFrontmatterReader(yaml.split('\n'), firstLine - 1);
   const result = reader.read();
   if (result === undefined) return undefined;
   return reader.sawColonValue ? colonValues : result;
