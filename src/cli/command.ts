@@ -21,8 +21,6 @@ export interface CliIo {
 
 export interface CliCommand {
   name: string;
-  /** One line for `skillbox help`. */
-  summary: string;
   /** Full usage text printed by `skillbox help NAME` and on argument errors. */
   usage: string;
   /** Returns the process exit code. Throw CliUsageError for bad arguments. */

@@ -29,7 +29,9 @@ const version = (
 
 describe('skillbox help and version', () => {
   it('answers --help and -h on every subcommand with its usage on stdout and exit 0, whatever else is given', async () => {
-    for (const command of commands) {
+    for (const entry of commands) {
+      const command = await entry.load();
+      expect(command.name).toBe(entry.name);
       for (const flag of ['--help', '-h']) {
         // Other arguments, even bad ones, do not matter once help is asked for.
         const result = await run([command.name, '--root', '/no/such/folder', flag, '--bogus']);

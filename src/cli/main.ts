@@ -70,8 +70,8 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
       io.stdout(helpText());
       return 0;
     }
-    const command = commands.find((candidate) => candidate.name === topic);
-    if (!command) {
+    const entry = commands.find((candidate) => candidate.name === topic);
+    if (!entry) {
       io.stderr(
         `skillbox help: unknown command "${topic}".${didYouMean(
           topic,
@@ -80,20 +80,21 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
       );
       return 2;
     }
-    io.stdout(`${command.usage.trimEnd()}\n`);
+    io.stdout(`${(await entry.load()).usage.trimEnd()}\n`);
     return 0;
   }
   if (name === '--version' || name === '-v' || name === 'version') {
     io.stdout(`${readPackageVersion()}\n`);
     return 0;
   }
-  const command = commands.find((candidate) => candidate.name === name);
-  if (!command) {
+  const entry = commands.find((candidate) => candidate.name === name);
+  if (!entry) {
     const what = name.startsWith('-') ? `unknown option ${name}` : `unknown command "${name}"`;
     const names = name.startsWith('-') ? ['--help', '--version'] : commands.map((candidate) => candidate.name);
     io.stderr(`skillbox: ${what}.${didYouMean(name, names)}\n\n${helpText()}`);
     return 2;
   }
+  const command = await entry.load();
   if (asksForHelp(rest)) {
     io.stdout(`${command.usage.trimEnd()}\n`);
     return 0;

@@ -74,7 +74,6 @@ async function run(args: string[], io: CliIo): Promise<number> {
 
 export const addCommand: CliCommand = {
   name: 'add',
-  summary: 'install skills from a source into ./.agents/skills and skills-lock.json',
   usage,
   run,
 };

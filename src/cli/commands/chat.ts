@@ -455,7 +455,6 @@ async function run(args: string[], io: CliIo): Promise<number> {
 
 export const chatCommand: CliCommand = {
   name: 'chat',
-  summary: 'chat with an agent that uses the skills (any OpenAI-compatible endpoint)',
   usage,
   run,
 };

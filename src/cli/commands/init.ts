@@ -33,7 +33,6 @@ async function run(args: string[], io: CliIo): Promise<number> {
 
 export const initCommand: CliCommand = {
   name: 'init',
-  summary: 'create a new skill folder with a valid SKILL.md',
   usage,
   run,
 };

@@ -53,7 +53,6 @@ async function run(args: string[], io: CliIo): Promise<number> {
 
 export const installCommand: CliCommand = {
   name: 'install',
-  summary: 'install the skills skills-lock.json lists (--frozen: exactly as locked)',
   usage,
   run,
 };

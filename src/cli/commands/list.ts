@@ -276,7 +276,6 @@ async function listSkills(
 
 export const listCommand: CliCommand = {
   name: 'list',
-  summary: 'list the skills under the roots, with skipped and shadowed ones',
   usage,
   run,
 };

@@ -218,7 +218,6 @@ async function run(args: string[], io: CliIo): Promise<number> {
 
 export const mcpCommand: CliCommand = {
   name: 'mcp',
-  summary: 'serve the skills to an MCP client over stdio',
   usage,
   run,
 };

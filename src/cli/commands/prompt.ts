@@ -90,7 +90,6 @@ async function run(args: string[], io: CliIo): Promise<number> {
 
 export const promptCommand: CliCommand = {
   name: 'prompt',
-  summary: 'print the skills catalog exactly as the model receives it',
   usage,
   run,
 };

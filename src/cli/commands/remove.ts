@@ -34,7 +34,6 @@ async function run(args: string[], io: CliIo): Promise<number> {
 
 export const removeCommand: CliCommand = {
   name: 'remove',
-  summary: 'delete installed skills and their lock entries',
   usage,
   run,
 };

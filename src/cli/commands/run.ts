@@ -209,7 +209,6 @@ async function run(args: string[], io: CliIo): Promise<number> {
 
 export const runCommand: CliCommand = {
   name: 'run',
-  summary: 'Run a skill command in a fresh sandboxed workspace and print the result as JSON',
   usage,
   run,
 };

@@ -41,7 +41,6 @@ async function run(args: string[], io: CliIo): Promise<number> {
 
 export const scanCommand: CliCommand = {
   name: 'scan',
-  summary: 'list what a reviewer must see in a skill before it runs',
   usage,
   run,
 };

@@ -47,7 +47,6 @@ async function run(args: string[], io: CliIo): Promise<number> {
 
 export const searchCommand: CliCommand = {
   name: 'search',
-  summary: 'search the sources that have a catalogue',
   usage,
   run,
 };

@@ -63,7 +63,6 @@ async function run(args: string[], io: CliIo): Promise<number> {
 
 export const showCommand: CliCommand = {
   name: 'show',
-  summary: "print a skill's body or one of its bundled files",
   usage,
   run,
 };

@@ -140,7 +140,6 @@ async function run(args: string[], io: CliIo): Promise<number> {
 
 export const tokensCommand: CliCommand = {
   name: 'tokens',
-  summary: 'measure catalog, body and doc tokens (o200k) and what progressive disclosure saves',
   usage,
   run,
 };

@@ -50,7 +50,6 @@ async function run(args: string[], io: CliIo): Promise<number> {
 
 export const updateCommand: CliCommand = {
   name: 'update',
-  summary: 'reinstall locked skills whose source changed',
   usage,
   run,
 };

@@ -77,7 +77,6 @@ async function run(args: string[], io: CliIo): Promise<number> {
 
 export const validateCommand: CliCommand = {
   name: 'validate',
-  summary: 'check skills strictly against the Agent Skills specification',
   usage,
   run,
 };

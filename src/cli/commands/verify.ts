@@ -47,7 +47,6 @@ async function run(args: string[], io: CliIo): Promise<number> {
 
 export const verifyCommand: CliCommand = {
   name: 'verify',
-  summary: 'list every difference between installed skills and skills-lock.json',
   usage,
   run,
 };
