@@ -102,7 +102,11 @@ function checkStateDelta(delta: unknown, index: number): StateDelta {
     throw new SessionInputError(eventArgument(index, 'stateDelta'), 'must be an object of string or null values');
   // A copy, built while checking: the stored event must not change when the caller's object does.
   const copy: StateDelta = {};
-  for (const [key, value] of Object.entries(delta)) {
+  // for...in with an own-property check gives Object.entries' keys in its order, without the array
+  // of pairs it makes: a tenth of preparing a typical event went to the two such calls here.
+  for (const key in delta) {
+    if (!Object.hasOwn(delta, key)) continue;
+    const value = delta[key];
     if (key === '' || loneSurrogate.test(key)) checkStateKey(key, eventArgument(index, 'stateDelta'));
     if (typeof value !== 'string' && value !== null) {
       throw new SessionInputError(
@@ -173,7 +177,8 @@ function prepareEvent(input: unknown, index: number, version: number, now: numbe
   if (!isPlainObject(input))
     throw new SessionInputError(eventArgument(index), 'must be an object { author, type, content?, stateDelta?, ... }');
   for (const field in input) {
-    if (Object.hasOwn(input, field) && !eventFields.has(field) && input[field] !== undefined) {
+    // The set first: every field of a valid event is in it, so the own-property check runs only for a bad one.
+    if (!eventFields.has(field) && Object.hasOwn(input, field) && input[field] !== undefined) {
       throw new SessionInputError(
         eventArgument(index, field),
         `is not an event field (known: ${[...eventFields].join(', ')}); put extra data in metadata`,
@@ -198,8 +203,9 @@ function prepareEvent(input: unknown, index: number, version: number, now: numbe
     if (!isPlainObject(raw.usage))
       throw new SessionInputError(eventArgument(index, 'usage'), 'must be an object of token counts');
     const usage: Record<string, number> = {};
-    for (const [name, count] of Object.entries(raw.usage)) {
-      if (count === undefined) continue;
+    for (const name in raw.usage) {
+      const count = raw.usage[name];
+      if (count === undefined || !Object.hasOwn(raw.usage, name)) continue;
       if (typeof count !== 'number' || !Number.isFinite(count))
         throw new SessionInputError(
           eventArgument(index, `usage.${name}`),
