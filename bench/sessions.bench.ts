@@ -1,9 +1,9 @@
 // Session stores against their bare drivers doing the same writes and reads on the same tables
 // (made by the store's own migration), interleaved batch by batch: an append (one ~700-byte event
 // with a state change, awaited, as a runner writes a turn) against the driver writing the same rows
-// in one transaction (SQLite: INSERT the event and UPDATE the session row at the version read; Redis: one MULTI of
-// RPUSH, HSET state, HSET meta, ZADD; PostgreSQL: one statement that updates the session row and
-// inserts the event), and a read of a 100-event session (and of its last 20 events) against the
+// in one transaction (SQLite: INSERT the event and UPDATE the session row at the version read;
+// Redis: one MULTI of RPUSH, HSET state, HSET meta, ZADD; PostgreSQL: one statement that updates the
+// session row and inserts the event), and a read of a 100-event session (and of its last 20 events) against the
 // driver selecting the same rows in one snapshot and parsing every event. Each floor has the
 // store's history too (its read session written in one round trip, as the store's one append of
 // 100 writes it; SQLite logs emptied before timing): a file or connection used differently before
