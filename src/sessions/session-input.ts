@@ -10,10 +10,34 @@ import type { GetSessionOptions, NewSessionEvent, SessionEvent, SessionKey, Sess
 
 export const defaultAppName = 'default';
 const maxIdLength = 256;
-// Control characters would break line-oriented tools and key encodings; nothing legitimate needs them in an id.
-const controlCharacter = /[\u0000-\u001f\u007f]/;
-// A lone UTF-16 surrogate has no UTF-8 form: Redis and the SQL drivers would store U+FFFD instead.
-const loneSurrogate = /\p{Cs}/u;
+
+/**
+ * Control characters would break line-oriented tools and key encodings; nothing legitimate needs
+ * them in an id. A loop over the code units rather than a regular expression: an append checks
+ * four ids (two of the key, the event's author and type), and the regular expression took twice
+ * as long on such short strings.
+ */
+function hasControlCharacter(value: string): boolean {
+  for (let index = 0; index < value.length; index += 1) {
+    const code = value.charCodeAt(index);
+    if (code < 0x20 || code === 0x7f) return true;
+  }
+  return false;
+}
+
+/** `String.prototype.isWellFormed` (Node 20), which the ES2023 library types do not name yet. */
+interface WellFormedCheck {
+  isWellFormed(): boolean;
+}
+
+/**
+ * A lone UTF-16 surrogate has no UTF-8 form: Redis and the SQL drivers would store U+FFFD instead.
+ * `isWellFormed` answers exactly that, natively, several times faster than matching `\p{Cs}`; an
+ * append asks it of four ids and of every key and value of its state delta.
+ */
+function hasLoneSurrogate(value: string): boolean {
+  return !(value as unknown as WellFormedCheck).isWellFormed();
+}
 
 export type NormalizedSessionKey = Required<SessionKey>;
 
@@ -28,13 +52,13 @@ function idProblem(value: unknown): string | undefined {
   if (typeof value !== 'string') return `must be a string, got ${typeof value}`;
   if (value.trim() === '') return 'must not be empty';
   if (value.length > maxIdLength) return `must be at most ${maxIdLength} characters, got ${value.length}`;
-  if (controlCharacter.test(value)) return 'must not contain control characters';
-  if (loneSurrogate.test(value)) return 'holds a lone UTF-16 surrogate, which is not valid Unicode text';
+  if (hasControlCharacter(value)) return 'must not contain control characters';
+  if (hasLoneSurrogate(value)) return 'holds a lone UTF-16 surrogate, which is not valid Unicode text';
   return undefined;
 }
 
 function checkWellFormed(value: string, argument: string): void {
-  if (loneSurrogate.test(value))
+  if (hasLoneSurrogate(value))
     throw new SessionInputError(argument, 'holds a lone UTF-16 surrogate, which is not valid Unicode text');
 }
 
@@ -80,7 +104,7 @@ export function checkGetOptions(options: GetSessionOptions | undefined): {
 function checkStateKey(key: string, argument: string): void {
   if (key === '') throw new SessionInputError(argument, 'state keys must not be empty');
   // The argument's name is built only for the error: this runs for every key of every append.
-  if (loneSurrogate.test(key)) checkWellFormed(key, `${argument}[${JSON.stringify(key)}]`);
+  if (hasLoneSurrogate(key)) checkWellFormed(key, `${argument}[${JSON.stringify(key)}]`);
 }
 
 export function checkInitialState(state: unknown): Record<string, string> {
@@ -107,14 +131,14 @@ function checkStateDelta(delta: unknown, index: number): StateDelta {
   for (const key in delta) {
     if (!Object.hasOwn(delta, key)) continue;
     const value = delta[key];
-    if (key === '' || loneSurrogate.test(key)) checkStateKey(key, eventArgument(index, 'stateDelta'));
+    if (key === '' || hasLoneSurrogate(key)) checkStateKey(key, eventArgument(index, 'stateDelta'));
     if (typeof value !== 'string' && value !== null) {
       throw new SessionInputError(
         `${eventArgument(index, 'stateDelta')}[${JSON.stringify(key)}]`,
         `must be a string or null (null deletes the key), got ${describe(value)}`,
       );
     }
-    if (value !== null && loneSurrogate.test(value))
+    if (value !== null && hasLoneSurrogate(value))
       checkWellFormed(value, `${eventArgument(index, 'stateDelta')}[${JSON.stringify(key)}]`);
     setOwn(copy, key, value);
   }
