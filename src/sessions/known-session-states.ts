@@ -22,6 +22,12 @@ const rememberedSessions = 256;
  */
 export class KnownSessionStates {
   readonly #sessions = new Map<string, KnownSession>();
+  /**
+   * The most recently remembered key. A process appending turn after turn to one session would
+   * otherwise delete and re-insert that session's entry on every append to keep it the newest,
+   * which made the Map rehash its deleted slots; it is the newest already.
+   */
+  #newest: string | undefined;
 
   static keyOf(key: NormalizedSessionKey): string {
     // A checked id holds no control character, so NUL keeps the three parts apart; JSON.stringify
@@ -34,12 +40,16 @@ export class KnownSessionStates {
   }
 
   remember(key: string, session: KnownSession): void {
-    this.#sessions.delete(key);
-    if (this.#sessions.size >= rememberedSessions) this.#sessions.delete(this.#sessions.keys().next().value!);
+    if (key !== this.#newest) {
+      this.#sessions.delete(key);
+      if (this.#sessions.size >= rememberedSessions) this.#sessions.delete(this.#sessions.keys().next().value!);
+      this.#newest = key;
+    }
     this.#sessions.set(key, session);
   }
 
   forget(key: string): void {
     this.#sessions.delete(key);
+    if (key === this.#newest) this.#newest = undefined;
   }
 }

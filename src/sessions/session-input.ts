@@ -10,10 +10,34 @@ import type { GetSessionOptions, NewSessionEvent, SessionEvent, SessionKey, Sess
 
 export const defaultAppName = 'default';
 const maxIdLength = 256;
-// Control characters would break line-oriented tools and key encodings; nothing legitimate needs them in an id.
-const controlCharacter = /[\u0000-\u001f\u007f]/;
-// A lone UTF-16 surrogate has no UTF-8 form: Redis and the SQL drivers would store U+FFFD instead.
-const loneSurrogate = /\p{Cs}/u;
+
+/**
+ * Control characters would break line-oriented tools and key encodings; nothing legitimate needs
+ * them in an id. A loop over the code units rather than a regular expression: an append checks
+ * four ids (two of the key, the event's author and type), and the regular expression took twice
+ * as long on such short strings.
+ */
+function hasControlCharacter(value: string): boolean {
+  for (let index = 0; index < value.length; index += 1) {
+    const code = value.charCodeAt(index);
+    if (code < 0x20 || code === 0x7f) return true;
+  }
+  return false;
+}
+
+/** `String.prototype.isWellFormed` (Node 20), which the ES2023 library types do not name yet. */
+interface WellFormedCheck {
+  isWellFormed(): boolean;
+}
+
+/**
+ * A lone UTF-16 surrogate has no UTF-8 form: Redis and the SQL drivers would store U+FFFD instead.
+ * `isWellFormed` answers exactly that, natively, several times faster than matching `\p{Cs}`; an
+ * append asks it of four ids and of every key and value of its state delta.
+ */
+function hasLoneSurrogate(value: string): boolean {
+  return !(value as unknown as WellFormedCheck).isWellFormed();
+}
 
 export type NormalizedSessionKey = Required<SessionKey>;
 
@@ -28,13 +52,13 @@ function idProblem(value: unknown): string | undefined {
   if (typeof value !== 'string') return `must be a string, got ${typeof value}`;
   if (value.trim() === '') return 'must not be empty';
   if (value.length > maxIdLength) return `must be at most ${maxIdLength} characters, got ${value.length}`;
-  if (controlCharacter.test(value)) return 'must not contain control characters';
-  if (loneSurrogate.test(value)) return 'holds a lone UTF-16 surrogate, which is not valid Unicode text';
+  if (hasControlCharacter(value)) return 'must not contain control characters';
+  if (hasLoneSurrogate(value)) return 'holds a lone UTF-16 surrogate, which is not valid Unicode text';
   return undefined;
 }
 
 function checkWellFormed(value: string, argument: string): void {
-  if (loneSurrogate.test(value))
+  if (hasLoneSurrogate(value))
     throw new SessionInputError(argument, 'holds a lone UTF-16 surrogate, which is not valid Unicode text');
 }
 
@@ -80,7 +104,7 @@ export function checkGetOptions(options: GetSessionOptions | undefined): {
 function checkStateKey(key: string, argument: string): void {
   if (key === '') throw new SessionInputError(argument, 'state keys must not be empty');
   // The argument's name is built only for the error: this runs for every key of every append.
-  if (loneSurrogate.test(key)) checkWellFormed(key, `${argument}[${JSON.stringify(key)}]`);
+  if (hasLoneSurrogate(key)) checkWellFormed(key, `${argument}[${JSON.stringify(key)}]`);
 }
 
 export function checkInitialState(state: unknown): Record<string, string> {
@@ -102,15 +126,19 @@ function checkStateDelta(delta: unknown, index: number): StateDelta {
     throw new SessionInputError(eventArgument(index, 'stateDelta'), 'must be an object of string or null values');
   // A copy, built while checking: the stored event must not change when the caller's object does.
   const copy: StateDelta = {};
-  for (const [key, value] of Object.entries(delta)) {
-    if (key === '' || loneSurrogate.test(key)) checkStateKey(key, eventArgument(index, 'stateDelta'));
+  // for...in with an own-property check gives Object.entries' keys in its order, without the array
+  // of pairs it makes: a tenth of preparing a typical event went to the two such calls here.
+  for (const key in delta) {
+    if (!Object.hasOwn(delta, key)) continue;
+    const value = delta[key];
+    if (key === '' || hasLoneSurrogate(key)) checkStateKey(key, eventArgument(index, 'stateDelta'));
     if (typeof value !== 'string' && value !== null) {
       throw new SessionInputError(
         `${eventArgument(index, 'stateDelta')}[${JSON.stringify(key)}]`,
         `must be a string or null (null deletes the key), got ${describe(value)}`,
       );
     }
-    if (value !== null && loneSurrogate.test(value))
+    if (value !== null && hasLoneSurrogate(value))
       checkWellFormed(value, `${eventArgument(index, 'stateDelta')}[${JSON.stringify(key)}]`);
     setOwn(copy, key, value);
   }
@@ -173,7 +201,8 @@ function prepareEvent(input: unknown, index: number, version: number, now: numbe
   if (!isPlainObject(input))
     throw new SessionInputError(eventArgument(index), 'must be an object { author, type, content?, stateDelta?, ... }');
   for (const field in input) {
-    if (Object.hasOwn(input, field) && !eventFields.has(field) && input[field] !== undefined) {
+    // The set first: every field of a valid event is in it, so the own-property check runs only for a bad one.
+    if (!eventFields.has(field) && Object.hasOwn(input, field) && input[field] !== undefined) {
       throw new SessionInputError(
         eventArgument(index, field),
         `is not an event field (known: ${[...eventFields].join(', ')}); put extra data in metadata`,
@@ -198,8 +227,9 @@ function prepareEvent(input: unknown, index: number, version: number, now: numbe
     if (!isPlainObject(raw.usage))
       throw new SessionInputError(eventArgument(index, 'usage'), 'must be an object of token counts');
     const usage: Record<string, number> = {};
-    for (const [name, count] of Object.entries(raw.usage)) {
-      if (count === undefined) continue;
+    for (const name in raw.usage) {
+      const count = raw.usage[name];
+      if (count === undefined || !Object.hasOwn(raw.usage, name)) continue;
       if (typeof count !== 'number' || !Number.isFinite(count))
         throw new SessionInputError(
           eventArgument(index, `usage.${name}`),

@@ -66,6 +66,11 @@ export class SqliteSessionStore implements SessionStore {
   readonly #database: Database.Database;
   readonly #statements;
   readonly #known = new KnownSessionStates();
+  /**
+   * Kept here rather than asked of the driver: `database.open` is a native accessor, and every
+   * call asks it before doing anything else.
+   */
+  #closed = false;
   /** Made once: better-sqlite3 builds a transaction wrapper per call otherwise, a tenth of an append's time. */
   readonly #append: Database.Transaction<
     (
@@ -275,11 +280,13 @@ export class SqliteSessionStore implements SessionStore {
   }
 
   async close(): Promise<void> {
-    if (this.#database.open) this.#database.close();
+    if (this.#closed) return;
+    this.#database.close();
+    this.#closed = true;
   }
 
   #open(): Database.Database {
-    if (!this.#database.open) throw new SessionStoreClosedError(`SqliteSessionStore "${this.path}"`);
+    if (this.#closed) throw new SessionStoreClosedError(`SqliteSessionStore "${this.path}"`);
     return this.#database;
   }
 }
