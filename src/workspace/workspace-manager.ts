@@ -61,8 +61,9 @@ export function sanitizeSessionId(sessionId: string): string {
 }
 
 /**
- * One workspace per session, created on first use and found again on disk after a restart (its
- * metadata.json, docs/workspaces.md). Expired workspaces are removed by age of last use.
+ * One workspace per session, created on first use and found again on disk after a restart (by its
+ * folder name, with the host's record of what was staged; docs/workspaces.md). Expired workspaces
+ * are removed by age of last use.
  */
 export class WorkspaceManager {
   readonly runtime: WorkspaceRuntime;
