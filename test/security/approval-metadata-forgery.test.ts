@@ -137,7 +137,8 @@ describe.runIf(sandboxWorks)('approval security: metadata.json and skill copies 
 
   it('forged records cannot hide a staged skill, claim one that was never staged, or put control characters in front of a person', async () => {
     const app = application({ skills: 'all' });
-    const first = app.process(() => 'allow-once');
+    let decision: ApprovalDecision = 'allow-once';
+    const first = app.process(() => decision);
     await first.turn([load('alpha'), run('alpha', 'bash scripts/mark.sh t1')]);
     const workspace = await first.workspace();
     const genuine = JSON.parse(await readFile(join(workspace.root, 'metadata.json'), 'utf8'));
@@ -171,16 +172,20 @@ describe.runIf(sandboxWorks)('approval security: metadata.json and skill copies 
     await first.workspaces.stopProcesses({ userId: 'user', sessionId: 'session' });
     expect(JSON.parse(await readFile(join(workspace.root, 'metadata.json'), 'utf8')).skills.alpha).toBeUndefined();
 
+    // The same process (denied, so nothing runs and metadata.json stays forged), then the next one.
+    decision = 'deny';
+    await first.turn([exec('ls skills')]);
     const second = app.process(() => 'deny');
     await second.turn([exec('ls skills')]);
-    const request = app.asked.at(-1) as ApprovalRequest;
-    expect(request.tool).toBe('workspace_exec');
-    // The host staged alpha and only alpha.
-    expect(request.skillsInWorkspace).toEqual(['alpha']);
-    expect(request.remembers).toEqual(['skill:alpha']);
-    const text = describeApprovalRequest(request);
-    expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f]/);
-    expect(text.split('\n').filter((line) => /^ {2}"always" approves/.test(line))).toHaveLength(1);
+    for (const request of app.asked.slice(-2)) {
+      expect(request.tool).toBe('workspace_exec');
+      // The host staged alpha and only alpha.
+      expect(request.skillsInWorkspace).toEqual(['alpha']);
+      expect(request.remembers).toEqual(['skill:alpha']);
+      const text = describeApprovalRequest(request);
+      expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f]/);
+      expect(text.split('\n').filter((line) => /^ {2}"always" approves/.test(line))).toHaveLength(1);
+    }
 
     // Nor does the host run a command "as beta" on the forged record's word.
     const reopened = await second.workspace();
@@ -215,6 +220,24 @@ describe.runIf(sandboxWorks)('approval security: metadata.json and skill copies 
     await second.turn([load('alpha'), run('alpha', 'bash scripts/mark.sh t2')]);
     expect(app.asked.at(-1)?.skill).toBe('alpha');
     expect(await app.markers()).toEqual(['ran-t1', 'ran-t2']);
+  }, 120_000);
+});
+
+describe.runIf(sandboxWorks)('approval security: copies planted before a skill is staged', () => {
+  it('a folder a command planted under skills/ for a skill not staged yet is replaced by the real copy before an approved run', async () => {
+    const app = application({ skills: ['beta'] });
+    const plant = [
+      'mkdir -p skills/beta/scripts',
+      'ln -s ../../out skills/beta/out; ln -s ../../work skills/beta/work; ln -s ../../work/inputs skills/beta/inputs',
+      `echo 'echo forged > "$WORK_DIR/ran-forged-$1"' > skills/beta/scripts/mark.sh`,
+    ].join('\n');
+    const only = app.process(() => 'allow-once');
+    await only.turn([exec(plant)]);
+    // Guarded, not a hole found: the host has no record of beta, so staging it places a fresh copy.
+    expect(app.asked).toHaveLength(0);
+    await only.turn([load('beta'), run('beta', 'bash scripts/mark.sh t1')]);
+    expect(app.asked.map((request) => request.skill)).toEqual(['beta']);
+    expect(await app.markers()).toEqual(['ran-t1']);
   }, 120_000);
 });
 
