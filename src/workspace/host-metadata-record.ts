@@ -28,16 +28,21 @@ export async function readHostRecord(root: string): Promise<WorkspaceMetadata | 
 }
 
 /**
- * Stores `metadata` for the workspace at `root`: the host's record (written beside it and renamed
- * over it, so a reader sees the old record or the new one) and the workspace's metadata.json, at
- * once. A failure of either is thrown; the host's record is written even when a command stopped
- * metadata.json from being replaced (a folder in its place).
+ * Stores `metadata` for the workspace at `root`, both at once: the host's record (written beside it
+ * and renamed over it, so a reader sees the old record or the new one), whose failure is thrown,
+ * and the workspace's metadata.json, whose failure is returned. The record is what the host goes
+ * by; the copy is for people, and a command can stop it from being replaced (a folder in its place),
+ * which must not fail the staging that asked for the write.
  */
-export async function storeMetadata(root: string, files: WorkspaceFiles, metadata: WorkspaceMetadata): Promise<void> {
+export async function storeMetadata(
+  root: string,
+  files: WorkspaceFiles,
+  metadata: WorkspaceMetadata,
+): Promise<{ copyError?: unknown }> {
   keepRecordLimit(metadata);
   const [record, copy] = await Promise.allSettled([writeHostRecord(root, metadata), writeMetadata(files, metadata)]);
   if (record.status === 'rejected') throw record.reason;
-  if (copy.status === 'rejected') throw copy.reason;
+  return copy.status === 'rejected' ? { copyError: copy.reason } : {};
 }
 
 async function writeHostRecord(root: string, metadata: WorkspaceMetadata): Promise<void> {

@@ -228,7 +228,12 @@ export class WorkspaceManager {
       }
       span.setAttribute('workspace.path', root);
       try {
-        await storeMetadata(root, this.runtime.files(root), freshMetadata(key.sessionId, new Date()));
+        const { copyError } = await storeMetadata(
+          root,
+          this.runtime.files(root),
+          freshMetadata(key.sessionId, new Date()),
+        );
+        if (copyError !== undefined) throw copyError;
         const workspace = new Workspace(key, root, this.settings());
         await workspace.ensureLayout();
         await this.recordUse(root);

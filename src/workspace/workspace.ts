@@ -21,7 +21,7 @@ import {
 import { resolveOutputPattern } from './outputs/output-pattern.js';
 import { assertStageableName, isStageableName, type StagedSkill, type StageMode, stageSkill } from './skill-stager.js';
 import { type WorkspaceKey, workspaceKeyId } from './workspace-key.js';
-import { freshMetadata, type WorkspaceMetadata } from './workspace-metadata.js';
+import { freshMetadata, type WorkspaceMetadata, writeMetadata } from './workspace-metadata.js';
 import { toWorkspaceRelative, type WorkspacePathContext, workspaceFolders } from './workspace-paths.js';
 import { type BackgroundProcessRecord, WorkspaceProcesses } from './workspace-processes.js';
 import type { WorkspaceQuota, WorkspaceUsage } from './workspace-quota.js';
@@ -112,6 +112,8 @@ export class Workspace {
   readonly processes = new WorkspaceProcesses();
   private readonly settings: WorkspaceSettings;
   private readonly metadataQueue: MetadataWriteQueue;
+  /** Why the last write of metadata.json, the workspace's copy, failed: told by flushMetadata, never by a change. */
+  private copyWriteError: unknown;
   private readonly skillLocks = new Map<string, Promise<unknown>>();
   private activeRuns = 0;
   /** Set inside a turn: nested calls of the same task do not queue behind themselves. */
@@ -137,7 +139,9 @@ export class Workspace {
     this.metadataQueue = new MetadataWriteQueue({
       read: async () => (await readHostRecord(root)) ?? this.recordOfCopiesFound(),
       fresh: () => freshMetadata(this.sessionId, new Date()),
-      write: (metadata) => storeMetadata(root, this.files, metadata),
+      write: async (metadata) => {
+        this.copyWriteError = (await storeMetadata(root, this.files, metadata)).copyError;
+      },
     });
     this.paths = { hostRoot: root, guestRoot: settings.runtime.guestPath(root, root) };
   }
@@ -182,8 +186,8 @@ export class Workspace {
   }
 
   /**
-   * Applies `change` and writes metadata.json atomically; resolves once a write holding the change
-   * is on disk. A change that throws changes nothing.
+   * Applies `change` and writes the host's record (and metadata.json) atomically; resolves once a
+   * record holding the change is on disk. A change that throws changes nothing.
    */
   async updateMetadata(change: (metadata: WorkspaceMetadata) => void): Promise<void> {
     return this.changeMetadata((current) => {
@@ -193,9 +197,20 @@ export class Workspace {
     });
   }
 
-  /** Resolves when every change made so far is on disk; throws when the last write failed. */
-  flushMetadata(): Promise<void> {
-    return this.metadataQueue.flush();
+  /**
+   * Resolves when every change made so far is on disk; throws when the last write of the host's
+   * record failed, or metadata.json still cannot be written (after one more try).
+   */
+  async flushMetadata(): Promise<void> {
+    await this.metadataQueue.flush();
+    if (this.copyWriteError !== undefined) {
+      const metadata = await this.currentMetadata();
+      await writeMetadata(this.files, metadata).catch((error: unknown) => {
+        this.copyWriteError = error;
+        throw error;
+      });
+      this.copyWriteError = undefined;
+    }
   }
 
   /**
