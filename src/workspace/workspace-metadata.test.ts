@@ -141,4 +141,18 @@ describe('workspace metadata', () => {
     expect(Object.keys((await reopened.metadata()).skills)).toEqual(['alpha']);
     expect((await reopened.stageSkill('alpha')).staged).toBe(true);
   });
+
+  it('a skill another process staged is counted and kept: the first process neither misses it nor drops it on its next write', async () => {
+    const first = await open();
+    await first.metadata();
+    const second = await open();
+    expect(second).not.toBe(first);
+    await second.stageSkill('alpha');
+    await second.flushMetadata();
+    expect(await first.stagedSkillNames()).toEqual(['alpha']);
+    await first.run({ ...run, command: 'true' });
+    await first.flushMetadata();
+    expect(Object.keys((await readMetadata(first.files))?.skills ?? {})).toEqual(['alpha']);
+    expect(await (await open()).stagedSkillNames()).toEqual(['alpha']);
+  });
 });

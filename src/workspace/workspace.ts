@@ -140,6 +140,10 @@ export class Workspace {
       read: async () => (await readHostRecord(root)) ?? this.recordOfCopiesFound(),
       fresh: () => freshMetadata(this.sessionId, new Date()),
       write: async (metadata) => {
+        // Another process on this workspace may have staged skills since this one read the record:
+        // they stay recorded (records are only ever added or replaced, never dropped).
+        const stored = await readHostRecord(root);
+        for (const [name, record] of Object.entries(stored?.skills ?? {})) metadata.skills[name] ??= record;
         this.copyWriteError = (await storeMetadata(root, this.files, metadata)).copyError;
       },
     });
@@ -183,6 +187,16 @@ export class Workspace {
   /** The workspace's metadata (the host's record, read on first use); a copy. */
   async metadata(): Promise<WorkspaceMetadata> {
     return structuredClone(await this.currentMetadata());
+  }
+
+  /**
+   * Every skill the host has staged into this workspace, sorted: this process's record and the one
+   * on disk now, which another process on the same workspace may have added to since this one read
+   * it. What an approval counts as reachable must not miss a skill another process staged.
+   */
+  async stagedSkillNames(): Promise<string[]> {
+    const [current, stored] = await Promise.all([this.currentMetadata(), readHostRecord(this.root)]);
+    return [...new Set([...Object.keys(current.skills), ...Object.keys(stored?.skills ?? {})])].sort();
   }
 
   /**
