@@ -141,6 +141,8 @@ describe.runIf(sandboxWorks)('approval security: metadata.json and skill copies 
     const first = app.process(() => decision);
     await first.turn([load('alpha'), run('alpha', 'bash scripts/mark.sh t1')]);
     const workspace = await first.workspace();
+    // The host's last write (the run's record) is on disk before the forgery starts.
+    await workspace.flushMetadata();
     const genuine = JSON.parse(await readFile(join(workspace.root, 'metadata.json'), 'utf8'));
     const alpha = genuine.skills.alpha;
     expect(alpha.manifest).toEqual(expect.any(String));
