@@ -61,17 +61,25 @@ const workingCopyLinks: ReadonlyArray<[string, string]> = [
  * byte is written (a check after staging would be too late to stop `../x`).
  */
 export function assertStageableName(name: string): void {
-  const why =
-    name.length === 0
-      ? 'the name is empty'
-      : name.length > 255
-        ? 'the name is longer than 255 characters'
-        : /[/\\\0]/.test(name)
-          ? 'the name holds a path separator or NUL byte'
-          : name.startsWith('.')
-            ? 'the name starts with a dot'
-            : undefined;
+  const why = unstageableBecause(name);
   if (why !== undefined) throw new SkillStagingError(name, why);
+}
+
+/** Whether `assertStageableName` accepts `name`. */
+export function isStageableName(name: string): boolean {
+  return unstageableBecause(name) === undefined;
+}
+
+function unstageableBecause(name: string): string | undefined {
+  return name.length === 0
+    ? 'the name is empty'
+    : name.length > 255
+      ? 'the name is longer than 255 characters'
+      : /[/\\\0]/.test(name)
+        ? 'the name holds a path separator or NUL byte'
+        : name.startsWith('.')
+          ? 'the name starts with a dot'
+          : undefined;
 }
 
 /**
@@ -106,6 +114,7 @@ export async function stageSkill(request: StageSkillRequest): Promise<StageSkill
         ...(manifest === undefined ? {} : { manifest }),
         mode,
         staged_at: staged || previous === undefined ? new Date().toISOString() : previous.staged_at,
+        copy_inode: copyInode,
       },
       copyInode,
     };

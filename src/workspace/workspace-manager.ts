@@ -8,13 +8,14 @@ import { removeTree } from '../runtime/remove-tree.js';
 import type { WorkspaceRuntime } from '../runtime/runtime-types.js';
 import { inSpan } from '../telemetry/in-span.js';
 import { WorkspaceBaseUnsafeError } from './errors.js';
+import { removeHostRecord, storeMetadata } from './host-metadata-record.js';
 import type { ArtifactStore } from './outputs/artifact-store.js';
 import { FilesystemArtifactStore } from './outputs/filesystem-artifact-store.js';
 import { validateReadOnlyPaths } from './read-only-paths.js';
 import type { StageMode } from './skill-stager.js';
 import { Workspace } from './workspace.js';
 import { toWorkspaceKey, type WorkspaceKey, workspaceKeyDigest, workspaceKeyId } from './workspace-key.js';
-import { freshMetadata, writeMetadata } from './workspace-metadata.js';
+import { freshMetadata } from './workspace-metadata.js';
 import { workspaceManagerOptionsSchema } from './workspace-options-schema.js';
 
 /** Options of `createWorkspaceManager`: the runtime, repository, base folder, staging and expiry. */
@@ -60,8 +61,9 @@ export function sanitizeSessionId(sessionId: string): string {
 }
 
 /**
- * One workspace per session, created on first use and found again on disk after a restart (its
- * metadata.json, docs/workspaces.md). Expired workspaces are removed by age of last use.
+ * One workspace per session, created on first use and found again on disk after a restart (by its
+ * folder name, with the host's record of what was staged; docs/workspaces.md). Expired workspaces
+ * are removed by age of last use.
  */
 export class WorkspaceManager {
   readonly runtime: WorkspaceRuntime;
@@ -226,7 +228,12 @@ export class WorkspaceManager {
       }
       span.setAttribute('workspace.path', root);
       try {
-        await writeMetadata(this.runtime.files(root), freshMetadata(key.sessionId, new Date()));
+        const { copyError } = await storeMetadata(
+          root,
+          this.runtime.files(root),
+          freshMetadata(key.sessionId, new Date()),
+        );
+        if (copyError !== undefined) throw copyError;
         const workspace = new Workspace(key, root, this.settings());
         await workspace.ensureLayout();
         await this.recordUse(root);
@@ -237,6 +244,7 @@ export class WorkspaceManager {
           .remove('')
           .catch(() => undefined);
         await removeTree(root);
+        await removeHostRecord(root).catch(() => undefined);
         throw error;
       }
     });
@@ -306,6 +314,7 @@ export class WorkspaceManager {
     await this.runtime.files(root).remove('');
     await removeTree(root);
     await rm(path.join(path.dirname(root), lastUseFolderName, path.basename(root)), { force: true });
+    await removeHostRecord(root);
   }
 }
 

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createFsSkillRepository } from '../repository/fs-skill-repository.js';
 import { LocalRuntime } from '../runtime/local-runtime.js';
+import { hostRecordPath } from './host-metadata-record.js';
 import { createWorkspaceManager } from './workspace-manager.js';
 import { readMetadata } from './workspace-metadata.js';
 
@@ -21,6 +22,7 @@ afterEach(async () => {
   await rm(temporary, { recursive: true, force: true });
 });
 
+/** The workspace of `sessionId` through a new manager: what a new process finds. */
 async function open(sessionId = 's1') {
   const repository = await createFsSkillRepository({ roots: [path.join(temporary, 'skills')] });
   const manager = createWorkspaceManager({
@@ -110,5 +112,47 @@ describe('workspace metadata', () => {
     await rm(path.join(workspace.root, 'metadata.json'), { recursive: true });
     await workspace.flushMetadata();
     expect((await readMetadata(workspace.files))?.runs).toHaveLength(1);
+  });
+
+  it('a new process reads the host record, not metadata.json: a forged or removed file changes nothing it believes', async () => {
+    const workspace = await open();
+    await workspace.stageSkill('alpha');
+    await workspace.flushMetadata();
+    const staged = (await workspace.metadata()).skills.alpha;
+    expect(staged?.copy_inode).toEqual(expect.any(Number));
+    await writeFile(
+      path.join(workspace.root, 'metadata.json'),
+      JSON.stringify({ version: 1, session_id: 's1', skills: { beta: { ...staged, name: 'beta' } } }),
+    );
+    const reopened = await open();
+    expect(reopened).not.toBe(workspace);
+    expect((await reopened.metadata()).skills).toEqual({ alpha: staged });
+    expect((await reopened.stageSkill('alpha')).staged).toBe(false);
+  });
+
+  it('a workspace without a host record counts every copy under skills/ as staged, and rebuilds it when staged', async () => {
+    const workspace = await open();
+    await workspace.stageSkill('alpha');
+    await workspace.flushMetadata();
+    // As a workspace made by a version that kept only metadata.json, which a command emptied.
+    await rm(hostRecordPath(workspace.root));
+    await writeFile(path.join(workspace.root, 'metadata.json'), JSON.stringify({ version: 1, session_id: 's1' }));
+    const reopened = await open();
+    expect(Object.keys((await reopened.metadata()).skills)).toEqual(['alpha']);
+    expect((await reopened.stageSkill('alpha')).staged).toBe(true);
+  });
+
+  it('a skill another process staged is counted and kept: the first process neither misses it nor drops it on its next write', async () => {
+    const first = await open();
+    await first.metadata();
+    const second = await open();
+    expect(second).not.toBe(first);
+    await second.stageSkill('alpha');
+    await second.flushMetadata();
+    expect(await first.stagedSkillNames()).toEqual(['alpha']);
+    await first.run({ ...run, command: 'true' });
+    await first.flushMetadata();
+    expect(Object.keys((await readMetadata(first.files))?.skills ?? {})).toEqual(['alpha']);
+    expect(await (await open()).stagedSkillNames()).toEqual(['alpha']);
   });
 });

@@ -10,6 +10,11 @@ export interface StagedSkillRecord {
   manifest?: string;
   mode: 'copy' | 'link';
   staged_at: string;
+  /**
+   * Inode of the working copy as staging left it. Kept with the host's record, so a copy a command
+   * swapped in is rebuilt in a later process too, not only in the one that staged it.
+   */
+  copy_inode?: number;
 }
 
 export interface InputRecord {
@@ -65,11 +70,11 @@ export function freshMetadata(sessionId: string, now: Date): WorkspaceMetadata {
 export const maxMetadataBytes = 4 * 1024 * 1024;
 
 /**
- * Reads metadata.json without following a link (the sandboxed process can write the workspace and
- * could plant one), without blocking on a FIFO, and only up to `maxMetadataBytes`. A missing,
- * unreadable, oversized or malformed file yields undefined, and records of the wrong shape are
- * dropped: the caller starts fresh, which at worst re-stages skills. Nothing read here is trusted
- * for a decision about the host (which workspace is whose, when it expires).
+ * Reads the workspace's metadata.json without following a link (the sandboxed process can write the
+ * workspace and could plant one), without blocking on a FIFO, and only up to `maxMetadataBytes`.
+ * A missing, unreadable, oversized or malformed file yields undefined. This is the copy a command
+ * can rewrite: the workspace never reads it back (its record is the host's, host-metadata-record.ts);
+ * it is for people and tests looking at what a workspace says about itself.
  */
 export async function readMetadata(files: WorkspaceFiles): Promise<WorkspaceMetadata | undefined> {
   try {
@@ -78,32 +83,51 @@ export async function readMetadata(files: WorkspaceFiles): Promise<WorkspaceMeta
     if (entry?.kind !== 'file' || entry.sizeBytes > maxMetadataBytes) return undefined;
     const { data, sizeBytes } = await files.read(metadataFileName, maxMetadataBytes);
     if (sizeBytes > maxMetadataBytes) return undefined;
-    const parsed = JSON.parse(data.toString('utf8')) as Partial<WorkspaceMetadata>;
-    if (parsed === null || typeof parsed !== 'object' || parsed.version !== 1 || typeof parsed.session_id !== 'string')
-      return undefined;
-    const text = (value: unknown, fallback: string) => (typeof value === 'string' ? value : fallback);
-    const now = new Date().toISOString();
-    const skills: Record<string, StagedSkillRecord> = {};
-    if (typeof parsed.skills === 'object' && parsed.skills !== null && !Array.isArray(parsed.skills)) {
-      for (const [name, record] of Object.entries(parsed.skills)) if (isSkillRecord(record)) skills[name] = record;
-    }
-    return {
-      version: 1,
-      session_id: parsed.session_id,
-      created_at: text(parsed.created_at, now),
-      updated_at: text(parsed.updated_at, now),
-      last_access: text(parsed.last_access, now),
-      skills,
-      inputs: Array.isArray(parsed.inputs)
-        ? parsed.inputs.filter((record) => typeof record === 'object' && record !== null).slice(-metadataRecordLimit)
-        : [],
-      runs: Array.isArray(parsed.runs)
-        ? parsed.runs.filter((record) => typeof record === 'object' && record !== null).slice(-metadataRecordLimit)
-        : [],
-    };
+    return parseMetadata(data.toString('utf8'));
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Metadata from its JSON text, or undefined when it is not metadata; records of the wrong shape
+ * are dropped, so a caller comparing against a record finds none and starts over (re-stages).
+ */
+export function parseMetadata(text: string): WorkspaceMetadata | undefined {
+  let parsed: Partial<WorkspaceMetadata>;
+  try {
+    parsed = JSON.parse(text) as Partial<WorkspaceMetadata>;
+  } catch {
+    return undefined;
+  }
+  if (parsed === null || typeof parsed !== 'object' || parsed.version !== 1 || typeof parsed.session_id !== 'string')
+    return undefined;
+  const textOr = (value: unknown, fallback: string) => (typeof value === 'string' ? value : fallback);
+  const now = new Date().toISOString();
+  const skills: Record<string, StagedSkillRecord> = {};
+  if (typeof parsed.skills === 'object' && parsed.skills !== null && !Array.isArray(parsed.skills)) {
+    for (const [name, record] of Object.entries(parsed.skills)) if (isSkillRecord(record)) skills[name] = record;
+  }
+  return {
+    version: 1,
+    session_id: parsed.session_id,
+    created_at: textOr(parsed.created_at, now),
+    updated_at: textOr(parsed.updated_at, now),
+    last_access: textOr(parsed.last_access, now),
+    skills,
+    inputs: Array.isArray(parsed.inputs)
+      ? parsed.inputs.filter((record) => typeof record === 'object' && record !== null).slice(-metadataRecordLimit)
+      : [],
+    runs: Array.isArray(parsed.runs)
+      ? parsed.runs.filter((record) => typeof record === 'object' && record !== null).slice(-metadataRecordLimit)
+      : [],
+  };
+}
+
+/** Drops the oldest inputs and runs beyond `metadataRecordLimit`, in place. */
+export function keepRecordLimit(metadata: WorkspaceMetadata): void {
+  metadata.inputs = metadata.inputs.slice(-metadataRecordLimit);
+  metadata.runs = metadata.runs.slice(-metadataRecordLimit);
 }
 
 /** A staged-skill record staging can compare against: anything else means "re-stage". */
@@ -116,18 +140,19 @@ function isSkillRecord(value: unknown): value is StagedSkillRecord {
     typeof record.digest === 'string' &&
     (record.manifest === undefined || typeof record.manifest === 'string') &&
     (record.mode === 'copy' || record.mode === 'link') &&
-    typeof record.staged_at === 'string'
+    typeof record.staged_at === 'string' &&
+    (record.copy_inode === undefined || typeof record.copy_inode === 'number')
   );
 }
 
 /**
- * Writes metadata.json atomically with mode 0600 (`WorkspaceFiles.put`: built where no command can
- * reach it, then moved over the old one). A temporary file inside the workspace could be swapped
- * for a link by a running command between the write and the rename.
+ * Writes the workspace's copy of the metadata, metadata.json, atomically with mode 0600
+ * (`WorkspaceFiles.put`: built where no command can reach it, then moved over the old one). A
+ * temporary file inside the workspace could be swapped for a link by a running command between the
+ * write and the rename.
  */
 export async function writeMetadata(files: WorkspaceFiles, metadata: WorkspaceMetadata): Promise<void> {
-  metadata.inputs = metadata.inputs.slice(-metadataRecordLimit);
-  metadata.runs = metadata.runs.slice(-metadataRecordLimit);
+  keepRecordLimit(metadata);
   const data = Buffer.from(`${JSON.stringify(metadata, null, 2)}\n`, 'utf8');
   await files.put(metadataFileName, { kind: 'file', mode: 0o600, content: { data } }, { keepFolder: true });
 }

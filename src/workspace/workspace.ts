@@ -6,6 +6,7 @@ import type { RuntimeResult, WorkspaceRuntime } from '../runtime/runtime-types.j
 import type { WorkspaceFiles } from '../runtime/workspace-files.js';
 import { inSpan } from '../telemetry/in-span.js';
 import { BackgroundProcessError, SkillStagingError } from './errors.js';
+import { readHostRecord, storeMetadata } from './host-metadata-record.js';
 import { type InputSpec, recordedSource, type StagedInput, stageInput } from './input-stager.js';
 import { MetadataWriteQueue } from './metadata-write-queue.js';
 import type { ArtifactStore } from './outputs/artifact-store.js';
@@ -18,9 +19,9 @@ import {
   readOutputs,
 } from './outputs/output-collector.js';
 import { resolveOutputPattern } from './outputs/output-pattern.js';
-import { assertStageableName, type StagedSkill, type StageMode, stageSkill } from './skill-stager.js';
+import { assertStageableName, isStageableName, type StagedSkill, type StageMode, stageSkill } from './skill-stager.js';
 import { type WorkspaceKey, workspaceKeyId } from './workspace-key.js';
-import { freshMetadata, readMetadata, type WorkspaceMetadata, writeMetadata } from './workspace-metadata.js';
+import { freshMetadata, type WorkspaceMetadata, writeMetadata } from './workspace-metadata.js';
 import { toWorkspaceRelative, type WorkspacePathContext, workspaceFolders } from './workspace-paths.js';
 import { type BackgroundProcessRecord, WorkspaceProcesses } from './workspace-processes.js';
 import type { WorkspaceQuota, WorkspaceUsage } from './workspace-quota.js';
@@ -87,9 +88,11 @@ export interface WorkspaceRunOutcome {
  * sandboxed command's processes all die with it; see docs/workspaces.md for the local runtime).
  * `exclusive()` holds the turn over several steps (stage, run, collect of one tool call).
  *
- * metadata.json is read once, when the workspace is first used in this process, and from then on
- * kept in memory and written out whole, changes that arrive while a write is under way sharing
- * the next write (metadata-write-queue.ts).
+ * The metadata is the host's record (host-metadata-record.ts), outside the workspace: read once,
+ * when the workspace is first used in this process, then kept in memory and written out whole,
+ * changes that arrive while a write is under way sharing the next write (metadata-write-queue.ts).
+ * Each write also leaves a copy in the workspace, metadata.json, which is never read back: any
+ * command can rewrite it.
  */
 export class Workspace {
   readonly sessionId: string;
@@ -109,8 +112,8 @@ export class Workspace {
   readonly processes = new WorkspaceProcesses();
   private readonly settings: WorkspaceSettings;
   private readonly metadataQueue: MetadataWriteQueue;
-  /** Inode of each working copy as staging left it: a copy swapped in by anyone else is not trusted. */
-  private readonly copyInodes = new Map<string, number>();
+  /** Why the last write of metadata.json, the workspace's copy, failed: told by flushMetadata, never by a change. */
+  private copyWriteError: unknown;
   private readonly skillLocks = new Map<string, Promise<unknown>>();
   private activeRuns = 0;
   /** Set inside a turn: nested calls of the same task do not queue behind themselves. */
@@ -134,9 +137,15 @@ export class Workspace {
     this.settings = settings;
     this.files = settings.runtime.files(root);
     this.metadataQueue = new MetadataWriteQueue({
-      read: () => readMetadata(this.files),
+      read: async () => (await readHostRecord(root)) ?? this.recordOfCopiesFound(),
       fresh: () => freshMetadata(this.sessionId, new Date()),
-      write: (metadata) => writeMetadata(this.files, metadata),
+      write: async (metadata) => {
+        // Another process on this workspace may have staged skills since this one read the record:
+        // they stay recorded (records are only ever added or replaced, never dropped).
+        const stored = await readHostRecord(root);
+        for (const [name, record] of Object.entries(stored?.skills ?? {})) metadata.skills[name] ??= record;
+        this.copyWriteError = (await storeMetadata(root, this.files, metadata)).copyError;
+      },
     });
     this.paths = { hostRoot: root, guestRoot: settings.runtime.guestPath(root, root) };
   }
@@ -175,14 +184,24 @@ export class Workspace {
     return this.settings.runtime.guestPath(path.join(this.root, relative), this.root);
   }
 
-  /** The workspace's metadata (read from metadata.json on first use, fresh when it is missing or damaged); a copy. */
+  /** The workspace's metadata (the host's record, read on first use); a copy. */
   async metadata(): Promise<WorkspaceMetadata> {
     return structuredClone(await this.currentMetadata());
   }
 
   /**
-   * Applies `change` and writes metadata.json atomically; resolves once a write holding the change
-   * is on disk. A change that throws changes nothing.
+   * Every skill the host has staged into this workspace, sorted: this process's record and the one
+   * on disk now, which another process on the same workspace may have added to since this one read
+   * it. What an approval counts as reachable must not miss a skill another process staged.
+   */
+  async stagedSkillNames(): Promise<string[]> {
+    const [current, stored] = await Promise.all([this.currentMetadata(), readHostRecord(this.root)]);
+    return [...new Set([...Object.keys(current.skills), ...Object.keys(stored?.skills ?? {})])].sort();
+  }
+
+  /**
+   * Applies `change` and writes the host's record (and metadata.json) atomically; resolves once a
+   * record holding the change is on disk. A change that throws changes nothing.
    */
   async updateMetadata(change: (metadata: WorkspaceMetadata) => void): Promise<void> {
     return this.changeMetadata((current) => {
@@ -192,9 +211,44 @@ export class Workspace {
     });
   }
 
-  /** Resolves when every change made so far is on disk; throws when the last write failed. */
-  flushMetadata(): Promise<void> {
-    return this.metadataQueue.flush();
+  /**
+   * Resolves when every change made so far is on disk; throws when the last write of the host's
+   * record failed, or metadata.json still cannot be written (after one more try).
+   */
+  async flushMetadata(): Promise<void> {
+    await this.metadataQueue.flush();
+    if (this.copyWriteError !== undefined) {
+      const metadata = await this.currentMetadata();
+      await writeMetadata(this.files, metadata).catch((error: unknown) => {
+        this.copyWriteError = error;
+        throw error;
+      });
+      this.copyWriteError = undefined;
+    }
+  }
+
+  /**
+   * For a workspace the host kept no record of (made by an earlier version, which kept only
+   * metadata.json): every folder or link under `skills/` counts as a staged skill, so a command
+   * that can reach it is judged by it, with no staging record, so staging it rebuilds the copy.
+   * What metadata.json claims is not read: a command could have removed a skill from it.
+   */
+  private async recordOfCopiesFound(): Promise<WorkspaceMetadata> {
+    const metadata = freshMetadata(this.sessionId, new Date());
+    const found = await this.files
+      .list(workspaceFolders.skills, { maxDepth: 1, maxEntries: maxCopiesFound })
+      .catch(() => ({ entries: [] }));
+    for (const entry of found.entries) {
+      if (!isStageableName(entry.path)) continue;
+      metadata.skills[entry.path] = {
+        name: entry.path,
+        rel_path: `${workspaceFolders.skills}/${entry.path}`,
+        digest: '',
+        mode: this.settings.stageMode,
+        staged_at: metadata.created_at,
+      };
+    }
+    return metadata;
   }
 
   private currentMetadata(): Promise<WorkspaceMetadata> {
@@ -256,12 +310,16 @@ export class Workspace {
             context,
             mode: this.settings.stageMode,
             previous,
-            expectedCopyInode: this.copyInodes.get(skill.name),
+            expectedCopyInode: previous?.copy_inode,
           });
-          this.copyInodes.set(skill.name, copyInode);
           if (staged.staged) this.placements += 1;
           span.setAttribute('skill.staged', staged.staged);
-          if (staged.staged || previous?.manifest !== record.manifest || previous?.digest !== record.digest) {
+          if (
+            staged.staged ||
+            previous?.manifest !== record.manifest ||
+            previous?.digest !== record.digest ||
+            previous?.copy_inode !== copyInode
+          ) {
             await this.changeMetadata((metadata) => {
               metadata.skills[skill.name] = record;
               return metadata;
@@ -612,6 +670,9 @@ function judgedAgainst(usage: WorkspaceUsage, limits: WorkspaceQuota): Workspace
   const exceeded = usage.bytes > limits.maxBytes ? 'disk' : usage.files > limits.maxFiles ? 'files' : undefined;
   return { bytes: usage.bytes, files: usage.files, ...(exceeded === undefined ? {} : { exceeded }) };
 }
+
+/** Most entries of `skills/` taken as staged skills in a workspace the host kept no record of. */
+const maxCopiesFound = 1000;
 
 /** HOME of every command: inside the workspace so tools that keep caches or settings can write them. */
 export const homeFolder = 'work/.home';

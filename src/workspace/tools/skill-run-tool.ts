@@ -230,7 +230,8 @@ export async function stagedFilesOf(
 
 /**
  * Skills other than `staged` whose copies a command in this session's workspace can reach: those
- * loaded now (a later call stages them) and those staged by earlier calls (metadata.json).
+ * loaded now (a later call stages them) and those the host staged by earlier calls (its own
+ * record, never the workspace's metadata.json, which a command can rewrite).
  */
 export async function skillsInWorkspace(
   options: ResolvedExecutionOptions,
@@ -244,7 +245,7 @@ export async function skillsInWorkspace(
   });
   const present = new Set([
     ...runnableSkillNames(context.state, context.agentName),
-    ...Object.keys((await workspace.metadata()).skills),
+    ...(await workspace.stagedSkillNames()),
   ]);
   for (const name of staged) present.delete(name);
   return [...present].sort();
