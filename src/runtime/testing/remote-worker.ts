@@ -125,6 +125,11 @@ async function main(): Promise<void> {
       response.writeHead(200, { 'content-type': 'application/json' }).end(encodeMessage(reply));
     })();
   });
+  // The client keeps its connections for the worker's life and closes them itself. With Node's
+  // default 5 s keep-alive timeout the server closed a connection idle while another call waited
+  // on a 5 s process lifetime, and the client's next call, sent on it as it closed, failed with
+  // ECONNRESET (seen once in a CI run on Node 22).
+  server.keepAliveTimeout = 0;
   server.listen(0, '127.0.0.1', () => {
     const address = server.address();
     const port = typeof address === 'object' && address !== null ? address.port : 0;
