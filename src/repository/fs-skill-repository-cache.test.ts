@@ -25,8 +25,10 @@ afterEach(() => root.remove());
 describe('FsSkillRepository cache', () => {
   it('parses each SKILL.md once across opening, listing twice, get and report', async () => {
     const repository = await FsSkillRepository.open({ roots: [root.dir] });
-    expect(parses).toHaveBeenCalledTimes(21);
+    // A lenient open() finds the folders; the first list() reads them.
+    expect(parses).toHaveBeenCalledTimes(0);
     expect(await repository.list()).toHaveLength(20);
+    expect(parses).toHaveBeenCalledTimes(21);
     expect(await repository.list()).toHaveLength(20);
     await repository.get('skill-3');
     expect((await repository.report()).skipped).toHaveLength(1);
@@ -34,8 +36,21 @@ describe('FsSkillRepository cache', () => {
     expect(parses).toHaveBeenCalledTimes(21);
   });
 
+  it('parses each SKILL.md once when the first listings after open() are asked for at once', async () => {
+    const repository = await FsSkillRepository.open({ roots: [root.dir] });
+    const [first, second] = await Promise.all([repository.list(), repository.list(), repository.report()]);
+    expect(first).toEqual(second);
+    expect(parses).toHaveBeenCalledTimes(21);
+  });
+
+  it('reads every SKILL.md in open() when strict, which must fail there', async () => {
+    await expect(FsSkillRepository.open({ roots: [root.dir], strict: true })).rejects.toThrow(/broken/);
+    expect(parses).toHaveBeenCalledTimes(21);
+  });
+
   it('re-parses only the file whose size or modification time changed', async () => {
     const repository = await FsSkillRepository.open({ roots: [root.dir] });
+    await repository.list();
     parses.mockClear();
     await writeFile(root.path('skill-7/SKILL.md'), skillMarkdown('skill-7', 'Changed, same length.'));
     const later = new Date(Date.now() + 5_000);

@@ -164,6 +164,8 @@ function positiveInteger(
   return (options[key] as number | undefined) ?? fallback;
 }
 
+function noop(): void {}
+
 function reasonOf(error: unknown): string {
   if (error instanceof SkillParseError)
     return error.line === undefined ? error.reason : `line ${error.line}: ${error.reason}`;
@@ -221,7 +223,9 @@ export class FsSkillRepository implements SkillRepository {
   readonly #cache = new Map<string, CacheEntry>();
   #index: ScanIndex = { roots: [], folders: [], skipped: [], warnings: [], problems: [] };
   #view: CatalogView | undefined;
-  #generation = 0;
+  /** The view of the first `list()`, `get()` or `report()` after a lenient open(), while it is built (shared). */
+  #firstView: Promise<CatalogView> | undefined;
+  #generation = 1;
 
   /** Use `FsSkillRepository.open()`: scanning is asynchronous and a strict repository must fail there. */
   private constructor(options: FsSkillRepositoryOptions) {
@@ -264,7 +268,11 @@ export class FsSkillRepository implements SkillRepository {
   /** Scans the roots and returns the repository; throws StrictRepositoryError in strict mode. */
   static async open(options: FsSkillRepositoryOptions = {}): Promise<FsSkillRepository> {
     const repository = new FsSkillRepository(options);
-    await repository.refresh();
+    // A lenient repository reads its SKILL.md files when first asked (list, get, report), not
+    // here: open() and a list() right after it read each file once, where reading here made
+    // that list() stat every file again, a tenth of a cold listing. A strict one must fail here.
+    if (options.strict === true) await repository.refresh();
+    else repository.#index = await repository.#scan();
     return repository;
   }
 
@@ -283,6 +291,28 @@ export class FsSkillRepository implements SkillRepository {
   }
 
   async refresh(): Promise<void> {
+    const index = await this.#scan();
+    const view = await this.#buildView(index);
+    if (this.#options.strict) {
+      const problems = [
+        ...index.problems,
+        ...view.skipped.map((skipped) => `${skipped.path}: ${skipped.reason}`),
+        ...view.shadowed.map(
+          (shadowed) =>
+            `duplicate skill name "${shadowed.name}" at ${shadowed.path} (first defined at ${shadowed.winner})`,
+        ),
+      ];
+      // The previous index stays in place, so a failed refresh changes nothing.
+      if (problems.length > 0) throw new StrictRepositoryError(problems);
+    }
+    this.#index = index;
+    this.#install(view);
+    const live = new Set(index.folders.map((folder) => folder.file));
+    for (const file of this.#cache.keys()) if (!live.has(file)) this.#cache.delete(file);
+  }
+
+  /** Finds the skill folders under the roots; reads no SKILL.md. */
+  async #scan(): Promise<ScanIndex> {
     const resolved = await resolveSkillRoots(this.#rootEntries, this.#cwd, this.#urlRoots);
     const scans = await Promise.all(
       resolved.roots.map((root) =>
@@ -325,23 +355,7 @@ export class FsSkillRepository implements SkillRepository {
       warnings: [...resolved.warnings, ...emptyRootWarnings, ...scans.flatMap((scan) => scan.warnings)],
       problems: resolved.problems,
     };
-    const view = await this.#buildView(index);
-    if (this.#options.strict) {
-      const problems = [
-        ...index.problems,
-        ...view.skipped.map((skipped) => `${skipped.path}: ${skipped.reason}`),
-        ...view.shadowed.map(
-          (shadowed) =>
-            `duplicate skill name "${shadowed.name}" at ${shadowed.path} (first defined at ${shadowed.winner})`,
-        ),
-      ];
-      // The previous index stays in place, so a failed refresh changes nothing.
-      if (problems.length > 0) throw new StrictRepositoryError(problems);
-    }
-    this.#index = index;
-    this.#install(view);
-    const live = new Set(index.folders.map((folder) => folder.file));
-    for (const file of this.#cache.keys()) if (!live.has(file)) this.#cache.delete(file);
+    return index;
   }
 
   async #load(indexed: IndexedFolder): Promise<{ signature: string; outcome: LoadOutcome } | undefined> {
@@ -433,7 +447,16 @@ export class FsSkillRepository implements SkillRepository {
   }
 
   /** Re-checks every indexed SKILL.md (one stat each, a parse only for changed files). */
-  async #currentView(): Promise<CatalogView> {
+  #currentView(): Promise<CatalogView> {
+    if (this.#view !== undefined) return this.#checkedView();
+    // The first view after a lenient open(): one build however many callers ask at once.
+    this.#firstView ??= this.#checkedView().finally(() => {
+      this.#firstView = undefined;
+    });
+    return this.#firstView;
+  }
+
+  async #checkedView(): Promise<CatalogView> {
     const index = this.#index;
     const view = await this.#buildView(index);
     // A refresh that finished meanwhile has a newer view; do not replace it with this one.
@@ -441,11 +464,15 @@ export class FsSkillRepository implements SkillRepository {
     return view;
   }
 
-  /** Makes `view` current, and bumps the generation when what `list()` returns changes with it. */
+  /**
+   * Makes `view` current, and bumps the generation when what `list()` returns changes with it. The
+   * first view is the one open() stands for (generation 1), whether open() read it or the first
+   * `list()` did: nobody can have listed anything older.
+   */
   #install(view: CatalogView): void {
     const before = this.#view?.summaries;
     this.#view = view;
-    if (before === undefined || !sameSummaries(before, view.summaries)) this.#generation += 1;
+    if (before !== undefined && !sameSummaries(before, view.summaries)) this.#generation += 1;
   }
 
   /**
@@ -578,7 +605,9 @@ export class FsSkillRepository implements SkillRepository {
         process.emitWarning(`skill watch: re-scan failed: ${(error as Error).message ?? String(error)}`));
     let closed = false;
     let timer: NodeJS.Timeout | undefined;
-    let queue: Promise<void> = Promise.resolve();
+    // A re-scan reports what changed since the view before it: after a lenient open() nobody may
+    // have listed yet, so that view is built now, ahead of the first re-scan.
+    let queue: Promise<void> = this.#view === undefined ? this.#currentView().then(noop, noop) : Promise.resolve();
     // Skills with an edited file other than SKILL.md since the last re-scan (the `files` option).
     let editedFiles = new Set<string>();
 
