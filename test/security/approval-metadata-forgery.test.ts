@@ -1,12 +1,11 @@
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeApprovalRequest } from '../../src/approvals/approval-text.js';
 import type { ApprovalDecision, ApprovalRequest } from '../../src/approvals/approval-types.js';
 import { createSkillAgent } from '../../src/integrations/ai-sdk/skill-agent.js';
 import { createScriptedModel, type ScriptedStep } from '../../src/integrations/ai-sdk/testing/scripted-model.js';
-import { FsSkillRepository } from '../../src/repository/fs-skill-repository.js';
+import type { FsSkillRepository } from '../../src/repository/fs-skill-repository.js';
 import { createMemorySkillRepository } from '../../src/repository/memory-skill-repository.js';
 import type { SkillRepository } from '../../src/repository/types.js';
 import { SandboxRuntime } from '../../src/runtime/sandbox-runtime.js';
@@ -14,6 +13,7 @@ import { createMemorySessionStore } from '../../src/sessions/memory-session-stor
 import type { SessionStore } from '../../src/sessions/session-store.js';
 import { createWorkspaceManager, type WorkspaceManager } from '../../src/workspace/workspace-manager.js';
 import { sandboxWorks } from '../support/services.js';
+import { createMarkingSkills } from './marking-skills.js';
 
 // metadata.json lies in the workspace, which every command can write. These attacks rewrite it (or
 // the skill copies it describes) from inside the sandbox and then look at the next approval request
@@ -26,18 +26,9 @@ let repository: FsSkillRepository;
 let round = 0;
 
 beforeAll(async () => {
-  root = await mkdtemp(join(tmpdir(), 'skillbox-approval-metadata-'));
-  for (const name of ['alpha', 'beta']) {
-    const skill = join(root, 'skills', name);
-    await mkdir(join(skill, 'scripts'), { recursive: true });
-    await writeFile(
-      join(skill, 'SKILL.md'),
-      `---\nname: ${name}\ndescription: The ${name} skill.\n---\nRun mark.sh.\n`,
-    );
-    await writeFile(join(skill, 'scripts', 'mark.sh'), `echo ${name} > "$WORK_DIR/ran-$1"\n`);
-  }
-  repository = await FsSkillRepository.open({ roots: [join(root, 'skills')] });
+  ({ root, repository } = await createMarkingSkills('skillbox-approval-metadata-', (name) => name));
 });
+
 afterAll(async () => {
   await rm(root, { recursive: true, force: true });
 });

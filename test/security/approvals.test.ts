@@ -1,5 +1,4 @@
-import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { generateText, stepCountIs } from 'ai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,13 +8,14 @@ import { createSkillAgent } from '../../src/integrations/ai-sdk/skill-agent.js';
 import { createSkillCallContext } from '../../src/integrations/ai-sdk/skill-call-context.js';
 import { createSkillToolkit } from '../../src/integrations/ai-sdk/skill-toolkit.js';
 import { createScriptedModel, type ScriptedStep } from '../../src/integrations/ai-sdk/testing/scripted-model.js';
-import { FsSkillRepository } from '../../src/repository/fs-skill-repository.js';
+import type { FsSkillRepository } from '../../src/repository/fs-skill-repository.js';
 import { SandboxRuntime } from '../../src/runtime/sandbox-runtime.js';
 import { createMemorySessionStore } from '../../src/sessions/memory-session-store.js';
 import type { SessionStore } from '../../src/sessions/session-store.js';
 import { createInMemoryStateView } from '../../src/state/in-memory-state-view.js';
 import { createWorkspaceManager } from '../../src/workspace/workspace-manager.js';
 import { sandboxWorks } from '../support/services.js';
+import { createMarkingSkills } from './marking-skills.js';
 
 // Attacks on approval, through the AI SDK agent, the real sandbox and real workspaces. A skill's
 // script leaves a file named ran-<tag> in the workspace; "did not run" means no such file exists
@@ -26,18 +26,9 @@ let repository: FsSkillRepository;
 let round = 0;
 
 beforeAll(async () => {
-  root = await mkdtemp(join(tmpdir(), 'skillbox-approval-security-'));
-  for (const name of ['alpha', 'beta']) {
-    const skill = join(root, 'skills', name);
-    await mkdir(join(skill, 'scripts'), { recursive: true });
-    await writeFile(
-      join(skill, 'SKILL.md'),
-      `---\nname: ${name}\ndescription: The ${name} skill.\n---\nRun mark.sh.\n`,
-    );
-    await writeFile(join(skill, 'scripts', 'mark.sh'), 'echo ran > "$WORK_DIR/ran-$1"\n');
-  }
-  repository = await FsSkillRepository.open({ roots: [join(root, 'skills')] });
+  ({ root, repository } = await createMarkingSkills('skillbox-approval-security-', () => 'ran'));
 });
+
 afterAll(async () => {
   await rm(root, { recursive: true, force: true });
 });
