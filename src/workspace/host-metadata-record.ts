@@ -47,7 +47,10 @@ export async function storeMetadata(
 
 async function writeHostRecord(root: string, metadata: WorkspaceMetadata): Promise<void> {
   const record = hostRecordPath(root);
-  await mkdir(path.dirname(record), { recursive: true, mode: 0o700 });
+  // Not recursive: a write that outlives the removal of the base folder fails instead of making it again.
+  await mkdir(path.dirname(record), { mode: 0o700 }).catch((error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EEXIST') throw error;
+  });
   // A name of its own per write: two processes on one workspace must not share a half-written file.
   const temporary = `${record}.${randomBytes(8).toString('hex')}.tmp`;
   try {

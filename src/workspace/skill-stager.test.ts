@@ -196,6 +196,17 @@ describe('skill staging', () => {
     expect(outcome.result.exitCode).toBe(0);
   });
 
+  it("has written a run's record when run() resolves: removing the workspaces right after leaves nothing", async () => {
+    for (let attempt = 0; attempt < 20; attempt += 1) {
+      const { workspace } = await open(undefined, `quick-${attempt}`);
+      await workspace.run({ command: 'true', timeoutMs: 10_000, maxOutputBytes: 1024 });
+      // A record still being written made this fail with ENOTEMPTY, or made the folder again.
+      await rm(path.join(temporary, 'ws'), { recursive: true });
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      await expect(stat(path.join(temporary, 'ws'))).rejects.toMatchObject({ code: 'ENOENT' });
+    }
+  });
+
   it('refuses names that would climb or hide before reading anything', async () => {
     const { workspace } = await open();
     for (const name of ['../alpha', '.hidden', 'a/b', '']) {

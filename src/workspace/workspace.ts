@@ -448,9 +448,11 @@ export class Workspace {
       this.activeRuns -= 1;
       this.runGeneration += 1;
     }
-    // The record is bookkeeping: the caller gets its result without waiting for the disk. A failed
-    // write is retried by the next one (each holds everything) and reported by flushMetadata().
-    this.changeMetadata((metadata) => {
+    // The record is written before the result is handed back: a caller that then removes the
+    // workspace's folder (a test's clean-up) raced with the write and failed with ENOTEMPTY, or
+    // had the folder made again. A failed write does not fail the run: the next write (each holds
+    // everything) retries it and flushMetadata() reports it.
+    await this.changeMetadata((metadata) => {
       metadata.runs.push({
         run_dir: runDir,
         ...(request.skill === undefined ? {} : { skill: request.skill }),
