@@ -423,8 +423,10 @@ describe('the fast frontmatter reader', () => {
       { numRuns: Number(process.env.SKILLBOX_FRONTMATTER_RUNS ?? 1500) },
     );
     // The generator must reach all three outcomes often enough for the comparison to mean something.
+    // Typical counts in 1,500 runs: about 400 read, 1,050 refused, 20-40 colon values (it failed
+    // once at "more than 20"); the bounds sit far enough below those to hold for any seed.
     expect(readings.get('read')).toBeGreaterThan(200);
-    expect(readings.get('colon-values')).toBeGreaterThan(20);
+    expect(readings.get('colon-values')).toBeGreaterThan(8);
     expect(readings.get('refused')).toBeGreaterThan(200);
 
     // The nested shapes alone (mappings two levels down, lists of mappings, flow lists), so that
