@@ -6,7 +6,10 @@ import { corpusRoot, hasCorpus } from '../../test/support/corpus.js';
 import { parseSkillMarkdown, parseSkillMarkdownDeferringBody } from './parse-skill.js';
 import type { ParsedSkill } from './types.js';
 
-/** Both parses of the same bytes, as plain data (the deferred one completed). */
+/**
+ * Both parses of the same bytes, as plain data. The deferred one parses a copy that is overwritten
+ * right after, as a repository reusing its read buffer does, and is completed from the bytes.
+ */
 function bothParses(bytes: Buffer, folderName = 'demo'): [unknown, unknown] {
   const outcome = (parse: () => ParsedSkill) => {
     try {
@@ -16,7 +19,12 @@ function bothParses(bytes: Buffer, folderName = 'demo'): [unknown, unknown] {
     }
   };
   return [
-    outcome(() => parseSkillMarkdownDeferringBody(bytes, { file: '/s/SKILL.md', folderName }).complete()),
+    outcome(() => {
+      const scratch = Buffer.from(bytes);
+      const deferred = parseSkillMarkdownDeferringBody(scratch, { file: '/s/SKILL.md', folderName });
+      scratch.fill(0x2d);
+      return deferred.complete(bytes);
+    }),
     outcome(() => parseSkillMarkdown(bytes, { file: '/s/SKILL.md', folderName })),
   ];
 }
@@ -97,16 +105,30 @@ describe('parseSkillMarkdownDeferringBody', () => {
     );
   });
 
-  it('reads the body only when completed, and then once', () => {
+  it('keeps nothing of the bytes it parsed: the body comes from the bytes given to complete(), once', () => {
     const bytes = Buffer.from('---\nname: demo\ndescription: d\n---\nBody\nTools:\n- a\n');
     const deferred = parseSkillMarkdownDeferringBody(bytes);
-    expect([deferred.name, deferred.description]).toEqual(['demo', 'd']);
-    // Bytes changed after the parse show up: the body was not decoded before complete().
-    bytes.write('Feet', bytes.indexOf('Body'));
-    const completed = deferred.complete();
-    expect(completed.body).toBe('Feet\nTools:\n- a');
+    expect(deferred.needsBytes).toBe(true);
+    // The caller reuses its buffer for the next file: what was read stays as it was.
+    bytes.fill(0x20);
+    expect([deferred.name, deferred.description, deferred.frontmatter]).toEqual([
+      'demo',
+      'd',
+      { name: 'demo', description: 'd' },
+    ]);
+    expect(() => deferred.complete()).toThrow(/bytes are needed/);
+    const completed = deferred.complete(Buffer.from('---\nname: demo\ndescription: d\n---\nBody\nTools:\n- a\n'));
+    expect(completed.body).toBe('Body\nTools:\n- a');
     expect(completed.tools).toEqual(['a']);
+    expect(deferred.needsBytes).toBe(false);
     expect(deferred.complete()).toBe(completed);
+  });
+
+  it('needs no bytes to complete a file it parsed whole (no closing delimiter line)', () => {
+    const bytes = Buffer.from('# no frontmatter at all\n');
+    expect(() => parseSkillMarkdownDeferringBody(bytes)).toThrow(/frontmatter/);
+    const whole = parseSkillMarkdownDeferringBody(Buffer.from('---\nname: demo\ndescription: d\n--- \nBody'));
+    expect(whole.complete(Buffer.from('---\nname: demo\ndescription: d\n--- \nBody')).body).toBe('Body');
   });
 
   it('renames: the new name, earlier warnings escaped, the rename warning last', () => {
@@ -115,9 +137,10 @@ describe('parseSkillMarkdownDeferringBody', () => {
     });
     const renamed = deferred.renamed('bad-name', 'renamed', (text) => `<${text}>`);
     expect(renamed.name).toBe('bad-name');
-    const original = deferred.complete();
+    const bytes = Buffer.from('---\nname: Bad_Name\ndescription: d\n---\nBody\n');
+    const original = deferred.complete(bytes);
     expect(original.name).toBe('Bad_Name');
-    expect(renamed.complete()).toEqual({
+    expect(renamed.complete(bytes)).toEqual({
       ...original,
       name: 'bad-name',
       warnings: [...original.warnings.map((text) => `<${text}>`), 'renamed'],

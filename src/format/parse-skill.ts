@@ -195,35 +195,35 @@ export function parseSkillMarkdownWithFullYaml(
 /**
  * A SKILL.md parsed for a listing: `name`, `description` and `frontmatter` are read now, and the
  * rest of parseSkillMarkdown's result (`body`, `tools`, `bodyStartLine`, `warnings`) is worked out
- * from the kept bytes by `complete()`, once. A class rather than a ParsedSkill with accessors: an
+ * by `complete()`, once, from the file's bytes given again then. Nothing of the bytes parsed first
+ * is kept: a listing of many skills holds their frontmatters, not their files, and the caller may
+ * read every file into the same buffer. A class rather than a ParsedSkill with accessors: an
  * object literal with getters and setters made eight closures and a slow object per skill, which
  * cost a cold corpus listing more than reading the files did (docs/benchmarks.md, "Cold
- * discovery, fifth pass"). The bytes must not change while this is kept.
+ * discovery, fifth pass").
  */
 export class DeferredSkillParse {
   readonly name: string;
   readonly description: string;
   readonly frontmatter: Record<string, unknown>;
-  private readonly bytes: Buffer | undefined;
   private readonly eager: ParsedSkill;
   private readonly rules: PendingRuleWarnings | undefined;
   private readonly rename: SkillRename | undefined;
   private completed: ParsedSkill | undefined;
 
   /** `rules` undefined: `eager` is already the whole parse (a file the fast path could not cut). */
-  constructor(
-    eager: ParsedSkill,
-    bytes: Buffer | undefined,
-    rules: PendingRuleWarnings | undefined,
-    rename?: SkillRename,
-  ) {
+  constructor(eager: ParsedSkill, rules: PendingRuleWarnings | undefined, rename?: SkillRename) {
     this.name = rename?.name ?? eager.name;
     this.description = eager.description;
     this.frontmatter = eager.frontmatter;
     this.eager = eager;
-    this.bytes = bytes;
     this.rules = rules;
     this.rename = rename;
+  }
+
+  /** Whether `complete()` needs the file's bytes: false once completed, or when the whole file was parsed at once. */
+  get needsBytes(): boolean {
+    return this.completed === undefined && this.rules !== undefined;
   }
 
   /**
@@ -231,15 +231,21 @@ export class DeferredSkillParse {
    * passed through `escapeWarning` (it may quote the name being replaced).
    */
   renamed(name: string, warning: string, escapeWarning: (text: string) => string): DeferredSkillParse {
-    return new DeferredSkillParse(this.eager, this.bytes, this.rules, { name, warning, escapeWarning });
+    return new DeferredSkillParse(this.eager, this.rules, { name, warning, escapeWarning });
   }
 
-  /** What parseSkillMarkdown gives for the same bytes (with the rename applied); the same object every time. */
-  complete(): ParsedSkill {
+  /**
+   * What parseSkillMarkdown gives for the file (with the rename applied); the same object every
+   * time. `bytes` must be the version of the file this was parsed from; they are needed on the
+   * first call when `needsBytes` says so, and not kept.
+   */
+  complete(bytes?: Uint8Array): ParsedSkill {
     if (this.completed !== undefined) return this.completed;
     let parsed = this.eager;
-    if (this.rules !== undefined && this.bytes !== undefined) {
-      const whole = splitFrontmatter(this.bytes.toString('utf8'));
+    if (this.rules !== undefined) {
+      if (bytes === undefined) throw new TypeError("DeferredSkillParse.complete(): the file's bytes are needed");
+      const buffer = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+      const whole = splitFrontmatter(buffer.toString('utf8'));
       const rules = this.rules;
       parsed = {
         ...parsed,
@@ -247,7 +253,7 @@ export class DeferredSkillParse {
         tools: parseToolsSection(whole.body),
         bodyStartLine: whole.bodyStartLine,
         warnings: [
-          ...(isUtf8(this.bytes) ? [] : [invalidUtf8Warning]),
+          ...(isUtf8(buffer) ? [] : [invalidUtf8Warning]),
           ...parsed.warnings.slice(0, rules.at),
           ...ruleWarnings(rules),
           ...parsed.warnings.slice(rules.at),
@@ -271,9 +277,10 @@ interface SkillRename {
 
 /**
  * parseSkillMarkdown for a repository that lists many skills and opens few: only the bytes up to
- * the frontmatter's closing line are decoded and read now; see DeferredSkillParse. `complete()`
- * gives the same result as parseSkillMarkdown (the same fields, warnings in the same order), and
- * the same errors are thrown here. Why: the frontmatter is a few percent of a real SKILL.md (244
+ * the frontmatter's closing line are decoded and read now; see DeferredSkillParse. `complete()`,
+ * given the same bytes, gives the same result as parseSkillMarkdown (the same fields, warnings in
+ * the same order), and the same errors are thrown here. `input` is not kept: the caller may reuse
+ * it once this returns. Why: the frontmatter is a few percent of a real SKILL.md (244
  * KB of 6.4 MB in the corpus), and decoding every body, scanning it for a `Tools:` section,
  * checking every file for invalid UTF-8 and applying the specification's rules to every skill was
  * most of a cold listing's parsing.
@@ -284,13 +291,13 @@ export function parseSkillMarkdownDeferringBody(
 ): DeferredSkillParse {
   const bytes = Buffer.isBuffer(input) ? input : Buffer.from(input.buffer, input.byteOffset, input.byteLength);
   const headEnd = frontmatterEnd(bytes);
-  if (headEnd === undefined) return new DeferredSkillParse(parseSkillMarkdown(bytes, options), undefined, undefined);
+  if (headEnd === undefined) return new DeferredSkillParse(parseSkillMarkdown(bytes, options), undefined);
   // Cut at a line break, the head decodes exactly as the start of the whole file does.
   const split = splitFrontmatter(bytes.toString('utf8', 0, headEnd));
-  if (split.kind !== 'closed') return new DeferredSkillParse(parseSkillMarkdown(bytes, options), undefined, undefined);
+  if (split.kind !== 'closed') return new DeferredSkillParse(parseSkillMarkdown(bytes, options), undefined);
   const pending: PendingRuleWarnings[] = [];
   const eager = parseSplit(split, false, options, 'fast-when-simple', emptyRest, pending);
-  return new DeferredSkillParse(eager, bytes, pending[0]);
+  return new DeferredSkillParse(eager, pending[0]);
 }
 
 const emptyRest: Pick<ParsedSkill, 'body' | 'tools' | 'bodyStartLine'> = { body: '', tools: [], bodyStartLine: 0 };

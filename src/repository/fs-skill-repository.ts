@@ -5,11 +5,12 @@ import { validateOptions } from '../config/validate-options.js';
 import { SkillParseError } from '../format/errors.js';
 import { normalizeSkillName } from '../format/frontmatter-rules.js';
 import { type DeferredSkillParse, parseSkillMarkdownDeferringBody } from '../format/parse-skill.js';
+import type { ParsedSkill } from '../format/types.js';
 import { type BundledFileRule, createBundledFileRule, isSkippedFolderName } from './bundled-file-rule.js';
 import { normalizeBundledPath } from './bundled-path.js';
 import { compareNames } from './compare-names.js';
 import { isDocumentPath, isSkillFilePath } from './document-files.js';
-import { SkillNotFoundError, SkillPathError, StrictRepositoryError } from './errors.js';
+import { SkillFileReadError, SkillNotFoundError, SkillPathError, StrictRepositoryError } from './errors.js';
 import { fsSkillRepositoryOptionsSchema, skillWatchArgumentsSchema } from './fs-skill-repository-options-schema.js';
 import { listSkillFiles, type SkillFileListing } from './list-skill-files.js';
 import { LockedSkillCheck } from './locked-skill-check.js';
@@ -165,6 +166,13 @@ function positiveInteger(
 }
 
 function noop(): void {}
+
+function noCachedSignature(): undefined {
+  return undefined;
+}
+
+/** Reads of a SKILL.md for `get()` before giving up on a file that changes under every read. */
+const completionAttempts = 3;
 
 function reasonOf(error: unknown): string {
   if (error instanceof SkillParseError)
@@ -371,9 +379,9 @@ export class FsSkillRepository implements SkillRepository {
       folders.map((indexed) => indexed.file),
       maxBytes,
       (file) => this.#cache.get(file)?.signature,
+      (bytes, signature, position) => this.#parse(folders[position]!, bytes, signature),
     );
     return reads.map((read, position) => {
-      const indexed = folders[position]!;
       // Removed since the scan (or no longer a file): the skill is gone until it comes back.
       if (read.kind === 'missing') return undefined;
       // A read error may be passing; only a verdict on the content is worth remembering.
@@ -385,23 +393,27 @@ export class FsSkillRepository implements SkillRepository {
           signature,
           outcome: { reason: `the file is ${read.size} bytes, over the ${maxBytes}-byte limit (maxSkillFileBytes)` },
         };
-      if (read.bytes === undefined) return this.#cache.get(indexed.file)!;
-      let outcome: LoadOutcome;
-      try {
-        const folderName = basename(indexed.folder);
-        outcome = withSafeName(
-          parseSkillMarkdownDeferringBody(read.bytes, { file: indexed.file, folderName }),
-          indexed.file,
-          folderName,
-        );
-      } catch (error) {
-        outcome = { reason: reasonOf(error) };
-        if (!(error instanceof SkillParseError)) return { signature, outcome };
-      }
-      const entry = { signature, outcome };
-      this.#cache.set(indexed.file, entry);
-      return entry;
+      return read.value ?? this.#cache.get(folders[position]!.file)!;
     });
+  }
+
+  /** One SKILL.md's parse (its bytes are valid only during the call), remembered unless the failure may pass. */
+  #parse(indexed: IndexedFolder, bytes: Buffer, signature: string): CacheEntry {
+    let outcome: LoadOutcome;
+    try {
+      const folderName = basename(indexed.folder);
+      outcome = withSafeName(
+        parseSkillMarkdownDeferringBody(bytes, { file: indexed.file, folderName }),
+        indexed.file,
+        folderName,
+      );
+    } catch (error) {
+      outcome = { reason: reasonOf(error) };
+      if (!(error instanceof SkillParseError)) return { signature, outcome };
+    }
+    const entry = { signature, outcome };
+    this.#cache.set(indexed.file, entry);
+    return entry;
   }
 
   async #buildView(index: ScanIndex): Promise<CatalogView> {
@@ -496,6 +508,42 @@ export class FsSkillRepository implements SkillRepository {
     return loaded;
   }
 
+  /**
+   * The winning skill of a name with its whole parse. A listing keeps each skill's frontmatter, not
+   * its file, so the body is read now, from the version the listing parsed: a file changed in
+   * between is parsed again first. A file rewritten on every read fails after a few tries.
+   */
+  async #completedWinner(name: string): Promise<{ loaded: LoadedSkill; parsed: ParsedSkill }> {
+    for (let attempt = 1; ; attempt += 1) {
+      const loaded = await this.#winner(name);
+      if (!loaded.parsed.needsBytes) return { loaded, parsed: loaded.parsed.complete() };
+      const [read] = await readSkillFiles(
+        [loaded.indexed.file],
+        this.#bounds.maxSkillFileBytes,
+        noCachedSignature,
+        (bytes, signature) => (signature === loaded.signature ? loaded.parsed.complete(bytes) : undefined),
+      );
+      if (read?.kind === 'file' && read.value !== undefined) return { loaded, parsed: read.value };
+      if (read?.kind === 'error') {
+        const permission = read.code === 'EACCES' || read.code === 'EPERM';
+        throw new SkillFileReadError(
+          name,
+          'SKILL.md',
+          permission ? 'permission' : 'io',
+          permission ? `permission denied (${read.code})` : `read failed (${read.code})`,
+        );
+      }
+      if (attempt === completionAttempts && read?.kind === 'missing') throw new SkillNotFoundError(name);
+      if (attempt === completionAttempts)
+        throw new SkillFileReadError(
+          name,
+          'SKILL.md',
+          'io',
+          `it changed on each of ${completionAttempts} reads; try again once it is no longer being written`,
+        );
+    }
+  }
+
   async list(): Promise<SkillSummary[]> {
     return (await this.#currentView()).summaries.map((summary) => ({ ...summary }));
   }
@@ -530,8 +578,8 @@ export class FsSkillRepository implements SkillRepository {
   }
 
   async get(name: string): Promise<Skill> {
-    const { parsed: deferred, summary, indexed } = await this.#winner(name);
-    const parsed = deferred.complete();
+    const { loaded, parsed } = await this.#completedWinner(name);
+    const { summary, indexed } = loaded;
     const listing = await this.#files(name, indexed.folder);
     const nested = this.#nestedSkillFolders(indexed);
     const skill: Skill = {

@@ -1,23 +1,24 @@
 import { closeSync, constants, fstatSync, openSync, readSync, type Stats, statSync } from 'node:fs';
 
-/** What reading one SKILL.md found. */
-export type SkillFileRead =
+/** What reading one SKILL.md found; `value` is what the caller's `consume` made of its bytes. */
+export type SkillFileRead<Value> =
   /** Gone, or not a regular file (any more). */
   | { kind: 'missing' }
-  /** `bytes` is undefined when the signature matched the cached one (the cached parse is still good) or the file is over the limit. */
+  /** `value` is undefined when the signature matched the cached one (the cached parse is still good) or the file is over the limit. */
+  | { kind: 'file'; signature: string; size: number; value: Value | undefined }
+  | { kind: 'error'; signature: string | undefined; code: string };
+
+/** A read before its bytes are consumed: `bytes` is a view of the scratch buffer. */
+type RawRead =
+  | { kind: 'missing' }
   | { kind: 'file'; signature: string; size: number; bytes: Buffer | undefined }
   | { kind: 'error'; signature: string | undefined; code: string };
 
 /** Files read between two turns of the event loop: about a millisecond of blocking on a warm cache. */
 const filesPerTurn = 32;
 
-/**
- * Bytes of the blocks SKILL.md files are read into, one after another. Every file read on its own
- * `Buffer.allocUnsafe` (most SKILL.md files are larger than Node's 4 KiB pool share) cost an
- * ArrayBuffer allocation each, a tenth of a cold listing; a block is shared by the files it holds
- * (each parse keeps its bytes for the body it reads later) and freed with the last of them.
- */
-const blockBytes = 256 * 1024;
+/** The scratch buffer's first size: most SKILL.md files fit, and only the pages a read touches are faulted in. */
+const initialScratchBytes = 64 * 1024;
 
 /**
  * What tells a file's versions apart without reading it: size, modification and status-change
@@ -30,40 +31,57 @@ function signatureOf(stats: Stats): string {
 }
 
 /**
- * Reads many small files (the SKILL.md of every skill). A file whose `cachedSignature` is known is
- * first looked at with one `stat`: when it matches, nothing more is done. The reads are
- * synchronous, in groups of `filesPerTurn` with a turn of the event loop between groups. Why not
- * the promise API: each file then takes four or five round trips through libuv's thread pool
- * (stat, open, fstat, read, close), and with SKILL.md files of a few kilobytes those hand-offs, not
- * the disk, were most of a cold listing (2.5-3.7 times a bare walk that reads every file). A group
- * blocks the loop for about a millisecond, which keeps other work responsive. Nor callbacks with
- * reads in flight on the pool while the main thread parses the files already read: the callback
- * delivering each read cost the main thread as much as the synchronous syscalls it replaced, so
- * the main thread, which bounds the wall time, did no less work, and the process did a quarter more
- * (docs/benchmarks.md, "Reads on the thread pool"). The file is opened
- * non-blocking, so a FIFO named SKILL.md cannot hang the read; its stat then says it is not a file.
+ * Reads many small files (the SKILL.md of every skill) and hands each file's bytes to `consume`
+ * while they are valid: every file is read into one scratch buffer, so `consume` must copy what
+ * it keeps (decoding to a string copies). Why one buffer: memory a process touches for the first
+ * time costs a page fault per 4 KiB, and reading every file into memory of its own (6.3 MB for the
+ * corpus's 621 files) made those faults half of a cold listing's reads; the listing keeps only
+ * what it parsed, and the body of a skill is read again when the skill is loaded.
+ *
+ * A file whose `cachedSignature` is known is first looked at with one `stat`: when it matches,
+ * nothing more is done. The reads are synchronous, in groups of `filesPerTurn` with a turn of the
+ * event loop between groups. Why not the promise API: each file then takes four or five round
+ * trips through libuv's thread pool (stat, open, fstat, read, close), and with SKILL.md files of a
+ * few kilobytes those hand-offs, not the disk, were most of a cold listing (2.5-3.7 times a bare
+ * walk that reads every file). A group blocks the loop for about a millisecond, which keeps other
+ * work responsive. Nor callbacks with reads in flight on the pool while the main thread parses the
+ * files already read: the callback delivering each read cost the main thread as much as the
+ * synchronous syscalls it replaced, so the main thread, which bounds the wall time, did no less
+ * work, and the process did a quarter more (docs/benchmarks.md, "Reads on the thread pool"). The
+ * file is opened non-blocking, so a FIFO named SKILL.md cannot hang the read; its stat then says
+ * it is not a file.
  */
-export async function readSkillFiles(
+export async function readSkillFiles<Value>(
   files: readonly string[],
   maxBytes: number,
   cachedSignature: (file: string) => string | undefined,
-): Promise<SkillFileRead[]> {
-  const results: SkillFileRead[] = new Array(files.length);
-  const block = { buffer: Buffer.allocUnsafe(0), used: 0 };
+  consume: (bytes: Buffer, signature: string, index: number) => Value,
+): Promise<SkillFileRead<Value>[]> {
+  const results: SkillFileRead<Value>[] = new Array(files.length);
+  const scratch = { buffer: Buffer.allocUnsafe(0) };
   for (let start = 0; start < files.length; start += filesPerTurn) {
     if (start > 0) await new Promise<void>((resolve) => setImmediate(resolve));
     const end = Math.min(files.length, start + filesPerTurn);
     for (let index = start; index < end; index += 1) {
       const file = files[index]!;
       const cached = cachedSignature(file);
-      results[index] = (cached === undefined ? undefined : unchanged(file, cached)) ?? readOne(file, maxBytes, block);
+      const read = (cached === undefined ? undefined : unchanged(file, cached)) ?? readOne(file, maxBytes, scratch);
+      results[index] =
+        read.kind !== 'file'
+          ? read
+          : {
+              kind: 'file',
+              signature: read.signature,
+              size: read.size,
+              value: read.bytes === undefined ? undefined : consume(read.bytes, read.signature, index),
+            };
     }
   }
   return results;
 }
 
 /** The read of a file whose signature is still `cached` (bytes not needed), else undefined. */
-function unchanged(file: string, cached: string): SkillFileRead | undefined {
+function unchanged(file: string, cached: string): RawRead | undefined {
   let stats: Stats | undefined;
   try {
     stats = statSync(file, { throwIfNoEntry: false });
@@ -76,7 +94,7 @@ function unchanged(file: string, cached: string): SkillFileRead | undefined {
   return signature === cached ? { kind: 'file', signature, size: stats.size, bytes: undefined } : undefined;
 }
 
-function readOne(file: string, maxBytes: number, block: { buffer: Buffer; used: number }): SkillFileRead {
+function readOne(file: string, maxBytes: number, scratch: { buffer: Buffer }): RawRead {
   let descriptor: number;
   try {
     descriptor = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
@@ -93,16 +111,9 @@ function readOne(file: string, maxBytes: number, block: { buffer: Buffer; used: 
     signature = signatureOf(stats);
     const size = stats.size;
     if (size > maxBytes) return { kind: 'file', signature, size, bytes: undefined };
-    let bytes: Buffer;
-    if (size > blockBytes / 4) bytes = Buffer.allocUnsafe(size);
-    else {
-      if (block.used + size > block.buffer.length) {
-        block.buffer = Buffer.allocUnsafe(blockBytes);
-        block.used = 0;
-      }
-      bytes = block.buffer.subarray(block.used, block.used + size);
-      block.used += size;
-    }
+    if (scratch.buffer.length < size)
+      scratch.buffer = Buffer.allocUnsafe(Math.max(size, 2 * scratch.buffer.length, initialScratchBytes));
+    const bytes = scratch.buffer.subarray(0, size);
     let filled = 0;
     while (filled < size) {
       const read = readSync(descriptor, bytes, filled, size - filled, filled);
