@@ -1,6 +1,6 @@
 // Listing skills: skillbox's FsSkillRepository against the floor (a bare synchronous walk of the
-// folders skillbox reads plus reading every SKILL.md whole, no parsing; and the same through the
-// promise API) and against the skill loaders of three npm peers (deepagents'
+// folders skillbox reads plus reading every SKILL.md whole, no parsing; the same reading into one
+// reused buffer; and the same through the promise API) and against the skill loaders of three npm peers (deepagents'
 // listSkills, bash-tool's discoverSkills, Mastra's Workspace skills), on the real corpus and on a generated tree of 10,000
 // skills (and, with --baseline=<ref>, FsSkillRepository of that commit). Each measurement runs in
 // its own child process so peak memory is that loader's alone; the loaders take turns, round by
@@ -10,7 +10,7 @@
 // rounds, one warm listing, no "thread pool" floor (about 20 s on an idle machine). Figures only;
 // nothing fails on a number.
 import type { Dirent } from 'node:fs';
-import { readdirSync, readFileSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readdirSync, readFileSync, readSync } from 'node:fs';
 import { readdir, readFile, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -32,6 +32,7 @@ import { generateSkillTree } from './generated-skills.js';
 const here = fileURLToPath(import.meta.url);
 const allLoaders = [
   'floor',
+  'floor, one buffer',
   'floor, thread pool',
   'skillbox',
   'baseline',
@@ -74,6 +75,34 @@ function floorSkillFiles(root: string): string[] {
     for (const entry of entries) if (entry.isDirectory()) pending.push(join(folder, entry.name));
   }
   return files;
+}
+
+/**
+ * The floor's walk with every SKILL.md read into one buffer, reused (open, fstat for the size,
+ * read, close), as skillbox reads them: on this machine a page of memory touched for the first
+ * time costs about 15 us, and reading each file into a buffer of its own, as `readFileSync` does,
+ * touches as many fresh pages as the files fill. The goal is set against the `readFileSync` floor;
+ * this one is how close that floor is to the least a reader can do.
+ */
+function oneBufferFloor(root: string): number {
+  const files = floorSkillFiles(root);
+  let buffer = Buffer.allocUnsafe(64 * 1024);
+  for (const file of files) {
+    const descriptor = openSync(file, 'r');
+    try {
+      const size = fstatSync(descriptor).size;
+      if (buffer.length < size) buffer = Buffer.allocUnsafe(size);
+      let filled = 0;
+      while (filled < size) {
+        const read = readSync(descriptor, buffer, filled, size - filled, filled);
+        if (read === 0) break;
+        filled += read;
+      }
+    } finally {
+      closeSync(descriptor);
+    }
+  }
+  return files.length;
 }
 
 /** The same walk and reads through the promise API: each level's folders read at once, 64 files in flight. */
@@ -160,6 +189,8 @@ async function listingFunction({ loader, root, sources }: ChildRequest): Promise
         for (const file of files) readFileSync(file);
         return files.length;
       };
+    case 'floor, one buffer':
+      return async () => oneBufferFloor(root);
     case 'floor, thread pool':
       return () => threadPoolFloor(root);
     case 'skillbox':
@@ -256,6 +287,7 @@ async function printDataset(title: string, root: string, rounds: number, withPee
       (loader !== 'floor, thread pool' || !quick) &&
       (withPeers ||
         loader === 'floor' ||
+        loader === 'floor, one buffer' ||
         loader === 'floor, thread pool' ||
         loader === 'skillbox' ||
         loader === 'baseline'),
@@ -321,12 +353,26 @@ async function printDataset(title: string, root: string, rounds: number, withPee
       });
     }
   }
+  const oneBuffer = samples.get('floor, one buffer');
+  const skillbox = samples.get('skillbox');
+  if (oneBuffer?.length === rounds && skillbox?.length === rounds) {
+    const ratio = pairedRatio(
+      skillbox.map((result) => result.coldMs),
+      oneBuffer.map((result) => result.coldMs),
+    );
+    console.log(`skillbox cold / "floor, one buffer" cold: ${formatSpread(ratio)}`);
+    reportRatio({
+      benchmark: 'listing',
+      comparison: `${title.split(' (')[0]}: skillbox cold / floor with one reused buffer`,
+      ratio,
+    });
+  }
 }
 
 export async function run(): Promise<void> {
   console.log('Skill listing: each sample is a separate process; "skills" is what each loader found.');
   console.log(
-    `floor = a synchronous readdir of every folder skillbox reads (a skill folder owns its subtree) plus reading every SKILL.md found, with no parsing or checks; "floor, thread pool" does the same through the promise API${quick ? ' (full run only)' : ''}.`,
+    `floor = a synchronous readdir of every folder skillbox reads (a skill folder owns its subtree) plus reading every SKILL.md found (readFileSync), with no parsing or checks; "floor, one buffer" reads each file into one reused buffer instead; "floor, thread pool" does the same as the floor through the promise API${quick ? ' (full run only)' : ''}.`,
   );
   console.log(
     'The peers scan one level, so they get every folder that directly holds skills (listed for them by the floor walk).',
