@@ -167,6 +167,12 @@ function positiveInteger(
 
 function noop(): void {}
 
+function readErrorReason(code: string): string {
+  return code === 'ELOOP'
+    ? 'the file became a link after the scan and is not followed (refresh() judges it as a scan does)'
+    : `cannot read the file: ${code}`;
+}
+
 function noCachedSignature(): undefined {
   return undefined;
 }
@@ -315,7 +321,7 @@ export class FsSkillRepository implements SkillRepository {
     }
     this.#index = index;
     this.#install(view);
-    const live = new Set(index.folders.map((folder) => folder.file));
+    const live = new Set(index.folders.map((folder) => folder.fileToRead));
     for (const file of this.#cache.keys()) if (!live.has(file)) this.#cache.delete(file);
   }
 
@@ -376,7 +382,7 @@ export class FsSkillRepository implements SkillRepository {
   ): Promise<({ signature: string; outcome: LoadOutcome } | undefined)[]> {
     const maxBytes = this.#bounds.maxSkillFileBytes;
     const reads = await readSkillFiles(
-      folders.map((indexed) => indexed.file),
+      folders.map((indexed) => indexed.fileToRead),
       maxBytes,
       (file) => this.#cache.get(file)?.signature,
       (bytes, signature, position) => this.#parse(folders[position]!, bytes, signature),
@@ -386,14 +392,14 @@ export class FsSkillRepository implements SkillRepository {
       if (read.kind === 'missing') return undefined;
       // A read error may be passing; only a verdict on the content is worth remembering.
       if (read.kind === 'error')
-        return { signature: read.signature ?? '', outcome: { reason: `cannot read the file: ${read.code}` } };
+        return { signature: read.signature ?? '', outcome: { reason: readErrorReason(read.code) } };
       const { signature } = read;
       if (read.size > maxBytes)
         return {
           signature,
           outcome: { reason: `the file is ${read.size} bytes, over the ${maxBytes}-byte limit (maxSkillFileBytes)` },
         };
-      return read.value ?? this.#cache.get(folders[position]!.file)!;
+      return read.value ?? this.#cache.get(folders[position]!.fileToRead)!;
     });
   }
 
@@ -412,7 +418,7 @@ export class FsSkillRepository implements SkillRepository {
       if (!(error instanceof SkillParseError)) return { signature, outcome };
     }
     const entry = { signature, outcome };
-    this.#cache.set(indexed.file, entry);
+    this.#cache.set(indexed.fileToRead, entry);
     return entry;
   }
 
@@ -518,7 +524,7 @@ export class FsSkillRepository implements SkillRepository {
       const loaded = await this.#winner(name);
       if (!loaded.parsed.needsBytes) return { loaded, parsed: loaded.parsed.complete() };
       const [read] = await readSkillFiles(
-        [loaded.indexed.file],
+        [loaded.indexed.fileToRead],
         this.#bounds.maxSkillFileBytes,
         noCachedSignature,
         (bytes, signature) => (signature === loaded.signature ? loaded.parsed.complete(bytes) : undefined),

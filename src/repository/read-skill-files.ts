@@ -1,4 +1,4 @@
-import { closeSync, constants, fstatSync, openSync, readSync, type Stats, statSync } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, type Stats } from 'node:fs';
 
 /** What reading one SKILL.md found; `value` is what the caller's `consume` made of its bytes. */
 export type SkillFileRead<Value> =
@@ -48,8 +48,9 @@ function signatureOf(stats: Stats): string {
  * files already read: the callback delivering each read cost the main thread as much as the
  * synchronous syscalls it replaced, so the main thread, which bounds the wall time, did no less
  * work, and the process did a quarter more (docs/benchmarks.md, "Reads on the thread pool"). The
- * file is opened non-blocking, so a FIFO named SKILL.md cannot hang the read; its stat then says
- * it is not a file.
+ * file is opened non-blocking, so a FIFO named SKILL.md cannot hang the read (its stat then says
+ * it is not a file), and without following a link at the last step: a file that has become a link
+ * since the caller judged it gives the error ELOOP.
  */
 export async function readSkillFiles<Value>(
   files: readonly string[],
@@ -84,7 +85,7 @@ export async function readSkillFiles<Value>(
 function unchanged(file: string, cached: string): RawRead | undefined {
   let stats: Stats | undefined;
   try {
-    stats = statSync(file, { throwIfNoEntry: false });
+    stats = lstatSync(file, { throwIfNoEntry: false });
   } catch {
     return undefined;
   }
@@ -97,7 +98,7 @@ function unchanged(file: string, cached: string): RawRead | undefined {
 function readOne(file: string, maxBytes: number, scratch: { buffer: Buffer }): RawRead {
   let descriptor: number;
   try {
-    descriptor = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+    descriptor = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? 'EIO';
     return code === 'ENOENT' || code === 'ENOTDIR'

@@ -29,6 +29,12 @@ export interface FoundSkillFolder {
   folder: string;
   /** Absolute path of the SKILL.md inside `folder`. */
   file: string;
+  /**
+   * The path the SKILL.md is read through, without following a link at its last step: `file`, or
+   * for a SKILL.md that is a link, where the link led at the scan. A SKILL.md swapped for a link
+   * after the scan is then refused, not followed out of the root.
+   */
+  fileToRead: string;
   /** `/`-separated path of the folder relative to the root ('' when the root itself is the skill). */
   relativeFolder: string;
   /** The folder's real location (links resolved): the same skill reached from two roots has one. */
@@ -229,10 +235,12 @@ async function childFolder(
   return { path, realPath, relative, depth: parent.depth + 1 };
 }
 
-function foundSkill(folder: PendingFolder, entry: Dirent): FoundSkillFolder {
+function foundSkill(folder: PendingFolder, entry: Dirent, linkTarget?: string): FoundSkillFolder {
+  const file = childPath(folder.path, entry.name);
   return {
     folder: folder.path,
-    file: childPath(folder.path, entry.name),
+    file,
+    fileToRead: linkTarget ?? file,
     relativeFolder: folder.relative,
     realFolder: folder.realPath,
   };
@@ -246,16 +254,15 @@ async function classifySkillFile(
 ): Promise<FoundSkillFolder | SkippedSkillFolder> {
   const file = join(folder.path, entry.name);
   const realFolder = folder.realPath;
-  const found = foundSkill(folder, entry);
   const skipped = (reason: string): SkippedSkillFolder => ({ path: file, reason, realFolder });
-  if (entry.isFile()) return found;
+  if (entry.isFile()) return foundSkill(folder, entry);
   if (entry.isDirectory()) return skipped(`${entry.name} is a folder, not a file`);
   if (entry.isSymbolicLink()) {
     const target = await resolveLinkWithin(file, root, siblingRoots);
     if (target.kind === 'outside')
       return skipped(`${entry.name} is a link that leads out of the root (to ${target.realPath})`);
     if (target.kind === 'dangling') return skipped(`${entry.name} is a link that cannot be followed (${target.code})`);
-    if (target.stats.isFile()) return found;
+    if (target.stats.isFile()) return foundSkill(folder, entry, target.realPath);
     return skipped(`${entry.name} is a link to something that is not a file`);
   }
   return skipped(`${entry.name} is not a regular file`);

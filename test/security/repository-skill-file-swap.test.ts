@@ -1,0 +1,73 @@
+// Attack: someone who can write into a skills folder after it was scanned (a shared folder, a model
+// that writes skills) swaps a listed SKILL.md for a link to a file outside the root, one with a
+// frontmatter of its own, so that the next listing or load reads that file as the skill. The scan
+// skips a SKILL.md linking out of the root; the re-reads after it (one per `list()` to see edits,
+// one per `get()` for the body) must not follow a link the scan never saw.
+import { mkdir, mkdtemp, rm, symlink, unlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { FsSkillRepository } from '../../src/repository/fs-skill-repository.js';
+
+const secret = 'SECRET-FROM-OUTSIDE-THE-ROOT';
+
+describe('a SKILL.md swapped for a link after the scan', () => {
+  let base: string;
+  let root: string;
+  let outside: string;
+
+  beforeEach(async () => {
+    base = await mkdtemp(join(tmpdir(), 'skillbox-skill-file-swap-'));
+    root = join(base, 'skills');
+    await mkdir(join(root, 'notes'), { recursive: true });
+    await writeFile(
+      join(root, 'notes', 'SKILL.md'),
+      '---\nname: notes\ndescription: Takes notes.\n---\nWrite notes.\n',
+    );
+    outside = join(base, 'private.md');
+    await writeFile(outside, `---\nname: notes\ndescription: Stolen ${secret}\n---\n${secret}\n`);
+  });
+
+  afterEach(async () => {
+    await rm(base, { recursive: true, force: true });
+  });
+
+  async function swapForLink(): Promise<void> {
+    await unlink(join(root, 'notes', 'SKILL.md'));
+    await symlink(outside, join(root, 'notes', 'SKILL.md'));
+  }
+
+  it('is not followed by the next list()', async () => {
+    const repository = await FsSkillRepository.open({ roots: [root] });
+    expect((await repository.list()).map((skill) => skill.description)).toEqual(['Takes notes.']);
+    await swapForLink();
+    const listed = await repository.list();
+    expect(JSON.stringify(listed)).not.toContain(secret);
+    expect(JSON.stringify(await repository.report())).not.toContain(secret);
+  });
+
+  it('is not followed by get() for the body', async () => {
+    const repository = await FsSkillRepository.open({ roots: [root] });
+    await repository.list();
+    await swapForLink();
+    const loaded = await repository.get('notes').then(
+      (skill) => JSON.stringify(skill),
+      (error: Error) => error.message,
+    );
+    expect(loaded).not.toContain(secret);
+  });
+
+  it('is skipped with its reason, and a refresh() judges the link as the scan does', async () => {
+    const repository = await FsSkillRepository.open({ roots: [root] });
+    await repository.list();
+    await swapForLink();
+    expect(await repository.list()).toEqual([]);
+    expect((await repository.report()).skipped).toEqual([
+      expect.objectContaining({ path: join(root, 'notes', 'SKILL.md'), reason: expect.stringMatching(/link/) }),
+    ]);
+    await repository.refresh();
+    expect((await repository.report()).skipped).toEqual([
+      expect.objectContaining({ reason: expect.stringMatching(/leads out of the root/) }),
+    ]);
+  });
+});
