@@ -16,7 +16,7 @@ import { listSkillFiles, type SkillFileListing } from './list-skill-files.js';
 import { LockedSkillCheck } from './locked-skill-check.js';
 import { modelInvocableFromFrontmatter } from './model-invocation.js';
 import { bundledFileError, defaultMaxReadableFileBytes, readBundledFile } from './read-bundled-file.js';
-import { readSkillFiles } from './read-skill-files.js';
+import { readSkillFiles, type SkillFileToRead } from './read-skill-files.js';
 import { isWithin } from './resolve-link.js';
 import { type RootEntry, resolveSkillRoots } from './resolve-skill-roots.js';
 import { type FoundSkillFolder, scanSkillRoot } from './scan-skill-root.js';
@@ -122,6 +122,8 @@ export interface SkillWatcher {
 
 interface IndexedFolder extends FoundSkillFolder {
   root: string;
+  /** How its SKILL.md is read: a link is followed only into the roots of the scan that found it. */
+  toRead: SkillFileToRead;
 }
 
 type LoadOutcome = { parsed: DeferredSkillParse } | { reason: string };
@@ -167,18 +169,42 @@ function positiveInteger(
 
 function noop(): void {}
 
-function readErrorReason(code: string): string {
-  return code === 'ELOOP'
-    ? 'the file became a link after the scan and is not followed (refresh() judges it as a scan does)'
-    : `cannot read the file: ${code}`;
+/** Why a SKILL.md that is there could not be read, for `report()` and errors. */
+function readErrorReason(code: string, detail: string | undefined): string {
+  switch (code) {
+    case 'ELOOP':
+      return 'it is a link now, which is not followed (refresh() judges it as a scan does), or a link on its path loops';
+    case 'LINK_LEADS_OUT':
+      return `it is a link that leads out of the roots (to ${detail ?? 'an unknown place'})`;
+    case 'FOLDER_MOVED':
+      return folderMovedReason(detail ?? 'another place');
+    case 'CHANGED_WHILE_READ':
+      return 'it changed while it was read';
+    case 'EACCES':
+    case 'EPERM':
+      return `cannot read the file: permission denied (${code})`;
+    default:
+      return `cannot read the file: ${code}`;
+  }
+}
+
+/**
+ * A skill folder (or a folder above it) swapped for a link after the scan leads elsewhere: nothing
+ * is read through it until a scan has judged the link.
+ */
+function folderMovedReason(now: string): string {
+  return `the skill folder now leads to ${now}, not where the scan found it (refresh() re-scans)`;
 }
 
 function noCachedSignature(): undefined {
   return undefined;
 }
 
-/** Reads of a SKILL.md for `get()` before giving up on a file that changes under every read. */
-const completionAttempts = 3;
+/**
+ * Waits before each read of a SKILL.md for `get()` after the first, which found a version other
+ * than the one listed: a writer replacing the file in quick steps gets time to finish.
+ */
+const completionRetryDelaysMs = [0, 10, 50, 200];
 
 function reasonOf(error: unknown): string {
   if (error instanceof SkillParseError)
@@ -321,7 +347,7 @@ export class FsSkillRepository implements SkillRepository {
     }
     this.#index = index;
     this.#install(view);
-    const live = new Set(index.folders.map((folder) => folder.fileToRead));
+    const live = new Set(index.folders.map((folder) => folder.file));
     for (const file of this.#cache.keys()) if (!live.has(file)) this.#cache.delete(file);
   }
 
@@ -350,13 +376,16 @@ export class FsSkillRepository implements SkillRepository {
     // Overlapping roots (`.` and `./skills`) reach the same folders twice: that is one skill, found
     // first under the earlier root, not a duplicate of itself.
     const seen = new Set<string>();
+    const insideRoots = (realPath: string): boolean => resolved.roots.some((root) => isWithin(realPath, root));
     const index: ScanIndex = {
       roots: resolved.roots,
       folders: scans.flatMap((scan, position) =>
         scan.found.flatMap((found) => {
           if (seen.has(found.realFolder)) return [];
           seen.add(found.realFolder);
-          return [{ ...found, root: resolved.sources[position] as string }];
+          const toRead: SkillFileToRead = { path: found.file, realFolder: found.realFolder };
+          if (found.linked) toRead.linkTargetAllowed = insideRoots;
+          return [{ ...found, root: resolved.sources[position] as string, toRead }];
         }),
       ),
       skipped: scans.flatMap((scan) =>
@@ -382,9 +411,9 @@ export class FsSkillRepository implements SkillRepository {
   ): Promise<({ signature: string; outcome: LoadOutcome } | undefined)[]> {
     const maxBytes = this.#bounds.maxSkillFileBytes;
     const reads = await readSkillFiles(
-      folders.map((indexed) => indexed.fileToRead),
+      folders.map((indexed) => indexed.toRead),
       maxBytes,
-      (file) => this.#cache.get(file)?.signature,
+      (position) => this.#cache.get(folders[position]!.file)?.signature,
       (bytes, signature, position) => this.#parse(folders[position]!, bytes, signature),
     );
     return reads.map((read, position) => {
@@ -392,14 +421,14 @@ export class FsSkillRepository implements SkillRepository {
       if (read.kind === 'missing') return undefined;
       // A read error may be passing; only a verdict on the content is worth remembering.
       if (read.kind === 'error')
-        return { signature: read.signature ?? '', outcome: { reason: readErrorReason(read.code) } };
+        return { signature: read.signature ?? '', outcome: { reason: readErrorReason(read.code, read.detail) } };
       const { signature } = read;
       if (read.size > maxBytes)
         return {
           signature,
           outcome: { reason: `the file is ${read.size} bytes, over the ${maxBytes}-byte limit (maxSkillFileBytes)` },
         };
-      return read.value ?? this.#cache.get(folders[position]!.fileToRead)!;
+      return read.value ?? this.#cache.get(folders[position]!.file)!;
     });
   }
 
@@ -418,7 +447,7 @@ export class FsSkillRepository implements SkillRepository {
       if (!(error instanceof SkillParseError)) return { signature, outcome };
     }
     const entry = { signature, outcome };
-    this.#cache.set(indexed.fileToRead, entry);
+    this.#cache.set(indexed.file, entry);
     return entry;
   }
 
@@ -520,33 +549,33 @@ export class FsSkillRepository implements SkillRepository {
    * between is parsed again first. A file rewritten on every read fails after a few tries.
    */
   async #completedWinner(name: string): Promise<{ loaded: LoadedSkill; parsed: ParsedSkill }> {
-    for (let attempt = 1; ; attempt += 1) {
+    for (let attempt = 0; ; attempt += 1) {
       const loaded = await this.#winner(name);
       if (!loaded.parsed.needsBytes) return { loaded, parsed: loaded.parsed.complete() };
       const [read] = await readSkillFiles(
-        [loaded.indexed.fileToRead],
+        [loaded.indexed.toRead],
         this.#bounds.maxSkillFileBytes,
         noCachedSignature,
         (bytes, signature) => (signature === loaded.signature ? loaded.parsed.complete(bytes) : undefined),
+        { confirm: true },
       );
       if (read?.kind === 'file' && read.value !== undefined) return { loaded, parsed: read.value };
-      if (read?.kind === 'error') {
-        const permission = read.code === 'EACCES' || read.code === 'EPERM';
-        throw new SkillFileReadError(
-          name,
-          'SKILL.md',
-          permission ? 'permission' : 'io',
-          permission ? `permission denied (${read.code})` : `read failed (${read.code})`,
-        );
+      // Another version, or one being written: look again. Anything else will not pass by waiting.
+      if (read?.kind === 'error' && read.code !== 'CHANGED_WHILE_READ') {
+        const problem = read.code === 'EACCES' || read.code === 'EPERM' ? 'permission' : 'io';
+        throw new SkillFileReadError(name, 'SKILL.md', problem, readErrorReason(read.code, read.detail));
       }
-      if (attempt === completionAttempts && read?.kind === 'missing') throw new SkillNotFoundError(name);
-      if (attempt === completionAttempts)
+      const delay = completionRetryDelaysMs[attempt + 1];
+      if (delay === undefined) {
+        if (read?.kind === 'missing') throw new SkillNotFoundError(name);
         throw new SkillFileReadError(
           name,
           'SKILL.md',
           'io',
-          `it changed on each of ${completionAttempts} reads; try again once it is no longer being written`,
+          `it changed on each of ${completionRetryDelaysMs.length} reads; try again once it is no longer being written`,
         );
+      }
+      await new Promise((resolve) => setTimeout(resolve, delay));
     }
   }
 
@@ -555,9 +584,11 @@ export class FsSkillRepository implements SkillRepository {
   }
 
   /** The skill's files; a folder removed since the last look means the skill is gone. */
-  async #files(name: string, folder: string): Promise<SkillFileListing> {
+  async #files(name: string, indexed: IndexedFolder): Promise<SkillFileListing> {
     try {
-      return await listSkillFiles(folder, {
+      const folder = await realpath(indexed.folder);
+      if (folder !== indexed.realFolder) throw new SkillPathError(name, '.', folderMovedReason(folder));
+      return await listSkillFiles(indexed.folder, {
         maxDepth: this.#bounds.maxDepth,
         maxFiles: this.#bounds.maxFilesPerSkill,
         rule: this.#fileRule,
@@ -586,7 +617,7 @@ export class FsSkillRepository implements SkillRepository {
   async get(name: string): Promise<Skill> {
     const { loaded, parsed } = await this.#completedWinner(name);
     const { summary, indexed } = loaded;
-    const listing = await this.#files(name, indexed.folder);
+    const listing = await this.#files(name, indexed);
     const nested = this.#nestedSkillFolders(indexed);
     const skill: Skill = {
       ...summary,
@@ -607,7 +638,7 @@ export class FsSkillRepository implements SkillRepository {
 
   async listFiles(name: string): Promise<string[]> {
     const { indexed } = await this.#winner(name);
-    return (await this.#files(name, indexed.folder)).files;
+    return (await this.#files(name, indexed)).files;
   }
 
   async readFile(name: string, relativePath: string): Promise<Buffer> {
@@ -619,6 +650,7 @@ export class FsSkillRepository implements SkillRepository {
     let folder: string;
     try {
       folder = await realpath(indexed.folder);
+      if (folder !== indexed.realFolder) throw new SkillPathError(name, relativePath, folderMovedReason(folder));
       target = await realpath(join(indexed.folder, path));
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;

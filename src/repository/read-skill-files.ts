@@ -1,4 +1,33 @@
-import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, type Stats } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  openSync,
+  readSync,
+  realpathSync,
+  type Stats,
+  statSync,
+} from 'node:fs';
+import { dirname } from 'node:path';
+
+/** A SKILL.md to read, as the scan found it. */
+export interface SkillFileToRead {
+  /** The path as found (links kept as named). */
+  path: string;
+  /**
+   * Set for a SKILL.md that was a link at the scan: whether the real path it leads to now may be
+   * read (the scan's rule: inside the repository's roots). Unset, the file was a regular file and
+   * is read without following a link at its last step, so one swapped for a link is refused.
+   */
+  linkTargetAllowed?: (realPath: string) => boolean;
+  /**
+   * The real path of the folder holding it, as the scan found it. A re-read (a file whose cached
+   * signature changed, or a read with `confirm`) first checks the folder still resolves there: a
+   * folder on the path swapped for a link since then would lead the read elsewhere.
+   */
+  realFolder: string;
+}
 
 /** What reading one SKILL.md found; `value` is what the caller's `consume` made of its bytes. */
 export type SkillFileRead<Value> =
@@ -6,13 +35,19 @@ export type SkillFileRead<Value> =
   | { kind: 'missing' }
   /** `value` is undefined when the signature matched the cached one (the cached parse is still good) or the file is over the limit. */
   | { kind: 'file'; signature: string; size: number; value: Value | undefined }
-  | { kind: 'error'; signature: string | undefined; code: string };
+  /**
+   * `code` is a system error code or one of the reader's own: `LINK_LEADS_OUT` (a link leading
+   * out of the roots, `detail` its real path), `FOLDER_MOVED` (the folder resolves elsewhere than
+   * at the scan, `detail` where), `CHANGED_WHILE_READ` (with `confirm`: the file's signature after
+   * the read was not the one before it).
+   */
+  | { kind: 'error'; signature: string | undefined; code: string; detail?: string };
 
 /** A read before its bytes are consumed: `bytes` is a view of the scratch buffer. */
 type RawRead =
   | { kind: 'missing' }
   | { kind: 'file'; signature: string; size: number; bytes: Buffer | undefined }
-  | { kind: 'error'; signature: string | undefined; code: string };
+  | { kind: 'error'; signature: string | undefined; code: string; detail?: string };
 
 /** Files read between two turns of the event loop: about a millisecond of blocking on a warm cache. */
 const filesPerTurn = 32;
@@ -53,10 +88,11 @@ function signatureOf(stats: Stats): string {
  * since the caller judged it gives the error ELOOP.
  */
 export async function readSkillFiles<Value>(
-  files: readonly string[],
+  files: readonly SkillFileToRead[],
   maxBytes: number,
-  cachedSignature: (file: string) => string | undefined,
+  cachedSignature: (index: number) => string | undefined,
   consume: (bytes: Buffer, signature: string, index: number) => Value,
+  options: { confirm?: boolean } = {},
 ): Promise<SkillFileRead<Value>[]> {
   const results: SkillFileRead<Value>[] = new Array(files.length);
   const scratch = { buffer: Buffer.allocUnsafe(0) };
@@ -65,8 +101,10 @@ export async function readSkillFiles<Value>(
     const end = Math.min(files.length, start + filesPerTurn);
     for (let index = start; index < end; index += 1) {
       const file = files[index]!;
-      const cached = cachedSignature(file);
-      const read = (cached === undefined ? undefined : unchanged(file, cached)) ?? readOne(file, maxBytes, scratch);
+      const cached = cachedSignature(index);
+      const read =
+        (cached === undefined ? undefined : unchanged(file, cached)) ??
+        readOne(file, maxBytes, scratch, options.confirm === true, cached !== undefined || options.confirm === true);
       results[index] =
         read.kind !== 'file'
           ? read
@@ -82,10 +120,14 @@ export async function readSkillFiles<Value>(
 }
 
 /** The read of a file whose signature is still `cached` (bytes not needed), else undefined. */
-function unchanged(file: string, cached: string): RawRead | undefined {
+function unchanged(file: SkillFileToRead, cached: string): RawRead | undefined {
   let stats: Stats | undefined;
   try {
-    stats = lstatSync(file, { throwIfNoEntry: false });
+    // A link is followed here only to compare; reading it checks where it leads.
+    stats =
+      file.linkTargetAllowed === undefined
+        ? lstatSync(file.path, { throwIfNoEntry: false })
+        : statSync(file.path, { throwIfNoEntry: false });
   } catch {
     return undefined;
   }
@@ -95,15 +137,40 @@ function unchanged(file: string, cached: string): RawRead | undefined {
   return signature === cached ? { kind: 'file', signature, size: stats.size, bytes: undefined } : undefined;
 }
 
-function readOne(file: string, maxBytes: number, scratch: { buffer: Buffer }): RawRead {
+function readOne(
+  file: SkillFileToRead,
+  maxBytes: number,
+  scratch: { buffer: Buffer },
+  confirm: boolean,
+  checkFolder: boolean,
+): RawRead {
+  // The first read follows the scan closely and skips this check (a realpath per file would cost
+  // a cold listing a quarter of its time); see docs/security.md for the window that leaves.
+  if (checkFolder) {
+    let folder: string;
+    try {
+      folder = realpathSync.native(dirname(file.path));
+    } catch (error) {
+      return failedOpen(error);
+    }
+    if (folder !== file.realFolder)
+      return { kind: 'error', signature: undefined, code: 'FOLDER_MOVED', detail: folder };
+  }
+  let path = file.path;
+  if (file.linkTargetAllowed !== undefined) {
+    try {
+      path = realpathSync.native(file.path);
+    } catch (error) {
+      return failedOpen(error);
+    }
+    if (!file.linkTargetAllowed(path))
+      return { kind: 'error', signature: undefined, code: 'LINK_LEADS_OUT', detail: path };
+  }
   let descriptor: number;
   try {
-    descriptor = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
+    descriptor = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? 'EIO';
-    return code === 'ENOENT' || code === 'ENOTDIR'
-      ? { kind: 'missing' }
-      : { kind: 'error', signature: undefined, code };
+    return failedOpen(error);
   }
   let signature: string | undefined;
   try {
@@ -121,10 +188,19 @@ function readOne(file: string, maxBytes: number, scratch: { buffer: Buffer }): R
       if (read === 0) break;
       filled += read;
     }
+    // The signature is taken before the read, so a write during it shows at the next look; a
+    // caller that hands the bytes out as that version (get()'s body) asks for a second look.
+    if (confirm && (filled !== size || signatureOf(fstatSync(descriptor)) !== signature))
+      return { kind: 'error', signature, code: 'CHANGED_WHILE_READ' };
     return { kind: 'file', signature, size, bytes: filled === size ? bytes : bytes.subarray(0, filled) };
   } catch (error) {
     return { kind: 'error', signature, code: (error as NodeJS.ErrnoException).code ?? 'EIO' };
   } finally {
     closeSync(descriptor);
   }
+}
+
+function failedOpen(error: unknown): RawRead {
+  const code = (error as NodeJS.ErrnoException).code ?? 'EIO';
+  return code === 'ENOENT' || code === 'ENOTDIR' ? { kind: 'missing' } : { kind: 'error', signature: undefined, code };
 }

@@ -30,11 +30,11 @@ export interface FoundSkillFolder {
   /** Absolute path of the SKILL.md inside `folder`. */
   file: string;
   /**
-   * The path the SKILL.md is read through, without following a link at its last step: `file`, or
-   * for a SKILL.md that is a link, where the link led at the scan. A SKILL.md swapped for a link
-   * after the scan is then refused, not followed out of the root.
+   * The SKILL.md was a link (to a file inside the roots) at the scan. A reader follows it only
+   * after checking where it leads; a SKILL.md that was a regular file is read without following a
+   * link, so one swapped for a link after the scan is refused rather than followed out of the root.
    */
-  fileToRead: string;
+  linked: boolean;
   /** `/`-separated path of the folder relative to the root ('' when the root itself is the skill). */
   relativeFolder: string;
   /** The folder's real location (links resolved): the same skill reached from two roots has one. */
@@ -152,7 +152,7 @@ export async function scanSkillRoot(root: string, bounds: ScanBounds): Promise<R
         if (skillFile) {
           // A regular file is the common case, decided without a turn through a promise.
           const outcome = skillFile.isFile()
-            ? foundSkill(folder, skillFile)
+            ? foundSkill(folder, skillFile, false)
             : await classifySkillFile(root, folder, skillFile, bounds.siblingRoots ?? []);
           if ('reason' in outcome) skipped.push(outcome);
           else found.push(outcome);
@@ -235,12 +235,11 @@ async function childFolder(
   return { path, realPath, relative, depth: parent.depth + 1 };
 }
 
-function foundSkill(folder: PendingFolder, entry: Dirent, linkTarget?: string): FoundSkillFolder {
-  const file = childPath(folder.path, entry.name);
+function foundSkill(folder: PendingFolder, entry: Dirent, linked: boolean): FoundSkillFolder {
   return {
     folder: folder.path,
-    file,
-    fileToRead: linkTarget ?? file,
+    file: childPath(folder.path, entry.name),
+    linked,
     relativeFolder: folder.relative,
     realFolder: folder.realPath,
   };
@@ -255,14 +254,14 @@ async function classifySkillFile(
   const file = join(folder.path, entry.name);
   const realFolder = folder.realPath;
   const skipped = (reason: string): SkippedSkillFolder => ({ path: file, reason, realFolder });
-  if (entry.isFile()) return foundSkill(folder, entry);
+  if (entry.isFile()) return foundSkill(folder, entry, false);
   if (entry.isDirectory()) return skipped(`${entry.name} is a folder, not a file`);
   if (entry.isSymbolicLink()) {
     const target = await resolveLinkWithin(file, root, siblingRoots);
     if (target.kind === 'outside')
       return skipped(`${entry.name} is a link that leads out of the root (to ${target.realPath})`);
     if (target.kind === 'dangling') return skipped(`${entry.name} is a link that cannot be followed (${target.code})`);
-    if (target.stats.isFile()) return foundSkill(folder, entry, target.realPath);
+    if (target.stats.isFile()) return foundSkill(folder, entry, true);
     return skipped(`${entry.name} is a link to something that is not a file`);
   }
   return skipped(`${entry.name} is not a regular file`);

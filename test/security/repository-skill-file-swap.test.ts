@@ -1,9 +1,10 @@
 // Attack: someone who can write into a skills folder after it was scanned (a shared folder, a model
-// that writes skills) swaps a listed SKILL.md for a link to a file outside the root, one with a
-// frontmatter of its own, so that the next listing or load reads that file as the skill. The scan
-// skips a SKILL.md linking out of the root; the re-reads after it (one per `list()` to see edits,
-// one per `get()` for the body) must not follow a link the scan never saw.
-import { mkdir, mkdtemp, rm, symlink, unlink, writeFile } from 'node:fs/promises';
+// that writes skills) swaps a listed SKILL.md, or the skill's folder, for a link to a place outside
+// the root, one with a frontmatter of its own, so that the next listing or load reads that file as
+// the skill, or serves the outside folder's other files. The scan skips a SKILL.md or a folder
+// linking out of the root; the reads after it (one per `list()` to see edits, one per `get()` for
+// the body, `readFile`, the docs listing) must not follow a link the scan never saw.
+import { mkdir, mkdtemp, rename, rm, symlink, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -69,5 +70,59 @@ describe('a SKILL.md swapped for a link after the scan', () => {
     expect((await repository.report()).skipped).toEqual([
       expect.objectContaining({ reason: expect.stringMatching(/leads out of the root/) }),
     ]);
+  });
+
+  describe('the skill folder swapped for a link to an outside folder', () => {
+    async function swapFolder(): Promise<void> {
+      await writeFile(join(base, 'private-notes.md'), `${secret} key\n`);
+      await mkdir(join(base, 'outside-skill'));
+      await writeFile(
+        join(base, 'outside-skill', 'SKILL.md'),
+        `---\nname: notes\ndescription: ${secret}\n---\n${secret}\n`,
+      );
+      await writeFile(join(base, 'outside-skill', 'private-notes.md'), `${secret} key\n`);
+      await rename(join(root, 'notes'), join(base, 'old-notes'));
+      await symlink(join(base, 'outside-skill'), join(root, 'notes'));
+    }
+
+    it('serves no file of the outside folder through readFile() or listFiles()', async () => {
+      const repository = await FsSkillRepository.open({ roots: [root] });
+      await repository.list();
+      await swapFolder();
+      for (const attempt of [
+        repository.readFile('notes', 'private-notes.md').then((data) => data.toString()),
+        repository.listFiles('notes').then((names) => names.join(',')),
+      ])
+        await expect(attempt).rejects.toThrow();
+    });
+
+    it('refuses readFile() through the folder moved out of the root and linked back, its SKILL.md unchanged', async () => {
+      const repository = await FsSkillRepository.open({ roots: [root] });
+      await repository.list();
+      // The same SKILL.md (same inode and times) now lives outside, beside a private file.
+      await rename(join(root, 'notes'), join(base, 'moved-notes'));
+      await writeFile(join(base, 'moved-notes', 'private-notes.md'), `${secret} key\n`);
+      await symlink(join(base, 'moved-notes'), join(root, 'notes'));
+      await expect(repository.readFile('notes', 'private-notes.md')).rejects.toThrow(
+        /the skill folder now leads to .*moved-notes, not where the scan found it/,
+      );
+      await expect(repository.listFiles('notes')).rejects.toThrow(/the skill folder now leads to .*moved-notes/);
+      await expect(repository.get('notes')).rejects.toThrow(/the skill folder now leads to .*moved-notes/);
+    });
+
+    it('is not listed or loaded from there once list() sees the change', async () => {
+      const repository = await FsSkillRepository.open({ roots: [root] });
+      await repository.list();
+      await swapFolder();
+      expect(JSON.stringify(await repository.list())).not.toContain(secret);
+      const loaded = await repository.get('notes').then(
+        (skill) => JSON.stringify(skill),
+        (error: Error) => error.message,
+      );
+      expect(loaded).not.toContain(secret);
+      expect((await repository.report()).skipped).toEqual([
+        expect.objectContaining({ reason: expect.stringMatching(/skill folder now leads to .*outside-skill/) }),
+      ]);
+    });
   });
 });
