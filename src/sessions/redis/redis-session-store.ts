@@ -19,6 +19,7 @@ import {
   prepareEvents,
   sortSummaries,
 } from '../session-input.js';
+import { sessionOfParts } from '../session-of-parts.js';
 import type {
   AppendEventsOptions,
   AppendEventsResult,
@@ -115,7 +116,7 @@ export class RedisSessionStore implements SessionStore {
       ...Object.entries(state).flat(),
     ]);
     if (created === 0) throw new SessionExistsError(normalized);
-    return { ...normalized, version: 0, createdAt: now, updatedAt: now, state, events: [] };
+    return sessionOfParts(normalized, 0, now, now, state, []);
   }
 
   async getSession(key: SessionKey, options?: GetSessionOptions): Promise<Session | undefined> {
@@ -143,15 +144,15 @@ export class RedisSessionStore implements SessionStore {
     const events = new Array<SessionEvent>(Math.max(0, texts.length - skip));
     for (let index = 0; index < events.length; index += 1)
       events[index] = JSON.parse(texts[skip + index]!) as SessionEvent;
-    return {
-      ...normalized,
+    return sessionOfParts(
+      normalized,
       version,
-      createdAt: Number(meta.createdAt),
-      updatedAt: Number(meta.updatedAt),
+      Number(meta.createdAt),
+      Number(meta.updatedAt),
       // ioredis builds the object with own properties, "__proto__" included.
-      state: replies[1]![1] as Record<string, string>,
+      replies[1]![1] as Record<string, string>,
       events,
-    };
+    );
   }
 
   async appendEvents(
