@@ -135,7 +135,9 @@ export class PostgresSessionStore implements SessionStore {
     );
     const first = result.rows[0];
     if (first === undefined) return undefined;
-    const events = result.rows.flatMap(({ event }) => (event === null ? [] : [JSON.parse(event) as SessionEvent]));
+    // A loop, not flatMap: that made an array for every row to spread out again.
+    const events: SessionEvent[] = [];
+    for (const { event } of result.rows) if (event !== null) events.push(JSON.parse(event) as SessionEvent);
     const state = JSON.parse(first.state) as Record<string, string>;
     this.#known.remember(KnownSessionStates.keyOf(normalized), {
       id: first.id,
