@@ -5,6 +5,28 @@ const session = (version: number): KnownSession => ({ id: version, version, stat
 const key = (index: number) => KnownSessionStates.keyOf({ appName: 'default', userId: 'u', sessionId: `s${index}` });
 
 describe('KnownSessionStates', () => {
+  it('keys each session by all three ids, whichever was asked for last', () => {
+    const keys = [
+      { appName: 'default', userId: 'u', sessionId: 's' },
+      { appName: 'default', userId: 'u', sessionId: 's2' },
+      { appName: 'default', userId: 'u2', sessionId: 's' },
+      { appName: 'other', userId: 'u', sessionId: 's' },
+    ];
+    const first = keys.map((ids) => KnownSessionStates.keyOf(ids));
+    expect(new Set(first).size).toBe(4);
+    // Asked again, one after another and with ids that are equal strings but not the same objects.
+    for (const [index, ids] of keys.entries()) {
+      const copy = {
+        appName: [...ids.appName].join(''),
+        userId: [...ids.userId].join(''),
+        sessionId: `${ids.sessionId}`,
+      };
+      expect(KnownSessionStates.keyOf(copy)).toBe(first[index]);
+      expect(KnownSessionStates.keyOf(ids)).toBe(first[index]);
+    }
+    expect(KnownSessionStates.keyOf(keys[0]!)).not.toBe(KnownSessionStates.keyOf(keys[3]!));
+  });
+
   it('forgets the least recently remembered session first, counting a session remembered again as new', () => {
     const known = new KnownSessionStates();
     for (let index = 0; index < 256; index += 1) known.remember(key(index), session(index));

@@ -30,10 +30,24 @@ export class KnownSessionStates {
   #newest: string | undefined;
 
   static keyOf(key: NormalizedSessionKey): string {
+    const last = KnownSessionStates.#lastKey;
+    if (key.sessionId === last.sessionId && key.userId === last.userId && key.appName === last.appName)
+      return last.text;
     // A checked id holds no control character, so NUL keeps the three parts apart; JSON.stringify
     // of the three cost about 0.4 µs on every append and read, this a few nanoseconds.
-    return `${key.appName}\u0000${key.userId}\u0000${key.sessionId}`;
+    const text = `${key.appName}\u0000${key.userId}\u0000${key.sessionId}`;
+    KnownSessionStates.#lastKey = { appName: key.appName, userId: key.userId, sessionId: key.sessionId, text };
+    return text;
   }
+
+  /**
+   * The last key made, handed out again for the same session: a process appending turn after turn
+   * asks for one session's key on every call, and a new one was a joined string to allocate, then
+   * to flatten and hash for the map, on each (about 200 bytes an append, the store's garbage that
+   * the bare driver does not make). Comparing the ids is a pointer check when the caller passes the
+   * same strings, as a runner holding its session's key does.
+   */
+  static #lastKey = { appName: '', userId: '', sessionId: '', text: '' };
 
   get(key: string): KnownSession | undefined {
     return this.#sessions.get(key);

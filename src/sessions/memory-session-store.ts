@@ -16,6 +16,7 @@ import {
   selectEvents,
   sortSummaries,
 } from './session-input.js';
+import { sessionOfParts } from './session-of-parts.js';
 import type {
   AppendEventsOptions,
   AppendEventsResult,
@@ -129,9 +130,14 @@ function mapKey(key: Required<SessionKey>): string {
 }
 
 function copySession(stored: StoredSession, events: StoredSession['events']): Session {
-  return {
-    ...stored.summary,
-    state: { ...stored.state },
-    events: events.map(({ json }) => JSON.parse(json) as SessionEvent),
-  };
+  const { summary } = stored;
+  // Written out rather than `{ ...summary, state, events }`: see session-of-parts.ts.
+  return sessionOfParts(
+    summary,
+    summary.version,
+    summary.createdAt,
+    summary.updatedAt,
+    { ...stored.state },
+    events.map(({ json }) => JSON.parse(json) as SessionEvent),
+  );
 }

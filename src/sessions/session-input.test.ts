@@ -75,6 +75,45 @@ describe('prepareEvents', () => {
     expect(prepared!.event).toStrictEqual(JSON.parse(prepared!.json));
   });
 
+  it('copies JSON nested far deeper than any message, and names a bad value at any depth', () => {
+    // 200 levels, alternating objects and arrays: past the depth where the copy checks for a cycle.
+    let deep: unknown = 'bottom';
+    for (let level = 0; level < 200; level += 1) deep = level % 2 === 0 ? { next: deep } : [deep];
+    const [prepared] = prepareEvents([{ author: 'a', type: 't', content: deep }], 0);
+    expect(prepared!.event.content).toStrictEqual(JSON.parse(JSON.stringify(deep)));
+    expect(prepared!.event.content).not.toBe(deep);
+
+    let bad: unknown = { value: Number.NaN };
+    for (let level = 0; level < 100; level += 1) bad = [bad];
+    let caught: unknown;
+    try {
+      prepareEvents([{ author: 'a', type: 't', content: bad }], 0);
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(SessionInputError);
+    expect(caught).toMatchObject({ argument: `events[0].content${'[0]'.repeat(100)}.value` });
+  });
+
+  it('refuses an undefined array element and a cycle through arrays, naming the path', () => {
+    const loop: unknown[] = [];
+    loop.push({ again: loop });
+    const cases: [unknown, string][] = [
+      [{ parts: [{ text: 'a' }, undefined] }, 'events[0].content.parts[1]'],
+      [{ parts: loop }, 'events[0].content.parts[0].again'],
+    ];
+    for (const [content, argument] of cases) {
+      let caught: unknown;
+      try {
+        prepareEvents([{ author: 'a', type: 't', content }], 0);
+      } catch (error) {
+        caught = error;
+      }
+      expect(caught).toBeInstanceOf(SessionInputError);
+      expect(caught).toMatchObject({ argument });
+    }
+  });
+
   it('accepts a repeated but acyclic reference', () => {
     const shared = { text: 'same' };
     const [prepared] = prepareEvents([{ author: 'a', type: 't', content: [shared, shared] }], 0);

@@ -185,9 +185,9 @@ const eventFields = new Set(['id', 'author', 'type', 'timestamp', 'content', 'st
 export function prepareEvents(events: unknown, currentVersion: number, now: number = Date.now()): PreparedEvent[] {
   if (!Array.isArray(events)) throw new SessionInputError('events', 'must be an array of events');
   if (events.length === 0) throw new SessionInputError('events', 'must hold at least one event');
-  const prepared: PreparedEvent[] = [];
+  const prepared = new Array<PreparedEvent>(events.length);
   for (let index = 0; index < events.length; index += 1)
-    prepared.push(prepareEvent(events[index], index, currentVersion + index + 1, now));
+    prepared[index] = prepareEvent(events[index], index, currentVersion + index + 1, now);
   return prepared;
 }
 
@@ -264,7 +264,66 @@ interface JsonWalk {
  * plain module functions (no closures made per call) and works out the path only for an error.
  */
 function copyJson(value: unknown, index: number, field: string): unknown {
+  try {
+    return copyJsonFast(value, 0);
+  } catch (error) {
+    if (error !== walkCarefully) throw error;
+  }
   return copyJsonValue(value, { index, field, ancestors: [], steps: [] });
+}
+
+/**
+ * Thrown by the fast walk at anything it leaves to the careful one: a value to refuse, or a depth
+ * only a cycle (or unusually deep JSON) reaches. A constant, not an Error: nothing reads its stack.
+ */
+const walkCarefully = new Error('copyJsonFast leaves this value to copyJsonValue');
+const fastWalkDepth = 64;
+
+/**
+ * The copy of valid JSON, without the bookkeeping that only an error needs: the careful walk
+ * (`copyJsonValue`) keeps the objects above the current value, to find a cycle, and the steps to
+ * it, to name the path; three arrays made and grown on every append, a fifth of what the store
+ * allocated beyond the bare driver (bench/sessions.bench.ts). Here a depth counter stands in for
+ * both: a cycle runs past `fastWalkDepth`, and at that depth or at any value it would refuse, the
+ * whole value is walked again carefully, which finds the cycle or the bad value and names its
+ * path. Only bad or very deep input is walked twice (a getter in it runs twice).
+ */
+function copyJsonFast(item: unknown, depth: number): unknown {
+  switch (typeof item) {
+    case 'string':
+    case 'boolean':
+      return item;
+    case 'number':
+      if (!Number.isFinite(item)) throw walkCarefully;
+      return item === 0 ? 0 : item;
+    case 'object': {
+      if (item === null) return null;
+      if (depth === fastWalkDepth) throw walkCarefully;
+      if (Array.isArray(item)) {
+        // Made at its final length: a first push gives an array room for 17 elements.
+        const copy = new Array<unknown>(item.length);
+        for (let index = 0; index < item.length; index += 1) {
+          const element: unknown = item[index];
+          if (typeof element === 'string' || typeof element === 'boolean' || element === null) copy[index] = element;
+          else if (element === undefined) throw walkCarefully;
+          else copy[index] = copyJsonFast(element, depth + 1);
+        }
+        return copy;
+      }
+      if (!isPlainObject(item)) throw walkCarefully;
+      const copy: Record<string, unknown> = {};
+      for (const name in item) {
+        const property = item[name];
+        if (property === undefined || !Object.hasOwn(item, name)) continue;
+        if (typeof property === 'string' || typeof property === 'boolean' || property === null)
+          setOwn(copy, name, property);
+        else setOwn(copy, name, copyJsonFast(property, depth + 1));
+      }
+      return copy;
+    }
+    default:
+      throw walkCarefully;
+  }
 }
 
 function copyJsonValue(item: unknown, walk: JsonWalk): unknown {

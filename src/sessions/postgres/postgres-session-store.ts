@@ -19,6 +19,7 @@ import {
   normalizeKey,
   prepareEvents,
 } from '../session-input.js';
+import { sessionOfParts } from '../session-of-parts.js';
 import type {
   AppendEventsOptions,
   AppendEventsResult,
@@ -115,7 +116,7 @@ export class PostgresSessionStore implements SessionStore {
     if (inserted.rowCount === 0) throw new SessionExistsError(normalized);
     const id = (inserted.rows[0] as { id: string }).id;
     this.#known.remember(KnownSessionStates.keyOf(normalized), { id, version: 0, state: { ...state }, stateText: '' });
-    return { ...normalized, version: 0, createdAt: now, updatedAt: now, state, events: [] };
+    return sessionOfParts(normalized, 0, now, now, state, []);
   }
 
   async getSession(key: SessionKey, options?: GetSessionOptions): Promise<Session | undefined> {
@@ -134,7 +135,9 @@ export class PostgresSessionStore implements SessionStore {
     );
     const first = result.rows[0];
     if (first === undefined) return undefined;
-    const events = result.rows.flatMap(({ event }) => (event === null ? [] : [JSON.parse(event) as SessionEvent]));
+    // A loop, not flatMap: that made an array for every row to spread out again.
+    const events: SessionEvent[] = [];
+    for (const { event } of result.rows) if (event !== null) events.push(JSON.parse(event) as SessionEvent);
     const state = JSON.parse(first.state) as Record<string, string>;
     this.#known.remember(KnownSessionStates.keyOf(normalized), {
       id: first.id,
@@ -142,7 +145,7 @@ export class PostgresSessionStore implements SessionStore {
       state: { ...state },
       stateText: '',
     });
-    return { ...summaryOfSqlRow(first), state, events };
+    return sessionOfParts(normalized, first.version, Number(first.created_at), Number(first.updated_at), state, events);
   }
 
   async appendEvents(

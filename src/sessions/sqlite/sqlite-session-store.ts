@@ -22,6 +22,7 @@ import {
   type PreparedEvent,
   prepareEvents,
 } from '../session-input.js';
+import { sessionOfParts } from '../session-of-parts.js';
 import type {
   AppendEventsOptions,
   AppendEventsResult,
@@ -168,7 +169,7 @@ export class SqliteSessionStore implements SessionStore {
           state: { ...state },
           stateText: row.state,
         });
-        return { ...summaryOfSqlRow(row), state, events };
+        return sessionOfParts(normalized, row.version, Number(row.created_at), Number(row.updated_at), state, events);
       },
     );
   }
@@ -220,7 +221,7 @@ export class SqliteSessionStore implements SessionStore {
       state: { ...state },
       stateText,
     });
-    return { ...normalized, version: 0, createdAt: now, updatedAt: now, state, events: [] };
+    return sessionOfParts(normalized, 0, now, now, state, []);
   }
 
   async getSession(key: SessionKey, options?: GetSessionOptions): Promise<Session | undefined> {
