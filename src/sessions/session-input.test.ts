@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { SessionInputError } from './session-errors.js';
 import { prepareEvents } from './session-input.js';
@@ -19,6 +20,40 @@ describe('prepareEvents', () => {
     expect(prepared[0]?.event.id).toMatch(/^[0-9a-f-]{36}$/);
     expect(prepared[1]?.event.id).toBe('mine');
     expect(JSON.parse(prepared[1]!.json)).toEqual(prepared[1]!.event);
+  });
+
+  it('copies any JSON content as JSON would, and the copy shares nothing with the input', () => {
+    fc.assert(
+      fc.property(fc.jsonValue({ maxDepth: 8 }), (content) => {
+        const [prepared] = prepareEvents([{ author: 'user', type: 'message', content }], 0);
+        expect(prepared?.event.content).toEqual(JSON.parse(JSON.stringify(content)));
+        if (typeof content === 'object' && content !== null) expect(prepared?.event.content).not.toBe(content);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('refuses any content holding a value JSON cannot carry, naming a path that leads to it', () => {
+    const unsupported = fc.constantFrom<unknown>(Number.NaN, Number.POSITIVE_INFINITY, 1n, () => 1, Symbol('s'));
+    const withUnsupported = fc.letrec((tie) => ({
+      value: fc.oneof(
+        { depthSize: 'small' },
+        fc.record({ bad: unsupported }),
+        fc.array(tie('value'), { minLength: 1, maxLength: 3 }).map((items) => [...items, { bad: 1n }]),
+        fc.dictionary(fc.string({ minLength: 1, maxLength: 4 }), tie('value'), { maxKeys: 3 }).map((entries) => ({
+          ...entries,
+          deeper: { bad: Number.NaN },
+        })),
+      ),
+    })).value;
+    fc.assert(
+      fc.property(withUnsupported, (content) => {
+        expect(() => prepareEvents([{ author: 'user', type: 'message', content }], 0)).toThrow(
+          /events\[0\]\.content.*\bbad\b/,
+        );
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it('accepts null-prototype objects and drops undefined properties, as JSON does', () => {
