@@ -84,8 +84,9 @@ function signatureOf(stats: Stats): string {
  * synchronous syscalls it replaced, so the main thread, which bounds the wall time, did no less
  * work, and the process did a quarter more (docs/benchmarks.md, "Reads on the thread pool"). The
  * file is opened non-blocking, so a FIFO named SKILL.md cannot hang the read (its stat then says
- * it is not a file), and without following a link at the last step: a file that has become a link
- * since the caller judged it gives the error ELOOP.
+ * it is not a file). One the scan found as a file is opened without following a link at the last
+ * step (one that has become a link gives ELOOP); one it found as a link is followed only to a real
+ * path `linkTargetAllowed` accepts.
  */
 export async function readSkillFiles<Value>(
   files: readonly SkillFileToRead[],
