@@ -583,11 +583,17 @@ export class FsSkillRepository implements SkillRepository {
     return (await this.#currentView()).summaries.map((summary) => ({ ...summary }));
   }
 
+  /** The skill folder's real path, which must still be where the scan found it (see folderMovedReason). */
+  async #scannedFolder(name: string, indexed: IndexedFolder, path: string): Promise<string> {
+    const folder = await realpath(indexed.folder);
+    if (folder !== indexed.realFolder) throw new SkillPathError(name, path, folderMovedReason(folder));
+    return folder;
+  }
+
   /** The skill's files; a folder removed since the last look means the skill is gone. */
   async #files(name: string, indexed: IndexedFolder): Promise<SkillFileListing> {
     try {
-      const folder = await realpath(indexed.folder);
-      if (folder !== indexed.realFolder) throw new SkillPathError(name, '.', folderMovedReason(folder));
+      await this.#scannedFolder(name, indexed, '.');
       return await listSkillFiles(indexed.folder, {
         maxDepth: this.#bounds.maxDepth,
         maxFiles: this.#bounds.maxFilesPerSkill,
@@ -649,8 +655,7 @@ export class FsSkillRepository implements SkillRepository {
     let target: string;
     let folder: string;
     try {
-      folder = await realpath(indexed.folder);
-      if (folder !== indexed.realFolder) throw new SkillPathError(name, relativePath, folderMovedReason(folder));
+      folder = await this.#scannedFolder(name, indexed, relativePath);
       target = await realpath(join(indexed.folder, path));
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;

@@ -29,12 +29,9 @@ export interface SkillFileToRead {
   realFolder: string;
 }
 
-/** What reading one SKILL.md found; `value` is what the caller's `consume` made of its bytes. */
-export type SkillFileRead<Value> =
-  /** Gone, or not a regular file (any more). */
+/** A read that found no content: the file is gone (or not a regular file any more), or could not be read. */
+type UnreadSkillFile =
   | { kind: 'missing' }
-  /** `value` is undefined when the signature matched the cached one (the cached parse is still good) or the file is over the limit. */
-  | { kind: 'file'; signature: string; size: number; value: Value | undefined }
   /**
    * `code` is a system error code or one of the reader's own: `LINK_LEADS_OUT` (a link leading
    * out of the roots, `detail` its real path), `FOLDER_MOVED` (the folder resolves elsewhere than
@@ -43,11 +40,14 @@ export type SkillFileRead<Value> =
    */
   | { kind: 'error'; signature: string | undefined; code: string; detail?: string };
 
+/** What reading one SKILL.md found; `value` is what the caller's `consume` made of its bytes. */
+export type SkillFileRead<Value> =
+  | UnreadSkillFile
+  /** `value` is undefined when the signature matched the cached one (the cached parse is still good) or the file is over the limit. */
+  | { kind: 'file'; signature: string; size: number; value: Value | undefined };
+
 /** A read before its bytes are consumed: `bytes` is a view of the scratch buffer. */
-type RawRead =
-  | { kind: 'missing' }
-  | { kind: 'file'; signature: string; size: number; bytes: Buffer | undefined }
-  | { kind: 'error'; signature: string | undefined; code: string; detail?: string };
+type RawRead = UnreadSkillFile | { kind: 'file'; signature: string; size: number; bytes: Buffer | undefined };
 
 /** Files read between two turns of the event loop: about a millisecond of blocking on a warm cache. */
 const filesPerTurn = 32;

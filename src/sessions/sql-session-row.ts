@@ -1,4 +1,4 @@
-import type { SessionSummary } from './session-store.js';
+import type { Session, SessionEvent, SessionSummary } from './session-store.js';
 
 /** A row of the `sessions` table of the SQL stores (SQLite and PostgreSQL share the columns). */
 export interface SqlSessionRow {
@@ -22,5 +22,19 @@ export function summaryOfSqlRow(row: SqlSessionRow): SessionSummary {
     version: row.version,
     createdAt: Number(row.created_at),
     updatedAt: Number(row.updated_at),
+  };
+}
+
+/** A read's result from the session's row, its parsed state and its events (built property by property: see session-of-parts.ts). */
+export function sessionOfSqlRow(row: SqlSessionRow, state: Record<string, string>, events: SessionEvent[]): Session {
+  return {
+    appName: row.app_name,
+    userId: row.user_id,
+    sessionId: row.session_id,
+    version: row.version,
+    createdAt: Number(row.created_at),
+    updatedAt: Number(row.updated_at),
+    state,
+    events,
   };
 }

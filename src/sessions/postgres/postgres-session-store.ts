@@ -34,7 +34,7 @@ import type {
   SessionSummary,
 } from '../session-store.js';
 import type { SqlSessionRow } from '../sql-session-row.js';
-import { summaryOfSqlRow } from '../sql-session-row.js';
+import { sessionOfSqlRow, summaryOfSqlRow } from '../sql-session-row.js';
 
 /** Options of `openPostgresSessionStore`: a pool or a connection string, and the schema of its tables. */
 export interface PostgresSessionStoreOptions {
@@ -145,7 +145,7 @@ export class PostgresSessionStore implements SessionStore {
       state: { ...state },
       stateText: '',
     });
-    return sessionOfParts(normalized, first.version, Number(first.created_at), Number(first.updated_at), state, events);
+    return sessionOfSqlRow(first, state, events);
   }
 
   async appendEvents(

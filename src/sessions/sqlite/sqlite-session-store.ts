@@ -37,7 +37,7 @@ import type {
   SessionSummary,
 } from '../session-store.js';
 import type { SqlSessionRow } from '../sql-session-row.js';
-import { summaryOfSqlRow } from '../sql-session-row.js';
+import { sessionOfSqlRow, summaryOfSqlRow } from '../sql-session-row.js';
 
 /** Options of `openSqliteSessionStore`: the database file, its synchronous mode and busy timeout. */
 export interface SqliteSessionStoreOptions {
@@ -169,7 +169,7 @@ export class SqliteSessionStore implements SessionStore {
           state: { ...state },
           stateText: row.state,
         });
-        return sessionOfParts(normalized, row.version, Number(row.created_at), Number(row.updated_at), state, events);
+        return sessionOfSqlRow(row, state, events);
       },
     );
   }
