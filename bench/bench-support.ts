@@ -1,11 +1,16 @@
 // Helpers the benchmarks share. Figures only: nothing here fails on a time.
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, relative, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-const repositoryRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+/**
+ * The checkout being measured. A child process runs from a transpiled copy of bench/ and src/ (see
+ * `measureInFreshProcess`), so its own location says nothing about the checkout: its parent tells it.
+ */
+const repositoryRoot = process.env.SKILLBOX_BENCH_REPOSITORY ?? resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
 /** `npm run bench -- --quick`: fewer rounds and smaller generated data, for a run under two minutes. */
 export const quick = process.argv.includes('--quick') || process.env.SKILLBOX_BENCH_QUICK === '1';
@@ -152,6 +157,9 @@ export function baselineLabel(): string | undefined {
 
 /** Imports `relativePath` (e.g. `repository/fs-skill-repository.ts`) from the baseline's src/. */
 export async function importBaseline<Module>(relativePath: string): Promise<Module | undefined> {
+  const transpiledBaseline = process.env.SKILLBOX_BENCH_BASELINE_JS;
+  if (transpiledBaseline !== undefined)
+    return (await import(pathToFileURL(join(transpiledBaseline, relativePath.replace(/\.ts$/, '.js'))).href)) as Module;
   const source = baselineSource();
   if (source === undefined) return undefined;
   return (await import(pathToFileURL(join(source, relativePath)).href)) as Module;
@@ -167,19 +175,97 @@ export function packageVersion(name: string): string {
   }
 }
 
+/** The TypeScript files under `folder` that run (tests and declarations left out). */
+function sourceFiles(folder: string): string[] {
+  return readdirSync(folder, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile() && /(?<!\.test|\.d)\.ts$/.test(entry.name))
+    .map((entry) => join(entry.parentPath, entry.name));
+}
+
+interface TranspiledTree {
+  root: string;
+  /** The baseline's src/ in the same tree, when a benchmark was given `--baseline`. */
+  baseline?: string;
+}
+
+let transpiledTree: TranspiledTree | undefined;
+
+/** Trees left by runs that were killed before they could remove their own. */
+function removeAbandonedTrees(cache: string): void {
+  for (const name of readdirSync(cache)) {
+    const pid = /^skillbox-bench-js-(\d+)$/.exec(name)?.[1];
+    if (pid === undefined) continue;
+    try {
+      process.kill(Number(pid), 0);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ESRCH')
+        rmSync(join(cache, name), { recursive: true, force: true });
+    }
+  }
+}
+
 /**
- * Runs `script` in a fresh Node process (so each measurement starts cold, with its own heap and
- * peak-RSS counter), passing `request` as JSON in the environment variable `variable`, and returns
- * the JSON object the child printed last. A failure comes back as a one-line `failed: …` string,
- * so one broken peer does not stop the rest of a benchmark.
+ * bench/ and src/ (and the baseline's src/) as JavaScript, one file per file and nothing bundled,
+ * written once per run under node_modules/.cache (where the packages they import resolve) and
+ * removed when the run ends. A child started through tsx spent about 0.3 s of its start-up loading
+ * the loader (Node 20 runs module hooks on a thread of their own) and ran the code being timed
+ * under those hooks; a quick run starts more than 30 children.
+ */
+function transpiled(): TranspiledTree {
+  if (transpiledTree !== undefined) return transpiledTree;
+  // Loaded here, not on import: every child imports this file, and esbuild has no place in its heap.
+  const { buildSync } = createRequire(import.meta.url)('esbuild') as typeof import('esbuild');
+  const cache = join(repositoryRoot, 'node_modules', '.cache');
+  mkdirSync(cache, { recursive: true });
+  removeAbandonedTrees(cache);
+  const root = join(cache, `skillbox-bench-js-${process.pid}`);
+  rmSync(root, { recursive: true, force: true });
+  process.once('exit', () => rmSync(root, { recursive: true, force: true }));
+  const options = { format: 'esm', platform: 'node', target: 'node20', logLevel: 'error' } as const;
+  buildSync({
+    ...options,
+    entryPoints: [...sourceFiles(join(repositoryRoot, 'bench')), ...sourceFiles(join(repositoryRoot, 'src'))],
+    outdir: root,
+    outbase: repositoryRoot,
+  });
+  // Outside a package of its own, Node would take the .js files for CommonJS.
+  writeFileSync(join(root, 'package.json'), '{ "type": "module" }\n');
+  const baselineSourceFolder = baselineSource();
+  transpiledTree = { root };
+  if (baselineSourceFolder !== undefined) {
+    const baseline = join(root, 'baseline', 'src');
+    buildSync({
+      ...options,
+      entryPoints: sourceFiles(baselineSourceFolder),
+      outdir: baseline,
+      outbase: baselineSourceFolder,
+    });
+    transpiledTree.baseline = baseline;
+  }
+  return transpiledTree;
+}
+
+/**
+ * Runs `script` (a file of bench/) in a fresh Node process (so each measurement starts cold, with its
+ * own heap and peak-RSS counter), passing `request` as JSON in the environment variable `variable`,
+ * and returns the JSON object the child printed last. The child runs the transpiled copy of the
+ * script with plain `node`, as a user's code runs. A failure comes back as a one-line `failed: …`
+ * string, so one broken peer does not stop the rest of a benchmark.
  */
 export function measureInFreshProcess<Result>(script: string, variable: string, request: unknown): Result | string {
   try {
+    const tree = transpiled();
+    const childScript = join(tree.root, relative(repositoryRoot, script)).replace(/\.ts$/, '.js');
     const output = execFileSync(
       process.execPath,
-      ['--import', 'tsx', script, ...process.argv.filter((argument) => argument.startsWith('--'))],
+      [childScript, ...process.argv.filter((argument) => argument.startsWith('--'))],
       {
-        env: { ...process.env, [variable]: JSON.stringify(request) },
+        env: {
+          ...process.env,
+          [variable]: JSON.stringify(request),
+          SKILLBOX_BENCH_REPOSITORY: repositoryRoot,
+          ...(tree.baseline === undefined ? {} : { SKILLBOX_BENCH_BASELINE_JS: tree.baseline }),
+        },
         encoding: 'utf8',
         stdio: ['ignore', 'pipe', 'pipe'],
         maxBuffer: 16 * 1024 * 1024,
