@@ -11,6 +11,9 @@ import {
 } from './catalog-parts.js';
 import { createTokenCounter } from './token-counter.js';
 
+/** A text's UTF-8 size: never less than its o200k_base count (see `countTokens`). */
+const utf8Length = (text: string) => Buffer.byteLength(text, 'utf8');
+
 /** A size limit for the rendered catalog, in tokens (o200k_base) and/or characters. */
 export interface CatalogBudget {
   /** Most o200k_base tokens the catalog (guidance included) may take. */
@@ -61,25 +64,17 @@ export function chooseBudgetedEntries(
   }
   const guidance = guidancePart(guidanceText);
   const counter = createTokenCounter();
-  const table = () => new Float64Array(count).fill(-1);
-  const measures: Measure[] = [];
+  const measureWith = (limit: number, of: (text: string) => number): Measure => ({
+    limit,
+    of,
+    full: new Float64Array(count).fill(-1),
+    shortest: new Float64Array(count).fill(-1),
+    nameOnly: new Float64Array(count).fill(-1),
+  });
+  const characters = budget.characters === undefined ? undefined : measureWith(budget.characters, codePointLength);
+  const tokens = budget.tokens === undefined ? undefined : measureWith(budget.tokens, (text) => counter.count(text));
   // Characters first: counting them is cheap, and a candidate over that budget need not be tokenized.
-  if (budget.characters !== undefined)
-    measures.push({
-      limit: budget.characters,
-      of: codePointLength,
-      full: table(),
-      shortest: table(),
-      nameOnly: table(),
-    });
-  if (budget.tokens !== undefined)
-    measures.push({
-      limit: budget.tokens,
-      of: (text) => counter.count(text),
-      full: table(),
-      shortest: table(),
-      nameOnly: table(),
-    });
+  const measures = [characters, tokens].filter((candidate) => candidate !== undefined);
 
   const atCap = (index: number, cap: number): CatalogEntry => {
     const entry = full[index]!;
@@ -142,7 +137,20 @@ export function chooseBudgetedEntries(
   const fits = (cap: number, described: number) =>
     measures.every((measure) => cost(measure, cap, described) <= measure.limit);
 
-  if (fits(Number.POSITIVE_INFINITY, count)) return [...full];
+  /**
+   * A catalog whose parts' UTF-8 bytes add up to no more than the token budget is within it: every
+   * o200k_base token stands for at least one byte (see `countTokens`), so no part counts more tokens
+   * than it has bytes. That settles whether a small library's full catalog fits without loading the
+   * tokenizer's ranks (about half a second and their memory, on an MCP server's first answer and an
+   * agent's first step). Above the bound the tokens are counted, so the answer is the same either way.
+   */
+  const everything = Number.POSITIVE_INFINITY;
+  const withinByteBound = (candidate: Measure) =>
+    candidate === tokens && cost(measureWith(candidate.limit, utf8Length), everything, count) <= candidate.limit;
+  if (
+    measures.every((candidate) => withinByteBound(candidate) || cost(candidate, everything, count) <= candidate.limit)
+  )
+    return [...full];
 
   let low = minimumDescriptionLength;
   let high = longest - 1;

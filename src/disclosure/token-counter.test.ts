@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -137,5 +137,70 @@ describe('countTokens on long pieces without spaces', () => {
       countTokens(words) + countTokens(long) + countTokens(`\n${words}`),
     );
     expect(countTokens(long)).toBeGreaterThan(0);
+  });
+});
+
+describe('countTokens is at most the UTF-8 byte length', () => {
+  // The catalog budget accepts a catalog whose bytes fit without tokenizing it (catalog-budget-search.ts).
+  const withinBytes = (text: string) => countTokens(text) <= Buffer.byteLength(text, 'utf8');
+
+  it('on ASCII, CJK, emoji, special-token text, lone surrogates and long runs without spaces', () => {
+    const texts = [
+      'Extract text and tables from PDF files, fill forms, merge documents.',
+      '数据分析和可视化：读取表格，计算统计量，并生成图表。',
+      'ёлка résumé — “quoted” … ½',
+      '🙂😀👩‍👩‍👧‍👦🏳️‍🌈'.repeat(40),
+      '<|endoftext|>',
+      'a <|endoftext|> b <|im_start|>system<|im_end|>',
+      '<|endoftext|>'.repeat(200),
+      '\ud800 lone \udfff surrogates \ud83d',
+      'a'.repeat(5 * maxEncodedPieceCharacters + 3),
+      '='.repeat(3 * maxEncodedPieceCharacters),
+      ' '.repeat(2 * maxEncodedPieceCharacters + 1),
+      // A run of emoji past the chunk size: chunks are cut between code points, never inside a pair.
+      '😀'.repeat(maxEncodedPieceCharacters + 7),
+      `x${'😀'.repeat(maxEncodedPieceCharacters)}`,
+      '数'.repeat(3 * maxEncodedPieceCharacters),
+      '\r\n\n\t \u00a0\u2028',
+    ];
+    for (const text of texts) expect(withinBytes(text), JSON.stringify(text.slice(0, 40))).toBe(true);
+  });
+
+  it('on every text of the catalog budget fixtures', () => {
+    const fixtures = JSON.parse(readFileSync(join(import.meta.dirname, 'catalog-budget-fixtures.json'), 'utf8')) as {
+      smallCases: { options: { skills: { name: string; description: string }[] } }[];
+    };
+    const texts = fixtures.smallCases.flatMap((testCase) =>
+      testCase.options.skills.flatMap((skill) => [skill.name, skill.description]),
+    );
+    const snapshots = join(import.meta.dirname, 'fixtures', 'catalog-budget');
+    for (const file of readdirSync(snapshots)) texts.push(readFileSync(join(snapshots, file), 'utf8'));
+    expect(texts.length).toBeGreaterThan(100);
+    expect(texts.filter((text) => !withinBytes(text))).toEqual([]);
+  });
+
+  it('on random text of any code points, spaces and long runs', () => {
+    const text = fc
+      .array(
+        fc.oneof(
+          fc.string({ unit: 'binary', maxLength: 40 }),
+          fc.string({ unit: 'grapheme', maxLength: 40 }),
+          fc.constantFrom('<|endoftext|>', ' ', '\n', '😀', '数'),
+          fc
+            .tuple(fc.constantFrom('a', '=', '😀', '数', ' ', 'é'), fc.integer({ min: 1, max: 2500 }))
+            .map(([unit, times]) => unit.repeat(times)),
+        ),
+        { maxLength: 8 },
+      )
+      .map((pieces) => pieces.join(''));
+    fc.assert(fc.property(text, withinBytes), { numRuns: 200 });
+  });
+
+  it.runIf(hasCorpus)('on every .md file of the corpus (their counts as recorded)', () => {
+    const expected = corpusCounts as Record<string, number>;
+    const over = Object.entries(expected).filter(
+      ([file, count]) => count > Buffer.byteLength(readFileSync(join(corpus, file), 'utf8'), 'utf8'),
+    );
+    expect(over).toEqual([]);
   });
 });

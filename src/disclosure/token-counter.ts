@@ -67,6 +67,12 @@ function countLongPiece(piece: string): number {
 /**
  * Number of o200k_base tokens in `text`. Special-token text in a skill counts as ordinary text.
  * Exact, except for pre-tokens over `maxEncodedPieceCharacters` (see there), which give an upper bound.
+ *
+ * Never more than the text's UTF-8 byte length: the encoding merges byte pairs, so every token
+ * stands for at least one byte; special-token text is encoded byte by byte like any other; and a
+ * long pre-token is cut into chunks only between code points, so the chunks' bytes add up to the
+ * piece's. The catalog budget relies on this to accept a small catalog without loading the ranks
+ * (catalog-budget-search.ts); token-counter.test.ts checks it.
  */
 export function countTokens(text: string): number {
   if (text === '') return 0;
