@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
-import { constants, createWriteStream } from 'node:fs';
+import { chmodSync, constants, copyFileSync, createWriteStream } from 'node:fs';
 import { chmod, copyFile, mkdir, open, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { openFileInside } from './anchored-folder.js';
+import { CallSlices } from './call-slices.js';
 import { WorkspacePathError } from './errors.js';
 import type { FileContent, PlacedTree, TreeEntry } from './workspace-files.js';
 
@@ -53,10 +54,18 @@ export async function buildTree(
   }
   for (const { target } of files) await makeFolder(path.dirname(target));
   let next = 0;
+  const slices = new CallSlices();
   const worker = async (): Promise<void> => {
     const buffer = digests ? Buffer.allocUnsafe(chunkBytes) : emptyBuffer;
     while (next < files.length) {
       const { entry, target } = files[next++]!;
+      const content = entry.content;
+      if (!digests && 'hostFile' in content && content.within === undefined && isSmall(content.size)) {
+        if (slices.due()) await slices.yield();
+        copyFileSync(content.hostFile, target, copyFlags);
+        chmodSync(target, entry.mode);
+        continue;
+      }
       const digest = await writeContent(entry.content, target, entry.mode, digests, buffer);
       if (digest !== undefined) hashes[entry.path] = digest;
     }
@@ -64,6 +73,23 @@ export async function buildTree(
   await Promise.all(Array.from({ length: Math.min(copyConcurrency, files.length) }, worker));
   return digests ? hashes : undefined;
 }
+
+/**
+ * A host file this small (by the size its scan saw) is copied by a direct call (call-slices.ts): the
+ * call then blocks the event loop for a few microseconds, and the slices bound how many run in a row.
+ * A file that grew since is still copied whole, only at a larger cost to the loop.
+ */
+const smallFileBytes = 128 * 1024;
+
+function isSmall(size: number | undefined): boolean {
+  return size !== undefined && size <= smallFileBytes;
+}
+
+/**
+ * In the kernel (a reflink, else copy_file_range), never through this process's memory; EXCL like
+ * every other write here: a name that exists already (a link) is never written through.
+ */
+const copyFlags = constants.COPYFILE_FICLONE | constants.COPYFILE_EXCL;
 
 /** What a worker that never hashes holds instead of a read buffer. */
 const emptyBuffer = Buffer.alloc(0);
@@ -102,9 +128,7 @@ async function writeContent(
     return hash?.digest('hex');
   }
   if (digest) return copyFileHashing(content.hostFile, target, mode, buffer);
-  // In the kernel (a reflink, else copy_file_range), never through this process's memory; EXCL
-  // like every other write here: a name that exists already (a link) is never written through.
-  await copyFile(content.hostFile, target, constants.COPYFILE_FICLONE | constants.COPYFILE_EXCL);
+  await copyFile(content.hostFile, target, copyFlags);
   // The mode is set explicitly: the copy belongs to the session, which may change it.
   await chmod(target, mode);
   return undefined;

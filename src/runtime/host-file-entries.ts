@@ -20,6 +20,7 @@ export function hostFileEntries(source: string, entries: readonly FolderEntry[],
             mode: entry.mode | 0o600,
             content: {
               hostFile: path.join(source, ...entry.path.split('/')),
+              size: entry.size,
               ...(within === undefined ? {} : { within }),
             },
           },

@@ -1,5 +1,7 @@
-import { lstat, readdir, realpath } from 'node:fs/promises';
+import { lstatSync, readdirSync, realpathSync } from 'node:fs';
+import { realpath } from 'node:fs/promises';
 import path from 'node:path';
+import { CallSlices } from './call-slices.js';
 import { isInside } from './is-inside.js';
 
 /** One entry of a scanned folder; `path` is relative to it, `/`-separated. */
@@ -32,68 +34,66 @@ export interface TreeScan {
  * kept only when they resolve inside the folder (re-created as relative links in a copy); a link
  * that leaves it, or dangles, is skipped with a warning, so a copy never takes host files along.
  * Sockets, FIFOs and devices are left out. `filter` sees each name with its parent's relative path.
+ * `slices` sets how long the scan runs before it lets other work on the event loop run.
  */
 export async function scanTree(
   folder: string,
   filter: (name: string, relativeDir: string) => ScanVerdict = () => undefined,
+  slices: CallSlices = new CallSlices(),
 ): Promise<TreeScan> {
   const root = await realpath(folder);
-  // Every entry of a folder is looked at concurrently (the disk or cache answers several at once);
-  // results are put back in sorted order, so entries and warnings do not depend on timing.
-  async function walk(relativeDir: string): Promise<TreeScan> {
-    const names = (await readdir(path.join(root, relativeDir))).sort();
-    const visited = await Promise.all(
-      names.map(async (name): Promise<TreeScan> => {
-        const verdict = filter(name, relativeDir);
-        if (verdict !== undefined)
-          return { entries: [], warnings: verdict.warning === undefined ? [] : [verdict.warning] };
-        return visit(relativeDir === '' ? name : `${relativeDir}/${name}`);
-      }),
-    );
-    return {
-      entries: visited.flatMap((result) => result.entries),
-      warnings: visited.flatMap((result) => result.warnings),
-    };
+  // Synchronous calls in slices (call-slices.ts says why), depth first: parents come before their
+  // children and names in sorted order, as a copy needs them.
+  const entries: FolderEntry[] = [];
+  const warnings: string[] = [];
+  async function walk(relativeDir: string): Promise<void> {
+    const names = readdirSync(path.join(root, relativeDir)).sort();
+    for (const name of names) {
+      const verdict = filter(name, relativeDir);
+      if (verdict !== undefined) {
+        if (verdict.warning !== undefined) warnings.push(verdict.warning);
+        continue;
+      }
+      await visit(relativeDir === '' ? name : `${relativeDir}/${name}`);
+    }
   }
-  async function visit(relative: string): Promise<TreeScan> {
+  async function visit(relative: string): Promise<void> {
+    if (slices.due()) await slices.yield();
     const absolute = path.join(root, relative);
-    const stats = await lstat(absolute);
+    const stats = lstatSync(absolute);
     if (stats.isSymbolicLink()) {
-      const resolved = await realpath(absolute).catch(() => undefined);
+      let resolved: string | undefined;
+      try {
+        resolved = realpathSync.native(absolute);
+      } catch {
+        resolved = undefined;
+      }
       if (resolved === undefined || !isInside(root, resolved)) {
-        return {
-          entries: [],
-          warnings: [
-            `skipped link "${relative}": it ${resolved === undefined ? 'dangles' : 'leads out of the skill folder'}`,
-          ],
-        };
+        warnings.push(
+          `skipped link "${relative}": it ${resolved === undefined ? 'dangles' : 'leads out of the skill folder'}`,
+        );
+        return;
       }
       const target = path.relative(path.dirname(absolute), resolved) || '.';
-      return { entries: [{ kind: 'link', path: relative, target: target.split(path.sep).join('/') }], warnings: [] };
+      entries.push({ kind: 'link', path: relative, target: target.split(path.sep).join('/') });
+      return;
     }
     if (stats.isDirectory()) {
-      const inside = await walk(relative);
-      return {
-        entries: [{ kind: 'directory', path: relative, mode: stats.mode & 0o777 }, ...inside.entries],
-        warnings: inside.warnings,
-      };
+      entries.push({ kind: 'directory', path: relative, mode: stats.mode & 0o777 });
+      await walk(relative);
+      return;
     }
     if (stats.isFile())
-      return {
-        entries: [
-          {
-            kind: 'file',
-            path: relative,
-            mode: stats.mode & 0o777,
-            size: stats.size,
-            mtimeMs: stats.mtimeMs,
-            ctimeMs: stats.ctimeMs,
-            ino: stats.ino,
-          },
-        ],
-        warnings: [],
-      };
-    return { entries: [], warnings: [] };
+      entries.push({
+        kind: 'file',
+        path: relative,
+        mode: stats.mode & 0o777,
+        size: stats.size,
+        mtimeMs: stats.mtimeMs,
+        ctimeMs: stats.ctimeMs,
+        ino: stats.ino,
+      });
   }
-  return walk('');
+  await walk('');
+  return { entries, warnings };
 }

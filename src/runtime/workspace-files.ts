@@ -18,7 +18,15 @@ export type FileContent =
    * through memory) opens it; with `within`, only when what was opened lies inside that real host
    * folder, so a link swapped into the source cannot make the host read elsewhere.
    */
-  | { hostFile: string; within?: string };
+  | {
+      hostFile: string;
+      within?: string;
+      /**
+       * The file's size when the caller has just seen it (a scan): a hint, not a limit. A small
+       * file is then copied without a trip through the thread pool (call-slices.ts says why).
+       */
+      size?: number;
+    };
 
 /** One entry of a tree to place; `path` is relative to the tree's root. */
 export type TreeEntry =
