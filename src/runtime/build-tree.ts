@@ -1,5 +1,14 @@
 import { createHash } from 'node:crypto';
-import { chmodSync, constants, copyFileSync, createWriteStream } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  constants,
+  createWriteStream,
+  fstatSync,
+  openSync,
+  readSync,
+  writeFileSync,
+} from 'node:fs';
 import { chmod, copyFile, mkdir, open, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -55,6 +64,8 @@ export async function buildTree(
   for (const { target } of files) await makeFolder(path.dirname(target));
   let next = 0;
   const slices = new CallSlices();
+  // One read buffer for every direct copy: they run one at a time, on this thread.
+  const smallFileBuffer = Buffer.allocUnsafe(smallFileBytes + 1);
   const worker = async (): Promise<void> => {
     const buffer = digests ? Buffer.allocUnsafe(chunkBytes) : emptyBuffer;
     while (next < files.length) {
@@ -62,9 +73,7 @@ export async function buildTree(
       const content = entry.content;
       if (!digests && 'hostFile' in content && content.within === undefined && isSmall(content.size)) {
         if (slices.due()) await slices.yield();
-        copyFileSync(content.hostFile, target, copyFlags);
-        chmodSync(target, entry.mode);
-        continue;
+        if (copySmallFile(content.hostFile, target, entry.mode, smallFileBuffer)) continue;
       }
       const digest = await writeContent(entry.content, target, entry.mode, digests, buffer);
       if (digest !== undefined) hashes[entry.path] = digest;
@@ -75,14 +84,51 @@ export async function buildTree(
 }
 
 /**
- * A host file this small (by the size its scan saw) is copied by a direct call (call-slices.ts): the
- * call then blocks the event loop for a few microseconds, and the slices bound how many run in a row.
- * A file that grew since is still copied whole, only at a larger cost to the loop.
+ * A host file this small (by the size its scan saw) is copied by direct calls (call-slices.ts),
+ * through memory: each call then holds the event loop for microseconds, and the slices bound how
+ * many run in a row. What the scan saw is checked again on the open file first (`copySmallFile`).
  */
 const smallFileBytes = 128 * 1024;
 
 function isSmall(size: number | undefined): boolean {
   return size !== undefined && size <= smallFileBytes;
+}
+
+/**
+ * Copies a small host file with direct calls and returns true, or returns false, having written
+ * nothing, when it has grown past `smallFileBytes` since its scan: the thread pool then copies it,
+ * so a file made large on purpose cannot hold the event loop for the length of its copy. The file
+ * is opened without following a link (one swapped in since the scan would make the host copy what
+ * it points to) and without blocking (a FIFO swapped in would wait for a writer on this thread).
+ */
+function copySmallFile(source: string, target: string, mode: number, buffer: Buffer): boolean {
+  let descriptor: number;
+  try {
+    descriptor = openSync(source, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ELOOP')
+      throw new WorkspacePathError(source, 'it became a link while being copied');
+    throw error;
+  }
+  try {
+    const stats = fstatSync(descriptor);
+    if (!stats.isFile()) throw new WorkspacePathError(source, 'it is no longer a regular file');
+    if (stats.size > smallFileBytes) return false;
+    let length = 0;
+    for (;;) {
+      const read = readSync(descriptor, buffer, length, buffer.length - length, null);
+      if (read === 0) break;
+      length += read;
+      // Still growing while read: the thread pool takes it from the start.
+      if (length === buffer.length) return false;
+    }
+    writeFileSync(target, buffer.subarray(0, length), { flag: 'wx', mode });
+    // The mode is set explicitly: the copy belongs to the session, and the umask must not decide it.
+    chmodSync(target, mode);
+    return true;
+  } finally {
+    closeSync(descriptor);
+  }
 }
 
 /**

@@ -49,6 +49,7 @@ export async function scanTree(
   async function walk(relativeDir: string): Promise<void> {
     const names = readdirSync(path.join(root, relativeDir)).sort();
     for (const name of names) {
+      if (slices.due()) await slices.yield();
       const verdict = filter(name, relativeDir);
       if (verdict !== undefined) {
         if (verdict.warning !== undefined) warnings.push(verdict.warning);
