@@ -209,7 +209,9 @@ function removeAbandonedTrees(cache: string): void {
  * written once per run under node_modules/.cache (where the packages they import resolve) and
  * removed when the run ends. A child started through tsx spent about 0.3 s of its start-up loading
  * the loader (Node 20 runs module hooks on a thread of their own) and ran the code being timed
- * under those hooks; a quick run starts more than 30 children.
+ * under those hooks; a quick run starts more than 30 children. Only what the children import is
+ * there: a file that src/ finds relative to its own location (native/build/, package.json, a
+ * .ts helper it spawns) is missing from the copy, so a child must not use such code.
  */
 function transpiled(): TranspiledTree {
   if (transpiledTree !== undefined) return transpiledTree;

@@ -1,4 +1,4 @@
-// Staging a 50 MB skill into a workspace (10 MB with --quick): the first copy against the physical
+// Staging a 50 MB skill into a workspace (the same size with --quick, in fewer rounds): the first copy against the physical
 // floor (cp -r of the same folder, and Node's fs.cp), and an unchanged re-stage (the manifest of
 // sizes, times and inodes compared, no byte read) against a bare scan of the folder and against
 // hashing every byte, the simple alternative. The tasks take turns, their order rotating each
