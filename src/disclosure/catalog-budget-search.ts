@@ -14,6 +14,9 @@ import { createTokenCounter } from './token-counter.js';
 /** A text's UTF-8 size: never less than its o200k_base count (see `countTokens`). */
 const utf8Length = (text: string) => Buffer.byteLength(text, 'utf8');
 
+/** The memo of a measure that remembers nothing (see `measureWith`). */
+const unremembered = new Float64Array(0);
+
 /** A size limit for the rendered catalog, in tokens (o200k_base) and/or characters. */
 export interface CatalogBudget {
   /** Most o200k_base tokens the catalog (guidance included) may take. */
@@ -64,13 +67,12 @@ export function chooseBudgetedEntries(
   }
   const guidance = guidancePart(guidanceText);
   const counter = createTokenCounter();
-  const measureWith = (limit: number, of: (text: string) => number): Measure => ({
-    limit,
-    of,
-    full: new Float64Array(count).fill(-1),
-    shortest: new Float64Array(count).fill(-1),
-    nameOnly: new Float64Array(count).fill(-1),
-  });
+  // A measure used for one pass (the byte bound below) looks at each part once and remembers
+  // nothing: three tables of the library's size per render were a million skills' 24 MB.
+  const measureWith = (limit: number, of: (text: string) => number, remember = true): Measure => {
+    const table = () => (remember ? new Float64Array(count).fill(-1) : unremembered);
+    return { limit, of, full: table(), shortest: table(), nameOnly: table() };
+  };
   const characters = budget.characters === undefined ? undefined : measureWith(budget.characters, codePointLength);
   const tokens = budget.tokens === undefined ? undefined : measureWith(budget.tokens, (text) => counter.count(text));
   // Characters first: counting them is cheap, and a candidate over that budget need not be tokenized.
@@ -83,6 +85,7 @@ export function chooseBudgetedEntries(
   // A skill listed by name only shows neither description nor location.
   const nameOnly = (index: number): CatalogEntry => ({ name: full[index]!.name });
   const remembered = (memo: Float64Array, index: number, measure: Measure, text: () => string): number => {
+    if (memo === unremembered) return measure.of(text());
     let cost = memo[index]!;
     if (cost < 0) memo[index] = cost = measure.of(text());
     return cost;
@@ -146,7 +149,7 @@ export function chooseBudgetedEntries(
    */
   const everything = Number.POSITIVE_INFINITY;
   const withinByteBound = (candidate: Measure) =>
-    candidate === tokens && cost(measureWith(candidate.limit, utf8Length), everything, count) <= candidate.limit;
+    candidate === tokens && cost(measureWith(candidate.limit, utf8Length, false), everything, count) <= candidate.limit;
   if (
     measures.every((candidate) => withinByteBound(candidate) || cost(candidate, everything, count) <= candidate.limit)
   )

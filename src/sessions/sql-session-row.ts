@@ -1,3 +1,4 @@
+import { sessionOfParts } from './session-of-parts.js';
 import type { Session, SessionEvent, SessionSummary } from './session-store.js';
 
 /** A row of the `sessions` table of the SQL stores (SQLite and PostgreSQL share the columns). */
@@ -25,16 +26,8 @@ export function summaryOfSqlRow(row: SqlSessionRow): SessionSummary {
   };
 }
 
-/** A read's result from the session's row, its parsed state and its events (built property by property: see session-of-parts.ts). */
+/** A read's result from the session's row, its parsed state and its events (see session-of-parts.ts). */
 export function sessionOfSqlRow(row: SqlSessionRow, state: Record<string, string>, events: SessionEvent[]): Session {
-  return {
-    appName: row.app_name,
-    userId: row.user_id,
-    sessionId: row.session_id,
-    version: row.version,
-    createdAt: Number(row.created_at),
-    updatedAt: Number(row.updated_at),
-    state,
-    events,
-  };
+  const summary = summaryOfSqlRow(row);
+  return sessionOfParts(summary, summary.version, summary.createdAt, summary.updatedAt, state, events);
 }
