@@ -1,7 +1,7 @@
 import { homedir } from 'node:os';
+import { modelHiddenReason } from '../format/model-invocation.js';
 import { UnusableSkillRootError } from '../repository/errors.js';
 import { FsSkillRepository } from '../repository/fs-skill-repository.js';
-import { modelHiddenReason } from '../repository/model-invocation.js';
 import type { SkillSummary } from '../repository/types.js';
 import type { CliIo } from './command.js';
 import { startProgress } from './progress.js';

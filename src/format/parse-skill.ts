@@ -4,9 +4,11 @@ import { decodeSkillText } from './decode-skill-text.js';
 import { SkillParseError } from './errors.js';
 import { frontmatterProblems, LENIENT_EXTRA_FRONTMATTER_FIELDS, normalizeSkillName } from './frontmatter-rules.js';
 import { isPlainRecord } from './is-plain-record.js';
+import { modelInvocableFromFrontmatter } from './model-invocation.js';
 import { parseAllowedTools } from './parse-allowed-tools.js';
 import { parseToolsSection } from './parse-tools-section.js';
 import { type QuotedColonValue, quoteColonValues } from './quote-colon-values.js';
+import { readListingFields } from './read-listing-fields.js';
 import { readSimpleFrontmatter } from './read-simple-frontmatter.js';
 import { type FrontmatterSplit, splitFrontmatter } from './split-frontmatter.js';
 import type { ParsedSkill, ParseSkillOptions } from './types.js';
@@ -193,37 +195,64 @@ export function parseSkillMarkdownWithFullYaml(
 }
 
 /**
- * A SKILL.md parsed for a listing: `name`, `description` and `frontmatter` are read now, and the
- * rest of parseSkillMarkdown's result (`body`, `tools`, `bodyStartLine`, `warnings`) is worked out
- * by `complete()`, once, from the file's bytes given again then. Nothing of the bytes parsed first
- * is kept: a listing of many skills holds their frontmatters, not their files, and the caller may
- * read every file into the same buffer. A class rather than a ParsedSkill with accessors: an
- * object literal with getters and setters made eight closures and a slow object per skill, which
- * cost a cold corpus listing more than reading the files did (docs/benchmarks.md, "Cold
- * discovery, fifth pass").
+ * A SKILL.md parsed for a listing: `name` and `description` are read now, and the rest of
+ * parseSkillMarkdown's result (`body`, `tools`, `bodyStartLine`, `warnings`) is worked out by
+ * `complete()`, once, from the file's bytes given again then. Nothing of the bytes parsed first is
+ * kept: a listing of many skills holds their frontmatters, not their files, and the caller may
+ * read every file into the same buffer. A frontmatter in the plainest shape (read-listing-fields.ts)
+ * is kept as its text until `frontmatter` or `complete()` needs its mapping. A class rather than a
+ * ParsedSkill with accessors: an object literal with getters and setters made eight closures and
+ * a slow object per skill, which cost a cold corpus listing more than reading the files did
+ * (docs/benchmarks.md, "Cold discovery, fifth pass").
  */
 export class DeferredSkillParse {
   readonly name: string;
   readonly description: string;
-  readonly frontmatter: Record<string, unknown>;
-  private readonly eager: ParsedSkill;
-  private readonly rules: PendingRuleWarnings | undefined;
+  /** The parse without the file's body; undefined until needed for a frontmatter read by readListingFields. */
+  private eager: ParsedSkill | undefined;
+  private rules: PendingRuleWarnings | undefined;
+  /** What reading the frontmatter needs, while `eager` is not made yet. */
+  private unread: UnreadFrontmatter | undefined;
   private readonly rename: SkillRename | undefined;
   private completed: ParsedSkill | undefined;
 
-  /** `rules` undefined: `eager` is already the whole parse (a file the fast path could not cut). */
-  constructor(eager: ParsedSkill, rules: PendingRuleWarnings | undefined, rename?: SkillRename) {
+  /**
+   * `rules` undefined: `eager` is already the whole parse (a file the fast path could not cut).
+   * With `unread`, `eager` is worked out from it when first needed, and `name` and `description`
+   * are what readListingFields found, normalized as the parse does.
+   */
+  constructor(
+    eager: ParsedSkill | { name: string; description: string; unread: UnreadFrontmatter },
+    rules: PendingRuleWarnings | undefined,
+    rename?: SkillRename,
+  ) {
     this.name = rename?.name ?? eager.name;
     this.description = eager.description;
-    this.frontmatter = eager.frontmatter;
-    this.eager = eager;
-    this.rules = rules;
+    if ('unread' in eager) {
+      this.unread = eager.unread;
+    } else {
+      this.eager = eager;
+      this.rules = rules;
+    }
     this.rename = rename;
+  }
+
+  /** The frontmatter mapping, read now if it was kept as text. */
+  get frontmatter(): Record<string, unknown> {
+    return this.read().frontmatter;
+  }
+
+  /**
+   * `false` when the frontmatter hides the skill from the model (model-invocation.ts); a
+   * frontmatter still kept as text was checked for the fields that do, and is not read for this.
+   */
+  get modelInvocable(): false | undefined {
+    return this.unread === undefined ? modelInvocableFromFrontmatter(this.read().frontmatter) : undefined;
   }
 
   /** Whether `complete()` needs the file's bytes: false once completed, or when the whole file was parsed at once. */
   get needsBytes(): boolean {
-    return this.completed === undefined && this.rules !== undefined;
+    return this.completed === undefined && (this.unread !== undefined || this.rules !== undefined);
   }
 
   /**
@@ -231,7 +260,26 @@ export class DeferredSkillParse {
    * passed through `escapeWarning` (it may quote the name being replaced).
    */
   renamed(name: string, warning: string, escapeWarning: (text: string) => string): DeferredSkillParse {
-    return new DeferredSkillParse(this.eager, this.rules, { name, warning, escapeWarning });
+    const rename = { name, warning, escapeWarning };
+    if (this.unread !== undefined)
+      return new DeferredSkillParse(
+        { name: this.name, description: this.description, unread: this.unread },
+        undefined,
+        rename,
+      );
+    return new DeferredSkillParse(this.eager as ParsedSkill, this.rules, rename);
+  }
+
+  /** The parse without the body, the frontmatter read first if it was kept as text. */
+  private read(): ParsedSkill {
+    if (this.unread !== undefined) {
+      const { yaml, options } = this.unread;
+      const pending: PendingRuleWarnings[] = [];
+      this.eager = parseSplit(closedSplitOf(yaml), false, options, 'fast-when-simple', emptyRest, pending);
+      this.rules = pending[0];
+      this.unread = undefined;
+    }
+    return this.eager as ParsedSkill;
   }
 
   /**
@@ -241,10 +289,13 @@ export class DeferredSkillParse {
    */
   complete(bytes?: Uint8Array): ParsedSkill {
     if (this.completed !== undefined) return this.completed;
-    let parsed = this.eager;
+    if (this.needsBytes && bytes === undefined)
+      throw new TypeError("DeferredSkillParse.complete(): the file's bytes are needed");
+    let parsed = this.read();
     if (this.rules !== undefined) {
-      if (bytes === undefined) throw new TypeError("DeferredSkillParse.complete(): the file's bytes are needed");
-      const buffer = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+      const buffer = Buffer.isBuffer(bytes)
+        ? bytes
+        : Buffer.from((bytes as Uint8Array).buffer, (bytes as Uint8Array).byteOffset, (bytes as Uint8Array).byteLength);
       const whole = splitFrontmatter(buffer.toString('utf8'));
       const rules = this.rules;
       parsed = {
@@ -290,6 +341,17 @@ export function parseSkillMarkdownDeferringBody(
   options: ParseSkillOptions = {},
 ): DeferredSkillParse {
   const bytes = Buffer.isBuffer(input) ? input : Buffer.from(input.buffer, input.byteOffset, input.byteLength);
+  const plainYaml = plainFrontmatterYaml(bytes);
+  const fields = plainYaml === undefined ? undefined : readListingFields(plainYaml);
+  if (fields !== undefined)
+    return new DeferredSkillParse(
+      {
+        name: normalizeSkillName(fields.name),
+        description: fields.description.trim(),
+        unread: { yaml: plainYaml as string, options },
+      },
+      undefined,
+    );
   const headEnd = frontmatterEnd(bytes);
   if (headEnd === undefined) return new DeferredSkillParse(parseSkillMarkdown(bytes, options), undefined);
   // Cut at a line break, the head decodes exactly as the start of the whole file does.
@@ -298,6 +360,39 @@ export function parseSkillMarkdownDeferringBody(
   const pending: PendingRuleWarnings[] = [];
   const eager = parseSplit(split, false, options, 'fast-when-simple', emptyRest, pending);
   return new DeferredSkillParse(eager, pending[0]);
+}
+
+/** A frontmatter kept as its text by DeferredSkillParse, with the options of its parse. */
+interface UnreadFrontmatter {
+  yaml: string;
+  options: ParseSkillOptions;
+}
+
+/**
+ * The YAML text of a file that opens with a `---` line and whose first line starting with `---`
+ * after it is `---` alone, with LF line ends up to there: decoded straight from those bytes, it is
+ * what splitFrontmatter gives as `yaml` for the whole file (a CR in it is left to the caller's
+ * reader, which refuses it). Undefined for any other opening, which the split works out.
+ */
+function plainFrontmatterYaml(bytes: Buffer): string | undefined {
+  if (bytes[0] !== 0x2d || bytes[1] !== 0x2d || bytes[2] !== 0x2d || bytes[3] !== 0x0a) return undefined;
+  const closing = bytes.indexOf(closingPrefix, 3);
+  if (closing === -1) return undefined;
+  const afterClosing = closing + 4;
+  if (afterClosing < bytes.length && bytes[afterClosing] !== 0x0a) return undefined;
+  return bytes.toString('utf8', 4, closing + 1);
+}
+
+/** What splitFrontmatter gives for a frontmatter of `yaml` (see plainFrontmatterYaml), the body left out: a caller of parseSplit gives it apart. */
+function closedSplitOf(yaml: string): ClosedSplit {
+  const closingLine = 2 + countLineBreaks(yaml);
+  return { kind: 'closed', yaml, yamlStartLine: 2, closingLine, body: '', bodyStartLine: closingLine + 1 };
+}
+
+function countLineBreaks(text: string): number {
+  let count = 0;
+  for (let index = text.indexOf('\n'); index !== -1; index = text.indexOf('\n', index + 1)) count += 1;
+  return count;
 }
 
 const emptyRest: Pick<ParsedSkill, 'body' | 'tools' | 'bodyStartLine'> = { body: '', tools: [], bodyStartLine: 0 };

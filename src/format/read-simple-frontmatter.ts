@@ -51,6 +51,11 @@ const unusualCharacter =
 // lets most texts (those without emoji) skip the exact one.
 const unusualOrSurrogate = /[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\ufeff\ufffe\uffff\ud800-\udfff]/;
 
+/** Whether the text holds a character that only the full YAML parser may read (see unusualCharacter). */
+export function hasUnusualCharacter(text: string): boolean {
+  return unusualOrSurrogate.test(text) && unusualCharacter.test(text);
+}
+
 const simpleKey = /^[A-Za-z_][A-Za-z0-9_-]*$/;
 // Keys the core schema would read as a boolean or null, and the key a plain object cannot hold as data.
 const specialKeys = new Set(['true', 'True', 'TRUE', 'false', 'False', 'FALSE', 'null', 'Null', 'NULL', '__proto__']);
@@ -79,13 +84,13 @@ const blockHeaders = new Set(['|', '|-', '>', '>-']);
 
 const colonValues: ColonValuesFound = { kind: 'colon-values' };
 
-interface Scalar {
+export interface Scalar {
   value: unknown;
   written: string;
 }
 
 /** What one value reads as: the scalar, `colon-values` for a plain value the full parser refuses, else undefined. */
-type ScalarReading = Scalar | ColonValuesFound | undefined;
+export type ScalarReading = Scalar | ColonValuesFound | undefined;
 
 const jsonEscapes: Record<string, string> = {
   '"': '"',
@@ -166,7 +171,7 @@ function resolvePlain(plain: string): Scalar | undefined {
 }
 
 /** A one-line value after `key: ` or `- `, without its leading spaces and not empty. */
-function readScalar(text: string): ScalarReading {
+export function readScalar(text: string): ScalarReading {
   if (text === '') return undefined;
   const first = text[0] as string;
   if (first === '"' || first === "'") return readQuoted(text);
@@ -218,14 +223,14 @@ function readFlowList(text: string): unknown[] | undefined {
 /** Nesting deeper than this (in mappings and lists) is left to the full parser. */
 const maxDepth = 6;
 
-interface KeyLine {
+export interface KeyLine {
   key: string;
   /** The text after `key:` without surrounding spaces; '' when nothing follows the colon. */
   rest: string;
 }
 
 /** `key: value` or `key:` at `indent` in `line`, else undefined. */
-function readKeyLine(line: string, indent: number): KeyLine | undefined {
+export function readKeyLine(line: string, indent: number): KeyLine | undefined {
   const colon = line.indexOf(':', indent);
   if (colon === -1) return undefined;
   const key = line.slice(indent, colon);
@@ -235,7 +240,7 @@ function readKeyLine(line: string, indent: number): KeyLine | undefined {
   return { key, rest: line.slice(colon + 2).trim() };
 }
 
-function indentOf(line: string): number {
+export function indentOf(line: string): number {
   let index = 0;
   while (line.charCodeAt(index) === 0x20) index += 1;
   return index;
@@ -491,7 +496,7 @@ function foldLines(lines: readonly string[]): string {
  * `firstLine` is the line of the file the YAML starts on, so `keyLines` are the file's lines.
  */
 export function readSimpleFrontmatter(yaml: string, firstLine = 1): SimpleFrontmatter | ColonValuesFound | undefined {
-  if (unusualOrSurrogate.test(yaml) && unusualCharacter.test(yaml)) return undefined;
+  if (hasUnusualCharacter(yaml)) return undefined;
   const reader = new SimpleFrontmatterReader(yaml.split('\n'), firstLine - 1);
   const result = reader.read();
   if (result === undefined) return undefined;

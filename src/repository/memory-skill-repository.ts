@@ -1,12 +1,12 @@
 import { stringify } from 'yaml';
 import { isPlainRecord } from '../format/is-plain-record.js';
+import { modelInvocableFromFrontmatter } from '../format/model-invocation.js';
 import { parseToolsSection } from '../format/parse-tools-section.js';
 import { type BundledFileRule, createBundledFileRule } from './bundled-file-rule.js';
 import { normalizeBundledPath } from './bundled-path.js';
 import { compareNames } from './compare-names.js';
 import { isDocumentPath, isSkillFilePath } from './document-files.js';
 import { SkillDefinitionError, SkillFileNotFoundError, SkillFileReadError, SkillNotFoundError } from './errors.js';
-import { modelInvocableFromFrontmatter } from './model-invocation.js';
 import { skillNameProblem } from './skill-name-safety.js';
 import type { RepositoryReport, Skill, SkillRepository, SkillSummary } from './types.js';
 

@@ -1,6 +1,6 @@
 import type { Dirent } from 'node:fs';
 import { readdirSync } from 'node:fs';
-import { join, sep } from 'node:path';
+import { basename, join, sep } from 'node:path';
 import { SKILL_FILE_NAMES } from '../format/find-skill-markdown.js';
 import { isSkippedFolderName } from './bundled-file-rule.js';
 import { compareNames } from './compare-names.js';
@@ -39,6 +39,8 @@ export interface FoundSkillFolder {
   relativeFolder: string;
   /** The folder's real location (links resolved): the same skill reached from two roots has one. */
   realFolder: string;
+  /** The folder's own name (the last part of `folder`), which a SKILL.md without a name falls back on. */
+  folderName: string;
 }
 
 /** A skill folder whose SKILL.md cannot be read, with the folder's real location. */
@@ -58,6 +60,8 @@ interface PendingFolder {
   /** The folder's real location, used to notice a link that leads back to a folder already scanned. */
   realPath: string;
   relative: string;
+  /** The last part of `path`: the entry's name, or the root's folder name. */
+  name: string;
   depth: number;
 }
 
@@ -122,7 +126,7 @@ export async function scanSkillRoot(root: string, bounds: ScanBounds): Promise<R
   const skipped: SkippedSkillFolder[] = [];
   const warnings: string[] = [];
   const visited = new Set<string>([root]);
-  const first: PendingFolder[] = [{ path: root, realPath: root, relative: '', depth: 0 }];
+  const first: PendingFolder[] = [{ path: root, realPath: root, relative: '', name: basename(root), depth: 0 }];
   let level = first;
   let entriesRead = 0;
   let tooDeep = 0;
@@ -190,9 +194,11 @@ function childDirectory(parent: PendingFolder, entry: Dirent, visited: Set<strin
   if (visited.has(realPath)) return undefined;
   visited.add(realPath);
   return {
-    path: childPath(parent.path, entry.name),
+    // Reached without a link, a folder's path is its real path: one string for both.
+    path: parent.path === parent.realPath ? realPath : childPath(parent.path, entry.name),
     realPath,
     relative: parent.relative === '' ? entry.name : `${parent.relative}/${entry.name}`,
+    name: entry.name,
     depth: parent.depth + 1,
   };
 }
@@ -232,7 +238,7 @@ async function childFolder(
   // A folder reached twice (through a link and by its own name) is scanned once.
   if (visited.has(realPath)) return undefined;
   visited.add(realPath);
-  return { path, realPath, relative, depth: parent.depth + 1 };
+  return { path, realPath, relative, name: entry.name, depth: parent.depth + 1 };
 }
 
 function foundSkill(folder: PendingFolder, entry: Dirent, linked: boolean): FoundSkillFolder {
@@ -242,6 +248,7 @@ function foundSkill(folder: PendingFolder, entry: Dirent, linked: boolean): Foun
     linked,
     relativeFolder: folder.relative,
     realFolder: folder.realPath,
+    folderName: folder.name,
   };
 }
 

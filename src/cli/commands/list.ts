@@ -1,7 +1,7 @@
 import { isSkillboxError } from '../../errors.js';
+import { modelHiddenReason } from '../../format/model-invocation.js';
 import { compareNames } from '../../repository/compare-names.js';
 import type { FsSkillRepository } from '../../repository/fs-skill-repository.js';
-import { modelHiddenReason } from '../../repository/model-invocation.js';
 import type { Skill, SkillRepository, SkippedSkill } from '../../repository/types.js';
 import { createRequirementChecker, type RequirementCheck } from '../../requirements/check-requirements.js';
 import {

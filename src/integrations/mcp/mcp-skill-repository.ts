@@ -1,10 +1,10 @@
 import { isDeepStrictEqual } from 'node:util';
 import { ResourceListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { modelInvocableFromFrontmatter } from '../../format/model-invocation.js';
 import { parseSkillMarkdown } from '../../format/parse-skill.js';
 import { compareNames } from '../../repository/compare-names.js';
 import { isDocumentPath } from '../../repository/document-files.js';
 import { SkillNotFoundError } from '../../repository/errors.js';
-import { modelInvocableFromFrontmatter } from '../../repository/model-invocation.js';
 import type { RepositoryReport, Skill, SkillRepository, SkillSummary, SkippedSkill } from '../../repository/types.js';
 import { McpSkillServerError, McpSkillVerificationError } from './errors.js';
 import {

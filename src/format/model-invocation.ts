@@ -1,4 +1,4 @@
-import { isPlainRecord } from '../format/is-plain-record.js';
+import { isPlainRecord } from './is-plain-record.js';
 
 /**
  * Why a skill may not be offered to the model, read from its SKILL.md frontmatter:
