@@ -4,12 +4,13 @@ import {
   closeSync,
   constants,
   createWriteStream,
+  existsSync,
   fstatSync,
   openSync,
   readSync,
   writeFileSync,
 } from 'node:fs';
-import { chmod, copyFile, mkdir, open, symlink, writeFile } from 'node:fs/promises';
+import { chmod, copyFile, type FileHandle, mkdir, open, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { openFileInside } from './anchored-folder.js';
@@ -174,10 +175,46 @@ async function writeContent(
     return hash?.digest('hex');
   }
   if (digest) return copyFileHashing(content.hostFile, target, mode, buffer);
-  await copyFile(content.hostFile, target, copyFlags);
+  const source = await openSourceFile(content.hostFile);
+  try {
+    if (openedFileNames) {
+      // The opened file by its name under /proc: the kernel copies (a reflink, else
+      // copy_file_range) the file opened above, whatever the path names by now.
+      await copyFile(`/proc/self/fd/${source.fd}`, target, copyFlags);
+    } else {
+      await pipeline(source.createReadStream({ autoClose: false }), createWriteStream(target, { flags: 'wx', mode }));
+    }
+  } finally {
+    await source.close();
+  }
   // The mode is set explicitly: the copy belongs to the session, which may change it.
   await chmod(target, mode);
   return undefined;
+}
+
+/** Whether this system names a process's open files under /proc/self/fd (Linux does). */
+const openedFileNames = existsSync('/proc/self/fd');
+
+/**
+ * Opens a host file to copy it without following a link at its last name (a link swapped in since
+ * the scan would make the host copy what it points to, a host secret into a session's workspace)
+ * and without blocking (a FIFO swapped in would hold a thread-pool thread until someone wrote to
+ * it); anything but a regular file is refused, naming the file.
+ */
+async function openSourceFile(source: string): Promise<FileHandle> {
+  const handle = await open(source, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK).catch(
+    (error: NodeJS.ErrnoException) => {
+      if (error.code === 'ELOOP') throw new WorkspacePathError(source, 'it became a link while being copied');
+      throw error;
+    },
+  );
+  try {
+    if (!(await handle.stat()).isFile()) throw new WorkspacePathError(source, 'it is no longer a regular file');
+  } catch (error) {
+    await handle.close();
+    throw error;
+  }
+  return handle;
 }
 
 /**
@@ -206,7 +243,7 @@ async function copyFileInside(
 
 async function copyFileHashing(from: string, to: string, mode: number, buffer: Buffer): Promise<string> {
   const hash = createHash('sha256');
-  const input = await open(from, constants.O_RDONLY);
+  const input = await openSourceFile(from);
   try {
     // O_EXCL: the destination is new; a name that exists already (a link) is never written through.
     const output = await open(

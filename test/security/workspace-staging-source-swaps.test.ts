@@ -3,6 +3,8 @@
 // else before the copy: a link to a host secret, a FIFO that no one writes, or a huge file. Small
 // files are copied by direct calls on the event loop (src/runtime/build-tree.ts), so each swap is
 // attacked there: none may copy the host file, hang the host, or hold its event loop for long.
+// Files over 128 KiB go through the thread pool (copied in the kernel, or hashed while copied),
+// and are attacked the same way.
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
@@ -39,6 +41,7 @@ async function sha256(file: string): Promise<string> {
 /** The scan, then `swap`, then the copy, as staging does them; with the longest time the loop waited meanwhile. */
 async function stageAfterSwap(
   swap: () => Promise<void>,
+  digests = false,
 ): Promise<{ error?: Error; longestWaitMs: number; totalMs: number }> {
   const scan = await scanTree(skill);
   await swap();
@@ -53,7 +56,7 @@ async function stageAfterSwap(
   }, 1);
   let error: Error | undefined;
   try {
-    await buildTree(path.join(temporary, 'copy'), tree, false);
+    await buildTree(path.join(temporary, 'copy'), tree, digests);
   } catch (caught) {
     error = caught as Error;
   } finally {
@@ -103,4 +106,44 @@ describe('a skill source file swapped between the scan and the copy', () => {
     // thread pool the loop keeps its turns while the copy runs.
     expect(result.longestWaitMs).toBeLessThan(Math.max(result.totalMs / 2, 5));
   });
+});
+
+describe('a large skill source file swapped between the scan and the copy', () => {
+  const large = () => path.join(skill, 'data.bin');
+  beforeEach(async () => {
+    await writeFile(large(), Buffer.alloc(512 * 1024, 7));
+  });
+  const swapForLink = async () => {
+    await unlink(large());
+    await symlink(path.join(temporary, 'secret.txt'), large());
+  };
+  const swapForFifo = async () => {
+    await unlink(large());
+    await new Promise<void>((resolve, reject) =>
+      spawn('mkfifo', [large()]).on('exit', (code) =>
+        code === 0 ? resolve() : reject(new Error(`mkfifo exited ${code}`)),
+      ),
+    );
+  };
+
+  for (const digests of [false, true]) {
+    const how = digests ? 'hashed while copied' : 'copied in the kernel';
+    it(`${how}, for a link to a host file: the copy fails naming the file, and the host file is not copied`, async () => {
+      const result = await stageAfterSwap(swapForLink, digests);
+      expect(result.error?.message).toMatch(/data\.bin.*became a link/);
+      await expect(readFile(path.join(temporary, 'copy', 'data.bin'), 'utf8')).rejects.toThrow(/ENOENT/);
+    });
+
+    it(`${how}, for a FIFO no one writes: the copy fails at once naming the file`, async () => {
+      const result = await stageAfterSwap(swapForFifo, digests);
+      expect(result.error?.message).toMatch(/data\.bin.*no longer a regular file/);
+      expect(result.totalMs).toBeLessThan(5_000);
+    });
+
+    it(`${how}, unswapped: the file is copied whole`, async () => {
+      const result = await stageAfterSwap(async () => {}, digests);
+      expect(result.error).toBeUndefined();
+      expect(await sha256(path.join(temporary, 'copy', 'data.bin'))).toBe(await sha256(large()));
+    });
+  }
 });
