@@ -60,6 +60,11 @@ const simpleKey = /^[A-Za-z_][A-Za-z0-9_-]*$/;
 // Keys the core schema would read as a boolean or null, and the key a plain object cannot hold as data.
 const specialKeys = new Set(['true', 'True', 'TRUE', 'false', 'False', 'FALSE', 'null', 'Null', 'NULL', '__proto__']);
 
+/** Whether a key of the simple shape is one the reader refuses (see specialKeys). */
+export function isSpecialKey(key: string): boolean {
+  return specialKeys.has(key);
+}
+
 const nullScalar = /^(?:~|[Nn]ull|NULL)$/;
 const booleanScalars = new Map<string, boolean>([
   ['true', true],
@@ -223,24 +228,24 @@ function readFlowList(text: string): unknown[] | undefined {
 /** Nesting deeper than this (in mappings and lists) is left to the full parser. */
 const maxDepth = 6;
 
-export interface KeyLine {
+interface KeyLine {
   key: string;
   /** The text after `key:` without surrounding spaces; '' when nothing follows the colon. */
   rest: string;
 }
 
 /** `key: value` or `key:` at `indent` in `line`, else undefined. */
-export function readKeyLine(line: string, indent: number): KeyLine | undefined {
+function readKeyLine(line: string, indent: number): KeyLine | undefined {
   const colon = line.indexOf(':', indent);
   if (colon === -1) return undefined;
   const key = line.slice(indent, colon);
-  if (!simpleKey.test(key) || specialKeys.has(key)) return undefined;
+  if (!simpleKey.test(key) || isSpecialKey(key)) return undefined;
   if (colon + 1 === line.length) return { key, rest: '' };
   if (line[colon + 1] !== ' ') return undefined;
   return { key, rest: line.slice(colon + 2).trim() };
 }
 
-export function indentOf(line: string): number {
+function indentOf(line: string): number {
   let index = 0;
   while (line.charCodeAt(index) === 0x20) index += 1;
   return index;

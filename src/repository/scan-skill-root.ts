@@ -70,6 +70,9 @@ const readBatchSize = 64;
 
 /** Sorted by path segments (`a/b` before `a-b`); each key is made once, not at every comparison. */
 function sortedByRelativePath(found: FoundSkillFolder[]): FoundSkillFolder[] {
+  // Skills directly under the root (the usual library): the paths are their own keys.
+  if (!found.some((folder) => folder.relativeFolder.includes('/')))
+    return found.sort((left, right) => compareNames(left.relativeFolder, right.relativeFolder));
   const keyed = found.map((folder) => ({ key: folder.relativeFolder.replaceAll('/', '\0'), folder }));
   keyed.sort((left, right) => compareNames(left.key, right.key));
   return keyed.map(({ folder }) => folder);
@@ -138,7 +141,9 @@ export async function scanSkillRoot(root: string, bounds: ScanBounds): Promise<R
       const batch = level.slice(start, start + readBatchSize);
       if (start > 0 || level !== first) await new Promise<void>((resolve) => setImmediate(resolve));
       const listings = batch.map((folder) => readEntries(folder.path));
-      for (const [index, folder] of batch.entries()) {
+      // An index loop: `batch.entries()` made an iterator result and an [index, folder] pair per folder.
+      for (let index = 0; index < batch.length; index += 1) {
+        const folder = batch[index] as PendingFolder;
         const listing = listings[index];
         if (listing === undefined) continue;
         if (!Array.isArray(listing)) {
