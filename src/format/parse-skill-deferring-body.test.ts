@@ -124,6 +124,18 @@ describe('parseSkillMarkdownDeferringBody', () => {
     expect(deferred.complete()).toBe(completed);
   });
 
+  it('says whether the model may see the skill, reading a plain frontmatter only when it could hide it', () => {
+    const visible = (frontmatter: string) =>
+      parseSkillMarkdownDeferringBody(Buffer.from(`---\nname: a\ndescription: d\n${frontmatter}---\nBody\n`))
+        .modelInvocable;
+    expect(visible('')).toBeUndefined();
+    expect(visible('metadata:\n  author: me\n')).toBeUndefined();
+    expect(visible('disable-model-invocation: true\n')).toBe(false);
+    expect(visible('disable-model-invocation: false\n')).toBeUndefined();
+    expect(visible('metadata:\n  internal: "True"\n')).toBe(false);
+    expect(visible('metadata:\n  internal: true\n  author: me\n')).toBe(false);
+  });
+
   it('needs no bytes to complete a file it parsed whole (no closing delimiter line)', () => {
     const bytes = Buffer.from('# no frontmatter at all\n');
     expect(() => parseSkillMarkdownDeferringBody(bytes)).toThrow(/frontmatter/);

@@ -289,13 +289,10 @@ export class DeferredSkillParse {
    */
   complete(bytes?: Uint8Array): ParsedSkill {
     if (this.completed !== undefined) return this.completed;
-    if (this.needsBytes && bytes === undefined)
-      throw new TypeError("DeferredSkillParse.complete(): the file's bytes are needed");
     let parsed = this.read();
     if (this.rules !== undefined) {
-      const buffer = Buffer.isBuffer(bytes)
-        ? bytes
-        : Buffer.from((bytes as Uint8Array).buffer, (bytes as Uint8Array).byteOffset, (bytes as Uint8Array).byteLength);
+      if (bytes === undefined) throw new TypeError("DeferredSkillParse.complete(): the file's bytes are needed");
+      const buffer = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
       const whole = splitFrontmatter(buffer.toString('utf8'));
       const rules = this.rules;
       parsed = {
