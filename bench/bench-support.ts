@@ -146,7 +146,31 @@ export function baselineSource(): string | undefined {
     });
     execFileSync('tar', ['-x', '-C', target], { input: archive });
   }
+  buildBaselinePrelude(commit, target);
   return join(target, 'src');
+}
+
+/**
+ * The baseline's compiled sandbox prelude, built from its own native/ once: its SandboxRuntime
+ * finds the program beside its src/ and would otherwise time the shell preludes and bubblewrap's
+ * cgroup hand-shake against this checkout's compiled prelude. Left out, as in a checkout, where
+ * the commit has no native/ or no C compiler is present.
+ */
+function buildBaselinePrelude(commit: string, target: string): void {
+  const marker = join(target, 'native', '.extracted');
+  if (existsSync(marker)) return;
+  const listed = execFileSync('git', ['ls-tree', '--name-only', commit, 'native/'], {
+    cwd: repositoryRoot,
+    encoding: 'utf8',
+  });
+  if (listed.trim() !== '') {
+    const archive = execFileSync('git', ['archive', '--format=tar', commit, 'native'], { cwd: repositoryRoot });
+    execFileSync('tar', ['-x', '-C', target], { input: archive });
+    const script = join(target, 'native', 'build-prelude.mjs');
+    if (existsSync(script)) execFileSync(process.execPath, [script], { stdio: 'ignore' });
+  }
+  mkdirSync(dirname(marker), { recursive: true });
+  writeFileSync(marker, '');
 }
 
 /** The baseline's short commit, for labels. */

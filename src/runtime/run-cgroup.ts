@@ -11,6 +11,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { join } from 'node:path';
+import { CgroupFile } from './cgroup-file.js';
 
 /** What one run's cgroup caps: processes (always) and, where the memory controller is available, memory. */
 export interface RunCgroupLimits {
@@ -68,10 +69,15 @@ export class RunCgroup {
     readonly memoryCapped: boolean,
     /** Whether the CPU cap is in force (false where no cpu controller could be used). */
     readonly cpuCapped: boolean,
-  ) {}
+  ) {
+    this.controls = controlFiles(this);
+  }
 
   /** The counters when this run began. */
   private baseline: CapCounters = { processes: 0, memory: 0, cpu: 0 };
+
+  /** The control files a run reads and writes, each kept open for the cgroup's life (cgroup-file.ts). */
+  private readonly controls: ControlFiles;
 
   /**
    * `cgroup.procs` of each folder, opened once for the cgroup's life: a move is then one write, a
@@ -125,42 +131,27 @@ export class RunCgroup {
   }
 
   private applyCaps(): void {
-    writeFileSync(join(this.path, 'pids.max'), String(this.limits.maxProcesses ?? 'max'));
-    if (this.memoryCapped) {
-      const folder = this.memoryPath ?? this.path;
-      const v1 = existsSync(join(folder, 'memory.limit_in_bytes'));
-      writeFileSync(join(folder, v1 ? 'memory.limit_in_bytes' : 'memory.max'), String(this.limits.maxMemoryBytes));
-    }
-    if (this.cpuCapped) {
-      const folder = this.cpuPath ?? this.path;
+    const { caps } = this.controls;
+    caps.processes.write(String(this.limits.maxProcesses ?? 'max'));
+    caps.memory?.write(String(this.limits.maxMemoryBytes));
+    if (caps.cpu) {
       const quota = Math.max(1000, Math.round((this.limits.maxCpus as number) * CPU_PERIOD_MICROSECONDS));
-      if (existsSync(join(folder, 'cpu.cfs_quota_us'))) {
-        writeFileSync(join(folder, 'cpu.cfs_period_us'), String(CPU_PERIOD_MICROSECONDS));
-        writeFileSync(join(folder, 'cpu.cfs_quota_us'), String(quota));
+      if (caps.cpu.period) {
+        caps.cpu.period.write(String(CPU_PERIOD_MICROSECONDS));
+        caps.cpu.quota.write(String(quota));
       } else {
-        writeFileSync(join(folder, 'cpu.max'), `${quota} ${CPU_PERIOD_MICROSECONDS}`);
+        caps.cpu.quota.write(`${quota} ${CPU_PERIOD_MICROSECONDS}`);
       }
     }
   }
 
   /** The kernel's counts of forks refused, processes killed for memory, and periods throttled. */
   private counters(): CapCounters {
-    const field = (file: string, name: string): number => {
-      try {
-        const match = new RegExp(`^${name} (\\d+)$`, 'm').exec(readFileSync(file, 'utf8'));
-        return match ? Number(match[1]) : 0;
-      } catch {
-        return 0;
-      }
-    };
-    const memoryFolder = this.memoryPath ?? this.path;
+    const { events } = this.controls;
     return {
-      processes: field(join(this.path, 'pids.events'), 'max'),
-      memory: this.memoryCapped
-        ? field(join(memoryFolder, 'memory.events'), 'oom_kill') +
-          field(join(memoryFolder, 'memory.oom_control'), 'oom_kill')
-        : 0,
-      cpu: this.cpuCapped ? field(join(this.cpuPath ?? this.path, 'cpu.stat'), 'nr_throttled') : 0,
+      processes: eventCount(events.processes, PROCESSES_REFUSED),
+      memory: events.memory ? eventCount(events.memory, MEMORY_KILLS) : 0,
+      cpu: events.cpu ? eventCount(events.cpu, CPU_THROTTLED) : 0,
     };
   }
 
@@ -226,6 +217,7 @@ export class RunCgroup {
 
   private removeFolders(): boolean {
     this.closeMembershipFiles();
+    for (const file of allControlFiles(this.controls)) file.close();
     return this.folders().every((folder) => tryRemove(folder));
   }
 
@@ -278,6 +270,8 @@ export class RunCgroup {
   }
 
   private members(): number[] {
+    // Opened afresh each time: cgroup v1 keeps the pid list it built for an open cgroup.procs for
+    // a second and serves later reads through that descriptor from it, so a kept one misses joins.
     const read = (folder: string): number[] => {
       try {
         return readFileSync(join(folder, 'cgroup.procs'), 'utf8').split('\n').filter(Boolean).map(Number);
@@ -290,10 +284,88 @@ export class RunCgroup {
 
   private charged(): number {
     try {
-      return Number(readFileSync(join(this.path, 'pids.current'), 'utf8').trim());
+      return Number(this.controls.charged.read().trim());
     } catch {
       return Number.NaN;
     }
+  }
+}
+
+/** What a run's cgroup is capped, counted and checked through, fixed when the cgroup is made. */
+interface ControlFiles {
+  caps: {
+    processes: CgroupFile;
+    memory: CgroupFile | undefined;
+    /** v1 sets period and quota apart; v2 writes both to cpu.max (the quota file then). */
+    cpu: { period: CgroupFile | undefined; quota: CgroupFile } | undefined;
+  };
+  events: { processes: CgroupFile; memory: CgroupFile | undefined; cpu: CgroupFile | undefined };
+  /** `pids.current`: what is still charged, zombies included. */
+  charged: CgroupFile;
+}
+
+/**
+ * The files of a new cgroup. Which interface (v1 or v2) each controller has is looked up here,
+ * once, not on every reuse: it cannot change while the folder exists.
+ */
+function controlFiles(cgroup: RunCgroup): ControlFiles {
+  const file = (folder: string, name: string, access: 'read' | 'write') => new CgroupFile(join(folder, name), access);
+  const memoryFolder = cgroup.memoryPath ?? cgroup.path;
+  const memoryV1 = cgroup.memoryCapped && existsSync(join(memoryFolder, 'memory.limit_in_bytes'));
+  const cpuFolder = cgroup.cpuPath ?? cgroup.path;
+  const cpuV1 = cgroup.cpuCapped && existsSync(join(cpuFolder, 'cpu.cfs_quota_us'));
+  return {
+    caps: {
+      processes: file(cgroup.path, 'pids.max', 'write'),
+      memory: cgroup.memoryCapped
+        ? file(memoryFolder, memoryV1 ? 'memory.limit_in_bytes' : 'memory.max', 'write')
+        : undefined,
+      cpu: !cgroup.cpuCapped
+        ? undefined
+        : cpuV1
+          ? {
+              period: file(cpuFolder, 'cpu.cfs_period_us', 'write'),
+              quota: file(cpuFolder, 'cpu.cfs_quota_us', 'write'),
+            }
+          : { period: undefined, quota: file(cpuFolder, 'cpu.max', 'write') },
+    },
+    events: {
+      processes: file(cgroup.path, 'pids.events', 'read'),
+      // Both count the OOM killer's kills as `oom_kill`: v1 in memory.oom_control, v2 in memory.events.
+      memory: cgroup.memoryCapped
+        ? file(memoryFolder, memoryV1 ? 'memory.oom_control' : 'memory.events', 'read')
+        : undefined,
+      cpu: cgroup.cpuCapped ? file(cpuFolder, 'cpu.stat', 'read') : undefined,
+    },
+    charged: file(cgroup.path, 'pids.current', 'read'),
+  };
+}
+
+function allControlFiles(controls: ControlFiles): CgroupFile[] {
+  const { caps, events } = controls;
+  return [
+    caps.processes,
+    ...(caps.memory ? [caps.memory] : []),
+    ...(caps.cpu?.period ? [caps.cpu.period] : []),
+    ...(caps.cpu ? [caps.cpu.quota] : []),
+    events.processes,
+    ...(events.memory ? [events.memory] : []),
+    ...(events.cpu ? [events.cpu] : []),
+    controls.charged,
+  ];
+}
+
+const PROCESSES_REFUSED = /^max (\d+)$/m;
+const MEMORY_KILLS = /^oom_kill (\d+)$/m;
+const CPU_THROTTLED = /^nr_throttled (\d+)$/m;
+
+/** A count from an events file; 0 where the file or the line is missing (an older kernel). */
+function eventCount(file: CgroupFile, line: RegExp): number {
+  try {
+    const match = line.exec(file.read());
+    return match ? Number(match[1]) : 0;
+  } catch {
+    return 0;
   }
 }
 

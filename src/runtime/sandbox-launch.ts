@@ -1,5 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
-import { stat } from 'node:fs/promises';
+import { statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { bubblewrapArguments } from './bubblewrap-arguments.js';
@@ -73,7 +73,7 @@ export async function prepareSandboxLaunch(
   command: Omit<RuntimeCommand, 'stdin' | 'abortSignal'>,
 ): Promise<SandboxLaunch> {
   const { workspaceRoot, cwd } = await validateRuntimeCommand(command);
-  const readOnlyPaths = await Promise.all((command.readOnlyPaths ?? []).map(readOnlyPath));
+  const readOnlyPaths = (command.readOnlyPaths ?? []).map(readOnlyPath);
   const { limits } = settings;
   const warnings: string[] = [];
   const { maxProcesses, maxMemoryBytes, maxCpus } = limits;
@@ -180,12 +180,13 @@ async function joinCgroup(child: ChildProcess, cgroup: RunCgroup): Promise<void>
   go.end('go');
 }
 
-async function readOnlyPath(path: string, index: number): Promise<string> {
+/** Checked synchronously, as the workspace is (validate-command.ts says why). */
+function readOnlyPath(path: string, index: number): string {
   const field = `readOnlyPaths[${index}]`;
   if (typeof path !== 'string' || !isAbsolute(path))
     throw new RuntimeCommandError(field, `must be an absolute host path, got ${JSON.stringify(path)}`);
   try {
-    await stat(path);
+    statSync(path);
   } catch {
     throw new RuntimeCommandError(field, `"${path}" does not exist`);
   }
