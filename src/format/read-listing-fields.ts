@@ -1,4 +1,4 @@
-import { hasUnusualCharacter, isSpecialKey, readScalar } from './read-simple-frontmatter.js';
+import { hasUnusualCharacter, isSpecialKey, readScalar, trimSpaces } from './read-simple-frontmatter.js';
 
 /** What a listing shows of a skill, as the frontmatter's author wrote it (not yet trimmed or normalized). */
 export interface ListingFields {
@@ -45,7 +45,7 @@ export function readListingFields(yaml: string): ListingFields | undefined {
       position = after;
       continue;
     }
-    const scalar = readScalar(yaml.slice(colon + 2, lineEnd).trim());
+    const scalar = readScalar(trimSpaces(yaml.slice(colon + 2, lineEnd)));
     if (scalar === undefined || 'kind' in scalar) return undefined;
     if (key === 'name') name = scalar.written;
     else if (key === 'description') description = scalar.written;
@@ -106,7 +106,7 @@ function skipNestedMapping(yaml: string, from: number, isMetadata: boolean): num
     if (colon === -1 || colon + 1 === lineEnd) return undefined;
     const key = yaml.slice(keyStart, colon);
     if (isSpecialKey(key) || keys.includes(key) || (isMetadata && key === 'internal')) return undefined;
-    const scalar = readScalar(yaml.slice(colon + 2, lineEnd).trim());
+    const scalar = readScalar(trimSpaces(yaml.slice(colon + 2, lineEnd)));
     if (scalar === undefined || 'kind' in scalar) return undefined;
     keys.push(key);
     position = lineEnd + 1;

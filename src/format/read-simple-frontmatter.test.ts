@@ -71,6 +71,11 @@ describe('the fast frontmatter reader', () => {
     ['name: a\ndescription: "unclosed', 'refused'],
     ["name: a\ndescription: 'quoted' then text", 'refused'],
     ['name: a\ndescription: d   \nlicense: MIT   ', 'read'],
+    // Unicode spaces belong to a YAML value: only the space (and the tab, refused) is trimmed.
+    ['name: a\ndescription: d\u00a0\nlicense: \u3000MIT', 'read'],
+    ['name: a\ndescription: "d"\u3000', 'refused'],
+    ['name: a\ndescription: [x]\u2003\nlicense: MIT', 'refused'],
+    ['name: a\ndescription: d\nallowed-tools:\n  - Read\u00a0\nmetadata:\n  author: \u2002me', 'read'],
     ['name: a\ndescription: d # a comment', 'refused'],
     ['# leading comment\nname: a\n\n# between\ndescription: d\n', 'read'],
     ['name: 2048\ndescription: 1.10\nlicense: 007\ncompatibility: 1.0', 'read'],

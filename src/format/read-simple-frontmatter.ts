@@ -60,6 +60,25 @@ const simpleKey = /^[A-Za-z_][A-Za-z0-9_-]*$/;
 // Keys the core schema would read as a boolean or null, and the key a plain object cannot hold as data.
 const specialKeys = new Set(['true', 'True', 'TRUE', 'false', 'False', 'FALSE', 'null', 'Null', 'NULL', '__proto__']);
 
+/**
+ * The text without the spaces around it. Only spaces: YAML's white space is the space and the tab
+ * (a tab sends the text to the full parser), where String's trim() also takes U+00A0, U+3000 and
+ * the other Unicode spaces, which belong to a YAML value (`description: d\u00a0` ends in one).
+ */
+export function trimSpaces(text: string): string {
+  let start = 0;
+  while (text.charCodeAt(start) === 0x20) start += 1;
+  let end = text.length;
+  while (end > start && text.charCodeAt(end - 1) === 0x20) end -= 1;
+  return start === 0 && end === text.length ? text : text.slice(start, end);
+}
+
+function trimEndSpaces(text: string): string {
+  let end = text.length;
+  while (end > 0 && text.charCodeAt(end - 1) === 0x20) end -= 1;
+  return end === text.length ? text : text.slice(0, end);
+}
+
 /** Whether a key of the simple shape is one the reader refuses (see specialKeys). */
 export function isSpecialKey(key: string): boolean {
   return specialKeys.has(key);
@@ -160,7 +179,7 @@ function scanSingleQuoted(text: string, start: number): { value: string; end: nu
 /** A whole value that is one quoted scalar (nothing but spaces after the closing quote). */
 function readQuoted(text: string): Scalar | undefined {
   const scanned = text[0] === '"' ? scanDoubleQuoted(text, 1) : scanSingleQuoted(text, 1);
-  if (scanned === undefined || text.slice(scanned.end).trimEnd() !== '') return undefined;
+  if (scanned === undefined || trimEndSpaces(text.slice(scanned.end)) !== '') return undefined;
   return { value: scanned.value, written: scanned.value };
 }
 
@@ -181,7 +200,7 @@ export function readScalar(text: string): ScalarReading {
   const first = text[0] as string;
   if (first === '"' || first === "'") return readQuoted(text);
   if (indicatorStart.has(first)) return undefined;
-  const plain = text.trimEnd();
+  const plain = trimEndSpaces(text);
   if (plain.includes(' #')) return undefined;
   if (plain.includes(': ') || plain.endsWith(':')) return colonValues;
   return resolvePlain(plain);
@@ -199,7 +218,7 @@ function readFlowList(text: string): unknown[] | undefined {
   const items: unknown[] = [];
   let index = 1;
   while (text[index] === ' ') index += 1;
-  if (text[index] === ']') return text.slice(index + 1).trimEnd() === '' ? items : undefined;
+  if (text[index] === ']') return trimEndSpaces(text.slice(index + 1)) === '' ? items : undefined;
   for (;;) {
     while (text[index] === ' ') index += 1;
     const first = text[index];
@@ -212,14 +231,14 @@ function readFlowList(text: string): unknown[] | undefined {
     } else {
       let end = index;
       while (end < text.length && text[end] !== ',' && text[end] !== ']') end += 1;
-      const plain = text.slice(index, end).trimEnd();
+      const plain = trimEndSpaces(text.slice(index, end));
       if (!plainFlowItem.test(plain)) return undefined;
       const item = resolvePlain(plain);
       if (item === undefined) return undefined;
       items.push(item.value);
       index = end;
     }
-    if (text[index] === ']') return text.slice(index + 1).trimEnd() === '' ? items : undefined;
+    if (text[index] === ']') return trimEndSpaces(text.slice(index + 1)) === '' ? items : undefined;
     if (text[index] !== ',') return undefined;
     index += 1;
   }
@@ -242,7 +261,7 @@ function readKeyLine(line: string, indent: number): KeyLine | undefined {
   if (!simpleKey.test(key) || isSpecialKey(key)) return undefined;
   if (colon + 1 === line.length) return { key, rest: '' };
   if (line[colon + 1] !== ' ') return undefined;
-  return { key, rest: line.slice(colon + 2).trim() };
+  return { key, rest: trimSpaces(line.slice(colon + 2)) };
 }
 
 function indentOf(line: string): number {
@@ -402,7 +421,7 @@ class SimpleFrontmatterReader {
         value.push(mapping);
         continue;
       }
-      const item = readScalar(line.slice(indent + 1).trim());
+      const item = readScalar(trimSpaces(line.slice(indent + 1)));
       // `- Use when: x` is a mapping with a key of two words, not a broken value: refused like every other.
       if (item === undefined || 'kind' in item) return undefined;
       value.push(item.value);
