@@ -96,7 +96,7 @@ export async function readSkillFiles<Value>(
   options: { confirm?: boolean } = {},
 ): Promise<SkillFileRead<Value>[]> {
   const results: SkillFileRead<Value>[] = new Array(files.length);
-  const scratch = { buffer: Buffer.allocUnsafe(0) };
+  const scratch: { buffer: Buffer; again?: Buffer } = { buffer: Buffer.allocUnsafe(0) };
   for (let start = 0; start < files.length; start += filesPerTurn) {
     if (start > 0) await new Promise<void>((resolve) => setImmediate(resolve));
     const end = Math.min(files.length, start + filesPerTurn);
@@ -141,7 +141,7 @@ function unchanged(file: SkillFileToRead, cached: string): RawRead | undefined {
 function readOne(
   file: SkillFileToRead,
   maxBytes: number,
-  scratch: { buffer: Buffer },
+  scratch: { buffer: Buffer; again?: Buffer },
   confirm: boolean,
   checkFolder: boolean,
 ): RawRead {
@@ -193,12 +193,31 @@ function readOne(
     // caller that hands the bytes out as that version (get()'s body) asks for a second look.
     if (confirm && (filled !== size || signatureOf(fstatSync(descriptor)) !== signature))
       return { kind: 'error', signature, code: 'CHANGED_WHILE_READ' };
+    // And for a second read of the same bytes: a rewrite in place stamps the file's times when it
+    // starts, once per tick of the kernel's coarse clock (a few ms), so a read that overlaps the
+    // rest of that write sees the same signature before and after, and half of each version.
+    if (confirm && !readAgainEqual(descriptor, bytes.subarray(0, filled), scratch))
+      return { kind: 'error', signature, code: 'CHANGED_WHILE_READ' };
     return { kind: 'file', signature, size, bytes: filled === size ? bytes : bytes.subarray(0, filled) };
   } catch (error) {
     return { kind: 'error', signature, code: (error as NodeJS.ErrnoException).code ?? 'EIO' };
   } finally {
     closeSync(descriptor);
   }
+}
+
+/** Whether reading the file again from the start gives `bytes` (and nothing after them). */
+function readAgainEqual(descriptor: number, bytes: Buffer, scratch: { buffer: Buffer; again?: Buffer }): boolean {
+  if (scratch.again === undefined || scratch.again.length < bytes.length + 1)
+    scratch.again = Buffer.allocUnsafe(Math.max(bytes.length + 1, initialScratchBytes));
+  const again = scratch.again.subarray(0, bytes.length + 1);
+  let filled = 0;
+  while (filled < again.length) {
+    const read = readSync(descriptor, again, filled, again.length - filled, filled);
+    if (read === 0) break;
+    filled += read;
+  }
+  return filled === bytes.length && again.subarray(0, filled).equals(bytes);
 }
 
 function failedOpen(error: unknown): RawRead {
