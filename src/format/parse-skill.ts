@@ -208,51 +208,34 @@ export function parseSkillMarkdownWithFullYaml(
 export class DeferredSkillParse {
   readonly name: string;
   readonly description: string;
-  /** The parse without the file's body; undefined until needed for a frontmatter read by readListingFields. */
-  private eager: ParsedSkill | undefined;
-  private rules: PendingRuleWarnings | undefined;
-  /** What reading the frontmatter needs, while `eager` is not made yet. */
-  private unread: UnreadFrontmatter | undefined;
+  private state: ParseState;
   private readonly rename: SkillRename | undefined;
   private completed: ParsedSkill | undefined;
 
-  /**
-   * `rules` undefined: `eager` is already the whole parse (a file the fast path could not cut).
-   * With `unread`, `eager` is worked out from it when first needed, and `name` and `description`
-   * are what readListingFields found, normalized as the parse does.
-   */
-  constructor(
-    eager: ParsedSkill | { name: string; description: string; unread: UnreadFrontmatter },
-    rules: PendingRuleWarnings | undefined,
-    rename?: SkillRename,
-  ) {
-    this.name = rename?.name ?? eager.name;
-    this.description = eager.description;
-    if ('unread' in eager) {
-      this.unread = eager.unread;
-    } else {
-      this.eager = eager;
-      this.rules = rules;
-    }
+  constructor(state: ParseState, rename?: SkillRename) {
+    const listed = state.kind === 'read' ? state.eager : state;
+    this.name = rename?.name ?? listed.name;
+    this.description = listed.description;
+    this.state = state;
     this.rename = rename;
   }
 
   /** The frontmatter mapping, read now if it was kept as text. */
   get frontmatter(): Record<string, unknown> {
-    return this.read().frontmatter;
+    return this.read().eager.frontmatter;
   }
 
   /**
    * `false` when the frontmatter hides the skill from the model (model-invocation.ts); a
-   * frontmatter still kept as text was checked for the fields that do, and is not read for this.
+   * frontmatter kept as text was checked for the fields that do, and is not read for this.
    */
   get modelInvocable(): false | undefined {
-    return this.unread === undefined ? modelInvocableFromFrontmatter(this.read().frontmatter) : undefined;
+    return this.state.kind === 'text' ? undefined : modelInvocableFromFrontmatter(this.state.eager.frontmatter);
   }
 
   /** Whether `complete()` needs the file's bytes: false once completed, or when the whole file was parsed at once. */
   get needsBytes(): boolean {
-    return this.completed === undefined && (this.unread !== undefined || this.rules !== undefined);
+    return this.completed === undefined && (this.state.kind === 'text' || this.state.rules !== undefined);
   }
 
   /**
@@ -260,26 +243,18 @@ export class DeferredSkillParse {
    * passed through `escapeWarning` (it may quote the name being replaced).
    */
   renamed(name: string, warning: string, escapeWarning: (text: string) => string): DeferredSkillParse {
-    const rename = { name, warning, escapeWarning };
-    if (this.unread !== undefined)
-      return new DeferredSkillParse(
-        { name: this.name, description: this.description, unread: this.unread },
-        undefined,
-        rename,
-      );
-    return new DeferredSkillParse(this.eager as ParsedSkill, this.rules, rename);
+    return new DeferredSkillParse(this.state, { name, warning, escapeWarning });
   }
 
   /** The parse without the body, the frontmatter read first if it was kept as text. */
-  private read(): ParsedSkill {
-    if (this.unread !== undefined) {
-      const { yaml, options } = this.unread;
+  private read(): ReadState {
+    if (this.state.kind === 'text') {
+      const { yaml, options } = this.state;
       const pending: PendingRuleWarnings[] = [];
-      this.eager = parseSplit(closedSplitOf(yaml), false, options, 'fast-when-simple', emptyRest, pending);
-      this.rules = pending[0];
-      this.unread = undefined;
+      const eager = parseSplit(closedSplitOf(yaml), false, options, 'fast-when-simple', emptyRest, pending);
+      this.state = { kind: 'read', eager, rules: pending[0] };
     }
-    return this.eager as ParsedSkill;
+    return this.state;
   }
 
   /**
@@ -289,12 +264,12 @@ export class DeferredSkillParse {
    */
   complete(bytes?: Uint8Array): ParsedSkill {
     if (this.completed !== undefined) return this.completed;
-    let parsed = this.read();
-    if (this.rules !== undefined) {
+    const { eager, rules } = this.read();
+    let parsed = eager;
+    if (rules !== undefined) {
       if (bytes === undefined) throw new TypeError("DeferredSkillParse.complete(): the file's bytes are needed");
       const buffer = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
       const whole = splitFrontmatter(buffer.toString('utf8'));
-      const rules = this.rules;
       parsed = {
         ...parsed,
         body: whole.body,
@@ -316,6 +291,18 @@ export class DeferredSkillParse {
     return parsed;
   }
 }
+
+/**
+ * Where a DeferredSkillParse stands: its frontmatter read (`eager`, the parse without the body;
+ * `rules` undefined when that is already the whole parse, a file the fast path could not cut), or
+ * kept as `yaml`, with the name and description readListingFields found, normalized as the parse
+ * does, and the options the parse will need.
+ */
+type ParseState =
+  | ReadState
+  | { kind: 'text'; name: string; description: string; yaml: string; options: ParseSkillOptions };
+
+type ReadState = { kind: 'read'; eager: ParsedSkill; rules: PendingRuleWarnings | undefined };
 
 interface SkillRename {
   name: string;
@@ -341,28 +328,23 @@ export function parseSkillMarkdownDeferringBody(
   const plainYaml = plainFrontmatterYaml(bytes);
   const fields = plainYaml === undefined ? undefined : readListingFields(plainYaml);
   if (fields !== undefined)
-    return new DeferredSkillParse(
-      {
-        name: normalizeSkillName(fields.name),
-        description: fields.description.trim(),
-        unread: { yaml: plainYaml as string, options },
-      },
-      undefined,
-    );
+    return new DeferredSkillParse({
+      kind: 'text',
+      name: normalizeSkillName(fields.name),
+      description: fields.description.trim(),
+      yaml: plainYaml as string,
+      options,
+    });
   const headEnd = frontmatterEnd(bytes);
-  if (headEnd === undefined) return new DeferredSkillParse(parseSkillMarkdown(bytes, options), undefined);
+  if (headEnd === undefined)
+    return new DeferredSkillParse({ kind: 'read', eager: parseSkillMarkdown(bytes, options), rules: undefined });
   // Cut at a line break, the head decodes exactly as the start of the whole file does.
   const split = splitFrontmatter(bytes.toString('utf8', 0, headEnd));
-  if (split.kind !== 'closed') return new DeferredSkillParse(parseSkillMarkdown(bytes, options), undefined);
+  if (split.kind !== 'closed')
+    return new DeferredSkillParse({ kind: 'read', eager: parseSkillMarkdown(bytes, options), rules: undefined });
   const pending: PendingRuleWarnings[] = [];
   const eager = parseSplit(split, false, options, 'fast-when-simple', emptyRest, pending);
-  return new DeferredSkillParse(eager, pending[0]);
-}
-
-/** A frontmatter kept as its text by DeferredSkillParse, with the options of its parse. */
-interface UnreadFrontmatter {
-  yaml: string;
-  options: ParseSkillOptions;
+  return new DeferredSkillParse({ kind: 'read', eager, rules: pending[0] });
 }
 
 /**

@@ -116,6 +116,23 @@ describe('readListingFields', () => {
     });
   }
 
+  it('leaves a frontmatter of many keys to the full parse, in time linear in its length', () => {
+    const keys = (count: number, indent = '') =>
+      Array.from({ length: count }, (_, index) => `${indent}k${index}: v`).join('\n');
+    expect(readListingFields(`name: a\ndescription: d\n${keys(62)}\n`)).toEqual({ name: 'a', description: 'd' });
+    expect(readListingFields(`name: a\ndescription: d\n${keys(63)}\n`)).toBeUndefined();
+    expect(readListingFields(`name: a\ndescription: d\nmetadata:\n${keys(61, '  ')}\n`)).toEqual({
+      name: 'a',
+      description: 'd',
+    });
+    expect(readListingFields(`name: a\ndescription: d\nmetadata:\n${keys(62, '  ')}\n`)).toBeUndefined();
+    // 40,000 keys (380 KB) compared each with every other took seconds.
+    const started = performance.now();
+    for (const indent of ['', '  '])
+      readListingFields(`name: a\ndescription: d\n${indent === '' ? '' : 'metadata:\n'}${keys(40_000, indent)}\n`);
+    expect(performance.now() - started).toBeLessThan(500);
+  });
+
   it('agrees with the full parse on generated frontmatter', () => {
     const key = fc.constantFrom('name', 'description', 'license', 'metadata', 'version', 'x_y', 'K', 'a-1', 'true');
     const word = fc.constantFrom(

@@ -24,6 +24,12 @@ export interface ListingFields {
  * the text rather than a string per line: this runs once per skill of a cold listing, mostly
  * before V8 has compiled it.
  */
+/**
+ * Keys (top-level and nested together) beyond which a frontmatter is left to the full parse: the
+ * duplicate check compares each key with those before it, and real frontmatters have under twenty.
+ */
+const maxKeys = 64;
+
 export function readListingFields(yaml: string): ListingFields | undefined {
   if (hasUnusualCharacter(yaml)) return undefined;
   let name: string | undefined;
@@ -36,11 +42,11 @@ export function readListingFields(yaml: string): ListingFields | undefined {
     if (colon === -1) return undefined;
     const key = yaml.slice(position, colon);
     if (isSpecialKey(key) || keys.includes(key) || key === 'disable-model-invocation') return undefined;
-    keys.push(key);
+    if (keys.push(key) > maxKeys) return undefined;
     position = lineEnd + 1;
     if (colon + 1 === lineEnd) {
       if (key === 'name' || key === 'description') return undefined;
-      const after = skipNestedMapping(yaml, position, key === 'metadata');
+      const after = skipNestedMapping(yaml, position, key === 'metadata', maxKeys - keys.length);
       if (after === undefined) return undefined;
       position = after;
       continue;
@@ -90,7 +96,7 @@ function isLetter(code: number): boolean {
  * `key: one-line scalar` lines all at one indentation. Returns where the next top-level line
  * starts, or undefined for anything else.
  */
-function skipNestedMapping(yaml: string, from: number, isMetadata: boolean): number | undefined {
+function skipNestedMapping(yaml: string, from: number, isMetadata: boolean, keysLeft: number): number | undefined {
   const keys: string[] = [];
   let indent = -1;
   let position = from;
@@ -108,7 +114,7 @@ function skipNestedMapping(yaml: string, from: number, isMetadata: boolean): num
     if (isSpecialKey(key) || keys.includes(key) || (isMetadata && key === 'internal')) return undefined;
     const scalar = readScalar(trimSpaces(yaml.slice(colon + 2, lineEnd)));
     if (scalar === undefined || 'kind' in scalar) return undefined;
-    keys.push(key);
+    if (keys.push(key) > keysLeft) return undefined;
     position = lineEnd + 1;
   }
   return position;
