@@ -180,7 +180,9 @@ async function writeContent(
     if (openedFileNames) {
       // The opened file by its name under /proc: the kernel copies (a reflink, else
       // copy_file_range) the file opened above, whatever the path names by now.
-      await copyFile(`/proc/self/fd/${source.fd}`, target, copyFlags);
+      await copyFile(`/proc/self/fd/${source.fd}`, target, copyFlags).catch((error: NodeJS.ErrnoException) => {
+        throw namingHostFile(error, content.hostFile, target);
+      });
     } else {
       await pipeline(source.createReadStream({ autoClose: false }), createWriteStream(target, { flags: 'wx', mode }));
     }
@@ -190,6 +192,17 @@ async function writeContent(
   // The mode is set explicitly: the copy belongs to the session, which may change it.
   await chmod(target, mode);
   return undefined;
+}
+
+/** A copy's error as copyFile gives it for the host file's own path, not the /proc name it copied through. */
+function namingHostFile(error: NodeJS.ErrnoException, hostFile: string, target: string): NodeJS.ErrnoException {
+  const named: NodeJS.ErrnoException = new Error(`${error.code ?? 'EIO'}: cannot copy '${hostFile}' -> '${target}'`, {
+    cause: error,
+  });
+  if (error.code !== undefined) named.code = error.code;
+  if (error.errno !== undefined) named.errno = error.errno;
+  named.path = hostFile;
+  return named;
 }
 
 /** Whether this system names a process's open files under /proc/self/fd (Linux does). */

@@ -140,6 +140,19 @@ describe('a large skill source file swapped between the scan and the copy', () =
       expect(result.totalMs).toBeLessThan(5_000);
     });
 
+    it(`${how}, onto a name that exists: the error names the files, not the /proc name copied through`, async () => {
+      const taken = path.join(temporary, 'taken');
+      await writeFile(taken, 'x');
+      const single = { kind: 'file' as const, mode: 0o644, content: { hostFile: large() } };
+      const error = await buildTree(taken, single, digests).then(
+        () => new Error('copied onto a name that exists'),
+        (caught: Error) => caught,
+      );
+      expect(error.message).toMatch(/EEXIST/);
+      expect(error.message).toContain(taken);
+      expect(error.message).not.toContain('/proc/');
+    });
+
     it(`${how}, unswapped: the file is copied whole`, async () => {
       const result = await stageAfterSwap(async () => {}, digests);
       expect(result.error).toBeUndefined();
