@@ -10,7 +10,7 @@ import { parseToolsSection } from './parse-tools-section.js';
 import { type QuotedColonValue, quoteColonValues } from './quote-colon-values.js';
 import { readListingFields } from './read-listing-fields.js';
 import { readSimpleFrontmatter } from './read-simple-frontmatter.js';
-import { type FrontmatterSplit, splitFrontmatter } from './split-frontmatter.js';
+import { countLineBreaks, type FrontmatterSplit, splitFrontmatter } from './split-frontmatter.js';
 import type { ParsedSkill, ParseSkillOptions } from './types.js';
 
 /** The fields the specification types as strings; a YAML number or boolean there is read as its source text. */
@@ -364,14 +364,8 @@ function plainFrontmatterYaml(bytes: Buffer): string | undefined {
 
 /** What splitFrontmatter gives for a frontmatter of `yaml` (see plainFrontmatterYaml), the body left out: a caller of parseSplit gives it apart. */
 function closedSplitOf(yaml: string): ClosedSplit {
-  const closingLine = 2 + countLineBreaks(yaml);
+  const closingLine = 2 + countLineBreaks(yaml, 0, yaml.length);
   return { kind: 'closed', yaml, yamlStartLine: 2, closingLine, body: '', bodyStartLine: closingLine + 1 };
-}
-
-function countLineBreaks(text: string): number {
-  let count = 0;
-  for (let index = text.indexOf('\n'); index !== -1; index = text.indexOf('\n', index + 1)) count += 1;
-  return count;
 }
 
 const emptyRest: Pick<ParsedSkill, 'body' | 'tools' | 'bodyStartLine'> = { body: '', tools: [], bodyStartLine: 0 };

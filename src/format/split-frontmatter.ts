@@ -29,7 +29,8 @@ function isDelimiterLine(text: string, start: number, end: number): boolean {
   return true;
 }
 
-function countLineBreaks(text: string, start: number, end: number): number {
+/** Line feeds in `text` from `start` up to `end`. */
+export function countLineBreaks(text: string, start: number, end: number): number {
   let count = 0;
   for (let index = text.indexOf('\n', start); index !== -1 && index < end; index = text.indexOf('\n', index + 1))
     count += 1;

@@ -52,6 +52,12 @@ type RawRead = UnreadSkillFile | { kind: 'file'; signature: string; size: number
 /** Files read between two turns of the event loop: about a millisecond of blocking on a warm cache. */
 const filesPerTurn = 32;
 
+/** The buffers a run of reads reuses: every file is read into `buffer`, a confirming second read into `again`. */
+interface ScratchBuffers {
+  buffer: Buffer;
+  again?: Buffer;
+}
+
 /** The scratch buffer's first size: most SKILL.md files fit, and only the pages a read touches are faulted in. */
 const initialScratchBytes = 64 * 1024;
 
@@ -96,7 +102,7 @@ export async function readSkillFiles<Value>(
   options: { confirm?: boolean } = {},
 ): Promise<SkillFileRead<Value>[]> {
   const results: SkillFileRead<Value>[] = new Array(files.length);
-  const scratch: { buffer: Buffer; again?: Buffer } = { buffer: Buffer.allocUnsafe(0) };
+  const scratch: ScratchBuffers = { buffer: Buffer.allocUnsafe(0) };
   for (let start = 0; start < files.length; start += filesPerTurn) {
     if (start > 0) await new Promise<void>((resolve) => setImmediate(resolve));
     const end = Math.min(files.length, start + filesPerTurn);
@@ -141,7 +147,7 @@ function unchanged(file: SkillFileToRead, cached: string): RawRead | undefined {
 function readOne(
   file: SkillFileToRead,
   maxBytes: number,
-  scratch: { buffer: Buffer; again?: Buffer },
+  scratch: ScratchBuffers,
   confirm: boolean,
   checkFolder: boolean,
 ): RawRead {
@@ -207,7 +213,7 @@ function readOne(
 }
 
 /** Whether reading the file again from the start gives `bytes` (and nothing after them). */
-function readAgainEqual(descriptor: number, bytes: Buffer, scratch: { buffer: Buffer; again?: Buffer }): boolean {
+function readAgainEqual(descriptor: number, bytes: Buffer, scratch: ScratchBuffers): boolean {
   if (scratch.again === undefined || scratch.again.length < bytes.length + 1)
     scratch.again = Buffer.allocUnsafe(Math.max(bytes.length + 1, initialScratchBytes));
   const again = scratch.again.subarray(0, bytes.length + 1);

@@ -18,7 +18,7 @@ import { isInside } from './is-inside.js';
  * Without /proc (not Linux) the fallback is the checked real path; there the per-workspace lock
  * (no command runs while the host stages or collects) is the only guarantee (see docs/workspaces.md).
  */
-const procFdAvailable = process.platform === 'linux' && existsSync('/proc/self/fd');
+export const procFdAvailable = process.platform === 'linux' && existsSync('/proc/self/fd');
 
 /** A folder opened and checked to lie inside the workspace; `entry(name)` names a child through it. */
 export interface AnchoredFolder {

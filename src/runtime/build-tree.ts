@@ -4,7 +4,6 @@ import {
   closeSync,
   constants,
   createWriteStream,
-  existsSync,
   fstatSync,
   openSync,
   readSync,
@@ -13,7 +12,7 @@ import {
 import { chmod, copyFile, type FileHandle, mkdir, open, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { openFileInside } from './anchored-folder.js';
+import { openFileInside, procFdAvailable } from './anchored-folder.js';
 import { CallSlices } from './call-slices.js';
 import { WorkspacePathError } from './errors.js';
 import type { FileContent, PlacedTree, TreeEntry } from './workspace-files.js';
@@ -177,7 +176,7 @@ async function writeContent(
   if (digest) return copyFileHashing(content.hostFile, target, mode, buffer);
   const source = await openSourceFile(content.hostFile);
   try {
-    if (openedFileNames) {
+    if (procFdAvailable) {
       // The opened file by its name under /proc: the kernel copies (a reflink, else
       // copy_file_range) the file opened above, whatever the path names by now.
       await copyFile(`/proc/self/fd/${source.fd}`, target, copyFlags).catch((error: NodeJS.ErrnoException) => {
@@ -204,9 +203,6 @@ function namingHostFile(error: NodeJS.ErrnoException, hostFile: string, target: 
   named.path = hostFile;
   return named;
 }
-
-/** Whether this system names a process's open files under /proc/self/fd (Linux does). */
-const openedFileNames = existsSync('/proc/self/fd');
 
 /**
  * Opens a host file to copy it without following a link at its last name (a link swapped in since
