@@ -8,7 +8,9 @@
  *   sandbox-prelude CGROUP_FDS MAX_PROCESSES MAX_MEMORY_BYTES MAX_FILE_SIZE_BYTES PWD_STATE PWD PROGRAM [ARG...]
  *
  * CGROUP_FDS is "-" or a comma-separated list of inherited descriptors open for writing on the
- * run's `cgroup.procs` files (one per hierarchy): the prelude joins the run's cgroup through them
+ * run's `tasks` (cgroup v1) or `cgroup.procs` (v2) files, one per hierarchy; the prelude has one
+ * thread, so moving it through `tasks` moves the process (src/runtime/run-cgroup.ts says why
+ * `tasks`): the prelude joins the run's cgroup through them
  * before anything else, then closes them with every other inherited descriptor. The kernel checks
  * such a write against whoever opened the file (the host runtime), not against the writer. This
  * replaces bubblewrap's --info-fd/--block-fd hand-shake, in which the host had to read the sandbox's

@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -44,7 +44,9 @@ describe.runIf(pidsCgroupParent() !== undefined)('pids cgroup pool', () => {
     // Forks three children where the cap leaves room for one, and reaps what it started.
     const program =
       'import os, sys\nsys.stdin.readline()\nstarted = []\nfor _ in range(3):\n    try:\n        pid = os.fork()\n    except OSError:\n        continue\n    if pid == 0:\n        os._exit(0)\n    started.append(pid)\nfor pid in started:\n    os.waitpid(pid, 0)';
-    const forker = spawn('python3', ['-c', program], { stdio: ['pipe', 'ignore', 'ignore'] });
+    // The distribution's python3 itself: a version manager's shim on PATH (pyenv's is a bash
+    // script) forks before python starts, and under this cap bash retries refused forks for 15 s.
+    const forker = spawn('/usr/bin/python3', ['-c', program], { stdio: ['pipe', 'ignore', 'ignore'] });
     const exited = new Promise((resolve) => forker.once('exit', resolve));
     cgroup.add(forker.pid as number);
     forker.stdin.end('go\n');
@@ -86,6 +88,34 @@ describe.runIf(pidsCgroupParent() !== undefined)('pids cgroup pool', () => {
       await cgroup.release();
       await exited;
     }
+  });
+
+  it('lets a single-threaded process join every hierarchy by itself, and what it starts afterwards is born inside', async () => {
+    const cgroup = RunCgroup.acquire({ maxProcesses: 29, maxMemoryBytes: 96 * 1024 * 1024, maxCpus: 1 }) as RunCgroup;
+    const descriptors = cgroup.membershipDescriptors();
+    const folders = [cgroup.path, cgroup.memoryPath, cgroup.cpuPath].filter(
+      (folder): folder is string => folder !== undefined,
+    );
+    // On cgroup v1 the writer moves through `tasks` (no global lock for a thread moving itself).
+    descriptors.forEach((descriptor, index) => {
+      const folder = folders[index] as string;
+      const expected = existsSync(join(folder, 'tasks')) ? 'tasks' : 'cgroup.procs';
+      expect(readlinkSync(`/proc/self/fd/${descriptor}`)).toBe(join(folder, expected));
+    });
+    // dash, as the compiled prelude does: writes "0" to each, then starts a child and waits.
+    const joins = descriptors.map((_, index) => `echo 0 >&${3 + index}`).join('; ');
+    const shell = spawn('sh', ['-c', `${joins}; exec 3>&- 4>&- 5>&-; sleep 30 & echo started; wait`], {
+      stdio: ['ignore', 'pipe', 'ignore', ...descriptors],
+    });
+    const exited = new Promise((resolve) => shell.once('exit', resolve));
+    await new Promise((resolve) => shell.stdout?.once('data', resolve));
+    for (const folder of folders) {
+      const members = readFileSync(join(folder, 'cgroup.procs'), 'utf8').trim().split('\n').map(Number);
+      expect(members).toContain(shell.pid);
+      expect(members).toHaveLength(2);
+    }
+    await cgroup.release();
+    await exited;
   });
 
   it('skips a run folder name another copy of this module in the same process already took', async () => {

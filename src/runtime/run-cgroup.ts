@@ -85,6 +85,9 @@ export class RunCgroup {
    */
   private membershipFiles: number[] | undefined;
 
+  /** The files the compiled prelude joins through (see `membershipDescriptors`), opened once. */
+  private selfJoinFiles: number[] | undefined;
+
   /** An empty cgroup with these caps (pooled or fresh), or undefined where cgroups cannot be created. */
   static acquire(limits: RunCgroupLimits): RunCgroup | undefined {
     const pooled = takeIdle(poolKey(limits));
@@ -183,12 +186,30 @@ export class RunCgroup {
   }
 
   /**
-   * The open `cgroup.procs` descriptors, one per hierarchy, for a process that joins by itself
-   * (the compiled sandbox prelude writes "0" to each). The kernel judges such a write by the
-   * credentials of whoever opened the file, so only this process's own children should get them.
+   * Descriptors, one per hierarchy, for a single-threaded process that joins by itself (the
+   * compiled sandbox prelude writes "0" to each). The kernel judges such a write by the credentials
+   * of whoever opened the file, so only this process's own children should get them.
+   *
+   * On cgroup v1 they are `tasks`, which moves the writing thread alone, not `cgroup.procs`. A move
+   * of a whole process takes a lock shared by every cgroup (`cgroup_threadgroup_rwsem`), and taking
+   * it after a quiet spell of more than about one RCU grace period waits for a grace period: 6 to
+   * 16 ms measured here on Linux 6.18, against 0.03 ms for the same move through `tasks`, which
+   * the kernel makes without that lock when the writer moves itself. An agent's runs are spaced by
+   * model steps, so nearly every run paid the wait, after bubblewrap's set-up and before the
+   * command. For a process with one thread (the prelude has one, and what it starts after the move
+   * is born inside) moving the thread is moving the process. cgroup v2 moves single threads only
+   * inside a threaded subtree, so there it stays `cgroup.procs`.
    */
   membershipDescriptors(): readonly number[] {
-    return this.openMembershipFiles();
+    this.selfJoinFiles ??= this.folders().map((folder) => {
+      try {
+        return openSync(join(folder, 'tasks'), 'w');
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+        return openSync(join(folder, 'cgroup.procs'), 'w');
+      }
+    });
+    return this.selfJoinFiles;
   }
 
   private openMembershipFiles(): number[] {
@@ -197,7 +218,7 @@ export class RunCgroup {
   }
 
   private closeMembershipFiles(): void {
-    for (const file of this.membershipFiles ?? []) {
+    for (const file of [...(this.membershipFiles ?? []), ...(this.selfJoinFiles ?? [])]) {
       try {
         closeSync(file);
       } catch {
@@ -205,6 +226,7 @@ export class RunCgroup {
       }
     }
     this.membershipFiles = undefined;
+    this.selfJoinFiles = undefined;
   }
 
   private folders(): string[] {
