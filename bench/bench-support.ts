@@ -63,17 +63,21 @@ export function formatSpread(spread: Spread, digits = 2, unit = ''): string {
  * Each task's wall times, the tasks taking turns call by call (their order rotating each round, so
  * none always runs right after another): on a machine shared with other work, load that comes and
  * goes then weighs on every task alike, so their ratios hold even when the absolute figures drift.
+ * `pauseMs` idles before each call, untimed, for work whose cost depends on the quiet spell before
+ * it (the kernel's cgroup moves: runtime.bench.ts).
  */
 export async function interleavedTimes<Name extends string>(
   tasks: Record<Name, () => Promise<unknown> | unknown>,
   runs: number,
   warmup = 1,
+  pauseMs = 0,
 ): Promise<Record<Name, number[]>> {
   const names = Object.keys(tasks) as Name[];
   const times = Object.fromEntries(names.map((name) => [name, [] as number[]])) as Record<Name, number[]>;
   for (let round = 0; round < warmup + runs; round += 1) {
     for (let turn = 0; turn < names.length; turn += 1) {
       const name = names[(round + turn) % names.length]!;
+      if (pauseMs > 0) await new Promise((resolve) => setTimeout(resolve, pauseMs));
       const started = performance.now();
       await tasks[name]();
       if (round >= warmup) times[name].push(performance.now() - started);

@@ -36,6 +36,13 @@ const RUNS = Number(process.env.RUNTIME_BENCH_RUNS ?? 25);
  */
 const GOAL_RUNS = Number(process.env.RUNTIME_BENCH_GOAL_RUNS ?? RUNS * 5);
 const WARMUP = 3;
+/**
+ * Idle time before each call of the goal's pair: an agent's runs come between model steps, and
+ * the kernel's first cgroup move after a quiet spell of more than about one RCU grace period
+ * waits for one (docs/runtimes.md). Back to back, each run would find the lock the last one
+ * left warm and the figure would flatter every runtime that moves a process.
+ */
+const GOAL_PAUSE_MS = 30;
 
 function runTrue(runtime: WorkspaceRuntime, workspace: string): () => Promise<unknown> {
   const command: RuntimeCommand = {
@@ -189,6 +196,7 @@ async function goalPair(
     ),
     GOAL_RUNS,
     WARMUP,
+    GOAL_PAUSE_MS,
   );
   const floorCpu = cpu.floor as CpuTotals;
   const childrenPerRun = (total: CpuTotals) => (total.children / total.calls).toFixed(1);
@@ -197,7 +205,7 @@ async function goalPair(
     const wall = samples[name].map((time, index) => time - (samples.floor[index] as number));
     const own = total.ownPerCall.map((time, index) => time - (floorCpu.ownPerCall[index] as number));
     console.log(
-      `${label} over bare bwrap, ${GOAL_RUNS} rounds: wall ${spreadText(wall)}, this process's CPU ${spreadText(own)} (children's CPU ${childrenPerRun(total)} ms per run)`,
+      `${label} over bare bwrap, ${GOAL_RUNS} rounds, ${GOAL_PAUSE_MS} ms idle before each call: wall ${spreadText(wall)}, this process's CPU ${spreadText(own)} (children's CPU ${childrenPerRun(total)} ms per run)`,
     );
   };
   console.log(
