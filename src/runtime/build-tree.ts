@@ -6,15 +6,18 @@ import {
   createWriteStream,
   fstatSync,
   openSync,
+  readlinkSync,
   readSync,
+  realpathSync,
   writeFileSync,
 } from 'node:fs';
 import { chmod, copyFile, type FileHandle, mkdir, open, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { openFileInside, procFdAvailable } from './anchored-folder.js';
+import { procFdAvailable } from './anchored-folder.js';
 import { CallSlices } from './call-slices.js';
 import { WorkspacePathError } from './errors.js';
+import { isInside } from './is-inside.js';
 import type { FileContent, PlacedTree, TreeEntry } from './workspace-files.js';
 
 /**
@@ -71,9 +74,9 @@ export async function buildTree(
     while (next < files.length) {
       const { entry, target } = files[next++]!;
       const content = entry.content;
-      if (!digests && 'hostFile' in content && content.within === undefined && isSmall(content.size)) {
+      if (!digests && 'hostFile' in content && isSmall(content.size)) {
         if (slices.due()) await slices.yield();
-        if (copySmallFile(content.hostFile, target, entry.mode, smallFileBuffer)) continue;
+        if (copySmallFile(content.hostFile, content.within, target, entry.mode, smallFileBuffer)) continue;
       }
       const digest = await writeContent(entry.content, target, entry.mode, digests, buffer);
       if (digest !== undefined) hashes[entry.path] = digest;
@@ -101,7 +104,13 @@ function isSmall(size: number | undefined): boolean {
  * is opened without following a link (one swapped in since the scan would make the host copy what
  * it points to) and without blocking (a FIFO swapped in would wait for a writer on this thread).
  */
-function copySmallFile(source: string, target: string, mode: number, buffer: Buffer): boolean {
+function copySmallFile(
+  source: string,
+  within: string | undefined,
+  target: string,
+  mode: number,
+  buffer: Buffer,
+): boolean {
   let descriptor: number;
   try {
     descriptor = openSync(source, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
@@ -113,6 +122,7 @@ function copySmallFile(source: string, target: string, mode: number, buffer: Buf
   try {
     const stats = fstatSync(descriptor);
     if (!stats.isFile()) throw new WorkspacePathError(source, 'it is no longer a regular file');
+    checkOpenedInside(descriptor, source, within);
     if (stats.size > smallFileBytes) return false;
     let length = 0;
     for (;;) {
@@ -168,13 +178,8 @@ async function writeContent(
     await writeFile(target, content.data, { mode, flag: 'wx' });
     return digest ? createHash('sha256').update(content.data).digest('hex') : undefined;
   }
-  if (content.within !== undefined) {
-    const hash = digest ? createHash('sha256') : undefined;
-    await copyFileInside(content.hostFile, target, content.within, mode, hash);
-    return hash?.digest('hex');
-  }
-  if (digest) return copyFileHashing(content.hostFile, target, mode, buffer);
-  const source = await openSourceFile(content.hostFile);
+  if (digest) return copyFileHashing(content.hostFile, content.within, target, mode, buffer);
+  const source = await openSourceFile(content.hostFile, content.within);
   try {
     if (procFdAvailable) {
       // The opened file by its name under /proc: the kernel copies (a reflink, else
@@ -208,9 +213,9 @@ function namingHostFile(error: NodeJS.ErrnoException, hostFile: string, target: 
  * Opens a host file to copy it without following a link at its last name (a link swapped in since
  * the scan would make the host copy what it points to, a host secret into a session's workspace)
  * and without blocking (a FIFO swapped in would hold a thread-pool thread until someone wrote to
- * it); anything but a regular file is refused, naming the file.
+ * it); anything but a regular file, or a file outside `within`, is refused, naming the file.
  */
-async function openSourceFile(source: string): Promise<FileHandle> {
+async function openSourceFile(source: string, within: string | undefined): Promise<FileHandle> {
   const handle = await open(source, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK).catch(
     (error: NodeJS.ErrnoException) => {
       if (error.code === 'ELOOP') throw new WorkspacePathError(source, 'it became a link while being copied');
@@ -219,6 +224,7 @@ async function openSourceFile(source: string): Promise<FileHandle> {
   );
   try {
     if (!(await handle.stat()).isFile()) throw new WorkspacePathError(source, 'it is no longer a regular file');
+    checkOpenedInside(handle.fd, source, within);
   } catch (error) {
     await handle.close();
     throw error;
@@ -227,32 +233,29 @@ async function openSourceFile(source: string): Promise<FileHandle> {
 }
 
 /**
- * Copies a host file only when, once opened (last name not followed), it lies inside `within`: a
- * link swapped into the source after the caller checked it cannot make the host read elsewhere.
+ * Refuses an opened host file that does not lie inside `within` (a real path). O_NOFOLLOW guards
+ * only the last name: a folder on the file's path swapped for a link since the scan would
+ * otherwise make the host copy a file from wherever that link leads. The check is made on what
+ * was opened (its descriptor's path under /proc, one readlink of a few microseconds), so nothing
+ * swapped in afterwards changes it. Without /proc the real path of the name is checked instead, a
+ * check a swap can still race (docs/workspaces.md).
  */
-async function copyFileInside(
-  source: string,
-  destination: string,
-  within: string,
-  mode: number,
-  hash: ReturnType<typeof createHash> | undefined,
-): Promise<void> {
-  const handle = await openFileInside(within, source).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ELOOP') throw new WorkspacePathError(source, 'it became a link while being copied');
-    throw error;
-  });
-  try {
-    const stream = handle.createReadStream({ autoClose: false });
-    if (hash !== undefined) stream.on('data', (chunk) => hash.update(chunk));
-    await pipeline(stream, createWriteStream(destination, { flags: 'wx', mode }));
-  } finally {
-    await handle.close();
-  }
+function checkOpenedInside(descriptor: number, source: string, within: string | undefined): void {
+  if (within === undefined) return;
+  const opened = procFdAvailable ? readlinkSync(`/proc/self/fd/${descriptor}`) : realpathSync(source);
+  if (!isInside(within, opened))
+    throw new WorkspacePathError(source, `it is reached through a link that leads out of ${within}`);
 }
 
-async function copyFileHashing(from: string, to: string, mode: number, buffer: Buffer): Promise<string> {
+async function copyFileHashing(
+  from: string,
+  within: string | undefined,
+  to: string,
+  mode: number,
+  buffer: Buffer,
+): Promise<string> {
   const hash = createHash('sha256');
-  const input = await openSourceFile(from);
+  const input = await openSourceFile(from, within);
   try {
     // O_EXCL: the destination is new; a name that exists already (a link) is never written through.
     const output = await open(

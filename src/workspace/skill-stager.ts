@@ -143,7 +143,7 @@ export async function stageSkill(request: StageSkillRequest): Promise<StageSkill
   if (intact && previous.manifest === scan.manifest)
     return result(scan.manifest, false, currentInode, scan.warnings, scan.manifest);
   const entries =
-    mode === 'copy' ? hostFileEntries(skill.path, scan.entries) : await linkedEntries(skill.path, scan.entries);
+    mode === 'copy' ? await copiedEntries(skill.path, scan.entries) : await linkedEntries(skill.path, scan.entries);
   const placed = await placeCopy(files, relativePath, entries);
   return result(scan.manifest, true, placed.inode, scan.warnings, scan.manifest);
 }
@@ -183,6 +183,17 @@ function placeCopy(
 ): Promise<{ inode: number }> {
   const links: TreeEntry[] = workingCopyLinks.map(([link, target]) => ({ kind: 'link', path: link, target }));
   return files.put(relativePath, { kind: 'directory', mode: 0o755, entries: [...entries, ...links] });
+}
+
+/**
+ * Copy staging: the scanned files, each copied only when the file the host opens lies inside the
+ * skill's real folder. A folder on a file's path swapped for a link since the scan (by whoever can
+ * write to the source, such as a command of a session that stages it by link) would otherwise make
+ * the host copy a file from wherever the link leads into this session's workspace.
+ */
+async function copiedEntries(source: string, entries: readonly FolderEntry[]): Promise<TreeEntry[]> {
+  const realSource = await realpath(source);
+  return hostFileEntries(realSource, entries, realSource);
 }
 
 /**
