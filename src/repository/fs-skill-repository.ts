@@ -683,7 +683,7 @@ export class FsSkillRepository implements SkillRepository {
     const linkRefusal = realRelative === '' ? undefined : this.#fileRule.refusalOf(realRelative);
     if (linkRefusal !== undefined)
       throw new SkillPathError(name, relativePath, `a link in the path leads to "${realRelative}": ${linkRefusal}`);
-    // Reading the resolved path means a link swapped after the check cannot redirect the read.
+    // The file opened must be the one checked: readBundledFile refuses one a link swapped in leads to.
     return readBundledFile(name, path, target, this.#bounds.maxReadableFileBytes);
   }
 

@@ -1,5 +1,5 @@
-import { constants } from 'node:fs';
-import { type FileHandle, open } from 'node:fs/promises';
+import { constants, existsSync } from 'node:fs';
+import { type FileHandle, open, readlink } from 'node:fs/promises';
 import { SkillboxError } from '../errors.js';
 import { SkillFileNotFoundError, SkillFileReadError, SkillPathError } from './errors.js';
 
@@ -44,10 +44,20 @@ export function bundledFileError(skill: string, path: string, error: unknown): E
   }
 }
 
+/** Whether an open file's path can be read back from its descriptor (`/proc/self/fd`, Linux). */
+const openedPathKnown = process.platform === 'linux' && existsSync('/proc/self/fd');
+
 /**
  * Reads one bundled file by its resolved real path, refusing anything that is not a regular file
  * or is over `maxBytes`. The size is checked on the open handle before reading, so a 3 GB file
  * costs a stat, not an allocation; O_NONBLOCK keeps a named pipe from blocking the open.
+ *
+ * The caller checked `realPath` (inside the skill folder, not a refused name), but the kernel
+ * resolves it again at the open: a folder on it swapped for a link since then would lead the read
+ * to a host file (test/security/repository-skill-file-swap.test.ts served the host file 325 times
+ * in 1,500 reads). So the last name is opened without following a link, and the file opened must
+ * be the one checked: its descriptor's path under `/proc` must be `realPath`. Without `/proc`
+ * (not Linux) the open follows the path as resolved, which a swap can still race.
  */
 export async function readBundledFile(
   skill: string,
@@ -57,11 +67,15 @@ export async function readBundledFile(
 ): Promise<Buffer> {
   let handle: FileHandle;
   try {
-    handle = await open(realPath, constants.O_RDONLY | constants.O_NONBLOCK);
+    handle = await open(realPath, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
   } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ELOOP')
+      throw new SkillPathError(skill, path, 'it became a link while it was read');
     throw bundledFileError(skill, path, error);
   }
   try {
+    if (openedPathKnown && (await readlink(`/proc/self/fd/${handle.fd}`)) !== realPath)
+      throw new SkillPathError(skill, path, 'a folder on its path was swapped for a link while it was read');
     const stats = await handle.stat();
     if (stats.isDirectory()) throw new SkillFileReadError(skill, path, 'folder', 'it is a folder, not a file');
     if (!stats.isFile())

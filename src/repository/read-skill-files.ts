@@ -1,15 +1,17 @@
 import {
   closeSync,
   constants,
+  existsSync,
   fstatSync,
   lstatSync,
   openSync,
+  readlinkSync,
   readSync,
   realpathSync,
   type Stats,
   statSync,
 } from 'node:fs';
-import { dirname } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 
 /** A SKILL.md to read, as the scan found it. */
 export interface SkillFileToRead {
@@ -48,6 +50,9 @@ export type SkillFileRead<Value> =
 
 /** A read before its bytes are consumed: `bytes` is a view of the scratch buffer. */
 type RawRead = UnreadSkillFile | { kind: 'file'; signature: string; size: number; bytes: Buffer | undefined };
+
+/** Whether an open file's path can be read back from its descriptor (`/proc/self/fd`, Linux). */
+const openedPathKnown = process.platform === 'linux' && existsSync('/proc/self/fd');
 
 /** Files read between two turns of the event loop: about a millisecond of blocking on a warm cache. */
 const filesPerTurn = 32;
@@ -181,6 +186,16 @@ function readOne(
   }
   let signature: string | undefined;
   try {
+    // The check above resolved the folder, the open resolved the path again: a folder on it
+    // swapped for a link in between would have led the open elsewhere (a host file read as the
+    // skill, test/security/repository-skill-file-swap.test.ts). So what was opened must be the
+    // file checked: its descriptor's path, one readlink under /proc.
+    if (checkFolder && openedPathKnown) {
+      const opened = readlinkSync(`/proc/self/fd/${descriptor}`);
+      const expected = file.linkTargetAllowed === undefined ? join(file.realFolder, basename(file.path)) : path;
+      if (opened !== expected)
+        return { kind: 'error', signature: undefined, code: 'FOLDER_MOVED', detail: dirname(opened) };
+    }
     const stats = fstatSync(descriptor);
     if (!stats.isFile()) return { kind: 'missing' };
     signature = signatureOf(stats);
@@ -204,12 +219,31 @@ function readOne(
     // rest of that write sees the same signature before and after, and half of each version.
     if (confirm && !readAgainEqual(descriptor, bytes.subarray(0, filled), scratch))
       return { kind: 'error', signature, code: 'CHANGED_WHILE_READ' };
+    // Two equal reads do not prove a write is over: a writer descheduled in the middle of one
+    // call (a loaded machine, test/security/repository-torn-read.test.ts) leaves the file half
+    // written for as long as it waits, and both reads see the same half. The file's times are
+    // set when a write starts, so a file changed less than `settleMs` ago is read again once it
+    // is older (get() retries after 10 and 50 ms): only a writer stalled for longer tears a body.
+    if (confirm && isFresh(stats.ctimeMs)) return { kind: 'error', signature, code: 'CHANGED_WHILE_READ' };
     return { kind: 'file', signature, size, bytes: filled === size ? bytes : bytes.subarray(0, filled) };
   } catch (error) {
     return { kind: 'error', signature, code: (error as NodeJS.ErrnoException).code ?? 'EIO' };
   } finally {
     closeSync(descriptor);
   }
+}
+
+/** How long after a change a file read with `confirm` is taken as settled. */
+const settleMs = 50;
+
+/**
+ * Whether a file whose status changed at `changedMs` (ctime: set by every write, not settable by
+ * utimes) changed less than `settleMs` ago. A time ahead of the clock (the clock set back, a
+ * network filesystem's skew) counts as settled: it would otherwise keep the file from loading.
+ */
+function isFresh(changedMs: number): boolean {
+  const age = Date.now() - changedMs;
+  return age >= 0 && age < settleMs;
 }
 
 /** Whether reading the file again from the start gives `bytes` (and nothing after them). */

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FsSkillRepository } from '../../src/repository/fs-skill-repository.js';
+import { startFolderFlipper } from './folder-flipper.js';
 
 const secret = 'SECRET-FROM-OUTSIDE-THE-ROOT';
 
@@ -125,4 +126,81 @@ describe('a SKILL.md swapped for a link after the scan', () => {
       ]);
     });
   });
+});
+
+describe('a folder inside a skill flipped with a link to a host folder while its files are read', () => {
+  let base: string;
+
+  beforeEach(async () => {
+    base = await mkdtemp(join(tmpdir(), 'skillbox-skill-folder-flip-'));
+  });
+
+  afterEach(async () => {
+    await rm(base, { recursive: true, force: true });
+  });
+
+  it('never gives readFile() the host file: each read returns the skill file or fails naming it', async () => {
+    const root = join(base, 'skills');
+    await mkdir(join(root, 'flip', 'sub'), { recursive: true });
+    await writeFile(join(root, 'flip', 'SKILL.md'), '---\nname: flip\ndescription: Has a folder.\n---\nBody\n');
+    await writeFile(join(root, 'flip', 'sub', 'notes.txt'), 'skill notes');
+    await mkdir(join(base, 'host-folder'));
+    await writeFile(join(base, 'host-folder', 'notes.txt'), secret);
+    await symlink(join(base, 'host-folder'), join(root, 'flip', 'sub.other'));
+    const repository = await FsSkillRepository.open({ roots: [root] });
+    await repository.list();
+    const flipper = await startFolderFlipper(join(root, 'flip'), 'sub', 'sub.other');
+    const served: string[] = [];
+    const refusals: string[] = [];
+    try {
+      for (let attempt = 0; attempt < 1500; attempt += 1) {
+        await repository.readFile('flip', 'sub/notes.txt').then(
+          (bytes) => served.push(bytes.toString('utf8')),
+          (error: Error) => refusals.push(error.message),
+        );
+      }
+    } finally {
+      flipper.kill('SIGKILL');
+    }
+    expect(served.filter((text) => text !== 'skill notes')).toEqual([]);
+    // The flips raced the reads: some were refused, naming the file.
+    expect(refusals.length).toBeGreaterThan(0);
+    for (const message of refusals) expect(message).toMatch(/sub\/notes\.txt/);
+  }, 60_000);
+
+  it('never lists or loads a host SKILL.md through a folder above a skill flipped with a link', async () => {
+    const root = join(base, 'skills');
+    await mkdir(join(root, 'x', 'skill'), { recursive: true });
+    await writeFile(join(root, 'x', 'skill', 'SKILL.md'), '---\nname: flip\ndescription: Ours.\n---\nBody\n');
+    await mkdir(join(base, 'host', 'skill'), { recursive: true });
+    await writeFile(
+      join(base, 'host', 'skill', 'SKILL.md'),
+      `---\nname: flip\ndescription: ${secret}\n---\n${secret}\n`,
+    );
+    await symlink(join(base, 'host'), join(root, 'x.other'));
+    const repository = await FsSkillRepository.open({ roots: [root] });
+    await repository.list();
+    const flipper = await startFolderFlipper(root, 'x', 'x.other');
+    const leaked: string[] = [];
+    let refused = 0;
+    try {
+      for (let attempt = 0; attempt < 1000; attempt += 1) {
+        // Each list() re-checks the file (an edit shows at once), and get() reads it again for the body.
+        const listed = JSON.stringify(await repository.list());
+        if (listed.includes(secret)) leaked.push(`list ${attempt}`);
+        await repository.get('flip').then(
+          (skill) => {
+            if (JSON.stringify(skill).includes(secret)) leaked.push(`get ${attempt}`);
+          },
+          () => {
+            refused += 1;
+          },
+        );
+      }
+    } finally {
+      flipper.kill('SIGKILL');
+    }
+    expect(leaked).toEqual([]);
+    expect(refused).toBeGreaterThan(0);
+  }, 60_000);
 });

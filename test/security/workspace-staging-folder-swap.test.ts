@@ -4,7 +4,6 @@
 // opens each file without following a link at its last name, but a folder earlier on the path is
 // resolved again at the copy: without a check on what was opened, the host copies the file the
 // link leads to (a host secret) into that session's workspace.
-import { spawn } from 'node:child_process';
 import { lstat, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -12,6 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createFsSkillRepository } from '../../src/repository/fs-skill-repository.js';
 import { LocalRuntime } from '../../src/runtime/local-runtime.js';
 import { createWorkspaceManager } from '../../src/workspace/workspace-manager.js';
+import { startFolderFlipper } from './folder-flipper.js';
 
 let temporary: string;
 
@@ -22,25 +22,6 @@ beforeEach(async () => {
 afterEach(async () => {
   await rm(temporary, { recursive: true, force: true });
 });
-
-/**
- * Swaps `first` and `second` (a folder and a link) atomically with renameat2(RENAME_EXCHANGE), as
- * fast as it can, until killed: at every moment the name is one or the other.
- */
-function startFlipping(folder: string, first: string, second: string): ReturnType<typeof spawn> {
-  const program = [
-    'import ctypes, os, sys',
-    'libc = ctypes.CDLL(None, use_errno=True)',
-    'AT_FDCWD, RENAME_EXCHANGE = -100, 2',
-    `os.chdir(${JSON.stringify(folder)})`,
-    `a, b = ${JSON.stringify(first)}.encode(), ${JSON.stringify(second)}.encode()`,
-    'print("flipping", flush=True)',
-    'while True:',
-    '    if libc.renameat2(AT_FDCWD, a, AT_FDCWD, b, RENAME_EXCHANGE) != 0:',
-    '        sys.exit("renameat2: " + os.strerror(ctypes.get_errno()))',
-  ].join('\n');
-  return spawn('/usr/bin/python3', ['-c', program], { stdio: ['ignore', 'pipe', 'inherit'] });
-}
 
 describe('a folder inside a skill flipped with a link to a host folder while the skill is copied', () => {
   it('never puts the host file into the workspace: each staging copies the skill file, skips the link, or fails', async () => {
@@ -63,11 +44,10 @@ describe('a folder inside a skill flipped with a link to a host folder while the
       repository,
       baseDir: path.join(temporary, 'ws'),
     });
-    const flipper = startFlipping(source, 'sub', 'sub.other');
+    const flipper = await startFolderFlipper(source, 'sub', 'sub.other');
     const leaked: string[] = [];
     const refusals: string[] = [];
     try {
-      await new Promise((resolve) => flipper.stdout?.once('data', resolve));
       for (let attempt = 0; attempt < 150; attempt += 1) {
         const workspace = await manager.workspace(`victim-${attempt}`);
         try {
