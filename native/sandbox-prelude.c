@@ -37,7 +37,12 @@ static void fail(const char *what, const char *detail) {
   _exit(126);
 }
 
-/* Moves this process into the run's cgroup in every hierarchy; a run must not start outside it. */
+/*
+ * Moves this process into the run's cgroup in every hierarchy; a run must not start outside it.
+ * On cgroup v1 the descriptors are `tasks` files, which move the writing thread only: this program
+ * must stay single-threaded (no thread, nothing that starts one) until it has joined, or a second
+ * thread would stay outside, and on v1 the memory charge follows the thread-group leader.
+ */
 static void join_cgroup(const char *descriptors) {
   if (strcmp(descriptors, "-") == 0) return;
   const char *cursor = descriptors;

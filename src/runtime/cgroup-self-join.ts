@@ -10,8 +10,8 @@ const answers = new Map<string, Promise<boolean>>();
  * once per process, bubblewrap and prelude by one real sandbox that joins a fresh cgroup and then
  * runs the prelude's `--protocol`.
  *
- * Why ask: the kernel judges a write to `cgroup.procs` by the opener's credentials only since Linux
- * 5.16; before that, on cgroup v2, it judged the writer, whose own cgroup namespace (bubblewrap
+ * Why ask: the kernel judges a write to a membership file (`cgroup.procs`, or v1's `tasks` that
+ * the prelude joins through) by the opener's credentials only since Linux 5.16; before that, on cgroup v2, it judged the writer, whose own cgroup namespace (bubblewrap
  * makes one) does not reach the run's cgroup, so every join would fail. A prelude that cannot join
  * refuses to run the command (exit 126): without this question every capped run would fail on such
  * a host. Where the answer is no, runs keep bubblewrap's --info-fd/--block-fd hand-shake, which
@@ -31,7 +31,13 @@ async function askOnce(bubblewrapPath: string, preludeHostPath: string): Promise
   const cgroup = RunCgroup.acquire({ maxProcesses: 16, maxMemoryBytes: null, maxCpus: null });
   if (cgroup === undefined) return false;
   try {
-    const descriptors = cgroup.membershipDescriptors();
+    let descriptors: readonly number[];
+    try {
+      descriptors = cgroup.membershipDescriptors();
+    } catch {
+      // The membership files cannot be opened for writing: runs keep the hand-shake.
+      return false;
+    }
     const firstDescriptor = 3;
     const args = [
       ...bubblewrapArguments({ network: false, readOnlyPaths: [], preludeProgram: preludeHostPath }),

@@ -204,8 +204,8 @@ export class RunCgroup {
     this.selfJoinFiles ??= this.folders().map((folder) => {
       try {
         return openSync(join(folder, 'tasks'), 'w');
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      } catch {
+        // v2 has no `tasks`; a delegated v1 folder may make only `cgroup.procs` writable.
         return openSync(join(folder, 'cgroup.procs'), 'w');
       }
     });

@@ -25,6 +25,8 @@ export type FolderEntry =
 export type ScanVerdict = undefined | { skip: true; warning?: string };
 
 export interface TreeScan {
+  /** The folder's real path when the scan began: what the entries are relative to. */
+  root: string;
   entries: FolderEntry[];
   warnings: string[];
 }
@@ -96,5 +98,5 @@ export async function scanTree(
       });
   }
   await walk('');
-  return { entries, warnings };
+  return { root, entries, warnings };
 }

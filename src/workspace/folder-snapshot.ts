@@ -5,6 +5,8 @@ import { type FolderEntry, scanTree } from '../runtime/scan-tree.js';
 export type { FolderEntry };
 
 export interface FolderScan {
+  /** The folder's real path when the scan began: what the entries are relative to. */
+  root: string;
   entries: FolderEntry[];
   /**
    * sha256 over every entry's path, mode, link target, and each file's size, modification and
@@ -41,7 +43,7 @@ export interface ScanOptions {
  * inside), leaving out what staging never copies, and computes the cheap manifest.
  */
 export async function scanFolder(skillDir: string, options: ScanOptions = { skillFolder: true }): Promise<FolderScan> {
-  const { entries, warnings } = await scanTree(skillDir, (name, relativeDir) => {
+  const { root, entries, warnings } = await scanTree(skillDir, (name, relativeDir) => {
     if (!options.skillFolder) return undefined;
     if (skippedAnywhere.has(name)) return { skip: true };
     if (isSecretLookingName(name)) {
@@ -69,7 +71,7 @@ export async function scanFolder(skillDir: string, options: ScanOptions = { skil
           : `d\0${entry.path}\0${entry.mode}\n`,
     );
   }
-  return { entries, manifest: hash.digest('hex'), warnings };
+  return { root, entries, manifest: hash.digest('hex'), warnings };
 }
 
 /** sha256 over paths and contents, for skills defined in code, whose files come from the repository as buffers. */

@@ -1,4 +1,3 @@
-import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import type { Skill, SkillContext, SkillRepository } from '../repository/types.js';
 import { hostFileEntries } from '../runtime/host-file-entries.js';
@@ -142,8 +141,7 @@ export async function stageSkill(request: StageSkillRequest): Promise<StageSkill
   // a reflink), and made the first staging of a large skill read every byte in JavaScript.
   if (intact && previous.manifest === scan.manifest)
     return result(scan.manifest, false, currentInode, scan.warnings, scan.manifest);
-  const entries =
-    mode === 'copy' ? await copiedEntries(skill.path, scan.entries) : await linkedEntries(skill.path, scan.entries);
+  const entries = mode === 'copy' ? copiedEntries(scan.root, scan.entries) : linkedEntries(scan.root, scan.entries);
   const placed = await placeCopy(files, relativePath, entries);
   return result(scan.manifest, true, placed.inode, scan.warnings, scan.manifest);
 }
@@ -186,13 +184,14 @@ function placeCopy(
 }
 
 /**
- * Copy staging: the scanned files, each copied only when the file the host opens lies inside the
- * skill's real folder. A folder on a file's path swapped for a link since the scan (by whoever can
- * write to the source, such as a command of a session that stages it by link) would otherwise make
- * the host copy a file from wherever the link leads into this session's workspace.
+ * Copy staging: the scanned files, named under the real folder the scan walked (not resolved again,
+ * which a folder above the skill swapped for a link since would redirect), each copied only when
+ * the file the host opens lies inside that folder. A folder on a file's path swapped for a link
+ * since the scan (by whoever can write to the source, such as a command of a session that stages
+ * it by link) would otherwise make the host copy a file from wherever the link leads into this
+ * session's workspace.
  */
-async function copiedEntries(source: string, entries: readonly FolderEntry[]): Promise<TreeEntry[]> {
-  const realSource = await realpath(source);
+function copiedEntries(realSource: string, entries: readonly FolderEntry[]): TreeEntry[] {
   return hostFileEntries(realSource, entries, realSource);
 }
 
@@ -201,8 +200,7 @@ async function copiedEntries(source: string, entries: readonly FolderEntry[]): P
  * nothing whatever the size. The process can then write through to the source, which is why it is
  * an explicit option and only for runtimes that see host paths.
  */
-async function linkedEntries(source: string, entries: readonly FolderEntry[]): Promise<TreeEntry[]> {
-  const realSource = await realpath(source);
+function linkedEntries(realSource: string, entries: readonly FolderEntry[]): TreeEntry[] {
   return entries
     .filter((entry) => !entry.path.includes('/'))
     .map((entry) => ({ kind: 'link', path: entry.path, target: path.join(realSource, entry.path) }));
