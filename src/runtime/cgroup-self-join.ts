@@ -11,8 +11,9 @@ const answers = new Map<string, Promise<boolean>>();
  * runs the prelude's `--protocol`.
  *
  * Why ask: the kernel judges a write to a membership file (`cgroup.procs`, or v1's `tasks` that
- * the prelude joins through) by the opener's credentials only since Linux 5.16; before that, on cgroup v2, it judged the writer, whose own cgroup namespace (bubblewrap
- * makes one) does not reach the run's cgroup, so every join would fail. A prelude that cannot join
+ * the prelude joins through) by the opener's credentials only since Linux 5.16; before that, on
+ * cgroup v2, it judged the writer, whose own cgroup namespace (bubblewrap makes one) does not
+ * reach the run's cgroup, so every join would fail. A prelude that cannot join
  * refuses to run the command (exit 126): without this question every capped run would fail on such
  * a host. Where the answer is no, runs keep bubblewrap's --info-fd/--block-fd hand-shake, which
  * the host performs with its own credentials.
