@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -116,6 +116,20 @@ describe.runIf(pidsCgroupParent() !== undefined)('pids cgroup pool', () => {
     }
     await cgroup.release();
     await exited;
+  });
+
+  it('keeps at most 16 idle cgroups in all, however many different caps runs ask for', async () => {
+    for (let cap = 0; cap < 24; cap += 1) {
+      const cgroup = RunCgroup.acquire({ maxProcesses: 1000 + cap, maxMemoryBytes: null }) as RunCgroup;
+      await cgroup.release();
+    }
+    const parent = pidsCgroupParent() as string;
+    const ours = readdirSync(parent).filter((name) => name.startsWith(`run-${process.pid}-`));
+    expect(ours.length).toBeLessThanOrEqual(16);
+    // The most recent caps are the ones kept: the last run's cgroup serves the next run with them.
+    const last = RunCgroup.acquire({ maxProcesses: 1023, maxMemoryBytes: null }) as RunCgroup;
+    expect(ours).toContain(last.path.split('/').pop());
+    await last.release();
   });
 
   it('skips a run folder name another copy of this module in the same process already took', async () => {

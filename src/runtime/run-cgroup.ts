@@ -73,6 +73,9 @@ export class RunCgroup {
     this.controls = controlFiles(this);
   }
 
+  /** When this cgroup last went back to the pool (a sequence number), for evicting the oldest. */
+  pooledAt = 0;
+
   /** The counters when this run began. */
   private baseline: CapCounters = { processes: 0, memory: 0, cpu: 0 };
 
@@ -276,8 +279,8 @@ export class RunCgroup {
     return this.members().length === 0 && this.charged() === 0;
   }
 
-  /** For the exit hook: rmdir of each empty folder. */
-  removeFoldersOnExit(): void {
+  /** Closes its files and removes its empty folders: an idle cgroup leaving the pool (evicted, or at exit). */
+  discard(): void {
     this.removeFolders();
   }
 
@@ -285,6 +288,8 @@ export class RunCgroup {
     const key = poolKey(this.limits);
     const list = idle.get(key) ?? [];
     if (list.length >= maxIdlePerCap) return false;
+    if (idleCount() >= maxIdleTotal) evictOldestIdle();
+    this.pooledAt = ++poolSequence;
     list.push(this);
     idle.set(key, list);
     removeIdleOnExit();
@@ -397,7 +402,34 @@ function poolKey(limits: RunCgroupLimits): string {
 
 /** Idle cgroups kept per cap: enough for a few concurrent runs, few enough to leave no clutter. */
 const maxIdlePerCap = 8;
+/**
+ * Idle cgroups kept in all: each holds about a dozen open descriptors (its control files and
+ * membership files, one set per hierarchy), so a caller that varies the caps from run to run
+ * must not be able to pile up pools until the process runs out of descriptors.
+ */
+const maxIdleTotal = 16;
 const idle = new Map<string, RunCgroup[]>();
+
+let poolSequence = 0;
+
+function idleCount(): number {
+  let count = 0;
+  for (const list of idle.values()) count += list.length;
+  return count;
+}
+
+/** Removes the idle cgroup pooled longest ago, whatever its caps: recent caps are the likelier to come back. */
+function evictOldestIdle(): void {
+  let oldest: { list: RunCgroup[]; index: number } | undefined;
+  for (const list of idle.values())
+    list.forEach((cgroup, index) => {
+      if (oldest === undefined || cgroup.pooledAt < (oldest.list[oldest.index] as RunCgroup).pooledAt)
+        oldest = { list, index };
+    });
+  if (oldest === undefined) return;
+  const [evicted] = oldest.list.splice(oldest.index, 1);
+  evicted?.discard();
+}
 
 /** The most recently released idle cgroup with these caps whose charge has dropped to zero. */
 function takeIdle(key: string): RunCgroup | undefined {
@@ -420,7 +452,7 @@ function removeIdleOnExit(): void {
   // 'exit' handlers must be synchronous; rmdir of an empty cgroup is a single quick call.
   process.once('exit', () => {
     for (const list of idle.values()) {
-      for (const cgroup of list) cgroup.removeFoldersOnExit();
+      for (const cgroup of list) cgroup.discard();
     }
     idle.clear();
   });
