@@ -178,6 +178,7 @@ function readErrorReason(code: string, detail: string | undefined): string {
     case 'FOLDER_MOVED':
       return folderMovedReason(detail ?? 'another place');
     case 'CHANGED_WHILE_READ':
+    case 'SETTLING':
       return 'it changed while it was read';
     case 'EACCES':
     case 'EPERM':
@@ -576,7 +577,8 @@ export class FsSkillRepository implements SkillRepository {
       );
       if (read?.kind === 'file' && read.value !== undefined) return { loaded, parsed: read.value };
       // Another version, or one being written: look again. Anything else will not pass by waiting.
-      if (read?.kind === 'error' && read.code !== 'CHANGED_WHILE_READ') {
+      const settling = read?.kind === 'error' && read.code === 'SETTLING' ? Number(read.detail) : 0;
+      if (read?.kind === 'error' && read.code !== 'CHANGED_WHILE_READ' && read.code !== 'SETTLING') {
         const problem = read.code === 'EACCES' || read.code === 'EPERM' ? 'permission' : 'io';
         throw new SkillFileReadError(name, 'SKILL.md', problem, readErrorReason(read.code, read.detail));
       }
@@ -590,7 +592,8 @@ export class FsSkillRepository implements SkillRepository {
           `it changed on each of ${completionRetryDelaysMs.length} reads; try again once it is no longer being written`,
         );
       }
-      await new Promise((resolve) => setTimeout(resolve, delay));
+      // A file that changed a moment ago is read again as soon as it has settled.
+      await new Promise((resolve) => setTimeout(resolve, settling > 0 ? settling : delay));
     }
   }
 

@@ -38,7 +38,9 @@ type UnreadSkillFile =
    * `code` is a system error code or one of the reader's own: `LINK_LEADS_OUT` (a link leading
    * out of the roots, `detail` its real path), `FOLDER_MOVED` (the folder resolves elsewhere than
    * at the scan, `detail` where), `CHANGED_WHILE_READ` (with `confirm`: the file's signature after
-   * the read was not the one before it).
+   * the read was not the one before it, or a second read differed), `SETTLING` (with `confirm`: the
+   * file changed too recently to be sure no write is still in progress; `detail` is how many ms
+   * to wait before reading it again).
    */
   | { kind: 'error'; signature: string | undefined; code: string; detail?: string };
 
@@ -223,8 +225,9 @@ function readOne(
     // call (a loaded machine, test/security/repository-torn-read.test.ts) leaves the file half
     // written for as long as it waits, and both reads see the same half. The file's times are
     // set when a write starts, so a file changed less than `settleMs` ago is read again once it
-    // is older (get() retries after 10 and 50 ms): only a writer stalled for longer tears a body.
-    if (confirm && isFresh(stats.ctimeMs)) return { kind: 'error', signature, code: 'CHANGED_WHILE_READ' };
+    // is older (get() waits for that): only a writer stalled for longer tears a body.
+    const settling = confirm ? settlingMs(stats.ctimeMs) : 0;
+    if (settling > 0) return { kind: 'error', signature, code: 'SETTLING', detail: String(settling) };
     return { kind: 'file', signature, size, bytes: filled === size ? bytes : bytes.subarray(0, filled) };
   } catch (error) {
     return { kind: 'error', signature, code: (error as NodeJS.ErrnoException).code ?? 'EIO' };
@@ -237,13 +240,14 @@ function readOne(
 const settleMs = 50;
 
 /**
- * Whether a file whose status changed at `changedMs` (ctime: set by every write, not settable by
- * utimes) changed less than `settleMs` ago. A time ahead of the clock (the clock set back, a
- * network filesystem's skew) counts as settled: it would otherwise keep the file from loading.
+ * How many ms a file whose status changed at `changedMs` (ctime: set by every write, not settable
+ * by utimes) has left before it is `settleMs` old; 0 once it is. A time ahead of the clock (the
+ * clock set back, a network filesystem's skew) counts as settled: it would otherwise keep the
+ * file from loading.
  */
-function isFresh(changedMs: number): boolean {
+function settlingMs(changedMs: number): number {
   const age = Date.now() - changedMs;
-  return age >= 0 && age < settleMs;
+  return age >= 0 && age < settleMs ? Math.ceil(settleMs - age) : 0;
 }
 
 /** Whether reading the file again from the start gives `bytes` (and nothing after them). */
