@@ -1,7 +1,8 @@
-import { constants, existsSync } from 'node:fs';
-import { type FileHandle, open, readlink } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { type FileHandle, open } from 'node:fs/promises';
 import { SkillboxError } from '../errors.js';
 import { SkillFileNotFoundError, SkillFileReadError, SkillPathError } from './errors.js';
+import { openedFilePath } from './opened-file-path.js';
 
 /** Default `maxReadableFileBytes`: far above any doc a model should read whole, far below a memory problem. */
 export const defaultMaxReadableFileBytes = 32 * 1024 * 1024;
@@ -44,9 +45,6 @@ export function bundledFileError(skill: string, path: string, error: unknown): E
   }
 }
 
-/** Whether an open file's path can be read back from its descriptor (`/proc/self/fd`, Linux). */
-const openedPathKnown = process.platform === 'linux' && existsSync('/proc/self/fd');
-
 /**
  * Reads one bundled file by its resolved real path, refusing anything that is not a regular file
  * or is over `maxBytes`. The size is checked on the open handle before reading, so a 3 GB file
@@ -74,7 +72,8 @@ export async function readBundledFile(
     throw bundledFileError(skill, path, error);
   }
   try {
-    if (openedPathKnown && (await readlink(`/proc/self/fd/${handle.fd}`)) !== realPath)
+    const opened = openedFilePath(handle.fd);
+    if (opened !== undefined && opened !== realPath)
       throw new SkillPathError(skill, path, 'a folder on its path was swapped for a link while it was read');
     const stats = await handle.stat();
     if (stats.isDirectory()) throw new SkillFileReadError(skill, path, 'folder', 'it is a folder, not a file');

@@ -1,17 +1,16 @@
 import {
   closeSync,
   constants,
-  existsSync,
   fstatSync,
   lstatSync,
   openSync,
-  readlinkSync,
   readSync,
   realpathSync,
   type Stats,
   statSync,
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { openedFilePath } from './opened-file-path.js';
 
 /** A SKILL.md to read, as the scan found it. */
 export interface SkillFileToRead {
@@ -52,9 +51,6 @@ export type SkillFileRead<Value> =
 
 /** A read before its bytes are consumed: `bytes` is a view of the scratch buffer. */
 type RawRead = UnreadSkillFile | { kind: 'file'; signature: string; size: number; bytes: Buffer | undefined };
-
-/** Whether an open file's path can be read back from its descriptor (`/proc/self/fd`, Linux). */
-const openedPathKnown = process.platform === 'linux' && existsSync('/proc/self/fd');
 
 /** Files read between two turns of the event loop: about a millisecond of blocking on a warm cache. */
 const filesPerTurn = 32;
@@ -192,8 +188,8 @@ function readOne(
     // swapped for a link in between would have led the open elsewhere (a host file read as the
     // skill, test/security/repository-skill-file-swap.test.ts). So what was opened must be the
     // file checked: its descriptor's path, one readlink under /proc.
-    if (checkFolder && openedPathKnown) {
-      const opened = readlinkSync(`/proc/self/fd/${descriptor}`);
+    const opened = checkFolder ? openedFilePath(descriptor) : undefined;
+    if (opened !== undefined) {
       const expected = file.linkTargetAllowed === undefined ? join(file.realFolder, basename(file.path)) : path;
       if (opened !== expected)
         return { kind: 'error', signature: undefined, code: 'FOLDER_MOVED', detail: dirname(opened) };

@@ -1,4 +1,4 @@
-import { constants, existsSync } from 'node:fs';
+import { constants, existsSync, readlinkSync, realpathSync } from 'node:fs';
 import { type FileHandle, mkdir, open, readlink, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { WorkspacePathError } from './errors.js';
@@ -123,8 +123,7 @@ export async function withFolderInside<T>(
 export async function openFileInside(root: string, filePath: string): Promise<FileHandle> {
   const handle = await open(filePath, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   try {
-    const real = (await descriptorPath(handle)) ?? (await realpath(filePath));
-    if (!isInside(root, real))
+    if (!openedFileInside(handle.fd, filePath, root))
       throw new WorkspacePathError(filePath, 'it is reached through a link that leads out of the workspace');
     if (!(await handle.stat()).isFile()) throw new WorkspacePathError(filePath, 'it is not a regular file');
     return handle;
@@ -132,6 +131,16 @@ export async function openFileInside(root: string, filePath: string): Promise<Fi
     await handle.close();
     throw error;
   }
+}
+
+/**
+ * Whether the file open on `descriptor` (opened by `filePath`) lies inside `root`, judged on what
+ * was opened: its descriptor's path under /proc (one readlink, a few microseconds, so direct).
+ * Without /proc it is the path's real path now, which a swap can still race (docs/workspaces.md).
+ */
+export function openedFileInside(descriptor: number, filePath: string, root: string): boolean {
+  const opened = procFdAvailable ? readlinkSync(`/proc/self/fd/${descriptor}`) : realpathSync(filePath);
+  return isInside(root, opened);
 }
 
 /** Reads at most `limit` bytes from an open file; `size` is the file's full size. */

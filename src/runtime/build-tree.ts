@@ -6,18 +6,15 @@ import {
   createWriteStream,
   fstatSync,
   openSync,
-  readlinkSync,
   readSync,
-  realpathSync,
   writeFileSync,
 } from 'node:fs';
 import { chmod, copyFile, type FileHandle, mkdir, open, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { procFdAvailable } from './anchored-folder.js';
+import { openedFileInside, procFdAvailable } from './anchored-folder.js';
 import { CallSlices } from './call-slices.js';
 import { WorkspacePathError } from './errors.js';
-import { isInside } from './is-inside.js';
 import type { FileContent, PlacedTree, TreeEntry } from './workspace-files.js';
 
 /**
@@ -235,15 +232,10 @@ async function openSourceFile(source: string, within: string | undefined): Promi
 /**
  * Refuses an opened host file that does not lie inside `within` (a real path). O_NOFOLLOW guards
  * only the last name: a folder on the file's path swapped for a link since the scan would
- * otherwise make the host copy a file from wherever that link leads. The check is made on what
- * was opened (its descriptor's path under /proc, one readlink of a few microseconds), so nothing
- * swapped in afterwards changes it. Without /proc the real path of the name is checked instead, a
- * check a swap can still race (docs/workspaces.md).
+ * otherwise make the host copy a file from wherever that link leads.
  */
 function checkOpenedInside(descriptor: number, source: string, within: string | undefined): void {
-  if (within === undefined) return;
-  const opened = procFdAvailable ? readlinkSync(`/proc/self/fd/${descriptor}`) : realpathSync(source);
-  if (!isInside(within, opened))
+  if (within !== undefined && !openedFileInside(descriptor, source, within))
     throw new WorkspacePathError(source, `it is reached through a link that leads out of ${within}`);
 }
 

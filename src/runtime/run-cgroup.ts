@@ -420,15 +420,13 @@ function idleCount(): number {
 
 /** Removes the idle cgroup pooled longest ago, whatever its caps: recent caps are the likelier to come back. */
 function evictOldestIdle(): void {
-  let oldest: { list: RunCgroup[]; index: number } | undefined;
+  let oldest: { list: RunCgroup[]; cgroup: RunCgroup } | undefined;
   for (const list of idle.values())
-    list.forEach((cgroup, index) => {
-      if (oldest === undefined || cgroup.pooledAt < (oldest.list[oldest.index] as RunCgroup).pooledAt)
-        oldest = { list, index };
-    });
+    for (const cgroup of list)
+      if (oldest === undefined || cgroup.pooledAt < oldest.cgroup.pooledAt) oldest = { list, cgroup };
   if (oldest === undefined) return;
-  const [evicted] = oldest.list.splice(oldest.index, 1);
-  evicted?.discard();
+  oldest.list.splice(oldest.list.indexOf(oldest.cgroup), 1);
+  oldest.cgroup.discard();
 }
 
 /** The most recently released idle cgroup with these caps whose charge has dropped to zero. */
