@@ -31,8 +31,9 @@ export type { ParsedSkill, ParseSkillOptions } from './format/types.js';
 export { validateSkillDirectory } from './format/validate-skill-directory.js';
 export { type ValidateSkillTextOptions, validateSkillText } from './format/validate-skill-text.js';
 export type { ValidationResult } from './format/validation-result.js';
-export { type BundledFileRule, createBundledFileRule, defaultDeniedFileNames } from './repository/bundled-file-rule.js';
+export { type BundledFileRule, defaultDeniedFileNames } from './repository/bundled-file-rule.js';
 export { combineRepositories } from './repository/combine-repositories.js';
+export { createBundledFileRule } from './repository/create-bundled-file-rule.js';
 export {
   SkillFileReadError,
   type SkillFileReadProblem,

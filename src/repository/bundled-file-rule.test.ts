@@ -1,7 +1,8 @@
 import { realpath } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SkillboxConfigError } from '../config/config-error.js';
-import { createBundledFileRule, defaultDeniedFileNames } from './bundled-file-rule.js';
+import { defaultDeniedFileNames } from './bundled-file-rule.js';
+import { createBundledFileRule } from './create-bundled-file-rule.js';
 import { SkillDefinitionError, SkillPathError } from './errors.js';
 import { FsSkillRepository } from './fs-skill-repository.js';
 import { MemorySkillRepository } from './memory-skill-repository.js';

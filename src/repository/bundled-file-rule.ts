@@ -1,6 +1,6 @@
-import { z } from 'zod';
-import { validateOptions } from '../config/validate-options.js';
-import { deniedFileNamesSchema } from './denied-file-names-schema.js';
+// No zod here: every repository imports this file, and the options check that needs zod is
+// loaded only for options it cannot vouch for (create-bundled-file-rule.ts,
+// fs-skill-repository-options-check.ts).
 
 /** Folders no scan or listing enters: tool caches and dependency trees that never hold a skill of their own. */
 export const skippedFolderNames: ReadonlySet<string> = new Set(['.git', 'node_modules', '.venv', '__pycache__']);
@@ -78,21 +78,15 @@ function patternExpression(pattern: string): RegExp {
 }
 
 /**
- * The rule for a list of denied-name patterns (default: `defaultDeniedFileNames`; `[]` denies
- * nothing beyond the skipped folders). `option` and `component` name the option and its factory in
- * the error for a bad pattern.
+ * The rule for denied-name patterns already checked (`createBundledFileRule` checks them first;
+ * a repository checks them with the rest of its options). The default list gives one shared rule.
  */
-export function createBundledFileRule(
-  deniedFileNames: readonly string[] = defaultDeniedFileNames,
-  option = 'deniedFileNames',
-  component = 'createBundledFileRule',
-): BundledFileRule {
-  // Most repositories use the defaults: one shared rule, checked and compiled once per process.
+export function bundledFileRuleOf(deniedFileNames: readonly string[] = defaultDeniedFileNames): BundledFileRule {
+  // Most repositories use the defaults: one shared rule, compiled once per process.
   if (deniedFileNames === defaultDeniedFileNames) {
     defaultRule ??= ruleFor(defaultDeniedFileNames);
     return defaultRule;
   }
-  validateOptions(component, z.object({ [option]: deniedFileNamesSchema }), { [option]: deniedFileNames });
   return ruleFor(deniedFileNames);
 }
 

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import {
   booleanOption,
-  functionOption,
   nonEmptyString,
   optionsObject,
   positiveInteger,
@@ -28,15 +27,4 @@ export const fsSkillRepositoryOptionsSchema = optionsObject({
   nested: booleanOption().optional(),
   locked: booleanOption().optional(),
   urlRoots: urlRootOptionsSchema.optional(),
-});
-
-/** The arguments of `FsSkillRepository.watch`. */
-export const skillWatchArgumentsSchema = z.object({
-  listener: functionOption('(event) => void'),
-  debounceMs: z
-    .number({ error: 'must be a non-negative number of milliseconds' })
-    .refine((value) => value >= 0 && Number.isFinite(value), { error: 'must be a non-negative number of milliseconds' })
-    .optional(),
-  onError: functionOption('(error) => void').optional(),
-  files: booleanOption().optional(),
 });

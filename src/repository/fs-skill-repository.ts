@@ -1,19 +1,18 @@
 import { type FSWatcher, watch as watchFolder } from 'node:fs';
 import { realpath } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
-import { validateOptions } from '../config/validate-options.js';
 import { SkillParseError } from '../format/errors.js';
 import { normalizeSkillName } from '../format/frontmatter-rules.js';
 import { type DeferredSkillParse, parseSkillMarkdownDeferringBody } from '../format/parse-skill.js';
 import type { ParsedSkill } from '../format/types.js';
-import { type BundledFileRule, createBundledFileRule, isSkippedFolderName } from './bundled-file-rule.js';
+import { type BundledFileRule, bundledFileRuleOf, isSkippedFolderName } from './bundled-file-rule.js';
 import { normalizeBundledPath } from './bundled-path.js';
 import { compareNames } from './compare-names.js';
 import { isDocumentPath, isSkillFilePath } from './document-files.js';
 import { SkillFileReadError, SkillNotFoundError, SkillPathError, StrictRepositoryError } from './errors.js';
-import { fsSkillRepositoryOptionsSchema, skillWatchArgumentsSchema } from './fs-skill-repository-options-schema.js';
+import { checkFsSkillRepositoryOptions, checkWatchArguments } from './fs-skill-repository-options-check.js';
 import { listSkillFiles, type SkillFileListing } from './list-skill-files.js';
-import { LockedSkillCheck } from './locked-skill-check.js';
+import type { LockedSkillCheck } from './locked-skill-check.js';
 import { bundledFileError, defaultMaxReadableFileBytes, readBundledFile } from './read-bundled-file.js';
 import { readSkillFiles, type SkillFileToRead } from './read-skill-files.js';
 import { isWithin } from './resolve-link.js';
@@ -22,7 +21,7 @@ import { type FoundSkillFolder, scanSkillRoot } from './scan-skill-root.js';
 import { escapeUnsafeCharacters, skillNameProblem } from './skill-name-safety.js';
 import { splitSkillsRootList, standardSkillRoots } from './standard-roots.js';
 import type { RepositoryReport, ShadowedSkill, Skill, SkillRepository, SkillSummary, SkippedSkill } from './types.js';
-import { checkUrlRootOptions, type UrlRootOptions } from './url-root.js';
+import type { UrlRootOptions } from './url-root.js';
 import { defaultSkillsCacheDir } from './url-root-cache-dir.js';
 
 /** Options of `createFsSkillRepository`: the roots (folders or http(s) archives) and the limits they are read with. */
@@ -162,7 +161,7 @@ function positiveInteger(
   key: keyof FsSkillRepositoryOptions,
   fallback: number,
 ): number {
-  // Checked by fsSkillRepositoryOptionsSchema when the repository is created.
+  // Checked by checkFsSkillRepositoryOptions before the repository is created.
   return (options[key] as number | undefined) ?? fallback;
 }
 
@@ -259,7 +258,8 @@ export class FsSkillRepository implements SkillRepository {
     maxReadableFileBytes: number;
   };
   readonly #fileRule: BundledFileRule;
-  readonly #lockCheck: LockedSkillCheck | undefined;
+  /** Set by open() for `locked`: the lockfile code is loaded only by repositories that use it. */
+  #lockCheck: LockedSkillCheck | undefined;
   readonly #cache = new Map<string, CacheEntry>();
   #index: ScanIndex = { roots: [], folders: [], skipped: [], warnings: [], problems: [] };
   #view: CatalogView | undefined;
@@ -269,7 +269,6 @@ export class FsSkillRepository implements SkillRepository {
 
   /** Use `FsSkillRepository.open()`: scanning is asynchronous and a strict repository must fail there. */
   private constructor(options: FsSkillRepositoryOptions) {
-    validateOptions('createFsSkillRepository', fsSkillRepositoryOptionsSchema, options);
     this.#options = options;
     this.#cwd = options.cwd ?? process.cwd();
     this.#bounds = {
@@ -279,8 +278,7 @@ export class FsSkillRepository implements SkillRepository {
       maxSkillFileBytes: positiveInteger(options, 'maxSkillFileBytes', 8 * 1024 * 1024),
       maxReadableFileBytes: positiveInteger(options, 'maxReadableFileBytes', defaultMaxReadableFileBytes),
     };
-    this.#fileRule = createBundledFileRule(options.deniedFileNames, 'deniedFileNames', 'createFsSkillRepository');
-    this.#lockCheck = options.locked === true ? new LockedSkillCheck() : undefined;
+    this.#fileRule = bundledFileRuleOf(options.deniedFileNames);
     this.#urlRoots = {
       ...options.urlRoots,
       cacheDir:
@@ -291,7 +289,6 @@ export class FsSkillRepository implements SkillRepository {
           ...(options.home ? { home: options.home } : {}),
         }),
     };
-    checkUrlRootOptions(this.#urlRoots);
     if (options.roots === undefined) {
       const environment = options.env ?? process.env;
       const fromEnvironment = splitSkillsRootList(environment.SKILLS_ROOT ?? '').length;
@@ -307,7 +304,14 @@ export class FsSkillRepository implements SkillRepository {
 
   /** Scans the roots and returns the repository; throws StrictRepositoryError in strict mode. */
   static async open(options: FsSkillRepositoryOptions = {}): Promise<FsSkillRepository> {
+    await checkFsSkillRepositoryOptions(options);
     const repository = new FsSkillRepository(options);
+    // The URL root code (downloads, archives) and the lockfile code are loaded only when asked
+    // for: a repository of local folders never runs them. Options of URL roots are checked
+    // here, by that code, before any root is read.
+    if (options.urlRoots !== undefined) (await import('./url-root.js')).checkUrlRootOptions(repository.#urlRoots);
+    if (options.locked === true)
+      repository.#lockCheck = new (await import('./locked-skill-check.js')).LockedSkillCheck();
     // A lenient repository reads its SKILL.md files when first asked (list, get, report), not
     // here: open() and a list() right after it read each file once, where reading here made
     // that list() stat every file again, a tenth of a cold listing. A strict one must fail here.
@@ -706,7 +710,7 @@ export class FsSkillRepository implements SkillRepository {
    * watched.
    */
   watch(listener: (event: SkillChangeEvent) => void, options: SkillWatchOptions = {}): SkillWatcher {
-    validateOptions('FsSkillRepository.watch', skillWatchArgumentsSchema, { listener, ...options });
+    checkWatchArguments(listener, { ...options });
     const debounceMs = options.debounceMs ?? 100;
     const onError =
       options.onError ??

@@ -2,7 +2,7 @@ import { realpath, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isUrl } from './standard-roots.js';
-import { resolveUrlRoot, type UrlRootOptions } from './url-root.js';
+import type { UrlRootOptions } from './url-root.js';
 import { displayUrl } from './url-root-errors.js';
 
 export interface RootEntry {
@@ -44,6 +44,8 @@ export async function resolveSkillRoots(
     const lower = root.toLowerCase();
     if (lower.startsWith('http://') || lower.startsWith('https://')) {
       try {
+        // Loaded for the first URL root: downloads and archive readers are no cost to local folders.
+        const { resolveUrlRoot } = await import('./url-root.js');
         path = await resolveUrlRoot(root, urlRoots);
       } catch (error) {
         report((error as Error).message);

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { createBundledFileRule, isSkippedFolderName } from '../repository/bundled-file-rule.js';
+import { bundledFileRuleOf, isSkippedFolderName } from '../repository/bundled-file-rule.js';
 import { type FolderEntry, scanTree } from '../runtime/scan-tree.js';
 
 export type { FolderEntry };
@@ -28,7 +28,7 @@ const skippedAnywhere = new Set(['.git', '.venv', '__pycache__']);
  * repository refuses to serve them to the model, and a script in the sandbox must not get them by
  * the back door. `node_modules` is copied, unlike in listings, because a script may need it.
  */
-const secretRule = createBundledFileRule();
+const secretRule = bundledFileRuleOf();
 function isSecretLookingName(name: string): boolean {
   return !isSkippedFolderName(name) && secretRule.excludes(name);
 }
