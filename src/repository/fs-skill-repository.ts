@@ -46,7 +46,10 @@ export interface FsSkillRepositoryOptions {
   strict?: boolean;
   /** Folder levels below a root that are scanned (default 12). */
   maxDepth?: number;
-  /** Directory entries read per root before the scan stops with a warning (default 250,000). */
+  /**
+   * Directory entries read per root before the scan stops with a warning (default 250,000); a skill
+   * folder known by its SKILL.md without reading the folder counts as one.
+   */
   maxEntries?: number;
   /** Files listed per skill by `listFiles` and docs discovery (default 10,000). */
   maxFilesPerSkill?: number;
