@@ -55,9 +55,11 @@ interface Measurement {
 }
 
 /**
- * The floor: the least work that finds and reads what skillbox lists. It reads the same folders
- * skillbox reads (a folder holding a SKILL.md is a skill and owns everything below it, so the walk
- * stops there) and reads each SKILL.md whole, deciding nothing else. Synchronous calls, as Node's
+ * The floor: a bare walk that finds and reads what skillbox lists. It reads every folder down to
+ * the skill folders (a folder holding a SKILL.md is a skill and owns everything below it, so the
+ * walk stops there) and reads each SKILL.md whole, deciding nothing else. The goal was set against
+ * it; skillbox now reads fewer folders than it does (a skill folder is known by an lstat of its
+ * SKILL.md, scan-skill-root.ts), which is why it can list in less time than this floor. Synchronous calls, as Node's
  * quickest way to make many small calls on a warm page cache: each promise call is a round trip
  * through libuv's thread pool, which costs more than the call itself (the "thread pool" floor below
  * shows by how much).
@@ -372,7 +374,7 @@ async function printDataset(title: string, root: string, rounds: number, withPee
 export async function run(): Promise<void> {
   console.log('Skill listing: each sample is a separate process; "skills" is what each loader found.');
   console.log(
-    `floor = a synchronous readdir of every folder skillbox reads (a skill folder owns its subtree) plus reading every SKILL.md found (readFileSync), with no parsing or checks; "floor, one buffer" reads each file into one reused buffer instead; "floor, thread pool" does the same as the floor through the promise API${quick ? ' (full run only)' : ''}.`,
+    `floor = a synchronous readdir of every folder down to the skill folders (a skill folder owns its subtree; skillbox itself knows a skill folder by one lstat of its SKILL.md and reads fewer folders) plus reading every SKILL.md found (readFileSync), with no parsing or checks; "floor, one buffer" reads each file into one reused buffer instead; "floor, thread pool" does the same as the floor through the promise API${quick ? ' (full run only)' : ''}.`,
   );
   console.log(
     'The peers scan one level, so they get every folder that directly holds skills (listed for them by the floor walk).',
