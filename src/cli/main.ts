@@ -37,6 +37,19 @@ function helpText(): string {
 /** Commands that open a skills repository, and so take `--locked`. */
 const repositoryCommands = ['list', 'show', 'prompt', 'tokens', 'run', 'chat', 'mcp'];
 
+const lockedHelp = `
+Skills from an install (skillbox add, skills add):
+  --locked     serve a skill only while its files match skills-lock.json (the lock of the
+               folder it is installed in); a changed, added or removed file leaves that skill
+               out, named with the file on standard error and under "skipped"; the others stay.
+`;
+
+/** A command's --help text; a repository command's says what `--locked` does to it. */
+function usageOf(name: string, usage: string): string {
+  const text = usage.trimEnd();
+  return repositoryCommands.includes(name) ? `${text}\n${lockedHelp.trimEnd()}\n` : `${text}\n`;
+}
+
 /**
  * `--locked` (before a `--` separator) taken out of a repository command's arguments: it is one
  * switch of the repository every such command opens (see skill-roots.ts), not an option of each.
@@ -80,7 +93,7 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
       );
       return 2;
     }
-    io.stdout(`${(await entry.load()).usage.trimEnd()}\n`);
+    io.stdout(usageOf(topic, (await entry.load()).usage));
     return 0;
   }
   if (name === '--version' || name === '-v' || name === 'version') {
@@ -96,7 +109,7 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
   }
   const command = await entry.load();
   if (asksForHelp(rest)) {
-    io.stdout(`${command.usage.trimEnd()}\n`);
+    io.stdout(usageOf(name, command.usage));
     return 0;
   }
   const { args: commandArgs, locked } = takeLockedFlag(name, rest);

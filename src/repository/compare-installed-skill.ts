@@ -46,7 +46,10 @@ export async function compareInstalledSkill(
       files.map(async (item) => ({ path: item.path, bytes: await readFile(join(folder, item.path)) })),
     );
     if (skillsCliComputedHash(contents) === entry.computedHash) verified.set(folderKey, signature);
-    else differences.push(`computedHash differs: a file was changed, added or removed since the skill was installed`);
+    else
+      differences.push(
+        "a file was changed, added or removed since the skill was installed (its files no longer give the lock entry's computedHash)",
+      );
     return differences;
   }
   const present = new Set<string>();

@@ -13,12 +13,14 @@ import { SkillFileReadError, SkillNotFoundError, SkillPathError, StrictRepositor
 import { checkFsSkillRepositoryOptions, checkWatchArguments } from './fs-skill-repository-options-check.js';
 import { listSkillFiles, type SkillFileListing } from './list-skill-files.js';
 import type { LockedSkillCheck } from './locked-skill-check.js';
+import { mapWithConcurrency } from './map-with-concurrency.js';
 import { bundledFileError, defaultMaxReadableFileBytes, readBundledFile } from './read-bundled-file.js';
 import { readSkillFiles, type SkillFileToRead } from './read-skill-files.js';
 import { isWithin } from './resolve-link.js';
 import { type RootEntry, resolveSkillRoots } from './resolve-skill-roots.js';
 import { type FoundSkillFolder, scanSkillRoot } from './scan-skill-root.js';
 import { escapeUnsafeCharacters, skillNameProblem } from './skill-name-safety.js';
+import { type LockedSkillError, lockMismatchReason } from './skills-lock-errors.js';
 import { splitSkillsRootList, standardSkillRoots } from './standard-roots.js';
 import type { RepositoryReport, ShadowedSkill, Skill, SkillRepository, SkillSummary, SkippedSkill } from './types.js';
 import type { UrlRootOptions } from './url-root.js';
@@ -83,8 +85,10 @@ export interface FsSkillRepositoryOptions {
   /**
    * Check every skill against the `skills-lock.json` of the folder it is installed in before `get`,
    * `listFiles` or `readFile` hands it out (`<project>/skills-lock.json` for `<project>/.agents/skills`,
-   * else the folder's own). A skill without an entry, or whose files differ from it, is refused with
-   * LockedSkillError naming the files. Cheap when nothing changed: one stat per file (default false).
+   * else the folder's own). A skill without an entry, or whose files differ from it, is left out of
+   * `list()` (in `report().skipped` with the reason) and refused by `get` with LockedSkillError naming
+   * the files; the other skills are unaffected. Cheap when nothing changed: one stat per file
+   * (default false).
    */
   locked?: boolean;
 }
@@ -154,6 +158,8 @@ interface CatalogView {
   index: ScanIndex;
   loads: readonly (CacheEntry | undefined)[];
   winners: Map<string, LoadedSkill>;
+  /** Skills of a locked repository left out because they do not match the lock, by name. */
+  lockRefusals: Map<string, LockedSkillError>;
   summaries: SkillSummary[];
   skipped: SkippedSkill[];
   shadowed: ShadowedSkill[];
@@ -207,6 +213,9 @@ function noCachedSignature(): undefined {
  * than the one listed: a writer replacing the file in quick steps gets time to finish.
  */
 const completionRetryDelaysMs = [0, 10, 50, 200];
+
+/** Skill folders compared with their lock at once when a locked repository builds its catalog. */
+const lockCheckConcurrency = 16;
 
 function reasonOf(error: unknown): string {
   if (error instanceof SkillParseError)
@@ -478,11 +487,20 @@ export class FsSkillRepository implements SkillRepository {
     // Every SKILL.md unchanged since the current view (the same cache entries): it is still right,
     // and rebuilding it was most of a `list()` right after `open()`.
     const current = this.#view;
-    if (current !== undefined && current.index === index && sameEntries(current.loads, loads)) return current;
+    // A locked repository's view also depends on the skills' other files (checked against the lock
+    // on every build, one stat per unchanged file), so it is always built again.
+    if (
+      current !== undefined &&
+      this.#lockCheck === undefined &&
+      current.index === index &&
+      sameEntries(current.loads, loads)
+    )
+      return current;
     const view: CatalogView = {
       index,
       loads,
       winners: new Map(),
+      lockRefusals: new Map(),
       summaries: [],
       skipped: [...index.skipped],
       shadowed: [],
@@ -510,10 +528,31 @@ export class FsSkillRepository implements SkillRepository {
       if (parsed.modelInvocable === false) summary.modelInvocable = false;
       view.winners.set(parsed.name, { indexed, parsed, signature: load.signature, summary });
     });
+    if (this.#lockCheck !== undefined) await this.#leaveOutUnlocked(view, this.#lockCheck);
     view.summaries = [...view.winners.values()]
       .map((loaded) => loaded.summary)
       .sort((left, right) => compareNames(left.name, right.name));
     return view;
+  }
+
+  /**
+   * A locked repository leaves out of its catalog every skill that does not match its lock: listed
+   * under `skipped` with the differences, so one edited skill costs the host that skill, not all of
+   * them. Its name stays taken (a lower-priority skill of the same name does not step in), and
+   * `get` answers it with the LockedSkillError.
+   */
+  async #leaveOutUnlocked(view: CatalogView, lockCheck: LockedSkillCheck): Promise<void> {
+    const winners = [...view.winners.values()];
+    const refusals = await mapWithConcurrency(winners, lockCheckConcurrency, (loaded) =>
+      lockCheck.refusal(loaded.parsed.name, loaded.indexed.folder),
+    );
+    refusals.forEach((refusal, position) => {
+      if (refusal === undefined) return;
+      const { parsed, indexed } = winners[position]!;
+      view.winners.delete(parsed.name);
+      view.lockRefusals.set(parsed.name, refusal);
+      view.skipped.push({ path: indexed.folder, reason: lockMismatchReason(refusal.differences) });
+    });
   }
 
   /** Re-checks every indexed SKILL.md (one stat each, a parse only for changed files). */
@@ -556,12 +595,19 @@ export class FsSkillRepository implements SkillRepository {
 
   /** The winning skill of a name, re-parsed when its SKILL.md changed since the last look. */
   async #winner(name: string): Promise<LoadedSkill> {
-    let loaded = (this.#view ?? (await this.#currentView())).winners.get(name);
+    const view = this.#view ?? (await this.#currentView());
+    let loaded = view.winners.get(name);
+    const refused = view.lockRefusals.get(name);
+    // Checked again: the skill may have been put back as locked since the view was built.
+    if (loaded === undefined && refused !== undefined) {
+      await this.#lockCheck?.check(name, refused.folder);
+      loaded = (await this.#currentView()).winners.get(name);
+    }
     if (loaded) {
       const fresh = await this.#load(loaded.indexed);
       if (!fresh || fresh.signature !== loaded.signature) loaded = (await this.#currentView()).winners.get(name);
     }
-    if (!loaded) throw new SkillNotFoundError(name);
+    if (!loaded) throw this.#view?.lockRefusals.get(name) ?? new SkillNotFoundError(name);
     await this.#lockCheck?.check(name, loaded.indexed.folder);
     return loaded;
   }

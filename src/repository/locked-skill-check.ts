@@ -31,24 +31,30 @@ export class LockedSkillCheck {
     return lock;
   }
 
-  /** Throws LockedSkillError listing the differences (or the missing lock or entry) of `folder`. */
+  /** Throws the LockedSkillError of `refusal` when there is one. */
   async check(name: string, folder: string): Promise<void> {
+    const refused = await this.refusal(name, folder);
+    if (refused !== undefined) throw refused;
+  }
+
+  /**
+   * Why `folder` may not be handed out: a LockedSkillError listing its differences from the lock (or
+   * the missing lock or entry), or undefined when it matches. Returned, not thrown, so a listing can
+   * leave one skill out and go on with the others.
+   */
+  async refusal(name: string, folder: string): Promise<LockedSkillError | undefined> {
     const lockFile = skillsLockFileFor(dirname(folder));
     const lock = await this.#lock(lockFile);
     if (lock === undefined)
-      throw new LockedSkillError(name, [`no ${lockFile} records the skills of ${dirname(folder)}`]);
+      return new LockedSkillError(name, folder, [`no ${lockFile} records the skills of ${dirname(folder)}`]);
     // The skills CLI keys an entry by the skill's name ("PDF Tools") and installs it into the
     // sanitised folder (`pdf-tools`); the folder's own name is tried first.
     const entry = lockEntryOfFolder(lock, basename(folder))?.entry;
     if (entry === undefined)
-      throw new LockedSkillError(name, [
+      return new LockedSkillError(name, folder, [
         `${lockFile} has no entry "${basename(folder)}" (nor one the skills CLI installs into that folder)`,
       ]);
     const differences = await compareInstalledSkill(folder, entry, this.#verified);
-    if (differences.length > 0)
-      throw new LockedSkillError(
-        name,
-        differences.map((difference) => `${folder}/${difference}`),
-      );
+    return differences.length > 0 ? new LockedSkillError(name, folder, differences) : undefined;
   }
 }

@@ -17,14 +17,25 @@ export class SkillsLockError extends SkillboxError {
  */
 export class LockedSkillError extends SkillboxError {
   readonly skill: string;
-  /** Every difference found, each naming a file (`scripts/run.sh: content changed`). */
+  /** The skill's installed folder. */
+  readonly folder: string;
+  /**
+   * Every difference found, each naming a file relative to `folder` (`scripts/run.sh: content
+   * changed`), or the lock or entry that is missing.
+   */
   readonly differences: readonly string[];
 
-  constructor(skill: string, differences: readonly string[]) {
-    const shown = differences.slice(0, 5).join('; ');
-    const more = differences.length > 5 ? `; and ${differences.length - 5} more (skillbox verify lists them)` : '';
-    super('LOCKED_SKILL_CHANGED', `skill "${skill}" does not match skills-lock.json and is refused: ${shown}${more}`);
+  constructor(skill: string, folder: string, differences: readonly string[]) {
+    super('LOCKED_SKILL_CHANGED', `skill "${skill}" in ${folder} ${lockMismatchReason(differences)}`);
     this.skill = skill;
+    this.folder = folder;
     this.differences = differences;
   }
+}
+
+/** Why a skill that differs from its lock is left out, the first differences named (a listing's "skipped" reason). */
+export function lockMismatchReason(differences: readonly string[]): string {
+  const shown = differences.slice(0, 5).join('; ');
+  const more = differences.length > 5 ? `; and ${differences.length - 5} more (skillbox verify lists them)` : '';
+  return `does not match skills-lock.json, so it is left out: ${shown}${more}`;
 }

