@@ -44,10 +44,25 @@ describe('createRuntime', () => {
     }
   });
 
-  it('falls back to local for auto, with a loud warning on every result saying why and how to fix it', async () => {
+  it('fails closed for auto where the sandbox cannot work: an error naming what is missing and both ways out', () => {
     // `false` is an executable that cannot make a sandbox: the probe must catch it, not just the missing file.
     for (const bubblewrapPath of ['/nonexistent/bwrap', '/bin/false']) {
-      const runtime = createRuntime({ kind: 'auto', bubblewrapPath });
+      let caught: unknown;
+      try {
+        createRuntime({ bubblewrapPath });
+      } catch (error) {
+        caught = error;
+      }
+      expect(caught).toBeInstanceOf(SandboxUnavailableError);
+      expect((caught as SandboxUnavailableError).reason).toContain(bubblewrapPath);
+      expect((caught as Error).message).toContain('apt-get install bubblewrap');
+      expect((caught as Error).message).toContain("createRuntime({ kind: 'local' })");
+    }
+  });
+
+  it('falls back to local for auto with hostFallback, with a loud warning on every result saying why and how to fix it', async () => {
+    for (const bubblewrapPath of ['/nonexistent/bwrap', '/bin/false']) {
+      const runtime = createRuntime({ kind: 'auto', bubblewrapPath, hostFallback: true });
       expect(runtime).toBeInstanceOf(LocalRuntime);
       expect(runtime.isolated).toBe(false);
       for (let attempt = 0; attempt < 2; attempt += 1) {

@@ -1,29 +1,43 @@
 import { validateOptions } from '../config/validate-options.js';
+import { SandboxUnavailableError } from './errors.js';
 import { LocalRuntime } from './local-runtime.js';
 import { createRuntimeOptionsSchema } from './runtime-options-schema.js';
 import type { WorkspaceRuntime } from './runtime-types.js';
 import { SandboxRuntime, type SandboxRuntimeOptions } from './sandbox-runtime.js';
 import { detectSandboxSupport } from './sandbox-support.js';
 
-/** A runtime `createRuntime` can build: `auto` (the sandbox where bubblewrap works, else local with a warning), `sandbox` or `local`. */
+/**
+ * A runtime `createRuntime` can build: `auto` (the sandbox where bubblewrap works; elsewhere an error,
+ * or the host with `hostFallback`), `sandbox` or `local`.
+ */
 export type RuntimeKind = 'auto' | 'sandbox' | 'local';
 
 /** Options of `createRuntime`: the kind (`auto`, `sandbox`, `local`) plus the sandbox limits. */
 export interface CreateRuntimeOptions extends SandboxRuntimeOptions {
-  /** `auto` (default): the sandbox where bubblewrap works, else local with a warning on every result. */
+  /**
+   * `auto` (default): the sandbox where bubblewrap works. Where it does not, `createRuntime` throws
+   * SandboxUnavailableError, unless `hostFallback` is set.
+   */
   kind?: RuntimeKind;
+  /**
+   * With `auto`: where the sandbox cannot run, run commands on the host instead, with a warning on
+   * every run result (default false: fail closed). For tools a person watches, like a CLI that
+   * also prints the warning; a library that serves a model should choose `kind: 'local'` knowingly.
+   */
+  hostFallback?: boolean;
 }
 
 export const RUNTIME_KINDS: readonly RuntimeKind[] = ['auto', 'sandbox', 'local'];
 
 /**
- * The runtime for a kind. `sandbox` throws SandboxUnavailableError here, at construction, when
- * bubblewrap cannot work; `auto` falls back to the local runtime instead and puts the reason and
- * the fix in a warning on every run result, so nobody mistakes an unconfined run for a safe one.
+ * The runtime for a kind. `sandbox` and `auto` throw SandboxUnavailableError here, at construction,
+ * when bubblewrap cannot work (no Linux, no bubblewrap, no user namespaces): a developer learns it
+ * at start-up, not from a model's tool result. Only `auto` with `hostFallback` falls back to the
+ * local runtime, and then puts the reason and the fix in a warning on every run result.
  */
 export function createRuntime(options: CreateRuntimeOptions = {}): WorkspaceRuntime {
   validateOptions('createRuntime', createRuntimeOptionsSchema, options);
-  const { kind = 'auto', ...rest } = options;
+  const { kind = 'auto', hostFallback = false, ...rest } = options;
   const localOptions = rest.shell === undefined ? {} : { shell: rest.shell };
   if (kind === 'local') return new LocalRuntime(localOptions);
   if (kind === 'sandbox') return new SandboxRuntime(rest);
@@ -31,6 +45,7 @@ export function createRuntime(options: CreateRuntimeOptions = {}): WorkspaceRunt
     rest.bubblewrapPath === undefined ? {} : { bubblewrapPath: rest.bubblewrapPath },
   );
   if (support.available) return new SandboxRuntime(rest);
+  if (!hostFallback) throw new SandboxUnavailableError(support.reason);
   return new LocalRuntime({
     ...localOptions,
     isolationWarning:

@@ -19,7 +19,8 @@ export class SandboxUnavailableError extends SkillboxError {
     super(
       'SANDBOX_UNAVAILABLE',
       `the sandbox runtime cannot run here: ${reason}. Install bubblewrap (for example \`apt-get install bubblewrap\`) ` +
-        `on a Linux host that allows user namespaces, or choose runtime "local" to run scripts without isolation`,
+        `on a Linux host that allows user namespaces, or choose runtime "local" (createRuntime({ kind: 'local' })) ` +
+        'to run skill scripts on the host without isolation, knowingly',
     );
     this.reason = reason;
   }

@@ -33,4 +33,5 @@ export const localRuntimeOptionsSchema = optionsObject({
 export const createRuntimeOptionsSchema = optionsObject({
   ...sandboxShape,
   kind: oneOf(['auto', 'sandbox', 'local']).optional(),
+  hostFallback: z.boolean({ error: 'must be true or false' }).optional(),
 });

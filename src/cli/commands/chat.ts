@@ -294,7 +294,7 @@ async function run(args: string[], io: CliIo): Promise<number> {
   if (!modules) return 2;
 
   const repository = await openRepositoryFromArgs(options.roots, io, 'chat');
-  const runtime = createRuntime({ kind: options.runtime });
+  const runtime = createRuntime({ kind: options.runtime, hostFallback: true });
   if (!runtime.isolated) {
     const support = options.runtime === 'local' ? undefined : detectSandboxSupport();
     io.stderr(

@@ -146,7 +146,7 @@ async function checkRequirements(
   const checked = new Map<string, { requirements: SkillRequirements; check: RequirementCheck }>();
   const declaring = skills.filter((skill) => readSkillRequirements(skill.metadata).requirements !== undefined);
   if (declaring.length === 0) return { checked, where: '' };
-  const runtime = createRuntime({ kind });
+  const runtime = createRuntime({ kind, hostFallback: true });
   const checker = createRequirementChecker({ runtime, environment: {}, network: false });
   for (const skill of declaring) {
     checked.set(skill.name, {

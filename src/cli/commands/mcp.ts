@@ -154,7 +154,7 @@ async function run(args: string[], io: CliIo): Promise<number> {
   let modelRepository: SkillRepository = repository;
   let executionTools: ReturnType<typeof createExecutionTools> | undefined;
   if (options.profile === 'full') {
-    const runtime = createRuntime({ kind: options.runtime });
+    const runtime = createRuntime({ kind: options.runtime, hostFallback: true });
     if (!runtime.isolated) {
       const support = options.runtime === 'local' ? undefined : detectSandboxSupport();
       const why =

@@ -165,7 +165,7 @@ async function run(args: string[], io: CliIo): Promise<number> {
     if (item === path.parse(item).root)
       throw new CliUsageError('--ro / would show the whole host; name the folders the command needs');
   }
-  const runtime = createRuntime({ kind: options.runtime });
+  const runtime = createRuntime({ kind: options.runtime, hostFallback: true });
   const baseDir = await mkdtemp(path.join(os.tmpdir(), 'skillbox-run-'));
   try {
     const workspaces = createWorkspaceManager({ runtime, repository, baseDir, artifacts: false, ttlMs: Infinity });
