@@ -241,7 +241,7 @@ describe('createSkillPrepareStep', () => {
     expect(JSON.stringify(second?.messages)).toBe(JSON.stringify(first?.messages));
   });
 
-  it('validates options by field and needs a context', async () => {
+  it('validates options by field; a call without a context gets its own on its first step, a later step needs one', async () => {
     expect(() => createSkillPrepareStep({ repository, skillToolNames, materialize: 'inline' as never })).toThrow(
       SkillAgentConfigError,
     );
@@ -252,8 +252,19 @@ describe('createSkillPrepareStep', () => {
       createSkillPrepareStep({ repository, skillToolNames, toolPool: { skill_load: poolTool('x') } }),
     ).toThrow(/toolPool/);
     const prepareStep = createSkillPrepareStep({ repository, skillToolNames });
+    const first = (await prepareStep(
+      ai7StepInput({ stepNumber: 0, conversation: [user], context: undefined, skillToolNames }),
+    )) as { toolsContext?: Record<string, { sessionId: string }>; experimental_context?: { sessionId: string } };
+    const made = first.experimental_context;
+    expect(made?.sessionId).toMatch(/^call-/);
+    // Every skill tool gets the same context, so a skill_load and the next step share state.
+    for (const name of skillToolNames) expect(first.toolsContext?.[name]).toBe(made);
+    const again = (await prepareStep(
+      ai7StepInput({ stepNumber: 0, conversation: [user], context: undefined, skillToolNames }),
+    )) as { experimental_context?: { sessionId: string } };
+    expect(again.experimental_context?.sessionId).not.toBe(made?.sessionId);
     await expect(
-      prepareStep(ai7StepInput({ stepNumber: 0, conversation: [user], context: undefined, skillToolNames })),
+      prepareStep(ai7StepInput({ stepNumber: 1, conversation: [user], context: undefined, skillToolNames })),
     ).rejects.toThrow(/toolsContext/);
   });
 });

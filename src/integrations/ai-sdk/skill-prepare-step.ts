@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { ModelMessage, PrepareStepFunction, PrepareStepResult, SystemModelMessage, Tool } from 'ai';
 import { validateOptions as validateAgainstSchema } from '../../config/validate-options.js';
 import { createCachedCatalog } from '../../disclosure/cached-catalog.js';
@@ -15,13 +16,25 @@ import { resolveLoadedSkills } from '../../disclosure/resolve-loaded-skills.js';
 import { evictLeastRecentlyTouched } from '../../disclosure/skill-transitions.js';
 import { afterModelRequest, beginTurn } from '../../disclosure/turn-lifecycle.js';
 import type { SkillContext, SkillRepository } from '../../repository/types.js';
+import { createInMemoryStateView } from '../../state/in-memory-state-view.js';
 import { PendingStateWrites } from '../../state/pending-state-writes.js';
 import { mergeDeltas, overlayState, type StateDelta } from '../../state/state-delta.js';
-import { callerInstructionsOfStep, contextOfStep, conversationOfStep, isInstructionsStep } from './ai-sdk-versions.js';
+import {
+  callerInstructionsOfStep,
+  contextOfStep,
+  conversationOfStep,
+  isInstructionsStep,
+  skillContextCallOptions,
+} from './ai-sdk-versions.js';
 import { selectActiveTools } from './dynamic-tool-selection.js';
 import { SkillAgentConfigError } from './errors.js';
 import { skillPrepareStepOptionsSchema } from './skill-agent-options-schema.js';
-import { resolveSkillCallContext, type SkillCallContext } from './skill-call-context.js';
+import {
+  createSkillCallContext,
+  isSkillCallContext,
+  resolveSkillCallContext,
+  type SkillCallContext,
+} from './skill-call-context.js';
 import {
   explainUnavailableToolCalls,
   findUnavailableToolCalls,
@@ -157,11 +170,15 @@ export function createSkillPrepareStep(options: SkillPrepareStepOptions): Prepar
   }): Promise<PrepareStepResult<Record<string, Tool>>> => {
     const { stepNumber } = step;
     const messages = conversationOfStep(step);
-    const context = resolveSkillCallContext(
-      contextOfStep(step, options.skillToolNames),
-      options.context,
-      'prepareStep',
-    );
+    const given = contextOfStep(step, options.skillToolNames);
+    // A call that brings no context (an agent of the caller's own, behind createAgentUIStreamResponse)
+    // is its own session: a fresh context made on its first step travels on to its later steps and
+    // tools in the step result. Skills loaded in it last for the call.
+    const madeForCall =
+      stepNumber === 0 && options.context === undefined && !isSkillCallContext(given)
+        ? createSkillCallContext({ sessionId: `call-${randomUUID()}`, state: createInMemoryStateView() })
+        : undefined;
+    const context = madeForCall ?? resolveSkillCallContext(given, options.context, 'prepareStep');
     const { agentName, state, skillContext } = context;
 
     if (stepNumber === 0) {
@@ -233,13 +250,15 @@ export function createSkillPrepareStep(options: SkillPrepareStepOptions): Prepar
     // and refuses system messages inside `messages`, so everything goes to `instructions`. ai 6 does
     // not tell, but sends its `system` before the messages: leaving `system` alone and sending ours
     // as leading messages gives the same order.
-    if (!isInstructionsStep(step)) return { messages: [...callerSystem, ...explained], activeTools };
+    const carried = madeForCall === undefined ? {} : skillContextCallOptions(madeForCall, options.skillToolNames);
+    if (!isInstructionsStep(step)) return { messages: [...callerSystem, ...explained], activeTools, ...carried };
     const ours = leadingSystemMessages(explained);
     const instructions = [...callerInstructionsOfStep(step), ...callerSystem, ...ours];
     return {
       ...(instructions.length > 0 ? { instructions } : {}),
       messages: explained.slice(ours.length),
       activeTools,
+      ...carried,
     };
   };
   return prepare as PrepareStepFunction<Record<string, Tool>>;
