@@ -2,6 +2,7 @@ import { homedir } from 'node:os';
 import { modelHiddenReason } from '../format/model-invocation.js';
 import { UnusableSkillRootError } from '../repository/errors.js';
 import { FsSkillRepository } from '../repository/fs-skill-repository.js';
+import { standardSkillRoots } from '../repository/standard-roots.js';
 import type { SkillSummary } from '../repository/types.js';
 import type { CliIo } from './command.js';
 import { startProgress } from './progress.js';
@@ -25,6 +26,13 @@ export async function openRepositoryFromArgs(roots: string[], io: CliIo, command
     roots.some((root) => /^https?:\/\//i.test(root)) ? 'downloading and scanning skill roots' : 'scanning skill roots',
   );
   let repository: FsSkillRepository;
+  // The first scan's warnings wait until we know whether a named root is unusable (then that is the
+  // error, said once); a later scan's (a watch) go to standard error as they come.
+  let firstScan: string[] | undefined = [];
+  const onWarning = (warning: string): void => {
+    if (firstScan !== undefined) firstScan.push(warning);
+    else io.stderr(warningLine(io, warning));
+  };
   try {
     repository = await FsSkillRepository.open({
       ...(roots.length > 0 ? { roots } : {}),
@@ -32,21 +40,30 @@ export async function openRepositoryFromArgs(roots: string[], io: CliIo, command
       env: io.env,
       home: io.env.HOME ?? homedir(),
       ...(io.locked === true ? { locked: true } : {}),
+      onWarning,
     });
   } finally {
     progress.done();
   }
+  const warnings = firstScan;
+  firstScan = undefined;
   if (roots.length > 0 && repository.rootProblems().length > 0)
     throw new UnusableSkillRootError(repository.rootProblems());
-  for (const warning of (await repository.report()).warnings) io.stderr(warningLine(io, warning));
+  for (const warning of warnings) io.stderr(warningLine(io, warning));
   return repository;
 }
 
-/** The roots a command scanned, for a message that explains why no skill was found. */
-export function describeRoots(repository: FsSkillRepository, roots: string[]): string {
+/**
+ * The roots a command scanned, for a message that explains why no skill was found: the folders
+ * themselves, the standard ones spelled out when none of them exists (a server started from `/`
+ * must say where it looked, not just that it found nothing).
+ */
+export function describeRoots(repository: FsSkillRepository, roots: string[], io: Pick<CliIo, 'cwd' | 'env'>): string {
   const scanned = repository.roots();
   if (scanned.length > 0) return scanned.join(', ');
-  return roots.length > 0 ? `${roots.join(', ')} (none usable)` : 'the standard roots (none exist)';
+  if (roots.length > 0) return `${roots.join(', ')} (none usable)`;
+  const standard = [...new Set(standardSkillRoots({ cwd: io.cwd, env: io.env, home: io.env.HOME ?? homedir() }))];
+  return `the standard roots, none of which exists: ${standard.join(', ')} (name a folder with --root, or set SKILLS_ROOT)`;
 }
 
 /** Reasons listed one per line before the rest are counted; `skillbox list` shows them all. */

@@ -1,4 +1,4 @@
-import { realpath } from 'node:fs/promises';
+import { mkdir, realpath } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FsSkillRepository } from './fs-skill-repository.js';
 import { createSkillTree, type SkillTree, skillMarkdown } from './testing/skill-tree.js';
@@ -81,6 +81,50 @@ describe('bad input never crashes the scan', () => {
       `skills root ${real}/file.txt is not a folder`,
       `skills root ${root.path('gone')} does not exist`,
     ]);
+  });
+});
+
+describe('a root that is wrong is said where the user looks', () => {
+  it('tells onWarning once per problem, again after it went away and came back', async () => {
+    const root = await createSkillTree({ 'good/SKILL.md': skillMarkdown('good', 'Good.', 'Body.') });
+    trees.push(root);
+    const told: string[] = [];
+    const typo = root.path('skils');
+    const repository = await FsSkillRepository.open({
+      roots: [typo, root.dir],
+      onWarning: (warning) => told.push(warning),
+    });
+    expect(told).toEqual([`skills root ${typo} does not exist`]);
+    await repository.refresh();
+    expect(told).toHaveLength(1);
+    await mkdir(typo);
+    await repository.refresh();
+    expect(told).toEqual([
+      `skills root ${typo} does not exist`,
+      `skills root ${typo} holds no skill (no SKILL.md in it or below it)`,
+    ]);
+  });
+
+  it('by default emits a SkillboxWarning through process.emitWarning, and strict throws', async () => {
+    const root = await createSkillTree({});
+    trees.push(root);
+    const typo = root.path('skils');
+    const warnings: Error[] = [];
+    const listener = (warning: Error) => void warnings.push(warning);
+    process.on('warning', listener);
+    try {
+      const repository = await FsSkillRepository.open({ roots: [typo] });
+      expect(await repository.list()).toEqual([]);
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      process.off('warning', listener);
+    }
+    expect(warnings.map((warning) => [warning.name, warning.message])).toEqual([
+      ['SkillboxWarning', `skills root ${typo} does not exist`],
+    ]);
+    await expect(FsSkillRepository.open({ roots: [typo], strict: true })).rejects.toThrow(
+      `skills root ${typo} does not exist`,
+    );
   });
 });
 

@@ -44,6 +44,7 @@ export function vouchForOptions(options: unknown): boolean {
     for (let index = 0; index < roots.length; index += 1) if (!isPath(roots[index])) return false;
   }
   if (env !== undefined && (typeof env !== 'object' || env === null || Array.isArray(env))) return false;
+  if (record.onWarning !== undefined && typeof record.onWarning !== 'function') return false;
   for (const option of pathOptions) if (record[option] !== undefined && !isPath(record[option])) return false;
   for (const option of switchOptions)
     if (record[option] !== undefined && typeof record[option] !== 'boolean') return false;

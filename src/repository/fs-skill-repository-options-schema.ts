@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import {
   booleanOption,
+  functionOption,
   nonEmptyString,
   optionsObject,
   positiveInteger,
@@ -27,4 +28,5 @@ export const fsSkillRepositoryOptionsSchema = optionsObject({
   nested: booleanOption().optional(),
   locked: booleanOption().optional(),
   urlRoots: urlRootOptionsSchema.optional(),
+  onWarning: functionOption('(warning) => void').optional(),
 });

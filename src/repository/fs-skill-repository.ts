@@ -91,6 +91,14 @@ export interface FsSkillRepositoryOptions {
    * (default false).
    */
   locked?: boolean;
+  /**
+   * Told each problem of a scan once, as a sentence: a root you named that is missing or not a
+   * folder, a named root that holds no skill, a link not followed, a URL root that failed. Default:
+   * `process.emitWarning` (printed once by Node as `(node:…) SkillboxWarning: …`), so a typo'd root is
+   * not a silent empty catalog; pass your logger, or `() => {}` to keep them only in `report()`.
+   * With `strict`, a missing named root throws instead.
+   */
+  onWarning?: (warning: string) => void;
 }
 
 /** What changed in the catalog between two scans, by skill name. */
@@ -278,6 +286,8 @@ export class FsSkillRepository implements SkillRepository {
   /** The view of the first `list()`, `get()` or `report()` after a lenient open(), while it is built (shared). */
   #firstView: Promise<CatalogView> | undefined;
   #generation = 1;
+  /** The scan warnings already handed to `onWarning`. */
+  #told = new Set<string>();
 
   /** Use `FsSkillRepository.open()`: scanning is asynchronous and a strict repository must fail there. */
   private constructor(options: FsSkillRepositoryOptions) {
@@ -328,7 +338,10 @@ export class FsSkillRepository implements SkillRepository {
     // here: open() and a list() right after it read each file once, where reading here made
     // that list() stat every file again, a tenth of a cold listing. A strict one must fail here.
     if (options.strict === true) await repository.refresh();
-    else repository.#index = await repository.#scan();
+    else {
+      repository.#index = await repository.#scan();
+      repository.#tellWarnings(repository.#index);
+    }
     return repository;
   }
 
@@ -339,6 +352,17 @@ export class FsSkillRepository implements SkillRepository {
    */
   rootProblems(): string[] {
     return [...this.#index.problems];
+  }
+
+  /** Hands the scan's warnings not told before to `onWarning` (default: process.emitWarning). */
+  #tellWarnings(index: ScanIndex): void {
+    const tell =
+      this.#options.onWarning ??
+      ((warning: string) => process.emitWarning(warning, { type: 'SkillboxWarning', code: 'SKILLBOX_SCAN' }));
+    const current = new Set(index.warnings);
+    for (const warning of current) if (!this.#told.has(warning)) tell(warning);
+    // A problem that went away and comes back is told again.
+    this.#told = current;
   }
 
   /** The resolved root folders of the last scan, in priority order. */
@@ -362,6 +386,7 @@ export class FsSkillRepository implements SkillRepository {
       if (problems.length > 0) throw new StrictRepositoryError(problems);
     }
     this.#index = index;
+    this.#tellWarnings(index);
     this.#install(view);
     const live = new Set(index.folders.map((folder) => folder.file));
     for (const file of this.#cache.keys()) if (!live.has(file)) this.#cache.delete(file);

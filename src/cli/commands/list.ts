@@ -198,7 +198,7 @@ async function listSkills(
   }
   const found = await repository.report();
   const report = { ...found, skipped: [...found.skipped, ...unverified] };
-  const where = `${describeRoots(local, roots)}${mcpLabels.length === 0 ? '' : ` and MCP ${mcpLabels.join(', ')}`}`;
+  const where = `${describeRoots(local, roots, io)}${mcpLabels.length === 0 ? '' : ` and MCP ${mcpLabels.join(', ')}`}`;
   const { checked: requirements, where: checkedIn } = await checkRequirements(skills, repository, parsed.runtime);
   const hiddenReason = (skill: Skill): string | undefined =>
     skill.modelInvocable === false ? (modelHiddenReason(skill.frontmatter) ?? 'not model-invocable') : undefined;

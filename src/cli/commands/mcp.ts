@@ -8,7 +8,7 @@ import { createExecutionTools } from '../../workspace/tools/execution-tools.js';
 import { createWorkspaceManager } from '../../workspace/workspace-manager.js';
 import { type CliCommand, type CliIo, CliUsageError } from '../command.js';
 import { oneOf, parseCommandArguments } from '../parse-command-arguments.js';
-import { describeLeftOutSkills, openRepositoryFromArgs } from '../skill-roots.js';
+import { describeLeftOutSkills, describeRoots, openRepositoryFromArgs } from '../skill-roots.js';
 
 const usage = `Usage: skillbox mcp [--root DIR]... [--profile knowledge|full] [--runtime auto|sandbox|local]
                    [--approve] [--catalog-tokens N] [--http PORT [--host ADDRESS] [--token TOKEN]]
@@ -202,6 +202,8 @@ async function run(args: string[], io: CliIo): Promise<number> {
       ...(token !== undefined ? { token } : {}),
     });
     io.stderr(servedLine(`${http.url}${token === undefined ? '' : ' (bearer token required)'}`));
+    if (skills.length === 0)
+      io.stderr(`skillbox mcp: no skill found; looked in ${describeRoots(repository, options.roots, io)}\n`);
     io.stderr(await describeLeftOutSkills(repository, skills, 'mcp'));
     await new Promise<void>((resolve) => {
       process.once('SIGINT', resolve);
@@ -211,6 +213,8 @@ async function run(args: string[], io: CliIo): Promise<number> {
     return 0;
   }
   io.stderr(servedLine('stdio'));
+  if (skills.length === 0)
+    io.stderr(`skillbox mcp: no skill found; looked in ${describeRoots(repository, options.roots, io)}\n`);
   io.stderr(await describeLeftOutSkills(repository, skills, 'mcp'));
   await integration.serveSkillsOverStdio(serverOptions);
   return 0;

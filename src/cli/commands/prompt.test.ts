@@ -68,6 +68,26 @@ describe('skillbox prompt', () => {
     );
   });
 
+  it('without --root, names every standard folder it looked in when none exists', async () => {
+    const empty = await mkdtemp(join(tmpdir(), 'skillbox-prompt-'));
+    try {
+      let stderr = '';
+      const code = await main(['prompt'], {
+        stdout: () => {},
+        stderr: (text) => void (stderr += text),
+        cwd: empty,
+        env: { HOME: empty },
+      });
+      expect(code).toBe(0);
+      expect(stderr).toContain(
+        `No skills found in the standard roots, none of which exists: ${join(empty, '.agents/skills')}, ${join(empty, '.claude/skills')}, ${join(empty, 'skills')}`,
+      );
+      expect(stderr).toContain('(name a folder with --root, or set SKILLS_ROOT)');
+    } finally {
+      await rm(empty, { recursive: true, force: true });
+    }
+  });
+
   it('prints nothing when there are no skills, and rejects bad options', async () => {
     const empty = await mkdtemp(join(tmpdir(), 'skillbox-prompt-'));
     try {

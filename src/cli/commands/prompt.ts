@@ -69,7 +69,7 @@ async function run(args: string[], io: CliIo): Promise<number> {
   const repository = await openRepositoryFromArgs(options.roots, io, 'prompt');
   const skills = await repository.list();
   if (skills.length === 0) {
-    io.stderr(`No skills found in ${describeRoots(repository, options.roots)}; the model gets no catalog.\n`);
+    io.stderr(`No skills found in ${describeRoots(repository, options.roots, io)}; the model gets no catalog.\n`);
     return 0;
   }
   const report = renderCatalogWithReport({

@@ -100,7 +100,7 @@ async function run(args: string[], io: CliIo): Promise<number> {
     return 0;
   }
   if (report.skills.length === 0) {
-    io.stdout(`No skills found in ${describeRoots(repository, options.roots)}.\n`);
+    io.stdout(`No skills found in ${describeRoots(repository, options.roots, io)}.\n`);
     return 0;
   }
   const { totals } = report;
