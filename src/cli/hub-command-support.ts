@@ -15,7 +15,20 @@ import { startProgress } from './progress.js';
  * `local,git`) keeps only those: an offline machine or a locked-down CI never reaches the others.
  */
 export function createCliSourceRegistry(io: CliIo): SourceRegistry {
-  const all = [createLocalSkillSource({ cwd: io.cwd }), ...createSkillSources({ environment: io.env })];
+  // A mirror or an internal server in place of a public catalogue: npm's own registry setting, and
+  // one variable for each searchable catalogue.
+  const registryUrl = io.env.npm_config_registry || io.env.NPM_CONFIG_REGISTRY;
+  const skillsShUrl = io.env.SKILLBOX_SKILLS_SH_URL;
+  const clawHubUrl = io.env.SKILLBOX_CLAWHUB_URL;
+  const all = [
+    createLocalSkillSource({ cwd: io.cwd }),
+    ...createSkillSources({
+      environment: io.env,
+      ...(registryUrl ? { npm: { registryUrl } } : {}),
+      ...(skillsShUrl ? { skillsSh: { baseUrl: skillsShUrl } } : {}),
+      ...(clawHubUrl ? { clawHub: { baseUrl: clawHubUrl } } : {}),
+    }),
+  ];
   const wanted = io.env.SKILLBOX_SOURCES?.split(',')
     .map((type) => type.trim())
     .filter((type) => type !== '');

@@ -135,6 +135,24 @@ describe('skillbox scan, init and search', () => {
     expect(result.stderr).toContain('none of the configured sources (local) has a catalogue to search');
   });
 
+  it('search fails, naming each source, when no source could be searched: never "no skill matches"', async () => {
+    const result = await cli(['search', 'pdf'], {
+      env: {
+        HOME: project,
+        SKILLBOX_SOURCES: 'skills-sh,clawhub',
+        // Nothing listens on port 1: both catalogues fail at once.
+        SKILLBOX_SKILLS_SH_URL: 'https://127.0.0.1:1',
+        SKILLBOX_CLAWHUB_URL: 'https://127.0.0.1:1',
+      },
+    });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/^skillbox search: clawhub: .*\nskillbox search: skills-sh: /s);
+    expect(result.stderr).toContain(
+      'no source could be searched (2 tried, every one failed), so this says nothing about whether a skill matches "pdf"',
+    );
+  });
+
   it('refuses a SKILLBOX_SOURCES that names a source type that does not exist, listing the known ones', async () => {
     const result = await cli(['search', 'pdf'], { env: { HOME: project, SKILLBOX_SOURCES: 'local,gitlab' } });
     expect(result.code).toBe(2);

@@ -10,7 +10,8 @@ Options:
   --limit N   at most N hits (default 20)
   --json      print {"results":[{"name","description","source","installs"?}],"failures":[...]}
 
-Exit status: 0 (also with no hits), 1 when no source can search or every search failed, 2 on bad usage.
+Exit status: 0 (also with no hits, when at least one source was searched), 1 when no source can
+search or every search failed (each failure is printed), 2 on bad usage.
 `;
 
 async function run(args: string[], io: CliIo): Promise<number> {
@@ -33,6 +34,14 @@ async function run(args: string[], io: CliIo): Promise<number> {
     return 1;
   }
   for (const failure of failures) io.stderr(`skillbox search: ${failure}\n`);
+  // Every search failed: nothing was searched, so "no skill matches" would be a false answer.
+  if (failures.length === searched) {
+    io.stderr(
+      `skillbox search: no source could be searched (${searched} tried, every one failed), so this says nothing about whether a skill matches "${positionals.join(' ')}"\n`,
+    );
+    if (values.json === true) io.stdout(`${JSON.stringify({ results, failures }, null, 2)}\n`);
+    return 1;
+  }
   if (values.json === true) {
     io.stdout(`${JSON.stringify({ results, failures }, null, 2)}\n`);
   } else {
@@ -42,7 +51,7 @@ async function run(args: string[], io: CliIo): Promise<number> {
         `${hit.name}  ${hit.source}${hit.installs === undefined ? '' : `  (${hit.installs} installs)`}\n    ${hit.description}\n`,
       );
   }
-  return failures.length === searched ? 1 : 0;
+  return 0;
 }
 
 export const searchCommand: CliCommand = {
