@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { lstat, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { SkillsLockError } from './skills-lock-errors.js';
 
@@ -169,4 +169,24 @@ export function skillsLockFileFor(skillsFolder: string): string {
   if (basename(skillsFolder) === 'skills' && basename(parent).startsWith('.') && basename(parent).length > 1)
     return join(dirname(parent), skillsLockFileName);
   return join(skillsFolder, skillsLockFileName);
+}
+
+/**
+ * The folders a project-root lock's skills may be installed in, the one rule every command uses: the
+ * `skills` folder of each dot folder of the project (`.agents/skills` first, where skillbox and the
+ * `skills` CLI install by default, then `.claude/skills`, `.cursor/skills`, … by name), the same
+ * folders `skillsLockFileFor` maps to `<project>/skills-lock.json`. Only folders that exist.
+ */
+export async function lockedSkillFolders(project: string): Promise<string[]> {
+  const entries = await readdir(project, { withFileTypes: true }).catch(() => []);
+  const dotFolders = entries
+    .filter((entry) => entry.isDirectory() && entry.name.startsWith('.') && entry.name.length > 1)
+    .map((entry) => entry.name)
+    .sort((left, right) => (left === '.agents' ? -1 : right === '.agents' ? 1 : left < right ? -1 : 1));
+  const folders: string[] = [];
+  for (const name of dotFolders) {
+    const folder = join(project, name, 'skills');
+    if ((await lstat(folder).catch(() => undefined))?.isDirectory()) folders.push(folder);
+  }
+  return folders;
 }

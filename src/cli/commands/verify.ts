@@ -8,7 +8,9 @@ const usage = `Usage: skillbox verify [--to DIR] [--json]
 Compares every installed skill with skills-lock.json and lists each difference: a file changed,
 added or removed, an executable bit changed, a link or special file, a missing skill folder, and
 skill folders the lock does not list. Entries written by the skills CLI (no per-file hashes) are
-checked by their computedHash.
+checked by their computedHash. Without --to, a project lock's skills are looked for in
+.agents/skills, then in the skills folder of every other dot folder of the project (.claude/skills,
+...), where the skills CLI installs for other agents; the rule list --locked follows too.
 
 Options:
 ${targetOptionsUsage}

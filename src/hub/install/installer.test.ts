@@ -68,6 +68,30 @@ describe('installer', () => {
     expect(text.endsWith('}\n')).toBe(true);
   });
 
+  it("verify finds a project lock's skills wherever an agent installed them (.claude/skills), as list --locked does", async () => {
+    await addSkills('./vendor', { skills: ['pdf'] }, { ...options, target: '.claude/skills' });
+    await addSkills('./vendor', { skills: ['csv'] }, options);
+    // Both in the one project lock, one under .agents/skills and one under .claude/skills.
+    expect(Object.keys((await readSkillsLock(lockFile()))?.skills ?? {})).toEqual(['csv', 'pdf']);
+    expect((await verifyInstalled({ cwd: project })).skills).toEqual([
+      { name: 'csv', differences: [] },
+      { name: 'pdf', differences: [] },
+    ]);
+    await writeFile(join(project, '.claude/skills/pdf/scripts/fill.sh'), '#!/bin/sh\necho changed\n');
+    await writeTestFiles(join(project, '.claude/skills/stray'), [{ path: 'SKILL.md', text: skillFile('stray') }]);
+    const report = await verifyInstalled({ cwd: project });
+    expect(report.skills).toEqual([
+      { name: 'csv', differences: [] },
+      { name: 'pdf', differences: ['scripts/fill.sh: content changed (23 bytes, the lock says 20)'] },
+    ]);
+    expect(report.unlisted).toEqual([join(project, '.claude/skills/stray')]);
+    // --to names one folder: only that one is looked in.
+    const only = await verifyInstalled({ cwd: project, target: '.agents/skills' });
+    expect(only.skills.find((skill) => skill.name === 'pdf')?.differences).toEqual([
+      `${join(project, '.agents/skills/pdf')}: the skill folder is missing`,
+    ]);
+  });
+
   it('updates a skill whose source changed and leaves the others', async () => {
     await addSkills('./vendor', {}, options);
     expect(await updateSkills(undefined, options)).toEqual([]);

@@ -1,10 +1,11 @@
-import { readdir, stat } from 'node:fs/promises';
+import { lstat, readdir, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { compareInstalledSkill } from '../../repository/compare-installed-skill.js';
 import { withExclusiveLock } from '../../repository/exclusive-lock.js';
 import { lockEntryOfFolder, skillsCliFolderName } from '../../repository/skills-cli-folder-name.js';
 import {
   emptySkillsLock,
+  lockedSkillFolders,
   readSkillsLock,
   type SkillsLock,
   type SkillsLockEntry,
@@ -458,6 +459,10 @@ export async function removeSkill(name: string, options: InstallerOptions): Prom
   });
 }
 
+async function isDirectory(path: string): Promise<boolean> {
+  return (await lstat(path).catch(() => undefined))?.isDirectory() === true;
+}
+
 /**
  * `skillbox verify`: every difference between the installed folders (and the agent links the lock
  * records) and the lock, per skill, and the skill folders in the target the lock does not list.
@@ -467,12 +472,26 @@ export async function verifyInstalled(
 ): Promise<VerifyReport> {
   const context = contextOf(options as InstallerOptions);
   const lock = await readLockOrFail(context);
+  // Without --to, a project lock's skills are looked for where any agent installs them (the
+  // `skills` CLI's `-a claude-code` puts them in .claude/skills), the rule `list --locked` follows.
+  const candidates =
+    options.target === undefined && options.lockFile === undefined
+      ? [context.target, ...(await lockedSkillFolders(context.project)).filter((folder) => folder !== context.target)]
+      : [context.target];
+  const searched = new Set([context.target]);
   const skills: { name: string; differences: string[] }[] = [];
   for (const name of Object.keys(lock.skills).sort()) {
     const entry = lock.skills[name] as SkillsLockEntry;
     // A key that is exactly the folder name of another key's sanitised form owns that folder.
     const folder = lock.skills[skillsCliFolderName(name)] === undefined ? skillsCliFolderName(name) : name;
-    const path = join(context.target, folder);
+    let where = context.target;
+    for (const candidate of candidates)
+      if (await isDirectory(join(candidate, folder))) {
+        where = candidate;
+        break;
+      }
+    searched.add(where);
+    const path = join(where, folder);
     skills.push({
       name,
       differences: [
@@ -481,16 +500,18 @@ export async function verifyInstalled(
       ],
     });
   }
-  const folders = await readdir(context.target, { withFileTypes: true }).catch(() => []);
   const unlisted: string[] = [];
-  for (const folder of folders)
-    if (folder.isDirectory() && lockEntryOfFolder(lock, folder.name) === undefined)
-      if (
-        await stat(join(context.target, folder.name, 'SKILL.md')).then(
-          () => true,
-          () => false,
+  for (const target of searched) {
+    const folders = await readdir(target, { withFileTypes: true }).catch(() => []);
+    for (const folder of folders)
+      if (folder.isDirectory() && lockEntryOfFolder(lock, folder.name) === undefined)
+        if (
+          await stat(join(target, folder.name, 'SKILL.md')).then(
+            () => true,
+            () => false,
+          )
         )
-      )
-        unlisted.push(folder.name);
+          unlisted.push(target === context.target ? folder.name : join(target, folder.name));
+  }
   return { lockFile: context.lockFile, skills, unlisted: unlisted.sort() };
 }
