@@ -74,10 +74,16 @@ export function cliReview(
   io: CliIo,
   command: string,
   yes: boolean,
-): (reports: readonly SkillScanReport[]) => Promise<boolean> {
-  return async (reports) => {
+): (reports: readonly SkillScanReport[], facts: { readonly asLocked: boolean }) => Promise<boolean> {
+  return async (reports, { asLocked }) => {
     io.stderr(formatScanReports(reports));
     if (reports.every((report) => report.findings.length === 0) || yes) return true;
+    // install --frozen of exactly the locked content: reviewed when it was added (the summary above
+    // still shows what it holds); --deny-scripts was applied before this.
+    if (asLocked) {
+      io.stderr(`skillbox ${command}: every file matches skills-lock.json, reviewed when it was added; installing\n`);
+      return true;
+    }
     if (io.stdinIsTerminal === true && io.stderrIsTerminal === true)
       return askYesNo(io, 'Install these skills? [y/N] ');
     io.stderr(`skillbox ${command}: the scan found files to review and no one was asked; rerun with --yes to accept\n`);

