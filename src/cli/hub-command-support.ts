@@ -14,7 +14,7 @@ import { startProgress } from './progress.js';
  * `owner/repo` that GitHub takes last. `SKILLBOX_SOURCES` (comma-separated source types, such as
  * `local,git`) keeps only those: an offline machine or a locked-down CI never reaches the others.
  */
-export function createCliSourceRegistry(io: CliIo): SourceRegistry {
+export function createCliSourceRegistry(io: CliIo, flags: { allowUnencryptedGit?: boolean } = {}): SourceRegistry {
   // A mirror or an internal server in place of a public catalogue: npm's own registry setting, and
   // one variable for each searchable catalogue.
   const registryUrl = io.env.npm_config_registry || io.env.NPM_CONFIG_REGISTRY;
@@ -24,6 +24,7 @@ export function createCliSourceRegistry(io: CliIo): SourceRegistry {
     createLocalSkillSource({ cwd: io.cwd }),
     ...createSkillSources({
       environment: io.env,
+      ...(flags.allowUnencryptedGit === true ? { git: { allowInsecureTransports: true } } : {}),
       ...(registryUrl ? { npm: { registryUrl } } : {}),
       ...(skillsShUrl ? { skillsSh: { baseUrl: skillsShUrl } } : {}),
       ...(clawHubUrl ? { clawHub: { baseUrl: clawHubUrl } } : {}),
@@ -95,11 +96,17 @@ export function cliReview(
 export function installerOptionsFor(
   io: CliIo,
   command: string,
-  flags: { to?: string | undefined; lock?: string | undefined; yes?: boolean; denyScripts?: boolean },
+  flags: {
+    to?: string | undefined;
+    lock?: string | undefined;
+    yes?: boolean;
+    denyScripts?: boolean;
+    allowUnencryptedGit?: boolean;
+  },
   onProgress: (progress: InstallProgress) => void,
 ): InstallerOptions {
   return {
-    registry: createCliSourceRegistry(io),
+    registry: createCliSourceRegistry(io, { allowUnencryptedGit: flags.allowUnencryptedGit === true }),
     cwd: io.cwd,
     ...(flags.to === undefined ? {} : { target: flags.to }),
     ...(flags.lock === undefined ? {} : { lockFile: flags.lock }),
@@ -108,6 +115,12 @@ export function installerOptionsFor(
     onProgress,
   };
 }
+
+/** The usage line of `--allow-unencrypted-git`, shared by add, update and install. */
+export const gitTransportUsage = `  --allow-unencrypted-git
+                 also fetch git repositories over http:// and git:// (an internal server): they
+                 neither encrypt nor authenticate the server; the lock's commit id still pins
+                 the content`;
 
 /** Usage lines for the options every installing command shares. */
 export const targetOptionsUsage = `  --to DIR       the folder skills are installed in (default ./.agents/skills)

@@ -38,7 +38,7 @@ describe('skillbox help and version', () => {
         expect(result, `${command.name} ${flag}`).toEqual({ code: 0, stdout: expect.any(String), stderr: '' });
         expect(result.stdout.startsWith(`${command.usage.trimEnd()}\n`), `${command.name} ${flag}`).toBe(true);
         // Commands that open a repository say what --locked does to them.
-        expect(result.stdout.includes('--locked'), `${command.name} ${flag}`).toBe(
+        expect(result.stdout.includes('  --locked     serve a skill only while'), `${command.name} ${flag}`).toBe(
           ['list', 'show', 'prompt', 'tokens', 'run', 'chat', 'mcp'].includes(command.name),
         );
       }

@@ -1,14 +1,28 @@
 import { addSkills } from '../../hub/install/installer.js';
 import { type CliCommand, type CliIo, CliUsageError } from '../command.js';
-import { installerOptionsFor, installProgress, targetOptionsUsage } from '../hub-command-support.js';
+import { gitTransportUsage, installerOptionsFor, installProgress, targetOptionsUsage } from '../hub-command-support.js';
 import { parseCommandArguments } from '../parse-command-arguments.js';
 
 const usage = `Usage: skillbox add SOURCE [--skill NAME]... [--to DIR] [--ref REF] [--link AGENT]... [--yes] [--deny-scripts]
 
 Installs the skills of SOURCE into DIR and records them in skills-lock.json (the file the skills
-CLI reads too). SOURCE is a folder (./path, /path, file:URL). Every skill is checked (names, paths,
-sizes) and scanned before anything is written; the scan is shown, and a skill with scripts,
-binaries, links, hidden or encoded content is installed only after you say yes.
+CLI reads too). Every skill is checked (names, paths, sizes) and scanned before anything is
+written; the scan is shown, and a skill with scripts, binaries, links, hidden or encoded content
+is installed only after you say yes.
+
+SOURCE is one of:
+  ./path, /path, file:URL     a folder on this machine
+  owner/repo[/path]           a GitHub repository (GITHUB_TOKEN for private ones and rate limits)
+  https://host/x.git, git+https://..., ssh://..., git@host:x, git+file:///srv/x.git
+                              any git repository; #ref and #ref:path pick a branch, tag or folder
+                              (http:// and git:// need --allow-unencrypted-git)
+  npm:package[@version]       an npm package (npm_config_registry for a mirror)
+  https://example.com         a website's /.well-known/agent-skills index (http:// works too)
+  marketplace:owner/repo[#plugin]  a Claude Code plugin marketplace on GitHub
+  skills.sh/owner/repo[/skill]  a repository or skill listed on skills.sh
+  clawhub:slug[@version]      a ClawHub skill
+SKILLBOX_SOURCES (comma-separated: local, npm, marketplace, clawhub, skills-sh, git, well-known,
+github) keeps only those.
 
 Options:
   --skill NAME   install only this skill of SOURCE; repeat for several
@@ -20,6 +34,7 @@ Options:
 ${targetOptionsUsage}
   --yes          accept the scan without asking (needed when standard input is not a terminal)
   --deny-scripts refuse any skill that ships scripts, executables or binaries
+${gitTransportUsage}
 
 Exit status: 0 installed, 1 refused or failed (nothing is written then), 2 on bad usage.
 `;
@@ -36,6 +51,7 @@ async function run(args: string[], io: CliIo): Promise<number> {
       'link-mode': { type: 'string' },
       yes: { type: 'boolean', short: 'y', default: false },
       'deny-scripts': { type: 'boolean', default: false },
+      'allow-unencrypted-git': { type: 'boolean', default: false },
     },
     allowPositionals: true,
     strict: true,
@@ -57,7 +73,13 @@ async function run(args: string[], io: CliIo): Promise<number> {
       installerOptionsFor(
         io,
         'add',
-        { to: values.to, lock: values.lock, yes: values.yes === true, denyScripts: values['deny-scripts'] === true },
+        {
+          to: values.to,
+          lock: values.lock,
+          yes: values.yes === true,
+          denyScripts: values['deny-scripts'] === true,
+          allowUnencryptedGit: values['allow-unencrypted-git'] === true,
+        },
         progress.onProgress,
       ),
     );

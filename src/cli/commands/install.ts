@@ -1,6 +1,6 @@
 import { installFromLock } from '../../hub/install/installer.js';
 import type { CliCommand, CliIo } from '../command.js';
-import { installerOptionsFor, installProgress, targetOptionsUsage } from '../hub-command-support.js';
+import { gitTransportUsage, installerOptionsFor, installProgress, targetOptionsUsage } from '../hub-command-support.js';
 import { parseCommandArguments } from '../parse-command-arguments.js';
 
 const usage = `Usage: skillbox install [--frozen] [--to DIR] [--yes] [--deny-scripts]
@@ -15,6 +15,7 @@ Options:
 ${targetOptionsUsage}
   --yes          accept the scan without asking
   --deny-scripts refuse any skill that ships scripts, executables or binaries
+${gitTransportUsage}
 
 Exit status: 0 installed, 1 refused or failed, 2 on bad usage.
 `;
@@ -28,6 +29,7 @@ async function run(args: string[], io: CliIo): Promise<number> {
       lock: { type: 'string' },
       yes: { type: 'boolean', short: 'y', default: false },
       'deny-scripts': { type: 'boolean', default: false },
+      'allow-unencrypted-git': { type: 'boolean', default: false },
     },
     allowPositionals: false,
     strict: true,
@@ -38,7 +40,13 @@ async function run(args: string[], io: CliIo): Promise<number> {
       ...installerOptionsFor(
         io,
         'install',
-        { to: values.to, lock: values.lock, yes: values.yes === true, denyScripts: values['deny-scripts'] === true },
+        {
+          to: values.to,
+          lock: values.lock,
+          yes: values.yes === true,
+          denyScripts: values['deny-scripts'] === true,
+          allowUnencryptedGit: values['allow-unencrypted-git'] === true,
+        },
         progress.onProgress,
       ),
       frozen: values.frozen === true,

@@ -1,6 +1,6 @@
 import { updateSkills } from '../../hub/install/installer.js';
 import type { CliCommand, CliIo } from '../command.js';
-import { installerOptionsFor, installProgress, targetOptionsUsage } from '../hub-command-support.js';
+import { gitTransportUsage, installerOptionsFor, installProgress, targetOptionsUsage } from '../hub-command-support.js';
 import { parseCommandArguments } from '../parse-command-arguments.js';
 
 const usage = `Usage: skillbox update [NAME]... [--to DIR] [--yes] [--deny-scripts]
@@ -12,6 +12,7 @@ Options:
 ${targetOptionsUsage}
   --yes          accept the scan without asking
   --deny-scripts refuse any skill that ships scripts, executables or binaries
+${gitTransportUsage}
 
 Exit status: 0 (also when everything was up to date), 1 refused or failed, 2 on bad usage.
 `;
@@ -24,6 +25,7 @@ async function run(args: string[], io: CliIo): Promise<number> {
       lock: { type: 'string' },
       yes: { type: 'boolean', short: 'y', default: false },
       'deny-scripts': { type: 'boolean', default: false },
+      'allow-unencrypted-git': { type: 'boolean', default: false },
     },
     allowPositionals: true,
     strict: true,
@@ -35,7 +37,13 @@ async function run(args: string[], io: CliIo): Promise<number> {
       installerOptionsFor(
         io,
         'update',
-        { to: values.to, lock: values.lock, yes: values.yes === true, denyScripts: values['deny-scripts'] === true },
+        {
+          to: values.to,
+          lock: values.lock,
+          yes: values.yes === true,
+          denyScripts: values['deny-scripts'] === true,
+          allowUnencryptedGit: values['allow-unencrypted-git'] === true,
+        },
         progress.onProgress,
       ),
     );

@@ -7,7 +7,7 @@ export interface GitReference {
   readonly path: string;
 }
 
-const schemes = ['https://', 'http://', 'ssh://', 'git://'];
+const schemes = ['https://', 'http://', 'ssh://', 'git://', 'file://'];
 
 /** The reference taken apart, or undefined when it is not a git URL. */
 export function parseGitReference(reference: string): GitReference | undefined {
@@ -19,7 +19,8 @@ export function parseGitReference(reference: string): GitReference | undefined {
   const scp = /^[A-Za-z0-9._-]+@[A-Za-z0-9.-]+:[^/\\][^\\]*$/.test(url);
   const withScheme = schemes.some((scheme) => url.startsWith(scheme));
   if (!scp && !withScheme) return undefined;
-  // A plain https URL is a git repository only when it says so; otherwise it is a web page or an index.
+  // A plain https or file URL is a git repository only when it says so (`git+`, or a path ending in
+  // .git); otherwise it is a web page, an index or a folder.
   if (withScheme && !explicit && !url.startsWith('ssh://') && !url.startsWith('git://') && !/\.git\/?$/.test(url))
     return undefined;
   if (/\s/.test(url) || url.startsWith('-')) return undefined;

@@ -22,16 +22,36 @@ describe('git source', () => {
       'https://example.com/a/b.git#v1:skills',
       'ssh://git@example.com/a/b',
       'git@github.com:a/b.git',
+      'git+file:///srv/skills',
+      'file:///srv/skills.git',
     ])
       expect(source.matches(reference), reference).toBe(true);
-    for (const reference of ['https://example.com/skills', 'owner/repo', 'npm:x', './local', 'git+https://x/y#a:../b'])
+    for (const reference of [
+      'https://example.com/skills',
+      'owner/repo',
+      'npm:x',
+      './local',
+      'git+https://x/y#a:../b',
+      'file:///srv/skills',
+    ])
       expect(source.matches(reference), reference).toBe(false);
   });
 
-  it('refuses plain http unless insecure transports are allowed', async () => {
+  it('refuses plain http unless insecure transports are allowed, naming the CLI flag and the option', async () => {
     await expect(createGitSource().resolve('http://127.0.0.1:1/a.git')).rejects.toThrow(
-      /http:\/\/ is not allowed \(allowInsecureTransports is off\)/,
+      /http:\/\/ neither encrypts nor authenticates the server, so it is off by default; allow it with --allow-unencrypted-git \(library: git\.allowInsecureTransports\)/,
     );
+  });
+
+  it('reads a bare repository on this machine by git+file:// and file://….git, without insecure transports', async () => {
+    await server.publish('local-mirror', conformanceSkillTree());
+    const folder = server.git('local-mirror', ['rev-parse', '--absolute-git-dir']).trim();
+    const secure = createGitSource();
+    for (const reference of [`git+file://${folder}`, `file://${folder}`]) {
+      const resolved = await secure.resolve(reference);
+      expect(resolved.pinned).toMatch(/^[0-9a-f]{40}$/);
+      expect((await secure.fetch(resolved)).map((skill) => skill.name).sort()).toEqual(['alpha', 'beta']);
+    }
   });
 
   it('resolves branches and annotated tags to commits, and a path selects a folder', async () => {

@@ -69,14 +69,21 @@ function splitBatch(output: Buffer, count: number, fail: SourceErrorFactory): Bu
  */
 export function createGitSource(options: GitSourceOptions = {}): SkillSource {
   const limits = sourceFetchLimits(options.limits);
-  const allowedProtocols = options.allowInsecureTransports ? ['https', 'ssh', 'http', 'git'] : ['https', 'ssh'];
+  // `file` reads a repository on this machine (a bare mirror, a path the user typed): no network.
+  const allowedProtocols = options.allowInsecureTransports
+    ? ['https', 'ssh', 'file', 'http', 'git']
+    : ['https', 'ssh', 'file'];
 
   function parse(reference: string, fail: SourceErrorFactory): GitReference {
     const parsed = parseGitReference(reference);
-    if (parsed === undefined) throw fail('invalid-reference', 'not a git URL (git+https://…, https://….git, ssh://…)');
+    if (parsed === undefined)
+      throw fail('invalid-reference', 'not a git URL (git+https://…, https://….git, ssh://…, git+file://…)');
     const scheme = /^([a-z]+):\/\//.exec(parsed.url)?.[1] ?? 'ssh';
     if (!allowedProtocols.includes(scheme))
-      throw fail('refused', `${scheme}:// is not allowed (allowInsecureTransports is off)`);
+      throw fail(
+        'refused',
+        `${scheme}:// neither encrypts nor authenticates the server, so it is off by default; allow it with --allow-unencrypted-git (library: git.allowInsecureTransports)`,
+      );
     return parsed;
   }
 

@@ -40,9 +40,18 @@ function isLocalReference(reference: string): boolean {
     reference.startsWith('../') ||
     reference === '.' ||
     reference === '..' ||
-    reference.startsWith('file:') ||
+    // `file://…/repo.git` and `git+file://…` are git repositories: the git source reads them.
+    (reference.startsWith('file:') && !/\.git\/?(#.*)?$/.test(reference)) ||
     /^[A-Za-z]:[/\\]/.test(reference)
   );
+}
+
+/** A folder with git's own `HEAD`, `objects` and `refs` at its top: a bare repository, no files to read. */
+async function isBareGitRepository(folder: string): Promise<boolean> {
+  const kinds = await Promise.all(
+    ['HEAD', 'objects', 'refs'].map((name) => stat(join(folder, name)).catch(() => undefined)),
+  );
+  return kinds[0]?.isFile() === true && kinds[1]?.isDirectory() === true && kinds[2]?.isDirectory() === true;
 }
 
 /** Folders holding a SKILL.md at or below `folder`, not descending into a found skill. */
@@ -189,6 +198,13 @@ export function createLocalSkillSource(options: LocalSkillSourceOptions = {}): S
         );
       }
       if (!(await stat(real)).isDirectory()) throw localError(reference, `${path} is not a folder`);
+      if (await isBareGitRepository(real))
+        throw localError(
+          reference,
+          `${path} is a git repository without a working tree (a bare repository): install it as git+file://${real}`,
+          undefined,
+          'invalid-reference',
+        );
       return { sourceType: 'local', source: reference, sourceUrl: real };
     },
     async fetch(resolved, callOptions = {}): Promise<readonly FetchedSkill[]> {
