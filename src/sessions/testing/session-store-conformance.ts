@@ -535,9 +535,9 @@ export function describeSessionStoreConformance(
       const carol: SessionKey = { appName: 'other-app', userId: 'carol', sessionId: 'chat' };
       await second.createSession(carol, { state: { plan: 'free' } });
       await second.appendEvents(carol, [message('carol one')], { expectedVersion: 0 });
-      await expect(
-        first.appendEvents(alice, [message('for alice')], { expectedVersion: 1 }),
-      ).rejects.toBeInstanceOf(SessionNotFoundError);
+      await expect(first.appendEvents(alice, [message('for alice')], { expectedVersion: 1 })).rejects.toBeInstanceOf(
+        SessionNotFoundError,
+      );
       expect((await first.getSession(carol))?.events.map((event) => event.content)).toEqual([
         { role: 'user', content: 'carol one' },
       ]);
