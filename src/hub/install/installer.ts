@@ -11,7 +11,7 @@ import {
   skillsLockFileFor,
   writeSkillsLock,
 } from '../../repository/skills-lock-file.js';
-import { runnableFindingKinds, type SkillScanReport } from '../scan/scan-finding.js';
+import { deniedByDenyScripts, type SkillScanReport } from '../scan/scan-finding.js';
 import { scanSkill } from '../scan/scan-skill.js';
 import { defaultSkillSizeLimits, type SkillSizeLimits } from '../skill-size-limits.js';
 import type { FetchedSkill, ResolvedSource } from '../skill-source.js';
@@ -180,14 +180,16 @@ async function reviewSkills(context: Context, skills: readonly FetchedSkill[]): 
     ),
   );
   if (context.options.denyScripts === true) {
-    const runnable = reports.flatMap((scan) =>
-      scan.findings
-        .filter((finding) => runnableFindingKinds.has(finding.kind))
-        .map((finding) => `${scan.skill}/${finding.path}`),
-    );
-    if (runnable.length > 0)
+    // One line per file (its first such finding): a script that is also executable is one file.
+    const denied = new Map<string, string>();
+    for (const scan of reports)
+      for (const finding of scan.findings) {
+        const file = `${scan.skill}/${finding.path}`;
+        if (deniedByDenyScripts.has(finding.kind) && !denied.has(file)) denied.set(file, finding.detail);
+      }
+    if (denied.size > 0)
       throw new SkillInstallError(
-        `refused by --deny-scripts: ${[...new Set(runnable)].join(', ')} can run; nothing was installed`,
+        `refused by --deny-scripts: ${[...denied].map(([file, detail]) => `${file} (${detail})`).join(', ')}; only inert files (Markdown, plain text and data that are not code, images) may be installed with it; nothing was installed`,
       );
   }
   if (context.options.review !== undefined && !(await context.options.review(reports)))
