@@ -29,6 +29,7 @@ import {
 } from './agent-links.js';
 import { SkillInstallError } from './install-errors.js';
 import { lockEntryFor, matchesEntry, referenceOf } from './lock-entry.js';
+import { refuseLinkOutOfProject } from './project-confinement.js';
 import { validateFetchedSkill } from './validate-fetched-skill.js';
 import { removeSkillFolder, stageAndSwap } from './write-skill-folders.js';
 
@@ -111,6 +112,11 @@ interface Context {
   project: string;
   limits: SkillSizeLimits;
   options: InstallerOptions;
+}
+
+/** Whether `name` names one folder inside the folder it is joined to: no separator, not `.` or `..`, no NUL. */
+function isOneFolderName(name: string): boolean {
+  return name !== '' && name !== '.' && name !== '..' && !/[/\\\0]/.test(name);
 }
 
 function contextOf(options: InstallerOptions): Context {
@@ -221,6 +227,7 @@ async function writeInstall(
   change: (lock: SkillsLock) => SkillsLock = (lock) => lock,
 ): Promise<InstalledSkill[]> {
   return locked(context, async () => {
+    await refuseLinkOutOfProject(context.project, context.target, 'nothing was installed');
     const before = (await readSkillsLock(context.lockFile)) ?? emptySkillsLock();
     const prepared: {
       item: InstallItem;
@@ -437,6 +444,7 @@ export async function removeSkill(name: string, options: InstallerOptions): Prom
   if (name === '' || name === '.' || name === '..' || /[/\\]/.test(name) || name.includes('\0'))
     throw new SkillInstallError(`cannot remove ${JSON.stringify(name)}: give a skill name, not a path`);
   return locked(context, async () => {
+    await refuseLinkOutOfProject(context.project, context.target, 'nothing was removed');
     const lock = await readSkillsLock(context.lockFile);
     const key = lock === undefined ? undefined : lock.skills[name] !== undefined ? name : keyOfFolder(lock, name);
     const folder = key === undefined ? name : skillsCliFolderName(key);
@@ -468,12 +476,20 @@ export async function verifyInstalled(
   options: Omit<InstallerOptions, 'registry'> & { registry?: SourceRegistry },
 ): Promise<VerifyReport> {
   const context = contextOf(options as InstallerOptions);
+  await refuseLinkOutOfProject(context.project, context.target, 'nothing was verified');
   const lock = await readLockOrFail(context);
   const skills: { name: string; differences: string[] }[] = [];
   for (const name of Object.keys(lock.skills).sort()) {
     const entry = lock.skills[name] as SkillsLockEntry;
-    // A key that is exactly the folder name of another key's sanitised form owns that folder.
-    const folder = lock.skills[skillsCliFolderName(name)] === undefined ? skillsCliFolderName(name) : name;
+    // A key that is exactly the folder name of another key's sanitised form owns that folder, and
+    // this key is then looked for under its own name, which must be one folder name: a key such as
+    // `../../../x` beside `x` would lead verify to walk and hash a folder outside the project.
+    const sanitised = skillsCliFolderName(name);
+    const folder = lock.skills[sanitised] === undefined || sanitised === name ? sanitised : name;
+    if (folder !== sanitised && !isOneFolderName(folder))
+      throw new SkillInstallError(
+        `${context.lockFile}: the key ${JSON.stringify(name)} is not one folder name (it holds a separator or is a dot name), and the folder its name gives, ${JSON.stringify(sanitised)}, belongs to the key ${JSON.stringify(sanitised)}; fix or remove that entry; nothing was verified`,
+      );
     const path = join(context.target, folder);
     skills.push({
       name,
