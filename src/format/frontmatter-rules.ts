@@ -60,6 +60,16 @@ function unexpectedFieldProblems(frontmatter: Record<string, unknown>, alsoAllow
   return [`Unexpected fields in frontmatter: ${extra.sort().join(', ')}. Only [${allowed}] are allowed.`];
 }
 
+/**
+ * The specification's rules for a skill name (length, lowercase, letters, digits and single inner
+ * hyphens), with the reference validator's messages; empty when the name keeps them. The name is
+ * NFKC-normalised first, as the validator does, so a caller that must not accept a spelling NFKC
+ * changes checks that separately.
+ */
+export function skillNameRuleProblems(name: string): string[] {
+  return nameProblems(name);
+}
+
 function nameProblems(value: unknown, folderName?: string): string[] {
   if (!isNonEmptyString(value)) return ["Field 'name' must be a non-empty string"];
   const name = normalizeSkillName(value);

@@ -115,6 +115,32 @@ describe.runIf(process.platform === 'linux' && sandboxWorks)('chat: /attach and 
     expect(await treeFingerprint(target)).toBe(before);
   });
 
+  it('refuses an output folder that a committed link leads out of the project', async () => {
+    const target = await freshOutside();
+    const before = await treeFingerprint(target);
+    const project = path.join(fixture.root, 'cloned-repo');
+    await mkdir(project, { recursive: true });
+    // The repository the user cloned commits `skillbox-output` as a link to a folder elsewhere.
+    await symlink(target, path.join(project, 'skillbox-output'));
+    const workspace = await workspaceOf('committed-link');
+    await fixture.exec({ command: 'echo fine > $OUTPUT_DIR/ok.txt', output_files: [] }, 'committed-link', {
+      appName: 'skillbox-chat',
+      userId: 'tester',
+    });
+    await expect(
+      saveOutputFiles({ workspace, names: ['out/ok.txt'], outputDir: path.join(project, 'skillbox-output'), project }),
+    ).rejects.toThrow(/skillbox-output leads outside the project .* through a link; nothing was saved/);
+    expect(await treeFingerprint(target)).toBe(before);
+    // An output folder inside the project that is a real folder saves as before.
+    const saved = await saveOutputFiles({
+      workspace,
+      names: ['out/ok.txt'],
+      outputDir: path.join(project, 'results'),
+      project,
+    });
+    expect(saved.saved).toEqual([path.join(project, 'results', 'ok.txt')]);
+  });
+
   it('never copies a host file a command linked in place of an output, nor writes through links in the output folder', async () => {
     const target = await freshOutside();
     const secret = path.join(target, 'target.txt');

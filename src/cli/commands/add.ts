@@ -33,7 +33,8 @@ Options:
   --link-mode M  symlink (default; a copy where links cannot be made) or copy
 ${targetOptionsUsage}
   --yes          accept the scan without asking (needed when standard input is not a terminal)
-  --deny-scripts refuse any skill that ships scripts, executables or binaries
+  --deny-scripts install only skills whose files are all of an inert type (Markdown, plain text and
+                 data that are not code, images); refuse scripts, executables, binaries and the rest
 ${gitTransportUsage}
 
 Exit status: 0 installed, 1 refused or failed (nothing is written then), 2 on bad usage.

@@ -109,7 +109,8 @@ export function createChatControls(options: {
     async saveOutputs(names, outputDir) {
       let result: Awaited<ReturnType<typeof saveOutputFiles>>;
       try {
-        result = await saveOutputFiles({ workspace: await workspace(), names, outputDir });
+        // The working folder is the project: a `skillbox-output` committed as a link leading out is refused.
+        result = await saveOutputFiles({ workspace: await workspace(), names, outputDir, project: options.cwd });
       } catch (error) {
         return `  ! output files not saved to ${outputDir}: ${(error as Error).message}\n`;
       }

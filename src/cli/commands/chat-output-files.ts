@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { lstat, mkdir, realpath, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { linkOutOfProject } from '../../hub/install/project-confinement.js';
 import type { Workspace } from '../../workspace/workspace.js';
 import { workspaceFolders } from '../../workspace/workspace-paths.js';
 
@@ -52,12 +53,24 @@ export async function saveOutputFiles(options: {
   workspace: Workspace;
   names: readonly string[];
   outputDir: string;
+  /**
+   * The folder the output folder may not leave through a link (the chat's working folder): a
+   * `skillbox-output` a repository committed as a link to a folder elsewhere is refused.
+   */
+  project?: string;
   maxBytes?: number;
 }): Promise<SavedOutputs> {
   const maxBytes = options.maxBytes ?? maxSavedOutputBytes;
   const result: SavedOutputs = { saved: [], problems: [] };
   const names = [...new Set(options.names)];
   if (names.length === 0) return result;
+  if (options.project !== undefined) {
+    const leadsTo = await linkOutOfProject(options.project, options.outputDir);
+    if (leadsTo !== undefined)
+      throw new Error(
+        `${options.outputDir} leads outside the project ${options.project} (to ${leadsTo}) through a link; nothing was saved (give --output-dir to save elsewhere)`,
+      );
+  }
   await mkdir(options.outputDir, { recursive: true });
   const root = await realpath(options.outputDir);
   for (const name of names) {

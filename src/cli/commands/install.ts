@@ -14,7 +14,8 @@ Options:
                  was added: the scan is printed and nothing is asked (no --yes needed in CI)
 ${targetOptionsUsage}
   --yes          accept the scan without asking
-  --deny-scripts refuse any skill that ships scripts, executables or binaries
+  --deny-scripts install only skills whose files are all of an inert type (Markdown, plain text and
+                 data that are not code, images); refuse scripts, executables, binaries and the rest
 ${gitTransportUsage}
 
 Exit status: 0 installed, 1 refused or failed, 2 on bad usage.

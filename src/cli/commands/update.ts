@@ -11,7 +11,8 @@ reinstalls those whose content changed, after the same checks and scan as add.
 Options:
 ${targetOptionsUsage}
   --yes          accept the scan without asking
-  --deny-scripts refuse any skill that ships scripts, executables or binaries
+  --deny-scripts install only skills whose files are all of an inert type (Markdown, plain text and
+                 data that are not code, images); refuse scripts, executables, binaries and the rest
 ${gitTransportUsage}
 
 Exit status: 0 (also when everything was up to date), 1 refused or failed, 2 on bad usage.

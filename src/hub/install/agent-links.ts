@@ -4,9 +4,10 @@
 // (a file, a folder, a link pointing elsewhere) is never followed, replaced or deleted.
 import { randomBytes } from 'node:crypto';
 import { cp, lstat, mkdir, readlink, realpath, rename, rm, symlink } from 'node:fs/promises';
-import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { agentSkillFolders, linkableAgents } from './agent-skill-folders.js';
 import { SkillInstallError } from './install-errors.js';
+import { isInside, realPathAllowingMissing } from './project-confinement.js';
 
 /** How a skill appears in an agent's folder: a relative symbolic link, or a copy where links cannot be made. */
 export type AgentLinkMode = 'symlink' | 'copy';
@@ -27,31 +28,6 @@ export function checkAgentNames(agents: readonly string[]): void {
     throw new SkillInstallError(
       `unknown agent ${unknown.map((agent) => JSON.stringify(agent)).join(', ')} for --link; known agents (the skills CLI's names): ${linkableAgents().join(', ')}`,
     );
-}
-
-function isInside(folder: string, path: string): boolean {
-  const inside = relative(folder, path);
-  return inside === '' || (!inside.startsWith(`..${sep}`) && inside !== '..' && !isAbsolute(inside));
-}
-
-async function exists(path: string): Promise<boolean> {
-  return lstat(path).then(
-    () => true,
-    () => false,
-  );
-}
-
-/** The real path of `path`, following links in the part that exists; the missing rest is appended as written. */
-async function realPathAllowingMissing(path: string): Promise<string> {
-  let existing = path;
-  const missing: string[] = [];
-  while (!(await exists(existing))) {
-    const parent = dirname(existing);
-    if (parent === existing) break;
-    missing.unshift(basename(existing));
-    existing = parent;
-  }
-  return join(await realpath(existing), ...missing);
 }
 
 /**

@@ -12,7 +12,7 @@ import {
   skillsLockFileFor,
   writeSkillsLock,
 } from '../../repository/skills-lock-file.js';
-import { runnableFindingKinds, type SkillScanReport } from '../scan/scan-finding.js';
+import { deniedByDenyScripts, type SkillScanReport } from '../scan/scan-finding.js';
 import { scanSkill } from '../scan/scan-skill.js';
 import { defaultSkillSizeLimits, type SkillSizeLimits } from '../skill-size-limits.js';
 import type { FetchedSkill, ResolvedSource } from '../skill-source.js';
@@ -30,6 +30,7 @@ import {
 } from './agent-links.js';
 import { SkillInstallError } from './install-errors.js';
 import { lockEntryFor, matchesEntry, referenceOf } from './lock-entry.js';
+import { refuseLinkOutOfProject } from './project-confinement.js';
 import { validateFetchedSkill } from './validate-fetched-skill.js';
 import { removeSkillFolder, stageAndSwap } from './write-skill-folders.js';
 
@@ -119,6 +120,11 @@ interface Context {
   options: InstallerOptions;
 }
 
+/** Whether `name` names one folder inside the folder it is joined to: no separator, not `.` or `..`, no NUL. */
+function isOneFolderName(name: string): boolean {
+  return name !== '' && name !== '.' && name !== '..' && !/[/\\\0]/.test(name);
+}
+
 function contextOf(options: InstallerOptions): Context {
   const cwd = options.cwd ?? process.cwd();
   const target = resolve(cwd, options.target ?? join('.agents', 'skills'));
@@ -190,14 +196,16 @@ async function reviewSkills(
     ),
   );
   if (context.options.denyScripts === true) {
-    const runnable = reports.flatMap((scan) =>
-      scan.findings
-        .filter((finding) => runnableFindingKinds.has(finding.kind))
-        .map((finding) => `${scan.skill}/${finding.path}`),
-    );
-    if (runnable.length > 0)
+    // One line per file (its first such finding): a script that is also executable is one file.
+    const denied = new Map<string, string>();
+    for (const scan of reports)
+      for (const finding of scan.findings) {
+        const file = `${scan.skill}/${finding.path}`;
+        if (deniedByDenyScripts.has(finding.kind) && !denied.has(file)) denied.set(file, finding.detail);
+      }
+    if (denied.size > 0)
       throw new SkillInstallError(
-        `refused by --deny-scripts: ${[...new Set(runnable)].join(', ')} can run; nothing was installed`,
+        `refused by --deny-scripts: ${[...denied].map(([file, detail]) => `${file} (${detail})`).join(', ')}; only inert files (Markdown, plain text and data that are not code, images) may be installed with it; nothing was installed`,
       );
   }
   if (context.options.review !== undefined && !(await context.options.review(reports, { asLocked })))
@@ -229,6 +237,7 @@ async function writeInstall(
   change: (lock: SkillsLock) => SkillsLock = (lock) => lock,
 ): Promise<InstalledSkill[]> {
   return locked(context, async () => {
+    await refuseLinkOutOfProject(context.project, context.target, 'nothing was installed');
     const before = (await readSkillsLock(context.lockFile)) ?? emptySkillsLock();
     const prepared: {
       item: InstallItem;
@@ -446,6 +455,7 @@ export async function removeSkill(name: string, options: InstallerOptions): Prom
   if (name === '' || name === '.' || name === '..' || /[/\\]/.test(name) || name.includes('\0'))
     throw new SkillInstallError(`cannot remove ${JSON.stringify(name)}: give a skill name, not a path`);
   return locked(context, async () => {
+    await refuseLinkOutOfProject(context.project, context.target, 'nothing was removed');
     const lock = await readSkillsLock(context.lockFile);
     const key = lock === undefined ? undefined : lock.skills[name] !== undefined ? name : keyOfFolder(lock, name);
     const folder = key === undefined ? name : skillsCliFolderName(key);
@@ -481,6 +491,7 @@ export async function verifyInstalled(
   options: Omit<InstallerOptions, 'registry'> & { registry?: SourceRegistry },
 ): Promise<VerifyReport> {
   const context = contextOf(options as InstallerOptions);
+  await refuseLinkOutOfProject(context.project, context.target, 'nothing was verified');
   const lock = await readLockOrFail(context);
   // Without --to, a project lock's skills are looked for where any agent installs them (the
   // `skills` CLI's `-a claude-code` puts them in .claude/skills), the rule `list --locked` follows.
@@ -492,8 +503,15 @@ export async function verifyInstalled(
   const skills: { name: string; differences: string[] }[] = [];
   for (const name of Object.keys(lock.skills).sort()) {
     const entry = lock.skills[name] as SkillsLockEntry;
-    // A key that is exactly the folder name of another key's sanitised form owns that folder.
-    const folder = lock.skills[skillsCliFolderName(name)] === undefined ? skillsCliFolderName(name) : name;
+    // A key that is exactly the folder name of another key's sanitised form owns that folder, and
+    // this key is then looked for under its own name, which must be one folder name: a key such as
+    // `../../../x` beside `x` would lead verify to walk and hash a folder outside the project.
+    const sanitised = skillsCliFolderName(name);
+    const folder = lock.skills[sanitised] === undefined || sanitised === name ? sanitised : name;
+    if (folder !== sanitised && !isOneFolderName(folder))
+      throw new SkillInstallError(
+        `${context.lockFile}: the key ${JSON.stringify(name)} is not one folder name (it holds a separator or is a dot name), and the folder its name gives, ${JSON.stringify(sanitised)}, belongs to the key ${JSON.stringify(sanitised)}; fix or remove that entry; nothing was verified`,
+      );
     let where = context.target;
     for (const candidate of candidates)
       if (await isDirectory(join(candidate, folder))) {

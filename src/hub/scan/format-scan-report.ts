@@ -7,6 +7,7 @@ const kindLabels: Record<ScanFindingKind, string> = {
   'hidden-file': 'hidden',
   link: 'link',
   'special-file': 'special file',
+  'unknown-type': 'unknown type',
   'large-file': 'large file',
   'allowed-tools': 'allowed-tools',
   network: 'network',

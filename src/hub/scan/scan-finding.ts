@@ -6,6 +6,7 @@ export type ScanFindingKind =
   | 'hidden-file'
   | 'link'
   | 'special-file'
+  | 'unknown-type'
   | 'large-file'
   | 'allowed-tools'
   | 'network'
@@ -32,5 +33,13 @@ export interface SkillScanReport {
   readonly findings: readonly ScanFinding[];
 }
 
-/** Kinds that mean the skill ships something that can run (what `--deny-scripts` refuses). */
-export const runnableFindingKinds: ReadonlySet<ScanFindingKind> = new Set(['executable', 'script', 'binary']);
+/**
+ * Kinds `--deny-scripts` refuses: something that can run (a script, an executable, a binary), and
+ * a file of a type not on the inert list, which may run in a way nobody listed.
+ */
+export const deniedByDenyScripts: ReadonlySet<ScanFindingKind> = new Set([
+  'executable',
+  'script',
+  'binary',
+  'unknown-type',
+]);

@@ -74,6 +74,7 @@ describe('scanSkill', () => {
       ['binary', 'bin/tool'],
       ['executable', 'bin/tool'],
       ['hidden-file', '.env'],
+      ['unknown-type', '.env'],
       ['link', 'docs/x.md'],
       ['special-file', 'pipe'],
       ['large-file', 'data.csv'],
@@ -117,6 +118,21 @@ describe('scanSkill', () => {
   it('does not flag a leading byte-order mark or emoji joiners', () => {
     expect(
       kinds([text('SKILL.md', `\uFEFF${skillMd()}`), text('docs/e.md', 'family: 👨\u200D👩\u200D👧 ❤\uFE0F\n')]),
+    ).toEqual([]);
+  });
+
+  it('does not take prose or data for code, nor a mention of a file for a command that runs it', () => {
+    expect(
+      kinds([
+        text('SKILL.md', skillMd('', 'The source docs/guide.md explains the steps; see also notes.txt.')),
+        text('docs/guide.md', '# Guide\n\n```python\nimport os\nprint(os.getcwd())\n```\n'),
+        text(
+          'notes.txt',
+          'Import the figures first.\nThen define the totals (net and gross).\nFinally, print(the report).\n',
+        ),
+        text('data/config.yaml', 'steps:\n  - run: report\n  - export: csv\n'),
+        text('README', 'A skill for reports.\n'),
+      ]),
     ).toEqual([]);
   });
 

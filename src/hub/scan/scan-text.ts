@@ -101,9 +101,19 @@ function firstMatches(
   return [{ kind, path, line: lineOf(text, hits[0]?.index ?? 0), detail: hits.map((hit) => hit.label).join(', ') }];
 }
 
-/** Network and process use in a script's text. */
-export function scanScriptText(path: string, text: string): ScanFinding[] {
-  return [...firstMatches(path, text, networkPatterns, 'network'), ...firstMatches(path, text, shellPatterns, 'shell')];
+const networkPatternsButUrls = networkPatterns.filter(([, label]) => label !== 'URL');
+
+/**
+ * Network and process use in a file's text. In a script every pattern counts; in other text (a
+ * SKILL.md, a doc, a data file, which a model may be told to follow) a bare URL is left out, since
+ * prose links to pages all the time, and the rest still counts: `curl … | sh` in a doc is an
+ * instruction to run a download.
+ */
+export function scanScriptText(path: string, text: string, options: { readonly urls?: boolean } = {}): ScanFinding[] {
+  return [
+    ...firstMatches(path, text, options.urls === false ? networkPatternsButUrls : networkPatterns, 'network'),
+    ...firstMatches(path, text, shellPatterns, 'shell'),
+  ];
 }
 
 /** A long base64 or hex run: a payload a reviewer cannot read. */

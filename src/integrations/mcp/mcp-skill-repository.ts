@@ -1,10 +1,14 @@
 import { isDeepStrictEqual } from 'node:util';
 import { ResourceListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { OptionProblems } from '../../config/option-problems.js';
+import { escapeUnsafeCharacters } from '../../format/escape-unsafe-characters.js';
 import { modelInvocableFromFrontmatter } from '../../format/model-invocation.js';
 import { parseSkillMarkdown } from '../../format/parse-skill.js';
 import { compareNames } from '../../repository/compare-names.js';
 import { isDocumentPath } from '../../repository/document-files.js';
 import { SkillNotFoundError } from '../../repository/errors.js';
+import { lookalikeKey } from '../../repository/skill-name-lookalikes.js';
+import { untrustedSkillNameProblem } from '../../repository/skill-name-safety.js';
 import type { RepositoryReport, Skill, SkillRepository, SkillSummary, SkippedSkill } from '../../repository/types.js';
 import { McpSkillServerError, McpSkillVerificationError } from './errors.js';
 import {
@@ -26,6 +30,40 @@ export interface McpSkillRepositoryOptions {
    * of them is qualified as `label:name` too, so it never hides, or hides behind, a local skill.
    */
   namesTaken?: readonly string[];
+  /**
+   * The most skills taken from one server (default 1,000); a server listing more has the rest left
+   * out, with a warning in `report()`. Every listed skill is a catalog line in every request.
+   */
+  maxSkillsPerServer?: number;
+  /**
+   * The most bytes of `skills/list` entries (as JSON) taken from one server, all pages together
+   * (default 8 MiB); the entries past it are left out, with a warning in `report()`.
+   */
+  maxListingBytesPerServer?: number;
+}
+
+/** Default of `McpSkillRepositoryOptions.maxSkillsPerServer`. */
+const defaultMaxSkillsPerServer = 1_000;
+/** Default of `McpSkillRepositoryOptions.maxListingBytesPerServer`. */
+const defaultMaxListingBytesPerServer = 8 * 1024 * 1024;
+
+interface ListingLimits {
+  skills: number;
+  bytes: number;
+}
+
+function listingLimitsOf(options: McpSkillRepositoryOptions): ListingLimits {
+  const problems = new OptionProblems('McpSkillRepository.connect');
+  const limit = (option: 'maxSkillsPerServer' | 'maxListingBytesPerServer', fallback: number): number => {
+    const value = options[option] ?? fallback;
+    if (Number.isSafeInteger(value) && value > 0) return value;
+    problems.add(option, `must be a positive integer; got ${JSON.stringify(value)}`);
+    return fallback;
+  };
+  const skills = limit('maxSkillsPerServer', defaultMaxSkillsPerServer);
+  const bytes = limit('maxListingBytesPerServer', defaultMaxListingBytesPerServer);
+  problems.throwIfAny();
+  return { skills, bytes };
 }
 
 /** A skill name two origins both use, and the names each is offered under instead. */
@@ -96,8 +134,13 @@ function readEntry(
   if (frontmatter.name !== listedName)
     return {
       uri,
-      problem: `frontmatter name ${JSON.stringify(frontmatter.name)} is not the last segment of its uri ("${listedName}")`,
+      problem: escapeUnsafeCharacters(
+        `frontmatter name ${JSON.stringify(frontmatter.name)} is not the last segment of its uri ("${listedName}")`,
+      ),
     };
+  const nameProblem = untrustedSkillNameProblem(listedName);
+  if (nameProblem !== undefined)
+    return { uri, problem: escapeUnsafeCharacters(`its name "${listedName}" ${nameProblem}`) };
   if (typeof frontmatter.description !== 'string' || frontmatter.description.trim() === '')
     return { uri, problem: 'frontmatter has no description' };
   if (resources.length > maxFilesPerSkill)
@@ -154,23 +197,31 @@ function firstDifference(left: Record<string, unknown>, right: Record<string, un
 export class McpSkillRepository implements SkillRepository {
   readonly #connections: McpSkillConnection[];
   readonly #namesTaken: ReadonlySet<string>;
+  /** The taken names by what they look like, to refuse a server's twin of one. */
+  readonly #takenLookalikes: ReadonlyMap<string, string>;
+  readonly #limits: ListingLimits;
   #skills = new Map<string, ListedSkill>();
   #skipped: SkippedSkill[] = [];
   #collisions: McpSkillNameCollision[] = [];
   #warnings: string[] = [];
+  /** Warnings of the last listing (a server over its caps), replaced by each listing. */
+  #listingWarnings: string[] = [];
   #generation = 0;
   #refreshing: Promise<void> | undefined;
   readonly #verifiedBytes = new Map<string, Buffer>();
 
-  private constructor(connections: McpSkillConnection[], namesTaken: readonly string[]) {
+  private constructor(connections: McpSkillConnection[], namesTaken: readonly string[], limits: ListingLimits) {
     this.#connections = connections;
     this.#namesTaken = new Set(namesTaken);
+    this.#takenLookalikes = new Map(namesTaken.map((name) => [lookalikeKey(name), name]));
+    this.#limits = limits;
   }
 
   /** Connects to every server, checks each declared the extension, and lists their skills. */
   static async connect(options: McpSkillRepositoryOptions): Promise<McpSkillRepository> {
     if (!Array.isArray(options?.servers) || options.servers.length === 0)
       throw new McpSkillServerError('(none)', 'McpSkillRepository needs at least one server in options.servers');
+    const limits = listingLimitsOf(options);
     const labels = options.servers.map((server, index) => server.label ?? defaultServerLabel(server, index));
     // Two servers under one label would make `label:name` ambiguous; number the later ones.
     const seen = new Map<string, number>();
@@ -188,7 +239,7 @@ export class McpSkillRepository implements SkillRepository {
       await Promise.all(connections.map((connection) => connection.client.close()));
       throw (failure as PromiseRejectedResult).reason;
     }
-    const repository = new McpSkillRepository(connections, options.namesTaken ?? []);
+    const repository = new McpSkillRepository(connections, options.namesTaken ?? [], limits);
     try {
       await repository.refresh();
     } catch (error) {
@@ -291,6 +342,7 @@ export class McpSkillRepository implements SkillRepository {
           (collision) =>
             `skill name "${collision.name}" is used by more than one origin; offered as ${collision.qualified.map((name) => `"${name}"`).join(', ')}`,
         ),
+        ...this.#listingWarnings,
         ...this.#warnings,
       ],
     };
@@ -368,33 +420,60 @@ export class McpSkillRepository implements SkillRepository {
   async #relist(): Promise<void> {
     const listings = await Promise.all(this.#connections.map((connection) => this.#listServer(connection)));
     const skipped: SkippedSkill[] = [];
+    const skip = (skill: { connection: McpSkillConnection; uri: string }, reason: string) =>
+      skipped.push({ path: `mcp:${skill.connection.label} ${escapeUnsafeCharacters(skill.uri)}`, reason });
     const found: Array<Omit<ListedSkill, 'name'>> = [];
     for (const listing of listings) {
       for (const item of listing.entries) {
-        if ('problem' in item)
-          skipped.push({ path: `mcp:${listing.connection.label} ${item.uri}`, reason: item.problem });
+        if ('problem' in item) skip({ connection: listing.connection, uri: item.uri }, item.problem);
         else found.push(item);
       }
     }
-    const byName = new Map<string, Array<Omit<ListedSkill, 'name'>>>();
-    for (const skill of found) byName.set(skill.listedName, [...(byName.get(skill.listedName) ?? []), skill]);
+    // Grouped by what a name looks like, so twins (`ace` and a Cyrillic `асе`) from two servers are
+    // qualified as one name is, and neither passes for the other.
+    const byLook = new Map<string, Array<Omit<ListedSkill, 'name'>>>();
+    for (const skill of found) {
+      const look = lookalikeKey(skill.listedName);
+      const twin = this.#takenLookalikes.get(look);
+      if (twin !== undefined && twin !== skill.listedName) {
+        skip(
+          skill,
+          escapeUnsafeCharacters(`its name "${skill.listedName}" looks like "${twin}", which another origin uses`),
+        );
+        continue;
+      }
+      byLook.set(look, [...(byLook.get(look) ?? []), skill]);
+    }
     const skills = new Map<string, ListedSkill>();
+    // A name is given to one skill only: a later one that would get it is refused, never put in its place.
+    const offer = (skill: Omit<ListedSkill, 'name'>, name: string): boolean => {
+      if (skills.has(name) || (name !== skill.listedName && this.#namesTaken.has(name))) {
+        skip(skill, escapeUnsafeCharacters(`it would be offered as "${name}", which another skill already has`));
+        return false;
+      }
+      skills.set(name, { ...skill, name });
+      return true;
+    };
     const collisions: McpSkillNameCollision[] = [];
-    for (const [name, group] of byName) {
-      if (group.length === 1 && !this.#namesTaken.has(name)) {
-        skills.set(name, { ...(group[0] as Omit<ListedSkill, 'name'>), name });
+    for (const group of byLook.values()) {
+      const first = group[0] as Omit<ListedSkill, 'name'>;
+      if (group.length === 1 && !this.#namesTaken.has(first.listedName)) {
+        offer(first, first.listedName);
         continue;
       }
       const perServer = new Map<string, number>();
       for (const skill of group)
         perServer.set(skill.connection.label, (perServer.get(skill.connection.label) ?? 0) + 1);
-      const qualified = group.map((skill) => {
+      const qualified: string[] = [];
+      for (const skill of group) {
         const label = skill.connection.label;
         const qualifiedName =
-          (perServer.get(label) ?? 0) > 1 ? `${label}:${skill.skillPath.replaceAll('/', '.')}` : `${label}:${name}`;
-        skills.set(qualifiedName, { ...skill, name: qualifiedName });
-        return qualifiedName;
-      });
+          (perServer.get(label) ?? 0) > 1
+            ? `${label}:${skill.skillPath.replaceAll('/', '.')}`
+            : `${label}:${skill.listedName}`;
+        if (offer(skill, qualifiedName)) qualified.push(qualifiedName);
+      }
+      const name = group.map((skill) => skill.listedName).sort(compareNames)[0] as string;
       collisions.push({ name, qualified });
     }
     const sorted = new Map([...skills.entries()].sort(([left], [right]) => compareNames(left, right)));
@@ -407,14 +486,19 @@ export class McpSkillRepository implements SkillRepository {
     this.#skills = sorted;
     this.#skipped = skipped;
     this.#collisions = collisions.sort((left, right) => compareNames(left.name, right.name));
+    this.#listingWarnings = listings.flatMap((listing) => (listing.warning === undefined ? [] : [listing.warning]));
     if (before !== after) this.#generation += 1;
   }
 
   async #listServer(connection: McpSkillConnection): Promise<{
     connection: McpSkillConnection;
     entries: Array<Omit<ListedSkill, 'name'> | { uri: string; problem: string }>;
+    /** Set when the server listed more than its caps allow; the entries stop there. */
+    warning?: string;
   }> {
     const entries: Array<Omit<ListedSkill, 'name'> | { uri: string; problem: string }> = [];
+    const limits = this.#limits;
+    let bytes = 0;
     const cursors = new Set<string>();
     let cursor: string | undefined;
     for (let page = 0; page < maxPages; page += 1) {
@@ -429,7 +513,23 @@ export class McpSkillRepository implements SkillRepository {
           cause: error,
         });
       }
-      for (const raw of result.skills) entries.push(readEntry(connection, raw));
+      for (const raw of result.skills) {
+        // Every entry counts, refused ones too: a server's listing is what the host holds and reads.
+        if (entries.length >= limits.skills)
+          return {
+            connection,
+            entries,
+            warning: `MCP server "${connection.label}" lists more than ${limits.skills} skills (maxSkillsPerServer); the rest are not offered`,
+          };
+        bytes += Buffer.byteLength(JSON.stringify(raw) ?? '');
+        if (bytes > limits.bytes)
+          return {
+            connection,
+            entries,
+            warning: `MCP server "${connection.label}" lists more than ${limits.bytes} bytes of skills (maxListingBytesPerServer); the rest are not offered`,
+          };
+        entries.push(readEntry(connection, raw));
+      }
       cursor = result.nextCursor;
       if (cursor === undefined) return { connection, entries };
       // A server that hands back a cursor it gave before would be listed forever.

@@ -101,10 +101,12 @@ export class SqliteSessionStore implements SessionStore {
       ),
       insertEvent: database.prepare('INSERT INTO session_events (session, version, event) VALUES (?, ?, ?)'),
       updateSession: database.prepare('UPDATE sessions SET version = ?, state = ?, updated_at = ? WHERE id = ?'),
-      // A rowid can be reused after a delete, so the known state itself is compared too: if it is
-      // still what is stored, at the same version, merging onto it is what a fresh read would do.
+      // A rowid is reused after a delete (another user's new session may take it), so the row must
+      // still carry this session's key; and a session deleted and made again under the same key may
+      // sit in the same slot, so the known state is compared too: if it is still what is stored, at
+      // the same version, merging onto it is what a fresh read would do.
       updateKnownSession: database.prepare(
-        'UPDATE sessions SET version = ?, state = ?, updated_at = ? WHERE id = ? AND version = ? AND state = ?',
+        'UPDATE sessions SET version = ?, state = ?, updated_at = ? WHERE id = ? AND app_name = ? AND user_id = ? AND session_id = ? AND version = ? AND state = ?',
       ),
       listSessions: database.prepare<[string, string], SqlSessionRow>(
         'SELECT * FROM sessions WHERE app_name = ? AND user_id = ? ORDER BY updated_at DESC, session_id ASC',
@@ -131,6 +133,9 @@ export class SqliteSessionStore implements SessionStore {
               stateText,
               Date.now(),
               known.id,
+              normalized.appName,
+              normalized.userId,
+              normalized.sessionId,
               expectedVersion,
               known.stateText,
             ).changes === 1

@@ -509,6 +509,40 @@ export function describeSessionStoreConformance(
       expect((await second.getSession(other))?.state).toEqual({ by: 'second', x: '1' });
     });
 
+    it("never lands a stale append in another user's session made after a delete", async () => {
+      // Alice's store remembers her session (version 0, empty state); another process deletes it and
+      // Bob's new session, also at version 0 and empty, may take the same row slot. Alice's stale
+      // append must fail as for a missing session, not be written into Bob's.
+      const alice: SessionKey = { userId: 'alice', sessionId: 'chat' };
+      const bob: SessionKey = { userId: 'bob', sessionId: 'chat' };
+      const first = await open();
+      const second = await open();
+      await first.createSession(alice);
+      await first.getSession(alice);
+      expect(await second.deleteSession(alice)).toBe(true);
+      await second.createSession(bob);
+      await expect(
+        first.appendEvents(alice, [message('for alice', { stateDelta: { owner: 'alice' } })], { expectedVersion: 0 }),
+      ).rejects.toBeInstanceOf(SessionNotFoundError);
+      expect(await second.getSession(bob)).toMatchObject({ version: 0, state: {}, events: [] });
+      expect(await first.getSession(bob)).toMatchObject({ version: 0, state: {}, events: [] });
+      expect(await first.getSession(alice)).toBeUndefined();
+
+      // The same after a turn, with the state Bob starts from equal to the one Alice's store knows.
+      await second.createSession(alice, { state: { plan: 'free' } });
+      await first.appendEvents(alice, [message('one')], { expectedVersion: 0 });
+      expect(await second.deleteSession(alice)).toBe(true);
+      const carol: SessionKey = { appName: 'other-app', userId: 'carol', sessionId: 'chat' };
+      await second.createSession(carol, { state: { plan: 'free' } });
+      await second.appendEvents(carol, [message('carol one')], { expectedVersion: 0 });
+      await expect(first.appendEvents(alice, [message('for alice')], { expectedVersion: 1 })).rejects.toBeInstanceOf(
+        SessionNotFoundError,
+      );
+      expect((await first.getSession(carol))?.events.map((event) => event.content)).toEqual([
+        { role: 'user', content: 'carol one' },
+      ]);
+    });
+
     it('lets exactly one of two stores create the same session', async () => {
       const first = await open();
       const second = await open();
