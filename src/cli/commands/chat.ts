@@ -271,17 +271,18 @@ async function loadIntegration(io: CliIo): Promise<
 }
 
 /**
- * The SQLite session module, or undefined when better-sqlite3 is not installed. It stays an
- * optional peer (a native module that compiles on install would slow every library install), so
- * without it the chat keeps the conversation in memory and says so.
+ * The SQLite session module, or undefined when this runtime has no SQLite driver: better-sqlite3
+ * stays an optional peer (a native module that compiles on install would slow every library
+ * install), and Node before 22.13 has no built-in one. Without a driver the chat keeps the
+ * conversation in memory and says so.
  */
 async function loadSqlite(): Promise<SqliteModule | undefined> {
-  try {
-    return await import('../../sessions/sqlite/index.js');
-  } catch {
-    return undefined;
-  }
+  const sqlite = await import('../../sessions/sqlite/index.js');
+  return sqlite.availableSqliteDriver() === undefined ? undefined : sqlite;
 }
+
+const noSqliteHint =
+  'npm install better-sqlite3, or use Node 22.13 or later, whose built-in node:sqlite needs no install';
 
 async function run(args: string[], io: CliIo): Promise<number> {
   const options = parseChatArguments(args);
@@ -310,12 +311,12 @@ async function run(args: string[], io: CliIo): Promise<number> {
   if (sqlite === undefined) {
     if (options.db !== undefined || options.sessionId !== undefined) {
       io.stderr(
-        `skillbox chat: ${options.db !== undefined ? '--db' : '--session'} needs the optional package better-sqlite3 to keep sessions in a file (npm install better-sqlite3)\n`,
+        `skillbox chat: ${options.db !== undefined ? '--db' : '--session'} needs a SQLite driver to keep sessions in a file, and this runtime has none (${noSqliteHint})\n`,
       );
       return 2;
     }
     io.stderr(
-      'skillbox chat: better-sqlite3 is not installed, so this conversation is kept in memory only and cannot be resumed (npm install better-sqlite3 to keep sessions)\n',
+      `skillbox chat: no SQLite driver is available, so this conversation is kept in memory only and cannot be resumed (${noSqliteHint})\n`,
     );
     sessions = createMemorySessionStore();
   } else {

@@ -1,2 +1,3 @@
+export { availableSqliteDriver, type SqliteDriverName } from './sqlite-connection.js';
 export type { SqliteSessionStoreOptions } from './sqlite-session-store.js';
 export { openSqliteSessionStore, SqliteSessionStore, sqliteSchemaVersion } from './sqlite-session-store.js';

@@ -1,6 +1,5 @@
 import { existsSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import Database from 'better-sqlite3';
 import { OptionProblems } from '../../config/option-problems.js';
 import { type KnownSession, KnownSessionStates } from '../known-session-states.js';
 import {
@@ -38,6 +37,12 @@ import type {
 } from '../session-store.js';
 import type { SqlSessionRow } from '../sql-session-row.js';
 import { sessionOfSqlRow, summaryOfSqlRow } from '../sql-session-row.js';
+import {
+  openSqliteConnection,
+  type SqliteConnection,
+  type SqliteDriverName,
+  sqliteDriverNames,
+} from './sqlite-connection.js';
 
 /** Options of `openSqliteSessionStore`: the database file, its synchronous mode and busy timeout. */
 export interface SqliteSessionStoreOptions {
@@ -51,52 +56,45 @@ export interface SqliteSessionStoreOptions {
   synchronous?: 'full' | 'normal';
   /** How long a writer waits for another process's write lock before failing; default 5000 ms. */
   busyTimeoutMs?: number;
+  /**
+   * The SQLite driver. `auto` (default): `bun:sqlite` on Bun, `node:sqlite` on Deno, and on Node
+   * better-sqlite3 where it is installed, else the built-in `node:sqlite` (Node 22.13+). The file is
+   * the same whichever driver wrote it.
+   */
+  driver?: SqliteDriverName | 'auto';
 }
 
 /** Bumped when the tables change; a file written by a newer skillbox is refused, not guessed at. */
 export const sqliteSchemaVersion = 1;
 
 /**
- * Sessions in one SQLite file (WAL mode), the embedded default. better-sqlite3 is synchronous;
- * each call runs one short transaction and returns a settled promise. Appends take the write lock
- * first (`BEGIN IMMEDIATE`), so the version check and the write see the same data even with
- * several processes on one file.
+ * Sessions in one SQLite file (WAL mode), the embedded default, on whichever SQLite driver the
+ * runtime has (see `driver`). The drivers are synchronous; each call runs one short transaction and
+ * returns a settled promise. Appends take the write lock first (`BEGIN IMMEDIATE`), so the version
+ * check and the write see the same data even with several processes on one file.
  */
 export class SqliteSessionStore implements SessionStore {
   readonly path: string;
-  readonly #database: Database.Database;
+  /** The driver the file was opened with. */
+  readonly driver: SqliteDriverName;
+  readonly #database: SqliteConnection;
   readonly #statements;
   readonly #known = new KnownSessionStates();
-  /**
-   * Kept here rather than asked of the driver: `database.open` is a native accessor, and every
-   * call asks it before doing anything else.
-   */
+  /** Kept here rather than asked of the driver, which not every driver can answer. */
   #closed = false;
-  /** Made once: better-sqlite3 builds a transaction wrapper per call otherwise, a tenth of an append's time. */
-  readonly #append: Database.Transaction<
-    (
-      normalized: NormalizedSessionKey,
-      expectedVersion: number,
-      prepared: PreparedEvent[],
-      known: KnownSession | undefined,
-    ) => KnownSession
-  >;
-  /** One read transaction (the row and its events from one snapshot), made once for the same reason. */
-  readonly #read: Database.Transaction<
-    (normalized: NormalizedSessionKey, afterVersion: number, limit: number) => Session | undefined
-  >;
 
-  private constructor(path: string, database: Database.Database) {
+  private constructor(path: string, database: SqliteConnection) {
     this.path = path;
+    this.driver = database.driver;
     this.#database = database;
     this.#statements = {
       insertSession: database.prepare(
         'INSERT OR IGNORE INTO sessions (app_name, user_id, session_id, version, state, created_at, updated_at) VALUES (?, ?, ?, 0, ?, ?, ?)',
       ),
-      selectSession: database.prepare<[string, string, string], SqlSessionRow>(
+      selectSession: database.prepare<SqlSessionRow>(
         'SELECT * FROM sessions WHERE app_name = ? AND user_id = ? AND session_id = ?',
       ),
-      selectEvents: database.prepare<[number | string, number, number], { event: string }>(
+      selectEvents: database.prepare<{ event: string }>(
         'SELECT event FROM session_events WHERE session = ? AND version > ? ORDER BY version DESC LIMIT ?',
       ),
       insertEvent: database.prepare('INSERT INTO session_events (session, version, event) VALUES (?, ?, ?)'),
@@ -106,94 +104,95 @@ export class SqliteSessionStore implements SessionStore {
       // sit in the same slot, so the known state is compared too: if it is still what is stored, at
       // the same version, merging onto it is what a fresh read would do.
       updateKnownSession: database.prepare(
-        'UPDATE sessions SET version = ?, state = ?, updated_at = ? WHERE id = ? AND app_name = ? AND user_id = ? AND session_id = ? AND version = ? AND state = ?',
+        'UPDATE sessions SET version = ?, state = ?, updated_at = ? WHERE id = ? AND version = ? AND state = ? AND app_name = ? AND user_id = ? AND session_id = ?',
       ),
-      listSessions: database.prepare<[string, string], SqlSessionRow>(
+      listSessions: database.prepare<SqlSessionRow>(
         'SELECT * FROM sessions WHERE app_name = ? AND user_id = ? ORDER BY updated_at DESC, session_id ASC',
       ),
       deleteEvents: database.prepare('DELETE FROM session_events WHERE session = ?'),
       deleteSession: database.prepare('DELETE FROM sessions WHERE id = ?'),
+      integrityCheck: database.prepare<{ integrity_check: string }>('PRAGMA integrity_check'),
     };
+  }
+
+  #append(
+    normalized: NormalizedSessionKey,
+    expectedVersion: number,
+    prepared: PreparedEvent[],
+    known: KnownSession | undefined,
+  ): KnownSession {
     const statements = this.#statements;
-    this.#append = database.transaction(
-      (
-        normalized: NormalizedSessionKey,
-        expectedVersion: number,
-        prepared: PreparedEvent[],
-        known: KnownSession | undefined,
-      ): KnownSession => {
-        const version = expectedVersion + prepared.length;
-        if (known !== undefined && known.version === expectedVersion) {
-          const state = { ...known.state };
-          for (const { event } of prepared) applyStateDelta(state, event.stateDelta);
-          const stateText = JSON.stringify(state);
-          if (
-            statements.updateKnownSession.run(
-              version,
-              stateText,
-              Date.now(),
-              known.id,
-              normalized.appName,
-              normalized.userId,
-              normalized.sessionId,
-              expectedVersion,
-              known.stateText,
-            ).changes === 1
-          ) {
-            for (const { event, json } of prepared) statements.insertEvent.run(known.id, event.version, json);
-            return { id: known.id, version, state, stateText };
-          }
-        }
-        const row = statements.selectSession.get(normalized.appName, normalized.userId, normalized.sessionId);
-        if (row === undefined) throw new SessionNotFoundError(normalized);
-        if (row.version !== expectedVersion) throw new SessionConflictError(normalized, expectedVersion, row.version);
-        const state = JSON.parse(row.state) as Record<string, string>;
-        for (const { event, json } of prepared) {
-          statements.insertEvent.run(row.id, event.version, json);
-          applyStateDelta(state, event.stateDelta);
-        }
-        const stateText = JSON.stringify(state);
-        statements.updateSession.run(version, stateText, Date.now(), row.id);
-        return { id: row.id, version, state, stateText };
-      },
-    );
-    const known = this.#known;
-    this.#read = database.transaction(
-      (normalized: NormalizedSessionKey, afterVersion: number, limit: number): Session | undefined => {
-        const row = statements.selectSession.get(normalized.appName, normalized.userId, normalized.sessionId);
-        if (row === undefined) return undefined;
-        const rows = statements.selectEvents.all(row.id, afterVersion, limit);
-        // Newest first from the index; parsed into place oldest first, without a reversed copy.
-        const events = new Array<SessionEvent>(rows.length);
-        for (let index = 0; index < rows.length; index += 1)
-          events[rows.length - 1 - index] = JSON.parse(rows[index]!.event) as SessionEvent;
-        const state = JSON.parse(row.state) as Record<string, string>;
-        known.remember(KnownSessionStates.keyOf(normalized), {
-          id: row.id,
-          version: row.version,
-          state: { ...state },
-          stateText: row.state,
-        });
-        return sessionOfSqlRow(row, state, events);
-      },
-    );
+    const version = expectedVersion + prepared.length;
+    if (known !== undefined && known.version === expectedVersion) {
+      const state = { ...known.state };
+      for (const { event } of prepared) applyStateDelta(state, event.stateDelta);
+      const stateText = JSON.stringify(state);
+      if (
+        statements.updateKnownSession.run(
+          version,
+          stateText,
+          Date.now(),
+          known.id,
+          expectedVersion,
+          known.stateText,
+          normalized.appName,
+          normalized.userId,
+          normalized.sessionId,
+        ).changes === 1
+      ) {
+        for (const { event, json } of prepared) statements.insertEvent.run(known.id, event.version, json);
+        return { id: known.id, version, state, stateText };
+      }
+    }
+    const row = statements.selectSession.get(normalized.appName, normalized.userId, normalized.sessionId);
+    if (row === undefined) throw new SessionNotFoundError(normalized);
+    if (row.version !== expectedVersion) throw new SessionConflictError(normalized, expectedVersion, row.version);
+    const state = JSON.parse(row.state) as Record<string, string>;
+    for (const { event, json } of prepared) {
+      statements.insertEvent.run(row.id, event.version, json);
+      applyStateDelta(state, event.stateDelta);
+    }
+    const stateText = JSON.stringify(state);
+    statements.updateSession.run(version, stateText, Date.now(), row.id);
+    return { id: row.id, version, state, stateText };
+  }
+
+  /** The row and its events from one snapshot. */
+  #read(normalized: NormalizedSessionKey, afterVersion: number, limit: number): Session | undefined {
+    const statements = this.#statements;
+    const row = statements.selectSession.get(normalized.appName, normalized.userId, normalized.sessionId);
+    if (row === undefined) return undefined;
+    const rows = statements.selectEvents.all(row.id, afterVersion, limit);
+    // Newest first from the index; parsed into place oldest first, without a reversed copy.
+    const events = new Array<SessionEvent>(rows.length);
+    for (let index = 0; index < rows.length; index += 1)
+      events[rows.length - 1 - index] = JSON.parse(rows[index]!.event) as SessionEvent;
+    const state = JSON.parse(row.state) as Record<string, string>;
+    this.#known.remember(KnownSessionStates.keyOf(normalized), {
+      id: row.id,
+      version: row.version,
+      state: { ...state },
+      stateText: row.state,
+    });
+    return sessionOfSqlRow(row, state, events);
   }
 
   /** Opens (creating when needed) the file and its tables. */
   static open(options: SqliteSessionStoreOptions): SqliteSessionStore {
-    const { path, synchronous, busyTimeoutMs } = checkOptions(options);
-    let database: Database.Database;
+    const { path, synchronous, busyTimeoutMs, driver } = checkOptions(options);
+    let database: SqliteConnection;
     try {
-      database = new Database(path);
+      database = openSqliteConnection(path, driver);
     } catch (error) {
+      if (error instanceof SessionStoreSchemaError) throw error;
       throw new SessionStoreSchemaError(`cannot open the SQLite session store "${path}": ${(error as Error).message}`, {
         cause: error,
       });
     }
     try {
-      database.pragma(`busy_timeout = ${busyTimeoutMs}`);
-      database.pragma('journal_mode = WAL');
-      database.pragma(`synchronous = ${synchronous}`);
+      database.exec(`PRAGMA busy_timeout = ${busyTimeoutMs}`);
+      database.exec('PRAGMA journal_mode = WAL');
+      database.exec(`PRAGMA synchronous = ${synchronous}`);
       migrate(database, path);
       return new SqliteSessionStore(path, database);
     } catch (error) {
@@ -233,7 +232,8 @@ export class SqliteSessionStore implements SessionStore {
     this.#open();
     const normalized = normalizeKey(key);
     const { afterVersion, limit } = checkGetOptions(options);
-    return this.#read(normalized, afterVersion, limit ?? -1);
+    // One snapshot: a deferred transaction, so a reader never waits for the write lock.
+    return this.#database.deferred(() => this.#read(normalized, afterVersion, limit ?? -1));
   }
 
   async appendEvents(
@@ -249,7 +249,10 @@ export class SqliteSessionStore implements SessionStore {
     const known = this.#known.get(knownKey);
     const version = expectedVersion + prepared.length;
     try {
-      this.#known.remember(knownKey, this.#append.immediate(normalized, expectedVersion, prepared, known));
+      this.#known.remember(
+        knownKey,
+        this.#database.immediate(() => this.#append(normalized, expectedVersion, prepared, known)),
+      );
     } catch (error) {
       this.#known.forget(knownKey);
       throw error;
@@ -268,21 +271,19 @@ export class SqliteSessionStore implements SessionStore {
     const database = this.#open();
     const normalized = normalizeKey(key);
     this.#known.forget(KnownSessionStates.keyOf(normalized));
-    return database
-      .transaction(() => {
-        const row = this.#statements.selectSession.get(normalized.appName, normalized.userId, normalized.sessionId);
-        if (row === undefined) return false;
-        this.#statements.deleteEvents.run(row.id);
-        this.#statements.deleteSession.run(row.id);
-        return true;
-      })
-      .immediate();
+    return database.immediate(() => {
+      const row = this.#statements.selectSession.get(normalized.appName, normalized.userId, normalized.sessionId);
+      if (row === undefined) return false;
+      this.#statements.deleteEvents.run(row.id);
+      this.#statements.deleteSession.run(row.id);
+      return true;
+    });
   }
 
   /** Runs SQLite's integrity check; resolves to `["ok"]` for a sound file, else the problems found. */
   async checkIntegrity(): Promise<string[]> {
-    const rows = this.#open().pragma('integrity_check') as { integrity_check: string }[];
-    return rows.map((row) => row.integrity_check);
+    this.#open();
+    return this.#statements.integrityCheck.all().map((row) => row.integrity_check);
   }
 
   async close(): Promise<void> {
@@ -291,7 +292,7 @@ export class SqliteSessionStore implements SessionStore {
     this.#closed = true;
   }
 
-  #open(): Database.Database {
+  #open(): SqliteConnection {
     if (this.#closed) throw new SessionStoreClosedError(`SqliteSessionStore "${this.path}"`);
     return this.#database;
   }
@@ -325,21 +326,26 @@ function checkOptions(options: SqliteSessionStoreOptions): Required<SqliteSessio
   const busyTimeoutMs = options.busyTimeoutMs ?? 5000;
   if (!Number.isSafeInteger(busyTimeoutMs) || busyTimeoutMs < 0)
     problems.add('busyTimeoutMs', `must be a non-negative integer; got ${JSON.stringify(busyTimeoutMs)}`);
+  const driver = options.driver ?? 'auto';
+  if (driver !== 'auto' && !sqliteDriverNames.includes(driver))
+    problems.add(
+      'driver',
+      `must be "auto", ${sqliteDriverNames.map((name) => `"${name}"`).join(', ')}; got ${JSON.stringify(driver)}`,
+    );
   problems.throwIfAny();
-  return { path, synchronous, busyTimeoutMs };
+  return { path, synchronous, busyTimeoutMs, driver };
 }
 
-function migrate(database: Database.Database, path: string): void {
-  database
-    .transaction(() => {
-      const found = database.pragma('user_version', { simple: true }) as number;
-      if (found > sqliteSchemaVersion) {
-        throw new SessionStoreSchemaError(
-          `"${path}" has session schema version ${found}; this skillbox knows up to ${sqliteSchemaVersion}: upgrade skillbox`,
-        );
-      }
-      if (found === sqliteSchemaVersion) return;
-      database.exec(`
+function migrate(database: SqliteConnection, path: string): void {
+  database.immediate(() => {
+    const found = database.prepare<{ user_version: number }>('PRAGMA user_version').get()?.user_version ?? 0;
+    if (found > sqliteSchemaVersion) {
+      throw new SessionStoreSchemaError(
+        `"${path}" has session schema version ${found}; this skillbox knows up to ${sqliteSchemaVersion}: upgrade skillbox`,
+      );
+    }
+    if (found === sqliteSchemaVersion) return;
+    database.exec(`
       CREATE TABLE sessions (
         id INTEGER PRIMARY KEY,
         app_name TEXT NOT NULL,
@@ -360,6 +366,5 @@ function migrate(database: Database.Database, path: string): void {
       ) WITHOUT ROWID;
       PRAGMA user_version = ${sqliteSchemaVersion};
     `);
-    })
-    .immediate();
+  });
 }
