@@ -101,6 +101,12 @@ export interface SkillMcpServer {
    * calls return the first call's promise.
    */
   endSession(): Promise<void>;
+  /**
+   * True while the session's tools run something no call in flight shows (with the execution
+   * tools: a background process or a command). The HTTP server never ends such a session to make
+   * room for a new one.
+   */
+  holdsWork(): boolean;
 }
 
 // An MCP host puts tool results into the conversation as they are and cannot rewrite later requests,
@@ -335,7 +341,22 @@ export async function createSkillMcpServer(options: SkillMcpServerOptions): Prom
     })();
     return ended;
   };
-  return { server, toolNames, instructions, state, sessionId, agentName, notifySkillsChanged, endSession };
+  const workHolders = [...new Set(definitions.flatMap((definition) => definition.sessionHoldsWork ?? []))];
+  const holdsWork = (): boolean => {
+    const context = { sessionId, ...(userId !== undefined ? { userId } : {}), agentName, state };
+    return workHolders.some((holds) => holds(context));
+  };
+  return {
+    server,
+    toolNames,
+    instructions,
+    state,
+    sessionId,
+    agentName,
+    notifySkillsChanged,
+    endSession,
+    holdsWork,
+  };
 }
 
 /**
