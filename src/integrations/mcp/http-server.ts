@@ -4,8 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { SkillMcpConfigError } from './errors.js';
-import { HttpSessionSlots, type SessionSlotStats } from './http-session-slots.js';
 import { defaultAllowedHosts, isLoopbackHost, type RequestGuardSettings, refuseRequest } from './http-request-guard.js';
+import { HttpSessionSlots, type SessionSlotStats } from './http-session-slots.js';
 import { createSkillMcpServer, type SkillMcpServer, type SkillMcpServerOptions } from './skill-mcp-server.js';
 import { watchSkillChanges } from './watch-skill-changes.js';
 
