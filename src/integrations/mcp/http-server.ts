@@ -82,9 +82,14 @@ const longestWaitMs = 60_000;
 function wholeNumber(value: number | undefined, field: string, fallback: number, least: 0 | 1, most?: number): number {
   const chosen = value ?? fallback;
   if (!Number.isSafeInteger(chosen) || chosen < least || (most !== undefined && chosen > most)) {
-    const range = most !== undefined ? `from ${least} to ${most}` : least === 1 ? 'positive' : 'zero or more';
+    const kind =
+      most !== undefined
+        ? `a whole number from ${least} to ${most}`
+        : least === 1
+          ? 'a positive whole number'
+          : 'a whole number, 0 or more';
     throw new SkillMcpConfigError('serveSkillsOverHttp', [
-      { option: field, problem: `must be a whole number ${range}; got ${String(value)}` },
+      { option: field, problem: `must be ${kind}; got ${String(value)}` },
     ]);
   }
   return chosen;
