@@ -13,12 +13,14 @@ export interface ServerChildMemory {
 }
 
 const examples = resolve(import.meta.dirname, '../examples/skills');
-const settings = JSON.parse(process.env.SKILLBOX_BENCH_SERVER ?? '{}') as {
+const { root, ...settings } = JSON.parse(process.env.SKILLBOX_BENCH_SERVER ?? '{}') as {
+  /** The skills folder (default the example skills). */
+  root?: string;
   maxSessions?: number;
   sessionIdleMs?: number;
 };
 const server = await serveSkillsOverHttp({
-  repository: await FsSkillRepository.open({ roots: [examples] }),
+  repository: await FsSkillRepository.open({ roots: [root ?? examples] }),
   port: 0,
   watch: false,
   log: () => undefined,

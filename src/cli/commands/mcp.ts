@@ -49,8 +49,8 @@ Options:
   --token TOKEN      with --http, every request must carry "Authorization: Bearer TOKEN"
                      (default: $SKILLBOX_MCP_TOKEN; prefer it, command lines are visible to
                      other users)
-  --max-sessions N   with --http, most MCP sessions at once (default 128; each holds about
-                     190 KB of server memory). At the limit, the least recently used idle
+  --max-sessions N   with --http, most MCP sessions at once (default 128; each holds 0.1 to
+                     0.6 MB of server memory, more with a larger catalog). At the limit, the least recently used idle
                      session is ended, as the client's DELETE would end it (its processes and
                      workspace too), to make room for a new one
   --session-idle S   with --http, a session with no request for S seconds is ended, even one

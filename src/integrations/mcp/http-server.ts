@@ -24,8 +24,8 @@ export interface HttpSkillServerOptions extends Omit<SkillMcpServerOptions, 'ses
   /** Most bytes of one request body (default 4 MiB); a larger one gets 413. */
   maxBodyBytes?: number;
   /**
-   * Most MCP sessions at once (default 128, about 24 MB of server memory at the measured ~190 KB
-   * of RSS per session; docs/mcp.md). When all are taken, the least recently used idle session is
+   * Most MCP sessions at once (default 128: 12 to 80 MB of server memory at the measured 0.1 to
+   * 0.6 MB per session, by catalog size; docs/mcp.md). When all are taken, the least recently used idle session is
    * ended to make room (see `sessionReclaimAfterMs`), else a new session waits `sessionWaitMs`.
    */
   maxSessions?: number;
