@@ -10,6 +10,7 @@ import { type CatalogBudget, renderCatalogParts } from '../../disclosure/catalog
 import { renderLoadedSkill } from '../../disclosure/loaded-content.js';
 import { readLoadedSkills } from '../../disclosure/loaded-skills.js';
 import { includesNonModelInvocable, type ModelInvocationOptions } from '../../disclosure/model-invocable-skills.js';
+import { skillInstructionsDigest } from '../../disclosure/skill-instructions-digest.js';
 import type { SkillContext, SkillRepository } from '../../repository/types.js';
 import { createInMemoryStateView, type InMemoryStateView } from '../../state/in-memory-state-view.js';
 import { SessionCallQueue } from '../../state/session-call-queue.js';
@@ -221,6 +222,15 @@ export async function createSkillMcpServer(options: SkillMcpServerOptions): Prom
         ? askThroughDecide(options.approval.decide)
         : (request) => askThroughElicitation(server, request);
 
+  // A client that opens a new session per call keeps no loaded skills: skill_load hands out the
+  // SKILL.md digest that skill_run accepts instead (docs/mcp.md, "Clients with a session per call").
+  const handsOutDigests = toolNames.includes('skill_run');
+  const digestOf = (input: unknown): Promise<string | undefined> => {
+    const skill = (input as { skill?: unknown }).skill;
+    if (typeof skill !== 'string') return Promise.resolve(undefined);
+    return skillInstructionsDigest(options.repository, skill.trim(), options.skillContext).catch(() => undefined);
+  };
+
   const call = async (
     // biome-ignore lint/suspicious/noExplicitAny: any tool definition, whatever its input type.
     definition: ToolDefinition<any, any>,
@@ -247,6 +257,9 @@ export async function createSkillMcpServer(options: SkillMcpServerOptions): Prom
       state.commit();
       if (!verdict.run) return { content: [{ type: 'text', text: verdict.message }], isError: true };
     }
+    // Read before the load renders the skill: if SKILL.md changes in between, the model holds newer
+    // instructions than the digest names, and skill_run asks for a fresh load instead of running on old ones.
+    const digest = definition.name === 'skill_load' && handsOutDigests ? await digestOf(input) : undefined;
     const transaction = beginStateTransaction(state);
     const output = await definition.execute(input, {
       sessionId,
@@ -264,6 +277,11 @@ export async function createSkillMcpServer(options: SkillMcpServerOptions): Prom
       const skill = (input as { skill: string }).skill;
       const rendered = await loadedContent(skill, options, state, agentName, definition.name === 'skill_load');
       content.push({ type: 'text', text: rendered ?? resultText(output) });
+      if (digest !== undefined)
+        content.push({
+          type: 'text',
+          text: `skill_digest: ${digest}\nIf a later skill_run finds "${(input as { skill: string }).skill}" not loaded (a new session), pass this as its skill_digest.`,
+        });
     } else {
       content.push({ type: 'text', text: resultText(output) });
     }
