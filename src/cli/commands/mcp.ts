@@ -57,8 +57,9 @@ Options:
                      with background processes (default 1800)
   --session-reclaim-after S
                      with --http, at the limit, a session with no request in flight, no open
-                     stream and no background process for S seconds may be ended for a new one
-                     (default 2; sessions of connected clients and busy sessions never are)
+                     stream and no background process for S seconds (at once when its client
+                     closed its stream) may be ended for a new one (default 2; sessions of
+                     connected clients and busy sessions never are)
   --session-wait S   with --http, at the limit with no session idle, how long a new session
                      waits for a slot before 503 with Retry-After (default 10, at most 60;
                      0: refuse at once)

@@ -1,8 +1,10 @@
 import { resolve } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FsSkillRepository } from '../../repository/fs-skill-repository.js';
 import { type HttpSkillServer, serveSkillsOverHttp } from './http-server.js';
-import { type ClientOutcome, runClients, type SessionEnding } from './testing/session-load.js';
+import { type ClientOutcome, runClients, runOneClient, type SessionEnding } from './testing/session-load.js';
 
 // Issue 36: with a session limit, clients that leave without DELETE (the SDK's close() sends none)
 // held their slots for 30 minutes and every later client got 503. These loads use the real SDK
@@ -21,8 +23,9 @@ async function serve(): Promise<HttpSkillServer> {
     port: 0,
     watch: false,
     maxSessions: limit,
-    // Short, so a closed client's session becomes reclaimable within the test; the wait is the default.
-    sessionReclaimAfterMs: 100,
+    // A client that closed its GET stream is reclaimed at once; one that has not waits this long,
+    // long enough that a client's own pause between requests on a loaded machine is not taken for leaving.
+    sessionReclaimAfterMs: 1_000,
     log: () => undefined,
   });
   return server;
@@ -64,6 +67,33 @@ describe('skillbox mcp over HTTP under load (real SDK clients, limit 4)', () => 
       }
     }, 60_000);
   }
+
+  it('takes the session of a client that closed its stream at once, and never that of a connected one', async () => {
+    server = await serveSkillsOverHttp({
+      repository: await FsSkillRepository.open({ roots: [examples] }),
+      port: 0,
+      watch: false,
+      maxSessions: 1,
+      // Far beyond the test: only a client's leaving can free the slot in time.
+      sessionReclaimAfterMs: 60_000,
+      sessionWaitMs: 1_500,
+      log: () => undefined,
+    });
+    const url = server.url;
+    const connected = new Client({ name: 'stays', version: '1.0.0' });
+    await connected.connect(new StreamableHTTPClientTransport(new URL(url)));
+    await connected.listTools();
+    // Connected (its GET stream open) though quiet: the next client waits 1.5 s and is refused.
+    const refused = await runOneClient(url, 'close');
+    expect(refused.served).toBe(false);
+    expect(refused.error).toContain('1 sessions open, its limit');
+    expect((await connected.listTools()).tools.length).toBeGreaterThan(0);
+    await connected.close();
+    // close() sends no DELETE, but ends the GET stream: the slot is free for the next client now.
+    const served = await runOneClient(url, 'close');
+    expect(served).toMatchObject({ served: true });
+    expect(server.sessionStats()).toMatchObject({ open: 1, reclaimed: 1, refused: 1, peak: 1 });
+  }, 30_000);
 
   it('before the limit, leaves sessions of clients that only closed alone', async () => {
     const http = await serve();

@@ -33,8 +33,8 @@ export interface HttpSkillServerOptions extends Omit<SkillMcpServerOptions, 'ses
   sessionIdleMs?: number;
   /**
    * With every session slot taken, a session with no request in flight, no open stream and no
-   * background process for this long may be ended, as DELETE ends it, to make room for a new one
-   * (default 2,000 ms). Sessions are never taken below the limit.
+   * background process for this long (at once when its client closed its GET stream) may be ended,
+   * as DELETE ends it, to make room for a new one (default 2,000 ms). Never below the limit.
    */
   sessionReclaimAfterMs?: number;
   /**

@@ -51,6 +51,11 @@ interface Entry<Session> {
   streams: number;
   /** When a request or stream last started or ended. */
   lastActivity: number;
+  /**
+   * The client closed its GET stream and has sent nothing since: it has left (the SDK client's
+   * close() does this; the server closes streams only when it ends the session).
+   */
+  left: boolean;
 }
 
 interface Waiter<Session> {
@@ -67,7 +72,8 @@ const recheckMs = 250;
  * leaves without `DELETE` (most do: the SDK's `close()` sends none) would otherwise hold its slot
  * until the idle sweep, so when every slot is taken the least recently used idle session is ended
  * to make room, exactly as `DELETE` ends it. Idle means no request in flight, no open stream and no
- * work held (background processes) for `reclaimAfterMs`; a busy session is never taken. When no
+ * work held (background processes) for `reclaimAfterMs`, or at once when the client closed its
+ * GET stream and sent nothing since (it has gone); a busy session is never taken. When no
  * session is idle, a new one waits up to `waitMs` for a slot, then is refused with a time to retry.
  */
 export class HttpSessionSlots<Session> {
@@ -141,9 +147,11 @@ export class HttpSessionSlots<Session> {
     const field = kind === 'request' ? 'requests' : 'streams';
     entry[field] += 1;
     entry.lastActivity = Date.now();
+    entry.left = false;
     response.once('close', () => {
       entry[field] -= 1;
       entry.lastActivity = Date.now();
+      if (kind === 'stream' && entry.streams === 0) entry.left = true;
       if (this.waiters.length > 0) this.scheduleRecheck();
     });
   }
@@ -193,7 +201,7 @@ export class HttpSessionSlots<Session> {
     return (
       entry.requests === 0 &&
       entry.streams === 0 &&
-      now - entry.lastActivity >= this.settings.reclaimAfterMs &&
+      (entry.left || now - entry.lastActivity >= this.settings.reclaimAfterMs) &&
       !this.settings.holdsWork(entry.session)
     );
   }
@@ -222,7 +230,7 @@ export class HttpSessionSlots<Session> {
         if (!held) return;
         held = false;
         this.reserved -= 1;
-        this.entries.set(id, { session, requests: 0, streams: 0, lastActivity: Date.now() });
+        this.entries.set(id, { session, requests: 0, streams: 0, lastActivity: Date.now(), left: false });
       },
       release: () => {
         if (!held) return;
@@ -264,8 +272,8 @@ export class HttpSessionSlots<Session> {
     let soonest: number | undefined;
     for (const entry of this.entries.values()) {
       if (entry.requests > 0 || entry.streams > 0 || this.settings.holdsWork(entry.session)) continue;
-      const left = Math.max(0, entry.lastActivity + this.settings.reclaimAfterMs - now);
-      soonest = soonest === undefined ? left : Math.min(soonest, left);
+      const wait = entry.left ? 0 : Math.max(0, entry.lastActivity + this.settings.reclaimAfterMs - now);
+      soonest = soonest === undefined ? wait : Math.min(soonest, wait);
     }
     return soonest;
   }
