@@ -230,7 +230,10 @@ export class HttpSessionSlots<Session> {
         if (!held) return;
         held = false;
         this.reserved -= 1;
-        this.entries.set(id, { session, requests: 0, streams: 0, lastActivity: Date.now(), left: false });
+        const entry = { session, requests: 0, streams: 0, lastActivity: Date.now(), left: false };
+        this.entries.set(id, entry);
+        // Set up while the server closed: it ends with the others.
+        if (this.closed) this.endEntry(id, entry);
       },
       release: () => {
         if (!held) return;
