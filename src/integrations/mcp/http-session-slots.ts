@@ -116,6 +116,7 @@ export class HttpSessionSlots<Session> {
    */
   acquire(gone: AbortSignal): Promise<SessionSlot<Session> | SessionSlotRefusal> {
     if (this.closed) return Promise.resolve(this.refusal('the server is closing', false));
+    if (gone.aborted) return Promise.resolve(this.refusal('the client stopped waiting', false));
     // Earlier waiters go first: a newcomer does not take the slot they wait for.
     if (this.waiters.length === 0 && this.taken < this.settings.maxSessions) return Promise.resolve(this.grant());
     if (this.waiters.length >= this.settings.maxWaiting) return Promise.resolve(this.refusal(this.fullMessage(), true));
