@@ -25,11 +25,12 @@ export interface HttpSkillServerOptions extends Omit<SkillMcpServerOptions, 'ses
   maxBodyBytes?: number;
   /**
    * Most MCP sessions at once (default 128: 12 to 80 MB of server memory at the measured 0.1 to
-   * 0.6 MB per session, by catalog size; docs/mcp.md). When all are taken, the least recently used idle session is
-   * ended to make room (see `sessionReclaimAfterMs`), else a new session waits `sessionWaitMs`.
+   * 0.6 MB per session, by catalog size; docs/mcp.md). When all are taken, the least recently
+   * used idle session is ended to make room (see `sessionReclaimAfterMs`), else a new session
+   * waits `sessionWaitMs`.
    */
   maxSessions?: number;
-  /** A session with no request in flight this long is closed, even one with background processes (default 30 minutes). */
+  /** A session with no request this long (and none in flight) is closed, even one with background processes (default 30 minutes). */
   sessionIdleMs?: number;
   /**
    * With every session slot taken, a session with no request in flight, no open stream and no
@@ -67,7 +68,7 @@ interface OpenSession {
 }
 
 /** Defaults of the session limits; docs/mcp.md says how they were sized. */
-export const defaultHttpSessionLimits = {
+const defaultHttpSessionLimits = {
   maxSessions: 128,
   sessionIdleMs: 30 * 60 * 1000,
   sessionReclaimAfterMs: 2_000,
