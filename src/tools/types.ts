@@ -48,6 +48,13 @@ export interface ToolDefinition<Input = unknown, Output = unknown> {
    * one function here; an integration calls each distinct function once.
    */
   endSession?(context: ToolContext, options: { discard: boolean }): Promise<void>;
+  /**
+   * True while the tool runs something for the session `context` names that no call in flight
+   * shows (the execution tools: a background process, a command). An integration that ends idle
+   * sessions to make room for new ones (the MCP HTTP server) never ends such a session. Shared
+   * within a set like `endSession`.
+   */
+  sessionHoldsWork?(context: ToolContext): boolean;
 }
 
 /** What one call of a tool will do, as `describeCall` tells it. Paths are relative to the workspace root. */

@@ -75,6 +75,8 @@ export class WorkspaceManager {
   /** Canonical host paths shown read-only to every command. */
   readonly readOnlyPaths: readonly string[];
   private readonly opened = new Map<string, Promise<Workspace>>();
+  // Each opening's workspace once it is open, for the synchronous `holdsWork`.
+  private readonly openedWorkspace = new WeakMap<Promise<Workspace>, Workspace>();
   private lastSweep = 0;
   /** The default base is in the shared temporary folder: it is checked before first use. */
   private readonly sharedParent: boolean;
@@ -108,9 +110,13 @@ export class WorkspaceManager {
     void this.sweepNowAndThen();
     let pending = this.opened.get(id);
     if (pending === undefined) {
-      pending = this.openOrCreate(workspaceKey);
-      this.opened.set(id, pending);
-      pending.catch(() => this.opened.delete(id));
+      const opening = this.openOrCreate(workspaceKey);
+      pending = opening;
+      this.opened.set(id, opening);
+      opening.then(
+        (workspace) => this.openedWorkspace.set(opening, workspace),
+        () => this.opened.delete(id),
+      );
     }
     const workspace = await pending;
     // The folder may have been removed behind our back (another process's cleanup): start over.
@@ -134,6 +140,19 @@ export class WorkspaceManager {
   async stopProcesses(key: string | WorkspaceKey): Promise<void> {
     const live = await this.opened.get(workspaceKeyId(toWorkspaceKey(key)))?.catch(() => undefined);
     await live?.stopProcesses();
+  }
+
+  /**
+   * True while this manager has the session's workspace open or opening and something runs there
+   * (a command, a background process, a held turn): what expiry leaves alone, and what the MCP
+   * HTTP server never ends to make room. Opens nothing.
+   */
+  holdsWork(key: string | WorkspaceKey): boolean {
+    const pending = this.opened.get(workspaceKeyId(toWorkspaceKey(key)));
+    if (pending === undefined) return false;
+    const workspace = this.openedWorkspace.get(pending);
+    // Still opening: a call is under way that will use it.
+    return workspace === undefined || workspace.busy;
   }
 
   /** Removes the workspace of a session (or of an app's user's session); false when it had none. */

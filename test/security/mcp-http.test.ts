@@ -17,7 +17,13 @@ afterEach(async () => {
 });
 
 async function start(
-  options: { token?: string; maxSessions?: number; maxBodyBytes?: number } = {},
+  options: {
+    token?: string;
+    maxSessions?: number;
+    maxBodyBytes?: number;
+    sessionReclaimAfterMs?: number;
+    sessionWaitMs?: number;
+  } = {},
 ): Promise<HttpSkillServer> {
   const repository = await FsSkillRepository.open({ roots: [examples] });
   server = await serveSkillsOverHttp({ repository, port: 0, log: () => undefined, ...options });
@@ -141,13 +147,17 @@ describe('skillbox mcp over HTTP refuses attacks and stays up', () => {
   });
 
   it('bounds 200 sessions opened at once to its limit, and serves the next client once one ends', async () => {
-    const http = await start({ maxSessions: 32 });
+    // The flood's sessions never become idle long enough to reclaim within the test: only the bound holds them off.
+    const http = await start({ maxSessions: 32, sessionReclaimAfterMs: 60_000, sessionWaitMs: 300 });
     const responses = await Promise.all(Array.from({ length: 200 }, () => post(http.url, {})));
     const accepted = responses.filter((response) => response.status === 200);
     const refused = responses.filter((response) => response.status === 503);
     expect(accepted.length).toBe(32);
     expect(refused.length).toBe(168);
     expect(errorMessage(refused[0] as RawResponse)).toContain('32 sessions open, its limit');
+    // Each refusal says when to come back; 4 × 32 waited the 300 ms, the other 40 were refused at once.
+    expect(refused.every((response) => Number(response.headers['retry-after']) >= 1)).toBe(true);
+    expect(http.sessionStats()).toMatchObject({ open: 32, waiting: 0, peak: 32, reclaimed: 0, refused: 168 });
     expect(http.sessionCount()).toBe(32);
     // Ending one session (DELETE, as a client that leaves does) makes room for the next client.
     const sessionId = accepted[0]?.headers['mcp-session-id'] as string;

@@ -50,6 +50,20 @@ describe('skillbox mcp arguments', () => {
       token: 't',
       watch: true,
     });
+    expect(
+      parseMcpArguments([
+        '--http',
+        '0',
+        '--max-sessions',
+        '16',
+        '--session-idle',
+        '600',
+        '--session-reclaim-after',
+        '0.5',
+        '--session-wait',
+        '0',
+      ]),
+    ).toMatchObject({ maxSessions: 16, sessionIdleMs: 600_000, sessionReclaimAfterMs: 500, sessionWaitMs: 0 });
     expect(parseMcpArguments(['--profile', 'full', '--approve']).approve).toBe(true);
     expect(parseMcpArguments(['--profile', 'full'])).not.toHaveProperty('approve');
     expect(parseMcpArguments(['--no-watch']).watch).toBe(false);
@@ -66,6 +80,16 @@ describe('skillbox mcp arguments', () => {
       [['skills'], 'skills'],
       [['--http', '70000'], '--http must be a TCP port from 0 to 65535; got "70000"'],
       [['--token', 'secret'], '--token applies only with --http'],
+      [['--max-sessions', '8'], '--max-sessions applies only with --http'],
+      [['--session-wait', '5'], '--session-wait applies only with --http'],
+      [['--http', '0', '--max-sessions', '0'], '--max-sessions must be a whole number of sessions from 1; got "0"'],
+      [['--http', '0', '--session-idle', '0'], '--session-idle must be a number of seconds above 0; got "0"'],
+      [['--http', '0', '--session-reclaim-after=-1'], '--session-reclaim-after must be a number of seconds; got "-1"'],
+      [['--http', '0', '--session-wait', '61'], '--session-wait must be a number of seconds from 0 to 60; got "61"'],
+      [
+        ['--http', '0', '--session-wait', 'soon'],
+        '--session-wait must be a number of seconds from 0 to 60; got "soon"',
+      ],
       [['--watch', '--no-watch'], '--watch and --no-watch contradict each other; give one'],
       [['--approve'], '--approve applies only with --profile full'],
     ] as const) {

@@ -11,8 +11,9 @@ import { oneOf, parseCommandArguments } from '../parse-command-arguments.js';
 import { describeLeftOutSkills, describeRoots, openRepositoryFromArgs } from '../skill-roots.js';
 
 const usage = `Usage: skillbox mcp [--root DIR]... [--profile knowledge|full] [--runtime auto|sandbox|local]
-                   [--approve] [--catalog-tokens N] [--http PORT [--host ADDRESS] [--token TOKEN]]
-                   [--no-watch]
+                   [--approve] [--catalog-tokens N] [--http PORT [--host ADDRESS] [--token TOKEN]
+                   [--max-sessions N] [--session-idle S] [--session-reclaim-after S]
+                   [--session-wait S]] [--no-watch]
 
 Serves the skills under the roots to one MCP client over standard input and output (the stdio
 transport): the catalog is in the server's instructions, skill_load returns a skill's
@@ -48,6 +49,20 @@ Options:
   --token TOKEN      with --http, every request must carry "Authorization: Bearer TOKEN"
                      (default: $SKILLBOX_MCP_TOKEN; prefer it, command lines are visible to
                      other users)
+  --max-sessions N   with --http, most MCP sessions at once (default 128; each holds 0.1 to
+                     0.6 MB of server memory, more with a larger catalog). At the limit, the least recently used idle
+                     session is ended, as the client's DELETE would end it (its processes and
+                     workspace too), to make room for a new one
+  --session-idle S   with --http, a session with no request for S seconds is ended, even one
+                     with background processes (default 1800)
+  --session-reclaim-after S
+                     with --http, at the limit, a session with no request in flight, no open
+                     stream and no background process for S seconds (at once when its client
+                     closed its stream) may be ended for a new one (default 2; sessions of
+                     connected clients and busy sessions never are)
+  --session-wait S   with --http, at the limit with no session idle, how long a new session
+                     waits for a slot before 503 with Retry-After (default 10, at most 60;
+                     0: refuse at once)
 
 Skills are also served through the MCP Skills Extension (skills/list, skills/get,
 resources/read of skill://NAME/PATH), as resources and as one prompt per skill.
@@ -71,6 +86,11 @@ export interface McpArguments {
   httpPort?: number;
   host?: string;
   token?: string;
+  /** With --http: the session limits, in the options' units (milliseconds). */
+  maxSessions?: number;
+  sessionIdleMs?: number;
+  sessionReclaimAfterMs?: number;
+  sessionWaitMs?: number;
   /** Follow changes on disk and tell clients (default true). */
   watch: boolean;
   /** `--approve`: every command waits for a person, asked through the client's elicitation. */
@@ -94,6 +114,10 @@ export function parseMcpArguments(args: string[]): McpArguments {
       http: { type: 'string' },
       host: { type: 'string' },
       token: { type: 'string' },
+      'max-sessions': { type: 'string' },
+      'session-idle': { type: 'string' },
+      'session-reclaim-after': { type: 'string' },
+      'session-wait': { type: 'string' },
       watch: { type: 'boolean' },
       'no-watch': { type: 'boolean' },
       approve: { type: 'boolean' },
@@ -125,15 +149,47 @@ export function parseMcpArguments(args: string[]): McpArguments {
     if (!/^(0|[1-9][0-9]{0,4})$/.test(values.http) || Number(values.http) > 65535)
       throw new CliUsageError(`--http must be a TCP port from 0 to 65535; got "${values.http}"`);
     parsed.httpPort = Number(values.http);
-  } else if (values.host !== undefined || values.token !== undefined) {
-    throw new CliUsageError(`${values.host !== undefined ? '--host' : '--token'} applies only with --http`);
+  } else {
+    const httpOnly = [
+      'host',
+      'token',
+      'max-sessions',
+      'session-idle',
+      'session-reclaim-after',
+      'session-wait',
+    ] as const;
+    const given = httpOnly.find((name) => values[name] !== undefined);
+    if (given !== undefined) throw new CliUsageError(`--${given} applies only with --http`);
   }
+  const maxSessions = values['max-sessions'];
+  if (maxSessions !== undefined) {
+    if (!/^[1-9][0-9]{0,6}$/.test(maxSessions))
+      throw new CliUsageError(`--max-sessions must be a whole number of sessions from 1; got "${maxSessions}"`);
+    parsed.maxSessions = Number(maxSessions);
+  }
+  const idle = seconds(values['session-idle'], '--session-idle', 1);
+  if (idle !== undefined) parsed.sessionIdleMs = idle;
+  const reclaim = seconds(values['session-reclaim-after'], '--session-reclaim-after', 0);
+  if (reclaim !== undefined) parsed.sessionReclaimAfterMs = reclaim;
+  const wait = seconds(values['session-wait'], '--session-wait', 0, 60);
+  if (wait !== undefined) parsed.sessionWaitMs = wait;
   if (values.host !== undefined) parsed.host = values.host;
   if (values.token !== undefined) {
     if (values.token.trim() === '') throw new CliUsageError('--token needs a non-empty value');
     parsed.token = values.token;
   }
   return parsed;
+}
+
+/** A number of seconds (decimals allowed) as whole milliseconds, at least `least` ms and at most `most` seconds. */
+function seconds(value: string | undefined, flag: string, least: 0 | 1, most?: number): number | undefined {
+  if (value === undefined) return undefined;
+  const ms = /^[0-9]{1,9}(\.[0-9]{1,3})?$/.test(value) ? Math.round(Number(value) * 1000) : Number.NaN;
+  if (!(ms >= least) || (most !== undefined && ms > most * 1000)) {
+    const range = most !== undefined ? ` from 0 to ${most}` : least === 1 ? ' above 0' : '';
+    throw new CliUsageError(`${flag} must be a number of seconds${range}; got "${value}"`);
+  }
+  return ms;
 }
 
 async function run(args: string[], io: CliIo): Promise<number> {
@@ -200,6 +256,10 @@ async function run(args: string[], io: CliIo): Promise<number> {
       port: options.httpPort,
       ...(options.host !== undefined ? { host: options.host } : {}),
       ...(token !== undefined ? { token } : {}),
+      ...(options.maxSessions !== undefined ? { maxSessions: options.maxSessions } : {}),
+      ...(options.sessionIdleMs !== undefined ? { sessionIdleMs: options.sessionIdleMs } : {}),
+      ...(options.sessionReclaimAfterMs !== undefined ? { sessionReclaimAfterMs: options.sessionReclaimAfterMs } : {}),
+      ...(options.sessionWaitMs !== undefined ? { sessionWaitMs: options.sessionWaitMs } : {}),
     });
     io.stderr(servedLine(`${http.url}${token === undefined ? '' : ' (bearer token required)'}`));
     if (skills.length === 0)

@@ -5,6 +5,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { SkillMcpConfigError } from './errors.js';
 import { defaultAllowedHosts, isLoopbackHost, type RequestGuardSettings, refuseRequest } from './http-request-guard.js';
+import { HttpSessionSlots, type SessionSlotStats } from './http-session-slots.js';
 import { createSkillMcpServer, type SkillMcpServer, type SkillMcpServerOptions } from './skill-mcp-server.js';
 import { watchSkillChanges } from './watch-skill-changes.js';
 
@@ -22,10 +23,27 @@ export interface HttpSkillServerOptions extends Omit<SkillMcpServerOptions, 'ses
   allowedOrigins?: readonly string[];
   /** Most bytes of one request body (default 4 MiB); a larger one gets 413. */
   maxBodyBytes?: number;
-  /** Most MCP sessions open at once (default 32); one more gets 503 until a session ends. */
+  /**
+   * Most MCP sessions at once (default 128: 12 to 80 MB of server memory at the measured 0.1 to
+   * 0.6 MB per session, by catalog size; docs/mcp.md). When all are taken, the least recently
+   * used idle session is ended to make room (see `sessionReclaimAfterMs`), else a new session
+   * waits `sessionWaitMs`.
+   */
   maxSessions?: number;
-  /** A session unused this long is closed (default 30 minutes). */
+  /** A session with no request this long (and none in flight) is closed, even one with background processes (default 30 minutes). */
   sessionIdleMs?: number;
+  /**
+   * With every session slot taken, a session with no request in flight, no open stream and no
+   * background process for this long (at once when its client closed its GET stream) may be ended,
+   * as DELETE ends it, to make room for a new one (default 2,000 ms). Never below the limit.
+   */
+  sessionReclaimAfterMs?: number;
+  /**
+   * How long a new session waits for a slot when none is free and no session is idle (default
+   * 10,000 ms; at most 60,000, when SDK clients give up on a request); then 503 with Retry-After.
+   * 0 refuses at once. At most 4 × `maxSessions` new sessions wait; more are refused at once.
+   */
+  sessionWaitMs?: number;
   /** Watch the repository and notify every session when skills change (see `serveSkillsOverStdio`). Default false. */
   watch?: boolean;
 }
@@ -36,6 +54,8 @@ export interface HttpSkillServer {
   url: string;
   /** How many MCP sessions are open. */
   sessionCount(): number;
+  /** Sessions open and waiting, the most slots ever taken at once, and how many were reclaimed or refused. */
+  sessionStats(): SessionSlotStats;
   /** Each open session's server, for callers that notify or inspect them. */
   sessions(): SkillMcpServer[];
   /** Stops listening and closes every session. */
@@ -45,24 +65,49 @@ export interface HttpSkillServer {
 interface OpenSession {
   served: SkillMcpServer;
   transport: StreamableHTTPServerTransport;
-  lastUsed: number;
 }
 
-function positiveInteger(value: number | undefined, field: string, fallback: number): number {
+/** Defaults of the session limits; docs/mcp.md says how they were sized. */
+const defaultHttpSessionLimits = {
+  maxSessions: 128,
+  sessionIdleMs: 30 * 60 * 1000,
+  sessionReclaimAfterMs: 2_000,
+  sessionWaitMs: 10_000,
+} as const;
+
+/** New sessions waiting for a slot at once, per slot: a burst of 4 × the limit waits instead of failing. */
+const waitingPerSlot = 4;
+// SDK clients give up on a request after 60 s by default: waiting longer only holds a socket.
+const longestWaitMs = 60_000;
+
+function wholeNumber(value: number | undefined, field: string, fallback: number, least: 0 | 1, most?: number): number {
   const chosen = value ?? fallback;
-  if (!Number.isSafeInteger(chosen) || chosen < 1)
+  if (!Number.isSafeInteger(chosen) || chosen < least || (most !== undefined && chosen > most)) {
+    const kind =
+      most !== undefined
+        ? `a whole number from ${least} to ${most}`
+        : least === 1
+          ? 'a positive whole number'
+          : 'a whole number, 0 or more';
     throw new SkillMcpConfigError('serveSkillsOverHttp', [
-      { option: field, problem: `must be a positive whole number; got ${String(value)}` },
+      { option: field, problem: `must be ${kind}; got ${String(value)}` },
     ]);
+  }
   return chosen;
 }
 
-function sendError(response: ServerResponse, status: number, code: number, message: string): void {
+function sendError(
+  response: ServerResponse,
+  status: number,
+  code: number,
+  message: string,
+  headers: Record<string, string> = {},
+): void {
   if (response.headersSent) {
     response.end();
     return;
   }
-  response.writeHead(status, { 'content-type': 'application/json', connection: 'close' });
+  response.writeHead(status, { 'content-type': 'application/json', connection: 'close', ...headers });
   response.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
 }
 
@@ -122,6 +167,8 @@ export async function serveSkillsOverHttp(options: HttpSkillServerOptions): Prom
     maxBodyBytes: _maxBodyBytes,
     maxSessions: _maxSessions,
     sessionIdleMs: _sessionIdleMs,
+    sessionReclaimAfterMs: _sessionReclaimAfterMs,
+    sessionWaitMs: _sessionWaitMs,
     watch = false,
     ...serverOptions
   } = options;
@@ -135,47 +182,63 @@ export async function serveSkillsOverHttp(options: HttpSkillServerOptions): Prom
     throw new SkillMcpConfigError('serveSkillsOverHttp', [
       { option: 'host', problem: `${host} is reachable from other machines; serving there needs a token` },
     ]);
-  const maxBodyBytes = positiveInteger(options.maxBodyBytes, 'maxBodyBytes', 4 * 1024 * 1024);
-  const maxSessions = positiveInteger(options.maxSessions, 'maxSessions', 32);
-  const sessionIdleMs = positiveInteger(options.sessionIdleMs, 'sessionIdleMs', 30 * 60 * 1000);
+  const maxBodyBytes = wholeNumber(options.maxBodyBytes, 'maxBodyBytes', 4 * 1024 * 1024, 1);
+  const limits = defaultHttpSessionLimits;
+  const maxSessions = wholeNumber(options.maxSessions, 'maxSessions', limits.maxSessions, 1);
+  const sessionIdleMs = wholeNumber(options.sessionIdleMs, 'sessionIdleMs', limits.sessionIdleMs, 1);
+  const reclaimAfterMs = wholeNumber(
+    options.sessionReclaimAfterMs,
+    'sessionReclaimAfterMs',
+    limits.sessionReclaimAfterMs,
+    0,
+  );
+  const waitMs = wholeNumber(options.sessionWaitMs, 'sessionWaitMs', limits.sessionWaitMs, 0, longestWaitMs);
   // Fails now, not on the first client, when the options are wrong.
   await createSkillMcpServer(serverOptions);
 
-  const sessions = new Map<string, OpenSession>();
-  // Sessions whose processes and workspace are still being released; close() waits for them.
-  const endings = new Set<Promise<void>>();
-  // Sessions being set up count against the limit too, or 200 simultaneous initializations would all pass it.
-  let starting = 0;
+  // Sessions being set up and being ended count against the limit too: memory is what it bounds.
+  const sessions = new HttpSessionSlots<OpenSession>({
+    maxSessions,
+    reclaimAfterMs,
+    waitMs,
+    maxWaiting: waitingPerSlot * maxSessions,
+    holdsWork: (session) => session.served.holdsWork(),
+    // As DELETE ends a session: the transport closes (onclose below), its processes and workspace go.
+    end: async (session) => {
+      await session.transport.close();
+      await session.served.endSession();
+    },
+  });
   let guard: RequestGuardSettings | undefined;
 
   const startSession = async (request: IncomingMessage, response: ServerResponse, body: unknown): Promise<void> => {
-    if (sessions.size + starting >= maxSessions) {
-      sendError(response, 503, -32000, `the server has ${maxSessions} sessions open, its limit; try again later`);
+    const gone = new AbortController();
+    response.once('close', () => gone.abort());
+    const slot = await sessions.acquire(gone.signal);
+    if (!slot.granted) {
+      sendError(response, 503, -32000, slot.message, { 'retry-after': String(slot.retryAfterSeconds) });
       return;
     }
-    starting += 1;
-    let served: SkillMcpServer;
-    let transport: StreamableHTTPServerTransport;
     try {
-      served = await createSkillMcpServer(serverOptions);
-      transport = new StreamableHTTPServerTransport({
+      const served = await createSkillMcpServer(serverOptions);
+      const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
         onsessioninitialized: (sessionId) => {
-          sessions.set(sessionId, { served, transport, lastUsed: Date.now() });
+          slot.fill(sessionId, { served, transport });
+          sessions.track(sessionId, 'request', response);
         },
       });
-      // DELETE, the idle sweep and close() all end here: the session's processes and workspace go with it.
+      // DELETE, the idle sweep, reclaiming and close() all end here: the session's processes and workspace go with it.
       transport.onclose = () => {
-        if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
         const ending = served.endSession();
-        endings.add(ending);
-        void ending.finally(() => endings.delete(ending));
+        if (transport.sessionId !== undefined) sessions.release(transport.sessionId, ending);
       };
       await served.server.connect(transport);
+      await transport.handleRequest(request, response, body);
     } finally {
-      starting -= 1;
+      // A session that never got its id (a failed initialize) gives its slot back.
+      slot.release();
     }
-    await transport.handleRequest(request, response, body);
   };
 
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
@@ -215,7 +278,8 @@ export async function serveSkillsOverHttp(options: HttpSkillServerOptions): Prom
         sendError(response, 404, -32001, 'no such session; start a new one with initialize');
         return;
       }
-      session.lastUsed = Date.now();
+      // An open GET stream is a client listening for server messages: the session is in use while it lasts.
+      sessions.track(sessionId, request.method === 'GET' ? 'stream' : 'request', response);
       await session.transport.handleRequest(request, response, body);
       return;
     }
@@ -246,18 +310,7 @@ export async function serveSkillsOverHttp(options: HttpSkillServerOptions): Prom
     allowedOrigins: new Set([...defaults.origins, ...allowedOrigins.map((value) => value.toLowerCase())]),
     ...(token === undefined ? {} : { token }),
   };
-  const sweeper = setInterval(
-    () => {
-      const now = Date.now();
-      for (const [id, session] of sessions) {
-        if (now - session.lastUsed > sessionIdleMs) {
-          sessions.delete(id);
-          void session.transport.close();
-        }
-      }
-    },
-    Math.min(sessionIdleMs, 60_000),
-  );
+  const sweeper = setInterval(() => sessions.sweep(sessionIdleMs), Math.min(sessionIdleMs, 60_000));
   sweeper.unref();
 
   const log = serverOptions.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
@@ -265,7 +318,7 @@ export async function serveSkillsOverHttp(options: HttpSkillServerOptions): Prom
     ? watchSkillChanges(
         serverOptions.repository,
         async () => {
-          await Promise.all([...sessions.values()].map((session) => session.served.notifySkillsChanged()));
+          await Promise.all(sessions.sessions().map((session) => session.served.notifySkillsChanged()));
         },
         log,
       )
@@ -274,13 +327,12 @@ export async function serveSkillsOverHttp(options: HttpSkillServerOptions): Prom
   return {
     url: `http://${urlHost}:${bound}/mcp`,
     sessionCount: () => sessions.size,
-    sessions: () => [...sessions.values()].map((session) => session.served),
+    sessionStats: () => sessions.stats(),
+    sessions: () => sessions.sessions().map((session) => session.served),
     close: async () => {
       clearInterval(sweeper);
       watcher?.close();
-      await Promise.all([...sessions.values()].map((session) => session.transport.close()));
-      sessions.clear();
-      await Promise.all([...endings]);
+      await sessions.close();
       httpServer.closeAllConnections();
       await new Promise<void>((resolve) => httpServer.close(() => resolve()));
     },

@@ -10,6 +10,7 @@ import { type CatalogBudget, renderCatalogParts } from '../../disclosure/catalog
 import { renderLoadedSkill } from '../../disclosure/loaded-content.js';
 import { readLoadedSkills } from '../../disclosure/loaded-skills.js';
 import { includesNonModelInvocable, type ModelInvocationOptions } from '../../disclosure/model-invocable-skills.js';
+import { skillInstructionsDigest } from '../../disclosure/skill-instructions-digest.js';
 import type { SkillContext, SkillRepository } from '../../repository/types.js';
 import { createInMemoryStateView, type InMemoryStateView } from '../../state/in-memory-state-view.js';
 import { SessionCallQueue } from '../../state/session-call-queue.js';
@@ -101,6 +102,12 @@ export interface SkillMcpServer {
    * calls return the first call's promise.
    */
   endSession(): Promise<void>;
+  /**
+   * True while the session's tools run something no call in flight shows (with the execution
+   * tools: a background process or a command). The HTTP server never ends such a session to make
+   * room for a new one.
+   */
+  holdsWork(): boolean;
 }
 
 // An MCP host puts tool results into the conversation as they are and cannot rewrite later requests,
@@ -224,6 +231,15 @@ export async function createSkillMcpServer(options: SkillMcpServerOptions): Prom
         ? askThroughDecide(options.approval.decide)
         : (request) => askThroughElicitation(server, request);
 
+  // A client that opens a new session per call keeps no loaded skills: skill_load hands out the
+  // SKILL.md digest that skill_run accepts instead (docs/mcp.md, "Clients with a session per call").
+  const handsOutDigests = toolNames.includes('skill_run');
+  const digestOf = (input: unknown): Promise<string | undefined> => {
+    const skill = (input as { skill?: unknown }).skill;
+    if (typeof skill !== 'string') return Promise.resolve(undefined);
+    return skillInstructionsDigest(options.repository, skill.trim(), options.skillContext).catch(() => undefined);
+  };
+
   const call = async (
     // biome-ignore lint/suspicious/noExplicitAny: any tool definition, whatever its input type.
     definition: ToolDefinition<any, any>,
@@ -250,6 +266,9 @@ export async function createSkillMcpServer(options: SkillMcpServerOptions): Prom
       state.commit();
       if (!verdict.run) return { content: [{ type: 'text', text: verdict.message }], isError: true };
     }
+    // Read before the load renders the skill: if SKILL.md changes in between, the model holds newer
+    // instructions than the digest names, and skill_run asks for a fresh load instead of running on old ones.
+    const digest = definition.name === 'skill_load' && handsOutDigests ? await digestOf(input) : undefined;
     const transaction = beginStateTransaction(state);
     const output = await definition.execute(input, {
       sessionId,
@@ -267,6 +286,11 @@ export async function createSkillMcpServer(options: SkillMcpServerOptions): Prom
       const skill = (input as { skill: string }).skill;
       const rendered = await loadedContent(skill, options, state, agentName, definition.name === 'skill_load');
       content.push({ type: 'text', text: rendered ?? resultText(output) });
+      if (digest !== undefined)
+        content.push({
+          type: 'text',
+          text: `skill_digest: ${digest}\nIf a later skill_run finds "${(input as { skill: string }).skill}" not loaded (a new session), pass this as its skill_digest.`,
+        });
     } else {
       content.push({ type: 'text', text: resultText(output) });
     }
@@ -344,7 +368,22 @@ export async function createSkillMcpServer(options: SkillMcpServerOptions): Prom
     })();
     return ended;
   };
-  return { server, toolNames, instructions, state, sessionId, agentName, notifySkillsChanged, endSession };
+  const workHolders = [...new Set(definitions.flatMap((definition) => definition.sessionHoldsWork ?? []))];
+  const holdsWork = (): boolean => {
+    const context = { sessionId, ...(userId !== undefined ? { userId } : {}), agentName, state };
+    return workHolders.some((holds) => holds(context));
+  };
+  return {
+    server,
+    toolNames,
+    instructions,
+    state,
+    sessionId,
+    agentName,
+    notifySkillsChanged,
+    endSession,
+    holdsWork,
+  };
 }
 
 /** One `notifications/message` warning per skipped skill of the repository's last scan. */

@@ -1,4 +1,4 @@
-import type { ToolDefinition } from '../../tools/types.js';
+import type { ToolContext, ToolDefinition } from '../../tools/types.js';
 import {
   type ExecutionToolsOptions,
   type ResolvedExecutionOptions,
@@ -25,8 +25,21 @@ export function createExecutionTools(options: ExecutionToolsOptions): ToolDefini
     );
   }
   const endSession = endSessionOf(resolved);
-  for (const tool of tools) tool.endSession = endSession;
+  const sessionHoldsWork: NonNullable<ToolDefinition['sessionHoldsWork']> = (context) =>
+    resolved.workspaces.holdsWork(workspaceKeyOf(context));
+  for (const tool of tools) {
+    tool.endSession = endSession;
+    tool.sessionHoldsWork = sessionHoldsWork;
+  }
   return tools;
+}
+
+function workspaceKeyOf(context: Pick<ToolContext, 'appName' | 'userId' | 'sessionId'>) {
+  return {
+    ...(context.appName !== undefined ? { appName: context.appName } : {}),
+    ...(context.userId !== undefined ? { userId: context.userId } : {}),
+    sessionId: context.sessionId,
+  };
 }
 
 /**
@@ -36,11 +49,7 @@ export function createExecutionTools(options: ExecutionToolsOptions): ToolDefini
  */
 function endSessionOf(options: ResolvedExecutionOptions): NonNullable<ToolDefinition['endSession']> {
   return async (context, { discard }) => {
-    const key = {
-      ...(context.appName !== undefined ? { appName: context.appName } : {}),
-      ...(context.userId !== undefined ? { userId: context.userId } : {}),
-      sessionId: context.sessionId,
-    };
+    const key = workspaceKeyOf(context);
     if (discard) await options.workspaces.cleanup(key);
     else await options.workspaces.stopProcesses(key);
   };

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { maxDescribedFiles } from '../../approvals/approval-gate.js';
 import { isSkillRunnable, runnableSkillNames } from '../../disclosure/skill-activation.js';
+import { skillInstructionsDigest } from '../../disclosure/skill-instructions-digest.js';
 import { SkillToolError } from '../../tools/errors.js';
 import type { ToolCallDescription, ToolContext, ToolDefinition } from '../../tools/types.js';
 import { artifactPrefixProblem, resolveOutputSpec } from '../outputs/output-spec.js';
@@ -21,6 +22,10 @@ const inputSchema = (skillNames: readonly string[] | undefined) =>
       .describe(
         'Shell command, run with bash in the skill\'s working copy (e.g. "python3 scripts/fib.py 10 > out/fib.txt").',
       ),
+    skill_digest: z
+      .string()
+      .optional()
+      .describe("Only if this session has not loaded the skill: the skill_digest skill_load's result gave."),
     cwd: z
       .string()
       .optional()
@@ -92,7 +97,7 @@ export function createSkillRunTool(options: ResolvedExecutionOptions): ToolDefin
     inputSchema: inputSchema(options.skillNames),
     async describeCall(input, context) {
       const skill = input.skill.trim();
-      refuseUnloadedSkill(options, skill, context);
+      await refuseUnloadedSkill(options, skill, input.skill_digest, context);
       return {
         command: input.command,
         skill,
@@ -109,7 +114,7 @@ export function createSkillRunTool(options: ResolvedExecutionOptions): ToolDefin
     },
     async execute(input, context) {
       const skill = input.skill.trim();
-      refuseUnloadedSkill(options, skill, context);
+      await refuseUnloadedSkill(options, skill, input.skill_digest, context);
       const fields = checkRunFields(input, options);
       await refuseUnmetRequirements(options, skill, context);
       return executeCommand(
@@ -189,12 +194,28 @@ function checkRunFields(input: SkillRunInput, options: ResolvedExecutionOptions)
   return { outputs, artifactPrefix: outputs?.namePrefix || artifactPrefix, editorText, warnings };
 }
 
-function refuseUnloadedSkill(options: ResolvedExecutionOptions, skill: string, context: ToolContext): void {
-  if (options.requireSkillLoaded && !isSkillRunnable(context.state, context.agentName, skill)) {
+/**
+ * The model must have read a skill's instructions before running it: the skill is loaded in this
+ * session, or the call carries the digest of its current SKILL.md that skill_load handed out in an
+ * earlier session (a client that opens a new MCP session per call keeps no loaded skills; the
+ * digest is in the model's context only if skill_load's result is, and stops matching once the
+ * SKILL.md changes). docs/mcp.md, "Clients with a session per call".
+ */
+async function refuseUnloadedSkill(
+  options: ResolvedExecutionOptions,
+  skill: string,
+  digest: string | undefined,
+  context: ToolContext,
+): Promise<void> {
+  if (!options.requireSkillLoaded || isSkillRunnable(context.state, context.agentName, skill)) return;
+  const load = `call skill_load with {"skill": "${skill}"}, read its instructions, then run the command`;
+  if (digest === undefined) throw new SkillToolError(`skill_run requires skill_load first for "${skill}": ${load}`);
+  const repository = options.repository ?? options.workspaces.repository;
+  const current = await skillInstructionsDigest(repository, skill, context.skillContext).catch(() => undefined);
+  if (digest.trim() !== current)
     throw new SkillToolError(
-      `skill_run requires skill_load first for "${skill}": call skill_load with {"skill": "${skill}"}, read its instructions, then run the command`,
+      `skill_run: skill_digest does not match the current SKILL.md of "${skill}" (it changed since it was loaded, or the digest is not the one skill_load gave): ${load}`,
     );
-  }
 }
 
 /** What a call collects when it names no output_files. */
