@@ -17,6 +17,7 @@ import { createPrelude, type Prelude } from './sandbox-prelude.js';
 import { findPreludeProgram } from './sandbox-prelude-program.js';
 import { startSandboxProcess } from './sandbox-process.js';
 import { detectSandboxSupport } from './sandbox-support.js';
+import { seccompFilter } from './seccomp-policy.js';
 import type { WorkspaceFiles } from './workspace-files.js';
 
 /** Options of `SandboxRuntime`: the bubblewrap binary, the shell and resource limits (processes, memory, file size, tmpfs sizes). */
@@ -79,7 +80,6 @@ export class SandboxRuntime implements WorkspaceRuntime {
   };
   /** The prelude's shells and scripts (fd closing and rlimits), fixed for the runtime's life. */
   private readonly prelude: Prelude;
-  private readonly seccompFilter: Buffer;
   private readonly cgroupLimits: boolean;
   private readonly sizedTmpfs: boolean;
   private readonly processes = new HostProcessRegistry();
@@ -117,7 +117,6 @@ export class SandboxRuntime implements WorkspaceRuntime {
         `names no executable: "${shellName}" is not in the system folders ${SYSTEM_PATH}, which the sandbox mounts`,
       );
     this.shell = shell;
-    this.seccompFilter = support.seccompFilter;
     this.bubblewrapPath = support.bubblewrapPath;
     this.cgroupLimits = support.processLimit === 'cgroup';
     this.sizedTmpfs = support.sizedTmpfs;
@@ -132,7 +131,10 @@ export class SandboxRuntime implements WorkspaceRuntime {
       shell: this.shell,
       limits: this.limits,
       prelude: this.prelude,
-      seccompFilter: this.seccompFilter,
+      seccompFilters: {
+        memoryCounted: support.seccompFilter,
+        memoryUncounted: seccompFilter(process.arch, { refuseUncountedMemory: true }) as Buffer,
+      },
       cgroupLimits: this.cgroupLimits,
       sizedTmpfs: this.sizedTmpfs,
       guestPath: (hostPath, workspaceRoot) => this.guestPath(hostPath, workspaceRoot),

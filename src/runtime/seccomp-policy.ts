@@ -67,6 +67,20 @@ const DENIED: Record<string, { x64: number; arm64: number } | { x64: number }> =
   _sysctl: { x64: 156 },
 };
 
+/**
+ * Calls that hold memory no address-space limit (RLIMIT_AS) counts: a memfd's pages, a System V
+ * shared memory segment and a message queue stay allocated while nothing maps them. A memory
+ * cgroup counts them; a run whose memory cap is only RLIMIT_AS (no memory cgroup: a non-root host
+ * without a delegated one) held 450 MiB through each under a 128 MiB cap. Such runs get these
+ * refused with ENOSYS, as a kernel without memfd or System V IPC answers (libraries test for it
+ * and fall back to a file in /dev/shm, which is a sized tmpfs). POSIX shared memory is that file.
+ */
+const UNCOUNTED_MEMORY: Record<string, { x64: number; arm64: number }> = {
+  memfd_create: { x64: 319, arm64: 279 },
+  shmget: { x64: 29, arm64: 194 },
+  msgget: { x64: 68, arm64: 186 },
+};
+
 /** Calls allowed unless an argument asks for what is denied above. */
 const CLONE = { x64: 56, arm64: 220 };
 const UNSHARE = { x64: 272, arm64: 97 };
@@ -130,7 +144,20 @@ export function deniedSystemCalls(architecture: SeccompArchitecture): string[] {
     .map(([name]) => name);
 }
 
-const compiled = new Map<SeccompArchitecture, Buffer>();
+/** Names of the calls refused where a run's memory is capped but no memory cgroup counts it. */
+export function uncountedMemoryCalls(): string[] {
+  return Object.keys(UNCOUNTED_MEMORY);
+}
+
+export interface SeccompPolicyOptions {
+  /**
+   * Also refuse `memfd_create`, `shmget` and `msgget` (ENOSYS): for a run with a memory cap that
+   * only RLIMIT_AS enforces, which does not count what they hold. Default false.
+   */
+  refuseUncountedMemory?: boolean;
+}
+
+const compiled = new Map<string, Buffer>();
 
 /**
  * The compiled filter for this architecture, or undefined where none is written (the sandbox then
@@ -138,9 +165,14 @@ const compiled = new Map<SeccompArchitecture, Buffer>();
  * host, x32) is killed on its first call: refusing every call with an errno would leave it
  * spinning on a failing exit.
  */
-export function seccompFilter(architecture: string = process.arch): Buffer | undefined {
+export function seccompFilter(
+  architecture: string = process.arch,
+  options: SeccompPolicyOptions = {},
+): Buffer | undefined {
   if (architecture !== 'x64' && architecture !== 'arm64') return undefined;
-  const cached = compiled.get(architecture);
+  const refuseUncountedMemory = options.refuseUncountedMemory === true;
+  const key = `${architecture}:${refuseUncountedMemory}`;
+  const cached = compiled.get(key);
   if (cached) return cached;
   const number = (numbers: { x64: number; arm64?: number }) => numbers[architecture] as number;
   const program: BpfInstruction[] = [
@@ -154,6 +186,9 @@ export function seccompFilter(architecture: string = process.arch): Buffer | und
     ...Object.values(DENIED)
       .filter((numbers) => architecture in numbers)
       .map((numbers): BpfInstruction => ({ op: 'jump-if-equal', value: number(numbers), then: 'deny' })),
+    ...(refuseUncountedMemory ? Object.values(UNCOUNTED_MEMORY) : []).map(
+      (numbers): BpfInstruction => ({ op: 'jump-if-equal', value: number(numbers), then: 'unknown' }),
+    ),
     { op: 'jump-if-equal', value: number(CLONE), then: 'flags' },
     { op: 'jump-if-equal', value: number(UNSHARE), then: 'flags' },
     { op: 'jump-if-equal', value: number(CLONE3), then: 'unknown' },
@@ -194,6 +229,6 @@ export function seccompFilter(architecture: string = process.arch): Buffer | und
     { op: 'return', value: SECCOMP_RET_KILL_PROCESS },
   ];
   const filter = assembleBpf(program);
-  compiled.set(architecture, filter);
+  compiled.set(key, filter);
   return filter;
 }
