@@ -19,6 +19,7 @@ import { startSandboxProcess } from './sandbox-process.js';
 import { detectSandboxSupport } from './sandbox-support.js';
 import { seccompFilter } from './seccomp-policy.js';
 import type { WorkspaceFiles } from './workspace-files.js';
+import { trackSandbox, WorkspaceSandboxes } from './workspace-sandboxes.js';
 
 /** Options of `SandboxRuntime`: the bubblewrap binary, the shell and resource limits (processes, memory, file size, tmpfs sizes). */
 export interface SandboxRuntimeOptions {
@@ -83,6 +84,8 @@ export class SandboxRuntime implements WorkspaceRuntime {
   private readonly cgroupLimits: boolean;
   private readonly sizedTmpfs: boolean;
   private readonly processes = new HostProcessRegistry();
+  /** Each workspace's live sandboxes, whose open files count towards its quota. */
+  private readonly sandboxes = new WorkspaceSandboxes();
   /** Everything `run` and `start` build a sandbox from besides the command (sandbox-launch.ts). */
   private readonly launchSettings: SandboxLaunchSettings;
 
@@ -156,12 +159,13 @@ export class SandboxRuntime implements WorkspaceRuntime {
 
   /** The workspace is a host folder: the host reaches its files directly. */
   files(workspaceRoot: string): WorkspaceFiles {
-    return new HostWorkspaceFiles(workspaceRoot);
+    return new HostWorkspaceFiles(workspaceRoot, { heldOpenBy: () => this.sandboxes.pids(workspaceRoot) });
   }
 
   run(command: RuntimeCommand): Promise<RuntimeResult> {
     return withRunSpan(this.kind, async () => {
       const launch = await prepareSandboxLaunch(this.launchSettings, command);
+      const tracked = trackSandbox(this.sandboxes, command.workspaceRoot, launch.cgroupSpawn.onSpawn);
       try {
         const outcome = await runProcess({
           file: launch.file,
@@ -172,6 +176,7 @@ export class SandboxRuntime implements WorkspaceRuntime {
           ...commandProcessFields(command),
           displayName: launch.program[0] as string,
           ...launch.cgroupSpawn,
+          onSpawn: tracked.onSpawn,
         });
         const limitsHit = launch.cgroup?.limitsHit() ?? [];
         return {
@@ -180,6 +185,7 @@ export class SandboxRuntime implements WorkspaceRuntime {
           ...(limitsHit.length > 0 ? { limitsHit } : {}),
         };
       } finally {
+        tracked.forget();
         await launch.cgroup?.release();
       }
     });
@@ -187,7 +193,7 @@ export class SandboxRuntime implements WorkspaceRuntime {
 
   /** A background process in a sandbox built as for `run` (sandbox-process.ts). */
   start(command: RuntimeProcessCommand): Promise<RuntimeProcess> {
-    return startSandboxProcess(this.launchSettings, command, this.processes);
+    return startSandboxProcess(this.launchSettings, command, this.processes, this.sandboxes);
   }
 
   stopProcesses(workspaceRoot: string): Promise<void> {
