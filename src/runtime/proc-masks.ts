@@ -63,6 +63,16 @@ export function procMasks(): ProcMasks {
   if (process.getuid?.() === 0) {
     files.push(...KERNEL_STATE_FILES.filter(exists));
     folders.push(...KERNEL_STATE_FOLDERS.filter(exists));
+    // Only procfs's own entries: a filesystem mounted inside the host's /proc (binfmt_misc under
+    // /proc/sys/fs, a container runtime's masks) is absent from the sandbox's fresh /proc, and a
+    // mask over a missing path would stop every sandbox from starting.
+    let procDevice: number;
+    try {
+      procDevice = lstatSync('/proc').dev;
+    } catch {
+      masks = { files, folders };
+      return masks;
+    }
     const walk = (folder: string): void => {
       let names: string[];
       try {
@@ -80,6 +90,7 @@ export function procMasks(): ProcMasks {
         } catch {
           continue;
         }
+        if (status.dev !== procDevice) continue;
         const othersRead = (status.mode & 0o004) !== 0;
         if (status.isDirectory()) {
           if (!othersRead || (status.mode & 0o001) === 0) folders.push(path);
