@@ -148,6 +148,37 @@ export function askThroughDecide(decide: NonNullable<ApprovalOptions['decide']>)
   };
 }
 
+/**
+ * A skill this call would stage that still needs approval, with the running background processes
+ * that were not started beside it. Such a process keeps running after the decision and could run
+ * the skill's scripts the moment it is staged, which the person approving this call never saw:
+ * staging it there is refused whatever the answer (the processes must end first). A skill an
+ * `allow-always` covers is not pending, so it may be staged beside anything.
+ */
+export function stagingBesideUnapprovedProcesses(
+  description: ToolCallDescription | undefined,
+  pending: readonly string[],
+): { skill: string; processes: NonNullable<ToolCallDescription['backgroundProcesses']> } | undefined {
+  const processes = description?.backgroundProcesses ?? [];
+  if (processes.length === 0) return undefined;
+  for (const skill of description?.stagedSkills ?? []) {
+    if (!pending.includes(`skill:${skill}`)) continue;
+    const unapproved = processes.filter((process) => !process.skills.includes(skill));
+    if (unapproved.length > 0) return { skill, processes: unapproved };
+  }
+  return undefined;
+}
+
+/** Why a call that would stage `skill` beside unapproved background processes is refused, and what to do. */
+function stagingBesideProcessesReason(found: NonNullable<ReturnType<typeof stagingBesideUnapprovedProcesses>>): string {
+  const named = found.processes.map((process) => `${process.id} (command: ${process.command})`).join(', ');
+  return (
+    `it would stage skill "${found.skill}" beside background process${found.processes.length > 1 ? 'es' : ''} ${named}, ` +
+    `started before "${found.skill}" was reachable and not approved for it, which could run its scripts unseen; ` +
+    'end them with workspace_kill (or wait until they exit), then call again'
+  );
+}
+
 /** The model-facing text of a refused call. */
 export function deniedMessage(request: Pick<ApprovalRequest, 'tool' | 'skill' | 'command'>, reason?: string): string {
   const what = `${request.tool}${request.skill !== undefined ? ` of skill "${request.skill}"` : ''}${
@@ -199,6 +230,17 @@ export async function approveToolCall(request: {
     ...(reason !== undefined ? { reason } : {}),
   });
   const decidedBy = request.decidedBy ?? 'user';
+  const beside = stagingBesideUnapprovedProcesses(pending.description, pending.pending);
+  if (beside !== undefined) {
+    const reason = stagingBesideProcessesReason(beside);
+    const outcome = outcomeOf('deny', 'policy', reason);
+    emit({ type: 'approval-decision', author: 'system', content: outcome });
+    return {
+      run: false,
+      outcome,
+      message: `Not run: ${approval.tool}${approval.skill !== undefined ? ` of skill "${approval.skill}"` : ''}: ${reason}. Nothing was executed.`,
+    };
+  }
   if (pending.pending.length === 0) {
     const outcome = outcomeOf('allow-always', 'remembered');
     emit({ type: 'approval-decision', author: 'system', content: outcome });

@@ -60,4 +60,20 @@ describe('describeApprovalRequest', () => {
     expect(text).toContain('  input file: workspace://p\\u0085q -> r\\u200Bs');
     expect(text.split('\n')).toHaveLength(9);
   });
+
+  it('names each background process running beside the call, with the skills it was started beside, on one line', () => {
+    const text = describeApprovalRequest(
+      request({
+        command: 'true',
+        backgroundProcesses: [
+          { id: 'proc_a', command: 'while true; do\n  bash skills/*/x.sh\ndone', skills: [] },
+          { id: 'proc_b', command: 'sleep 30', skills: ['alpha'] },
+        ],
+      }),
+    );
+    expect(text).toContain(
+      '\n  running beside it: proc_a (command: while true; do\\u000A  bash skills/*/x.sh\\u000Adone; started beside: no skills)\n',
+    );
+    expect(text).toContain('\n  running beside it: proc_b (command: sleep 30; started beside: alpha)\n');
+  });
 });

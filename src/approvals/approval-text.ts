@@ -50,6 +50,13 @@ export function describeApprovalRequest(request: ApprovalRequest): string {
   for (const input of request.inputs)
     lines.push(`  input file: ${shown(input.from)}${input.to !== undefined ? ` -> ${shown(input.to)}` : ''}`);
   if (request.outputs.length > 0) lines.push(`  files collected: ${shownList(request.outputs)}`);
+  // They keep running after the answer and reach what this call places in the workspace.
+  for (const process of request.backgroundProcesses ?? [])
+    lines.push(
+      `  running beside it: ${shown(process.id)} (command: ${shown(process.command)}; started beside: ${
+        process.skills.length > 0 ? shownList(process.skills) : 'no skills'
+      })`,
+    );
   const always = shownList(request.remembers.map((subject) => subject.replace(/^(skill|tool):/, '')));
   lines.push(`  "always" approves ${always} for the rest of this session.`);
   return lines.join('\n');

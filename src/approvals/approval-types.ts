@@ -41,7 +41,12 @@ export type ApprovalSource =
   /** The AI SDK's tool-approval response, sent by the application in the next call. */
   | 'ai-sdk-response'
   /** Nobody could be asked, or the asking failed: the call is denied. */
-  | 'unanswered';
+  | 'unanswered'
+  /**
+   * Refused before anyone was asked: the call would stage a skill that needs approval beside a
+   * running background process that was not approved for it (`reason` names both).
+   */
+  | 'policy';
 
 /** The decision on one request, as recorded. */
 export interface ApprovalOutcome {

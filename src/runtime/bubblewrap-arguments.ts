@@ -1,4 +1,5 @@
 import { lstatSync, readlinkSync } from 'node:fs';
+import { procMaskArguments } from './proc-masks.js';
 import { SANDBOX_PRELUDE_PROGRAM_PATH } from './sandbox-prelude-program.js';
 
 /** Where the workspace appears inside the sandbox. */
@@ -141,6 +142,8 @@ function fixedPrefix(network: boolean, tmpBytes: number | null, sharedMemoryByte
       // mount goes read-only (a script's own /proc/self files included).
       '--proc',
       '/proc',
+      // Root-only kernel state (slabinfo, timer_list, key listings, ...): see proc-masks.ts.
+      ...procMaskArguments(),
       '--remount-ro',
       '/proc',
       '--dev',

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { openFileInside, openFolderInside, readHead, withFolderInside } from './anchored-folder.js';
 import { buildTree } from './build-tree.js';
 import { WorkspacePathError } from './errors.js';
+import { heldDeletedFiles } from './held-deleted-files.js';
 import { newBuildPath } from './host-build-area.js';
 import { hostFileEntries } from './host-file-entries.js';
 import { isInside } from './is-inside.js';
@@ -32,7 +33,14 @@ export class HostWorkspaceFiles implements WorkspaceFiles {
   /** Real host path of the workspace folder, which nobody else controls. */
   readonly root: string;
 
-  constructor(root: string) {
+  /**
+   * `heldOpenBy` names the host pids of the sandboxes running in this workspace (`SandboxRuntime`
+   * passes its own): what they hold open of the workspace after deleting it counts in `measure`.
+   */
+  constructor(
+    root: string,
+    private readonly options: { heldOpenBy?: () => number[] } = {},
+  ) {
     this.root = root;
   }
 
@@ -220,8 +228,25 @@ export class HostWorkspaceFiles implements WorkspaceFiles {
     });
   }
 
-  measure(limits: WorkspaceSizeLimits): Promise<WorkspaceUsage> {
-    return measureTree(this.root, limits);
+  async measure(limits: WorkspaceSizeLimits): Promise<WorkspaceUsage> {
+    const usage = await measureTree(this.root, limits);
+    const sandboxes = this.options.heldOpenBy?.() ?? [];
+    if (usage.exceeded !== undefined || sandboxes.length === 0) return usage;
+    // A file its command deleted while holding it open has no name for the walk to find, yet
+    // takes the same disk (held-deleted-files.ts). Its device is the workspace's: nothing a
+    // command can write elsewhere is on it (/tmp is a tmpfs of the sandbox's own).
+    let device: number;
+    try {
+      device = (await lstat(this.root)).dev;
+    } catch {
+      return usage;
+    }
+    const held = heldDeletedFiles(sandboxes, device);
+    usage.bytes += held.bytes;
+    usage.files += held.files;
+    if (usage.bytes > limits.maxBytes) usage.exceeded = 'disk';
+    else if (usage.files > limits.maxFiles) usage.exceeded = 'files';
+    return usage;
   }
 
   private absolute(relative: string): string {

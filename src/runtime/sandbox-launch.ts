@@ -27,7 +27,12 @@ export interface SandboxLaunchSettings {
   shell: string;
   limits: SandboxLimits;
   prelude: Prelude;
-  seccompFilter: Buffer;
+  /**
+   * The compiled seccomp programs (seccomp-policy.ts): `memoryCounted` for a run whose memory a
+   * cgroup counts or that has no memory cap, `memoryUncounted` (memfd and System V IPC refused) for
+   * one whose cap only RLIMIT_AS enforces.
+   */
+  seccompFilters: { memoryCounted: Buffer; memoryUncounted: Buffer };
   cgroupLimits: boolean;
   sizedTmpfs: boolean;
   guestPath(hostPath: string, workspaceRoot: string): string;
@@ -85,6 +90,9 @@ export async function prepareSandboxLaunch(
     warnings.push('sandbox: the CPU limit could not be applied on this host (no cpu cgroup)');
   if (!settings.sizedTmpfs && (limits.maxTmpBytes !== null || limits.maxSharedMemoryBytes !== null))
     warnings.push('sandbox: /tmp and /dev/shm are not size-limited (this bubblewrap has no --size; 0.5 or later has)');
+  // Without a memory cgroup the cap is RLIMIT_AS alone, per process, and memory nothing maps is
+  // outside it: the filter then refuses the calls that hold such memory (seccomp-policy.ts).
+  const memoryCounted = maxMemoryBytes === null || cgroup?.memoryCapped === true;
   const program = command.argv ?? shellArgv(settings.shell, command.command as string);
   // The compiled prelude joins the cgroup itself as its first act, through descriptors the host
   // opened: no pid to read back, no move to wait for while the sandbox is blocked. The shell
@@ -126,7 +134,10 @@ export async function prepareSandboxLaunch(
       ),
       ...program,
     ],
-    inputPipes: [Buffer.from(options.map((option) => `${option}\0`).join(''), 'utf8'), settings.seccompFilter],
+    inputPipes: [
+      Buffer.from(options.map((option) => `${option}\0`).join(''), 'utf8'),
+      memoryCounted ? settings.seccompFilters.memoryCounted : settings.seccompFilters.memoryUncounted,
+    ],
     program,
     cgroup,
     warnings,

@@ -1,6 +1,7 @@
 import { type HostProcessRegistry, startHostProcess } from './host-process.js';
 import type { RuntimeProcess, RuntimeProcessCommand } from './runtime-process.js';
 import { limitWarnings, prepareSandboxLaunch, type SandboxLaunchSettings } from './sandbox-launch.js';
+import { trackSandbox, type WorkspaceSandboxes } from './workspace-sandboxes.js';
 
 /**
  * Starts a background process in a fresh bubblewrap sandbox built by the same code as a run
@@ -14,8 +15,10 @@ export async function startSandboxProcess(
   settings: SandboxLaunchSettings,
   command: RuntimeProcessCommand,
   registry: HostProcessRegistry,
+  sandboxes: WorkspaceSandboxes,
 ): Promise<RuntimeProcess> {
   const launch = await prepareSandboxLaunch(settings, command);
+  const tracked = trackSandbox(sandboxes, command.workspaceRoot, launch.cgroupSpawn.onSpawn);
   try {
     const started = startHostProcess({
       file: launch.file,
@@ -27,7 +30,9 @@ export async function startSandboxProcess(
       maxUnreadBytes: command.maxOutputBytes,
       displayName: launch.program[0] as string,
       ...launch.cgroupSpawn,
+      onSpawn: tracked.onSpawn,
       onExit: async () => {
+        tracked.forget();
         const limitsHit = launch.cgroup?.limitsHit() ?? [];
         await launch.cgroup?.release();
         return { warnings: [...launch.warnings, ...limitWarnings(limitsHit, settings.limits, 'process')], limitsHit };
@@ -35,6 +40,7 @@ export async function startSandboxProcess(
     });
     return registry.add(command.workspaceRoot, started);
   } catch (error) {
+    tracked.forget();
     await launch.cgroup?.release();
     throw error;
   }

@@ -17,7 +17,9 @@ import { createPrelude, type Prelude } from './sandbox-prelude.js';
 import { findPreludeProgram } from './sandbox-prelude-program.js';
 import { startSandboxProcess } from './sandbox-process.js';
 import { detectSandboxSupport } from './sandbox-support.js';
+import { seccompFilter } from './seccomp-policy.js';
 import type { WorkspaceFiles } from './workspace-files.js';
+import { trackSandbox, WorkspaceSandboxes } from './workspace-sandboxes.js';
 
 /** Options of `SandboxRuntime`: the bubblewrap binary, the shell and resource limits (processes, memory, file size, tmpfs sizes). */
 export interface SandboxRuntimeOptions {
@@ -79,10 +81,11 @@ export class SandboxRuntime implements WorkspaceRuntime {
   };
   /** The prelude's shells and scripts (fd closing and rlimits), fixed for the runtime's life. */
   private readonly prelude: Prelude;
-  private readonly seccompFilter: Buffer;
   private readonly cgroupLimits: boolean;
   private readonly sizedTmpfs: boolean;
   private readonly processes = new HostProcessRegistry();
+  /** Each workspace's live sandboxes, whose open files count towards its quota. */
+  private readonly sandboxes = new WorkspaceSandboxes();
   /** Everything `run` and `start` build a sandbox from besides the command (sandbox-launch.ts). */
   private readonly launchSettings: SandboxLaunchSettings;
 
@@ -117,7 +120,6 @@ export class SandboxRuntime implements WorkspaceRuntime {
         `names no executable: "${shellName}" is not in the system folders ${SYSTEM_PATH}, which the sandbox mounts`,
       );
     this.shell = shell;
-    this.seccompFilter = support.seccompFilter;
     this.bubblewrapPath = support.bubblewrapPath;
     this.cgroupLimits = support.processLimit === 'cgroup';
     this.sizedTmpfs = support.sizedTmpfs;
@@ -132,7 +134,10 @@ export class SandboxRuntime implements WorkspaceRuntime {
       shell: this.shell,
       limits: this.limits,
       prelude: this.prelude,
-      seccompFilter: this.seccompFilter,
+      seccompFilters: {
+        memoryCounted: support.seccompFilter,
+        memoryUncounted: seccompFilter(process.arch, { refuseUncountedMemory: true }) as Buffer,
+      },
       cgroupLimits: this.cgroupLimits,
       sizedTmpfs: this.sizedTmpfs,
       guestPath: (hostPath, workspaceRoot) => this.guestPath(hostPath, workspaceRoot),
@@ -154,12 +159,13 @@ export class SandboxRuntime implements WorkspaceRuntime {
 
   /** The workspace is a host folder: the host reaches its files directly. */
   files(workspaceRoot: string): WorkspaceFiles {
-    return new HostWorkspaceFiles(workspaceRoot);
+    return new HostWorkspaceFiles(workspaceRoot, { heldOpenBy: () => this.sandboxes.pids(workspaceRoot) });
   }
 
   run(command: RuntimeCommand): Promise<RuntimeResult> {
     return withRunSpan(this.kind, async () => {
       const launch = await prepareSandboxLaunch(this.launchSettings, command);
+      const tracked = trackSandbox(this.sandboxes, command.workspaceRoot, launch.cgroupSpawn.onSpawn);
       try {
         const outcome = await runProcess({
           file: launch.file,
@@ -170,6 +176,7 @@ export class SandboxRuntime implements WorkspaceRuntime {
           ...commandProcessFields(command),
           displayName: launch.program[0] as string,
           ...launch.cgroupSpawn,
+          onSpawn: tracked.onSpawn,
         });
         const limitsHit = launch.cgroup?.limitsHit() ?? [];
         return {
@@ -178,6 +185,7 @@ export class SandboxRuntime implements WorkspaceRuntime {
           ...(limitsHit.length > 0 ? { limitsHit } : {}),
         };
       } finally {
+        tracked.forget();
         await launch.cgroup?.release();
       }
     });
@@ -185,7 +193,7 @@ export class SandboxRuntime implements WorkspaceRuntime {
 
   /** A background process in a sandbox built as for `run` (sandbox-process.ts). */
   start(command: RuntimeProcessCommand): Promise<RuntimeProcess> {
-    return startSandboxProcess(this.launchSettings, command, this.processes);
+    return startSandboxProcess(this.launchSettings, command, this.processes, this.sandboxes);
   }
 
   stopProcesses(workspaceRoot: string): Promise<void> {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { BPF_INSTRUCTION_BYTES } from './classic-bpf.js';
-import { deniedSystemCalls, seccompFilter } from './seccomp-policy.js';
+import { deniedSystemCalls, seccompFilter, uncountedMemoryCalls } from './seccomp-policy.js';
 
 describe('seccomp policy', () => {
   it('is built for x86_64 and aarch64 and for nothing else', () => {
@@ -31,5 +31,16 @@ describe('seccomp policy', () => {
       expect(arm).toContain(name);
     expect(arm).not.toContain('iopl');
     expect(deniedSystemCalls('x64')).toEqual(expect.arrayContaining([...arm, 'iopl', 'ioperm', 'uselib', '_sysctl']));
+  });
+
+  it('adds one refusal per call holding uncounted memory only when asked, and builds each variant once', () => {
+    expect(uncountedMemoryCalls()).toEqual(['memfd_create', 'shmget', 'msgget']);
+    for (const architecture of ['x64', 'arm64']) {
+      const plain = seccompFilter(architecture) as Buffer;
+      const refusing = seccompFilter(architecture, { refuseUncountedMemory: true }) as Buffer;
+      expect(refusing.length - plain.length).toBe(3 * BPF_INSTRUCTION_BYTES);
+      expect(seccompFilter(architecture, { refuseUncountedMemory: true })).toBe(refusing);
+      expect(seccompFilter(architecture, { refuseUncountedMemory: false })).toBe(plain);
+    }
   });
 });

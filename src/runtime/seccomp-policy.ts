@@ -67,10 +67,44 @@ const DENIED: Record<string, { x64: number; arm64: number } | { x64: number }> =
   _sysctl: { x64: 156 },
 };
 
+/**
+ * Calls that hold memory no address-space limit (RLIMIT_AS) counts: a memfd's pages, a System V
+ * shared memory segment and a message queue stay allocated while nothing maps them. A memory
+ * cgroup counts them; a run whose memory cap is only RLIMIT_AS (no memory cgroup: a non-root host
+ * without a delegated one) held 450 MiB through each under a 128 MiB cap. Such runs get these
+ * refused with ENOSYS, as a kernel without memfd or System V IPC answers (libraries test for it
+ * and fall back to a file in /dev/shm, which is a sized tmpfs). POSIX shared memory is that file.
+ */
+const UNCOUNTED_MEMORY: Record<string, { x64: number; arm64: number }> = {
+  memfd_create: { x64: 319, arm64: 279 },
+  shmget: { x64: 29, arm64: 194 },
+  msgget: { x64: 68, arm64: 186 },
+};
+
 /** Calls allowed unless an argument asks for what is denied above. */
 const CLONE = { x64: 56, arm64: 220 };
 const UNSHARE = { x64: 272, arm64: 97 };
 const IOCTL = { x64: 16, arm64: 29 };
+/**
+ * Sockets are allowed by address family, an allow list: unix, inet and inet6 (what programs use to
+ * talk to each other and, with `network: true`, to the world), and netlink for NETLINK_ROUTE alone,
+ * which getaddrinfo (AI_ADDRCONFIG), getifaddrs, `if_nameindex` and Node's `os.networkInterfaces()`
+ * read the interfaces and addresses through. Every other family is refused with EAFNOSUPPORT, as a
+ * kernel built without it answers, so programs fall back: vsock above all, which no network
+ * namespace separates (one address space for the whole machine, where a hypervisor's guest agent
+ * listens), and the families that reach a kernel subsystem rather than a peer (packet, xdp, alg,
+ * key, bluetooth, tipc, rds, can, ...), rarely needed and a frequent source of kernel bugs. The
+ * other netlink protocols (sock_diag, audit, uevents, generic, netfilter, xfrm, crypto) each open
+ * a kernel subsystem of their own: refused with EPROTONOSUPPORT, as the kernel answers an unknown
+ * one. socketpair makes connected pairs of unix sockets only (tipc could too; nothing needs it).
+ */
+const SOCKET = { x64: 41, arm64: 198 };
+const SOCKETPAIR = { x64: 53, arm64: 199 };
+const AF_UNIX = 1;
+const AF_INET = 2;
+const AF_INET6 = 10;
+const AF_NETLINK = 16;
+const NETLINK_ROUTE = 0;
 /** clone3 passes its flags in memory, which a filter cannot read: refused as unknown (ENOSYS), so libc uses clone. */
 const CLONE3 = { x64: 435, arm64: 435 };
 
@@ -90,10 +124,13 @@ const SECCOMP_RET_ERRNO = 0x00050000;
 const SECCOMP_RET_ALLOW = 0x7fff0000;
 const EPERM = 1;
 const ENOSYS = 38;
+const EPROTONOSUPPORT = 93;
+const EAFNOSUPPORT = 97;
 
 // struct seccomp_data: int nr; u32 arch; u64 instruction_pointer; u64 args[6]. The low half of an
 // argument comes first on these little-endian architectures; the kernel reads clone's and unshare's
-// flags and ioctl's request as 32 bits, so the high half cannot smuggle anything past.
+// flags, ioctl's request and socket's family and protocol as 32 bits (each an int or unsigned int
+// parameter), so the high half cannot smuggle anything past.
 const NUMBER_OFFSET = 0;
 const ARCH_OFFSET = 4;
 const argumentLowWord = (index: number) => 16 + 8 * index;
@@ -107,7 +144,20 @@ export function deniedSystemCalls(architecture: SeccompArchitecture): string[] {
     .map(([name]) => name);
 }
 
-const compiled = new Map<SeccompArchitecture, Buffer>();
+/** Names of the calls refused where a run's memory is capped but no memory cgroup counts it. */
+export function uncountedMemoryCalls(): string[] {
+  return Object.keys(UNCOUNTED_MEMORY);
+}
+
+export interface SeccompPolicyOptions {
+  /**
+   * Also refuse `memfd_create`, `shmget` and `msgget` (ENOSYS): for a run with a memory cap that
+   * only RLIMIT_AS enforces, which does not count what they hold. Default false.
+   */
+  refuseUncountedMemory?: boolean;
+}
+
+const compiled = new Map<string, Buffer>();
 
 /**
  * The compiled filter for this architecture, or undefined where none is written (the sandbox then
@@ -115,9 +165,14 @@ const compiled = new Map<SeccompArchitecture, Buffer>();
  * host, x32) is killed on its first call: refusing every call with an errno would leave it
  * spinning on a failing exit.
  */
-export function seccompFilter(architecture: string = process.arch): Buffer | undefined {
+export function seccompFilter(
+  architecture: string = process.arch,
+  options: SeccompPolicyOptions = {},
+): Buffer | undefined {
   if (architecture !== 'x64' && architecture !== 'arm64') return undefined;
-  const cached = compiled.get(architecture);
+  const refuseUncountedMemory = options.refuseUncountedMemory === true;
+  const key = `${architecture}:${refuseUncountedMemory}`;
+  const cached = compiled.get(key);
   if (cached) return cached;
   const number = (numbers: { x64: number; arm64?: number }) => numbers[architecture] as number;
   const program: BpfInstruction[] = [
@@ -131,11 +186,28 @@ export function seccompFilter(architecture: string = process.arch): Buffer | und
     ...Object.values(DENIED)
       .filter((numbers) => architecture in numbers)
       .map((numbers): BpfInstruction => ({ op: 'jump-if-equal', value: number(numbers), then: 'deny' })),
+    ...(refuseUncountedMemory ? Object.values(UNCOUNTED_MEMORY) : []).map(
+      (numbers): BpfInstruction => ({ op: 'jump-if-equal', value: number(numbers), then: 'unknown' }),
+    ),
     { op: 'jump-if-equal', value: number(CLONE), then: 'flags' },
     { op: 'jump-if-equal', value: number(UNSHARE), then: 'flags' },
     { op: 'jump-if-equal', value: number(CLONE3), then: 'unknown' },
     { op: 'jump-if-equal', value: number(IOCTL), then: 'ioctl' },
+    { op: 'jump-if-equal', value: number(SOCKET), then: 'socket' },
+    { op: 'jump-if-equal', value: number(SOCKETPAIR), then: 'socketpair' },
     { op: 'return', value: SECCOMP_RET_ALLOW },
+    { op: 'label', name: 'socket' },
+    { op: 'load-word', offset: argumentLowWord(0) },
+    { op: 'jump-if-equal', value: AF_UNIX, then: 'allow' },
+    { op: 'jump-if-equal', value: AF_INET, then: 'allow' },
+    { op: 'jump-if-equal', value: AF_INET6, then: 'allow' },
+    { op: 'jump-if-equal', value: AF_NETLINK, then: 'netlink', else: 'no-family' },
+    { op: 'label', name: 'netlink' },
+    { op: 'load-word', offset: argumentLowWord(2) },
+    { op: 'jump-if-equal', value: NETLINK_ROUTE, then: 'allow', else: 'no-protocol' },
+    { op: 'label', name: 'socketpair' },
+    { op: 'load-word', offset: argumentLowWord(0) },
+    { op: 'jump-if-equal', value: AF_UNIX, then: 'allow', else: 'no-family' },
     { op: 'label', name: 'flags' },
     { op: 'load-word', offset: argumentLowWord(0) },
     { op: 'jump-if-any-bit', mask: NEW_NAMESPACE_FLAGS, then: 'deny', else: 'allow' },
@@ -147,12 +219,16 @@ export function seccompFilter(architecture: string = process.arch): Buffer | und
     { op: 'return', value: SECCOMP_RET_ALLOW },
     { op: 'label', name: 'deny' },
     { op: 'return', value: SECCOMP_RET_ERRNO | EPERM },
+    { op: 'label', name: 'no-family' },
+    { op: 'return', value: SECCOMP_RET_ERRNO | EAFNOSUPPORT },
+    { op: 'label', name: 'no-protocol' },
+    { op: 'return', value: SECCOMP_RET_ERRNO | EPROTONOSUPPORT },
     { op: 'label', name: 'unknown' },
     { op: 'return', value: SECCOMP_RET_ERRNO | ENOSYS },
     { op: 'label', name: 'kill' },
     { op: 'return', value: SECCOMP_RET_KILL_PROCESS },
   ];
   const filter = assembleBpf(program);
-  compiled.set(architecture, filter);
+  compiled.set(key, filter);
   return filter;
 }

@@ -80,4 +80,11 @@ export interface ToolCallDescription {
   inputs: Array<{ from: string; to?: string }>;
   /** The globs of the files collected after the run. */
   outputs: string[];
+  /**
+   * The session's background processes running now, each with the skills it was started beside
+   * (what its start was approved for). A process keeps running while later calls stage skills
+   * next to it, and could run their scripts: an approval gate refuses to stage a skill that needs
+   * approval beside a process not approved for it.
+   */
+  backgroundProcesses?: Array<{ id: string; command: string; skills: string[] }>;
 }

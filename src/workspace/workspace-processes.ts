@@ -14,6 +14,12 @@ export interface BackgroundProcessRecord {
   readonly cwd: string;
   readonly runDir: string;
   readonly startedAt: Date;
+  /**
+   * The skills in the workspace or loaded when it started, sorted: what its start was judged
+   * against, so what it is approved to reach. An approval gate refuses to stage a listed skill
+   * beside a running process whose list lacks it (approvals/approval-gate.ts).
+   */
+  readonly skills: readonly string[];
   /** What the host said about the process while it ran (a quota stop), reported with its exit. */
   readonly notes: string[];
   /** Workspace limits that stopped it. */

@@ -70,6 +70,11 @@ export interface WorkspaceRunRequest {
  */
 export interface WorkspaceStartRequest extends Omit<WorkspaceRunRequest, 'stdin' | 'abortSignal'> {
   maxConcurrent: number;
+  /**
+   * Skills the start was judged against besides those staged when it starts (the loaded ones,
+   * which a later call stages): with those, what the process is approved to reach (`skills` of its record).
+   */
+  reachableSkills?: readonly string[];
 }
 
 /** What `Workspace.run` returns: the runtime's result, the folder of the run and the folder it ran in. */
@@ -504,7 +509,9 @@ export class Workspace {
         void handle.exited.then(() => {
           this.runGeneration += 1;
         });
-        return { handle, command: request.command ?? (request.argv ?? []).join(' '), cwd, runDir };
+        // Taken in the same turn as the start: no staging can come between.
+        const skills = [...new Set([...(request.reachableSkills ?? []), ...(await this.stagedSkillNames())])].sort();
+        return { handle, command: request.command ?? (request.argv ?? []).join(' '), cwd, runDir, skills };
       }),
     );
   }

@@ -119,8 +119,8 @@ describe.runIf(sandboxWorks)('approval security', () => {
 
   it('text written to a background shell after a skill was staged is judged like a command: a denied write never reaches the shell', async () => {
     // The shell starts while no listed skill is reachable, so it needs no approval; alpha is then
-    // loaded and staged by a call approved once. Writing "run alpha's script" into the old shell
-    // would otherwise run it on nobody's approval.
+    // loaded (and its staging refused beside the shell). Writing "run alpha's script" into the old
+    // shell would otherwise run it on nobody's approval.
     const { turn, asked, markers } = setup(
       (request) => (request.tool === 'workspace_write_stdin' ? 'deny' : 'allow-once'),
       { skills: ['alpha'] },
@@ -148,10 +148,63 @@ describe.runIf(sandboxWorks)('approval security', () => {
         ],
       },
     ]);
-    expect(asked.map((request) => request.tool)).toEqual(['workspace_exec', 'workspace_write_stdin']);
-    expect(asked[1]?.command).toBe('bash skills/alpha/scripts/mark.sh stdin\n');
+    // Staging alpha beside the shell (which was not started beside it) is refused outright now, so
+    // the person is asked about the write alone: alpha is loaded, so the shell's text is judged against it.
+    expect(results[1]).toEqual(
+      expect.objectContaining({ approval: 'denied', message: expect.stringContaining('beside background process') }),
+    );
+    expect(asked.map((request) => request.tool)).toEqual(['workspace_write_stdin']);
+    expect(asked[0]?.command).toBe('bash skills/alpha/scripts/mark.sh stdin\n');
     expect(results.at(-1)).toEqual(expect.objectContaining({ approval: 'denied' }));
     expect(await markers()).toEqual([]);
+  });
+
+  it('a background process started before a listed skill was staged cannot run it once an approved call stages it', async () => {
+    // The loop is harmless when it starts (no listed skill is reachable, so nobody is asked), and
+    // the person approves skill_run of alpha seeing only that call's command. Staging alpha beside
+    // the loop let the loop run alpha's script as well, on nobody's approval.
+    const { turn, asked, markers } = setup(() => 'allow-once', { skills: ['alpha'] }, { backgroundProcesses: true });
+    const loop =
+      'while true; do for s in skills/*/scripts/mark.sh; do [ -f "$s" ] && bash "$s" loop; done; sleep 0.1; done';
+    const [started] = await turn([
+      { toolCalls: [{ name: 'workspace_exec', input: { command: loop, background: true, yield_ms: 0 } }] },
+    ]);
+    const processId = (started as { process_id?: string }).process_id;
+    expect(processId).toMatch(/^proc_/);
+    const refused = await turn([load('alpha'), run('alpha', 'direct'), exec('true')]);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(await markers()).toEqual([]);
+    expect(asked).toEqual([]);
+    for (const result of refused.slice(1))
+      expect(result).toEqual(
+        expect.objectContaining({
+          approval: 'denied',
+          message: expect.stringMatching(
+            new RegExp(`stage skill "alpha" beside background process ${processId}.*workspace_kill`),
+          ),
+        }),
+      );
+    // With the loop gone, the person is asked and the approved run is the only one that runs alpha.
+    await turn([{ toolCalls: [{ name: 'workspace_kill', input: { process_id: processId } }] }, run('alpha', 'direct')]);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(asked.map((request) => request.tool)).toEqual(['skill_run']);
+    expect(await markers()).toEqual(['ran-direct']);
+  });
+
+  it('a background process started while a listed skill was reachable, and approved for it, does not block staging it again', async () => {
+    const { turn, asked, markers } = setup(() => 'allow-once', { skills: ['alpha'] }, { backgroundProcesses: true });
+    const [started] = await turn([
+      load('alpha'),
+      { toolCalls: [{ name: 'workspace_exec', input: { command: 'sleep 30', background: true, yield_ms: 0 } }] },
+    ]);
+    const processId = (started as { process_id?: string } | undefined)?.process_id;
+    await turn([run('alpha', 'after')]);
+    expect(asked.map((request) => request.tool)).toEqual(['workspace_exec', 'skill_run']);
+    expect(asked[1]?.backgroundProcesses).toEqual([
+      { id: expect.stringMatching(/^proc_/), command: 'sleep 30', skills: ['alpha'] },
+    ]);
+    expect(await markers()).toEqual(['ran-after']);
+    void processId;
   });
 
   it('the model cannot approve itself through fields of the tool input', async () => {

@@ -10,6 +10,7 @@ import { executeCommand } from './execute-command.js';
 import type { ResolvedExecutionOptions } from './execution-options.js';
 import { refuseUnmetRequirements } from './requirement-gate.js';
 import type { SkillRunResult } from './run-result.js';
+import { runningBackgroundProcesses } from './running-background-processes.js';
 
 const inputSchema = (skillNames: readonly string[] | undefined) =>
   z.object({
@@ -110,6 +111,7 @@ export function createSkillRunTool(options: ResolvedExecutionOptions): ToolDefin
           ...(entry.to !== undefined ? { to: entry.to } : {}),
         })),
         outputs: input.output_files ?? [defaultOutputs],
+        ...(await runningBackgroundProcesses(options, context)),
       };
     },
     async execute(input, context) {

@@ -1,3 +1,4 @@
+import { runnableSkillNames } from '../../disclosure/skill-activation.js';
 import { findExecutable, SYSTEM_PATH } from '../../runtime/find-executable.js';
 import { assertAllowedVariable } from '../../runtime/run-environment.js';
 import { SkillToolError } from '../../tools/errors.js';
@@ -101,6 +102,8 @@ export async function startBackgroundCommand(
       restricted,
       readOnlyPaths: options.readOnlyPaths,
       maxConcurrent: limits.maxConcurrent,
+      // What its start was judged against besides the skills staged now: the loaded ones.
+      reachableSkills: runnableSkillNames(context.state, context.agentName),
     });
     if (baseline !== undefined) {
       const stopWatching = watchWorkspaceQuota(workspace.files, watchLimits(quota, baseline), (limit, usage) => {

@@ -10,6 +10,7 @@ import { executeCommand } from './execute-command.js';
 import type { ResolvedExecutionOptions } from './execution-options.js';
 import type { ProcessPollResult } from './process-result.js';
 import type { SkillRunResult } from './run-result.js';
+import { runningBackgroundProcesses } from './running-background-processes.js';
 import { defaultOutputs, skillsInWorkspace, stagedFilesOf } from './skill-run-tool.js';
 import { startBackgroundCommand } from './start-background-command.js';
 
@@ -101,6 +102,7 @@ export function createWorkspaceExecTool(
         ...(await stagedFilesOf(staged, options, context)),
         inputs: [],
         outputs: input.output_files ?? [defaultOutputs],
+        ...(await runningBackgroundProcesses(options, context)),
       };
     },
     async execute(input, context) {
