@@ -1,10 +1,9 @@
 import { promisify } from 'node:util';
-import { inflateRaw } from 'node:zlib';
+import { crc32, inflateRaw } from 'node:zlib';
 import { mapWithConcurrency } from '../map-with-concurrency.js';
 import type { ArchiveEntry } from './archive-entry.js';
 import type { ArchiveBudget } from './archive-limits.js';
 import { ArchivePathSet, cleanArchivePath } from './archive-path.js';
-import { crc32 } from './crc32.js';
 import { decodeEntryName } from './decode-entry-name.js';
 import { UnsafeArchiveError } from './errors.js';
 

@@ -1,5 +1,4 @@
-import { deflateRawSync, gzipSync } from 'node:zlib';
-import { crc32 } from '../crc32.js';
+import { crc32, deflateRawSync, gzipSync } from 'node:zlib';
 
 /** One tar member as a test wants it, hostile fields included. */
 export interface TarMember {
