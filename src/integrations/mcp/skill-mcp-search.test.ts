@@ -35,6 +35,11 @@ describe('skill_search over MCP', () => {
     const client = await connect({ catalogBudget: { tokens: 600 } });
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name)).toContain('skill_search');
+    // A search reads the catalog only: hosts may run it without asking.
+    expect(tools.find((tool) => tool.name === 'skill_search')?.annotations).toMatchObject({
+      readOnlyHint: true,
+      destructiveHint: false,
+    });
     expect(client.getInstructions()).toContain('call skill_search with words describing the task');
     expect(client.getInstructions()).toContain('Note: this skill list was shortened');
     const result = (await client.callTool({

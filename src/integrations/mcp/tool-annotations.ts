@@ -1,4 +1,5 @@
 import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import type { SkillToolName } from '../../tools/tool-names.js';
 
 // The knowledge tools only read skill files; what they change is the session's disclosure state
 // (which skills are loaded), which is the server's own bookkeeping, not the host's environment.
@@ -9,7 +10,8 @@ const readOnly: ToolAnnotations = {
   openWorldHint: false,
 };
 
-const byName: Record<string, ToolAnnotations> = {
+// Keyed by the tool-name union: a tool added to tool-names.ts does not compile until it is judged here.
+const byName: Record<SkillToolName, ToolAnnotations> = {
   skill_load: readOnly,
   skill_list_docs: readOnly,
   skill_select_docs: readOnly,
@@ -17,6 +19,7 @@ const byName: Record<string, ToolAnnotations> = {
   skill_list: readOnly,
   skill_list_tools: readOnly,
   skill_select_tools: readOnly,
+  skill_search: readOnly,
   // Skill scripts and workspace commands can write, delete and overwrite files in the workspace,
   // and under the local runtime (or with network allowed) they reach beyond the workspace, so a
   // host should ask before running them.
@@ -31,5 +34,5 @@ const byName: Record<string, ToolAnnotations> = {
 
 /** The MCP tool annotations of a skillbox tool, or undefined for a tool skillbox does not know (no claim made). */
 export function toolAnnotationsOf(toolName: string): ToolAnnotations | undefined {
-  return byName[toolName];
+  return Object.hasOwn(byName, toolName) ? byName[toolName as SkillToolName] : undefined;
 }
