@@ -7,6 +7,7 @@ import { createSkillSources } from '../hub/sources/create-skill-sources.js';
 import { createLocalSkillSource } from '../hub/sources/local-source.js';
 import { type CliIo, CliUsageError } from './command.js';
 import { startProgress } from './progress.js';
+import { terminalSafe } from './terminal-safe-text.js';
 
 /**
  * The sources the CLI installs from, most specific syntax first: the local folder source takes
@@ -49,9 +50,9 @@ export function installProgress(
 ): { onProgress: (progress: InstallProgress) => void; done: () => void } {
   if (io.stderrIsTerminal === true) {
     const progress = startProgress(io, command, 'starting', { delayMs: 300 });
-    return { onProgress: ({ message }) => progress.update(message), done: () => progress.done() };
+    return { onProgress: ({ message }) => progress.update(terminalSafe(message)), done: () => progress.done() };
   }
-  return { onProgress: ({ message }) => io.stderr(`skillbox ${command}: ${message}\n`), done: () => {} };
+  return { onProgress: ({ message }) => io.stderr(`skillbox ${command}: ${terminalSafe(message)}\n`), done: () => {} };
 }
 
 async function askYesNo(io: CliIo, question: string): Promise<boolean> {
@@ -77,7 +78,7 @@ export function cliReview(
   yes: boolean,
 ): (reports: readonly SkillScanReport[], facts: { readonly asLocked: boolean }) => Promise<boolean> {
   return async (reports, { asLocked }) => {
-    io.stderr(formatScanReports(reports));
+    io.stderr(terminalSafe(formatScanReports(reports)));
     if (reports.every((report) => report.findings.length === 0) || yes) return true;
     // install --frozen of exactly the locked content: reviewed when it was added (the summary above
     // still shows what it holds); --deny-scripts was applied before this.

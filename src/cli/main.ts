@@ -1,3 +1,4 @@
+import { redactUrlCredentials } from '../hub/url-credentials.js';
 import { type CliIo, CliUsageError } from './command.js';
 import { commands } from './commands/index.js';
 import { didYouMean } from './did-you-mean.js';
@@ -123,7 +124,8 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
       return 2;
     }
     if (error instanceof Error && 'code' in error && error.name !== 'Error') {
-      io.stderr(`${paint(io, 'stderr', 'red', `skillbox ${command.name}:`)} ${error.message}\n`);
+      // The last place a message passes before a terminal or a CI log: no URL password or token.
+      io.stderr(`${paint(io, 'stderr', 'red', `skillbox ${command.name}:`)} ${redactUrlCredentials(error.message)}\n`);
       return 1;
     }
     throw error;

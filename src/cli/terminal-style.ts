@@ -1,5 +1,6 @@
 import { inspect } from 'node:util';
 import type { CliIo } from './command.js';
+import { terminalSafe } from './terminal-safe-text.js';
 
 export type Stream = 'stdout' | 'stderr';
 
@@ -30,5 +31,5 @@ export function paint(io: CliIo, stream: Stream, style: Style, text: string): st
 
 /** "warning: TEXT" for standard error, the word in yellow on a colour terminal. */
 export function warningLine(io: CliIo, text: string): string {
-  return `${paint(io, 'stderr', 'yellow', 'warning:')} ${text}\n`;
+  return `${paint(io, 'stderr', 'yellow', 'warning:')} ${terminalSafe(text)}\n`;
 }

@@ -90,7 +90,7 @@ describe('URL root revalidation', () => {
     const root = await resolveUrlRoot(url, options());
     expect(validating.statuses).toEqual([200, 200]);
     expect(await skillText(root)).toContain('Version two.');
-    expect(root).toBe(join(urlRootCacheEntry(url, cacheDir), 'root'));
+    expect(root).toBe(join(urlRootCacheEntry(url, cacheDir, { allowPrivateAddresses: true }), 'root'));
   });
 
   it('revalidates with Last-Modified when the server sends no ETag', async () => {
@@ -134,7 +134,7 @@ describe('URL root revalidation', () => {
       Array.from({ length: 8 }, () => run(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script])),
     );
     const roots = new Set(results.map((result) => result.stdout.trim()));
-    expect([...roots]).toEqual([join(urlRootCacheEntry(url, cacheDir), 'root')]);
+    expect([...roots]).toEqual([join(urlRootCacheEntry(url, cacheDir, { allowPrivateAddresses: true }), 'root')]);
     // One full download; every other process found the entry complete and asked with its ETag.
     expect(validating.statuses.filter((status) => status === 200)).toHaveLength(1);
     expect(validating.statuses.filter((status) => status === 304)).toHaveLength(7);

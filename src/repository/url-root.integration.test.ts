@@ -65,7 +65,7 @@ describe('URL roots: download, extract, cache', () => {
     server.set('/one/skills.zip', zipBytes);
     const url = server.url('/one/skills.zip');
     const root = await resolveUrlRoot(url, { cacheDir, allowPrivateAddresses: true });
-    expect(root).toBe(join(urlRootCacheEntry(url, cacheDir), 'root'));
+    expect(root).toBe(join(urlRootCacheEntry(url, cacheDir, { allowPrivateAddresses: true }), 'root'));
     expect(await readFile(join(root, 'pack/alpha/docs/guide.md'), 'utf8')).toBe('# Guide\n');
     expect((await stat(join(root, 'pack/alpha/scripts/run.sh'))).mode & 0o777).toBe(0o755);
     expect(JSON.parse(await readFile(join(root, '..', urlRootSentinelName), 'utf8'))).toMatchObject({ url, files: 4 });
@@ -109,9 +109,11 @@ describe('URL roots: download, extract, cache', () => {
       [1, 2].map(() => run(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script])),
     );
     const roots = results.map((result) => result.stdout.trim());
-    expect(roots[0]).toBe(join(urlRootCacheEntry(url, cacheDir), 'root'));
+    expect(roots[0]).toBe(join(urlRootCacheEntry(url, cacheDir, { allowPrivateAddresses: true }), 'root'));
     expect(roots[1]).toBe(roots[0]);
-    expect(await cacheListing()).toEqual([urlRootCacheEntry(url, cacheDir).split('/').at(-1)]);
+    expect(await cacheListing()).toEqual([
+      urlRootCacheEntry(url, cacheDir, { allowPrivateAddresses: true }).split('/').at(-1),
+    ]);
     expect(await readFile(join(roots[0] as string, 'pack/beta/SKILL.md'), 'utf8')).toContain('name: beta');
   });
 
@@ -158,7 +160,9 @@ describe('URL roots: download, extract, cache', () => {
   it('replaces a leftover entry that has no sentinel', async () => {
     server.set('/left/skills.zip', zipBytes);
     const url = server.url('/left/skills.zip');
-    await mkdir(join(urlRootCacheEntry(url, cacheDir), 'root', 'stale'), { recursive: true });
+    await mkdir(join(urlRootCacheEntry(url, cacheDir, { allowPrivateAddresses: true }), 'root', 'stale'), {
+      recursive: true,
+    });
     const root = await resolveUrlRoot(url, { cacheDir, allowPrivateAddresses: true });
     expect((await readdir(root)).sort()).toEqual(['pack']);
     expect(server.hits('/left/skills.zip')).toBe(1);

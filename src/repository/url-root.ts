@@ -68,9 +68,31 @@ function checkOptions(options: UrlRootOptions): CheckedOptions {
   };
 }
 
-/** Where the cache keeps one URL: `<cacheDir>/<sha256 of the URL>`, the skills in its `root/`. */
-export function urlRootCacheEntry(url: string, cacheDir: string): string {
-  return join(cacheDir, createHash('sha256').update(url).digest('hex'));
+/**
+ * What decides whether a download is accepted, as text: the address rule, size and redirect caps,
+ * and archive limits (the timeout is left out: it decides nothing about what is stored).
+ */
+function policyText(options: Pick<CheckedOptions, 'download' | 'archive'>): string {
+  const { allowPrivateAddresses, maxBytes, maxRedirects } = options.download;
+  const archive = Object.fromEntries(
+    Object.entries(options.archive).sort(([left], [right]) => (left < right ? -1 : left > right ? 1 : 0)),
+  );
+  return JSON.stringify({ allowPrivateAddresses, maxBytes, maxRedirects, archive });
+}
+
+let defaultPolicyText: string | undefined;
+
+/**
+ * Where the cache keeps one URL: `<cacheDir>/<sha256 of the URL>`, the skills in its `root/`, for a
+ * root with the default policy; for any other policy (private addresses allowed, other download or
+ * archive limits) `<sha256 of the URL and the policy>`. An entry is what one policy accepted, so a
+ * root that allows private addresses or larger archives never fills the entry a stricter root reads.
+ */
+export function urlRootCacheEntry(url: string, cacheDir: string, options: UrlRootOptions = {}): string {
+  const policy = policyText(checkOptions({ ...options, cacheDir }));
+  defaultPolicyText ??= policyText(checkOptions({ cacheDir }));
+  const key = policy === defaultPolicyText ? url : `${url}\n${policy}`;
+  return join(cacheDir, createHash('sha256').update(key).digest('hex'));
 }
 
 async function isComplete(entry: string): Promise<boolean> {
@@ -229,7 +251,7 @@ export async function resolveUrlRoot(url: string, options: UrlRootOptions = {}):
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
     throw new UrlRootError(displayUrl(url), `${parsed.protocol} URLs are not downloaded; use http, https or file`);
   }
-  const entry = urlRootCacheEntry(url, checked.cacheDir);
+  const entry = urlRootCacheEntry(url, checked.cacheDir, options);
   const pending = inFlight.get(entry);
   if (pending) return pending;
   const started = withExclusiveLock(

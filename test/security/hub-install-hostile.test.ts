@@ -112,6 +112,20 @@ describe('installing from a hostile source', () => {
     await expectRefusedWithNothingChanged(() => addSkills('hostile:x', {}, options), /both a file and a folder/);
   });
 
+  it('refuses two paths that are one file on macOS by Unicode normalization: café.md in NFC and NFD', async () => {
+    const composed = 'caf\u00E9.md';
+    const decomposed = 'cafe\u0301.md';
+    served = [skill('evil', [file('SKILL.md', skillFile('evil')), file(composed, 'one'), file(decomposed, 'two')])];
+    await expectRefusedWithNothingChanged(() => addSkills('hostile:x', {}, options), /appears twice/);
+    // A folder and a file that normalise to one name, and case and normalization at once.
+    served = [
+      skill('evil', [file('SKILL.md', skillFile('evil')), file(`docs/${composed}`), file('DOCS/CAFE\u0301.MD')]),
+    ];
+    await expectRefusedWithNothingChanged(() => addSkills('hostile:x', {}, options), /appears twice/);
+    served = [skill('evil', [file('SKILL.md', skillFile('evil')), file(composed), file(`${decomposed}/x`)])];
+    await expectRefusedWithNothingChanged(() => addSkills('hostile:x', {}, options), /both a file and a folder/);
+  });
+
   it('refuses a 65 MiB file from a source', async () => {
     served = [
       skill('big', [

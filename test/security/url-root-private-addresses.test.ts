@@ -101,3 +101,37 @@ describe('URL roots refuse non-public addresses by default', () => {
     ).rejects.toThrow(SkillboxConfigError);
   });
 });
+
+// The cache is shared: one agent's root may allow private addresses or larger archives, another's
+// not. An entry stored under the looser policy must not be served to the stricter root.
+describe('URL roots: a cache entry stored under a looser policy', () => {
+  it('is not served to a root that does not allow private addresses', async () => {
+    const shared = join(cacheDir, '..', 'shared-private');
+    const url = server.url('/skills.zip');
+    const loose = await resolveUrlRoot(url, { cacheDir: shared, allowPrivateAddresses: true });
+    expect(await readdir(join(loose, 'pack'))).toEqual(['alpha']);
+    const hits = server.hits('/skills.zip');
+    const error = await refusal(resolveUrlRoot(url, { cacheDir: shared }));
+    expect(error.message).toMatch(/127\.0\.0\.1 is a loopback address/);
+    expect(server.hits('/skills.zip')).toBe(hits);
+    // The looser root still finds its own entry.
+    expect(await resolveUrlRoot(url, { cacheDir: shared, allowPrivateAddresses: true })).toBe(loose);
+  });
+
+  it('is not served to a root with stricter archive limits', async () => {
+    const shared = join(cacheDir, '..', 'shared-limits');
+    const many = zipArchive(
+      Array.from({ length: 30 }, (_, index) => ({
+        name: `pack/s${index}/SKILL.md`,
+        data: `---\nname: s${index}\ndescription: S.\n---\nBody\n`,
+      })),
+    );
+    server.set('/many.zip', many);
+    const url = server.url('/many.zip');
+    await resolveUrlRoot(url, { cacheDir: shared, allowPrivateAddresses: true });
+    const error = await refusal(
+      resolveUrlRoot(url, { cacheDir: shared, allowPrivateAddresses: true, archiveLimits: { maxEntries: 10 } }),
+    );
+    expect(error.message).toMatch(/holds 30 entries, more than 10 \(maxEntries\)/);
+  });
+});

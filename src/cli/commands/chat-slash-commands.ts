@@ -1,5 +1,6 @@
 import type { SkillSummary } from '../../repository/types.js';
 import { closestMatch, didYouMean } from '../did-you-mean.js';
+import { terminalSafe } from '../terminal-safe-text.js';
 import { AttachError, type AttachedFile } from './chat-attach.js';
 
 /** One skill as `/skills` shows it. */
@@ -115,8 +116,10 @@ function skillLines(entries: readonly ChatSkillEntry[]): string {
 export async function runSlashCommand(
   line: string,
   chat: ChatControls,
-  print: (text: string) => void,
+  printRaw: (text: string) => void,
 ): Promise<SlashOutcome> {
+  // Skill names and descriptions, file paths and errors are other people's text: no terminal controls.
+  const print = (text: string) => printRaw(terminalSafe(text));
   try {
     return await runCommand(line, chat, print);
   } catch (error) {

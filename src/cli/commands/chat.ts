@@ -15,6 +15,7 @@ import { type CliCommand, type CliIo, CliUsageError } from '../command.js';
 import { addMcpSkillServers } from '../mcp-skill-sources.js';
 import { oneOf, parseCommandArguments } from '../parse-command-arguments.js';
 import { describeLeftOutSkills, openRepositoryFromArgs } from '../skill-roots.js';
+import { terminalSafe } from '../terminal-safe-text.js';
 import { createChatApprovalPrompt } from './chat-approval-prompt.js';
 import { createChatControls } from './chat-controls.js';
 import { outputFileNames } from './chat-output-files.js';
@@ -398,29 +399,30 @@ async function run(args: string[], io: CliIo): Promise<number> {
           message: `${pending.notes}${message}`,
           ...(pending.skillLoads.length > 0 ? { skillLoads: pending.skillLoads } : {}),
         })) {
+          // The model's words, tool lines and saved file names are not ours: no terminal controls.
           if (event.type === 'text-delta' && streaming) {
-            io.stdout(event.text);
+            io.stdout(terminalSafe(event.text));
             midLine = !event.text.endsWith('\n');
           } else if (event.type === 'tool-call') {
             calls.set(event.toolCallId, { toolName: event.toolName, input: event.input });
           } else if (event.type === 'tool-result') {
             if (midLine) io.stdout('\n');
             midLine = false;
-            toolOut(toolCallLine(calls.get(event.toolCallId), event));
+            toolOut(terminalSafe(toolCallLine(calls.get(event.toolCallId), event)));
             if (event.error === undefined) outputNames.push(...outputFileNames(event.output));
           } else if (event.type === 'done') {
             if (streaming) io.stdout(midLine ? '\n' : '');
-            else io.stdout(`${event.text}\n`);
+            else io.stdout(`${terminalSafe(event.text)}\n`);
           }
         }
         return 0;
       } catch (error) {
         if (midLine) io.stdout('\n');
-        io.stderr(`skillbox chat: the turn failed: ${(error as Error).message}\n`);
+        io.stderr(`skillbox chat: the turn failed: ${terminalSafe((error as Error).message)}\n`);
         return 1;
       } finally {
         // Files a failed turn's earlier steps wrote are results too.
-        if (outputNames.length > 0) toolOut(await controls.saveOutputs(outputNames, outputDir));
+        if (outputNames.length > 0) toolOut(terminalSafe(await controls.saveOutputs(outputNames, outputDir)));
       }
     };
 

@@ -16,6 +16,7 @@ import { addMcpSkillServers } from '../mcp-skill-sources.js';
 import { parseCommandArguments } from '../parse-command-arguments.js';
 import { startProgress } from '../progress.js';
 import { describeRoots, openRepositoryFromArgs } from '../skill-roots.js';
+import { terminalSafe } from '../terminal-safe-text.js';
 import { warningLine } from '../terminal-style.js';
 
 const usage = `Usage: skillbox list [--root DIR]... [--mcp [LABEL=]CMD|URL]... [--json] [--runtime KIND] [--query WORDS [--limit N] [--bodies]]
@@ -157,7 +158,9 @@ async function checkRequirements(
   return { checked, where: runtime.kind };
 }
 
-async function run(args: string[], io: CliIo): Promise<number> {
+async function run(args: string[], given: CliIo): Promise<number> {
+  // Everything on standard output is text skills' authors wrote or derived from it; no colours there.
+  const io: CliIo = { ...given, stdout: (text) => given.stdout(terminalSafe(text)) };
   const parsed = parse(args);
   const local = await openRepositoryFromArgs(parsed.roots, io, 'list');
   const sources = await addMcpSkillServers(local, parsed.mcp, io, 'list');

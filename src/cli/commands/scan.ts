@@ -4,6 +4,7 @@ import { formatScanReports } from '../../hub/scan/format-scan-report.js';
 import { scanSkillFolders } from '../../hub/scan/scan-folder.js';
 import { type CliCommand, type CliIo, CliUsageError } from '../command.js';
 import { parseCommandArguments } from '../parse-command-arguments.js';
+import { terminalSafe } from '../terminal-safe-text.js';
 
 const usage = `Usage: skillbox scan PATH [--json]
 
@@ -18,7 +19,9 @@ Options:
 Exit status: 0 when nothing needs review, 1 when something does, 2 on bad usage or no skill at PATH.
 `;
 
-async function run(args: string[], io: CliIo): Promise<number> {
+async function run(args: string[], given: CliIo): Promise<number> {
+  // What this prints comes from skills, sources or servers: no terminal controls (no colours here).
+  const io: CliIo = { ...given, stdout: (text) => given.stdout(terminalSafe(text)) };
   const { values, positionals } = parseCommandArguments({
     args,
     options: { json: { type: 'boolean', default: false } },

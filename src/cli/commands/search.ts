@@ -1,6 +1,7 @@
 import { type CliCommand, type CliIo, CliUsageError } from '../command.js';
 import { createCliSourceRegistry } from '../hub-command-support.js';
 import { parseCommandArguments } from '../parse-command-arguments.js';
+import { terminalSafe } from '../terminal-safe-text.js';
 
 const usage = `Usage: skillbox search QUERY [--limit N] [--json]
 
@@ -14,7 +15,9 @@ Exit status: 0 (also with no hits, when at least one source was searched), 1 whe
 search or every search failed (each failure is printed), 2 on bad usage.
 `;
 
-async function run(args: string[], io: CliIo): Promise<number> {
+async function run(args: string[], given: CliIo): Promise<number> {
+  // What this prints comes from skills, sources or servers: no terminal controls (no colours here).
+  const io: CliIo = { ...given, stdout: (text) => given.stdout(terminalSafe(text)) };
   const { values, positionals } = parseCommandArguments({
     args,
     options: { limit: { type: 'string', default: '20' }, json: { type: 'boolean', default: false } },

@@ -2,6 +2,7 @@ import { SkillNotFoundError } from '../../repository/errors.js';
 import { type CliCommand, type CliIo, CliUsageError } from '../command.js';
 import { parseCommandArguments } from '../parse-command-arguments.js';
 import { openRepositoryFromArgs } from '../skill-roots.js';
+import { terminalSafe } from '../terminal-safe-text.js';
 
 const usage = `Usage: skillbox show NAME [--root DIR]... [--file REL]
 
@@ -32,7 +33,10 @@ function parse(args: string[]): { name: string; roots: string[]; file: string | 
   return { name, roots: values.root ?? [], file: values.file };
 }
 
-async function run(args: string[], io: CliIo): Promise<number> {
+async function run(args: string[], given: CliIo): Promise<number> {
+  // A skill's text on a terminal carries no terminal controls; piped into a file it stays as it is.
+  const io: CliIo =
+    given.stdoutIsTerminal === true ? { ...given, stdout: (text) => given.stdout(terminalSafe(text)) } : given;
   const { name, roots, file } = parse(args);
   const repository = await openRepositoryFromArgs(roots, io, 'show');
   try {

@@ -2,6 +2,7 @@ import { verifyInstalled } from '../../hub/install/installer.js';
 import type { CliCommand, CliIo } from '../command.js';
 import { targetOptionsUsage } from '../hub-command-support.js';
 import { parseCommandArguments } from '../parse-command-arguments.js';
+import { terminalSafe } from '../terminal-safe-text.js';
 
 const usage = `Usage: skillbox verify [--to DIR] [--json]
 
@@ -19,7 +20,9 @@ ${targetOptionsUsage}
 Exit status: 0 when everything matches, 1 when anything differs, 2 on bad usage.
 `;
 
-async function run(args: string[], io: CliIo): Promise<number> {
+async function run(args: string[], given: CliIo): Promise<number> {
+  // What this prints comes from skills, sources or servers: no terminal controls (no colours here).
+  const io: CliIo = { ...given, stdout: (text) => given.stdout(terminalSafe(text)) };
   const { values } = parseCommandArguments({
     args,
     options: { to: { type: 'string' }, lock: { type: 'string' }, json: { type: 'boolean', default: false } },

@@ -40,9 +40,21 @@ function pathProblem(path: unknown): string | undefined {
 }
 
 /**
+ * The path as a case-insensitive, normalization-insensitive disk (macOS APFS and HFS+, Windows)
+ * sees it: `café.md` written with one code point for `é` (NFC) and with `e` and a combining accent
+ * (NFD) are one file there, as are `Run.sh` and `run.sh`. Upper then lower case folds more pairs
+ * than lower case alone (`ſ` and `s`); a pair folded here that a disk keeps apart is refused, which
+ * costs nothing a real skill needs.
+ */
+function foldedPath(path: string): string {
+  return path.normalize('NFD').toUpperCase().toLowerCase().normalize('NFD');
+}
+
+/**
  * Checks a skill as a source delivered it, whatever the source: a usable name, SKILL.md at the top,
  * every path relative and confined (no `..`, absolute, backslash or drive paths), no two paths that
- * collide on a case-insensitive disk or where one is a file and the other a folder, and the limits.
+ * collide on a case- or normalization-insensitive disk or where one is a file and the other a
+ * folder, and the limits.
  * Throws SkillInstallError naming the skill, file and rule.
  */
 export function validateFetchedSkill(skill: FetchedSkill, limits: SkillSizeLimits, reference: string): void {
@@ -58,9 +70,11 @@ export function validateFetchedSkill(skill: FetchedSkill, limits: SkillSizeLimit
   for (const file of skill.files) {
     const problem = pathProblem(file.path);
     if (problem !== undefined) throw new SkillInstallError(`${where}: file ${JSON.stringify(file.path)} ${problem}`);
-    const key = file.path.toLowerCase();
+    const key = foldedPath(file.path);
     if (folded.has(key))
-      throw new SkillInstallError(`${where}: file ${file.path} appears twice (paths are compared ignoring case)`);
+      throw new SkillInstallError(
+        `${where}: file ${file.path} appears twice (paths are compared ignoring case and Unicode normalization, as macOS and Windows disks compare them)`,
+      );
     folded.add(key);
     const segments = key.split('/');
     for (let end = 1; end < segments.length; end += 1) folders.add(segments.slice(0, end).join('/'));

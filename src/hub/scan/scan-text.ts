@@ -1,12 +1,42 @@
 import type { ScanFinding } from './scan-finding.js';
 
 /*
- * Text a model reads but a person reviewing the file does not see. Zero-width joiners and emoji
- * variation selectors are left out: emoji use them in ordinary prose, and they hide nothing alone.
+ * Text a model reads but a person reviewing the file does not see: Unicode's default-ignorable
+ * code points as a class (zero-width characters, variation selectors, tag characters, the Hangul
+ * fillers, invisible operators, unassigned ones reserved as such), and the braille blank, which is
+ * drawn as nothing without being one. A list of known characters missed the ones nobody listed.
  */
-const invisibleCharacters = /[\u00AD\u180E\u200B\u200C\u2060-\u2064\uFEFF\u{E0000}-\u{E007F}]|[\u{E0100}-\u{E01EF}]/gu;
+const invisibleCharacters = /[\p{Default_Ignorable_Code_Point}\u2800]/gu;
 /** Characters that reorder how text is displayed (Trojan Source, CVE-2021-42574). */
 const bidiCharacters = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/gu;
+const bidiCharacter = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/u;
+const emoji = /\p{Emoji}/u;
+const pictograph = /[\p{Extended_Pictographic}\p{Emoji_Modifier}]/u;
+
+/**
+ * Whether the invisible character at `index` is part of an ordinary emoji: one text or emoji
+ * presentation selector (U+FE0E, U+FE0F) right after an emoji (`❤️`, the `1️⃣` keycap), or a
+ * zero-width joiner between two pictographs (`👨‍👩‍👧`). A second selector, or a selector after
+ * anything else, hides something and is reported.
+ */
+function partOfEmoji(text: string, index: number, character: string): boolean {
+  const previous = codePointBefore(text, index);
+  if (character === '\uFE0F' || character === '\uFE0E') return emoji.test(previous);
+  if (character !== '\u200D') return false;
+  const base = previous === '\uFE0F' ? codePointBefore(text, index - 1) : previous;
+  return pictograph.test(base) && pictograph.test(String.fromCodePoint(text.codePointAt(index + 1) ?? 0));
+}
+
+/** The code point that ends right before `index` (a surrogate pair read whole). */
+function codePointBefore(text: string, index: number): string {
+  if (index <= 0) return '';
+  const low = text.charCodeAt(index - 1);
+  if (low >= 0xdc00 && low <= 0xdfff && index >= 2) {
+    const high = text.charCodeAt(index - 2);
+    if (high >= 0xd800 && high <= 0xdbff) return text.slice(index - 2, index);
+  }
+  return text.slice(index - 1, index);
+}
 /** Unicode tag characters mirror ASCII one for one; decoding them shows the hidden instruction. */
 const tagCharacters = /[\u{E0020}-\u{E007E}]+/gu;
 
@@ -57,7 +87,9 @@ export function scanProse(path: string, text: string): ScanFinding[] {
   const findings: ScanFinding[] = [];
   // A byte-order mark at the very start is an encoding marker, not hidden text.
   const body = text.startsWith('\uFEFF') ? ` ${text.slice(1)}` : text;
-  const invisible = [...body.matchAll(invisibleCharacters)];
+  const invisible = [...body.matchAll(invisibleCharacters)].filter(
+    (match) => !bidiCharacter.test(match[0]) && !partOfEmoji(body, match.index, match[0]),
+  );
   if (invisible.length > 0) {
     const hidden = [...body.matchAll(tagCharacters)]
       .map((match) =>

@@ -1,3 +1,4 @@
+import { redactUrlCredentials } from '../url-credentials.js';
 /** A git reference taken apart: `URL[#ref[:path]]`, as Docker build contexts write it. */
 export interface GitReference {
   /** The URL git is given (a `git+` prefix removed). */
@@ -34,5 +35,5 @@ export function parseGitReference(reference: string): GitReference | undefined {
 
 /** The reference with any password or token in its URL replaced, for messages and records. */
 export function redactGitReference(reference: string): string {
-  return reference.replace(/^((?:git\+)?[a-z]+:\/\/)[^/@]*@/i, '$1***@');
+  return redactUrlCredentials(reference);
 }

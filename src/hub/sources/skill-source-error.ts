@@ -1,5 +1,6 @@
 import { SkillboxError } from '../../errors.js';
 import type { SkillSourceType } from '../skill-source.js';
+import { redactErrorChain, redactUrlCredentials } from '../url-credentials.js';
 
 /**
  * Why a source call failed, for callers that react differently: `not-found` (no such repository,
@@ -11,7 +12,8 @@ export type SkillSourceFailure = 'not-found' | 'refused' | 'unavailable' | 'inva
 
 /**
  * A source could not resolve, fetch or search. The message starts with the source type and the
- * reference, so a user installing from several places knows which one failed; it never holds a token.
+ * reference, so a user installing from several places knows which one failed; it never holds a token
+ * (URL user information and credential query values are written `***`, in `reference` too).
  */
 export class SkillSourceError extends SkillboxError {
   /** Undefined when no source understood the reference at all. */
@@ -26,9 +28,16 @@ export class SkillSourceError extends SkillboxError {
     reason: string,
     options?: { cause?: unknown },
   ) {
-    super('SKILL_SOURCE_FAILED', `${sourceType ?? 'no'} source ${JSON.stringify(reference)}: ${reason}`, options);
+    // Redacted here, once for every source: a reference, a registry URL or a line a program printed
+    // may carry a password or a token, and an error is printed and logged.
+    super(
+      'SKILL_SOURCE_FAILED',
+      redactUrlCredentials(`${sourceType ?? 'no'} source ${JSON.stringify(reference)}: ${reason}`),
+      options,
+    );
     this.sourceType = sourceType;
-    this.reference = reference;
+    this.reference = redactUrlCredentials(reference);
+    redactErrorChain(options?.cause);
     this.failure = failure;
   }
 }
