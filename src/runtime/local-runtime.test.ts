@@ -4,9 +4,23 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SkillboxConfigError } from '../config/config-error.js';
 import { LOCAL_ISOLATION_WARNING, LocalRuntime } from './local-runtime.js';
+import type { WorkspaceRuntime } from './runtime-types.js';
 import { describeRuntimeConformance } from './testing/runtime-conformance.js';
 
 describeRuntimeConformance('local', () => new LocalRuntime());
+
+// A runtime written elsewhere may run commands only: without start and stopProcesses the suite skips
+// the background-process cases instead of failing them.
+describeRuntimeConformance('local, run only', (): WorkspaceRuntime => {
+  const inner = new LocalRuntime();
+  return {
+    kind: 'run-only',
+    isolated: false,
+    guestPath: (hostPath, workspaceRoot) => inner.guestPath(hostPath, workspaceRoot),
+    run: (command) => inner.run(command),
+    files: (workspaceRoot) => inner.files(workspaceRoot),
+  };
+});
 
 describe('LocalRuntime', () => {
   const workspace = mkdtempSync(join(tmpdir(), 'skillbox-local-'));

@@ -3,12 +3,14 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RuntimeCommandError, WorkspacePathError } from '../errors.js';
 import type { RuntimeCommand, WorkspaceRuntime } from '../runtime-types.js';
 import type { WorkspaceFiles } from '../workspace-files.js';
 import { describeRuntimeProcessConformance } from './runtime-process-conformance.js';
 
 const PATH = '/usr/local/bin:/usr/bin:/bin';
+
+/** A refused command field, as every runtime reports it: `code` and `field`, whatever the class or wording. */
+const commandError = (field: string) => ({ code: 'RUNTIME_COMMAND_INVALID', field });
 
 /**
  * The behaviour every WorkspaceRuntime must share, as vitest tests. A runtime's own test file
@@ -108,7 +110,7 @@ export function describeRuntimeConformance(
       expect(performance.now() - started).toBeLessThan(5_000);
       expect(result.timedOut).toBe(true);
       expect(result.exitCode).toBe(137);
-      expect(result.warnings.join('\n')).toMatch(/timed out/);
+      expect(result.warnings.length).toBeGreaterThan(0);
       const sizeAfterKill = (await files.inspect('timeout-marker'))?.sizeBytes;
       expect(sizeAfterKill).toBeGreaterThan(0);
       await new Promise((resolve) => setTimeout(resolve, 300));
@@ -128,7 +130,7 @@ export function describeRuntimeConformance(
       const result = await sh('sleep 30', { abortSignal: controller.signal });
       expect(result.timedOut).toBe(false);
       expect(result.exitCode).toBe(137);
-      expect(result.warnings.join('\n')).toMatch(/aborted/);
+      expect(result.warnings.length).toBeGreaterThan(0);
     });
 
     it('measures the duration', async () => {
@@ -148,34 +150,26 @@ export function describeRuntimeConformance(
         stdoutDroppedBytes: 291,
         stderrDroppedBytes: 291,
       });
-      expect(result.warnings.join('\n')).toMatch(/stdout truncated.*dropped 291/);
+      expect(result.warnings.length).toBeGreaterThan(0);
       expect(result.exitCode).toBe(0);
     });
 
     it('refuses a cwd that does not exist or is outside the workspace, by field name', async () => {
-      await expect(sh('true', { cwd: join(workspace, 'missing') })).rejects.toMatchObject({
-        constructor: RuntimeCommandError,
-        field: 'cwd',
-        message: expect.stringContaining('does not exist'),
-      });
-      await expect(sh('true', { cwd: tmpdir() })).rejects.toMatchObject({
-        field: 'cwd',
-        message: expect.stringContaining('not inside the workspace'),
-      });
+      // Matched by code and field, never by class or prose: a runtime written outside this
+      // repository throws its own SkillboxError-shaped errors.
+      await expect(sh('true', { cwd: join(workspace, 'missing') })).rejects.toMatchObject(commandError('cwd'));
+      await expect(sh('true', { cwd: tmpdir() })).rejects.toMatchObject(commandError('cwd'));
     });
 
     it('refuses a command that is both or neither of command and argv, and bad limits', async () => {
-      await expect(runtime.run({ ...base(), command: 'true', argv: ['true'] })).rejects.toBeInstanceOf(
-        RuntimeCommandError,
-      );
-      await expect(runtime.run({ ...base() })).rejects.toBeInstanceOf(RuntimeCommandError);
-      await expect(sh('true', { timeoutMs: 0 })).rejects.toMatchObject({ field: 'timeoutMs' });
-      // Past 2^31-1 ms a Node timer fires at once: the run would end "timed out" immediately.
-      await expect(sh('true', { timeoutMs: 3_000_000_000 })).rejects.toMatchObject({
-        field: 'timeoutMs',
-        message: expect.stringContaining('at most 2147483647 ms'),
+      await expect(runtime.run({ ...base(), command: 'true', argv: ['true'] })).rejects.toMatchObject({
+        code: 'RUNTIME_COMMAND_INVALID',
       });
-      await expect(sh('true', { env: { 'A=B': 'x' } })).rejects.toMatchObject({ field: 'env.A=B' });
+      await expect(runtime.run({ ...base() })).rejects.toMatchObject({ code: 'RUNTIME_COMMAND_INVALID' });
+      await expect(sh('true', { timeoutMs: 0 })).rejects.toMatchObject(commandError('timeoutMs'));
+      // Past 2^31-1 ms a Node timer fires at once: the run would end "timed out" immediately.
+      await expect(sh('true', { timeoutMs: 3_000_000_000 })).rejects.toMatchObject(commandError('timeoutMs'));
+      await expect(sh('true', { env: { 'A=B': 'x' } })).rejects.toMatchObject(commandError('env.A=B'));
     });
 
     it('writes files that the host sees in the workspace', async () => {
@@ -227,8 +221,10 @@ export function describeRuntimeConformance(
         const name = `skillbox-conformance-${process.pid}`;
         await expect(
           files.put(`plant/escape/${name}`, { kind: 'file', mode: 0o644, content: { data: Buffer.from('x') } }),
-        ).rejects.toBeInstanceOf(WorkspacePathError);
-        await expect(files.makeFolder(`plant/escape/${name}`)).rejects.toBeInstanceOf(WorkspacePathError);
+        ).rejects.toMatchObject({ code: 'WORKSPACE_PATH_REFUSED' });
+        await expect(files.makeFolder(`plant/escape/${name}`)).rejects.toMatchObject({
+          code: 'WORKSPACE_PATH_REFUSED',
+        });
         expect(existsSync(`/${name}`)).toBe(false);
       });
 
