@@ -2,6 +2,7 @@ import { SkillNotFoundError } from '../../repository/errors.js';
 import { type CliCommand, type CliIo, CliUsageError } from '../command.js';
 import { parseCommandArguments } from '../parse-command-arguments.js';
 import { openRepositoryFromArgs } from '../skill-roots.js';
+import { unknownSkillHint } from '../unknown-skill-hint.js';
 
 const usage = `Usage: skillbox show NAME [--root DIR]... [--file REL]
 
@@ -54,7 +55,10 @@ async function run(args: string[], io: CliIo): Promise<number> {
     return 0;
   } catch (error) {
     if (error instanceof SkillNotFoundError) {
-      io.stderr(`skillbox show: ${error.message}; \`skillbox list\` shows the available names\n`);
+      const hint = await unknownSkillHint(repository, name);
+      io.stderr(
+        `skillbox show: ${error.message}${hint === '' ? ';' : `.${hint}`} \`skillbox list\` shows the available names\n`,
+      );
       return 1;
     }
     throw error;
