@@ -3,7 +3,12 @@ import { utf8Window } from '../disclosure/utf8-window.js';
 import { escapeUnsafeCharacters } from '../format/escape-unsafe-characters.js';
 import { SkillFileNotFoundError, SkillFileReadError, SkillPathError } from '../repository/errors.js';
 import { SkillToolError } from './errors.js';
-import { getVisibleSkill, parseToolInput, type SkillToolSettings } from './skill-tool-support.js';
+import {
+  acceptingSkillNameAlias,
+  getVisibleSkill,
+  parseToolInput,
+  type SkillToolSettings,
+} from './skill-tool-support.js';
 import type { ToolDefinition } from './types.js';
 
 export interface SkillReadInput {
@@ -55,19 +60,21 @@ export function unreadableFileMessage(error: SkillFileReadError): string {
 }
 
 export function createSkillReadTool(settings: SkillToolSettings): ToolDefinition<SkillReadInput, string> {
-  const inputSchema = z.object({
-    skill: settings.skillSchema,
-    path: z
-      .string()
-      .optional()
-      .describe("A file of the skill, relative to its folder; omit it for the skill's instructions and file list"),
-    offset: z
-      .number()
-      .int()
-      .min(0)
-      .optional()
-      .describe('Byte offset to continue a long file from (given at the end of the previous page)'),
-  });
+  const inputSchema = acceptingSkillNameAlias(
+    z.object({
+      skill: settings.skillSchema,
+      path: z
+        .string()
+        .optional()
+        .describe("A file of the skill, relative to its folder; omit it for the skill's instructions and file list"),
+      offset: z
+        .number()
+        .int()
+        .min(0)
+        .optional()
+        .describe('Byte offset to continue a long file from (given at the end of the previous page)'),
+    }),
+  );
   return {
     name: 'skill_read',
     writesState: false,
