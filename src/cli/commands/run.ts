@@ -178,8 +178,8 @@ async function run(args: string[], io: CliIo): Promise<number> {
   }
   const runtime = createRuntime({ kind: options.runtime, hostFallback: true });
   const baseDir = await mkdtemp(path.join(os.tmpdir(), 'skillbox-run-'));
+  const workspaces = createWorkspaceManager({ runtime, repository, baseDir, artifacts: false, ttlMs: Infinity });
   try {
-    const workspaces = createWorkspaceManager({ runtime, repository, baseDir, artifacts: false, ttlMs: Infinity });
     const timeout = options.timeoutSeconds ?? 300;
     const [skillRun] = createExecutionTools({
       workspaces,
@@ -214,6 +214,8 @@ async function run(args: string[], io: CliIo): Promise<number> {
     if (options.keep) io.stderr(`workspace kept at ${(await workspaces.workspace('cli')).root}\n`);
     return exitStatusOf(result);
   } finally {
+    // close() first: a background process the command left must not outlive it or write on.
+    await workspaces.close({ keepWorkspaces: options.keep });
     if (!options.keep) await rm(baseDir, { recursive: true, force: true, maxRetries: 2 });
   }
 }

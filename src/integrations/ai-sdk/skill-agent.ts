@@ -123,6 +123,13 @@ export interface SkillAgent {
   /** The workspace manager when the agent runs scripts. */
   readonly workspaces: WorkspaceManager | undefined;
   /**
+   * Ends the agent's own resources: the workspace manager it made from `runtime` is closed (its
+   * background processes stopped, the workspaces it created removed; `keepWorkspaces` leaves them
+   * for a later agent on the same sessions). A manager passed as `workspaces` and the session store
+   * are the caller's and stay open. Idempotent; `run` afterwards is refused.
+   */
+  close(options?: { keepWorkspaces?: boolean }): Promise<void>;
+  /**
    * Runs one turn: the user message, as many model calls and tool calls as it takes, then the turn
    * is stored. One run is one turn for the load modes.
    */
@@ -201,6 +208,9 @@ export function createSkillAgent(options: SkillAgentOptions): SkillAgent {
   const { skills: _deprecatedName, ...toolkitOptions } = options;
   const toolkits = createVisibleSkillToolkits({ ...toolkitOptions, repository });
   const workspaces = toolkits.workspaces;
+  // Only a manager the agent made is the agent's to close.
+  const ownsWorkspaces = options.workspaces === undefined && workspaces !== undefined;
+  let closing: Promise<void> | undefined;
   const customTools = validateCustomTools(options.tools, toolkits.toolNames);
   const customToolNames = Object.keys(customTools);
   const callSettings = validateCallSettings(options.callSettings);
@@ -222,6 +232,10 @@ export function createSkillAgent(options: SkillAgentOptions): SkillAgent {
   }
 
   async function* run(runOptions: SkillAgentRunOptions): AsyncGenerator<SkillAgentEvent> {
+    if (closing !== undefined)
+      throw new SkillAgentConfigError('SkillAgent.run', [
+        { option: 'agent', problem: 'was closed (close() ended its workspaces); create a new agent' },
+      ]);
     const key: SessionKey = {
       userId: requireId(runOptions?.userId, 'userId'),
       sessionId: requireId(runOptions.sessionId, 'sessionId'),
@@ -509,6 +523,10 @@ export function createSkillAgent(options: SkillAgentOptions): SkillAgent {
     toolNames: [...toolkits.toolNames, ...customToolNames],
     run: (runOptions) => run(runOptions),
     asAiSdkAgent: () => aiSdkAgent,
+    close: (closeOptions) => {
+      closing ??= ownsWorkspaces && workspaces !== undefined ? workspaces.close(closeOptions) : Promise.resolve();
+      return closing;
+    },
   };
 }
 
