@@ -59,6 +59,20 @@ export function unreadableFileMessage(error: SkillFileReadError): string {
   return `${error.message}. ${listCall}.`;
 }
 
+/**
+ * A path as the model may write it: relative to the skill folder, or the `skill://<name>/<file>`
+ * address the XML catalog's `<location>` gives (and the MCP server's resources use).
+ */
+function skillRelativePath(path: string, skill: string): string {
+  const uri = /^skill:\/\/([^/]*)\/?(.*)$/s.exec(path);
+  if (uri === null) return path;
+  if (uri[1] !== skill)
+    throw new SkillToolError(
+      `path "${escapeUnsafeCharacters(path)}" is in skill "${escapeUnsafeCharacters(uri[1] ?? '')}", not "${skill}"; call skill_read with {"skill":"${escapeUnsafeCharacters(uri[1] ?? '')}"}.`,
+    );
+  return uri[2] ?? '';
+}
+
 export function createSkillReadTool(settings: SkillToolSettings): ToolDefinition<SkillReadInput, string> {
   const inputSchema = acceptingSkillNameAlias(
     z.object({
@@ -85,7 +99,7 @@ export function createSkillReadTool(settings: SkillToolSettings): ToolDefinition
       const args = parseToolInput('skill_read', inputSchema, input, '{"skill":"<name>","path":"<file>"}');
       const skill = await getVisibleSkill(settings, args.skill, context);
       const offset = args.offset ?? 0;
-      const path = args.path?.trim() ?? '';
+      const path = skillRelativePath(args.path?.trim() ?? '', skill.name);
       const nextCall = (next: number) =>
         JSON.stringify({ skill: skill.name, ...(path === '' ? {} : { path }), offset: next });
       if (path === '') {
