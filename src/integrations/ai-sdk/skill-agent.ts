@@ -25,6 +25,7 @@ import type { NewSessionEvent, SessionKey, SessionStore } from '../../sessions/s
 import { createInMemoryStateView } from '../../state/in-memory-state-view.js';
 import { PendingStateWrites } from '../../state/pending-state-writes.js';
 import type { StateDelta } from '../../state/state-delta.js';
+import { startAgentSpan } from '../../telemetry/agent-span.js';
 import type { WorkspaceManager } from '../../workspace/workspace-manager.js';
 import { addUsage, emptyUsage, type SkillAgentEvent, type TokenUsage } from './agent-events.js';
 import { responseMessagesAfterStep } from './ai-sdk-versions.js';
@@ -231,7 +232,24 @@ export function createSkillAgent(options: SkillAgentOptions): SkillAgent {
     return prepared;
   }
 
+  /** One turn inside its `invoke_agent` span, which parents the turn's tool spans. */
   async function* run(runOptions: SkillAgentRunOptions): AsyncGenerator<SkillAgentEvent> {
+    const span = await startAgentSpan({
+      agentName: name,
+      conversationId: String(runOptions?.sessionId ?? ''),
+      requestModel: typeof options.model === 'string' ? options.model : options.model.modelId,
+    });
+    try {
+      yield* runTurn(runOptions, span.traceContext);
+    } catch (error) {
+      span.fail(error);
+      throw error;
+    } finally {
+      span.end();
+    }
+  }
+
+  async function* runTurn(runOptions: SkillAgentRunOptions, traceContext: unknown): AsyncGenerator<SkillAgentEvent> {
     if (closing !== undefined)
       throw new SkillAgentConfigError('SkillAgent.run', [
         { option: 'agent', problem: 'was closed (close() ended its workspaces); create a new agent' },
@@ -285,6 +303,7 @@ export function createSkillAgent(options: SkillAgentOptions): SkillAgent {
       },
       onApprovalEvent: (event) => approvalEvents.push(approvalSessionEvent(event)),
       ...(options.approval !== undefined ? { decideApproval: options.approval.decide ?? refuseWithoutDecide } : {}),
+      ...(traceContext !== undefined ? { traceContext } : {}),
     });
 
     if (compaction !== undefined && compaction.unload.length > 0) {
