@@ -1,4 +1,4 @@
-// Type-checks every ```ts block in docs/*.md against the sources, so documentation examples
+// Type-checks every ```ts block in docs/*.md and README.md against the sources, so documentation examples
 // cannot drift from the API. Blocks fenced as ```ts ignore are skipped (for fragments).
 
 import { execFileSync } from 'node:child_process';
@@ -12,9 +12,16 @@ rmSync(outDir, { recursive: true, force: true });
 mkdirSync(outDir, { recursive: true });
 
 let count = 0;
-const pages = existsSync(docsDir) ? readdirSync(docsDir).filter((file) => file.endsWith('.md')) : [];
-for (const page of pages) {
-  const text = readFileSync(join(docsDir, page), 'utf8');
+// The README's quick start is the first code a user copies: checked like the pages of docs/.
+const pages = [
+  ...(existsSync(docsDir) ? readdirSync(docsDir).filter((file) => file.endsWith('.md')) : []).map((file) => ({
+    page: file,
+    path: join(docsDir, file),
+  })),
+  ...(existsSync(join(root, 'README.md')) ? [{ page: 'project-README.md', path: join(root, 'README.md') }] : []),
+];
+for (const { page, path } of pages) {
+  const text = readFileSync(path, 'utf8');
   const blocks = [...text.matchAll(/^```(ts|typescript)([^\n]*)\n([\s\S]*?)^```/gm)];
   blocks.forEach((match, index) => {
     if (/\bignore\b/.test(match[2] ?? '')) return;

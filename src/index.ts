@@ -144,7 +144,7 @@ export type { StateView } from './state/state-view.js';
 export { createSkillTools, type SkillToolProfile, type SkillToolsOptions } from './tools/create-skill-tools.js';
 export type { SkillToolName } from './tools/tool-names.js';
 export type { ToolCallDescription, ToolContext, ToolDefinition } from './tools/types.js';
-export { BackgroundProcessError } from './workspace/errors.js';
+export { BackgroundProcessError, WorkspaceManagerClosedError } from './workspace/errors.js';
 export type {
   ArtifactAddress,
   ArtifactStore,

@@ -3,6 +3,14 @@ import type { SkillSummary } from '../repository/types.js';
 /** How `renderCatalog` lays out skills: plain `text` lines or `xml` (`<available_skills>`). */
 export type CatalogFormat = 'text' | 'xml';
 
+/**
+ * What an XML entry's `<location>` holds. `skill-uri` (default): `skill://<name>/SKILL.md`, the
+ * address the model's own tools take (skill_read's `path`, skill_run's `inputs`, the MCP server's
+ * resources), the same on every host, and no host folder told to a model that cannot open it.
+ * `path`: the host path of the skill's SKILL.md, for an agent that reads files from the host itself.
+ */
+export type CatalogLocation = 'skill-uri' | 'path';
+
 /** Descriptions are never shortened below this many code points; past that, skills are listed by name. */
 export const minimumDescriptionLength = 40;
 
@@ -86,17 +94,23 @@ export function shortenToLimit(text: string, length: number, limit: number): str
   return `${cut.replace(/[\s,;:.\-–—]+$/u, '')}…`;
 }
 
-function locationOf(skill: SkillSummary): string | undefined {
-  return skill.path === undefined ? undefined : `${skill.path.replace(/[\\/]+$/, '')}/SKILL.md`;
+function locationOf(skill: SkillSummary, style: CatalogLocation): string | undefined {
+  // A skill defined in code has no SKILL.md to point at, in either style.
+  if (skill.path === undefined) return undefined;
+  return style === 'path' ? `${skill.path.replace(/[\\/]+$/, '')}/SKILL.md` : `skill://${skill.name}/SKILL.md`;
 }
 
 /** A skill's full entry: its name and description as the catalog shows them, and in XML its location. */
-export function catalogEntry(skill: SkillSummary, format: CatalogFormat): CatalogEntry {
-  const location = format === 'xml' ? locationOf(skill) : undefined;
+export function catalogEntry(
+  skill: SkillSummary,
+  format: CatalogFormat,
+  location: CatalogLocation = 'skill-uri',
+): CatalogEntry {
+  const located = format === 'xml' ? locationOf(skill, location) : undefined;
   return {
     name: catalogName(skill.name),
     description: catalogDescription(skill.description),
-    ...(location === undefined ? {} : { location }),
+    ...(located === undefined ? {} : { location: located }),
   };
 }
 

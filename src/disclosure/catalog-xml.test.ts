@@ -28,9 +28,14 @@ async function writeSkill(folder: string, name: string, description: string): Pr
   return directory;
 }
 
-async function xmlCatalog(): Promise<string> {
+async function xmlCatalog(location?: 'path'): Promise<string> {
   const repository = await createFsSkillRepository({ roots: [root] });
-  return renderCatalog({ skills: await repository.list(), format: 'xml', guidance: false });
+  return renderCatalog({
+    skills: await repository.list(),
+    format: 'xml',
+    guidance: false,
+    ...(location === undefined ? {} : { location }),
+  });
 }
 
 describe('renderCatalog XML against the reference to-prompt cases', () => {
@@ -41,11 +46,23 @@ describe('renderCatalog XML against the reference to-prompt cases', () => {
 
   it('single skill: name and description each on their own lines, then the SKILL.md location', async () => {
     const directory = await writeSkill('my-skill', 'my-skill', 'A test skill');
-    const text = await xmlCatalog();
+    const text = await xmlCatalog('path');
     expect(text).toContain('<name>\nmy-skill\n</name>');
     expect(text).toContain('<description>\nA test skill\n</description>');
     expect(text).toBe(
       `<available_skills>\n<skill>\n<name>\nmy-skill\n</name>\n<description>\nA test skill\n</description>\n<location>\n${directory}/SKILL.md\n</location>\n</skill>\n</available_skills>`,
+    );
+  });
+
+  it("by default gives the location as skill://NAME/SKILL.md, which the model's tools open, the same on every host", async () => {
+    const directory = await writeSkill('my-skill', 'my-skill', 'A test skill');
+    const text = await xmlCatalog();
+    expect(text).toBe(
+      '<available_skills>\n<skill>\n<name>\nmy-skill\n</name>\n<description>\nA test skill\n</description>\n<location>\nskill://my-skill/SKILL.md\n</location>\n</skill>\n</available_skills>',
+    );
+    expect(text).not.toContain(directory);
+    expect(() => renderCatalog({ skills: [], location: 'host' as never })).toThrow(
+      'renderCatalog: option "location" must be "skill-uri" or "path"; got "host"',
     );
   });
 
@@ -74,7 +91,7 @@ describe('renderCatalog XML where skillbox deliberately differs from the referen
   it('escapes the location too, so the block stays well-formed XML for any folder name', async () => {
     const directory = await writeSkill('r&d', 'r-and-d', 'Research notes');
     expect(directory.endsWith('/r&d')).toBe(true);
-    expect(await xmlCatalog()).toContain(`<location>\n${root}/r&amp;d/SKILL.md\n</location>`);
+    expect(await xmlCatalog('path')).toContain(`<location>\n${root}/r&amp;d/SKILL.md\n</location>`);
   });
 
   it('puts a multi-line description on one line, and leaves <location> out for skills defined in code', () => {

@@ -23,7 +23,14 @@ describe('renderCatalog', () => {
   });
 
   it('renders the client guide XML with escaped text and SKILL.md locations', () => {
-    expect(renderCatalog({ skills: skills.slice(0, 1).concat(skills[2]!), format: 'xml', guidance: false })).toBe(
+    expect(
+      renderCatalog({
+        skills: skills.slice(0, 1).concat(skills[2]!),
+        format: 'xml',
+        location: 'path',
+        guidance: false,
+      }),
+    ).toBe(
       '<available_skills>\n<skill>\n<name>\nmid\n</name>\n<description>\nUses &lt;tags&gt; &amp; &quot;quotes&quot;.\n</description>\n</skill>\n' +
         '<skill>\n<name>\nzeta\n</name>\n<description>\nLast one.\n</description>\n<location>\n/skills/zeta/SKILL.md\n</location>\n</skill>\n</available_skills>',
     );

@@ -4,13 +4,21 @@ import { compareNames } from '../repository/compare-names.js';
 import type { SkillSummary } from '../repository/types.js';
 import { type CatalogBudget, chooseBudgetedEntries } from './catalog-budget-search.js';
 import { renderCatalogGuidance } from './catalog-guidance.js';
-import { type CatalogEntry, type CatalogFormat, catalogEntry, renderEntry, renderParts } from './catalog-parts.js';
+import {
+  type CatalogEntry,
+  type CatalogFormat,
+  type CatalogLocation,
+  catalogEntry,
+  renderEntry,
+  renderParts,
+} from './catalog-parts.js';
 import { type ModelInvocationOptions, modelInvocableSkills } from './model-invocable-skills.js';
 import { countTokens } from './token-counter.js';
 
 export type { CatalogBudget } from './catalog-budget-search.js';
 export {
   type CatalogFormat,
+  type CatalogLocation,
   maxCatalogDescriptionLength,
   minimumDescriptionLength,
   shortenDescription,
@@ -25,6 +33,8 @@ export interface CatalogOptions extends ModelInvocationOptions {
   skills: readonly SkillSummary[];
   /** `text` (default): `Available skills:` and `- name: description` lines. `xml`: the client guide's `<available_skills>`. */
   format?: CatalogFormat;
+  /** In XML, what `<location>` holds: `skill-uri` (default, `skill://<name>/SKILL.md`) or the host `path`. */
+  location?: CatalogLocation;
   /** Names of the tools registered for the model; the guidance mentions only these. */
   tools?: readonly string[];
   /** Replaces the guidance after the list; `false` or `''` leaves it out. */
@@ -40,8 +50,12 @@ export interface CatalogOptions extends ModelInvocationOptions {
 }
 
 /** One skill's catalog entry as it appears in a full catalog (what the skill alone adds to it). */
-export function renderCatalogEntry(skill: SkillSummary, format: CatalogFormat = 'text'): string {
-  return renderEntry(catalogEntry(skill, format), format);
+export function renderCatalogEntry(
+  skill: SkillSummary,
+  format: CatalogFormat = 'text',
+  location: CatalogLocation = 'skill-uri',
+): string {
+  return renderEntry(catalogEntry(skill, format, location), format);
 }
 
 // Plain checks, not a zod schema: `skillbox/disclosure` loads no third-party module (docs/architecture.md).
@@ -50,6 +64,8 @@ function checkCatalogOptions(options: CatalogOptions): void {
   const format = options.format ?? 'text';
   if (format !== 'text' && format !== 'xml')
     problems.add('format', `must be "text" or "xml"; got ${JSON.stringify(format)}`);
+  if (options.location !== undefined && options.location !== 'skill-uri' && options.location !== 'path')
+    problems.add('location', `must be "skill-uri" or "path"; got ${JSON.stringify(options.location)}`);
   for (const field of ['tokens', 'characters'] as const) {
     const value = options.budget?.[field];
     if (value !== undefined && (!Number.isInteger(value) || value <= 0))
@@ -141,7 +157,7 @@ export function renderCatalogParts(options: CatalogOptions): RenderedCatalog {
   const skills = modelInvocableSkills(options.skills, options);
   if (skills.length === 0) return { text: '', described: 0, total: 0, shortened: false, searchOffered: false };
   const sorted = [...skills].sort((a, b) => compareNames(a.name, b.name));
-  const full = sorted.map((skill) => catalogEntry(skill, format));
+  const full = sorted.map((skill) => catalogEntry(skill, format, options.location));
   const tools = options.tools ?? [];
   const hasSearch = tools.includes('skill_search');
   const always = options.skillSearch === 'always';

@@ -13,6 +13,7 @@ export { applyDelta, mergeDeltas, overlayState, type StateDelta, type StateReade
 export {
   type CatalogBudget,
   type CatalogFormat,
+  type CatalogLocation,
   type CatalogReport,
   maxCatalogDescriptionLength,
   renderCatalogWithReport,

@@ -51,6 +51,8 @@ export interface TokenReportOptions extends ModelInvocationOptions {
   skillContext?: SkillContext;
   /** Count at most this many bytes of each doc (default 256 KiB): a doc past it is counted by its prefix and reported as capped. */
   maxCountedDocBytes?: number;
+  /** Called after each skill is counted, with how many are done of how many (a progress line for a large repository). */
+  onProgress?: (done: number, total: number) => void;
 }
 
 /** Percentage of `full` that `part` saves, one decimal; 0 when there is nothing to save. */
@@ -101,6 +103,7 @@ export async function buildTokenReport(options: TokenReportOptions): Promise<Tok
       docs_capped: capped,
       docs_unreadable: unreadable,
     });
+    options.onProgress?.(skills.length, summaries.length);
   }
   const sum = (pick: (figures: SkillTokenFigures) => number) =>
     skills.reduce((total, figures) => total + pick(figures), 0);

@@ -1,3 +1,4 @@
+import { type ConfigProblem, SkillboxConfigError } from '../config/config-error.js';
 import type { Skill, SkillContext, SkillRepository } from '../repository/types.js';
 import { SYSTEM_PATH } from '../runtime/find-executable.js';
 import type { WorkspaceRuntime } from '../runtime/runtime-types.js';
@@ -16,10 +17,13 @@ export interface RequirementCheck {
 /** Where commands run: the runtime, the environment every command gets, and whether it has network. */
 export interface RequirementCheckerOptions {
   runtime: WorkspaceRuntime;
-  /** The host variables passed to every command (the execution tools' `allowHostEnv`). */
-  environment: Readonly<Record<string, string>>;
-  /** Commands get network access (the execution tools' `network`). */
-  network: boolean;
+  /**
+   * The host variables passed to every command (the execution tools' `allowHostEnv`). Default `{}`,
+   * as the execution tools pass none unless told.
+   */
+  environment?: Readonly<Record<string, string>>;
+  /** Commands get network access (the execution tools' `network`). Default false, as theirs. */
+  network?: boolean;
   /** Command allow/deny lists are set: PATH is then the fixed system PATH and a skill's bin/ is not on it. */
   restricted?: boolean;
 }
@@ -34,12 +38,47 @@ export interface RequirementChecker {
 
 const met: RequirementCheck = { met: true, missing: [], missingNames: [] };
 
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The options with their defaults, or a SkillboxConfigError naming each wrong one (not a TypeError from deep inside). */
+function checkedOptions(
+  options: RequirementCheckerOptions,
+): RequirementCheckerOptions & Required<Pick<RequirementCheckerOptions, 'environment' | 'network'>> {
+  if (!isRecord(options))
+    throw new SkillboxConfigError('createRequirementChecker', [
+      { option: 'options', problem: 'must be an object such as { runtime }' },
+    ]);
+  const problems: ConfigProblem[] = [];
+  const runtime: unknown = options.runtime;
+  if (!isRecord(runtime) || typeof runtime.run !== 'function' || typeof runtime.kind !== 'string')
+    problems.push({
+      option: 'runtime',
+      problem:
+        'must be a WorkspaceRuntime (createRuntime(), as the execution tools get); the checker runs its probes there',
+    });
+  const environment: unknown = options.environment ?? {};
+  if (!isRecord(environment) || Object.values(environment).some((value) => typeof value !== 'string'))
+    problems.push({
+      option: 'environment',
+      problem: 'must map variable names to strings (the host variables passed to commands: allowHostEnv)',
+    });
+  const network: unknown = options.network ?? false;
+  if (typeof network !== 'boolean') problems.push({ option: 'network', problem: 'must be true or false' });
+  if (options.restricted !== undefined && typeof options.restricted !== 'boolean')
+    problems.push({ option: 'restricted', problem: 'must be true or false' });
+  if (problems.length > 0) throw new SkillboxConfigError('createRequirementChecker', problems);
+  return { ...options, environment: environment as Record<string, string>, network: network as boolean };
+}
+
 /**
  * A checker for one runtime: programs and the OS are probed inside the runtime (cached per runtime,
  * see runtime-probe.ts); variables and network are known from the options, because the runtime
  * gives commands exactly that environment and that network.
  */
-export function createRequirementChecker(options: RequirementCheckerOptions): RequirementChecker {
+export function createRequirementChecker(given: RequirementCheckerOptions): RequirementChecker {
+  const options = checkedOptions(given);
   const path = options.restricted === true ? SYSTEM_PATH : (options.environment.PATH ?? SYSTEM_PATH);
   const probe = runtimeProbe(options.runtime, path);
   const where = `the ${options.runtime.kind} runtime`;

@@ -1,4 +1,11 @@
+import type { Context as OpenTelemetryContext } from '@opentelemetry/api';
 import { loadOpenTelemetryApi } from './opentelemetry-api.js';
+
+/**
+ * An OpenTelemetry `Context`, opaque so that skillbox's public types do not need
+ * `@opentelemetry/api` (an optional peer) to compile.
+ */
+export type TraceContext = unknown;
 
 export type SpanAttributeValue = string | number | boolean | string[];
 
@@ -21,6 +28,11 @@ export async function inSpan<T>(
   name: string,
   attributes: Readonly<Record<string, SpanAttributeValue>>,
   work: (span: SkillboxSpan) => Promise<T>,
+  /**
+   * The OpenTelemetry context to parent the span in (an `AgentSpan`'s `traceContext`), else the
+   * active one. Passed by hand because the AI SDK runs tools where no context manager need follow.
+   */
+  parent?: TraceContext,
 ): Promise<T> {
   const api = await loadOpenTelemetryApi();
   if (api === undefined) return work(noSpan);
@@ -28,6 +40,7 @@ export async function inSpan<T>(
   return tracer.startActiveSpan(
     name,
     { kind: api.SpanKind.INTERNAL, attributes: { ...attributes } },
+    (parent as OpenTelemetryContext | undefined) ?? api.context.active(),
     async (span): Promise<T> => {
       const handle: SkillboxSpan = {
         setAttribute: (key, value) => void span.setAttribute(key, value),

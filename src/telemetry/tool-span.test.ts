@@ -6,6 +6,7 @@ import { trace } from '@opentelemetry/api';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { stepCountIs, streamText } from 'ai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createSkillAgent } from '../integrations/ai-sdk/skill-agent.js';
 import { createSkillCallContext } from '../integrations/ai-sdk/skill-call-context.js';
 import { createSkillToolkit } from '../integrations/ai-sdk/skill-toolkit.js';
 import { createScriptedModel } from '../integrations/ai-sdk/testing/scripted-model.js';
@@ -63,6 +64,47 @@ describe('skill tool spans reach the application trace SDK', () => {
     const read = spans.find((span) => span.name === 'execute_tool skill_read');
     expect(read?.attributes).toMatchObject({ 'gen_ai.tool.call.id': 'call-2', 'error.type': 'SkillToolError' });
     expect(read?.status.code).toBe(2); // SpanStatusCode.ERROR
+  });
+
+  it('a createSkillAgent turn is one `invoke_agent` span, parent of its tool spans; a failed turn records its error', async () => {
+    const { model } = createScriptedModel([
+      { toolCalls: [{ name: 'skill_load', input: { skill: 'haiku' }, id: 'turn-1' }] },
+      { toolCalls: [{ name: 'skill_read', input: { skill: 'haiku' }, id: 'turn-2' }] },
+      { text: 'done' },
+    ]);
+    const agent = createSkillAgent({ model, skills: repository, name: 'poet' });
+    for await (const _event of agent.run({ userId: 'u', sessionId: 'conversation-9', message: 'a haiku' })) {
+      // drained
+    }
+    const spans = exporter.getFinishedSpans();
+    const turns = spans.filter((span) => span.name === 'invoke_agent poet');
+    expect(turns).toHaveLength(1);
+    const turn = turns[0]!;
+    expect(turn.attributes).toMatchObject({
+      'gen_ai.operation.name': 'invoke_agent',
+      'gen_ai.agent.name': 'poet',
+      'gen_ai.conversation.id': 'conversation-9',
+      'gen_ai.request.model': 'mock-model-id',
+    });
+    const tools = spans.filter((span) => span.name.startsWith('execute_tool '));
+    expect(tools.map((span) => span.name).sort()).toEqual(['execute_tool skill_load', 'execute_tool skill_read']);
+    for (const tool of tools) {
+      expect(tool.spanContext().traceId).toBe(turn.spanContext().traceId);
+      expect(tool.parentSpanContext?.spanId).toBe(turn.spanContext().spanId);
+    }
+
+    exporter.reset();
+    const broken = createSkillAgent({ model: createScriptedModel([]).model, skills: repository, name: 'poet' });
+    await expect(
+      (async () => {
+        for await (const _event of broken.run({ userId: 'u', sessionId: 'conversation-10', message: 'hi' })) {
+          // drained
+        }
+      })(),
+    ).rejects.toThrow();
+    const failed = exporter.getFinishedSpans().find((span) => span.name === 'invoke_agent poet');
+    expect(failed?.status.code).toBe(2);
+    expect(failed?.attributes['error.type']).toBeDefined();
   });
 
   it('an MCP tools/call is an `execute_tool` span named after the tool, with the request id as the call id', async () => {

@@ -1,4 +1,4 @@
-import { inSpan, type SkillboxSpan } from './in-span.js';
+import { inSpan, type SkillboxSpan, type TraceContext } from './in-span.js';
 
 /** The facts of one tool call that the OpenTelemetry GenAI semantic conventions record. */
 export interface ToolCallFacts {
@@ -7,6 +7,8 @@ export interface ToolCallFacts {
   description?: string | undefined;
   /** The conversation (skillbox session) the call belongs to. */
   conversationId?: string | undefined;
+  /** The turn's `invoke_agent` span context, whose child the tool span is (else the active context). */
+  parent?: TraceContext;
 }
 
 /**
@@ -23,5 +25,5 @@ export function inToolSpan<T>(facts: ToolCallFacts, work: (span: SkillboxSpan) =
   if (facts.toolCallId !== undefined && facts.toolCallId !== '') attributes['gen_ai.tool.call.id'] = facts.toolCallId;
   if (facts.description !== undefined) attributes['gen_ai.tool.description'] = facts.description;
   if (facts.conversationId !== undefined) attributes['gen_ai.conversation.id'] = facts.conversationId;
-  return inSpan(`execute_tool ${facts.toolName}`, attributes, work);
+  return inSpan(`execute_tool ${facts.toolName}`, attributes, work, facts.parent);
 }

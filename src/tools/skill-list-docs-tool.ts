@@ -1,5 +1,10 @@
 import { z } from 'zod';
-import { getVisibleSkill, parseToolInput, type SkillToolSettings } from './skill-tool-support.js';
+import {
+  acceptingSkillNameAlias,
+  getVisibleSkill,
+  parseToolInput,
+  type SkillToolSettings,
+} from './skill-tool-support.js';
 import type { ToolDefinition } from './types.js';
 
 export interface SkillListDocsInput {
@@ -7,7 +12,7 @@ export interface SkillListDocsInput {
 }
 
 export function createSkillListDocsTool(settings: SkillToolSettings): ToolDefinition<SkillListDocsInput, string[]> {
-  const inputSchema = z.object({ skill: settings.skillSchema });
+  const inputSchema = acceptingSkillNameAlias(z.object({ skill: settings.skillSchema }));
   return {
     name: 'skill_list_docs',
     writesState: false,

@@ -1,5 +1,10 @@
 import { z } from 'zod';
-import { getVisibleSkill, parseToolInput, type SkillToolSettings } from './skill-tool-support.js';
+import {
+  acceptingSkillNameAlias,
+  getVisibleSkill,
+  parseToolInput,
+  type SkillToolSettings,
+} from './skill-tool-support.js';
 import type { ToolDefinition } from './types.js';
 
 export interface SkillListToolsInput {
@@ -14,7 +19,7 @@ export interface SkillListToolsOutput {
 export function createSkillListToolsTool(
   settings: SkillToolSettings,
 ): ToolDefinition<SkillListToolsInput, SkillListToolsOutput> {
-  const inputSchema = z.object({ skill: settings.skillSchema });
+  const inputSchema = acceptingSkillNameAlias(z.object({ skill: settings.skillSchema }));
   return {
     name: 'skill_list_tools',
     writesState: false,

@@ -4,7 +4,13 @@ import { uniqueItems } from '../disclosure/selection.js';
 import { loadSkill } from '../disclosure/skill-transitions.js';
 import { writeDelta } from '../state/state-delta.js';
 import { SkillToolError } from './errors.js';
-import { getVisibleSkill, parseToolInput, requireKnownItems, type SkillToolSettings } from './skill-tool-support.js';
+import {
+  acceptingSkillNameAlias,
+  getVisibleSkill,
+  parseToolInput,
+  requireKnownItems,
+  type SkillToolSettings,
+} from './skill-tool-support.js';
 import type { ToolDefinition } from './types.js';
 
 export interface SkillLoadInput {
@@ -14,14 +20,16 @@ export interface SkillLoadInput {
 }
 
 export function createSkillLoadTool(settings: SkillToolSettings): ToolDefinition<SkillLoadInput, string> {
-  const inputSchema = z.object({
-    skill: settings.skillSchema,
-    docs: z
-      .array(z.string())
-      .optional()
-      .describe('Docs of the skill to show as well (paths from skill_list_docs); prefer few'),
-    include_all_docs: z.boolean().optional().describe('Show every doc of the skill (use sparingly)'),
-  });
+  const inputSchema = acceptingSkillNameAlias(
+    z.object({
+      skill: settings.skillSchema,
+      docs: z
+        .array(z.string())
+        .optional()
+        .describe('Docs of the skill to show as well (paths from skill_list_docs); prefer few'),
+      include_all_docs: z.boolean().optional().describe('Show every doc of the skill (use sparingly)'),
+    }),
+  );
   return {
     name: 'skill_load',
     description:

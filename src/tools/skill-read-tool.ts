@@ -3,7 +3,12 @@ import { utf8Window } from '../disclosure/utf8-window.js';
 import { escapeUnsafeCharacters } from '../format/escape-unsafe-characters.js';
 import { SkillFileNotFoundError, SkillFileReadError, SkillPathError } from '../repository/errors.js';
 import { SkillToolError } from './errors.js';
-import { getVisibleSkill, parseToolInput, type SkillToolSettings } from './skill-tool-support.js';
+import {
+  acceptingSkillNameAlias,
+  getVisibleSkill,
+  parseToolInput,
+  type SkillToolSettings,
+} from './skill-tool-support.js';
 import type { ToolDefinition } from './types.js';
 
 export interface SkillReadInput {
@@ -54,20 +59,36 @@ export function unreadableFileMessage(error: SkillFileReadError): string {
   return `${error.message}. ${listCall}.`;
 }
 
+/**
+ * A path as the model may write it: relative to the skill folder, or the `skill://<name>/<file>`
+ * address the XML catalog's `<location>` gives (and the MCP server's resources use).
+ */
+function skillRelativePath(path: string, skill: string): string {
+  const uri = /^skill:\/\/([^/]*)\/?(.*)$/s.exec(path);
+  if (uri === null) return path;
+  if (uri[1] !== skill)
+    throw new SkillToolError(
+      `path "${escapeUnsafeCharacters(path)}" is in skill "${escapeUnsafeCharacters(uri[1] ?? '')}", not "${skill}"; call skill_read with {"skill":"${escapeUnsafeCharacters(uri[1] ?? '')}"}.`,
+    );
+  return uri[2] ?? '';
+}
+
 export function createSkillReadTool(settings: SkillToolSettings): ToolDefinition<SkillReadInput, string> {
-  const inputSchema = z.object({
-    skill: settings.skillSchema,
-    path: z
-      .string()
-      .optional()
-      .describe("A file of the skill, relative to its folder; omit it for the skill's instructions and file list"),
-    offset: z
-      .number()
-      .int()
-      .min(0)
-      .optional()
-      .describe('Byte offset to continue a long file from (given at the end of the previous page)'),
-  });
+  const inputSchema = acceptingSkillNameAlias(
+    z.object({
+      skill: settings.skillSchema,
+      path: z
+        .string()
+        .optional()
+        .describe("A file of the skill, relative to its folder; omit it for the skill's instructions and file list"),
+      offset: z
+        .number()
+        .int()
+        .min(0)
+        .optional()
+        .describe('Byte offset to continue a long file from (given at the end of the previous page)'),
+    }),
+  );
   return {
     name: 'skill_read',
     writesState: false,
@@ -78,7 +99,7 @@ export function createSkillReadTool(settings: SkillToolSettings): ToolDefinition
       const args = parseToolInput('skill_read', inputSchema, input, '{"skill":"<name>","path":"<file>"}');
       const skill = await getVisibleSkill(settings, args.skill, context);
       const offset = args.offset ?? 0;
-      const path = args.path?.trim() ?? '';
+      const path = skillRelativePath(args.path?.trim() ?? '', skill.name);
       const nextCall = (next: number) =>
         JSON.stringify({ skill: skill.name, ...(path === '' ? {} : { path }), offset: next });
       if (path === '') {

@@ -5,7 +5,13 @@ import type { Skill } from '../repository/types.js';
 import { writeDelta } from '../state/state-delta.js';
 import { loadedKey, selectAll } from '../state/state-keys.js';
 import { SkillToolError } from './errors.js';
-import { getVisibleSkill, parseToolInput, requireKnownItems, type SkillToolSettings } from './skill-tool-support.js';
+import {
+  acceptingSkillNameAlias,
+  getVisibleSkill,
+  parseToolInput,
+  requireKnownItems,
+  type SkillToolSettings,
+} from './skill-tool-support.js';
 import type { DisclosureToolName } from './tool-names.js';
 import type { ToolContext } from './types.js';
 
@@ -21,20 +27,22 @@ export interface SelectionKind {
 }
 
 export function selectionInputSchema(settings: SkillToolSettings, kind: SelectionKind) {
-  return z.object({
-    skill: settings.skillSchema,
-    [kind.field]: z
-      .array(z.string())
-      .optional()
-      .describe(`${kind.item === 'doc' ? 'Doc paths' : 'Tool names'} to select`),
-    [`include_all_${kind.field}`]: z.boolean().optional().describe(`Select every ${kind.item} of the skill`),
-    mode: z
-      .enum(selectionModes as [SelectionMode, ...SelectionMode[]])
-      .optional()
-      .describe(
-        `add: keep the current selection and append; replace (default): set the whole selection; clear: select no ${kind.item}s`,
-      ),
-  });
+  return acceptingSkillNameAlias(
+    z.object({
+      skill: settings.skillSchema,
+      [kind.field]: z
+        .array(z.string())
+        .optional()
+        .describe(`${kind.item === 'doc' ? 'Doc paths' : 'Tool names'} to select`),
+      [`include_all_${kind.field}`]: z.boolean().optional().describe(`Select every ${kind.item} of the skill`),
+      mode: z
+        .enum(selectionModes as [SelectionMode, ...SelectionMode[]])
+        .optional()
+        .describe(
+          `add: keep the current selection and append; replace (default): set the whole selection; clear: select no ${kind.item}s`,
+        ),
+    }),
+  );
 }
 
 export interface SelectionOutcome {

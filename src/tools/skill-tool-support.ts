@@ -41,6 +41,35 @@ export function skillNameSchema(skillNames?: readonly string[]): z.ZodType<strin
   return described(z.enum(names as [string, ...string[]]));
 }
 
+/** What a call that names its skill `skill_name` means: the same input with the name under `skill`. */
+function renameSkillNameAlias(input: unknown): unknown {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) return input;
+  if (!('skill_name' in input) || 'skill' in input) return input;
+  const { skill_name: skill, ...rest } = input as Record<string, unknown>;
+  return { ...rest, skill };
+}
+
+/**
+ * A skill tool's input schema that also takes `skill_name` for `skill`, as the tRPC-Agent Python
+ * framework's skill tools name it: a model prompted from its documentation sends
+ * `skill_load(skill_name="...")`, and that first call should work rather than fail on a missing
+ * `skill`. The alias is accepted, not advertised: the JSON Schema the model sees is the object's
+ * own (zod describes a preprocess by its target in the "input" direction, the one the AI SDK and
+ * the MCP SDK ask for), so the tool description stays one name per thing.
+ */
+export function acceptingSkillNameAlias<Shape extends z.ZodRawShape>(
+  object: z.ZodObject<Shape>,
+): z.ZodType<z.output<z.ZodObject<Shape>>> {
+  return z.preprocess(renameSkillNameAlias, object);
+}
+
+/** The object schema behind a skill tool's input (the target of `acceptingSkillNameAlias`, or the schema itself). */
+export function inputObjectSchema(schema: z.ZodType): z.ZodObject | undefined {
+  if (schema instanceof z.ZodObject) return schema;
+  if (schema instanceof z.ZodPipe && schema.out instanceof z.ZodObject) return schema.out;
+  return undefined;
+}
+
 /**
  * Checks the input against the tool's schema even when the integration already did, so every
  * caller gets the same model-readable error instead of a framework-specific one.

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { SkillboxConfigError } from '../config/config-error.js';
 import { readLoadedSkills } from '../disclosure/loaded-skills.js';
 import { filterSkills } from '../repository/filter-skills.js';
@@ -216,6 +217,30 @@ describe('skill_read', () => {
     );
     expect(await call('skill_read', { skill: 'calc', path: 'scripts/add.py' })).toBe('print(1+1)\n');
     expect(state.keys()).toEqual([]);
+  });
+
+  it('reads the skill://NAME/FILE address the XML catalog gives as a location, within that skill only', async () => {
+    const { call, state } = setup();
+    expect(await call('skill_read', { skill: 'calc', path: 'skill://calc/scripts/add.py' })).toBe('print(1+1)\n');
+    expect(await call('skill_read', { skill: 'calc', path: 'skill://calc/SKILL.md' })).toContain('# Calc');
+    await expectToolError(
+      call('skill_read', { skill: 'calc', path: 'skill://weather-tools/SKILL.md' }),
+      /path "skill:\/\/weather-tools\/SKILL.md" is in skill "weather-tools", not "calc"/,
+      state,
+    );
+    await expectToolError(
+      call('skill_read', { skill: 'calc', path: 'skill://calc/../weather-tools/SKILL.md' }),
+      /refused path/,
+      state,
+    );
+  });
+
+  it('takes skill_name for skill, as the Python framework names it, without advertising it', async () => {
+    const { call, tools } = setup();
+    expect(await call('skill_read', { skill_name: 'calc', path: 'USAGE.md' })).toBe('use me');
+    expect(await call('skill_list_docs', { skill_name: 'calc' })).toBeDefined();
+    for (const tool of tools)
+      expect(JSON.stringify(z.toJSONSchema(tool.inputSchema, { io: 'input' }))).not.toContain('skill_name');
   });
 
   it('refuses paths outside the skill and names a missing file', async () => {

@@ -67,3 +67,13 @@ export class BackgroundProcessError extends SkillboxError {
     super('BACKGROUND_PROCESS_REFUSED', message);
   }
 }
+
+/** A workspace manager used after `close()`: its workspaces are gone, or at least no longer its to hand out. */
+export class WorkspaceManagerClosedError extends SkillboxError {
+  constructor(method: string) {
+    super(
+      'WORKSPACE_MANAGER_CLOSED',
+      `WorkspaceManager.${method}: the manager was closed (close() stopped its processes and removed the workspaces it created); create a new one with createWorkspaceManager()`,
+    );
+  }
+}

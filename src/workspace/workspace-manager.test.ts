@@ -1,11 +1,23 @@
-import { chmod, chown, mkdir, mkdtemp, readdir, realpath, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import {
+  chmod,
+  chown,
+  mkdir,
+  mkdtemp,
+  readdir,
+  readFile,
+  realpath,
+  rm,
+  stat,
+  symlink,
+  writeFile,
+} from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SkillboxConfigError } from '../config/config-error.js';
 import { createMemorySkillRepository } from '../repository/memory-skill-repository.js';
 import { LocalRuntime } from '../runtime/local-runtime.js';
-import { WorkspaceBaseUnsafeError } from './errors.js';
+import { WorkspaceBaseUnsafeError, WorkspaceManagerClosedError } from './errors.js';
 import { createWorkspaceManager, sanitizeSessionId } from './workspace-manager.js';
 import { readMetadata } from './workspace-metadata.js';
 
@@ -66,6 +78,53 @@ describe('workspace manager', () => {
     expect(again.root).not.toBe(old.root);
     expect(await workspaces.cleanup('old')).toBe(true);
     expect(await workspaces.cleanup('old')).toBe(false);
+  });
+
+  it('close() stops background processes, removes the workspaces it created, keeps those it found, then refuses', async () => {
+    const found = await manager().workspace('from-before');
+    const workspaces = manager();
+    const again = await workspaces.workspace('from-before');
+    expect(again.root).toBe(found.root);
+    const made = await workspaces.workspace('made-here');
+    const other = await workspaces.workspace('made-too');
+    const pidFile = path.join(temporary, 'pid');
+    await made.start({
+      command: `echo $$ > ${pidFile}; exec sleep 60`,
+      timeoutMs: 60_000,
+      maxOutputBytes: 1024,
+      maxConcurrent: 1,
+    });
+    let pid = Number.NaN;
+    for (let tries = 0; tries < 100 && Number.isNaN(pid); tries += 1) {
+      pid = Number.parseInt(await readFile(pidFile, 'utf8').catch(() => ''), 10);
+      if (Number.isNaN(pid)) await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(() => process.kill(pid, 0)).not.toThrow();
+
+    const closing = workspaces.close();
+    expect(workspaces.close()).toBe(closing);
+    await closing;
+    expect(() => process.kill(pid, 0)).toThrow(/ESRCH/);
+    await expect(stat(made.root)).rejects.toThrow(/ENOENT/);
+    await expect(stat(other.root)).rejects.toThrow(/ENOENT/);
+    expect((await stat(found.root)).isDirectory()).toBe(true);
+    const left = (await readdir(path.join(temporary, 'base'))).filter((name) => name.startsWith('ws_'));
+    expect(left).toEqual([path.basename(found.root)]);
+
+    await expect(workspaces.workspace('made-here')).rejects.toThrow(WorkspaceManagerClosedError);
+    await expect(workspaces.workspace('made-here')).rejects.toThrow(
+      'WorkspaceManager.workspace: the manager was closed (close() stopped its processes and removed the workspaces it created); create a new one with createWorkspaceManager()',
+    );
+    await expect(workspaces.cleanup('from-before')).rejects.toMatchObject({ code: 'WORKSPACE_MANAGER_CLOSED' });
+    await expect(workspaces.cleanupExpired()).rejects.toThrow(WorkspaceManagerClosedError);
+  });
+
+  it('close({ keepWorkspaces: true }) leaves its workspaces for a later manager (a resumable session)', async () => {
+    const workspaces = manager();
+    const kept = await workspaces.workspace('resumable');
+    await workspaces.close({ keepWorkspaces: true });
+    expect((await stat(kept.root)).isDirectory()).toBe(true);
+    expect((await manager().workspace('resumable')).root).toBe(kept.root);
   });
 
   it('repairs a top-level folder the process replaced by a link, without touching the link target', async () => {

@@ -7,7 +7,7 @@ import type { SkillRepository } from '../repository/types.js';
 import { removeTree } from '../runtime/remove-tree.js';
 import type { WorkspaceRuntime } from '../runtime/runtime-types.js';
 import { inSpan } from '../telemetry/in-span.js';
-import { WorkspaceBaseUnsafeError } from './errors.js';
+import { WorkspaceBaseUnsafeError, WorkspaceManagerClosedError } from './errors.js';
 import { removeHostRecord, storeMetadata } from './host-metadata-record.js';
 import type { ArtifactStore } from './outputs/artifact-store.js';
 import { FilesystemArtifactStore } from './outputs/filesystem-artifact-store.js';
@@ -81,6 +81,9 @@ export class WorkspaceManager {
   /** The default base is in the shared temporary folder: it is checked before first use. */
   private readonly sharedParent: boolean;
   private baseReady: Promise<void> | undefined;
+  /** Folders this manager made (not ones it found again on disk): what `close()` removes. */
+  private readonly created = new Set<string>();
+  private closing: Promise<void> | undefined;
 
   constructor(options: WorkspaceManagerOptions) {
     validateOptions('createWorkspaceManager', workspaceManagerOptionsSchema, options);
@@ -105,6 +108,7 @@ export class WorkspaceManager {
    * and metadata.json) when it does not exist. Distinct keys never share a workspace or artifacts.
    */
   async workspace(key: string | WorkspaceKey): Promise<Workspace> {
+    this.refuseWhenClosed('workspace');
     const workspaceKey = toWorkspaceKey(key);
     const id = workspaceKeyId(workspaceKey);
     void this.sweepNowAndThen();
@@ -157,6 +161,7 @@ export class WorkspaceManager {
 
   /** Removes the workspace of a session (or of an app's user's session); false when it had none. */
   async cleanup(key: string | WorkspaceKey): Promise<boolean> {
+    this.refuseWhenClosed('cleanup');
     const workspaceKey = toWorkspaceKey(key);
     const id = workspaceKeyId(workspaceKey);
     return inSpan('workspace.cleanup', { 'workspace.session': workspaceKey.sessionId }, async () => {
@@ -179,6 +184,7 @@ export class WorkspaceManager {
    * keep a workspace forever). A workspace that cannot be removed does not stop the sweep.
    */
   async cleanupExpired(now: number = Date.now()): Promise<string[]> {
+    this.refuseWhenClosed('cleanupExpired');
     if (this.ttlMs === Infinity) return [];
     return inSpan('workspace.cleanup', { 'workspace.expired': true }, async () => {
       const removed: string[] = [];
@@ -205,6 +211,38 @@ export class WorkspaceManager {
       }
       return removed;
     });
+  }
+
+  /**
+   * Ends this manager's work: stops the background processes of every workspace it has open, waits
+   * for a turn under way, and removes the workspaces it created (with `keepWorkspaces`, leaves
+   * them for a later manager to find again, as a resumable session needs). Workspaces it only
+   * found again on disk stay. Without it those folders wait for a TTL sweep that only a long-lived
+   * process reaches. Calling it again returns the same promise; every other method afterwards
+   * throws WorkspaceManagerClosedError.
+   */
+  close(options: { keepWorkspaces?: boolean } = {}): Promise<void> {
+    this.closing ??= inSpan('workspace.close', {}, async () => {
+      const pending = [...this.opened.values()];
+      this.opened.clear();
+      for (const opening of pending) {
+        const workspace = await opening.catch(() => undefined);
+        if (workspace === undefined) continue;
+        // A turn under way finishes first; its metadata write would race the removal.
+        await workspace.exclusive(() => workspace.flushMetadata()).catch(() => undefined);
+        await workspace.stopProcesses().catch(() => undefined);
+      }
+      if (options.keepWorkspaces === true) return;
+      for (const root of [...this.created]) {
+        // One folder that cannot be removed must not keep the others; the TTL sweep is the fallback.
+        await this.remove(root).catch(() => undefined);
+      }
+    });
+    return this.closing;
+  }
+
+  private refuseWhenClosed(method: string): void {
+    if (this.closing !== undefined) throw new WorkspaceManagerClosedError(method);
   }
 
   private async sweepNowAndThen(): Promise<void> {
@@ -256,6 +294,7 @@ export class WorkspaceManager {
         const workspace = new Workspace(key, root, this.settings());
         await workspace.ensureLayout();
         await this.recordUse(root);
+        this.created.add(root);
         return workspace;
       } catch (error) {
         await this.runtime
@@ -334,6 +373,7 @@ export class WorkspaceManager {
     await removeTree(root);
     await rm(path.join(path.dirname(root), lastUseFolderName, path.basename(root)), { force: true });
     await removeHostRecord(root);
+    this.created.delete(root);
   }
 }
 

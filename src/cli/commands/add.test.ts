@@ -145,9 +145,16 @@ describe('skillbox scan, init and search', () => {
 
   it('init creates a skill that validates, and refuses a bad name or an existing folder', async () => {
     const created = await cli(['init', 'my-skill']);
-    expect(created.code).toBe(0);
-    expect(await readFile(join(project, 'my-skill/SKILL.md'), 'utf8')).toContain('name: my-skill');
-    expect((await cli(['validate', join(project, 'my-skill')])).code).toBe(0);
+    expect(created).toMatchObject({ code: 0, stderr: '' });
+    expect(await readFile(join(project, '.agents/skills/my-skill/SKILL.md'), 'utf8')).toContain('name: my-skill');
+    expect((await cli(['validate', join(project, '.agents/skills/my-skill')])).code).toBe(0);
+    // The next list finds it without --root: .agents/skills is a standard root.
+    expect((await cli(['list'])).stdout).toContain('my-skill');
+    const elsewhere = await cli(['init', 'other-skill', '--to', 'drafts']);
+    expect(elsewhere.code).toBe(0);
+    expect(elsewhere.stderr).toBe(
+      `${join(project, 'drafts')} is not a standard skill root: give --root drafts to list, show, chat and mcp to use the skill\n`,
+    );
     expect((await cli(['init', 'my-skill'])).stderr).toContain('exists already');
     const bad = await cli(['init', 'Bad_Name']);
     expect(bad.code).toBe(1);

@@ -337,6 +337,7 @@ async function run(args: string[], io: CliIo): Promise<number> {
     throw error;
   });
   let watcher: { close(): void } | undefined;
+  let workspaces: ReturnType<typeof createWorkspaceManager> | undefined;
   const approvalPrompt = options.approve === true ? createChatApprovalPrompt(io) : undefined;
   try {
     const provider = modules.providerModule.createOpenAICompatible({
@@ -347,7 +348,7 @@ async function run(args: string[], io: CliIo): Promise<number> {
     });
     // One workspace manager for every agent of this chat: `/model` makes a new agent, the session's
     // workspace (attached files, outputs) stays.
-    const workspaces = createWorkspaceManager({ runtime, repository: sources.repository });
+    workspaces = createWorkspaceManager({ runtime, repository: sources.repository });
     const makeAgent = (model: string) =>
       modules.agentModule.createSkillAgent({
         model: provider.chatModel(model),
@@ -451,6 +452,9 @@ async function run(args: string[], io: CliIo): Promise<number> {
   } finally {
     watcher?.close();
     approvalPrompt?.close();
+    // Background processes end with the chat. A session kept in a file can be resumed with its
+    // workspace (attached files, outputs); one kept in memory cannot, so its workspace goes too.
+    await workspaces?.close({ keepWorkspaces: sqlite !== undefined });
     await sessions.close();
     await sources.close();
   }

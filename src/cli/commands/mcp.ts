@@ -209,6 +209,7 @@ async function run(args: string[], io: CliIo): Promise<number> {
   // With scripts run, the model's view marks skills whose declared needs the runtime lacks (skill_run refuses them).
   let modelRepository: SkillRepository = repository;
   let executionTools: ReturnType<typeof createExecutionTools> | undefined;
+  let workspaces: ReturnType<typeof createWorkspaceManager> | undefined;
   if (options.profile === 'full') {
     const runtime = createRuntime({ kind: options.runtime, hostFallback: true });
     if (!runtime.isolated) {
@@ -222,8 +223,9 @@ async function run(args: string[], io: CliIo): Promise<number> {
       );
     }
     // A person's MCP client drives servers and interactive programs too: the process tools are on here.
+    workspaces = createWorkspaceManager({ runtime, repository });
     executionTools = createExecutionTools({
-      workspaces: createWorkspaceManager({ runtime, repository }),
+      workspaces,
       backgroundProcesses: true,
     });
     // The gate is a view without a watch of its own: the server follows the roots through it.
@@ -270,13 +272,19 @@ async function run(args: string[], io: CliIo): Promise<number> {
       process.once('SIGTERM', resolve);
     });
     await http.close();
+    // MCP sessions end with the server: their workspaces would only wait in /tmp for a TTL sweep.
+    await workspaces?.close();
     return 0;
   }
   io.stderr(servedLine('stdio'));
   if (skills.length === 0)
     io.stderr(`skillbox mcp: no skill found; looked in ${describeRoots(repository, options.roots, io)}\n`);
   io.stderr(await describeLeftOutSkills(repository, skills, 'mcp'));
-  await integration.serveSkillsOverStdio(serverOptions);
+  try {
+    await integration.serveSkillsOverStdio(serverOptions);
+  } finally {
+    await workspaces?.close();
+  }
   return 0;
 }
 

@@ -172,6 +172,11 @@ describe('skillbox run', () => {
     expect(badGlob.stderr).toMatch(/--output .*"out\/\[z-a\]": not a valid glob/);
     const unknown = await cli(['nope', '--root', examples, '--runtime', 'local', '--', 'true']);
     expect(unknown.code).toBe(1);
-    expect(unknown.stderr).toMatch(/nope/);
+    expect(unknown.stderr).toBe('skillbox run: skill "nope" not found; `skillbox list` shows the available names\n');
+    const typo = await cli(['pyton-math', '--root', examples, '--runtime', 'local', '--', 'true']);
+    expect(typo).toMatchObject({ code: 1, stdout: '' });
+    expect(typo.stderr).toBe(
+      'skillbox run: skill "pyton-math" not found. Did you mean python-math? `skillbox list` shows the available names\n',
+    );
   });
 });

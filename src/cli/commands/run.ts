@@ -1,6 +1,7 @@
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { SkillNotFoundError } from '../../repository/errors.js';
 import { createRuntime, RUNTIME_KINDS, type RuntimeKind } from '../../runtime/create-runtime.js';
 import { assertAllowedVariable } from '../../runtime/run-environment.js';
 import { createInMemoryStateView } from '../../state/in-memory-state-view.js';
@@ -13,6 +14,7 @@ import { createWorkspaceManager } from '../../workspace/workspace-manager.js';
 import { type CliCommand, type CliIo, CliUsageError } from '../command.js';
 import { parseCommandArguments } from '../parse-command-arguments.js';
 import { openRepositoryFromArgs } from '../skill-roots.js';
+import { unknownSkillHint } from '../unknown-skill-hint.js';
 
 const usage = `Usage: skillbox run SKILL [options] -- COMMAND...
 
@@ -152,7 +154,16 @@ function exitStatusOf(result: SkillRunResult): number {
 async function run(args: string[], io: CliIo): Promise<number> {
   const options = parse(args);
   const repository = await openRepositoryFromArgs(options.roots, io, 'run');
-  await repository.get(options.skill);
+  try {
+    await repository.get(options.skill);
+  } catch (error) {
+    if (!(error instanceof SkillNotFoundError)) throw error;
+    const hint = await unknownSkillHint(repository, options.skill);
+    io.stderr(
+      `skillbox run: ${error.message}${hint === '' ? ';' : `.${hint}`} \`skillbox list\` shows the available names\n`,
+    );
+    return 1;
+  }
   const readOnlyPaths = options.readOnlyPaths.map((item) => path.resolve(io.cwd, item));
   for (const [index, item] of readOnlyPaths.entries()) {
     if (
@@ -167,8 +178,8 @@ async function run(args: string[], io: CliIo): Promise<number> {
   }
   const runtime = createRuntime({ kind: options.runtime, hostFallback: true });
   const baseDir = await mkdtemp(path.join(os.tmpdir(), 'skillbox-run-'));
+  const workspaces = createWorkspaceManager({ runtime, repository, baseDir, artifacts: false, ttlMs: Infinity });
   try {
-    const workspaces = createWorkspaceManager({ runtime, repository, baseDir, artifacts: false, ttlMs: Infinity });
     const timeout = options.timeoutSeconds ?? 300;
     const [skillRun] = createExecutionTools({
       workspaces,
@@ -203,6 +214,8 @@ async function run(args: string[], io: CliIo): Promise<number> {
     if (options.keep) io.stderr(`workspace kept at ${(await workspaces.workspace('cli')).root}\n`);
     return exitStatusOf(result);
   } finally {
+    // close() first: a background process the command left must not outlive it or write on.
+    await workspaces.close({ keepWorkspaces: options.keep });
     if (!options.keep) await rm(baseDir, { recursive: true, force: true, maxRetries: 2 });
   }
 }

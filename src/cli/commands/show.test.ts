@@ -57,6 +57,12 @@ describe('skillbox show', () => {
     const unknown = await runShow(['nope', '--root', 'skills']);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toBe('skillbox show: skill "nope" not found; `skillbox list` shows the available names\n');
+    const typo = await runShow(['dmeo', '--root', 'skills']);
+    expect(typo).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'skillbox show: skill "dmeo" not found. Did you mean demo? `skillbox list` shows the available names\n',
+    });
   });
 
   it('does not print secrets from a skill folder that is a git checkout', async () => {

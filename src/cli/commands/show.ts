@@ -3,6 +3,7 @@ import { type CliCommand, type CliIo, CliUsageError } from '../command.js';
 import { parseCommandArguments } from '../parse-command-arguments.js';
 import { openRepositoryFromArgs } from '../skill-roots.js';
 import { terminalSafe } from '../terminal-safe-text.js';
+import { unknownSkillHint } from '../unknown-skill-hint.js';
 
 const usage = `Usage: skillbox show NAME [--root DIR]... [--file REL]
 
@@ -58,7 +59,10 @@ async function run(args: string[], given: CliIo): Promise<number> {
     return 0;
   } catch (error) {
     if (error instanceof SkillNotFoundError) {
-      io.stderr(`skillbox show: ${error.message}; \`skillbox list\` shows the available names\n`);
+      const hint = await unknownSkillHint(repository, name);
+      io.stderr(
+        `skillbox show: ${error.message}${hint === '' ? ';' : `.${hint}`} \`skillbox list\` shows the available names\n`,
+      );
       return 1;
     }
     throw error;

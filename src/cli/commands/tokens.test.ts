@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { renderCatalog } from '../../disclosure/catalog.js';
 import { countTokens } from '../../disclosure/token-counter.js';
 import { createFsSkillRepository } from '../../repository/fs-skill-repository.js';
@@ -21,6 +21,33 @@ async function runCli(args: string[]): Promise<{ code: number; stdout: string; s
 }
 
 describe('skillbox tokens', () => {
+  it('on a terminal, says how many skills are counted of how many, not only the seconds', async () => {
+    const total = (await (await createFsSkillRepository({ roots: [examples] })).list()).length;
+    let stderr = '';
+    // The line shows after a second; fake clocks let each counted skill take "a second" here.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'setInterval', 'Date'] });
+    try {
+      let settled = false;
+      const pending = main(['tokens', '--root', examples], {
+        stdout: () => {},
+        stderr: (text: string) => void (stderr += text),
+        cwd: process.cwd(),
+        env: {},
+        stderrIsTerminal: true,
+      }).finally(() => {
+        settled = true;
+      });
+      while (!settled) {
+        vi.advanceTimersByTime(1100);
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      expect(await pending).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(stderr).toMatch(new RegExp(`counting the tokens of skills: \\d+ of ${total} done… \\d+s`));
+  });
+
   it('prints the documented JSON keys with consistent totals', async () => {
     const result = await runCli(['tokens', '--root', examples, '--json']);
     expect(result.code).toBe(0);

@@ -63,7 +63,12 @@ async function run(args: string[], io: CliIo): Promise<number> {
   const progress = startProgress(io, 'tokens', `counting the tokens of ${(await repository.list()).length} skills`);
   let report: Awaited<ReturnType<typeof buildTokenReport>>;
   try {
-    report = await buildTokenReport({ repository, format: options.format });
+    report = await buildTokenReport({
+      repository,
+      format: options.format,
+      // Seconds alone do not say whether a large tree is nearly done.
+      onProgress: (done, total) => progress.update(`counting the tokens of skills: ${done} of ${total} done`),
+    });
   } finally {
     progress.done();
   }

@@ -25,6 +25,7 @@ import type { NewSessionEvent, SessionKey, SessionStore } from '../../sessions/s
 import { createInMemoryStateView } from '../../state/in-memory-state-view.js';
 import { PendingStateWrites } from '../../state/pending-state-writes.js';
 import type { StateDelta } from '../../state/state-delta.js';
+import { startAgentSpan } from '../../telemetry/agent-span.js';
 import type { WorkspaceManager } from '../../workspace/workspace-manager.js';
 import { addUsage, emptyUsage, type SkillAgentEvent, type TokenUsage } from './agent-events.js';
 import { responseMessagesAfterStep } from './ai-sdk-versions.js';
@@ -123,6 +124,13 @@ export interface SkillAgent {
   /** The workspace manager when the agent runs scripts. */
   readonly workspaces: WorkspaceManager | undefined;
   /**
+   * Ends the agent's own resources: the workspace manager it made from `runtime` is closed (its
+   * background processes stopped, the workspaces it created removed; `keepWorkspaces` leaves them
+   * for a later agent on the same sessions). A manager passed as `workspaces` and the session store
+   * are the caller's and stay open. Idempotent; `run` afterwards is refused.
+   */
+  close(options?: { keepWorkspaces?: boolean }): Promise<void>;
+  /**
    * Runs one turn: the user message, as many model calls and tool calls as it takes, then the turn
    * is stored. One run is one turn for the load modes.
    */
@@ -201,6 +209,9 @@ export function createSkillAgent(options: SkillAgentOptions): SkillAgent {
   const { skills: _deprecatedName, ...toolkitOptions } = options;
   const toolkits = createVisibleSkillToolkits({ ...toolkitOptions, repository });
   const workspaces = toolkits.workspaces;
+  // Only a manager the agent made is the agent's to close.
+  const ownsWorkspaces = options.workspaces === undefined && workspaces !== undefined;
+  let closing: Promise<void> | undefined;
   const customTools = validateCustomTools(options.tools, toolkits.toolNames);
   const customToolNames = Object.keys(customTools);
   const callSettings = validateCallSettings(options.callSettings);
@@ -221,7 +232,28 @@ export function createSkillAgent(options: SkillAgentOptions): SkillAgent {
     return prepared;
   }
 
+  /** One turn inside its `invoke_agent` span, which parents the turn's tool spans. */
   async function* run(runOptions: SkillAgentRunOptions): AsyncGenerator<SkillAgentEvent> {
+    const span = await startAgentSpan({
+      agentName: name,
+      conversationId: String(runOptions?.sessionId ?? ''),
+      requestModel: typeof options.model === 'string' ? options.model : options.model.modelId,
+    });
+    try {
+      yield* runTurn(runOptions, span.traceContext);
+    } catch (error) {
+      span.fail(error);
+      throw error;
+    } finally {
+      span.end();
+    }
+  }
+
+  async function* runTurn(runOptions: SkillAgentRunOptions, traceContext: unknown): AsyncGenerator<SkillAgentEvent> {
+    if (closing !== undefined)
+      throw new SkillAgentConfigError('SkillAgent.run', [
+        { option: 'agent', problem: 'was closed (close() ended its workspaces); create a new agent' },
+      ]);
     const key: SessionKey = {
       userId: requireId(runOptions?.userId, 'userId'),
       sessionId: requireId(runOptions.sessionId, 'sessionId'),
@@ -271,6 +303,7 @@ export function createSkillAgent(options: SkillAgentOptions): SkillAgent {
       },
       onApprovalEvent: (event) => approvalEvents.push(approvalSessionEvent(event)),
       ...(options.approval !== undefined ? { decideApproval: options.approval.decide ?? refuseWithoutDecide } : {}),
+      ...(traceContext !== undefined ? { traceContext } : {}),
     });
 
     if (compaction !== undefined && compaction.unload.length > 0) {
@@ -509,6 +542,10 @@ export function createSkillAgent(options: SkillAgentOptions): SkillAgent {
     toolNames: [...toolkits.toolNames, ...customToolNames],
     run: (runOptions) => run(runOptions),
     asAiSdkAgent: () => aiSdkAgent,
+    close: (closeOptions) => {
+      closing ??= ownsWorkspaces && workspaces !== undefined ? workspaces.close(closeOptions) : Promise.resolve();
+      return closing;
+    },
   };
 }
 

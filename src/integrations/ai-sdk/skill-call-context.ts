@@ -47,6 +47,12 @@ export interface SkillCallContext {
    * or the AI SDK's tool-approval flow.
    */
   decideApproval?: ApprovalOptions['decide'];
+  /**
+   * The OpenTelemetry context of the turn's `invoke_agent` span (SkillAgent.run sets it): the
+   * `execute_tool` spans of this call's tools are its children. Opaque, so the type needs no
+   * `@opentelemetry/api`.
+   */
+  traceContext?: unknown;
 }
 
 /** What `prepareStep` decided for one step: the active tools, the loaded skills and the pool tools they named that are missing. */
@@ -76,6 +82,7 @@ export function createSkillCallContext(options: {
   onStepPrepared?: (prepared: PreparedStep) => void;
   onApprovalEvent?: (event: ApprovalEvent) => void;
   decideApproval?: ApprovalOptions['decide'];
+  traceContext?: unknown;
 }): SkillCallContext {
   const context: SkillCallContext = {
     sessionId: options.sessionId,
@@ -85,6 +92,7 @@ export function createSkillCallContext(options: {
   if (options.userId !== undefined) context.userId = options.userId;
   if (options.appName !== undefined) context.appName = options.appName;
   if (options.skillContext !== undefined) context.skillContext = options.skillContext;
+  if (options.traceContext !== undefined) context.traceContext = options.traceContext;
   if (options.skillLoads !== undefined) context.skillLoads = options.skillLoads;
   if (options.onStateChange !== undefined) context.onStateChange = options.onStateChange;
   if (options.onStepPrepared !== undefined) context.onStepPrepared = options.onStepPrepared;

@@ -196,6 +196,40 @@ describe('createSkillPrepareStep', () => {
     ]);
   });
 
+  it("says a tool is held back by a loaded skill's allowed-tools, not that a loaded skill should be loaded", async () => {
+    const loaded = { ...loadedWeather, [loadedKey('assistant', 'notes')]: '1' };
+    const { run } = setup({ loadMode: 'session', enforceAllowedTools: true }, loaded);
+    const refusedCall = (id: string, toolName: string) => ({
+      type: 'tool-result' as const,
+      toolCallId: id,
+      toolName,
+      output: {
+        type: 'error-text' as const,
+        value: `Model tried to call unavailable tool '${toolName}'. Available tools: skill_load.`,
+      },
+    });
+    const history: ModelMessage[] = [
+      user,
+      {
+        role: 'assistant',
+        content: [
+          { type: 'tool-call', toolCallId: 'w1', toolName: 'get_weather_forecast', input: {} },
+          { type: 'tool-call', toolCallId: 'w2', toolName: 'skill_run', input: {} },
+        ],
+      },
+      { role: 'tool', content: [refusedCall('w1', 'get_weather_forecast'), refusedCall('w2', 'skill_run')] },
+    ];
+    const result = await run(1, history);
+    const texts = (result?.messages?.[2] as { content: Array<{ output: { value: string } }> }).content.map(
+      (part) => part.output.value,
+    );
+    const expected = (tool: string) =>
+      `tool "${tool}" is not available: the loaded skill "notes" restricts the tools to its allowed-tools, which do not include it. ` +
+      'Loading or selecting skills will not make it available while that skill is loaded; continue with the tools you have.';
+    expect(texts).toEqual([expected('get_weather_forecast'), expected('skill_run')]);
+    for (const text of texts) expect(text).not.toContain('skill_load');
+  });
+
   it('explains calls to pool tools that were not active, the same way every time', async () => {
     const { run } = setup();
     const history: ModelMessage[] = [

@@ -122,7 +122,10 @@ export async function describeUnavailableTool(
   skillContext: SkillContext | undefined,
   toolName: string,
   modelInvocation: ModelInvocationOptions = {},
+  /** Loaded skills whose allowed-tools keep the tool out now (see `UnavailableToolFacts.withheldBy`). */
+  withheldBy: readonly string[] = [],
 ): Promise<string> {
+  if (withheldBy.length > 0) return unavailableToolMessage({ toolName, providedBy: [], withheldBy });
   const providedBy: string[] = [];
   // Only skills the model is offered are named: a hidden skill must not leak through this message.
   for (const summary of modelInvocableSkills(await repository.list(skillContext), modelInvocation)) {
@@ -235,9 +238,21 @@ export function createSkillPrepareStep(options: SkillPrepareStepOptions): Prepar
       }),
     );
 
-    const explained = await explainPoolToolCalls(materialized, poolToolNames, options.repository, context, {
-      includeNonModelInvocable: includesNonModelInvocable(options),
-    });
+    // A tool allowed-tools holds back is explained as such, an execution tool (skill_run) included.
+    const restricting =
+      selection.withheld.length === 0
+        ? []
+        : loadedSkills.flatMap((entry) =>
+            entry.skill !== undefined && entry.skill.allowedTools.length > 0 ? [entry.skill.name] : [],
+          );
+    const explained = await explainPoolToolCalls(
+      materialized,
+      poolToolNames,
+      options.repository,
+      context,
+      { includeNonModelInvocable: includesNonModelInvocable(options) },
+      { tools: selection.withheld, by: restricting },
+    );
     if (loadMode === 'once') commitTurnDelta(context, afterModelRequest(state, { agentName, mode: 'once' }));
     context.onStepPrepared?.({
       stepNumber,
@@ -275,14 +290,23 @@ async function explainPoolToolCalls(
   repository: SkillRepository,
   context: SkillCallContext,
   modelInvocation: ModelInvocationOptions,
+  withheld: { tools: readonly string[]; by: readonly string[] },
 ): Promise<ModelMessage[]> {
-  const names = [...findUnavailableToolCalls(messages)].filter((name) => poolToolNames.includes(name));
+  const names = [...findUnavailableToolCalls(messages)].filter(
+    (name) => poolToolNames.includes(name) || withheld.tools.includes(name),
+  );
   if (names.length === 0) return messages;
   const explanations = new Map<string, string>();
   for (const toolName of names)
     explanations.set(
       toolName,
-      await describeUnavailableTool(repository, context.skillContext, toolName, modelInvocation),
+      await describeUnavailableTool(
+        repository,
+        context.skillContext,
+        toolName,
+        modelInvocation,
+        withheld.tools.includes(toolName) ? withheld.by : [],
+      ),
     );
   return explainUnavailableToolCalls(messages, explanations);
 }

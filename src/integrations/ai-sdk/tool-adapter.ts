@@ -74,6 +74,7 @@ export function toAiSdkTool(definition: ToolDefinition<any, any>, options: ToolA
         toolCallId,
         description: definition.description,
         conversationId: context.sessionId,
+        ...(context.traceContext !== undefined ? { parent: context.traceContext } : {}),
       };
       const run = () =>
         inToolSpan(facts, async () => {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { McpServer, type RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { type AskForApproval, approveToolCall, askThroughDecide } from '../../approvals/approval-gate.js';
 import { describeApprovalRequest } from '../../approvals/approval-text.js';
 import { type ApprovalDecision, type ApprovalOptions, approvalDecisions } from '../../approvals/approval-types.js';
@@ -18,6 +18,7 @@ import { beginStateTransaction } from '../../state/state-transaction.js';
 import { inToolSpan } from '../../telemetry/tool-span.js';
 import { createSkillTools, type SkillToolProfile } from '../../tools/create-skill-tools.js';
 import { SkillToolError } from '../../tools/errors.js';
+import { inputObjectSchema } from '../../tools/skill-tool-support.js';
 import type { ToolDefinition } from '../../tools/types.js';
 import { SkillMcpConfigError } from './errors.js';
 import { installSkillsExtension } from './install-skills-extension.js';
@@ -125,8 +126,10 @@ function resultText(output: unknown): string {
 
 // biome-ignore lint/suspicious/noExplicitAny: any tool definition, whatever its input type.
 function objectSchema(definition: ToolDefinition<any, any>): z.ZodObject {
-  // MCP tool inputs are JSON objects; a tool whose schema is not an object could not be called.
-  if (!(definition.inputSchema instanceof z.ZodObject)) {
+  // MCP tool inputs are JSON objects; a tool whose schema is not an object could not be called. The
+  // skill tools' `skill_name` alias is not MCP's: the SDK lists and checks the object itself.
+  const object = inputObjectSchema(definition.inputSchema);
+  if (object === undefined) {
     throw new SkillMcpConfigError('createSkillMcpServer', [
       {
         option: 'executionTools',
@@ -134,7 +137,7 @@ function objectSchema(definition: ToolDefinition<any, any>): z.ZodObject {
       },
     ]);
   }
-  return definition.inputSchema;
+  return object;
 }
 
 /**
