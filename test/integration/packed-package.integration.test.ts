@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -15,6 +16,15 @@ import { startScriptedOpenAiServer } from '../support/scripted-openai-server.js'
 // under the three TypeScript module resolutions consumers use.
 
 const execute = promisify(execFile);
+/** Whether this Node has the built-in SQLite the session store falls back on without better-sqlite3. */
+const nodeHasSqlite = (() => {
+  try {
+    createRequire(import.meta.url)('node:sqlite');
+    return true;
+  } catch {
+    return false;
+  }
+})();
 // The project stands for a user's, which has only what it installed: the Node x ai matrix's module
 // hooks (.ci/matrix.sh) would otherwise hand its processes the repository's better-sqlite3 and ai.
 delete process.env.NODE_OPTIONS;
@@ -116,7 +126,7 @@ describe('the packed package installed alone', () => {
     }
   }, 60_000);
 
-  it('runs `npx skillbox chat --once` against an OpenAI-compatible endpoint, keeping the session in memory without better-sqlite3', async () => {
+  it('runs `npx skillbox chat --once` against an OpenAI-compatible endpoint without better-sqlite3: in node:sqlite where Node has it, else in memory', async () => {
     const server = await startScriptedOpenAiServer([
       { toolCalls: [{ name: 'skill_load', arguments: { skill: 'python-math' } }] },
       { text: 'Loaded it.' },
@@ -137,7 +147,14 @@ describe('the packed package installed alone', () => {
         },
       );
       expect(stdout).toBe('Loaded it.\n');
-      expect(stderr).toContain('better-sqlite3 is not installed, so this conversation is kept in memory only');
+      if (nodeHasSqlite) {
+        expect(stderr).not.toContain('kept in memory only');
+        expect((await stat(join(project, '.skillbox/sessions.db'))).isFile()).toBe(true);
+      } else {
+        expect(stderr).toContain(
+          'no SQLite driver is available, so this conversation is kept in memory only and cannot be resumed (npm install better-sqlite3, or use Node 22.13 or later',
+        );
+      }
       expect(stderr).toContain('· skill_load {"skill":"python-math"}');
     } finally {
       await server.close();
