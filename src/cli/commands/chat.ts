@@ -328,7 +328,7 @@ async function run(args: string[], io: CliIo): Promise<number> {
     // Conversations may hold anything the user typed or a script printed: only the user may read them.
     mkdirSync(dirname(dbPath), { recursive: true, mode: 0o700 });
     if (!existsSync(dbPath)) closeSync(openSync(dbPath, 'a', 0o600));
-    sessions = sqlite.SqliteSessionStore.open({ path: dbPath });
+    sessions = await sqlite.openSqliteSessionStore({ path: dbPath });
   }
   io.stderr(await describeLeftOutSkills(repository, await repository.list(), 'chat'));
   // Connected last, after every early return, so a started server is always closed below.

@@ -99,24 +99,62 @@ function noDriverMessage(tried: readonly { driver: SqliteDriverName; error: unkn
 }
 
 /**
- * Opens `path` with `driver`, or with the first driver that loads on this runtime (`auto`): Bun's
- * `bun:sqlite` on Bun, `node:sqlite` on Deno, and on Node better-sqlite3 where it is installed, else
- * the built-in `node:sqlite` (Node 22.13+).
+ * better-sqlite3 as an ES module import, for the asynchronous open: an `import()` goes through the
+ * loader's resolution (module hooks, a bundler's or test runner's aliases), where `require` does not,
+ * so an application that maps better-sqlite3 to another build gets that build. Remembered for the
+ * synchronous open. Undefined when it is not installed.
+ */
+let importedBetterSqlite: DatabaseConstructor | undefined;
+
+/** Loads what `driver: 'auto'` or `driver` needs through `import()` before a synchronous open. */
+export async function preloadSqliteDriver(driver: SqliteDriverName | 'auto'): Promise<void> {
+  if (importedBetterSqlite !== undefined) return;
+  if (driver !== 'better-sqlite3' && (driver !== 'auto' || !driversToTry().includes('better-sqlite3'))) return;
+  try {
+    importedBetterSqlite = (await import('better-sqlite3')).default as unknown as DatabaseConstructor;
+  } catch {
+    // Not installed: the synchronous open says so, or goes on to the next driver.
+  }
+}
+
+/**
+ * Opens `path` with `driver`, or with the first driver that works on this runtime (`auto`): Bun's
+ * `bun:sqlite` on Bun, `node:sqlite` on Deno, and on Node better-sqlite3 where it is installed and
+ * built for this Node, else the built-in `node:sqlite` (Node 22.13+).
  */
 export function openSqliteConnection(path: string, driver: SqliteDriverName | 'auto'): SqliteConnection {
   const candidates = driver === 'auto' ? driversToTry() : [driver];
   const tried: { driver: SqliteDriverName; error: unknown }[] = [];
   for (const candidate of candidates) {
-    let Database: DatabaseConstructor;
+    let database: DriverDatabase;
     try {
-      Database = constructorOf(candidate);
+      const Database =
+        candidate === 'better-sqlite3' && importedBetterSqlite !== undefined
+          ? importedBetterSqlite
+          : constructorOf(candidate);
+      database = new Database(path);
     } catch (error) {
+      // A driver that loads but cannot open here (an addon built for another Node, a path it
+      // refuses) leaves `auto` to the next one; the last error is the one reported.
+      if (!isLoadFailure(error)) throw error;
       tried.push({ driver: candidate, error });
       continue;
     }
-    return connectionOf(candidate, new Database(path));
+    return connectionOf(candidate, database);
   }
   throw new SessionStoreSchemaError(`cannot open the SQLite session store "${path}": ${noDriverMessage(tried)}`);
+}
+
+/** A driver that is missing, or a native addon that cannot be loaded into this process. */
+function isLoadFailure(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  return (
+    code === 'MODULE_NOT_FOUND' ||
+    code === 'ERR_MODULE_NOT_FOUND' ||
+    code === 'ERR_DLOPEN_FAILED' ||
+    code === 'ERR_UNKNOWN_BUILTIN_MODULE' ||
+    /NODE_MODULE_VERSION|Could not locate the bindings file|not yet supported/i.test(String((error as Error)?.message))
+  );
 }
 
 function connectionOf(driver: SqliteDriverName, database: DriverDatabase): SqliteConnection {

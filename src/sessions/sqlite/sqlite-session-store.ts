@@ -39,6 +39,7 @@ import type { SqlSessionRow } from '../sql-session-row.js';
 import { sessionOfSqlRow, summaryOfSqlRow } from '../sql-session-row.js';
 import {
   openSqliteConnection,
+  preloadSqliteDriver,
   type SqliteConnection,
   type SqliteDriverName,
   sqliteDriverNames,
@@ -300,6 +301,7 @@ export class SqliteSessionStore implements SessionStore {
 
 /** Opens a SQLite session store, creating or migrating its tables. */
 export async function openSqliteSessionStore(options: SqliteSessionStoreOptions): Promise<SqliteSessionStore> {
+  await preloadSqliteDriver(checkOptions(options).driver);
   return SqliteSessionStore.open(options);
 }
 
