@@ -274,6 +274,21 @@ export function createSkillAgent(options: SkillAgentOptions): SkillAgent {
     );
     const state = createInMemoryStateView(session.state);
     const pending: SkillAgentEvent[] = [];
+    // A tool may run (and change state) before the stream hands over its call: the SDK starts it as
+    // soon as the call is parsed. Its state change waits for its tool-call event, so a client sees
+    // call, change, result in that order whatever the scheduling.
+    const announced = new Set<string>();
+    const ready = (): SkillAgentEvent[] => {
+      const now: SkillAgentEvent[] = [];
+      const later: SkillAgentEvent[] = [];
+      for (const event of pending.splice(0)) {
+        const waits =
+          event.type === 'state-change' && event.toolCallId !== undefined && !announced.has(event.toolCallId);
+        (waits ? later : now).push(event);
+      }
+      pending.push(...later);
+      return now;
+    };
     const compaction =
       options.compaction === undefined
         ? undefined
@@ -359,7 +374,7 @@ export function createSkillAgent(options: SkillAgentOptions): SkillAgent {
 
     try {
       for await (const part of result.fullStream) {
-        yield* pending.splice(0);
+        yield* ready();
         switch (part.type) {
           case 'text-delta':
             yield { type: 'text-delta', stepNumber, text: part.text };
@@ -372,6 +387,8 @@ export function createSkillAgent(options: SkillAgentOptions): SkillAgent {
               toolName: part.toolName,
               input: part.input,
             };
+            announced.add(part.toolCallId);
+            yield* ready();
             break;
           case 'tool-result':
             yield {
