@@ -90,6 +90,23 @@ describe('hub: a committed link that leads the skills folder out of the project'
     await expect(verifyInstalled(options)).rejects.toThrow(/leads outside the project/);
   });
 
+  it("verify's search of the other agents' folders follows no link out of the project", async () => {
+    await addSkills('./vendor/good', {}, options);
+    await rm(join(project, '.agents/skills/good'), { recursive: true });
+    // Three ways a committed link could lead verify to another folder named `good`: the agent
+    // folder, its skills folder, or the skill folder itself.
+    await symlink(outside, join(project, '.claude'));
+    await mkdir(join(project, '.cursor'));
+    await symlink(join(outside, 'skills'), join(project, '.cursor/skills'));
+    await mkdir(join(project, '.windsurf/skills'), { recursive: true });
+    await symlink(join(outside, 'skills/good'), join(project, '.windsurf/skills/good'));
+    const report = await verifyInstalled({ cwd: project });
+    expect(report.skills).toEqual([
+      { name: 'good', differences: [`${join(project, '.agents/skills/good')}: the skill folder is missing`] },
+    ]);
+    expect(JSON.stringify(report)).not.toContain(outside);
+  });
+
   it('a target given outside the project on purpose still works', async () => {
     const installed = await addSkills('./vendor/good', {}, { ...options, target: join(base, 'elsewhere/skills') });
     expect(installed.map((skill) => skill.path)).toEqual([join(base, 'elsewhere/skills/good')]);
