@@ -452,7 +452,7 @@ export async function installFromLock(
  */
 export async function removeSkill(name: string, options: InstallerOptions): Promise<RemovedSkill> {
   const context = contextOf(options);
-  if (name === '' || name === '.' || name === '..' || /[/\\]/.test(name) || name.includes('\0'))
+  if (!isOneFolderName(name))
     throw new SkillInstallError(`cannot remove ${JSON.stringify(name)}: give a skill name, not a path`);
   return locked(context, async () => {
     await refuseLinkOutOfProject(context.project, context.target, 'nothing was removed');
