@@ -5,60 +5,13 @@
 // ignored; dynamic import() runs after loading and is ignored too.
 //
 //   node scripts/check-import-cycles.mjs
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
-import ts from 'typescript';
+import { relative } from 'node:path';
+import { relativeImports, repositoryRoot as root, sourceFiles } from './source-imports.mjs';
 
-const root = new URL('..', import.meta.url).pathname;
-const sourceRoot = join(root, 'src');
-
-function sourceFiles(folder) {
-  return readdirSync(folder).flatMap((entry) => {
-    const path = join(folder, entry);
-    if (statSync(path).isDirectory()) return sourceFiles(path);
-    return path.endsWith('.ts') && !path.endsWith('.d.ts') ? [path] : [];
-  });
-}
-
-function runtimeImports(file) {
-  const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.ES2022, false);
-  const targets = [];
-  for (const statement of source.statements) {
-    let specifier;
-    if (ts.isImportDeclaration(statement)) {
-      const clause = statement.importClause;
-      if (clause?.isTypeOnly) continue;
-      // `import { type A, type B } from` is erased too when every binding is type-only.
-      const bindings = clause?.namedBindings;
-      if (
-        clause &&
-        !clause.name &&
-        bindings &&
-        ts.isNamedImports(bindings) &&
-        bindings.elements.length > 0 &&
-        bindings.elements.every((element) => element.isTypeOnly)
-      )
-        continue;
-      specifier = statement.moduleSpecifier;
-    } else if (ts.isExportDeclaration(statement) && statement.moduleSpecifier && !statement.isTypeOnly) {
-      const clause = statement.exportClause;
-      if (
-        clause &&
-        ts.isNamedExports(clause) &&
-        clause.elements.length > 0 &&
-        clause.elements.every((element) => element.isTypeOnly)
-      )
-        continue;
-      specifier = statement.moduleSpecifier;
-    }
-    if (!specifier || !ts.isStringLiteral(specifier) || !specifier.text.startsWith('.')) continue;
-    targets.push(resolve(dirname(file), specifier.text.replace(/\.js$/, '.ts')));
-  }
-  return targets;
-}
-
-const files = sourceFiles(sourceRoot);
-const graph = new Map(files.map((file) => [file, runtimeImports(file).filter((target) => target !== file)]));
+const files = sourceFiles();
+const graph = new Map(
+  files.map((file) => [file, relativeImports(file, { runtimeOnly: true }).filter((target) => target !== file)]),
+);
 
 // Tarjan's strongly connected components: every component with more than one file is a cycle.
 let index = 0;
