@@ -22,7 +22,8 @@ for (const line of section.split('\n')) {
   const paths = [...cells[2].matchAll(/`(src\/[^`]*)`/g)].map(([, path]) => path);
   if (paths.length > 0) rows.push({ layer: cells[1], paths });
 }
-if (rows.length < 5) throw new Error(`${page}: found ${rows.length} layer rows; is the "Layers and folders" table still there?`);
+if (rows.length < 5)
+  throw new Error(`${page}: found ${rows.length} layer rows; is the "Layers and folders" table still there?`);
 
 function layerOf(path) {
   let best;
