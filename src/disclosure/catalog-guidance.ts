@@ -36,20 +36,27 @@ export function renderCatalogGuidance(tools: readonly string[], options: { short
   }
   if (has('skill_read') && has('skill_load'))
     lines.push('skill_read shows one file of a skill (a script, template or reference) without loading it.');
-  if (has('skill_list_tools') || has('skill_select_tools')) {
-    lines.push(
-      'A loaded skill may bring tools: skill_list_tools names them and skill_select_tools keeps only those the task needs.',
-    );
-  }
+  const toolSelection = [
+    has('skill_list_tools') ? 'skill_list_tools names them' : undefined,
+    has('skill_select_tools') ? 'skill_select_tools keeps only those the task needs' : undefined,
+  ].filter((part) => part !== undefined);
+  if (toolSelection.length > 0) lines.push(`A loaded skill may bring tools: ${toolSelection.join(' and ')}.`);
   if (has('skill_run')) {
     lines.push(
       "skill_run runs a command in the skill's folder inside an isolated workspace; write results under out/ and name them in output_files.",
     );
   }
   if (has('workspace_exec')) lines.push("workspace_exec runs a shell command in the session's workspace.");
-  if (has('workspace_poll')) {
+  // Background processes start only through workspace_exec; the other process tools are named only
+  // when registered (a custom profile may carry some of them).
+  const processTools = [
+    has('workspace_poll') ? 'workspace_poll reads its new output' : undefined,
+    has('workspace_write_stdin') ? 'workspace_write_stdin answers its prompts' : undefined,
+    has('workspace_kill') ? 'workspace_kill ends it' : undefined,
+  ].filter((part) => part !== undefined);
+  if (has('workspace_exec') && processTools.length > 0) {
     lines.push(
-      'For servers, watchers and interactive programs, workspace_exec with background: true returns a process_id; workspace_poll reads its new output, workspace_write_stdin answers its prompts, workspace_kill ends it.',
+      `For servers, watchers and interactive programs, workspace_exec with background: true returns a process_id; ${processTools.join(', ')}.`,
     );
   }
   if (!has('skill_run') && !has('workspace_exec')) {

@@ -1,9 +1,7 @@
 import { createInterface, type Interface } from 'node:readline';
 import { describeApprovalRequest } from '../../approvals/approval-text.js';
 import type { ApprovalDecision, ApprovalOptions, ApprovalRequest } from '../../approvals/approval-types.js';
-
-/** What `skillbox chat --approve` asks about: every command a model wants to run, text typed into a background shell included. */
-export const chatApprovalTools = ['skill_run', 'workspace_exec', 'workspace_write_stdin'] as const;
+import { commandToolNames } from '../../approvals/command-tool-names.js';
 
 /** Answers the prompt takes, by what a person types (case does not matter). */
 const answers: Record<string, ApprovalDecision> = {
@@ -69,7 +67,7 @@ export function createChatApprovalPrompt(io: {
     throw new Error(`no answer after ${maxAttempts} tries`);
   };
   return {
-    approval: { tools: [...chatApprovalTools], decide },
+    approval: { tools: [...commandToolNames], decide },
     lines,
     close: () => reader?.close(),
   };

@@ -1,3 +1,4 @@
+import { commandToolNames } from '../../approvals/command-tool-names.js';
 import type { SkillRepository } from '../../repository/types.js';
 import { createRequirementChecker } from '../../requirements/check-requirements.js';
 import { gateRepository } from '../../requirements/gated-repository.js';
@@ -96,12 +97,6 @@ export interface McpArguments {
   /** `--approve`: every command waits for a person, asked through the client's elicitation. */
   approve?: true;
 }
-
-/**
- * What `skillbox mcp --approve` asks about: every command the model can run, including text written
- * to a background process's standard input (a shell started once would otherwise run anything).
- */
-export const mcpApprovalTools = ['skill_run', 'workspace_exec', 'workspace_write_stdin'] as const;
 
 export function parseMcpArguments(args: string[]): McpArguments {
   const { values } = parseCommandArguments({
@@ -244,7 +239,7 @@ async function run(args: string[], io: CliIo): Promise<number> {
       : {}),
     ...(executionTools !== undefined ? { executionTools } : {}),
     // No decide: the server asks through the client's elicitation (skill-mcp-server.ts).
-    ...(options.approve === true ? { approval: { tools: [...mcpApprovalTools] } } : {}),
+    ...(options.approve === true ? { approval: { tools: [...commandToolNames] } } : {}),
     log: (line: string) => io.stderr(`${line}\n`),
     // A host keeps the server for the whole session: skills edited meanwhile should reach it.
     watch: options.watch,

@@ -1,5 +1,6 @@
 import { type CatalogFormat, renderCatalogWithReport } from '../../disclosure/catalog.js';
 import { knowledgeToolNames } from '../../tools/create-skill-tools.js';
+import type { SkillToolName } from '../../tools/tool-names.js';
 import { type CliCommand, type CliIo, CliUsageError } from '../command.js';
 import { parseCommandArguments } from '../parse-command-arguments.js';
 import { describeRoots, openRepositoryFromArgs } from '../skill-roots.js';
@@ -25,7 +26,7 @@ Exit status: 0, or 2 on bad usage.
 `;
 
 /** The tools each profile registers, as the guidance names them. */
-const profileTools: Record<string, readonly string[]> = {
+const profileTools: Record<string, readonly SkillToolName[]> = {
   knowledge: knowledgeToolNames,
   full: [...knowledgeToolNames, 'skill_run', 'workspace_exec'],
 };
