@@ -85,5 +85,7 @@ for cell in "${cells[@]}"; do
   tests=$(sed 's/\x1b\[[0-9;]*m//g' "$matrix/$cell.log" | grep -E '^ +Tests ' | tail -1 | sed 's/^ *//')
   line="$cell  node $("$bin/node" -v)  $ai  $result  $(( $(date +%s) - started ))s  ${tests:-no test summary}  (log: $matrix/$cell.log)"
   echo "$line" | tee -a "$summary"
+  # A CI log must show why a cell failed: its log file is gone with the machine.
+  if [ "$result" = FAIL ]; then sed 's/\x1b\[[0-9;]*m//g' "$matrix/$cell.log" | grep -E -B2 -A30 'FAIL|Error|error TS|✗|×' | head -n 200; fi
 done
 exit $status
