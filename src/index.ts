@@ -120,6 +120,7 @@ export {
   type ClearTemporaryStateResult,
   clearTemporaryState,
 } from './sessions/clear-temporary-state.js';
+export { appendEventsOnce } from './sessions/append-events-once.js';
 export { createMemorySessionStore } from './sessions/memory-session-store.js';
 export { SessionConflictError } from './sessions/session-errors.js';
 // Sessions: the store contract and the in-memory store (SQLite, Redis, PostgreSQL on their subpaths).

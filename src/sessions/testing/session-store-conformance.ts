@@ -8,6 +8,7 @@ import {
   SessionStoreClosedError,
 } from '../session-errors.js';
 import type { NewSessionEvent, SessionKey, SessionStore } from '../session-store.js';
+import { describeRepeatedAppendCases } from './repeated-append-conformance.js';
 
 /** One isolated place to keep sessions in (a fresh file, key prefix or schema) for one test. */
 export interface SessionStoreBackend {
@@ -627,5 +628,7 @@ export function describeSessionStoreConformance(
         expect((await reopened.getSession(key))?.version).toBe(3);
       });
     }
+
+    describeRepeatedAppendCases(open);
   });
 }
