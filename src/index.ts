@@ -115,14 +115,16 @@ export {
   type SkillSearchHit,
   type SkillSearchOptions,
 } from './search/skill-search.js';
+export { appendEventsOnce } from './sessions/append-events-once.js';
 export {
   type ClearTemporaryStateOptions,
   type ClearTemporaryStateResult,
   clearTemporaryState,
 } from './sessions/clear-temporary-state.js';
-export { appendEventsOnce } from './sessions/append-events-once.js';
 export { createMemorySessionStore } from './sessions/memory-session-store.js';
-export { SessionConflictError } from './sessions/session-errors.js';
+// Turn feeds: a turn's live events, resumable from the client's last one (Redis on its subpath).
+export { createMemoryTurnEventFeed, type MemoryTurnEventFeedOptions } from './sessions/memory-turn-event-feed.js';
+export { SessionConflictError, TurnFeedCursorError, TurnFeedEndedError } from './sessions/session-errors.js';
 // Sessions: the store contract and the in-memory store (SQLite, Redis, PostgreSQL on their subpaths).
 export type {
   AppendEventsOptions,
@@ -138,6 +140,13 @@ export type {
   SessionStore,
   SessionSummary,
 } from './sessions/session-store.js';
+export type {
+  FeedEvent,
+  PublishFeedOptions,
+  ReadFeedOptions,
+  TurnEventFeed,
+  TurnFeedKey,
+} from './sessions/turn-event-feed.js';
 export { createInMemoryStateView, type InMemoryStateView } from './state/in-memory-state-view.js';
 export type { StateDelta } from './state/state-delta.js';
 export type { StateView } from './state/state-view.js';

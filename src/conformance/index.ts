@@ -27,3 +27,7 @@ export {
   type SessionStoreBackend,
   type SessionStoreConformanceOptions,
 } from '../sessions/testing/session-store-conformance.js';
+export {
+  describeTurnEventFeedConformance,
+  type TurnEventFeedBackend,
+} from '../sessions/testing/turn-event-feed-conformance.js';

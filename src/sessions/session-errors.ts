@@ -75,3 +75,29 @@ export class SessionStoreUnavailableError extends SkillboxError {
     super('SESSION_STORE_UNAVAILABLE', message, options);
   }
 }
+
+/**
+ * A turn feed was asked for the events after an id it never held (or no longer holds: the feed
+ * expired). The client has missed events it cannot get from the feed; it re-reads the session.
+ */
+export class TurnFeedCursorError extends SkillboxError {
+  readonly after: string;
+
+  constructor(turn: string, after: string) {
+    super(
+      'TURN_FEED_CURSOR_UNKNOWN',
+      `after: the feed of ${turn} holds no event "${after}" (it never did, or it expired); read the session instead`,
+    );
+    this.after = after;
+  }
+}
+
+/** An event with a new id was published to a turn feed that already ended. */
+export class TurnFeedEndedError extends SkillboxError {
+  readonly eventId: string;
+
+  constructor(turn: string, eventId: string) {
+    super('TURN_FEED_ENDED', `the feed of ${turn} has ended; event "${eventId}" cannot be added to it`);
+    this.eventId = eventId;
+  }
+}

@@ -1,5 +1,4 @@
-import { Redis } from 'ioredis';
-import { OptionProblems } from '../../config/option-problems.js';
+import type { Redis } from 'ioredis';
 import {
   SessionConflictError,
   SessionExistsError,
@@ -33,17 +32,11 @@ import type {
   SessionStore,
   SessionSummary,
 } from '../session-store.js';
+import { checkRedisClientOptions, type RedisClientOptions } from './redis-client-options.js';
 import { appendEventsScript, createSessionScript, deleteSessionScript } from './redis-session-scripts.js';
 
 /** Options of `openRedisSessionStore`: a client or a URL, and the key prefix. */
-export interface RedisSessionStoreOptions {
-  /** A client the caller owns (and disconnects); or give `url` and the store owns its client. */
-  client?: Redis;
-  /** `redis://[:password@]host:port[/db]`. */
-  url?: string;
-  /** Prepended to every key, so several apps or test runs share one server; default `"skillbox:"`. */
-  keyPrefix?: string;
-}
+export type RedisSessionStoreOptions = RedisClientOptions;
 
 /** Bumped when the key layout changes; recorded under `<prefix>schema`. */
 export const redisSchemaVersion = 1;
@@ -75,7 +68,7 @@ export class RedisSessionStore implements SessionStore {
 
   /** Connects, loads the scripts and checks (or records) the key layout version. */
   static async open(options: RedisSessionStoreOptions): Promise<RedisSessionStore> {
-    const { client, ownsClient, keyPrefix } = checkOptions(options);
+    const { client, ownsClient, keyPrefix } = checkRedisClientOptions('openRedisSessionStore', options);
     const store = new RedisSessionStore(client, ownsClient, keyPrefix);
     try {
       if (ownsClient) {
@@ -268,35 +261,6 @@ export class RedisSessionStore implements SessionStore {
 /** Opens a Redis session store and checks its schema version. */
 export function openRedisSessionStore(options: RedisSessionStoreOptions): Promise<RedisSessionStore> {
   return RedisSessionStore.open(options);
-}
-
-function checkOptions(options: RedisSessionStoreOptions): { client: Redis; ownsClient: boolean; keyPrefix: string } {
-  // Plain checks, not a zod schema: the database stores load no third-party module but their driver.
-  const problems = new OptionProblems('openRedisSessionStore');
-  if (typeof options !== 'object' || options === null) {
-    problems.add('options', 'must be an object { client } or { url }');
-    problems.throwIfAny();
-  }
-  const keyPrefix = options.keyPrefix ?? 'skillbox:';
-  if (typeof keyPrefix !== 'string' || keyPrefix === '' || /[{}\s]/.test(keyPrefix))
-    problems.add(
-      'keyPrefix',
-      `must be a non-empty string without braces or spaces (braces are Redis hash tags); got ${JSON.stringify(keyPrefix)}`,
-    );
-  if (options.client !== undefined && options.url !== undefined)
-    problems.add('client', 'and url are both given; give one of them');
-  else if (options.client !== undefined) {
-    if (!(options.client instanceof Redis)) problems.add('client', 'must be an ioredis Redis client');
-  } else if (typeof options.url !== 'string' || !/^rediss?:\/\//.test(options.url))
-    // The value is not shown: a URL may hold a password.
-    problems.add('url', 'must be a redis:// or rediss:// URL (or pass an ioredis client as client)');
-  problems.throwIfAny();
-  if (options.client !== undefined) return { client: options.client, ownsClient: false, keyPrefix };
-  // lazyConnect lets open() report an unreachable server instead of queueing commands for ever.
-  const client = new Redis(options.url as string, { lazyConnect: true, maxRetriesPerRequest: 2 });
-  // Without a listener ioredis prints every reconnect failure; the failed commands reject anyway.
-  client.on('error', () => undefined);
-  return { client, ownsClient: true, keyPrefix };
 }
 
 /** The combined effect of several deltas applied in order: later writes of a key win. */
