@@ -8,8 +8,7 @@ import { modelInvocableFromFrontmatter } from './model-invocation.js';
 import { parseAllowedTools } from './parse-allowed-tools.js';
 import { parseToolsSection } from './parse-tools-section.js';
 import { type QuotedColonValue, quoteColonValues } from './quote-colon-values.js';
-import { readListingFields } from './read-listing-fields.js';
-import { readSimpleFrontmatter } from './read-simple-frontmatter.js';
+import { readSimpleFrontmatter, readSimpleFrontmatterFields } from './read-simple-frontmatter.js';
 import { countLineBreaks, type FrontmatterSplit, splitFrontmatter } from './split-frontmatter.js';
 import type { ParsedSkill, ParseSkillOptions } from './types.js';
 
@@ -199,11 +198,11 @@ export function parseSkillMarkdownWithFullYaml(
  * parseSkillMarkdown's result (`body`, `tools`, `bodyStartLine`, `warnings`) is worked out by
  * `complete()`, once, from the file's bytes given again then. Nothing of the bytes parsed first is
  * kept: a listing of many skills holds their frontmatters, not their files, and the caller may
- * read every file into the same buffer. A frontmatter in the plainest shape (read-listing-fields.ts)
- * is kept as its text until `frontmatter` or `complete()` needs its mapping. A class rather than a
- * ParsedSkill with accessors: an object literal with getters and setters made eight closures and
- * a slow object per skill, which cost a cold corpus listing more than reading the files did
- * (docs/benchmarks.md, "Cold discovery, fifth pass").
+ * read every file into the same buffer. A frontmatter the fast reader accepts (read-simple-frontmatter.ts,
+ * in its fields-only mode) is kept as its text until `frontmatter` or `complete()` needs its
+ * mapping. A class rather than a ParsedSkill with accessors: an object literal with getters and
+ * setters made eight closures and a slow object per skill, which cost a cold corpus listing more
+ * than reading the files did.
  */
 export class DeferredSkillParse {
   readonly name: string;
@@ -226,11 +225,13 @@ export class DeferredSkillParse {
   }
 
   /**
-   * `false` when the frontmatter hides the skill from the model (model-invocation.ts); a
-   * frontmatter kept as text was checked for the fields that do, and is not read for this.
+   * `false` when the frontmatter hides the skill from the model (model-invocation.ts); for a
+   * frontmatter kept as text, what the fields-only read worked out.
    */
   get modelInvocable(): false | undefined {
-    return this.state.kind === 'text' ? undefined : modelInvocableFromFrontmatter(this.state.eager.frontmatter);
+    return this.state.kind === 'text'
+      ? this.state.modelInvocable
+      : modelInvocableFromFrontmatter(this.state.eager.frontmatter);
   }
 
   /** Whether `complete()` needs the file's bytes: false once completed, or when the whole file was parsed at once. */
@@ -295,12 +296,19 @@ export class DeferredSkillParse {
 /**
  * Where a DeferredSkillParse stands: its frontmatter read (`eager`, the parse without the body;
  * `rules` undefined when that is already the whole parse, a file the fast path could not cut), or
- * kept as `yaml`, with the name and description readListingFields found, normalized as the parse
- * does, and the options the parse will need.
+ * kept as `yaml`, with the name and description the fields-only read found, normalized as the
+ * parse does, whether the model may see the skill, and the options the parse will need.
  */
 type ParseState =
   | ReadState
-  | { kind: 'text'; name: string; description: string; yaml: string; options: ParseSkillOptions };
+  | {
+      kind: 'text';
+      name: string;
+      description: string;
+      modelInvocable: false | undefined;
+      yaml: string;
+      options: ParseSkillOptions;
+    };
 
 type ReadState = { kind: 'read'; eager: ParsedSkill; rules: PendingRuleWarnings | undefined };
 
@@ -326,12 +334,13 @@ export function parseSkillMarkdownDeferringBody(
 ): DeferredSkillParse {
   const bytes = Buffer.isBuffer(input) ? input : Buffer.from(input.buffer, input.byteOffset, input.byteLength);
   const plainYaml = plainFrontmatterYaml(bytes);
-  const fields = plainYaml === undefined ? undefined : readListingFields(plainYaml);
+  const fields = plainYaml === undefined ? undefined : readSimpleFrontmatterFields(plainYaml);
   if (fields !== undefined)
     return new DeferredSkillParse({
       kind: 'text',
       name: normalizeSkillName(fields.name),
       description: fields.description.trim(),
+      modelInvocable: fields.modelInvocable,
       yaml: plainYaml as string,
       options,
     });

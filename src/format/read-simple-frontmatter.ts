@@ -1,5 +1,7 @@
+import { modelInvocableFromFrontmatter } from './model-invocation.js';
+
 /**
- * A reader for the frontmatter shapes almost every real skill uses, because the full YAML library
+ * The one fast reader for the frontmatter shapes almost every real skill uses, because the full YAML library
  * is what made listing many skills slow: its first use in a process alone costs more than reading
  * every SKILL.md of a large collection. For the texts it accepts it gives exactly what the library
  * gives (its `toJS` mapping, and each scalar's text as written); everything else is refused with
@@ -20,6 +22,20 @@
  * nested collections inside list items. When in doubt it refuses: a refusal costs time, a wrong
  * reading would change what a user sees.
  */
+
+/**
+ * A listing needs only `name` and `description`, and most skills are listed and never opened: the
+ * same grammar read in fields-only mode keeps neither the as-written copy nor the key lines, and
+ * its caller keeps the text rather than the mapping until someone asks for more.
+ */
+export interface FrontmatterFields {
+  /** `name` as the author wrote it (not yet trimmed or normalized). */
+  name: string;
+  /** `description` as the author wrote it (not yet trimmed). */
+  description: string;
+  /** What model-invocation.ts reads from the mapping, worked out now since the mapping is not kept. */
+  modelInvocable: false | undefined;
+}
 
 export interface SimpleFrontmatter {
   kind: 'read';
@@ -52,7 +68,7 @@ const unusualCharacter =
 const unusualOrSurrogate = /[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\ufeff\ufffe\uffff\ud800-\udfff]/;
 
 /** Whether the text holds a character that only the full YAML parser may read (see unusualCharacter). */
-export function hasUnusualCharacter(text: string): boolean {
+function hasUnusualCharacter(text: string): boolean {
   return unusualOrSurrogate.test(text) && unusualCharacter.test(text);
 }
 
@@ -65,7 +81,7 @@ const specialKeys = new Set(['true', 'True', 'TRUE', 'false', 'False', 'FALSE', 
  * (a tab sends the text to the full parser), where String's trim() also takes U+00A0, U+3000 and
  * the other Unicode spaces, which belong to a YAML value (`description: d\u00a0` ends in one).
  */
-export function trimSpaces(text: string): string {
+function trimSpaces(text: string): string {
   let start = 0;
   while (text.charCodeAt(start) === 0x20) start += 1;
   let end = text.length;
@@ -80,7 +96,7 @@ function trimEndSpaces(text: string): string {
 }
 
 /** Whether a key of the simple shape is one the reader refuses (see specialKeys). */
-export function isSpecialKey(key: string): boolean {
+function isSpecialKey(key: string): boolean {
   return specialKeys.has(key);
 }
 
@@ -108,13 +124,13 @@ const blockHeaders = new Set(['|', '|-', '>', '>-']);
 
 const colonValues: ColonValuesFound = { kind: 'colon-values' };
 
-export interface Scalar {
+interface Scalar {
   value: unknown;
   written: string;
 }
 
 /** What one value reads as: the scalar, `colon-values` for a plain value the full parser refuses, else undefined. */
-export type ScalarReading = Scalar | ColonValuesFound | undefined;
+type ScalarReading = Scalar | ColonValuesFound | undefined;
 
 const jsonEscapes: Record<string, string> = {
   '"': '"',
@@ -195,7 +211,7 @@ function resolvePlain(plain: string): Scalar | undefined {
 }
 
 /** A one-line value after `key: ` or `- `, without its leading spaces and not empty. */
-export function readScalar(text: string): ScalarReading {
+function readScalar(text: string): ScalarReading {
   if (text === '') return undefined;
   const first = text[0] as string;
   if (first === '"' || first === "'") return readQuoted(text);
@@ -304,14 +320,20 @@ interface Reading {
 
 const nullReading: Reading = { value: null, written: '' };
 
-/** Reads the lines of one YAML text; each method returns undefined to refuse it. */
+/**
+ * Reads the lines of one YAML text; each method returns undefined to refuse it. With `fieldsOnly`
+ * it accepts and refuses exactly the same texts, but keeps no as-written copy and no key lines,
+ * only the top-level `name` and `description` as written (`listed`).
+ */
 class SimpleFrontmatterReader {
   private index = 0;
   sawColonValue = false;
+  readonly listed: { name?: unknown; description?: unknown } = {};
 
   constructor(
     private readonly lines: readonly string[],
     private readonly lineOffset: number,
+    private readonly fieldsOnly = false,
   ) {}
 
   /** Index of the next line that is not blank or a comment (lines.length when there is none). */
@@ -325,6 +347,8 @@ class SimpleFrontmatterReader {
     const keyLines = new Map<string, number>();
     const mapping = this.readMapping(0, 0, keyLines);
     if (mapping === undefined) return undefined;
+    if (this.fieldsOnly)
+      return { kind: 'read', values: mapping.value as Record<string, unknown>, written: {}, keyLines };
     return {
       kind: 'read',
       values: mapping.value as Record<string, unknown>,
@@ -340,7 +364,7 @@ class SimpleFrontmatterReader {
   private readMapping(indent: number, depth: number, keyLines?: Map<string, number>): Reading | undefined {
     const value: Record<string, unknown> = {};
     // What the caller keeps as written: the frontmatter's entries and those of a mapping directly under it.
-    const written: Record<string, unknown> | undefined = depth <= 1 ? {} : undefined;
+    const written: Record<string, unknown> | undefined = depth <= 1 && !this.fieldsOnly ? {} : undefined;
     for (;;) {
       const next = this.nextContentLine();
       const line = this.lines[next];
@@ -351,13 +375,15 @@ class SimpleFrontmatterReader {
       const entry = readKeyLine(line, indent);
       if (entry === undefined || Object.hasOwn(value, entry.key)) return undefined;
       this.index = next + 1;
-      keyLines?.set(entry.key, this.index + this.lineOffset);
+      if (!this.fieldsOnly) keyLines?.set(entry.key, this.index + this.lineOffset);
       const item = entry.rest === '' ? this.readNested(indent, depth) : this.readValue(entry.rest, indent);
       if (item === undefined) return undefined;
       value[entry.key] = item.value;
       if (written !== undefined) {
         // Under a nested mapping (metadata) the YAML path keeps a collection as `toJS` made it, as its own copy.
         written[entry.key] = depth === 1 && isCollection(item.value) ? copyOf(item.value) : item.written;
+      } else if (depth === 0 && (entry.key === 'name' || entry.key === 'description')) {
+        this.listed[entry.key] = item.written;
       }
     }
     return { value, written };
@@ -525,4 +551,21 @@ export function readSimpleFrontmatter(yaml: string, firstLine = 1): SimpleFrontm
   const result = reader.read();
   if (result === undefined) return undefined;
   return reader.sawColonValue ? colonValues : result;
+}
+
+/**
+ * `name` and `description` of `yaml` (LF line ends) as written, read by the same grammar as
+ * readSimpleFrontmatter without building what a listing does not show. Undefined whenever
+ * readSimpleFrontmatter would not give `read` (the full parse says what the text holds), and when
+ * either field is missing, not a string, or blank: the full parse falls back or throws there.
+ */
+export function readSimpleFrontmatterFields(yaml: string): FrontmatterFields | undefined {
+  if (hasUnusualCharacter(yaml)) return undefined;
+  const reader = new SimpleFrontmatterReader(yaml.split('\n'), 0, true);
+  const result = reader.read();
+  if (result === undefined || reader.sawColonValue) return undefined;
+  const { name, description } = reader.listed;
+  if (typeof name !== 'string' || typeof description !== 'string' || name.trim() === '' || description.trim() === '')
+    return undefined;
+  return { name, description, modelInvocable: modelInvocableFromFrontmatter(result.values) };
 }
