@@ -47,7 +47,8 @@ describe('importing FsSkillRepository', () => {
     for (const deferred of [
       'src/repository/url-root.ts',
       'src/repository/locked-skill-check.ts',
-      'src/repository/fs-skill-repository-options-schema.ts',
+      'src/repository/url-root-options-schema.ts',
+      'src/repository/denied-file-names-schema.ts',
     ])
       expect(own).not.toContain(deferred);
   });

@@ -173,15 +173,6 @@ interface CatalogView {
   shadowed: ShadowedSkill[];
 }
 
-function positiveInteger(
-  options: FsSkillRepositoryOptions,
-  key: keyof FsSkillRepositoryOptions,
-  fallback: number,
-): number {
-  // Checked by checkFsSkillRepositoryOptions before the repository is created.
-  return (options[key] as number | undefined) ?? fallback;
-}
-
 function noop(): void {}
 
 /** Why a SKILL.md that is there could not be read, for `report()` and errors. */
@@ -294,11 +285,11 @@ export class FsSkillRepository implements SkillRepository {
     this.#options = options;
     this.#cwd = options.cwd ?? process.cwd();
     this.#bounds = {
-      maxDepth: positiveInteger(options, 'maxDepth', 12),
-      maxEntries: positiveInteger(options, 'maxEntries', 250_000),
-      maxFilesPerSkill: positiveInteger(options, 'maxFilesPerSkill', 10_000),
-      maxSkillFileBytes: positiveInteger(options, 'maxSkillFileBytes', 8 * 1024 * 1024),
-      maxReadableFileBytes: positiveInteger(options, 'maxReadableFileBytes', defaultMaxReadableFileBytes),
+      maxDepth: options.maxDepth ?? 12,
+      maxEntries: options.maxEntries ?? 250_000,
+      maxFilesPerSkill: options.maxFilesPerSkill ?? 10_000,
+      maxSkillFileBytes: options.maxSkillFileBytes ?? 8 * 1024 * 1024,
+      maxReadableFileBytes: options.maxReadableFileBytes ?? defaultMaxReadableFileBytes,
     };
     this.#fileRule = bundledFileRuleOf(options.deniedFileNames);
     this.#urlRoots = {
