@@ -44,14 +44,9 @@ export {
   UnusableSkillRootError,
 } from './repository/errors.js';
 export { type FilteredSkillRepository, filterSkills, type SkillVisibility } from './repository/filter-skills.js';
-export {
-  createFsSkillRepository,
-  FsSkillRepository,
-  type FsSkillRepositoryOptions,
-  type SkillChangeEvent,
-  type SkillWatcher,
-  type SkillWatchOptions,
-} from './repository/fs-skill-repository.js';
+export { createFsSkillRepository, FsSkillRepository } from './repository/fs-skill-repository.js';
+export type { FsSkillRepositoryOptions } from './repository/fs-skill-repository-options.js';
+export type { SkillChangeEvent, SkillWatcher, SkillWatchOptions } from './repository/fs-skill-watch.js';
 export {
   createMemorySkillRepository,
   type MemorySkillDefinition,

@@ -1,7 +1,7 @@
 import { type ConfigProblem, SkillboxConfigError } from '../config/config-error.js';
 import { OptionProblems } from '../config/option-problems.js';
 import { describeIssues, describeValue } from '../config/validate-options.js';
-import type { FsSkillRepositoryOptions } from './fs-skill-repository.js';
+import type { FsSkillRepositoryOptions } from './fs-skill-repository-options.js';
 
 /*
  * The one check of `createFsSkillRepository`'s options, written out rather than a zod schema: a
