@@ -48,7 +48,6 @@ describe('importing FsSkillRepository', () => {
       'src/repository/url-root.ts',
       'src/repository/locked-skill-check.ts',
       'src/repository/url-root-options-schema.ts',
-      'src/repository/denied-file-names-schema.ts',
     ])
       expect(own).not.toContain(deferred);
   });

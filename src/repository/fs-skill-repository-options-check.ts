@@ -1,15 +1,16 @@
 import { type ConfigProblem, SkillboxConfigError } from '../config/config-error.js';
 import { OptionProblems } from '../config/option-problems.js';
 import { describeIssues, describeValue } from '../config/validate-options.js';
+import { addDeniedFileNamesProblems } from './denied-file-names-check.js';
 import type { FsSkillRepositoryOptions } from './fs-skill-repository-options.js';
 
 /*
  * The one check of `createFsSkillRepository`'s options, written out rather than a zod schema: a
  * cold listing (the CLI's `list`, a server's first catalog) should not load zod, which with the
  * schemas built on it was half of what importing the repository put on the heap, and some ninety
- * modules. `deniedFileNames` and `urlRoots` are the exception: their values are checked by the
- * schemas `createBundledFileRule` and `resolveUrlRoot` use for the same values, loaded only when a
- * caller gives one of them. The messages are the shared option schemas' wording
+ * modules. `deniedFileNames` is checked as `createBundledFileRule` checks it (denied-file-names-check.ts);
+ * `urlRoots` by the schema `resolveUrlRoot` uses for the same options, loaded only when a caller
+ * gives it. The messages are the shared option schemas' wording
  * (config/option-schemas.ts), so a problem reads the same whichever factory reports it.
  */
 
@@ -58,10 +59,7 @@ export async function checkFsSkillRepositoryOptions(options: FsSkillRepositoryOp
     if (value !== undefined && !(Number.isSafeInteger(value) && (value as number) >= 1))
       refuse(option, 'must be a positive integer', value);
   }
-  if (given('deniedFileNames')) {
-    const { deniedFileNamesSchema } = await import('./denied-file-names-schema.js');
-    addSchemaProblems(problems, 'deniedFileNames', deniedFileNamesSchema, record.deniedFileNames);
-  }
+  if (given('deniedFileNames')) addDeniedFileNamesProblems(problems, 'deniedFileNames', record.deniedFileNames);
   checkSwitch(record, 'nested', refuse);
   checkSwitch(record, 'locked', refuse);
   if (given('urlRoots')) {
