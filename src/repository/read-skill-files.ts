@@ -91,7 +91,7 @@ function signatureOf(stats: Stats): string {
  * work responsive. Nor callbacks with reads in flight on the pool while the main thread parses the
  * files already read: the callback delivering each read cost the main thread as much as the
  * synchronous syscalls it replaced, so the main thread, which bounds the wall time, did no less
- * work, and the process did a quarter more (docs/benchmarks.md, "Reads on the thread pool"). The
+ * work, and the process did a quarter more (docs/decisions/fast-at-any-size-measurements.md, "Reads on the thread pool"). The
  * file is opened non-blocking, so a FIFO named SKILL.md cannot hang the read (its stat then says
  * it is not a file). One the scan found as a file is opened without following a link at the last
  * step (one that has become a link gives ELOOP); one it found as a link is followed only to a real
