@@ -323,8 +323,8 @@ interface SkillRename {
  * the frontmatter's closing line are decoded and read now; see DeferredSkillParse. `complete()`,
  * given the same bytes, gives the same result as parseSkillMarkdown (the same fields, warnings in
  * the same order), and the same errors are thrown here. `input` is not kept: the caller may reuse
- * it once this returns. Why: the frontmatter is a few percent of a real SKILL.md (244
- * KB of 6.4 MB in the corpus), and decoding every body, scanning it for a `Tools:` section,
+ * it once this returns. Why: the frontmatter is a few percent of a real SKILL.md, and decoding
+ * every body, scanning it for a `Tools:` section,
  * checking every file for invalid UTF-8 and applying the specification's rules to every skill was
  * most of a cold listing's parsing.
  */

@@ -210,8 +210,8 @@ export class FsSkillRepository implements SkillRepository {
     // first under the earlier root, not a duplicate of itself.
     const seen = new Set<string>();
     const insideRoots = (realPath: string): boolean => resolved.roots.some((root) => isWithin(realPath, root));
-    // A loop, not nested flatMaps and a spread: a library of 10,000 skills made 8.7 MB of short-lived
-    // arrays and copies here, paid for in page faults and a collection during a cold listing.
+    // A loop, not nested flatMaps and a spread: in a large library those made megabytes of
+    // short-lived arrays and copies here, paid for in page faults and a collection during a cold listing.
     const folders: IndexedFolder[] = [];
     scans.forEach((scan, position) => {
       const root = resolved.sources[position] as string;
