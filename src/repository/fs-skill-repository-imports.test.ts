@@ -47,7 +47,6 @@ describe('importing FsSkillRepository', () => {
     for (const deferred of [
       'src/repository/url-root.ts',
       'src/repository/locked-skill-check.ts',
-      'src/repository/url-root-options-schema.ts',
     ])
       expect(own).not.toContain(deferred);
   });

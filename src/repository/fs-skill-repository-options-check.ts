@@ -1,16 +1,16 @@
 import { type ConfigProblem, SkillboxConfigError } from '../config/config-error.js';
 import { OptionProblems } from '../config/option-problems.js';
-import { describeIssues, describeValue } from '../config/validate-options.js';
+import { describeValue } from '../config/validate-options.js';
 import { addDeniedFileNamesProblems } from './denied-file-names-check.js';
 import type { FsSkillRepositoryOptions } from './fs-skill-repository-options.js';
+import { addUrlRootOptionsProblems } from './url-root-options-check.js';
 
 /*
  * The one check of `createFsSkillRepository`'s options, written out rather than a zod schema: a
  * cold listing (the CLI's `list`, a server's first catalog) should not load zod, which with the
  * schemas built on it was half of what importing the repository put on the heap, and some ninety
- * modules. `deniedFileNames` is checked as `createBundledFileRule` checks it (denied-file-names-check.ts);
- * `urlRoots` by the schema `resolveUrlRoot` uses for the same options, loaded only when a caller
- * gives it. The messages are the shared option schemas' wording
+ * modules. `deniedFileNames` is checked as `createBundledFileRule` checks it (denied-file-names-check.ts),
+ * `urlRoots` as `resolveUrlRoot` checks its options (url-root-options-check.ts). The messages are the shared option schemas' wording
  * (config/option-schemas.ts), so a problem reads the same whichever factory reports it.
  */
 
@@ -62,10 +62,7 @@ export async function checkFsSkillRepositoryOptions(options: FsSkillRepositoryOp
   if (given('deniedFileNames')) addDeniedFileNamesProblems(problems, 'deniedFileNames', record.deniedFileNames);
   checkSwitch(record, 'nested', refuse);
   checkSwitch(record, 'locked', refuse);
-  if (given('urlRoots')) {
-    const { urlRootOptionsSchema } = await import('./url-root-options-schema.js');
-    addSchemaProblems(problems, 'urlRoots', urlRootOptionsSchema, record.urlRoots);
-  }
+  if (given('urlRoots')) addUrlRootOptionsProblems(problems, 'urlRoots', record.urlRoots);
   if (given('onWarning') && typeof record.onWarning !== 'function')
     refuse('onWarning', 'must be a function (warning) => void', record.onWarning);
   problems.throwIfAny();
@@ -78,25 +75,6 @@ function checkSwitch(
 ): void {
   const value = record[option];
   if (value !== undefined && typeof value !== 'boolean') refuse(option, 'must be true or false', value);
-}
-
-/** The problems a shared schema finds in one option's value, named under that option (`urlRoots.timeoutMs`). */
-function addSchemaProblems(
-  problems: OptionProblems,
-  option: string,
-  schema: { safeParse: (value: unknown, params: object) => { success: boolean; error?: unknown } },
-  value: unknown,
-): void {
-  const result = schema.safeParse(value, { reportInput: true, jitless: true });
-  if (result.success) return;
-  const { issues } = result.error as { issues: Parameters<typeof describeIssues>[0] };
-  for (const problem of describeIssues(issues)) {
-    const inner = problem.option === 'options' ? '' : problem.option;
-    problems.add(
-      inner === '' ? option : inner.startsWith('[') ? `${option}${inner}` : `${option}.${inner}`,
-      problem.problem,
-    );
-  }
 }
 
 /**
