@@ -44,10 +44,7 @@ describe('importing FsSkillRepository', () => {
     expect([...packages]).toEqual(['yaml']);
     const own = loaded.filter((input) => input.startsWith('src/'));
     expect(own).toContain('src/repository/scan-skill-root.ts');
-    for (const deferred of [
-      'src/repository/url-root.ts',
-      'src/repository/locked-skill-check.ts',
-    ])
+    for (const deferred of ['src/repository/url-root.ts', 'src/repository/locked-skill-check.ts'])
       expect(own).not.toContain(deferred);
   });
 });
