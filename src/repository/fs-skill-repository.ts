@@ -5,10 +5,10 @@ import { parseSkillMarkdownDeferringBody } from '../format/parse-skill.js';
 import type { ParsedSkill } from '../format/types.js';
 import { type BundledFileRule, bundledFileRuleOf } from './bundled-file-rule.js';
 import { normalizeBundledPath } from './bundled-path.js';
-import { compareNames } from './compare-names.js';
 import { isDocumentPath, isSkillFilePath } from './document-files.js';
 import { SkillFileReadError, SkillNotFoundError, SkillPathError, StrictRepositoryError } from './errors.js';
 import {
+  buildCatalogView,
   type CacheEntry,
   type CatalogView,
   type IndexedFolder,
@@ -23,14 +23,12 @@ import { checkFsSkillRepositoryOptions } from './fs-skill-repository-options-che
 import { type SkillChangeEvent, type SkillWatcher, type SkillWatchOptions, watchSkillRoots } from './fs-skill-watch.js';
 import { listSkillFiles, type SkillFileListing } from './list-skill-files.js';
 import type { LockedSkillCheck } from './locked-skill-check.js';
-import { mapWithConcurrency } from './map-with-concurrency.js';
 import { bundledFileError, defaultMaxReadableFileBytes, readBundledFile } from './read-bundled-file.js';
 import { readSkillFiles, type SkillFileToRead } from './read-skill-files.js';
 import { isWithin } from './resolve-link.js';
 import { type RootEntry, resolveSkillRoots } from './resolve-skill-roots.js';
 import { scanSkillRoot } from './scan-skill-root.js';
 import { folderMovedReason, readErrorReason, reasonOf, withSafeName } from './skill-load-outcome.js';
-import { lockMismatchReason } from './skills-lock-errors.js';
 import { splitSkillsRootList, standardSkillRoots } from './standard-roots.js';
 import type { RepositoryReport, Skill, SkillRepository, SkillSummary } from './types.js';
 import type { UrlRootOptions } from './url-root.js';
@@ -47,9 +45,6 @@ function noCachedSignature(): undefined {
  * than the one listed: a writer replacing the file in quick steps gets time to finish.
  */
 const completionRetryDelaysMs = [0, 10, 50, 200];
-
-/** Skill folders compared with their lock at once when a locked repository builds its catalog. */
-const lockCheckConcurrency = 16;
 
 /**
  * Skills in folders on disk. Roots are scanned in order, recursively; the first skill of a name
@@ -313,63 +308,7 @@ export class FsSkillRepository implements SkillRepository {
       sameEntries(current.loads, loads)
     )
       return current;
-    const view: CatalogView = {
-      index,
-      loads,
-      winners: new Map(),
-      lockRefusals: new Map(),
-      summaries: [],
-      skipped: [...index.skipped],
-      shadowed: [],
-    };
-    index.folders.forEach((indexed, position) => {
-      const load = loads[position];
-      if (load === undefined) return;
-      if ('reason' in load.outcome) {
-        view.skipped.push({ path: indexed.file, reason: load.outcome.reason });
-        return;
-      }
-      const { parsed } = load.outcome;
-      const winner = view.winners.get(parsed.name);
-      if (winner) {
-        view.shadowed.push({ name: parsed.name, path: indexed.folder, winner: winner.indexed.folder });
-        return;
-      }
-      // Built field by field: a spread in the literal takes a slow path, 10,000 times in a large library.
-      const summary: SkillSummary = {
-        name: parsed.name,
-        description: parsed.description,
-        path: indexed.folder,
-        root: indexed.root,
-      };
-      if (parsed.modelInvocable === false) summary.modelInvocable = false;
-      view.winners.set(parsed.name, { indexed, parsed, signature: load.signature, summary });
-    });
-    if (this.#lockCheck !== undefined) await this.#leaveOutUnlocked(view, this.#lockCheck);
-    view.summaries = [...view.winners.values()]
-      .map((loaded) => loaded.summary)
-      .sort((left, right) => compareNames(left.name, right.name));
-    return view;
-  }
-
-  /**
-   * A locked repository leaves out of its catalog every skill that does not match its lock: listed
-   * under `skipped` with the differences, so one edited skill costs the host that skill, not all of
-   * them. Its name stays taken (a lower-priority skill of the same name does not step in), and
-   * `get` answers it with the LockedSkillError.
-   */
-  async #leaveOutUnlocked(view: CatalogView, lockCheck: LockedSkillCheck): Promise<void> {
-    const winners = [...view.winners.values()];
-    const refusals = await mapWithConcurrency(winners, lockCheckConcurrency, (loaded) =>
-      lockCheck.refusal(loaded.parsed.name, loaded.indexed.folder),
-    );
-    refusals.forEach((refusal, position) => {
-      if (refusal === undefined) return;
-      const { parsed, indexed } = winners[position]!;
-      view.winners.delete(parsed.name);
-      view.lockRefusals.set(parsed.name, refusal);
-      view.skipped.push({ path: indexed.folder, reason: lockMismatchReason(refusal.differences) });
-    });
+    return buildCatalogView(index, loads, this.#lockCheck);
   }
 
   /** Re-checks every indexed SKILL.md (one stat each, a parse only for changed files). */
