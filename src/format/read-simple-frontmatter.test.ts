@@ -15,7 +15,8 @@ import { corpusRoot, hasCorpus } from '../../test/support/corpus.js';
 import { SkillParseError } from './errors.js';
 import { normalizeSkillName } from './frontmatter-rules.js';
 import { modelInvocableFromFrontmatter } from './model-invocation.js';
-import { parseSkillMarkdown, parseSkillMarkdownDeferringBody, parseSkillMarkdownWithFullYaml } from './parse-skill.js';
+import { parseSkillMarkdown, parseSkillMarkdownWithFullYaml } from './parse-skill.js';
+import { parseSkillMarkdownDeferringBody } from './parse-skill-deferring-body.js';
 import { readSimpleFrontmatter, readSimpleFrontmatterFields } from './read-simple-frontmatter.js';
 import { splitFrontmatter } from './split-frontmatter.js';
 

@@ -1,4 +1,4 @@
-import type { DeferredSkillParse } from '../format/parse-skill.js';
+import type { DeferredSkillParse } from '../format/parse-skill-deferring-body.js';
 import { compareNames } from './compare-names.js';
 import type { LockedSkillCheck } from './locked-skill-check.js';
 import { mapWithConcurrency } from './map-with-concurrency.js';

@@ -1,7 +1,7 @@
 import { realpath } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { SkillParseError } from '../format/errors.js';
-import { parseSkillMarkdownDeferringBody } from '../format/parse-skill.js';
+import { parseSkillMarkdownDeferringBody } from '../format/parse-skill-deferring-body.js';
 import type { ParsedSkill } from '../format/types.js';
 import { type BundledFileRule, bundledFileRuleOf } from './bundled-file-rule.js';
 import { normalizeBundledPath } from './bundled-path.js';

@@ -1,6 +1,6 @@
 import { SkillParseError } from '../format/errors.js';
 import { normalizeSkillName } from '../format/frontmatter-rules.js';
-import type { DeferredSkillParse } from '../format/parse-skill.js';
+import type { DeferredSkillParse } from '../format/parse-skill-deferring-body.js';
 import type { LoadOutcome } from './fs-skill-catalog-view.js';
 import { escapeUnsafeCharacters, skillNameProblem } from './skill-name-safety.js';
 
