@@ -174,7 +174,7 @@ function spreadText(values: readonly number[]): string {
  * each) and of this process's CPU time (exact per call, and far steadier under load: the work
  * Node does for a run). The children's CPU is printed as the kernel accounts it to this process,
  * not as a difference: it counts the sandbox's namespace teardown only where a waited-for process
- * does it, which `--as-pid-1` moves there (docs/benchmarks.md), so it is not the wall cost.
+ * does it, which `--as-pid-1` moves there (docs/decisions/fast-at-any-size-measurements.md), so it is not the wall cost.
  */
 async function goalPair(
   bubblewrapPath: string,

@@ -1,8 +1,11 @@
 // The root entry, `skillbox`: what an application needs to give an agent skills. Every name here is
 // a decision recorded in api/skillbox.api.md and described in docs/api.md; building blocks for
 // framework authors are on `skillbox/disclosure`, everything else is internal. Names are listed one
-// by one (no `export *`) so a new export in a leaf file never becomes public by accident, and each
-// comes from its leaf file so importing one name loads only the files that name needs.
+// by one (no `export *`) so a new export in a leaf file never becomes public by accident. At run time
+// importing one name loads every module this file reaches, whichever names the caller uses (a Node
+// import is not tree-shaken; `node scripts/count-loaded-modules.mjs skillbox <name>` counts them);
+// only a bundler prunes by name. So a module reached from here keeps heavy imports (zod, the YAML
+// library) to the functions that need them.
 
 // A person in the loop before commands run (docs/approvals.md).
 export { describeApprovalRequest } from './approvals/approval-text.js';
@@ -41,14 +44,9 @@ export {
   UnusableSkillRootError,
 } from './repository/errors.js';
 export { type FilteredSkillRepository, filterSkills, type SkillVisibility } from './repository/filter-skills.js';
-export {
-  createFsSkillRepository,
-  FsSkillRepository,
-  type FsSkillRepositoryOptions,
-  type SkillChangeEvent,
-  type SkillWatcher,
-  type SkillWatchOptions,
-} from './repository/fs-skill-repository.js';
+export { createFsSkillRepository, FsSkillRepository } from './repository/fs-skill-repository.js';
+export type { FsSkillRepositoryOptions } from './repository/fs-skill-repository-options.js';
+export type { SkillChangeEvent, SkillWatcher, SkillWatchOptions } from './repository/fs-skill-watch.js';
 export {
   createMemorySkillRepository,
   type MemorySkillDefinition,

@@ -3,7 +3,8 @@ import { basename, dirname, join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { corpusRoot, hasCorpus } from '../../test/support/corpus.js';
-import { parseSkillMarkdown, parseSkillMarkdownDeferringBody } from './parse-skill.js';
+import { parseSkillMarkdown } from './parse-skill.js';
+import { parseSkillMarkdownDeferringBody } from './parse-skill-deferring-body.js';
 import type { ParsedSkill } from './types.js';
 
 /**

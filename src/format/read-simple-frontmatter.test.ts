@@ -2,7 +2,10 @@
  * The fast frontmatter reader must give exactly what the YAML library gives. Each case runs
  * parseSkillMarkdown (fast reader when it accepts the text) and parseSkillMarkdownWithFullYaml
  * (always the library) and asserts the same ParsedSkill, or the same SkillParseError, from both:
- * over every SKILL.md of the corpus, hand-written edge cases, and generated frontmatter.
+ * over every SKILL.md of the corpus, hand-written edge cases, and generated frontmatter. Each case
+ * also checks the reader's fields-only mode, which lets a listing skip building the mapping: when
+ * it accepts a text, the full read accepts it with the same name and description, and the deferred
+ * parse of a listing, completed, is the full parse.
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
@@ -10,8 +13,11 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { corpusRoot, hasCorpus } from '../../test/support/corpus.js';
 import { SkillParseError } from './errors.js';
+import { normalizeSkillName } from './frontmatter-rules.js';
+import { modelInvocableFromFrontmatter } from './model-invocation.js';
 import { parseSkillMarkdown, parseSkillMarkdownWithFullYaml } from './parse-skill.js';
-import { readSimpleFrontmatter } from './read-simple-frontmatter.js';
+import { parseSkillMarkdownDeferringBody } from './parse-skill-deferring-body.js';
+import { readSimpleFrontmatter, readSimpleFrontmatterFields } from './read-simple-frontmatter.js';
 import { splitFrontmatter } from './split-frontmatter.js';
 
 type Outcome = { parsed: unknown } | { error: string; line: number | undefined };
@@ -30,6 +36,42 @@ function expectSameBothWays(text: string | Uint8Array, folderName = 'a'): void {
   const full = outcome(() => parseSkillMarkdownWithFullYaml(text, options));
   const fast = outcome(() => parseSkillMarkdown(text, options));
   expect(fast, typeof text === 'string' ? text : undefined).toStrictEqual(full);
+  expectFieldsAgreement(typeof text === 'string' ? text : Buffer.from(text).toString('utf8'), folderName);
+}
+
+/**
+ * When the fields-only mode accepts the frontmatter of `file`: the full read accepts it too, with
+ * the same written name and description; the parse lists the skill under them, as visible to the
+ * model as its mapping says; and the deferred parse, completed from bytes given again (the first
+ * ones overwritten meanwhile), is the full parse. Returns whether it accepted.
+ */
+function expectFieldsAgreement(file: string, folderName = 'demo'): boolean {
+  const split = splitFrontmatter(file);
+  if (split.kind !== 'closed') return false;
+  const fields = readSimpleFrontmatterFields(split.yaml);
+  if (fields === undefined) return false;
+  const simple = readSimpleFrontmatter(split.yaml, split.yamlStartLine);
+  expect(simple?.kind, file).toBe('read');
+  if (simple?.kind !== 'read') return true;
+  expect([simple.written.name, simple.written.description], file).toEqual([fields.name, fields.description]);
+  const options = { file: '/skills/demo/SKILL.md', folderName };
+  const full = parseSkillMarkdown(file, options);
+  expect([full.name, full.description], file).toEqual([normalizeSkillName(fields.name), fields.description.trim()]);
+  expect(fields.modelInvocable, file).toBe(modelInvocableFromFrontmatter(full.frontmatter));
+  const bytes = Buffer.from(file);
+  const deferred = outcome(() => {
+    const scratch = Buffer.from(bytes);
+    const parse = parseSkillMarkdownDeferringBody(scratch, options);
+    scratch.fill(0x2d);
+    expect([parse.name, parse.description, parse.modelInvocable], file).toEqual([
+      full.name,
+      full.description,
+      fields.modelInvocable,
+    ]);
+    return structuredClone(parse.complete(bytes));
+  });
+  expect(deferred, file).toEqual({ parsed: structuredClone(full) });
+  return true;
 }
 
 /** What the fast reader makes of a frontmatter: 'read', 'colon-values' or 'refused'. */
@@ -49,14 +91,18 @@ describe('the fast frontmatter reader', () => {
         .map((entry) => join(entry.parentPath, entry.name));
       expect(files.length).toBeGreaterThan(600);
       let readFast = 0;
+      let readFieldsOnly = 0;
       for (const file of files) {
         const bytes = await readFile(file);
         expectSameBothWays(bytes, basename(dirname(file)));
         const split = splitFrontmatter(bytes.toString('utf8'));
         if (split.kind === 'closed' && readSimpleFrontmatter(split.yaml) !== undefined) readFast += 1;
+        if (expectFieldsAgreement(bytes.toString('utf8'), basename(dirname(file)))) readFieldsOnly += 1;
       }
       // 636 of 636 when written (630 before flow lists, lists of mappings and deeper nesting were read).
       expect(readFast).toBeGreaterThan(files.length * 0.95);
+      // What a listing saves on: a frontmatter read fields-only is kept as text, its mapping not built.
+      expect(readFieldsOnly).toBeGreaterThan(files.length * 0.9);
     },
   );
 
@@ -456,5 +502,170 @@ describe('the fast frontmatter reader', () => {
     );
     expect(nestedReadings.get('read')).toBeGreaterThan(200);
     expect(nestedReadings.get('refused')).toBeGreaterThan(200);
+  });
+});
+
+describe('the fast reader in fields-only mode', () => {
+  it('reads name and description as written, leaving trimming and normalizing to the parse', () => {
+    const visible = { modelInvocable: undefined };
+    expect(readSimpleFrontmatterFields('name: pdf-tools\ndescription: Fills PDF forms.\nlicense: MIT\n')).toEqual({
+      name: 'pdf-tools',
+      description: 'Fills PDF forms.',
+      ...visible,
+    });
+    expect(readSimpleFrontmatterFields('name: \'2048\'\ndescription: "Plays 2048, the game."\n')).toEqual({
+      name: '2048',
+      description: 'Plays 2048, the game.',
+      ...visible,
+    });
+    // A number is the name as written, as the specification's string fields are read.
+    expect(readSimpleFrontmatterFields('name: 2048\ndescription: d\n')).toEqual({
+      name: '2048',
+      description: 'd',
+      ...visible,
+    });
+    // Scalars are read by the reader's own rules: escapes, a doubled quote, a boolean as written.
+    expect(readSimpleFrontmatterFields('name: a\ndescription: "a\\tb"\n')?.description).toBe('a\tb');
+    expect(readSimpleFrontmatterFields("name: a\ndescription: 'it''s'\n")?.description).toBe("it's");
+    expect(readSimpleFrontmatterFields('name: a\ndescription: true\n')?.description).toBe('true');
+    expect(readSimpleFrontmatterFields('name: a\ndescription: |\n  two\n  lines\n')?.description).toBe('two\nlines\n');
+    expect(
+      readSimpleFrontmatterFields('name: a\ndescription: d\nmetadata:\n  author: me\n  version: 1.10\nversion: 2\n'),
+    ).toEqual({ name: 'a', description: 'd', ...visible });
+  });
+
+  it('says when the frontmatter hides the skill from the model', () => {
+    expect(
+      readSimpleFrontmatterFields('name: a\ndescription: d\ndisable-model-invocation: true\n')?.modelInvocable,
+    ).toBe(false);
+    expect(
+      readSimpleFrontmatterFields('name: a\ndescription: d\nmetadata:\n  internal: "true"\n')?.modelInvocable,
+    ).toBe(false);
+    expect(
+      readSimpleFrontmatterFields('name: a\ndescription: d\ndisable-model-invocation: false\n')?.modelInvocable,
+    ).toBeUndefined();
+    for (const yaml of [
+      'name: a\ndescription: d\ndisable-model-invocation: true',
+      'name: a\ndescription: d\nmetadata:\n  internal: true',
+      'name: a\ndescription: d\nmetadata:\n  internal: false',
+    ])
+      expect(expectFieldsAgreement(skill(yaml))).toBe(true);
+  });
+
+  // Every shape the full read accepts is read fields-only too (one grammar).
+  const accepted: Record<string, string> = {
+    'a blank line': 'name: a\n\ndescription: d\n',
+    'a comment line': 'name: a\n# note\ndescription: d\n',
+    'a folded scalar': 'name: a\ndescription: >-\n  d\n',
+    'a flow list': 'name: a\ndescription: d\ntags: [a, b]\n',
+    'a block list': 'name: a\ndescription: d\ntags:\n  - a\n',
+    'a list at the key indentation': 'name: a\ndescription: d\ntags:\n- a\n',
+    'two nesting levels': 'name: a\ndescription: d\nmetadata:\n  a:\n    b: c\n',
+  };
+  for (const [shape, yaml] of Object.entries(accepted)) {
+    it(`reads a frontmatter with ${shape}, as the full read does`, () => {
+      expect(readSimpleFrontmatterFields(yaml)).toEqual({ name: 'a', description: 'd', modelInvocable: undefined });
+      expect(expectFieldsAgreement(skill(yaml.trimEnd()))).toBe(true);
+    });
+  }
+
+  const refused: Record<string, string> = {
+    'a comment after a value': 'name: a # note\ndescription: d\n',
+    'a mapping under name': 'name:\n  first: a\ndescription: d\n',
+    'a list as description': 'name: a\ndescription: [d]\n',
+    'a null name': 'name: ~\ndescription: d\n',
+    'an empty name': 'name:\ndescription: d\n',
+    'a blank name': "name: ' '\ndescription: d\n",
+    'an empty quoted description': 'name: a\ndescription: ""\n',
+    'no name': 'description: d\n',
+    'no description': 'name: a\n',
+    'a duplicate key': 'name: a\ndescription: d\nname: b\n',
+    'a duplicate nested key': 'name: a\ndescription: d\nmetadata:\n  x: 1\n  x: 2\n',
+    'a value holding ": "': 'name: a\ndescription: Use when: asked\n',
+    'a value ending in ":"': 'name: a\ndescription: Use when:\n',
+    'uneven nested indentation': 'name: a\ndescription: d\nmetadata:\n  a: 1\n   b: 2\n',
+    'an indented top-level line': 'name: a\n description: d\n',
+    'a tab': 'name: a\ndescription: d\tx\n',
+    'a carriage return': 'name: a\r\ndescription: d\n',
+    'a key the core schema reads otherwise': 'name: a\ndescription: d\ntrue: x\n',
+    'an anchor': 'name: &n a\ndescription: d\n',
+    'a hexadecimal number': 'name: a\ndescription: d\nversion: 0x1F\n',
+  };
+  for (const [shape, yaml] of Object.entries(refused)) {
+    it(`leaves ${shape} to the full parse`, () => {
+      expect(readSimpleFrontmatterFields(yaml)).toBeUndefined();
+    });
+  }
+
+  it('agrees with the full parse on generated name and description lines', () => {
+    const key = fc.constantFrom('name', 'description', 'license', 'metadata', 'version', 'x_y', 'K', 'a-1', 'true');
+    const word = fc.constantFrom(
+      'a',
+      'pdf-tools',
+      'Use',
+      'when',
+      'the user asks',
+      'C#',
+      'a:b',
+      'é',
+      '\u{1F600}',
+      '1',
+      '1.10',
+      '007',
+      'true',
+      'null',
+      '~',
+      '#',
+      ':',
+      '-',
+      "'",
+      '"',
+      '\\',
+      '[x]',
+      '|',
+      '',
+      ' ',
+    );
+    const text = fc.array(word, { minLength: 1, maxLength: 4 }).map((parts) => parts.join(' '));
+    const scalar = fc.oneof(
+      { weight: 4, arbitrary: text },
+      { weight: 1, arbitrary: text.map((value) => `'${value}'`) },
+      { weight: 1, arbitrary: text.map((value) => `"${value}"`) },
+    );
+    const nestedIndent = fc.constantFrom('  ', '  ', ' ', '   ', '');
+    const entry = fc.oneof(
+      { weight: 5, arbitrary: fc.tuple(key, scalar).map(([name, value]) => [`${name}: ${value}`]) },
+      {
+        weight: 1,
+        arbitrary: fc
+          .tuple(key, fc.array(fc.tuple(nestedIndent, key, scalar), { minLength: 0, maxLength: 3 }))
+          .map(([name, items]) => [`${name}:`, ...items.map(([indent, item, value]) => `${indent}${item}: ${value}`)]),
+      },
+      { weight: 1, arbitrary: fc.constantFrom([''], ['# c'], ['  - a'], ['tags: [a]'], ['x: |'], ['  y']) },
+    );
+    let accepted = 0;
+    fc.assert(
+      fc.property(fc.array(entry, { maxLength: 5 }), text, text, (entries, name, description) => {
+        const lines = [`name: ${name}`, `description: ${description}`, ...entries.flat()];
+        if (expectFieldsAgreement(`---\n${lines.join('\n')}\n---\n# Body\n\nTools:\n- a\n`)) accepted += 1;
+      }),
+      { numRuns: 3000 },
+    );
+    // The generator must reach the accepted shapes, or the agreement above says nothing.
+    expect(accepted).toBeGreaterThan(150);
+  });
+
+  it('reads a frontmatter of many keys in time linear in its length', () => {
+    const keys = (count: number, indent = '') =>
+      Array.from({ length: count }, (_, index) => `${indent}k${index}: v`).join('\n');
+    // 40,000 keys (380 KB) compared each with every other took seconds.
+    const started = performance.now();
+    for (const indent of ['', '  '])
+      expect(
+        readSimpleFrontmatterFields(
+          `name: a\ndescription: d\n${indent === '' ? '' : 'metadata:\n'}${keys(40_000, indent)}\n`,
+        ),
+      ).toEqual({ name: 'a', description: 'd', modelInvocable: undefined });
+    expect(performance.now() - started).toBeLessThan(500);
   });
 });

@@ -1,5 +1,8 @@
+import { modelInvocableFromFrontmatter } from './model-invocation.js';
+import { type ColonValuesFound, colonValues, readFlowList, readScalar, trimSpaces } from './read-yaml-scalar.js';
+
 /**
- * A reader for the frontmatter shapes almost every real skill uses, because the full YAML library
+ * The one fast reader for the frontmatter shapes almost every real skill uses, because the full YAML library
  * is what made listing many skills slow: its first use in a process alone costs more than reading
  * every SKILL.md of a large collection. For the texts it accepts it gives exactly what the library
  * gives (its `toJS` mapping, and each scalar's text as written); everything else is refused with
@@ -21,6 +24,20 @@
  * reading would change what a user sees.
  */
 
+/**
+ * A listing needs only `name` and `description`, and most skills are listed and never opened: the
+ * same grammar read in fields-only mode keeps neither the as-written copy nor the key lines, and
+ * its caller keeps the text rather than the mapping until someone asks for more.
+ */
+export interface FrontmatterFields {
+  /** `name` as the author wrote it (not yet trimmed or normalized). */
+  name: string;
+  /** `description` as the author wrote it (not yet trimmed). */
+  description: string;
+  /** What model-invocation.ts reads from the mapping, worked out now since the mapping is not kept. */
+  modelInvocable: false | undefined;
+}
+
 export interface SimpleFrontmatter {
   kind: 'read';
   /** The mapping, as the YAML library's `toJS` gives it for the same text. */
@@ -35,14 +52,6 @@ export interface SimpleFrontmatter {
   keyLines: Map<string, number>;
 }
 
-/**
- * The text is in the shape except for plain values holding `: ` (or ending in `:`), which the full
- * YAML parser always refuses; the caller applies the colon fallback and reads the repaired text.
- */
-export interface ColonValuesFound {
-  kind: 'colon-values';
-}
-
 // Characters the YAML library may treat specially or refuse (controls, tab, NEL, BOM, line and
 // paragraph separators, non-characters, lone surrogates): their presence anywhere means the full parser.
 const unusualCharacter =
@@ -52,7 +61,7 @@ const unusualCharacter =
 const unusualOrSurrogate = /[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\ufeff\ufffe\uffff\ud800-\udfff]/;
 
 /** Whether the text holds a character that only the full YAML parser may read (see unusualCharacter). */
-export function hasUnusualCharacter(text: string): boolean {
+function hasUnusualCharacter(text: string): boolean {
   return unusualOrSurrogate.test(text) && unusualCharacter.test(text);
 }
 
@@ -60,189 +69,12 @@ const simpleKey = /^[A-Za-z_][A-Za-z0-9_-]*$/;
 // Keys the core schema would read as a boolean or null, and the key a plain object cannot hold as data.
 const specialKeys = new Set(['true', 'True', 'TRUE', 'false', 'False', 'FALSE', 'null', 'Null', 'NULL', '__proto__']);
 
-/**
- * The text without the spaces around it. Only spaces: YAML's white space is the space and the tab
- * (a tab sends the text to the full parser), where String's trim() also takes U+00A0, U+3000 and
- * the other Unicode spaces, which belong to a YAML value (`description: d\u00a0` ends in one).
- */
-export function trimSpaces(text: string): string {
-  let start = 0;
-  while (text.charCodeAt(start) === 0x20) start += 1;
-  let end = text.length;
-  while (end > start && text.charCodeAt(end - 1) === 0x20) end -= 1;
-  return start === 0 && end === text.length ? text : text.slice(start, end);
-}
-
-function trimEndSpaces(text: string): string {
-  let end = text.length;
-  while (end > 0 && text.charCodeAt(end - 1) === 0x20) end -= 1;
-  return end === text.length ? text : text.slice(0, end);
-}
-
 /** Whether a key of the simple shape is one the reader refuses (see specialKeys). */
-export function isSpecialKey(key: string): boolean {
+function isSpecialKey(key: string): boolean {
   return specialKeys.has(key);
 }
 
-const nullScalar = /^(?:~|[Nn]ull|NULL)$/;
-const booleanScalars = new Map<string, boolean>([
-  ['true', true],
-  ['True', true],
-  ['TRUE', true],
-  ['false', false],
-  ['False', false],
-  ['FALSE', false],
-]);
-// Decimals short enough that Number() and the library's parseInt/parseFloat agree exactly.
-const plainDecimal = /^[0-9]{1,15}(?:\.[0-9]{1,15})?$/;
-// yaml 2's core-schema tests for int (incl. 0o, 0x, signs) and float (incl. exponents, .inf, .nan):
-// a plain scalar matching it but not `plainDecimal` is a number this reader does not convert.
-const otherNumber =
-  /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN|0o[0-7]+|0x[0-9a-fA-F]+|[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?)$/;
-
-// First characters that make a value something other than a plain scalar (or a plain scalar whose
-// reading depends on what follows, like `-x` or `?x`); quotes and block headers are handled separately.
-const indicatorStart = new Set(['-', '?', ':', ',', '[', ']', '{', '}', '#', '&', '*', '!', '|', '>', '%', '@', '`']);
-
 const blockHeaders = new Set(['|', '|-', '>', '>-']);
-
-const colonValues: ColonValuesFound = { kind: 'colon-values' };
-
-export interface Scalar {
-  value: unknown;
-  written: string;
-}
-
-/** What one value reads as: the scalar, `colon-values` for a plain value the full parser refuses, else undefined. */
-export type ScalarReading = Scalar | ColonValuesFound | undefined;
-
-const jsonEscapes: Record<string, string> = {
-  '"': '"',
-  '\\': '\\',
-  '/': '/',
-  n: '\n',
-  t: '\t',
-  r: '\r',
-  b: '\b',
-  f: '\f',
-};
-
-/**
- * A double-quoted scalar on one line, with the escapes JSON also has; `start` is just after the
- * opening quote. Returns the value and the index after the closing quote.
- */
-function scanDoubleQuoted(text: string, start: number): { value: string; end: number } | undefined {
-  let value = '';
-  let index = start;
-  for (;;) {
-    const quote = text.indexOf('"', index);
-    if (quote === -1) return undefined;
-    const backslash = text.indexOf('\\', index);
-    if (backslash === -1 || backslash > quote) {
-      value += text.slice(index, quote);
-      return { value, end: quote + 1 };
-    }
-    value += text.slice(index, backslash);
-    const escaped = text[backslash + 1] ?? '';
-    if (escaped === 'u') {
-      const hex = text.slice(backslash + 2, backslash + 6);
-      if (!/^[0-9a-fA-F]{4}$/.test(hex)) return undefined;
-      const code = Number.parseInt(hex, 16);
-      // A lone surrogate, a control or a non-character could be read differently: leave it to the full parser.
-      if (code < 0x20 || (code >= 0x7f && code <= 0x9f) || (code >= 0xd800 && code <= 0xdfff) || code >= 0xfffe)
-        return undefined;
-      value += String.fromCharCode(code);
-      index = backslash + 6;
-    } else {
-      const replacement = jsonEscapes[escaped];
-      if (replacement === undefined) return undefined;
-      value += replacement;
-      index = backslash + 2;
-    }
-  }
-}
-
-/** A single-quoted scalar on one line (`''` is a quote); `start` is just after the opening quote. */
-function scanSingleQuoted(text: string, start: number): { value: string; end: number } | undefined {
-  let value = '';
-  let index = start;
-  for (;;) {
-    const quote = text.indexOf("'", index);
-    if (quote === -1) return undefined;
-    value += text.slice(index, quote);
-    if (text[quote + 1] !== "'") return { value, end: quote + 1 };
-    value += "'";
-    index = quote + 2;
-  }
-}
-
-/** A whole value that is one quoted scalar (nothing but spaces after the closing quote). */
-function readQuoted(text: string): Scalar | undefined {
-  const scanned = text[0] === '"' ? scanDoubleQuoted(text, 1) : scanSingleQuoted(text, 1);
-  if (scanned === undefined || trimEndSpaces(text.slice(scanned.end)) !== '') return undefined;
-  return { value: scanned.value, written: scanned.value };
-}
-
-/** A plain scalar's value by the core schema, or undefined for a number this reader does not convert. */
-function resolvePlain(plain: string): Scalar | undefined {
-  // The written text of a null is '' (what the parser's callers read for `name:` too).
-  if (nullScalar.test(plain)) return { value: null, written: '' };
-  const boolean = booleanScalars.get(plain);
-  if (boolean !== undefined) return { value: boolean, written: plain };
-  if (plainDecimal.test(plain)) return { value: Number(plain), written: plain };
-  if (otherNumber.test(plain)) return undefined;
-  return { value: plain, written: plain };
-}
-
-/** A one-line value after `key: ` or `- `, without its leading spaces and not empty. */
-export function readScalar(text: string): ScalarReading {
-  if (text === '') return undefined;
-  const first = text[0] as string;
-  if (first === '"' || first === "'") return readQuoted(text);
-  if (indicatorStart.has(first)) return undefined;
-  const plain = trimEndSpaces(text);
-  if (plain.includes(' #')) return undefined;
-  if (plain.includes(': ') || plain.endsWith(':')) return colonValues;
-  return resolvePlain(plain);
-}
-
-// A plain item of a flow list, kept to characters that mean nothing in flow context (no `,[]{}:#`
-// and no quote or indicator at the start), so that its end is the next `,` or `]`.
-const plainFlowItem = /^[A-Za-z0-9_][A-Za-z0-9_ ./()+-]*$/;
-
-/**
- * A flow list on one line (`[a, 'b c', "d"]`) of quoted scalars and plain items of `plainFlowItem`,
- * with nothing after the `]`; `[]` is an empty list. Trailing or doubled commas are refused.
- */
-function readFlowList(text: string): unknown[] | undefined {
-  const items: unknown[] = [];
-  let index = 1;
-  while (text[index] === ' ') index += 1;
-  if (text[index] === ']') return trimEndSpaces(text.slice(index + 1)) === '' ? items : undefined;
-  for (;;) {
-    while (text[index] === ' ') index += 1;
-    const first = text[index];
-    if (first === '"' || first === "'") {
-      const scanned = first === '"' ? scanDoubleQuoted(text, index + 1) : scanSingleQuoted(text, index + 1);
-      if (scanned === undefined) return undefined;
-      items.push(scanned.value);
-      index = scanned.end;
-      while (text[index] === ' ') index += 1;
-    } else {
-      let end = index;
-      while (end < text.length && text[end] !== ',' && text[end] !== ']') end += 1;
-      const plain = trimEndSpaces(text.slice(index, end));
-      if (!plainFlowItem.test(plain)) return undefined;
-      const item = resolvePlain(plain);
-      if (item === undefined) return undefined;
-      items.push(item.value);
-      index = end;
-    }
-    if (text[index] === ']') return trimEndSpaces(text.slice(index + 1)) === '' ? items : undefined;
-    if (text[index] !== ',') return undefined;
-    index += 1;
-  }
-}
 
 /** Nesting deeper than this (in mappings and lists) is left to the full parser. */
 const maxDepth = 6;
@@ -304,14 +136,20 @@ interface Reading {
 
 const nullReading: Reading = { value: null, written: '' };
 
-/** Reads the lines of one YAML text; each method returns undefined to refuse it. */
+/**
+ * Reads the lines of one YAML text; each method returns undefined to refuse it. With `fieldsOnly`
+ * it accepts and refuses exactly the same texts, but keeps no as-written copy and no key lines,
+ * only the top-level `name` and `description` as written (`listed`).
+ */
 class SimpleFrontmatterReader {
   private index = 0;
   sawColonValue = false;
+  readonly listed: { name?: unknown; description?: unknown } = {};
 
   constructor(
     private readonly lines: readonly string[],
     private readonly lineOffset: number,
+    private readonly fieldsOnly = false,
   ) {}
 
   /** Index of the next line that is not blank or a comment (lines.length when there is none). */
@@ -325,6 +163,8 @@ class SimpleFrontmatterReader {
     const keyLines = new Map<string, number>();
     const mapping = this.readMapping(0, 0, keyLines);
     if (mapping === undefined) return undefined;
+    if (this.fieldsOnly)
+      return { kind: 'read', values: mapping.value as Record<string, unknown>, written: {}, keyLines };
     return {
       kind: 'read',
       values: mapping.value as Record<string, unknown>,
@@ -340,7 +180,7 @@ class SimpleFrontmatterReader {
   private readMapping(indent: number, depth: number, keyLines?: Map<string, number>): Reading | undefined {
     const value: Record<string, unknown> = {};
     // What the caller keeps as written: the frontmatter's entries and those of a mapping directly under it.
-    const written: Record<string, unknown> | undefined = depth <= 1 ? {} : undefined;
+    const written: Record<string, unknown> | undefined = depth <= 1 && !this.fieldsOnly ? {} : undefined;
     for (;;) {
       const next = this.nextContentLine();
       const line = this.lines[next];
@@ -351,13 +191,15 @@ class SimpleFrontmatterReader {
       const entry = readKeyLine(line, indent);
       if (entry === undefined || Object.hasOwn(value, entry.key)) return undefined;
       this.index = next + 1;
-      keyLines?.set(entry.key, this.index + this.lineOffset);
+      if (!this.fieldsOnly) keyLines?.set(entry.key, this.index + this.lineOffset);
       const item = entry.rest === '' ? this.readNested(indent, depth) : this.readValue(entry.rest, indent);
       if (item === undefined) return undefined;
       value[entry.key] = item.value;
       if (written !== undefined) {
         // Under a nested mapping (metadata) the YAML path keeps a collection as `toJS` made it, as its own copy.
         written[entry.key] = depth === 1 && isCollection(item.value) ? copyOf(item.value) : item.written;
+      } else if (depth === 0 && (entry.key === 'name' || entry.key === 'description')) {
+        this.listed[entry.key] = item.written;
       }
     }
     return { value, written };
@@ -525,4 +367,21 @@ export function readSimpleFrontmatter(yaml: string, firstLine = 1): SimpleFrontm
   const result = reader.read();
   if (result === undefined) return undefined;
   return reader.sawColonValue ? colonValues : result;
+}
+
+/**
+ * `name` and `description` of `yaml` (LF line ends) as written, read by the same grammar as
+ * readSimpleFrontmatter without building what a listing does not show. Undefined whenever
+ * readSimpleFrontmatter would not give `read` (the full parse says what the text holds), and when
+ * either field is missing, not a string, or blank: the full parse falls back or throws there.
+ */
+export function readSimpleFrontmatterFields(yaml: string): FrontmatterFields | undefined {
+  if (hasUnusualCharacter(yaml)) return undefined;
+  const reader = new SimpleFrontmatterReader(yaml.split('\n'), 0, true);
+  const result = reader.read();
+  if (result === undefined || reader.sawColonValue) return undefined;
+  const { name, description } = reader.listed;
+  if (typeof name !== 'string' || typeof description !== 'string' || name.trim() === '' || description.trim() === '')
+    return undefined;
+  return { name, description, modelInvocable: modelInvocableFromFrontmatter(result.values) };
 }

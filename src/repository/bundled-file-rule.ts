@@ -1,6 +1,5 @@
-// No zod here: every repository imports this file, and the options check that needs zod is
-// loaded only for options it cannot vouch for (create-bundled-file-rule.ts,
-// fs-skill-repository-options-check.ts).
+// No zod here: every repository imports this file, and the repository's options check loads the
+// denied-names schema only when a caller gives `deniedFileNames` (fs-skill-repository-options-check.ts).
 
 /** Folders no scan or listing enters: tool caches and dependency trees that never hold a skill of their own. */
 export const skippedFolderNames: ReadonlySet<string> = new Set(['.git', 'node_modules', '.venv', '__pycache__']);

@@ -1,13 +1,27 @@
-import { z } from 'zod';
-import { validateOptions } from '../config/validate-options.js';
+import { OptionProblems } from '../config/option-problems.js';
+import { describeValue } from '../config/validate-options.js';
 import { compareNames } from './compare-names.js';
 import { SkillNotFoundError } from './errors.js';
-import { skillRepositorySchema } from './skill-repository-schema.js';
+import { isSkillRepository, notSkillRepositoryProblem } from './is-skill-repository.js';
 import type { RepositoryReport, ShadowedSkill, Skill, SkillContext, SkillRepository, SkillSummary } from './types.js';
 
-const combineRepositoriesArgumentsSchema = z.object({
-  repositories: z.array(skillRepositorySchema(), { error: 'must be an array of repositories' }),
-});
+/**
+ * Throws SkillboxConfigError unless `repositories` is an array of repositories. Written out, not a
+ * zod schema: the root entry reaches this file, and zod should not load with it (OptionProblems).
+ */
+function checkRepositories(repositories: unknown): void {
+  const problems = new OptionProblems('combineRepositories');
+  if (!Array.isArray(repositories))
+    problems.add('repositories', `must be an array of repositories; got ${describeValue(repositories)}`);
+  else
+    for (let index = 0; index < repositories.length; index += 1)
+      if (!isSkillRepository(repositories[index]))
+        problems.add(
+          `repositories[${index}]`,
+          `${notSkillRepositoryProblem}; got ${describeValue(repositories[index])}`,
+        );
+  problems.throwIfAny();
+}
 
 /** Where a skill lives, for reports: its folder, or its place in the combination when it has none. */
 function locate(summary: SkillSummary, repositoryIndex: number): string {
@@ -22,7 +36,7 @@ export class CombinedSkillRepository implements SkillRepository {
   readonly #repositories: readonly SkillRepository[];
 
   constructor(repositories: readonly SkillRepository[]) {
-    validateOptions('combineRepositories', combineRepositoriesArgumentsSchema, { repositories });
+    checkRepositories(repositories);
     this.#repositories = [...repositories];
   }
 

@@ -1,7 +1,6 @@
-import { z } from 'zod';
-import { validateOptions } from '../config/validate-options.js';
+import { OptionProblems } from '../config/option-problems.js';
 import { type BundledFileRule, bundledFileRuleOf, defaultDeniedFileNames } from './bundled-file-rule.js';
-import { deniedFileNamesSchema } from './denied-file-names-schema.js';
+import { addDeniedFileNamesProblems } from './denied-file-names-check.js';
 
 /**
  * The rule for a list of denied-name patterns (default: `defaultDeniedFileNames`; `[]` denies
@@ -13,7 +12,10 @@ export function createBundledFileRule(
   option = 'deniedFileNames',
   component = 'createBundledFileRule',
 ): BundledFileRule {
-  if (deniedFileNames !== defaultDeniedFileNames)
-    validateOptions(component, z.object({ [option]: deniedFileNamesSchema }), { [option]: deniedFileNames });
+  if (deniedFileNames !== defaultDeniedFileNames) {
+    const problems = new OptionProblems(component);
+    addDeniedFileNamesProblems(problems, option, deniedFileNames);
+    problems.throwIfAny();
+  }
   return bundledFileRuleOf(deniedFileNames);
 }

@@ -1,14 +1,21 @@
-import { z } from 'zod';
-import { functionOption } from '../config/option-schemas.js';
-import { validateOptions } from '../config/validate-options.js';
+import { OptionProblems } from '../config/option-problems.js';
+import { describeValue } from '../config/validate-options.js';
 import { SkillNotFoundError } from './errors.js';
-import { listingRepositorySchema } from './skill-repository-schema.js';
+import { isListingRepository, notListingRepositoryProblem } from './is-skill-repository.js';
 import type { RepositoryReport, Skill, SkillContext, SkillRepository, SkillSummary } from './types.js';
 
-const filterSkillsArgumentsSchema = z.object({
-  repository: listingRepositorySchema(),
-  visible: functionOption('(summary, context) => boolean'),
-});
+/**
+ * Throws SkillboxConfigError naming each wrong argument. Written out, not a zod schema: the root
+ * entry reaches this file, and zod should not load with it (OptionProblems).
+ */
+function checkArguments(repository: unknown, visible: unknown): void {
+  const problems = new OptionProblems('filterSkills');
+  if (!isListingRepository(repository))
+    problems.add('repository', `${notListingRepositoryProblem}; got ${describeValue(repository)}`);
+  if (typeof visible !== 'function')
+    problems.add('visible', `must be a function (summary, context) => boolean; got ${describeValue(visible)}`);
+  problems.throwIfAny();
+}
 
 /**
  * Decides whether the caller described by `context` may see a skill. Called with `{}` when the
@@ -26,7 +33,7 @@ export class FilteredSkillRepository implements SkillRepository {
   readonly #visible: SkillVisibility;
 
   constructor(base: SkillRepository, visible: SkillVisibility) {
-    validateOptions('filterSkills', filterSkillsArgumentsSchema, { repository: base, visible });
+    checkArguments(base, visible);
     this.#base = base;
     this.#visible = visible;
   }

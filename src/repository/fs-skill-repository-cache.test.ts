@@ -1,12 +1,12 @@
 import { utimes, writeFile } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { parseSkillMarkdownDeferringBody } from '../format/parse-skill.js';
+import { parseSkillMarkdownDeferringBody } from '../format/parse-skill-deferring-body.js';
 import { FsSkillRepository } from './fs-skill-repository.js';
 import { createSkillTree, type SkillTree, skillMarkdown } from './testing/skill-tree.js';
 
 // Counts real parses: the wrapped function is the parser itself, only observed.
-vi.mock('../format/parse-skill.js', async (importOriginal) => {
-  const original = await importOriginal<typeof import('../format/parse-skill.js')>();
+vi.mock('../format/parse-skill-deferring-body.js', async (importOriginal) => {
+  const original = await importOriginal<typeof import('../format/parse-skill-deferring-body.js')>();
   return { ...original, parseSkillMarkdownDeferringBody: vi.fn(original.parseSkillMarkdownDeferringBody) };
 });
 const parses = vi.mocked(parseSkillMarkdownDeferringBody);

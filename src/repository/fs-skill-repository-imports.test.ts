@@ -44,11 +44,21 @@ describe('importing FsSkillRepository', () => {
     expect([...packages]).toEqual(['yaml']);
     const own = loaded.filter((input) => input.startsWith('src/'));
     expect(own).toContain('src/repository/scan-skill-root.ts');
-    for (const deferred of [
-      'src/repository/url-root.ts',
-      'src/repository/locked-skill-check.ts',
-      'src/repository/fs-skill-repository-options-schema.ts',
-    ])
+    for (const deferred of ['src/repository/url-root.ts', 'src/repository/locked-skill-check.ts'])
       expect(own).not.toContain(deferred);
   });
+
+  // The root entry reaches each of these: a schema built at import would load zod with `skillbox`.
+  const rootReached = [
+    './combine-repositories.ts',
+    './filter-skills.ts',
+    './create-bundled-file-rule.ts',
+    './url-root.ts',
+    './archive/archive-limits.ts',
+  ];
+  for (const entry of rootReached)
+    it(`${entry.slice(2)} checks its options without loading zod`, async () => {
+      const packages = (await loadedOnImport(entry)).map(packageOf);
+      expect(packages).not.toContain('zod');
+    });
 });

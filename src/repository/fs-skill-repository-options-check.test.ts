@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { SkillboxConfigError } from '../config/config-error.js';
 import { FsSkillRepository } from './fs-skill-repository.js';
-import { vouchForOptions } from './fs-skill-repository-options-check.js';
-import { fsSkillRepositoryOptionsSchema } from './fs-skill-repository-options-schema.js';
+import { checkFsSkillRepositoryOptions } from './fs-skill-repository-options-check.js';
 
-/** Values of every kind, each tried in every option: the look must never vouch for one the schema refuses. */
+/** Values of every kind, each tried in every option. */
 const values: unknown[] = [
   undefined,
   null,
@@ -34,57 +33,97 @@ const values: unknown[] = [
   () => {},
   new Date(0),
 ];
-const options = [
-  'roots',
-  'cwd',
-  'env',
-  'home',
-  'strict',
-  'maxDepth',
-  'maxEntries',
-  'maxFilesPerSkill',
-  'maxSkillFileBytes',
-  'maxReadableFileBytes',
-  'deniedFileNames',
-  'nested',
-  'locked',
-  'urlRoots',
-];
 
-const schemaAccepts = (candidate: unknown): boolean => fsSkillRepositoryOptionsSchema.safeParse(candidate).success;
+/** What each option accepts, by the option's documented type. */
+const kinds: Record<string, (value: unknown) => boolean> = {
+  roots: (value) =>
+    Array.isArray(value) && Array.from(value).every((root) => typeof root === 'string' && root.trim() !== ''),
+  cwd: (value) => typeof value === 'string' && value.trim() !== '',
+  env: (value) => typeof value === 'object' && value !== null && !Array.isArray(value),
+  home: (value) => typeof value === 'string' && value.trim() !== '',
+  strict: (value) => typeof value === 'boolean',
+  maxDepth: (value) => Number.isSafeInteger(value) && (value as number) >= 1,
+  maxEntries: (value) => Number.isSafeInteger(value) && (value as number) >= 1,
+  maxFilesPerSkill: (value) => Number.isSafeInteger(value) && (value as number) >= 1,
+  maxSkillFileBytes: (value) => Number.isSafeInteger(value) && (value as number) >= 1,
+  maxReadableFileBytes: (value) => Number.isSafeInteger(value) && (value as number) >= 1,
+  nested: (value) => typeof value === 'boolean',
+  locked: (value) => typeof value === 'boolean',
+  onWarning: (value) => typeof value === 'function',
+};
 
-describe('vouchForOptions', () => {
-  it('vouches only for options the schema accepts, whatever each option holds', () => {
-    let vouched = 0;
-    for (const option of options)
+async function problemsOf(options: unknown): Promise<string[]> {
+  try {
+    await checkFsSkillRepositoryOptions(options as never);
+    return [];
+  } catch (error) {
+    expect(error).toBeInstanceOf(SkillboxConfigError);
+    return (error as SkillboxConfigError).problems.map((problem) => `${problem.option} ${problem.problem}`);
+  }
+}
+
+describe('checkFsSkillRepositoryOptions', () => {
+  it('accepts each option exactly when it holds its type, and names the option (or its item) otherwise', async () => {
+    let refused = 0;
+    for (const [option, accepts] of Object.entries(kinds))
       for (const value of values) {
-        const candidate = { [option]: value };
-        if (!vouchForOptions(candidate)) continue;
-        vouched += 1;
-        expect(schemaAccepts(candidate), `${option}: ${String(value)}`).toBe(true);
-      }
-    // And for the same values two at a time (an accepted option must not hide a refused one).
-    for (const first of options)
-      for (const second of options)
-        for (const value of values) {
-          const candidate = { [first]: value, [second]: values[(values.indexOf(value) + 7) % values.length] };
-          if (vouchForOptions(candidate)) expect(schemaAccepts(candidate), JSON.stringify(candidate)).toBe(true);
+        const problems = await problemsOf({ [option]: value });
+        const label = `${option}: ${String(value)}`;
+        if (value === undefined || accepts(value)) expect(problems, label).toEqual([]);
+        else {
+          refused += 1;
+          expect(problems.length, label).toBeGreaterThan(0);
+          for (const problem of problems) expect(problem, label).toMatch(new RegExp(`^${option}(\\[\\d+\\])? must `));
         }
-    expect(vouched).toBeGreaterThan(20);
+      }
+    expect(refused).toBeGreaterThan(200);
   });
 
-  it('reads options as the schema does: inherited ones count, the options object must be an object', () => {
-    const inherited = Object.create({ maxDepth: 0 }) as object;
-    expect(vouchForOptions(inherited)).toBe(false);
-    expect(schemaAccepts(inherited)).toBe(false);
-    for (const notAnObject of [null, undefined, 'roots', ['skills'], 3])
-      expect(vouchForOptions(notAnObject)).toBe(false);
-  });
-
-  it('vouches for the usual options without the schema', () => {
-    expect(vouchForOptions({})).toBe(true);
+  it('words each problem as the shared option schemas do, with the value it got', async () => {
     expect(
-      vouchForOptions({
+      await problemsOf({
+        roots: ['skills', ' ', 3],
+        cwd: '',
+        env: [],
+        home: 1,
+        strict: 'yes',
+        maxDepth: 0,
+        maxEntries: 1.5,
+        nested: null,
+        onWarning: 'log',
+      }),
+    ).toEqual([
+      'roots[1] must be a non-empty folder path; got " "',
+      'roots[2] must be a non-empty folder path; got 3',
+      'cwd must be a non-empty folder path; got ""',
+      'env must be an object of environment variables; got an array of 0',
+      'home must be a non-empty folder path; got 1',
+      'strict must be true or false; got "yes"',
+      'maxDepth must be a positive integer; got 0',
+      'maxEntries must be a positive integer; got 1.5',
+      'nested must be true or false; got null',
+      'onWarning must be a function (warning) => void; got "log"',
+    ]);
+    expect(await problemsOf({ roots: 'skills' })).toEqual(['roots must be an array of folder paths; got "skills"']);
+    expect(await problemsOf({ urlRoots: 3, deniedFileNames: 'x' })).toEqual([
+      'deniedFileNames must be an array of file name patterns; got "x"',
+      'urlRoots must be an object; got 3',
+    ]);
+    expect(await problemsOf({ urlRoots: { cacheDir: '', archiveLimits: { maxEntries: 0 } } })).toEqual([
+      'urlRoots.cacheDir must be a non-empty folder path; got ""',
+      'urlRoots.archiveLimits.maxEntries must be a positive integer; got 0',
+    ]);
+  });
+
+  it('reads options as properties: inherited ones count, the options object must be an object', async () => {
+    expect(await problemsOf(Object.create({ maxDepth: 0 }))).toEqual(['maxDepth must be a positive integer; got 0']);
+    for (const notAnObject of [null, 'roots', ['skills'], 3])
+      expect((await problemsOf(notAnObject))[0]).toMatch(/^options must be an object; got /);
+  });
+
+  it('accepts the usual options', async () => {
+    expect(
+      await problemsOf({
         roots: ['./skills', '/srv/skills'],
         cwd: '/srv/app',
         env: { SKILLS_ROOT: '/a' },
@@ -97,15 +136,15 @@ describe('vouchForOptions', () => {
         maxFilesPerSkill: 500,
         maxSkillFileBytes: 1024,
         maxReadableFileBytes: 2048,
+        deniedFileNames: ['.env'],
+        urlRoots: { cacheDir: '/tmp/cache' },
+        onWarning: () => {},
       }),
-    ).toBe(true);
-    // Left to the schema (which says what is wrong, or that nothing is).
-    expect(vouchForOptions({ deniedFileNames: ['.env'] })).toBe(false);
-    expect(vouchForOptions({ urlRoots: { cacheDir: '/tmp/cache' } })).toBe(false);
+    ).toEqual([]);
   });
 });
 
-describe('FsSkillRepository options the look leaves to the schema', () => {
+describe('FsSkillRepository options', () => {
   it('are still refused with every problem named', async () => {
     const error = await FsSkillRepository.open({
       roots: ['skills'],

@@ -1,20 +1,20 @@
 import { type ConfigProblem, SkillboxConfigError } from '../config/config-error.js';
-import { describeValue, validateOptions } from '../config/validate-options.js';
-import type { FsSkillRepositoryOptions } from './fs-skill-repository.js';
+import { OptionProblems } from '../config/option-problems.js';
+import { describeValue } from '../config/validate-options.js';
+import { addDeniedFileNamesProblems } from './denied-file-names-check.js';
+import type { FsSkillRepositoryOptions } from './fs-skill-repository-options.js';
+import { addUrlRootOptionsProblems } from './url-root-options-check.js';
 
 /*
- * Why a look of our own in front of the zod schema: zod and the schemas built with it were half of
- * what importing the repository put on the heap (4 of 8.5 MB), and a fresh process that imported
- * them collected that garbage in the middle of its first listing (a mark-compact of 6-7 ms in a
- * cold corpus listing of about 70). The look below vouches only for options it can judge exactly;
- * anything else (a pattern list, URL root options, a value of the wrong type) goes to the schema,
- * loaded then, which stays the one authority on what is valid and on every message.
- * fs-skill-repository-options-check.test.ts holds the look to that: whatever it vouches for, the
- * schema accepts.
+ * The one check of `createFsSkillRepository`'s options, written out rather than a zod schema: a
+ * cold listing (the CLI's `list`, a server's first catalog) should not load zod, which with the
+ * schemas built on it was half of what importing the repository put on the heap, and some ninety
+ * modules. `deniedFileNames` is checked as `createBundledFileRule` checks it (denied-file-names-check.ts),
+ * `urlRoots` as `resolveUrlRoot` checks its options (url-root-options-check.ts). The messages are the shared option schemas' wording
+ * (config/option-schemas.ts), so a problem reads the same whichever factory reports it.
  */
 
-const pathOptions = ['cwd', 'home'] as const;
-const switchOptions = ['strict', 'nested', 'locked'] as const;
+const folderPathProblem = 'must be a non-empty folder path';
 const countOptions = [
   'maxDepth',
   'maxEntries',
@@ -22,47 +22,59 @@ const countOptions = [
   'maxSkillFileBytes',
   'maxReadableFileBytes',
 ] as const;
-/** Options the look leaves to the schema whenever they are given. */
-const schemaOnlyOptions = ['deniedFileNames', 'urlRoots'] as const;
 
-const isPath = (value: unknown): boolean => typeof value === 'string' && value.trim() !== '';
-
-/**
- * Whether `options` is certainly valid for `createFsSkillRepository`, judged without zod: every
- * option the schema knows is read as the schema reads it (a property read, inherited ones
- * included) and is either absent or of the plain kind the schema accepts. False means "ask the
- * schema", not "invalid".
- */
-export function vouchForOptions(options: unknown): boolean {
-  if (typeof options !== 'object' || options === null || Array.isArray(options)) return false;
-  const record = options as Record<string, unknown>;
-  for (const option of schemaOnlyOptions) if (record[option] !== undefined) return false;
-  const { roots, env } = record;
-  if (roots !== undefined) {
-    if (!Array.isArray(roots)) return false;
-    // An index loop reads holes as undefined, as the schema does.
-    for (let index = 0; index < roots.length; index += 1) if (!isPath(roots[index])) return false;
-  }
-  if (env !== undefined && (typeof env !== 'object' || env === null || Array.isArray(env))) return false;
-  if (record.onWarning !== undefined && typeof record.onWarning !== 'function') return false;
-  for (const option of pathOptions) if (record[option] !== undefined && !isPath(record[option])) return false;
-  for (const option of switchOptions)
-    if (record[option] !== undefined && typeof record[option] !== 'boolean') return false;
-  for (const option of countOptions) {
-    const value = record[option];
-    if (value !== undefined && !(Number.isSafeInteger(value) && (value as number) >= 1)) return false;
-  }
-  return true;
-}
+const isFolderPath = (value: unknown): boolean => typeof value === 'string' && value.trim() !== '';
+const isRecord = (value: unknown): boolean => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * Throws SkillboxConfigError for options `createFsSkillRepository` cannot work with, naming every
- * wrong option. Usual options are vouched for without loading the schema.
+ * wrong option in the order FsSkillRepositoryOptions lists them. Each option is read as a property
+ * (an inherited one counts), and an absent or undefined option is left to its default.
  */
 export async function checkFsSkillRepositoryOptions(options: FsSkillRepositoryOptions): Promise<void> {
-  if (vouchForOptions(options)) return;
-  const { fsSkillRepositoryOptionsSchema } = await import('./fs-skill-repository-options-schema.js');
-  validateOptions('createFsSkillRepository', fsSkillRepositoryOptionsSchema, options);
+  const problems = new OptionProblems('createFsSkillRepository');
+  const refuse = (option: string, problem: string, value: unknown): void =>
+    problems.add(option, `${problem}; got ${describeValue(value)}`);
+  if (!isRecord(options)) {
+    refuse('options', 'must be an object', options);
+    problems.throwIfAny();
+  }
+  const record = options as Record<string, unknown>;
+  const given = (option: string): boolean => record[option] !== undefined;
+
+  const { roots } = record;
+  if (given('roots')) {
+    if (!Array.isArray(roots)) refuse('roots', 'must be an array of folder paths', roots);
+    // An index loop reads holes as undefined, which is no folder path.
+    else
+      for (let index = 0; index < roots.length; index += 1)
+        if (!isFolderPath(roots[index])) refuse(`roots[${index}]`, folderPathProblem, roots[index]);
+  }
+  if (given('cwd') && !isFolderPath(record.cwd)) refuse('cwd', folderPathProblem, record.cwd);
+  if (given('env') && !isRecord(record.env)) refuse('env', 'must be an object of environment variables', record.env);
+  if (given('home') && !isFolderPath(record.home)) refuse('home', folderPathProblem, record.home);
+  checkSwitch(record, 'strict', refuse);
+  for (const option of countOptions) {
+    const value = record[option];
+    if (value !== undefined && !(Number.isSafeInteger(value) && (value as number) >= 1))
+      refuse(option, 'must be a positive integer', value);
+  }
+  if (given('deniedFileNames')) addDeniedFileNamesProblems(problems, 'deniedFileNames', record.deniedFileNames);
+  checkSwitch(record, 'nested', refuse);
+  checkSwitch(record, 'locked', refuse);
+  if (given('urlRoots')) addUrlRootOptionsProblems(problems, 'urlRoots', record.urlRoots);
+  if (given('onWarning') && typeof record.onWarning !== 'function')
+    refuse('onWarning', 'must be a function (warning) => void', record.onWarning);
+  problems.throwIfAny();
+}
+
+function checkSwitch(
+  record: Record<string, unknown>,
+  option: string,
+  refuse: (option: string, problem: string, value: unknown) => void,
+): void {
+  const value = record[option];
+  if (value !== undefined && typeof value !== 'boolean') refuse(option, 'must be true or false', value);
 }
 
 /**

@@ -1,6 +1,7 @@
 import { rm, writeFile } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FsSkillRepository, type SkillChangeEvent } from './fs-skill-repository.js';
+import { FsSkillRepository } from './fs-skill-repository.js';
+import type { SkillChangeEvent } from './fs-skill-watch.js';
 import { createSkillTree, type SkillTree, skillMarkdown } from './testing/skill-tree.js';
 
 let root: SkillTree | undefined;

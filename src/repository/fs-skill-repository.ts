@@ -1,216 +1,40 @@
-import { type FSWatcher, watch as watchFolder } from 'node:fs';
 import { realpath } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { SkillParseError } from '../format/errors.js';
-import { normalizeSkillName } from '../format/frontmatter-rules.js';
-import { type DeferredSkillParse, parseSkillMarkdownDeferringBody } from '../format/parse-skill.js';
+import { parseSkillMarkdownDeferringBody } from '../format/parse-skill-deferring-body.js';
 import type { ParsedSkill } from '../format/types.js';
-import { type BundledFileRule, bundledFileRuleOf, isSkippedFolderName } from './bundled-file-rule.js';
+import { type BundledFileRule, bundledFileRuleOf } from './bundled-file-rule.js';
 import { normalizeBundledPath } from './bundled-path.js';
-import { compareNames } from './compare-names.js';
 import { isDocumentPath, isSkillFilePath } from './document-files.js';
 import { SkillFileReadError, SkillNotFoundError, SkillPathError, StrictRepositoryError } from './errors.js';
-import { checkFsSkillRepositoryOptions, checkWatchArguments } from './fs-skill-repository-options-check.js';
+import {
+  buildCatalogView,
+  type CacheEntry,
+  type CatalogView,
+  type IndexedFolder,
+  type LoadedSkill,
+  type LoadOutcome,
+  type ScanIndex,
+  sameEntries,
+  sameSummaries,
+} from './fs-skill-catalog-view.js';
+import type { FsSkillRepositoryOptions } from './fs-skill-repository-options.js';
+import { checkFsSkillRepositoryOptions } from './fs-skill-repository-options-check.js';
+import { type SkillChangeEvent, type SkillWatcher, type SkillWatchOptions, watchSkillRoots } from './fs-skill-watch.js';
 import { listSkillFiles, type SkillFileListing } from './list-skill-files.js';
 import type { LockedSkillCheck } from './locked-skill-check.js';
-import { mapWithConcurrency } from './map-with-concurrency.js';
 import { bundledFileError, defaultMaxReadableFileBytes, readBundledFile } from './read-bundled-file.js';
 import { readSkillFiles, type SkillFileToRead } from './read-skill-files.js';
 import { isWithin } from './resolve-link.js';
 import { type RootEntry, resolveSkillRoots } from './resolve-skill-roots.js';
-import { type FoundSkillFolder, scanSkillRoot } from './scan-skill-root.js';
-import { escapeUnsafeCharacters, skillNameProblem } from './skill-name-safety.js';
-import { type LockedSkillError, lockMismatchReason } from './skills-lock-errors.js';
+import { scanSkillRoot } from './scan-skill-root.js';
+import { folderMovedReason, readErrorReason, reasonOf, withSafeName } from './skill-load-outcome.js';
 import { splitSkillsRootList, standardSkillRoots } from './standard-roots.js';
-import type { RepositoryReport, ShadowedSkill, Skill, SkillRepository, SkillSummary, SkippedSkill } from './types.js';
+import type { RepositoryReport, Skill, SkillRepository, SkillSummary } from './types.js';
 import type { UrlRootOptions } from './url-root.js';
 import { defaultSkillsCacheDir } from './url-root-cache-dir.js';
 
-/** Options of `createFsSkillRepository`: the roots (folders or http(s) archives) and the limits they are read with. */
-export interface FsSkillRepositoryOptions {
-  /**
-   * Folders, `file://` URLs or `http(s)://` URLs of archives (or of one SKILL.md) to scan, in
-   * priority order. A URL is downloaded once into the cache (see `urlRoots`). When absent, the standard roots:
-   * `SKILLS_ROOT` entries, `./.agents/skills`, `./.claude/skills`, `./skills`, `~/.agents/skills`,
-   * `~/.claude/skills`.
-   */
-  roots?: readonly string[];
-  /** Relative roots and the `./…` standard roots are resolved against this; defaults to `process.cwd()`. */
-  cwd?: string;
-  /** Where `SKILLS_ROOT` is read from; defaults to `process.env`. */
-  env?: NodeJS.ProcessEnv;
-  /** Home folder for the `~/…` standard roots; defaults to `os.homedir()`. */
-  home?: string;
-  /**
-   * Fail instead of skipping: a skill that cannot be loaded, a duplicate name, or a named root that
-   * is missing makes `open()` (and later `refresh()`) throw StrictRepositoryError listing them all.
-   */
-  strict?: boolean;
-  /** Folder levels below a root that are scanned (default 12). */
-  maxDepth?: number;
-  /**
-   * Directory entries read per root before the scan stops with a warning (default 250,000); a skill
-   * folder known by its SKILL.md without reading the folder counts as one.
-   */
-  maxEntries?: number;
-  /** Files listed per skill by `listFiles` and docs discovery (default 10,000). */
-  maxFilesPerSkill?: number;
-  /** A larger SKILL.md is skipped with a reason instead of parsed (default 8 MiB). */
-  maxSkillFileBytes?: number;
-  /**
-   * `readFile` refuses a larger bundled file with SkillFileReadError naming its size and this limit,
-   * checked by stat before anything is read (default 32 MiB).
-   */
-  maxReadableFileBytes?: number;
-  /**
-   * Case-insensitive name patterns (`*`, `?`) of files and folders inside a skill that are never
-   * listed, counted as docs or served, because they usually hold secrets. Default:
-   * `defaultDeniedFileNames` (`.env`, `.env.*`, `*.pem`, `*.key`, `id_rsa*`, `.npmrc`, ...); extend it
-   * with `[...defaultDeniedFileNames, 'secrets.yaml']`, or pass `[]` to serve them. Paths through
-   * `.git`, `node_modules`, `.venv` and `__pycache__` are refused whatever this says.
-   */
-  deniedFileNames?: readonly string[];
-  /**
-   * Index a SKILL.md inside another skill's folder as a skill of its own (default false: it is a
-   * bundled file of the outer skill). The outer skill still owns every file below it (`listFiles`,
-   * `readFile`, staging), but its `docs` leave out the files of the skills nested in it.
-   */
-  nested?: boolean;
-  /**
-   * Cache folder, limits, timeout and redirects for `http(s)://` roots. The cache folder defaults to
-   * `SKILLS_CACHE_DIR` from `env`, else `$XDG_CACHE_HOME/skillbox/skills`, else `~/.cache/skillbox/skills`
-   * under `home`.
-   */
-  urlRoots?: UrlRootOptions;
-  /**
-   * Check every skill against the `skills-lock.json` of the folder it is installed in before `get`,
-   * `listFiles` or `readFile` hands it out (`<project>/skills-lock.json` for `<project>/.agents/skills`,
-   * else the folder's own). A skill without an entry, or whose files differ from it, is left out of
-   * `list()` (in `report().skipped` with the reason) and refused by `get` with LockedSkillError naming
-   * the files; the other skills are unaffected. Cheap when nothing changed: one stat per file
-   * (default false).
-   */
-  locked?: boolean;
-  /**
-   * Told each problem of a scan once, as a sentence: a root you named that is missing or not a
-   * folder, a named root that holds no skill, a link not followed, a URL root that failed. Default:
-   * `process.emitWarning` (printed once by Node as `(node:…) SkillboxWarning: …`), so a typo'd root is
-   * not a silent empty catalog; pass your logger, or `() => {}` to keep them only in `report()`.
-   * With `strict`, a missing named root throws instead.
-   */
-  onWarning?: (warning: string) => void;
-}
-
-/** What changed in the catalog between two scans, by skill name. */
-export interface SkillChangeEvent {
-  added: string[];
-  removed: string[];
-  /** Skills whose SKILL.md changed or whose winning folder moved. */
-  changed: string[];
-  /**
-   * With the watch option `files`: skills (not listed above) where another file was added,
-   * removed or edited, e.g. a script. Their catalog entry is the same, their files are not.
-   */
-  files?: string[];
-}
-
-/** Options of `FsSkillRepository.watch`: the debounce delay and what to call when a rescan fails. */
-export interface SkillWatchOptions {
-  /** Quiet time after the last file event before the repository re-scans (default 100 ms). */
-  debounceMs?: number;
-  /** Called when a re-scan fails (a strict repository that turned invalid); the previous skills stay. */
-  onError?: (error: unknown) => void;
-  /**
-   * Also report edits to a skill's files other than SKILL.md, in the event's `files` (default
-   * false: the catalog does not change with them). A server that lists skill files with digests
-   * (MCP) needs them.
-   */
-  files?: boolean;
-}
-
-/** A running watch over the skill roots; `close()` stops it. */
-export interface SkillWatcher {
-  close(): void;
-}
-
-interface IndexedFolder extends FoundSkillFolder {
-  root: string;
-  /** How its SKILL.md is read: a link is followed only into the roots of the scan that found it. */
-  toRead: SkillFileToRead;
-}
-
-type LoadOutcome = { parsed: DeferredSkillParse } | { reason: string };
-
-interface CacheEntry {
-  signature: string;
-  outcome: LoadOutcome;
-}
-
-interface LoadedSkill {
-  indexed: IndexedFolder;
-  parsed: DeferredSkillParse;
-  signature: string;
-  summary: SkillSummary;
-}
-
-interface ScanIndex {
-  roots: string[];
-  folders: IndexedFolder[];
-  skipped: SkippedSkill[];
-  warnings: string[];
-  problems: string[];
-}
-
-interface CatalogView {
-  /** The scan and the loads (cache entries) the view was built from: unchanged ones give the same view. */
-  index: ScanIndex;
-  loads: readonly (CacheEntry | undefined)[];
-  winners: Map<string, LoadedSkill>;
-  /** Skills of a locked repository left out because they do not match the lock, by name. */
-  lockRefusals: Map<string, LockedSkillError>;
-  summaries: SkillSummary[];
-  skipped: SkippedSkill[];
-  shadowed: ShadowedSkill[];
-}
-
-function positiveInteger(
-  options: FsSkillRepositoryOptions,
-  key: keyof FsSkillRepositoryOptions,
-  fallback: number,
-): number {
-  // Checked by checkFsSkillRepositoryOptions before the repository is created.
-  return (options[key] as number | undefined) ?? fallback;
-}
-
 function noop(): void {}
-
-/** Why a SKILL.md that is there could not be read, for `report()` and errors. */
-function readErrorReason(code: string, detail: string | undefined): string {
-  switch (code) {
-    case 'ELOOP':
-      return 'it is a link now, which is not followed (refresh() judges it as a scan does), or a link on its path loops';
-    case 'LINK_LEADS_OUT':
-      return `it is a link that leads out of the roots (to ${detail ?? 'an unknown place'})`;
-    case 'FOLDER_MOVED':
-      return folderMovedReason(detail ?? 'another place');
-    case 'CHANGED_WHILE_READ':
-    case 'SETTLING':
-      return 'it changed while it was read';
-    case 'EACCES':
-    case 'EPERM':
-      return `cannot read the file: permission denied (${code})`;
-    default:
-      return `cannot read the file: ${code}`;
-  }
-}
-
-/**
- * A skill folder (or a folder above it) swapped for a link after the scan leads elsewhere: nothing
- * is read through it until a scan has judged the link.
- */
-function folderMovedReason(now: string): string {
-  return `the skill folder now leads to ${now}, not where the scan found it (refresh() re-scans)`;
-}
 
 function noCachedSignature(): undefined {
   return undefined;
@@ -221,43 +45,6 @@ function noCachedSignature(): undefined {
  * than the one listed: a writer replacing the file in quick steps gets time to finish.
  */
 const completionRetryDelaysMs = [0, 10, 50, 200];
-
-/** Skill folders compared with their lock at once when a locked repository builds its catalog. */
-const lockCheckConcurrency = 16;
-
-function reasonOf(error: unknown): string {
-  if (error instanceof SkillParseError)
-    return error.line === undefined ? error.reason : `line ${error.line}: ${error.reason}`;
-  const code = (error as NodeJS.ErrnoException).code;
-  if (code !== undefined) return `cannot read the file: ${code}`;
-  return `cannot be parsed: ${error instanceof Error ? error.message : String(error)}`;
-}
-
-/**
- * A parsed skill whose name can go into a catalog. A frontmatter name holding a line break or other
- * control character would write extra lines into the model's catalog, so it is replaced by the
- * folder name with a warning naming the file; when the folder name is not usable either, the skill
- * is skipped.
- */
-function withSafeName(parsed: DeferredSkillParse, file: string, folderName: string): LoadOutcome {
-  const problem = skillNameProblem(parsed.name);
-  if (problem === undefined) return { parsed };
-  const shown = `"${escapeUnsafeCharacters(parsed.name)}"`;
-  const fallback = normalizeSkillName(folderName);
-  const fallbackProblem = fallback === '' ? 'is empty' : skillNameProblem(fallback);
-  if (fallbackProblem !== undefined) {
-    return {
-      reason: `the name ${shown} ${problem}, and the folder name "${escapeUnsafeCharacters(folderName)}" ${fallbackProblem}`,
-    };
-  }
-  return {
-    parsed: parsed.renamed(
-      fallback,
-      `${file}: the frontmatter name ${shown} ${problem}, so the folder name "${fallback}" is used instead`,
-      escapeUnsafeCharacters,
-    ),
-  };
-}
 
 /**
  * Skills in folders on disk. Roots are scanned in order, recursively; the first skill of a name
@@ -294,11 +81,11 @@ export class FsSkillRepository implements SkillRepository {
     this.#options = options;
     this.#cwd = options.cwd ?? process.cwd();
     this.#bounds = {
-      maxDepth: positiveInteger(options, 'maxDepth', 12),
-      maxEntries: positiveInteger(options, 'maxEntries', 250_000),
-      maxFilesPerSkill: positiveInteger(options, 'maxFilesPerSkill', 10_000),
-      maxSkillFileBytes: positiveInteger(options, 'maxSkillFileBytes', 8 * 1024 * 1024),
-      maxReadableFileBytes: positiveInteger(options, 'maxReadableFileBytes', defaultMaxReadableFileBytes),
+      maxDepth: options.maxDepth ?? 12,
+      maxEntries: options.maxEntries ?? 250_000,
+      maxFilesPerSkill: options.maxFilesPerSkill ?? 10_000,
+      maxSkillFileBytes: options.maxSkillFileBytes ?? 8 * 1024 * 1024,
+      maxReadableFileBytes: options.maxReadableFileBytes ?? defaultMaxReadableFileBytes,
     };
     this.#fileRule = bundledFileRuleOf(options.deniedFileNames);
     this.#urlRoots = {
@@ -418,8 +205,8 @@ export class FsSkillRepository implements SkillRepository {
     // first under the earlier root, not a duplicate of itself.
     const seen = new Set<string>();
     const insideRoots = (realPath: string): boolean => resolved.roots.some((root) => isWithin(realPath, root));
-    // A loop, not nested flatMaps and a spread: a library of 10,000 skills made 8.7 MB of short-lived
-    // arrays and copies here, paid for in page faults and a collection during a cold listing.
+    // A loop, not nested flatMaps and a spread: in a large library those made megabytes of
+    // short-lived arrays and copies here, paid for in page faults and a collection during a cold listing.
     const folders: IndexedFolder[] = [];
     scans.forEach((scan, position) => {
       const root = resolved.sources[position] as string;
@@ -521,63 +308,7 @@ export class FsSkillRepository implements SkillRepository {
       sameEntries(current.loads, loads)
     )
       return current;
-    const view: CatalogView = {
-      index,
-      loads,
-      winners: new Map(),
-      lockRefusals: new Map(),
-      summaries: [],
-      skipped: [...index.skipped],
-      shadowed: [],
-    };
-    index.folders.forEach((indexed, position) => {
-      const load = loads[position];
-      if (load === undefined) return;
-      if ('reason' in load.outcome) {
-        view.skipped.push({ path: indexed.file, reason: load.outcome.reason });
-        return;
-      }
-      const { parsed } = load.outcome;
-      const winner = view.winners.get(parsed.name);
-      if (winner) {
-        view.shadowed.push({ name: parsed.name, path: indexed.folder, winner: winner.indexed.folder });
-        return;
-      }
-      // Built field by field: a spread in the literal takes a slow path, 10,000 times in a large library.
-      const summary: SkillSummary = {
-        name: parsed.name,
-        description: parsed.description,
-        path: indexed.folder,
-        root: indexed.root,
-      };
-      if (parsed.modelInvocable === false) summary.modelInvocable = false;
-      view.winners.set(parsed.name, { indexed, parsed, signature: load.signature, summary });
-    });
-    if (this.#lockCheck !== undefined) await this.#leaveOutUnlocked(view, this.#lockCheck);
-    view.summaries = [...view.winners.values()]
-      .map((loaded) => loaded.summary)
-      .sort((left, right) => compareNames(left.name, right.name));
-    return view;
-  }
-
-  /**
-   * A locked repository leaves out of its catalog every skill that does not match its lock: listed
-   * under `skipped` with the differences, so one edited skill costs the host that skill, not all of
-   * them. Its name stays taken (a lower-priority skill of the same name does not step in), and
-   * `get` answers it with the LockedSkillError.
-   */
-  async #leaveOutUnlocked(view: CatalogView, lockCheck: LockedSkillCheck): Promise<void> {
-    const winners = [...view.winners.values()];
-    const refusals = await mapWithConcurrency(winners, lockCheckConcurrency, (loaded) =>
-      lockCheck.refusal(loaded.parsed.name, loaded.indexed.folder),
-    );
-    refusals.forEach((refusal, position) => {
-      if (refusal === undefined) return;
-      const { parsed, indexed } = winners[position]!;
-      view.winners.delete(parsed.name);
-      view.lockRefusals.set(parsed.name, refusal);
-      view.skipped.push({ path: indexed.folder, reason: lockMismatchReason(refusal.differences) });
-    });
+    return buildCatalogView(index, loads, this.#lockCheck);
   }
 
   /** Re-checks every indexed SKILL.md (one stat each, a parse only for changed files). */
@@ -784,113 +515,17 @@ export class FsSkillRepository implements SkillRepository {
    * watched.
    */
   watch(listener: (event: SkillChangeEvent) => void, options: SkillWatchOptions = {}): SkillWatcher {
-    checkWatchArguments(listener, { ...options });
-    const debounceMs = options.debounceMs ?? 100;
-    const onError =
-      options.onError ??
-      ((error: unknown) =>
-        process.emitWarning(`skill watch: re-scan failed: ${(error as Error).message ?? String(error)}`));
-    let closed = false;
-    let timer: NodeJS.Timeout | undefined;
-    // A re-scan reports what changed since the view before it: after a lenient open() nobody may
-    // have listed yet, so that view is built now, ahead of the first re-scan.
-    let queue: Promise<void> = this.#view === undefined ? this.#currentView().then(noop, noop) : Promise.resolve();
-    // Skills with an edited file other than SKILL.md since the last re-scan (the `files` option).
-    let editedFiles = new Set<string>();
-
-    const rescan = async (): Promise<void> => {
-      const edited = editedFiles;
-      editedFiles = new Set();
-      const before = this.#view?.winners ?? new Map<string, LoadedSkill>();
-      try {
-        await this.refresh();
-      } catch (error) {
-        if (!closed) onError(error);
-        return;
-      }
-      const after = this.#view?.winners ?? new Map<string, LoadedSkill>();
-      const event: SkillChangeEvent = { added: [], removed: [], changed: [] };
-      for (const [name, loaded] of after) {
-        const previous = before.get(name);
-        if (!previous) event.added.push(name);
-        else if (previous.signature !== loaded.signature || previous.indexed.file !== loaded.indexed.file)
-          event.changed.push(name);
-      }
-      for (const name of before.keys()) if (!after.has(name)) event.removed.push(name);
-      if (options.files === true) {
-        const reported = new Set([...event.added, ...event.changed]);
-        event.files = [...edited].filter((name) => after.has(name) && !reported.has(name)).sort(compareNames);
-      }
-      const files = event.files?.length ?? 0;
-      if (closed || event.added.length + event.removed.length + event.changed.length + files === 0) return;
-      for (const names of [event.added, event.removed, event.changed]) names.sort(compareNames);
-      listener(event);
-    };
-    /** The skill an edited path belongs to, unless it is that skill's SKILL.md (the re-scan sees those). */
-    const noteEditedFile = (root: string, filename: string): void => {
-      const changed = join(root, filename);
-      let owner: LoadedSkill | undefined;
-      for (const loaded of this.#view?.winners.values() ?? []) {
-        const folder = loaded.indexed.folder;
-        if (changed !== folder && !changed.startsWith(folder.endsWith(sep) ? folder : `${folder}${sep}`)) continue;
-        // A skill folder inside another skill's folder owns its own files.
-        if (owner === undefined || folder.length > owner.indexed.folder.length) owner = loaded;
-      }
-      if (owner !== undefined && changed !== owner.indexed.file) editedFiles.add(owner.parsed.name);
-    };
-    const schedule = (root: string, filename: string | Buffer | null): void => {
-      if (closed) return;
-      const segments = filename === null ? [] : filename.toString().split(/[\\/]/);
-      if (segments.some(isSkippedFolderName)) return;
-      if (options.files === true && filename !== null) noteEditedFile(root, filename.toString());
-      clearTimeout(timer);
-      timer = setTimeout(() => {
-        queue = queue.then(rescan);
-      }, debounceMs);
-    };
-    const watchers: FSWatcher[] = [];
-    const close = (): void => {
-      closed = true;
-      clearTimeout(timer);
-      for (const watcher of watchers) watcher.close();
-    };
-    try {
-      for (const root of this.#index.roots) {
-        const watcher = watchFolder(root, { recursive: true }, (_event, filename) => schedule(root, filename));
-        watcher.on('error', (error) => {
-          if (!closed) onError(error);
-        });
-        watchers.push(watcher);
-      }
-    } catch (error) {
-      close();
-      throw error;
-    }
-    return { close };
+    return watchSkillRoots(
+      {
+        roots: () => this.#index.roots,
+        refresh: () => this.refresh(),
+        winners: () => this.#view?.winners,
+        viewReady: () => (this.#view === undefined ? this.#currentView().then(noop, noop) : Promise.resolve()),
+      },
+      listener,
+      options,
+    );
   }
-}
-
-function sameEntries(left: readonly (CacheEntry | undefined)[], right: readonly (CacheEntry | undefined)[]): boolean {
-  if (left.length !== right.length) return false;
-  for (let index = 0; index < left.length; index += 1) if (left[index] !== right[index]) return false;
-  return true;
-}
-
-function sameSummaries(left: readonly SkillSummary[], right: readonly SkillSummary[]): boolean {
-  if (left.length !== right.length) return false;
-  for (let index = 0; index < left.length; index += 1) {
-    const a = left[index]!;
-    const b = right[index]!;
-    if (
-      a.name !== b.name ||
-      a.description !== b.description ||
-      a.path !== b.path ||
-      a.root !== b.root ||
-      a.modelInvocable !== b.modelInvocable
-    )
-      return false;
-  }
-  return true;
 }
 
 /** Scans the roots and returns the repository (same as `FsSkillRepository.open`). */

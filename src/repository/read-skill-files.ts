@@ -78,21 +78,20 @@ function signatureOf(stats: Stats): string {
  * Reads many small files (the SKILL.md of every skill) and hands each file's bytes to `consume`
  * while they are valid: every file is read into one scratch buffer, so `consume` must copy what
  * it keeps (decoding to a string copies). Why one buffer: memory a process touches for the first
- * time costs a page fault per 4 KiB, and reading every file into memory of its own (6.3 MB for the
- * corpus's 621 files) made those faults half of a cold listing's reads; the listing keeps only
+ * time costs a page fault per 4 KiB, and reading every file into memory of its own made those
+ * faults half of a cold listing's reads; the listing keeps only
  * what it parsed, and the body of a skill is read again when the skill is loaded.
  *
  * A file whose `cachedSignature` is known is first looked at with one `stat`: when it matches,
  * nothing more is done. The reads are synchronous, in groups of `filesPerTurn` with a turn of the
  * event loop between groups. Why not the promise API: each file then takes four or five round
  * trips through libuv's thread pool (stat, open, fstat, read, close), and with SKILL.md files of a
- * few kilobytes those hand-offs, not the disk, were most of a cold listing (2.5-3.7 times a bare
- * walk that reads every file). A group blocks the loop for about a millisecond, which keeps other
- * work responsive. Nor callbacks with reads in flight on the pool while the main thread parses the
- * files already read: the callback delivering each read cost the main thread as much as the
- * synchronous syscalls it replaced, so the main thread, which bounds the wall time, did no less
- * work, and the process did a quarter more (docs/benchmarks.md, "Reads on the thread pool"). The
- * file is opened non-blocking, so a FIFO named SKILL.md cannot hang the read (its stat then says
+ * few kilobytes those hand-offs, not the disk, were most of a cold listing. A group blocks the loop
+ * briefly, which keeps other work responsive. Nor callbacks with reads in flight on the pool while
+ * the main thread parses the files already read: the callback delivering each read cost the main
+ * thread as much as the synchronous syscalls it replaced, so the main thread, which bounds the wall
+ * time, did no less work, and the process did more (docs/decisions/fast-at-any-size-measurements.md,
+ * "Reads on the thread pool"). The file is opened non-blocking, so a FIFO named SKILL.md cannot hang the read (its stat then says
  * it is not a file). One the scan found as a file is opened without following a link at the last
  * step (one that has become a link gives ELOOP); one it found as a link is followed only to a real
  * path `linkTargetAllowed` accepts.

@@ -106,9 +106,8 @@ function readEntries(path: string): Dirent[] | NodeJS.ErrnoException {
 /**
  * Whether a folder below the root holds a regular file named SKILL.md, asked with one `lstat`
  * instead of reading the folder: in a library, nearly every folder the scan reaches is a skill
- * folder, and reading each one's entries was a third of a cold listing's system time (10,000 skill
- * folders: readdir then open, 280-420 ms; lstat then open, 195-205 ms). `lstat` sees what the
- * folder's entry says (a link is not followed), so a regular file here is what `firstSkillFile`
+ * folder, and reading each one's entries was a third of a cold listing's system time. `lstat` sees
+ * what the folder's entry says (a link is not followed), so a regular file here is what `firstSkillFile`
  * would have found; anything else (no such file, a link, a folder, an error) is left to reading the
  * folder, which judges it as before. Not on macOS and Windows, whose usual disks ignore case: there
  * `SKILL.md` would also name a `Skill.md`, which reading the folder does not take for a skill.

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { validateOptions } from '../config/validate-options.js';
+import { OptionProblems } from '../config/option-problems.js';
 import type { ArchiveEntry } from './archive/archive-entry.js';
 import { type ArchiveLimits, archiveLimits } from './archive/archive-limits.js';
 import { detectArchiveFormat } from './archive/detect-archive-format.js';
@@ -12,7 +12,7 @@ import { withExclusiveLock } from './exclusive-lock.js';
 import { defaultSkillsCacheDir } from './url-root-cache-dir.js';
 import { type CachedValidators, type Download, DownloadFailure, downloadWithLimits } from './url-root-download.js';
 import { displayUrl, UrlRootError } from './url-root-errors.js';
-import { urlRootOptionsSchema } from './url-root-options-schema.js';
+import { addUrlRootOptionsProblems } from './url-root-options-check.js';
 
 /** Options of `resolveUrlRoot`: the cache folder, download size, timeout and redirects, and archive limits. */
 export interface UrlRootOptions {
@@ -55,7 +55,9 @@ export function checkUrlRootOptions(options: UrlRootOptions): void {
 }
 
 function checkOptions(options: UrlRootOptions): CheckedOptions {
-  validateOptions('resolveUrlRoot', urlRootOptionsSchema, options);
+  const problems = new OptionProblems('resolveUrlRoot');
+  addUrlRootOptionsProblems(problems, '', options);
+  problems.throwIfAny();
   return {
     cacheDir: options.cacheDir ?? defaultSkillsCacheDir(),
     download: {

@@ -1,4 +1,5 @@
-import type { FsSkillRepository, SkillChangeEvent } from '../../repository/fs-skill-repository.js';
+import type { FsSkillRepository } from '../../repository/fs-skill-repository.js';
+import type { SkillChangeEvent } from '../../repository/fs-skill-watch.js';
 
 /** One line saying what changed on disk, by skill name. */
 export function describeSkillChange(event: SkillChangeEvent): string {

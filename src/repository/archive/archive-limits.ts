@@ -1,5 +1,5 @@
-import { validateOptions } from '../../config/validate-options.js';
-import { archiveLimitsSchema } from './archive-limits-schema.js';
+import { OptionProblems } from '../../config/option-problems.js';
+import { addArchiveLimitsProblems } from '../url-root-options-check.js';
 import { UnsafeArchiveError } from './errors.js';
 
 export interface ArchiveLimits {
@@ -31,7 +31,9 @@ export const defaultArchiveLimits: Readonly<ArchiveLimits> = Object.freeze({
 
 /** The defaults with the given overrides, each checked to be a positive integer. */
 export function archiveLimits(overrides: Partial<ArchiveLimits> = {}): ArchiveLimits {
-  validateOptions('readArchive', archiveLimitsSchema, overrides);
+  const problems = new OptionProblems('readArchive');
+  addArchiveLimitsProblems(problems, '', overrides);
+  problems.throwIfAny();
   const limits = { ...defaultArchiveLimits };
   for (const key of Object.keys(defaultArchiveLimits) as (keyof ArchiveLimits)[]) {
     limits[key] = overrides[key] ?? defaultArchiveLimits[key];
