@@ -655,17 +655,16 @@ describe('the fast reader in fields-only mode', () => {
     expect(accepted).toBeGreaterThan(150);
   });
 
-  it('reads a frontmatter of many keys in time linear in its length', () => {
+  it('reads a frontmatter of 40,000 keys, top-level and nested', () => {
     const keys = (count: number, indent = '') =>
       Array.from({ length: count }, (_, index) => `${indent}k${index}: v`).join('\n');
-    // 40,000 keys (380 KB) compared each with every other took seconds.
-    const started = performance.now();
+    // Once each key was compared with every other (seconds at this size). Tests assert no time:
+    // bench/frontmatter-reader.bench.ts measures the reader's speed.
     for (const indent of ['', '  '])
       expect(
         readSimpleFrontmatterFields(
           `name: a\ndescription: d\n${indent === '' ? '' : 'metadata:\n'}${keys(40_000, indent)}\n`,
         ),
       ).toEqual({ name: 'a', description: 'd', modelInvocable: undefined });
-    expect(performance.now() - started).toBeLessThan(500);
   });
 });
