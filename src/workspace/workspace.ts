@@ -2,7 +2,9 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import path from 'node:path';
 import type { SkillContext, SkillRepository } from '../repository/types.js';
 import { buildRunEnvironment } from '../runtime/run-environment.js';
-import type { RuntimeResult, WorkspaceRuntime } from '../runtime/runtime-types.js';
+import type { RuntimeProcessCommand } from '../runtime/runtime-process.js';
+import type { RuntimeCommand, RuntimeResult, WorkspaceRuntime } from '../runtime/runtime-types.js';
+import { validateRuntimeCommand } from '../runtime/validate-command.js';
 import type { WorkspaceFiles } from '../runtime/workspace-files.js';
 import { inSpan } from '../telemetry/in-span.js';
 import { BackgroundProcessError, SkillStagingError } from './errors.js';
@@ -432,23 +434,18 @@ export class Workspace {
 
   private async runInTurn(request: WorkspaceRunRequest): Promise<WorkspaceRunOutcome> {
     const { cwd, runDir, env } = await this.prepareCommand(request);
+    const command: RuntimeCommand = {
+      ...this.runtimeCommand(request, cwd, env),
+      stdin: request.stdin,
+      abortSignal: request.abortSignal,
+    };
+    await this.refuseInvalid(command, runDir);
     const startedAt = new Date().toISOString();
     this.activeRuns += 1;
     this.runGeneration += 1;
     let result: RuntimeResult;
     try {
-      result = await this.settings.runtime.run({
-        ...(request.argv === undefined ? { command: request.command } : { argv: request.argv }),
-        workspaceRoot: this.root,
-        cwd: path.join(this.root, cwd),
-        env,
-        stdin: request.stdin,
-        timeoutMs: request.timeoutMs,
-        maxOutputBytes: request.maxOutputBytes,
-        network: request.network ?? false,
-        readOnlyPaths: this.readOnlyPathsFor(request),
-        abortSignal: request.abortSignal,
-      });
+      result = await this.settings.runtime.run(command);
     } finally {
       this.activeRuns -= 1;
       this.runGeneration += 1;
@@ -490,18 +487,11 @@ export class Workspace {
     return this.processes.start(request.maxConcurrent, () =>
       this.exclusive(async () => {
         const { cwd, runDir, env } = await this.prepareCommand(request);
+        const command = this.runtimeCommand(request, cwd, env);
+        await this.refuseInvalid(command, runDir);
         // Counted as a command start: the layout may change from here on.
         this.runGeneration += 1;
-        const handle = await startProcess({
-          ...(request.argv === undefined ? { command: request.command } : { argv: request.argv }),
-          workspaceRoot: this.root,
-          cwd: path.join(this.root, cwd),
-          env,
-          timeoutMs: request.timeoutMs,
-          maxOutputBytes: request.maxOutputBytes,
-          network: request.network ?? false,
-          readOnlyPaths: this.readOnlyPathsFor(request),
-        }).catch(async (error: unknown) => {
+        const handle = await startProcess(command).catch(async (error: unknown) => {
           // A start the runtime refused ran nothing: like a refused run, it leaves no run folder.
           await this.files.remove(runDir).catch(() => undefined);
           throw error;
@@ -522,8 +512,35 @@ export class Workspace {
     await this.settings.runtime.stopProcesses?.(this.root);
   }
 
-  private readOnlyPathsFor(request: { readOnlyPaths?: readonly string[] }): string[] {
-    return [...new Set([...(this.settings.readOnlyPaths ?? []), ...(request.readOnlyPaths ?? [])])];
+  /** The runtime's command for a prepared run or start (stdin and abort signal are a run's own). */
+  private runtimeCommand(
+    request: WorkspaceStartRequest | WorkspaceRunRequest,
+    cwd: string,
+    env: Record<string, string>,
+  ): RuntimeProcessCommand {
+    return {
+      ...(request.argv === undefined ? { command: request.command } : { argv: request.argv }),
+      workspaceRoot: this.root,
+      cwd: path.join(this.root, cwd),
+      env,
+      timeoutMs: request.timeoutMs,
+      maxOutputBytes: request.maxOutputBytes,
+      network: request.network ?? false,
+      readOnlyPaths: [...new Set([...(this.settings.readOnlyPaths ?? []), ...(request.readOnlyPaths ?? [])])],
+    };
+  }
+
+  /**
+   * The one check of a command's fields (validate-command.ts), made here so no runtime has to
+   * repeat it. A refused command ran nothing: its run folder goes.
+   */
+  private async refuseInvalid(command: RuntimeCommand | RuntimeProcessCommand, runDir: string): Promise<void> {
+    try {
+      validateRuntimeCommand(command);
+    } catch (error) {
+      await this.files.remove(runDir).catch(() => undefined);
+      throw error;
+    }
   }
 
   /** What a run and a background start share: the layout checked, the cwd and run folder made, the environment built. */
