@@ -81,7 +81,7 @@ export {
   type SkillRequirements,
 } from './requirements/skill-requirements.js';
 export { type CreateRuntimeOptions, createRuntime, type RuntimeKind } from './runtime/create-runtime.js';
-export { SandboxUnavailableError } from './runtime/errors.js';
+export { RuntimeCommandError, SandboxUnavailableError, WorkspacePathError } from './runtime/errors.js';
 export { HostWorkspaceFiles } from './runtime/host-workspace-files.js';
 export { LocalRuntime, type LocalRuntimeOptions } from './runtime/local-runtime.js';
 // Runtimes: where skill scripts run.
@@ -94,6 +94,8 @@ export type {
 export type { RuntimeCommand, RuntimeResult, WorkspaceRuntime } from './runtime/runtime-types.js';
 export { SandboxRuntime, type SandboxRuntimeOptions } from './runtime/sandbox-runtime.js';
 export { detectSandboxSupport, type SandboxSupport } from './runtime/sandbox-support.js';
+// The one check of a command's fields, made above the runtime: a runtime need not repeat it.
+export { validateRuntimeCommand } from './runtime/validate-command.js';
 // The file side of the runtime contract, for runtimes whose workspaces are not host folders.
 export type {
   EntryInfo,

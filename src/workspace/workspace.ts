@@ -519,7 +519,9 @@ export class Workspace {
     env: Record<string, string>,
   ): RuntimeProcessCommand {
     return {
-      ...(request.argv === undefined ? { command: request.command } : { argv: request.argv }),
+      // Both as given: one that holds both is refused by name rather than run as one of them.
+      ...(request.command === undefined ? {} : { command: request.command }),
+      ...(request.argv === undefined ? {} : { argv: request.argv }),
       workspaceRoot: this.root,
       cwd: path.join(this.root, cwd),
       env,
