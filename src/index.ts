@@ -163,12 +163,7 @@ export type { ExecutionToolsOptions } from './workspace/tools/execution-options.
 export { createExecutionTools } from './workspace/tools/execution-tools.js';
 export type { ProcessPollResult } from './workspace/tools/process-result.js';
 export type { SkillRunResult } from './workspace/tools/run-result.js';
-export type {
-  Workspace,
-  WorkspaceRunOutcome,
-  WorkspaceRunRequest,
-  WorkspaceStartRequest,
-} from './workspace/workspace.js';
+export type { Workspace } from './workspace/workspace.js';
 // Workspaces: per-session folders, skill_run and workspace_exec, output files and artifacts.
 export {
   createWorkspaceManager,
@@ -176,3 +171,8 @@ export {
   type WorkspaceManagerOptions,
 } from './workspace/workspace-manager.js';
 export type { BackgroundProcessRecord, WorkspaceProcesses } from './workspace/workspace-processes.js';
+export type {
+  WorkspaceRunOutcome,
+  WorkspaceRunRequest,
+  WorkspaceStartRequest,
+} from './workspace/workspace-requests.js';
