@@ -79,7 +79,7 @@ export {
   type SkillRequirements,
 } from './requirements/skill-requirements.js';
 export { type CreateRuntimeOptions, createRuntime, type RuntimeKind } from './runtime/create-runtime.js';
-export { SandboxUnavailableError } from './runtime/errors.js';
+export { RuntimeCommandError, SandboxUnavailableError, WorkspacePathError } from './runtime/errors.js';
 export { HostWorkspaceFiles } from './runtime/host-workspace-files.js';
 export { LocalRuntime, type LocalRuntimeOptions } from './runtime/local-runtime.js';
 // Runtimes: where skill scripts run.
@@ -92,6 +92,8 @@ export type {
 export type { RuntimeCommand, RuntimeResult, WorkspaceRuntime } from './runtime/runtime-types.js';
 export { SandboxRuntime, type SandboxRuntimeOptions } from './runtime/sandbox-runtime.js';
 export { detectSandboxSupport, type SandboxSupport } from './runtime/sandbox-support.js';
+// The one check of a command's fields, made above the runtime: a runtime need not repeat it.
+export { validateRuntimeCommand } from './runtime/validate-command.js';
 // The file side of the runtime contract, for runtimes whose workspaces are not host folders.
 export type {
   EntryInfo,
@@ -169,12 +171,7 @@ export type { ExecutionToolsOptions } from './workspace/tools/execution-options.
 export { createExecutionTools } from './workspace/tools/execution-tools.js';
 export type { ProcessPollResult } from './workspace/tools/process-result.js';
 export type { SkillRunResult } from './workspace/tools/run-result.js';
-export type {
-  Workspace,
-  WorkspaceRunOutcome,
-  WorkspaceRunRequest,
-  WorkspaceStartRequest,
-} from './workspace/workspace.js';
+export type { Workspace } from './workspace/workspace.js';
 // Workspaces: per-session folders, skill_run and workspace_exec, output files and artifacts.
 export {
   createWorkspaceManager,
@@ -182,3 +179,8 @@ export {
   type WorkspaceManagerOptions,
 } from './workspace/workspace-manager.js';
 export type { BackgroundProcessRecord, WorkspaceProcesses } from './workspace/workspace-processes.js';
+export type {
+  WorkspaceRunOutcome,
+  WorkspaceRunRequest,
+  WorkspaceStartRequest,
+} from './workspace/workspace-requests.js';

@@ -2,7 +2,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SYSTEM_PATH } from '../runtime/find-executable.js';
-import type { WorkspaceRuntime } from '../runtime/runtime-types.js';
+import type { RuntimeCommand, WorkspaceRuntime } from '../runtime/runtime-types.js';
+import { validateRuntimeCommand } from '../runtime/validate-command.js';
 import { programName } from './skill-requirements.js';
 
 /** What one runtime offers commands: its OS and which programs its PATH finds. */
@@ -36,14 +37,17 @@ const batchSize = 64;
 async function runProbe(runtime: WorkspaceRuntime, path: string, command: string): Promise<string> {
   const root = await mkdtemp(join(tmpdir(), 'skillbox-probe-'));
   try {
-    const result = await runtime.run({
+    const probe: RuntimeCommand = {
       command,
       workspaceRoot: root,
       cwd: root,
       env: { LANG: 'C.UTF-8', HOME: runtime.guestPath(root, root), PATH: path },
       timeoutMs: 20_000,
       maxOutputBytes: 64 * 1024,
-    });
+    };
+    // Runtimes leave field checks to their callers (validate-command.ts); the PATH comes from options.
+    validateRuntimeCommand(probe);
+    const result = await runtime.run(probe);
     if (result.exitCode !== 0 || result.timedOut) {
       throw new Error(
         `the requirement probe failed in the ${runtime.kind} runtime (exit ${result.exitCode}${result.timedOut ? ', timed out' : ''}): ${result.stderr.trim().slice(0, 500)}`,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { sandboxWorks } from '../../test/support/services.js';
+import { pidsCgroupParent } from './cgroup-parents.js';
 import { preludeCanJoinCgroups } from './cgroup-self-join.js';
-import { pidsCgroupParent } from './run-cgroup.js';
 import { findPreludeProgram } from './sandbox-prelude-program.js';
 import { detectSandboxSupport } from './sandbox-support.js';
 

@@ -1,6 +1,10 @@
 import { SkillboxError } from '../errors.js';
 
-/** A RuntimeCommand that cannot run as given (bad field, cwd missing or outside the workspace). */
+/**
+ * A RuntimeCommand that cannot run as given (bad field, cwd missing or outside the workspace), code
+ * `RUNTIME_COMMAND_INVALID`. Thrown by `validateRuntimeCommand`, and by a runtime for what it checks
+ * itself (the cwd when the command starts, a field it cannot honour), before anything starts.
+ */
 export class RuntimeCommandError extends SkillboxError {
   /** The RuntimeCommand field at fault: `cwd`, `argv`, `timeoutMs`, ... */
   readonly field: string;
@@ -43,7 +47,10 @@ export class CommandPolicyError extends SkillboxError {
   }
 }
 
-/** A workspace path (cwd, input destination, output pattern) that would leave the workspace. */
+/**
+ * A workspace path (cwd, input destination, output pattern) that would leave the workspace, code
+ * `WORKSPACE_PATH_REFUSED`; a runtime's `files()` throws it for a path that leads out.
+ */
 export class WorkspacePathError extends SkillboxError {
   readonly path: string;
 

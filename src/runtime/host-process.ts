@@ -1,15 +1,14 @@
 import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { realpathSync } from 'node:fs';
-import { constants as osConstants } from 'node:os';
-import { resolve } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { RuntimeCommandError } from './errors.js';
-import { killProcessGroup, killProcessTree } from './process-tree.js';
+import { exitCodeOf, type ProcessEnding } from './process-exit-code.js';
+import { killProcessTree } from './process-tree.js';
 import type { RuntimeProcess, RuntimeProcessExit, RuntimeProcessOutput } from './runtime-process.js';
 import type { RuntimeResult } from './runtime-types.js';
 import { spawnWithPipes } from './spawn-with-pipes.js';
 import { UnreadOutput } from './unread-output.js';
+import { watchProcessEnd } from './watch-process-end.js';
 
 /** How to start one background host process (the local runtime's program, or bubblewrap for the sandbox). */
 export interface HostProcessSpec {
@@ -38,8 +37,6 @@ export const maxPendingStdinBytes = 1024 * 1024;
 
 /** After output arrives, a read waits this long for more, so one line printed in pieces comes back whole. */
 const READ_SETTLE_MS = 50;
-/** As in run-process.ts: how long the pipes may stay open after the process ended and its group was killed. */
-const PIPE_DRAIN_GRACE_MS = 250;
 
 /**
  * Starts one host process detached (its own process group) with stdin, stdout and stderr on
@@ -56,8 +53,6 @@ export function startHostProcess(spec: HostProcessSpec): RuntimeProcess {
   let timedOut = false;
   let killed = false;
   let stdinClosed = false;
-  let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
-  let spawnError: NodeJS.ErrnoException | undefined;
   let setUpError: string | undefined;
   let finished: RuntimeProcessExit | undefined;
   let wake: (() => void) | undefined;
@@ -83,53 +78,25 @@ export function startHostProcess(spec: HostProcessSpec): RuntimeProcess {
     killTree();
   }, spec.lifetimeMs);
 
-  let openPipes = 2;
-  let drainTimer: NodeJS.Timeout | undefined;
   let finishing = false;
-  const finish = async (): Promise<void> => {
+  const finish = async (ending: ProcessEnding, drainWarning?: string): Promise<void> => {
     if (finishing) return;
     finishing = true;
     clearTimeout(lifetime);
-    if (drainTimer) clearTimeout(drainTimer);
+    if (drainWarning !== undefined) warnings.push(drainWarning);
     stdinClosed = true;
     input.destroy();
-    let exitCode: number;
-    let signal: string | undefined;
-    if (spawnError) {
-      exitCode = spawnError.code === 'ENOENT' ? 127 : spawnError.code === 'EACCES' ? 126 : -1;
-      stderr.push(Buffer.from(`cannot start "${spec.displayName}": ${spawnError.message}\n`));
-    } else if (exit?.signal) {
-      signal = exit.signal;
-      exitCode = 128 + (osConstants.signals[exit.signal] ?? 0);
-    } else {
-      exitCode = exit?.code ?? -1;
-    }
-    if (setUpError) {
-      warnings.push(setUpError);
-      stderr.push(Buffer.from(`${setUpError}\n`));
-    }
-    if (timedOut)
-      warnings.push(`process reached its lifetime of ${spec.lifetimeMs} ms; the whole process tree was killed`);
-    if (killed && !timedOut) warnings.push('process killed; the whole process tree was killed');
-    const released = await spec.onExit?.().catch((error: unknown) => ({
-      warnings: [`releasing the process's resources failed: ${(error as Error).message}`],
-    }));
-    const limitsHit = released && 'limitsHit' in released ? released.limitsHit : undefined;
-    finished = {
-      exitCode,
-      ...(signal ? { signal } : {}),
+    finished = await describeProcessExit(spec, {
+      ...ending,
+      setUpError,
       timedOut,
       killed,
+      warnings,
+      stderr,
       durationMs: Math.round((performance.now() - started) * 1000) / 1000,
-      ...(limitsHit && limitsHit.length > 0 ? { limitsHit } : {}),
-      warnings: [...(released?.warnings ?? []), ...warnings],
-    };
+    });
     resolveExited(finished);
     notify();
-  };
-  const pipeClosed = (): void => {
-    openPipes -= 1;
-    if (openPipes === 0 && (exit || spawnError)) void finish();
   };
   outPipe.on('data', (chunk: Buffer) => {
     stdout.push(chunk);
@@ -139,33 +106,7 @@ export function startHostProcess(spec: HostProcessSpec): RuntimeProcess {
     stderr.push(chunk);
     notify();
   });
-  outPipe.on('close', pipeClosed);
-  errPipe.on('close', pipeClosed);
-  child.on('error', (error: NodeJS.ErrnoException) => {
-    // 'error' also fires for a failed kill or stdin write; only a failed start has no pid.
-    if (child.pid !== undefined) return;
-    spawnError = error;
-    outPipe.destroy();
-    errPipe.destroy();
-    void finish();
-  });
-  child.on('exit', (code, signal) => {
-    exit = { code, signal };
-    // What it left running in its group dies with it, as with a run.
-    if (child.pid !== undefined) killProcessGroup(child.pid);
-    if (openPipes === 0) {
-      void finish();
-      return;
-    }
-    drainTimer = setTimeout(() => {
-      warnings.push(
-        'a process outside the process group kept the output open after the process ended; later output was dropped',
-      );
-      outPipe.destroy();
-      errPipe.destroy();
-      void finish();
-    }, PIPE_DRAIN_GRACE_MS);
-  });
+  watchProcessEnd(child, 'process', (ending, drainWarning) => void finish(ending, drainWarning));
   if (spec.onSpawn && child.pid !== undefined) {
     spec.onSpawn(child).catch((error: unknown) => {
       setUpError = `process set-up failed: ${(error as Error).message}`;
@@ -173,7 +114,6 @@ export function startHostProcess(spec: HostProcessSpec): RuntimeProcess {
     });
   }
 
-  const hasOutput = (): boolean => stdout.size > 0 || stderr.size > 0;
   const waitForChange = (ms: number): Promise<void> =>
     new Promise((resolve) => {
       const timer = setTimeout(done, ms);
@@ -191,7 +131,9 @@ export function startHostProcess(spec: HostProcessSpec): RuntimeProcess {
     id: randomUUID(),
     exited,
     async writeStdin(data) {
-      if (finished !== undefined || exit !== undefined) throw new RuntimeCommandError('stdin', 'the process has ended');
+      // Set by Node as the process exits, before its output is in: no write after that.
+      const hasExited = child.exitCode !== null || child.signalCode !== null;
+      if (finished !== undefined || hasExited) throw new RuntimeCommandError('stdin', 'the process has ended');
       if (stdinClosed) throw new RuntimeCommandError('stdin', 'stdin was closed');
       if (input.writableLength > maxPendingStdinBytes) {
         throw new RuntimeCommandError(
@@ -206,25 +148,9 @@ export function startHostProcess(spec: HostProcessSpec): RuntimeProcess {
       input.end();
     },
     read(waitMs) {
-      const next = lastRead.then(async (): Promise<RuntimeProcessOutput> => {
-        const deadline = performance.now() + Math.max(0, waitMs);
-        if (!hasOutput() && finished === undefined && waitMs > 0) await waitForChange(waitMs);
-        // More often arrives right behind the first piece: a short settle returns it together.
-        if (hasOutput() && finished === undefined) {
-          const settle = Math.min(READ_SETTLE_MS, deadline - performance.now());
-          if (settle > 0) await waitForChange(settle);
-        }
-        const done = finished;
-        const out = stdout.take(done !== undefined);
-        const err = stderr.take(done !== undefined);
-        return {
-          stdout: out.text,
-          stderr: err.text,
-          stdoutDroppedBytes: out.droppedBytes,
-          stderrDroppedBytes: err.droppedBytes,
-          ...(done !== undefined ? { exit: done } : {}),
-        };
-      });
+      const next = lastRead.then(() =>
+        readWhenReady({ stdout, stderr, finished: () => finished, waitForChange }, waitMs),
+      );
       lastRead = next.catch(() => undefined);
       return next;
     },
@@ -238,41 +164,73 @@ export function startHostProcess(spec: HostProcessSpec): RuntimeProcess {
   };
 }
 
-/**
- * The background processes a runtime started, by workspace, so that `stopProcesses(workspaceRoot)`
- * reaches every one of them (and only those) when the workspace ends.
- */
-export class HostProcessRegistry {
-  private readonly byWorkspace = new Map<string, Set<RuntimeProcess>>();
-
-  add(workspaceRoot: string, handle: RuntimeProcess): RuntimeProcess {
-    const key = workspaceKey(workspaceRoot);
-    let set = this.byWorkspace.get(key);
-    if (set === undefined) {
-      set = new Set();
-      this.byWorkspace.set(key, set);
-    }
-    set.add(handle);
-    void handle.exited.then(() => {
-      set.delete(handle);
-      if (set.size === 0 && this.byWorkspace.get(key) === set) this.byWorkspace.delete(key);
-    });
-    return handle;
-  }
-
-  /** Kills every process of the workspace and resolves once all have ended. */
-  async stop(workspaceRoot: string): Promise<void> {
-    const set = this.byWorkspace.get(workspaceKey(workspaceRoot));
-    if (set === undefined) return;
-    await Promise.all([...set].map((handle) => handle.kill()));
-  }
+/** What `describeProcessExit` reads of an ended background process. */
+interface BackgroundEnding extends ProcessEnding {
+  setUpError: string | undefined;
+  timedOut: boolean;
+  killed: boolean;
+  warnings: string[];
+  stderr: UnreadOutput;
+  durationMs: number;
 }
 
-/** The same workspace named through a link or by its real path is one workspace. */
-function workspaceKey(workspaceRoot: string): string {
-  try {
-    return realpathSync(workspaceRoot);
-  } catch {
-    return resolve(workspaceRoot);
+/**
+ * The exit of an ended background process: the exit code as a shell reports it, a warning for
+ * each thing that ended it early, and what the runtime's `onExit` released and reports.
+ */
+async function describeProcessExit(spec: HostProcessSpec, ending: BackgroundEnding): Promise<RuntimeProcessExit> {
+  const { exitCode, signal, startFailure } = exitCodeOf(ending, spec.displayName);
+  const { warnings, stderr, setUpError, timedOut, killed } = ending;
+  if (startFailure !== undefined) stderr.push(Buffer.from(startFailure));
+  if (setUpError) {
+    warnings.push(setUpError);
+    stderr.push(Buffer.from(`${setUpError}\n`));
   }
+  if (timedOut)
+    warnings.push(`process reached its lifetime of ${spec.lifetimeMs} ms; the whole process tree was killed`);
+  if (killed && !timedOut) warnings.push('process killed; the whole process tree was killed');
+  const released = await spec.onExit?.().catch((error: unknown) => ({
+    warnings: [`releasing the process's resources failed: ${(error as Error).message}`],
+  }));
+  const limitsHit = released && 'limitsHit' in released ? released.limitsHit : undefined;
+  return {
+    exitCode,
+    ...(signal ? { signal } : {}),
+    timedOut,
+    killed,
+    durationMs: ending.durationMs,
+    ...(limitsHit && limitsHit.length > 0 ? { limitsHit } : {}),
+    warnings: [...(released?.warnings ?? []), ...warnings],
+  };
+}
+
+/** One read of a background process's output: waits up to `waitMs` for some (or the exit), then lets more settle. */
+async function readWhenReady(
+  process: {
+    stdout: UnreadOutput;
+    stderr: UnreadOutput;
+    finished: () => RuntimeProcessExit | undefined;
+    waitForChange: (ms: number) => Promise<void>;
+  },
+  waitMs: number,
+): Promise<RuntimeProcessOutput> {
+  const { stdout, stderr, finished, waitForChange } = process;
+  const hasOutput = (): boolean => stdout.size > 0 || stderr.size > 0;
+  const deadline = performance.now() + Math.max(0, waitMs);
+  if (!hasOutput() && finished() === undefined && waitMs > 0) await waitForChange(waitMs);
+  // More often arrives right behind the first piece: a short settle returns it together.
+  if (hasOutput() && finished() === undefined) {
+    const settle = Math.min(READ_SETTLE_MS, deadline - performance.now());
+    if (settle > 0) await waitForChange(settle);
+  }
+  const done = finished();
+  const out = stdout.take(done !== undefined);
+  const err = stderr.take(done !== undefined);
+  return {
+    stdout: out.text,
+    stderr: err.text,
+    stdoutDroppedBytes: out.droppedBytes,
+    stderrDroppedBytes: err.droppedBytes,
+    ...(done !== undefined ? { exit: done } : {}),
+  };
 }

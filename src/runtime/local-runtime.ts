@@ -1,7 +1,9 @@
 import { throwConfigError } from '../config/option-problems.js';
 import { validateOptions } from '../config/validate-options.js';
 import { findExecutable, SYSTEM_PATH } from './find-executable.js';
-import { HostProcessRegistry, startHostProcess } from './host-process.js';
+import { resolveHostCommandFolders } from './host-command-folders.js';
+import { startHostProcess } from './host-process.js';
+import { HostProcessRegistry } from './host-process-registry.js';
 import { HostWorkspaceFiles } from './host-workspace-files.js';
 import { commandProcessFields, runProcess } from './run-process.js';
 import { withRunSpan } from './run-span.js';
@@ -9,7 +11,6 @@ import { localRuntimeOptionsSchema } from './runtime-options-schema.js';
 import type { RuntimeProcess, RuntimeProcessCommand } from './runtime-process.js';
 import type { RuntimeCommand, RuntimeResult, WorkspaceRuntime } from './runtime-types.js';
 import { shellArgv } from './shell-argv.js';
-import { validateRuntimeCommand } from './validate-command.js';
 import type { WorkspaceFiles } from './workspace-files.js';
 
 /** Options of `LocalRuntime` (which runs commands on the host without isolation): the shell and the warning it reports. */
@@ -26,7 +27,8 @@ export const LOCAL_ISOLATION_WARNING =
 /**
  * Runs commands as plain host processes: for development and for hosts without bubblewrap. It
  * keeps the run's contract (exact environment, cwd, stdin, caps, whole-tree timeout) but confines
- * nothing, and says so on every result.
+ * nothing, and says so on every result. The command's fields were checked above it
+ * (`validateRuntimeCommand`); it resolves only its folders, which must exist to spawn in.
  */
 export class LocalRuntime implements WorkspaceRuntime {
   readonly kind = 'local';
@@ -61,7 +63,7 @@ export class LocalRuntime implements WorkspaceRuntime {
 
   run(command: RuntimeCommand): Promise<RuntimeResult> {
     return withRunSpan(this.kind, async () => {
-      const { cwd } = await validateRuntimeCommand(command);
+      const { cwd } = resolveHostCommandFolders(command);
       const [file, ...args] = command.argv ?? shellArgv(this.shell, command.command as string);
       const outcome = await runProcess({
         file: file as string,
@@ -76,7 +78,7 @@ export class LocalRuntime implements WorkspaceRuntime {
 
   /** A background host process, as unconfined as `run` (and with the same warning, on its exit). */
   async start(command: RuntimeProcessCommand): Promise<RuntimeProcess> {
-    const { cwd } = await validateRuntimeCommand(command);
+    const { cwd } = resolveHostCommandFolders(command);
     const [file, ...args] = command.argv ?? shellArgv(this.shell, command.command as string);
     const isolationWarning = this.isolationWarning;
     const started = startHostProcess({

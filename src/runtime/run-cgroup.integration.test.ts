@@ -3,7 +3,8 @@ import { existsSync, readdirSync, readFileSync, readlinkSync, writeFileSync } fr
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { cpuCgroupParent, memoryCgroupParent, pidsCgroupParent, RunCgroup } from './run-cgroup.js';
+import { cpuCgroupParent, memoryCgroupParent, pidsCgroupParent } from './cgroup-parents.js';
+import { RunCgroup } from './run-cgroup.js';
 
 // Needs a pids cgroup this process may create children in (root in most containers).
 describe.runIf(pidsCgroupParent() !== undefined)('pids cgroup pool', () => {

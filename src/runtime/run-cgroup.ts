@@ -1,17 +1,21 @@
-import {
-  closeSync,
-  existsSync,
-  mkdirSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  rmdirSync,
-  write,
-  writeFileSync,
-  writeSync,
-} from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, write, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { CgroupFile } from './cgroup-file.js';
+import {
+  type CgroupParent,
+  cpuCgroupParentInfo,
+  memoryCgroupParent,
+  pidsCgroupParent,
+  tryRemove,
+} from './cgroup-parents.js';
+import {
+  allControlFiles,
+  type CapCounters,
+  type ControlFiles,
+  controlFiles,
+  readCapCounters,
+  writeCaps,
+} from './run-cgroup-controls.js';
+import { offerIdle, takeIdle } from './run-cgroup-pool.js';
 
 /** What one run's cgroup caps: processes (always) and, where the memory controller is available, memory. */
 export interface RunCgroupLimits {
@@ -25,16 +29,6 @@ export interface RunCgroupLimits {
 
 /** A cap a run reached, as RuntimeResult.limitsHit names it. */
 export type RunLimit = 'processes' | 'memory' | 'cpu';
-
-/** The kernel's counts of a cap being reached; they only grow, so a run's share is the difference. */
-interface CapCounters {
-  processes: number;
-  memory: number;
-  cpu: number;
-}
-
-/** CFS accounting period (the kernel's default): the quota is this many microseconds times the CPUs. */
-const CPU_PERIOD_MICROSECONDS = 100_000;
 
 /**
  * A cgroup per run that caps how many processes it may have (`pids`), how much memory they use
@@ -93,7 +87,7 @@ export class RunCgroup {
 
   /** An empty cgroup with these caps (pooled or fresh), or undefined where cgroups cannot be created. */
   static acquire(limits: RunCgroupLimits): RunCgroup | undefined {
-    const pooled = takeIdle(poolKey(limits));
+    const pooled = takeIdle(limits) as RunCgroup | undefined;
     if (pooled) {
       // Written again on every reuse: whatever a run managed to change must not carry over to the next.
       try {
@@ -137,28 +131,11 @@ export class RunCgroup {
   }
 
   private applyCaps(): void {
-    const { caps } = this.controls;
-    caps.processes.write(String(this.limits.maxProcesses ?? 'max'));
-    caps.memory?.write(String(this.limits.maxMemoryBytes));
-    if (caps.cpu) {
-      const quota = Math.max(1000, Math.round((this.limits.maxCpus as number) * CPU_PERIOD_MICROSECONDS));
-      if (caps.cpu.period) {
-        caps.cpu.period.write(String(CPU_PERIOD_MICROSECONDS));
-        caps.cpu.quota.write(String(quota));
-      } else {
-        caps.cpu.quota.write(`${quota} ${CPU_PERIOD_MICROSECONDS}`);
-      }
-    }
+    writeCaps(this.controls, this.limits);
   }
 
-  /** The kernel's counts of forks refused, processes killed for memory, and periods throttled. */
   private counters(): CapCounters {
-    const { events } = this.controls;
-    return {
-      processes: eventCount(events.processes, PROCESSES_REFUSED),
-      memory: events.memory ? eventCount(events.memory, MEMORY_KILLS) : 0,
-      cpu: events.cpu ? eventCount(events.cpu, CPU_THROTTLED) : 0,
-    };
+    return readCapCounters(this.controls);
   }
 
   /** The caps this run reached since it acquired the cgroup. */
@@ -285,15 +262,7 @@ export class RunCgroup {
   }
 
   private pool(): boolean {
-    const key = poolKey(this.limits);
-    const list = idle.get(key) ?? [];
-    if (list.length >= maxIdlePerCap) return false;
-    if (idleCount() >= maxIdleTotal) evictOldestIdle();
-    this.pooledAt = ++poolSequence;
-    list.push(this);
-    idle.set(key, list);
-    removeIdleOnExit();
-    return true;
+    return offerIdle(this);
   }
 
   private members(): number[] {
@@ -318,144 +287,6 @@ export class RunCgroup {
   }
 }
 
-/** What a run's cgroup is capped, counted and checked through, fixed when the cgroup is made. */
-interface ControlFiles {
-  caps: {
-    processes: CgroupFile;
-    memory: CgroupFile | undefined;
-    /** v1 sets period and quota apart; v2 writes both to cpu.max (the quota file then). */
-    cpu: { period: CgroupFile | undefined; quota: CgroupFile } | undefined;
-  };
-  events: { processes: CgroupFile; memory: CgroupFile | undefined; cpu: CgroupFile | undefined };
-  /** `pids.current`: what is still charged, zombies included. */
-  charged: CgroupFile;
-}
-
-/**
- * The files of a new cgroup. Which interface (v1 or v2) each controller has is looked up here,
- * once, not on every reuse: it cannot change while the folder exists.
- */
-function controlFiles(cgroup: RunCgroup): ControlFiles {
-  const file = (folder: string, name: string, access: 'read' | 'write') => new CgroupFile(join(folder, name), access);
-  const memoryFolder = cgroup.memoryPath ?? cgroup.path;
-  const memoryV1 = cgroup.memoryCapped && existsSync(join(memoryFolder, 'memory.limit_in_bytes'));
-  const cpuFolder = cgroup.cpuPath ?? cgroup.path;
-  const cpuV1 = cgroup.cpuCapped && existsSync(join(cpuFolder, 'cpu.cfs_quota_us'));
-  return {
-    caps: {
-      processes: file(cgroup.path, 'pids.max', 'write'),
-      memory: cgroup.memoryCapped
-        ? file(memoryFolder, memoryV1 ? 'memory.limit_in_bytes' : 'memory.max', 'write')
-        : undefined,
-      cpu: !cgroup.cpuCapped
-        ? undefined
-        : cpuV1
-          ? {
-              period: file(cpuFolder, 'cpu.cfs_period_us', 'write'),
-              quota: file(cpuFolder, 'cpu.cfs_quota_us', 'write'),
-            }
-          : { period: undefined, quota: file(cpuFolder, 'cpu.max', 'write') },
-    },
-    events: {
-      processes: file(cgroup.path, 'pids.events', 'read'),
-      // Both count the OOM killer's kills as `oom_kill`: v1 in memory.oom_control, v2 in memory.events.
-      memory: cgroup.memoryCapped
-        ? file(memoryFolder, memoryV1 ? 'memory.oom_control' : 'memory.events', 'read')
-        : undefined,
-      cpu: cgroup.cpuCapped ? file(cpuFolder, 'cpu.stat', 'read') : undefined,
-    },
-    charged: file(cgroup.path, 'pids.current', 'read'),
-  };
-}
-
-function allControlFiles(controls: ControlFiles): CgroupFile[] {
-  const { caps, events } = controls;
-  return [
-    caps.processes,
-    ...(caps.memory ? [caps.memory] : []),
-    ...(caps.cpu?.period ? [caps.cpu.period] : []),
-    ...(caps.cpu ? [caps.cpu.quota] : []),
-    events.processes,
-    ...(events.memory ? [events.memory] : []),
-    ...(events.cpu ? [events.cpu] : []),
-    controls.charged,
-  ];
-}
-
-const PROCESSES_REFUSED = /^max (\d+)$/m;
-const MEMORY_KILLS = /^oom_kill (\d+)$/m;
-const CPU_THROTTLED = /^nr_throttled (\d+)$/m;
-
-/** A count from an events file; 0 where the file or the line is missing (an older kernel). */
-function eventCount(file: CgroupFile, line: RegExp): number {
-  try {
-    const match = line.exec(file.read());
-    return match ? Number(match[1]) : 0;
-  } catch {
-    return 0;
-  }
-}
-
-function poolKey(limits: RunCgroupLimits): string {
-  return `${limits.maxProcesses}:${limits.maxMemoryBytes}:${limits.maxCpus ?? null}`;
-}
-
-/** Idle cgroups kept per cap: enough for a few concurrent runs, few enough to leave no clutter. */
-const maxIdlePerCap = 8;
-/**
- * Idle cgroups kept in all: each holds about a dozen open descriptors (its control files and
- * membership files, one set per hierarchy), so a caller that varies the caps from run to run
- * must not be able to pile up pools until the process runs out of descriptors.
- */
-const maxIdleTotal = 16;
-const idle = new Map<string, RunCgroup[]>();
-
-let poolSequence = 0;
-
-function idleCount(): number {
-  let count = 0;
-  for (const list of idle.values()) count += list.length;
-  return count;
-}
-
-/** Removes the idle cgroup pooled longest ago, whatever its caps: recent caps are the likelier to come back. */
-function evictOldestIdle(): void {
-  let oldest: { list: RunCgroup[]; cgroup: RunCgroup } | undefined;
-  for (const list of idle.values())
-    for (const cgroup of list)
-      if (oldest === undefined || cgroup.pooledAt < oldest.cgroup.pooledAt) oldest = { list, cgroup };
-  if (oldest === undefined) return;
-  oldest.list.splice(oldest.list.indexOf(oldest.cgroup), 1);
-  oldest.cgroup.discard();
-}
-
-/** The most recently released idle cgroup with these caps whose charge has dropped to zero. */
-function takeIdle(key: string): RunCgroup | undefined {
-  const list = idle.get(key);
-  if (!list) return undefined;
-  for (let index = list.length - 1; index >= 0; index -= 1) {
-    const cgroup = list[index] as RunCgroup;
-    if (cgroup.isIdle()) {
-      list.splice(index, 1);
-      return cgroup;
-    }
-  }
-  return undefined;
-}
-let exitHookInstalled = false;
-
-function removeIdleOnExit(): void {
-  if (exitHookInstalled) return;
-  exitHookInstalled = true;
-  // 'exit' handlers must be synchronous; rmdir of an empty cgroup is a single quick call.
-  process.once('exit', () => {
-    for (const list of idle.values()) {
-      for (const cgroup of list) cgroup.discard();
-    }
-    idle.clear();
-  });
-}
-
 let counter = 0;
 
 /**
@@ -473,138 +304,5 @@ function makeRunFolder(parent: string): { name: string; path: string } {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
-  }
-}
-let pidsProbe: { parent: CgroupParent | undefined } | undefined;
-let memoryProbe: { parent: CgroupParent | undefined } | undefined;
-let cpuProbe: { parent: CgroupParent | undefined } | undefined;
-
-interface CgroupParent {
-  path: string;
-  version: 1 | 2;
-}
-
-/** The folder run cgroups are made in, found once: a `skillbox` child of this process's own pids cgroup. */
-export function pidsCgroupParent(): string | undefined {
-  pidsProbe ??= { parent: findParent('pids', 'pids.max') };
-  return pidsProbe.parent?.path;
-}
-
-/**
- * Where run cgroups get their memory cap, found once: the pids parent itself on cgroup v2 (when
- * the memory controller can be handed down), a `skillbox` child of this process's own memory
- * cgroup on v1; undefined where neither works (then memory is capped per process only).
- */
-export function memoryCgroupParent(): CgroupParent | undefined {
-  if (pidsCgroupParent() === undefined) return undefined;
-  memoryProbe ??= { parent: findParent('memory', 'memory.max') ?? findParent('memory', 'memory.limit_in_bytes') };
-  return memoryProbe.parent;
-}
-
-/** Where run cgroups get their CPU cap, found like the memory parent; undefined where no cpu controller can be used. */
-export function cpuCgroupParent(): string | undefined {
-  return cpuCgroupParentInfo()?.path;
-}
-
-function cpuCgroupParentInfo(): CgroupParent | undefined {
-  if (pidsCgroupParent() === undefined) return undefined;
-  cpuProbe ??= { parent: findParent('cpu', 'cpu.max') ?? findParent('cpu', 'cpu.cfs_quota_us') };
-  return cpuProbe.parent;
-}
-
-function findParent(controller: 'pids' | 'memory' | 'cpu', controlFile: string): CgroupParent | undefined {
-  for (const base of candidateFolders(controller)) {
-    const parent = join(base.path, 'skillbox');
-    const probe = join(parent, `probe-${process.pid}`);
-    try {
-      mkdirSync(parent, { recursive: true });
-      if (base.version === 2) {
-        try {
-          // cgroup v2 hands a controller down only when the parent enables it for its children.
-          writeFileSync(join(parent, 'cgroup.subtree_control'), `+${controller}`);
-        } catch {
-          // not delegated: the probe below tells.
-        }
-      }
-      mkdirSync(probe);
-      const works = existsSync(join(probe, controlFile));
-      tryRemove(probe);
-      if (works) {
-        removeStaleRunCgroups(parent);
-        return { path: parent, version: base.version };
-      }
-    } catch {
-      tryRemove(probe);
-    }
-  }
-  return undefined;
-}
-
-/** This process's cgroup in each mounted hierarchy that has (or, for v2, may have) the controller. */
-function candidateFolders(controller: 'pids' | 'memory' | 'cpu'): CgroupParent[] {
-  if (process.platform !== 'linux') return [];
-  let mountInfo: string;
-  let membership: string;
-  try {
-    mountInfo = readFileSync('/proc/self/mountinfo', 'utf8');
-    membership = readFileSync('/proc/self/cgroup', 'utf8');
-  } catch {
-    return [];
-  }
-  const ownPath = (match: (controllers: string[]) => boolean): string | undefined => {
-    for (const line of membership.split('\n')) {
-      const [, controllers = '', path] = line.split(':');
-      if (path !== undefined && match(controllers.split(','))) return path;
-    }
-    return undefined;
-  };
-  const folders: CgroupParent[] = [];
-  for (const line of mountInfo.split('\n')) {
-    const [before, after] = line.split(' - ');
-    if (!before || !after) continue;
-    const mountPoint = before.split(' ')[4];
-    const [fsType, , superOptions = ''] = after.split(' ');
-    if (!mountPoint) continue;
-    if (fsType === 'cgroup' && superOptions.split(',').includes(controller)) {
-      const own = ownPath((controllers) => controllers.includes(controller));
-      if (own !== undefined) folders.push({ path: join(mountPoint, own), version: 1 });
-    } else if (fsType === 'cgroup2') {
-      const own = ownPath((controllers) => controllers.length === 1 && controllers[0] === '');
-      if (own !== undefined) folders.push({ path: join(mountPoint, own), version: 2 });
-    }
-  }
-  return folders;
-}
-
-/** Empty run cgroups of processes that are gone (pooled ones of a process that was killed). */
-function removeStaleRunCgroups(parent: string): void {
-  let names: string[];
-  try {
-    names = readdirSync(parent);
-  } catch {
-    return;
-  }
-  for (const name of names) {
-    const owner = /^run-(\d+)-\d+$/.exec(name)?.[1];
-    if (owner === undefined || Number(owner) === process.pid || processAlive(Number(owner))) continue;
-    tryRemove(join(parent, name));
-  }
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-function tryRemove(path: string): boolean {
-  try {
-    rmdirSync(path);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'ENOENT';
   }
 }

@@ -159,15 +159,3 @@ export function buildRunEnvironment(input: RunEnvironmentInput): Record<string, 
   }
   return { ...environment, ...input.caller };
 }
-
-/** Picks the allowed names from the host environment; names are checked like caller variables. */
-export function pickHostVariables(names: readonly string[], host: NodeJS.ProcessEnv): Record<string, string> {
-  const picked: Record<string, string> = {};
-  for (const name of names) {
-    const value = host[name];
-    if (value === undefined) continue;
-    assertAllowedVariable(name, value);
-    picked[name] = value;
-  }
-  return picked;
-}

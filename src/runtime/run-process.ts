@@ -1,10 +1,11 @@
 import type { ChildProcess } from 'node:child_process';
-import { constants as osConstants } from 'node:os';
 import type { Readable } from 'node:stream';
 import { CappedOutput } from './capped-output.js';
-import { killProcessGroup, killProcessTree } from './process-tree.js';
+import { exitCodeOf, type ProcessEnding } from './process-exit-code.js';
+import { killProcessTree } from './process-tree.js';
 import type { RuntimeCommand, RuntimeResult } from './runtime-types.js';
 import { spawnWithPipes } from './spawn-with-pipes.js';
+import { watchProcessEnd } from './watch-process-end.js';
 
 export interface ProcessSpec {
   file: string;
@@ -49,9 +50,6 @@ export function commandProcessFields(
   };
 }
 
-/** How long to wait for the output pipes to close after the process ended and its group was killed. */
-const PIPE_DRAIN_GRACE_MS = 250;
-
 /**
  * Starts one process in its own process group, feeds stdin, caps both outputs, and when the main
  * process ends (by itself, timeout or abort) kills whatever is left of its group, so a run never
@@ -67,11 +65,6 @@ export function runProcess(spec: ProcessSpec): Promise<ProcessOutcome> {
   return new Promise<ProcessOutcome>((resolve) => {
     let timedOut = false;
     let aborted = false;
-    let settled = false;
-    let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
-    let spawnError: NodeJS.ErrnoException | undefined;
-    let openPipes = 2;
-    let drainTimer: NodeJS.Timeout | undefined;
     let setUpError: string | undefined;
 
     const child = spawnWithPipes(spec, spec.stdin === undefined ? 'ignore' : 'pipe');
@@ -94,85 +87,27 @@ export function runProcess(spec: ProcessSpec): Promise<ProcessOutcome> {
     if (spec.abortSignal?.aborted) onAbort();
     else spec.abortSignal?.addEventListener('abort', onAbort, { once: true });
 
-    const finish = (): void => {
-      if (settled) return;
-      settled = true;
+    const finish = (ending: ProcessEnding, drainWarning?: string): void => {
       clearTimeout(timer);
-      if (drainTimer) clearTimeout(drainTimer);
       spec.abortSignal?.removeEventListener('abort', onAbort);
-      const out = stdout.finish();
-      const err = stderr.finish();
-      let exitCode: number;
-      let signal: string | undefined;
-      let errText = err.text;
-      if (spawnError) {
-        exitCode = spawnError.code === 'ENOENT' ? 127 : spawnError.code === 'EACCES' ? 126 : -1;
-        errText = `${errText}cannot start "${spec.displayName}": ${spawnError.message}\n`;
-      } else if (exit?.signal) {
-        signal = exit.signal;
-        exitCode = 128 + (osConstants.signals[exit.signal] ?? 0);
-      } else {
-        exitCode = exit?.code ?? -1;
-      }
-      if (setUpError) {
-        warnings.push(setUpError);
-        errText = `${errText}${setUpError}\n`;
-      }
-      if (timedOut) warnings.push(`command timed out after ${spec.timeoutMs} ms; the whole process tree was killed`);
-      if (aborted) warnings.push('command aborted by the caller; the whole process tree was killed');
-      if (out.truncated)
-        warnings.push(`stdout truncated: kept ${spec.maxOutputBytes} bytes, dropped ${out.droppedBytes}`);
-      if (err.truncated)
-        warnings.push(`stderr truncated: kept ${spec.maxOutputBytes} bytes, dropped ${err.droppedBytes}`);
-      resolve({
-        stdout: out.text,
-        stderr: errText,
-        exitCode,
-        ...(signal ? { signal } : {}),
-        timedOut,
-        durationMs: Math.round((performance.now() - started) * 1000) / 1000,
-        stdoutTruncated: out.truncated,
-        stderrTruncated: err.truncated,
-        stdoutDroppedBytes: out.droppedBytes,
-        stderrDroppedBytes: err.droppedBytes,
-        warnings,
-      });
+      if (drainWarning !== undefined) warnings.push(drainWarning);
+      resolve(
+        describeOutcome(spec, {
+          out: stdout.finish(),
+          err: stderr.finish(),
+          ...ending,
+          setUpError,
+          timedOut,
+          aborted,
+          warnings,
+          durationMs: Math.round((performance.now() - started) * 1000) / 1000,
+        }),
+      );
     };
 
-    const pipeClosed = (): void => {
-      openPipes -= 1;
-      if (openPipes === 0 && (exit || spawnError)) finish();
-    };
     outPipe.on('data', (chunk: Buffer) => stdout.push(chunk));
     errPipe.on('data', (chunk: Buffer) => stderr.push(chunk));
-    outPipe.on('close', pipeClosed);
-    errPipe.on('close', pipeClosed);
-
-    child.on('error', (error: NodeJS.ErrnoException) => {
-      // 'error' also fires for a failed kill or stdin write; only a failed start has no pid.
-      if (child.pid !== undefined) return;
-      spawnError = error;
-      outPipe.destroy();
-      errPipe.destroy();
-      finish();
-    });
-    child.on('exit', (code, signal) => {
-      exit = { code, signal };
-      // Background jobs die with the run; they would otherwise hold the pipes open forever.
-      if (child.pid !== undefined) killProcessGroup(child.pid);
-      if (openPipes === 0) {
-        finish();
-        return;
-      }
-      drainTimer = setTimeout(() => {
-        warnings.push(
-          'a process outside the process group kept the output open after the command ended; later output was dropped',
-        );
-        outPipe.destroy();
-        errPipe.destroy();
-        finish();
-      }, PIPE_DRAIN_GRACE_MS);
-    });
+    watchProcessEnd(child, 'command', finish);
 
     if (spec.onSpawn && child.pid !== undefined) {
       spec.onSpawn(child).catch((error: unknown) => {
@@ -187,4 +122,43 @@ export function runProcess(spec: ProcessSpec): Promise<ProcessOutcome> {
       child.stdin.end(spec.stdin);
     }
   });
+}
+
+/** How a run ended, as runProcess saw it: what `describeOutcome` turns into the result. */
+interface RunEnding extends ProcessEnding {
+  out: ReturnType<CappedOutput['finish']>;
+  err: ReturnType<CappedOutput['finish']>;
+  setUpError: string | undefined;
+  timedOut: boolean;
+  aborted: boolean;
+  warnings: string[];
+  durationMs: number;
+}
+
+/** The result of an ended run: the exit code as a shell reports it, and a warning for each thing that cut it short. */
+function describeOutcome(spec: ProcessSpec, ending: RunEnding): ProcessOutcome {
+  const { out, err, setUpError, warnings } = ending;
+  const { exitCode, signal, startFailure } = exitCodeOf(ending, spec.displayName);
+  let errText = err.text + (startFailure ?? '');
+  if (setUpError) {
+    warnings.push(setUpError);
+    errText = `${errText}${setUpError}\n`;
+  }
+  if (ending.timedOut) warnings.push(`command timed out after ${spec.timeoutMs} ms; the whole process tree was killed`);
+  if (ending.aborted) warnings.push('command aborted by the caller; the whole process tree was killed');
+  if (out.truncated) warnings.push(`stdout truncated: kept ${spec.maxOutputBytes} bytes, dropped ${out.droppedBytes}`);
+  if (err.truncated) warnings.push(`stderr truncated: kept ${spec.maxOutputBytes} bytes, dropped ${err.droppedBytes}`);
+  return {
+    stdout: out.text,
+    stderr: errText,
+    exitCode,
+    ...(signal ? { signal } : {}),
+    timedOut: ending.timedOut,
+    durationMs: ending.durationMs,
+    stdoutTruncated: out.truncated,
+    stderrTruncated: err.truncated,
+    stdoutDroppedBytes: out.droppedBytes,
+    stderrDroppedBytes: err.droppedBytes,
+    warnings,
+  };
 }

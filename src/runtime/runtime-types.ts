@@ -68,7 +68,28 @@ export interface RuntimeResult {
  * Something that runs commands in a workspace and gives the host access to the workspace's files:
  * `local`, `sandbox` (bubblewrap), or one whose commands run elsewhere (docs/workspaces.md,
  * "Runtimes and workspace files"). The host never opens a workspace folder itself: staging, inputs,
- * metadata and output files go through `files()`.
+ * metadata and output files go through `files()`. docs/runtimes.md, "Writing another runtime", is
+ * the guide; `describeRuntimeConformance` (`skillbox/testing`) is the test.
+ *
+ * What a runtime may rely on, and what it owes:
+ *
+ * - **The workspace folder** is made by the caller (the workspace manager: an empty host folder,
+ *   mode 0700, whose path is the workspace's name), before any call names it. A runtime whose
+ *   workspaces live elsewhere makes its own on the first call that names it; the layout inside
+ *   (`skills/`, `work/`, ...) is made by the caller through `files().ensureFolders`.
+ * - **Command fields** (`command` xor `argv`, environment names, timeout bounds, output cap, cwd
+ *   inside `workspaceRoot` as written) are checked by the caller with `validateRuntimeCommand`
+ *   before `run` and `start`; the workspace layer always does. A runtime checks only what it alone
+ *   can see when the command starts: that `cwd` exists and still leads inside the workspace (a
+ *   command may have put a link in its place), refused with `RuntimeCommandError` (code
+ *   `RUNTIME_COMMAND_INVALID`, field `cwd`), and any field it cannot honour, refused the same way
+ *   by that field (a runtime that cannot show host paths refuses `readOnlyPaths`).
+ * - **Errors**: a refused command is thrown before anything starts; everything after the start is
+ *   in the result, never thrown. `files()` refuses a path that would leave the workspace with
+ *   `WorkspacePathError` (code `WORKSPACE_PATH_REFUSED`). Callers match the code, not the class.
+ * - **Optional methods**: `start` and `stopProcesses` come together or not at all. Without them
+ *   `workspace_exec` offers no `background` field, `Workspace.start` refuses with
+ *   `BackgroundProcessError`, and the conformance suite skips its background-process cases.
  */
 export interface WorkspaceRuntime {
   /** `local`, `sandbox`, ... */
@@ -83,7 +104,10 @@ export interface WorkspaceRuntime {
   run(command: RuntimeCommand): Promise<RuntimeResult>;
   /**
    * File access to the workspace named `workspaceRoot` (see `RuntimeCommand.workspaceRoot`). Cheap
-   * to call; the host runtimes work on the host folder itself (`HostWorkspaceFiles`).
+   * to call; the host runtimes work on the host folder itself (`HostWorkspaceFiles`). A file given
+   * as `{ hostFile }` (`FileContent`) is a path on the HOST, read by the host or by a runtime that
+   * sees host paths, never opened by a command; a runtime whose workspaces live elsewhere reads it
+   * on the host (inside `within` when given) and sends the bytes.
    */
   files(workspaceRoot: string): WorkspaceFiles;
   /**

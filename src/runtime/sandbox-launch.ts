@@ -5,11 +5,11 @@ import type { Readable, Writable } from 'node:stream';
 import { bubblewrapArguments } from './bubblewrap-arguments.js';
 import { preludeCanJoinCgroups } from './cgroup-self-join.js';
 import { RuntimeCommandError } from './errors.js';
+import { resolveHostCommandFolders } from './host-command-folders.js';
 import { RunCgroup, type RunLimit } from './run-cgroup.js';
 import type { RuntimeCommand } from './runtime-types.js';
 import { type Prelude, preludeArguments } from './sandbox-prelude.js';
 import { shellArgv } from './shell-argv.js';
-import { validateRuntimeCommand } from './validate-command.js';
 
 /** The resource limits a SandboxRuntime was built with (null: not limited). */
 export interface SandboxLimits {
@@ -77,7 +77,10 @@ export async function prepareSandboxLaunch(
   settings: SandboxLaunchSettings,
   command: Omit<RuntimeCommand, 'stdin' | 'abortSignal'>,
 ): Promise<SandboxLaunch> {
-  const { workspaceRoot, cwd } = await validateRuntimeCommand(command);
+  // The fields were checked above the runtime (validateRuntimeCommand). What the sandbox's own
+  // confinement rests on is checked here, at launch: the folders it binds (canonical, the cwd
+  // inside the workspace however links lead now) and the read-only paths it shows.
+  const { workspaceRoot, cwd } = resolveHostCommandFolders(command);
   const readOnlyPaths = (command.readOnlyPaths ?? []).map(readOnlyPath);
   const { limits } = settings;
   const warnings: string[] = [];
@@ -191,7 +194,7 @@ async function joinCgroup(child: ChildProcess, cgroup: RunCgroup): Promise<void>
   go.end('go');
 }
 
-/** Checked synchronously, as the workspace is (validate-command.ts says why). */
+/** Checked synchronously, as the workspace is (host-command-folders.ts says why). */
 function readOnlyPath(path: string, index: number): string {
   const field = `readOnlyPaths[${index}]`;
   if (typeof path !== 'string' || !isAbsolute(path))

@@ -1,4 +1,5 @@
-import { type HostProcessRegistry, startHostProcess } from './host-process.js';
+import { startHostProcess } from './host-process.js';
+import type { HostProcessRegistry } from './host-process-registry.js';
 import type { RuntimeProcess, RuntimeProcessCommand } from './runtime-process.js';
 import { limitWarnings, prepareSandboxLaunch, type SandboxLaunchSettings } from './sandbox-launch.js';
 import { trackSandbox, type WorkspaceSandboxes } from './workspace-sandboxes.js';

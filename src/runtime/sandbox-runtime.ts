@@ -4,7 +4,7 @@ import { validateOptions } from '../config/validate-options.js';
 import { SANDBOX_WORKSPACE_PATH } from './bubblewrap-arguments.js';
 import { RuntimeCommandError, SandboxUnavailableError } from './errors.js';
 import { findExecutable, SYSTEM_PATH } from './find-executable.js';
-import { HostProcessRegistry } from './host-process.js';
+import { HostProcessRegistry } from './host-process-registry.js';
 import { HostWorkspaceFiles } from './host-workspace-files.js';
 import { isInside } from './is-inside.js';
 import { commandProcessFields, runProcess } from './run-process.js';

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { bubblewrapArguments } from './bubblewrap-arguments.js';
+import { cpuCgroupParent, memoryCgroupParent, pidsCgroupParent } from './cgroup-parents.js';
 import { findExecutable, SYSTEM_PATH } from './find-executable.js';
-import { cpuCgroupParent, memoryCgroupParent, pidsCgroupParent } from './run-cgroup.js';
 import { seccompFilter } from './seccomp-policy.js';
 
 /** Whether bubblewrap sandboxes can run on this host, and why not when they cannot. */

@@ -14,9 +14,11 @@
 export type FileContent =
   | { data: Uint8Array }
   /**
-   * A file on the host. The host (or a runtime that sees host paths, to copy without reading it
+   * A file on the HOST (a skill's source, an input the caller allowed), never a workspace path: the
+   * command never opens it. The host (or a runtime that sees host paths, to copy without reading it
    * through memory) opens it; with `within`, only when what was opened lies inside that real host
-   * folder, so a link swapped into the source cannot make the host read elsewhere.
+   * folder, so a link swapped into the source cannot make the host read elsewhere. A runtime whose
+   * workspaces live elsewhere reads it on the host that way and sends the bytes.
    */
   | {
       hostFile: string;

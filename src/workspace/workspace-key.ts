@@ -44,14 +44,3 @@ export function workspaceKeyId(key: WorkspaceKey): string {
 export function workspaceKeyDigest(key: WorkspaceKey): string {
   return createHash('sha256').update(workspaceKeyId(key)).digest('hex').slice(0, 32);
 }
-
-/** For messages and spans: the session, and whose it is when known. */
-export function describeWorkspaceKey(key: WorkspaceKey): string {
-  const owner = [
-    key.appName === undefined ? undefined : `app ${key.appName}`,
-    key.userId === undefined ? undefined : `user ${key.userId}`,
-  ]
-    .filter(Boolean)
-    .join(', ');
-  return owner === '' ? key.sessionId : `${key.sessionId} (${owner})`;
-}

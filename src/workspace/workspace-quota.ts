@@ -101,3 +101,9 @@ export function quotaWarning(
         : `more than ${quota.maxFiles} files (at least ${usage.files})`;
   return `${stopped ? 'command stopped: ' : ''}the workspace holds ${what}; delete what is no longer needed (work/, out/, runs/) before running more`;
 }
+
+/** A complete count judged against other limits: the first one passed, disk before files as a walk checks them. */
+export function judgedAgainst(usage: WorkspaceUsage, limits: WorkspaceQuota): WorkspaceUsage {
+  const exceeded = usage.bytes > limits.maxBytes ? 'disk' : usage.files > limits.maxFiles ? 'files' : undefined;
+  return { bytes: usage.bytes, files: usage.files, ...(exceeded === undefined ? {} : { exceeded }) };
+}

@@ -1,15 +1,12 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import path from 'node:path';
 import type { SkillContext, SkillRepository } from '../repository/types.js';
-import { buildRunEnvironment } from '../runtime/run-environment.js';
-import type { RuntimeResult, WorkspaceRuntime } from '../runtime/runtime-types.js';
+import type { RuntimeResult } from '../runtime/runtime-types.js';
 import type { WorkspaceFiles } from '../runtime/workspace-files.js';
 import { inSpan } from '../telemetry/in-span.js';
-import { BackgroundProcessError, SkillStagingError } from './errors.js';
+import { BackgroundProcessError } from './errors.js';
 import { readHostRecord, storeMetadata } from './host-metadata-record.js';
 import { type InputSpec, recordedSource, type StagedInput, stageInput } from './input-stager.js';
 import { MetadataWriteQueue } from './metadata-write-queue.js';
-import type { ArtifactStore } from './outputs/artifact-store.js';
 import {
   type CollectedOutputs,
   defaultOutputLimits,
@@ -18,73 +15,22 @@ import {
   type OutputMatch,
   readOutputs,
 } from './outputs/output-collector.js';
-import { resolveOutputPattern } from './outputs/output-pattern.js';
-import { assertStageableName, isStageableName, type StagedSkill, type StageMode, stageSkill } from './skill-stager.js';
+import { homeFolder, type PreparedCommand, prepareWorkspaceCommand } from './prepare-workspace-command.js';
+import { recordOfCopiesFound } from './record-of-copies-found.js';
+import { resolveOutputPatterns } from './resolve-output-patterns.js';
+import { assertStageableName, type StagedSkill, stageSkill } from './skill-stager.js';
 import { type WorkspaceKey, workspaceKeyId } from './workspace-key.js';
 import { freshMetadata, type WorkspaceMetadata, writeMetadata } from './workspace-metadata.js';
 import { toWorkspaceRelative, type WorkspacePathContext, workspaceFolders } from './workspace-paths.js';
 import { type BackgroundProcessRecord, WorkspaceProcesses } from './workspace-processes.js';
-import type { WorkspaceQuota, WorkspaceUsage } from './workspace-quota.js';
-
-/** Settings a workspace shares with its manager. */
-export interface WorkspaceSettings {
-  runtime: WorkspaceRuntime;
-  repository: SkillRepository;
-  stageMode: StageMode;
-  artifacts?: ArtifactStore;
-  /** Host paths every command may read, already checked (canonical). */
-  readOnlyPaths?: readonly string[];
-}
-
-/** One command to run in a workspace: the skill, the command, inputs, outputs and limits. */
-export interface WorkspaceRunRequest {
-  /** Shell command string, run under bash. Exclusive with `argv`. */
-  command?: string;
-  /** Program and arguments, run without a shell. */
-  argv?: string[];
-  /** The skill the command belongs to: sets SKILL_NAME, PATH and the default cwd. It must be staged. */
-  skill?: string;
-  /** As the model wrote it: relative to the skill's copy (or the root), `$WORK_DIR/...`, or absolute inside. */
-  cwd?: string;
-  env?: Record<string, string>;
-  /** Host variables already picked by the caller's allow list. */
-  hostEnv?: Record<string, string>;
-  stdin?: string | Uint8Array;
-  timeoutMs: number;
-  maxOutputBytes: number;
-  network?: boolean;
-  /**
-   * Command allow/deny lists are in force: PATH is fixed to the system folders (no skill `bin/`, no
-   * host or caller PATH) and a PATH in `env` is refused, so the program judged is the one that runs.
-   */
-  restricted?: boolean;
-  /** Host paths this command may read besides the workspace's own (added to the manager's); already checked. */
-  readOnlyPaths?: readonly string[];
-  abortSignal?: AbortSignal;
-}
-
-/**
- * A command to start in the background: a run's fields without stdin (the process's input stays
- * open for writes), `timeoutMs` read as its lifetime and `maxOutputBytes` as the unread output kept
- * of stdout and of stderr each, plus the most background processes the workspace may run at once.
- */
-export interface WorkspaceStartRequest extends Omit<WorkspaceRunRequest, 'stdin' | 'abortSignal'> {
-  maxConcurrent: number;
-  /**
-   * Skills the start was judged against besides those staged when it starts (the loaded ones,
-   * which a later call stages): with those, what the process is approved to reach (`skills` of its record).
-   */
-  reachableSkills?: readonly string[];
-}
-
-/** What `Workspace.run` returns: the runtime's result, the folder of the run and the folder it ran in. */
-export interface WorkspaceRunOutcome {
-  result: RuntimeResult;
-  /** Workspace-relative folder of this run: `runs/run_<timestamp>`. */
-  runDir: string;
-  /** Workspace-relative cwd the command ran in. */
-  cwd: string;
-}
+import { judgedAgainst, type WorkspaceQuota, type WorkspaceUsage } from './workspace-quota.js';
+import type {
+  WorkspaceRunOutcome,
+  WorkspaceRunRequest,
+  WorkspaceSettings,
+  WorkspaceStartRequest,
+} from './workspace-requests.js';
+import { WorkspaceTurns } from './workspace-turns.js';
 
 /**
  * One session's workspace on disk. Methods may be called concurrently, but the ones that touch the
@@ -121,11 +67,7 @@ export class Workspace {
   private copyWriteError: unknown;
   private readonly skillLocks = new Map<string, Promise<unknown>>();
   private activeRuns = 0;
-  /** Set inside a turn: nested calls of the same task do not queue behind themselves. */
-  private readonly turnHolder = new AsyncLocalStorage<boolean>();
-  private lastTurn: Promise<void> = Promise.resolve();
-  /** Turns running or waiting. */
-  private turns = 0;
+  private readonly turns = new WorkspaceTurns();
   /** Bumped when a command starts and when it ends: the only times this process lets anything change the layout. */
   private runGeneration = 0;
   private layoutCheckedGeneration = -1;
@@ -142,7 +84,8 @@ export class Workspace {
     this.settings = settings;
     this.files = settings.runtime.files(root);
     this.metadataQueue = new MetadataWriteQueue({
-      read: async () => (await readHostRecord(root)) ?? this.recordOfCopiesFound(),
+      read: async () =>
+        (await readHostRecord(root)) ?? recordOfCopiesFound(this.files, this.sessionId, settings.stageMode),
       fresh: () => freshMetadata(this.sessionId, new Date()),
       write: async (metadata) => {
         // Another process on this workspace may have staged skills since this one read the record:
@@ -160,28 +103,15 @@ export class Workspace {
    * cleanup leaves such a workspace alone (a background process is bounded by its lifetime).
    */
   get busy(): boolean {
-    return this.activeRuns > 0 || this.turns > 0 || this.processes.running > 0;
+    return this.activeRuns > 0 || this.turns.held > 0 || this.processes.running > 0;
   }
 
   /**
    * Runs `work` while no other staging, run or collection of this workspace does. Calls queue in
    * order; a call made from inside `work` joins the turn instead of waiting for it.
    */
-  async exclusive<T>(work: () => Promise<T>): Promise<T> {
-    if (this.turnHolder.getStore() === true) return work();
-    this.turns += 1;
-    const previous = this.lastTurn;
-    let release = (): void => undefined;
-    this.lastTurn = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    try {
-      await previous;
-      return await this.turnHolder.run(true, work);
-    } finally {
-      this.turns -= 1;
-      release();
-    }
+  exclusive<T>(work: () => Promise<T>): Promise<T> {
+    return this.turns.exclusive(work);
   }
 
   /** How `relative` looks to the running process. */
@@ -230,30 +160,6 @@ export class Workspace {
       });
       this.copyWriteError = undefined;
     }
-  }
-
-  /**
-   * For a workspace the host kept no record of (made by an earlier version, which kept only
-   * metadata.json): every folder or link under `skills/` counts as a staged skill, so a command
-   * that can reach it is judged by it, with no staging record, so staging it rebuilds the copy.
-   * What metadata.json claims is not read: a command could have removed a skill from it.
-   */
-  private async recordOfCopiesFound(): Promise<WorkspaceMetadata> {
-    const metadata = freshMetadata(this.sessionId, new Date());
-    const found = await this.files
-      .list(workspaceFolders.skills, { maxDepth: 1, maxEntries: maxCopiesFound })
-      .catch(() => ({ entries: [] }));
-    for (const entry of found.entries) {
-      if (!isStageableName(entry.path)) continue;
-      metadata.skills[entry.path] = {
-        name: entry.path,
-        rel_path: `${workspaceFolders.skills}/${entry.path}`,
-        digest: '',
-        mode: this.settings.stageMode,
-        staged_at: metadata.created_at,
-      };
-    }
-    return metadata;
   }
 
   private currentMetadata(): Promise<WorkspaceMetadata> {
@@ -431,24 +337,16 @@ export class Workspace {
   }
 
   private async runInTurn(request: WorkspaceRunRequest): Promise<WorkspaceRunOutcome> {
-    const { cwd, runDir, env } = await this.prepareCommand(request);
+    const { command, cwd, runDir } = await this.prepareCommand(request, {
+      stdin: request.stdin,
+      abortSignal: request.abortSignal,
+    });
     const startedAt = new Date().toISOString();
     this.activeRuns += 1;
     this.runGeneration += 1;
     let result: RuntimeResult;
     try {
-      result = await this.settings.runtime.run({
-        ...(request.argv === undefined ? { command: request.command } : { argv: request.argv }),
-        workspaceRoot: this.root,
-        cwd: path.join(this.root, cwd),
-        env,
-        stdin: request.stdin,
-        timeoutMs: request.timeoutMs,
-        maxOutputBytes: request.maxOutputBytes,
-        network: request.network ?? false,
-        readOnlyPaths: this.readOnlyPathsFor(request),
-        abortSignal: request.abortSignal,
-      });
+      result = await this.settings.runtime.run(command);
     } finally {
       this.activeRuns -= 1;
       this.runGeneration += 1;
@@ -489,19 +387,10 @@ export class Workspace {
     const startProcess = runtime.start.bind(runtime);
     return this.processes.start(request.maxConcurrent, () =>
       this.exclusive(async () => {
-        const { cwd, runDir, env } = await this.prepareCommand(request);
+        const { command, cwd, runDir } = await this.prepareCommand(request);
         // Counted as a command start: the layout may change from here on.
         this.runGeneration += 1;
-        const handle = await startProcess({
-          ...(request.argv === undefined ? { command: request.command } : { argv: request.argv }),
-          workspaceRoot: this.root,
-          cwd: path.join(this.root, cwd),
-          env,
-          timeoutMs: request.timeoutMs,
-          maxOutputBytes: request.maxOutputBytes,
-          network: request.network ?? false,
-          readOnlyPaths: this.readOnlyPathsFor(request),
-        }).catch(async (error: unknown) => {
+        const handle = await startProcess(command).catch(async (error: unknown) => {
           // A start the runtime refused ran nothing: like a refused run, it leaves no run folder.
           await this.files.remove(runDir).catch(() => undefined);
           throw error;
@@ -522,77 +411,24 @@ export class Workspace {
     await this.settings.runtime.stopProcesses?.(this.root);
   }
 
-  private readOnlyPathsFor(request: { readOnlyPaths?: readonly string[] }): string[] {
-    return [...new Set([...(this.settings.readOnlyPaths ?? []), ...(request.readOnlyPaths ?? [])])];
-  }
-
-  /** What a run and a background start share: the layout checked, the cwd and run folder made, the environment built. */
+  /** What a run and a background start share: the layout checked, then prepare-workspace-command.ts. */
   private async prepareCommand(
-    request: Pick<WorkspaceRunRequest, 'skill' | 'cwd' | 'env' | 'hostEnv' | 'restricted'>,
-  ): Promise<{ cwd: string; runDir: string; env: Record<string, string> }> {
+    request: WorkspaceRunRequest | WorkspaceStartRequest,
+    runOnly: Pick<WorkspaceRunRequest, 'stdin' | 'abortSignal'> = {},
+  ): Promise<PreparedCommand> {
     await this.ensureLayoutSinceLastRun();
-    if (request.skill !== undefined) {
-      // Refused before anything is made: a name that climbs out would only fail later, as a path,
-      // and an unstaged one would run in an empty folder made up for it, with its bin/ on PATH.
-      assertStageableName(request.skill);
-      if ((await this.currentMetadata()).skills[request.skill] === undefined)
-        throw new SkillStagingError(
-          request.skill,
-          'it is not staged in this workspace; stage it first (stageSkill) or run without skill',
-        );
-    }
-    const skillFolder = request.skill === undefined ? undefined : `${workspaceFolders.skills}/${request.skill}`;
-    // Independent look-ups, made at once.
-    const [cwdOutcome, virtualEnvOutcome, runDirOutcome] = await Promise.allSettled([
-      this.resolveCwd(request.cwd, request.skill),
-      skillFolder !== undefined &&
-        this.files.inspect(`${skillFolder}/.venv`).then((entry) => entry?.kind === 'directory'),
-      this.createRunFolder(),
-    ]);
-    if (
-      cwdOutcome.status === 'rejected' ||
-      virtualEnvOutcome.status === 'rejected' ||
-      runDirOutcome.status === 'rejected'
-    ) {
-      // A refused run leaves no folder behind.
-      if (runDirOutcome.status === 'fulfilled') await this.files.remove(runDirOutcome.value).catch(() => undefined);
-      throw [cwdOutcome, virtualEnvOutcome, runDirOutcome].find((outcome) => outcome.status === 'rejected')?.reason;
-    }
-    const cwd = cwdOutcome.value;
-    const runDir = runDirOutcome.value;
-    const hasVirtualEnv = virtualEnvOutcome.value;
-    try {
-      return { cwd, runDir, env: this.commandEnvironment(request, runDir, skillFolder, hasVirtualEnv) };
-    } catch (error) {
-      // A refused variable refuses the command: its run folder goes too.
-      await this.files.remove(runDir).catch(() => undefined);
-      throw error;
-    }
-  }
-
-  private commandEnvironment(
-    request: Pick<WorkspaceRunRequest, 'skill' | 'env' | 'hostEnv' | 'restricted'>,
-    runDir: string,
-    skillFolder: string | undefined,
-    hasVirtualEnv: boolean,
-  ): Record<string, string> {
-    return buildRunEnvironment({
-      folders: {
-        workspace: this.guestPath(''),
-        skills: this.guestPath(workspaceFolders.skills),
-        work: this.guestPath(workspaceFolders.work),
-        output: this.guestPath(workspaceFolders.out),
-        run: this.guestPath(runDir),
+    return prepareWorkspaceCommand(
+      {
+        root: this.root,
+        files: this.files,
+        readOnlyPaths: this.settings.readOnlyPaths ?? [],
+        guestPath: (relative) => this.guestPath(relative),
+        isStaged: async (skill) => (await this.currentMetadata()).skills[skill] !== undefined,
+        resolveCwd: (cwd, skill) => this.resolveCwd(cwd, skill),
       },
-      home: this.guestPath(homeFolder),
-      skill:
-        request.skill === undefined || skillFolder === undefined
-          ? undefined
-          : { name: request.skill, guestPath: this.guestPath(skillFolder), hasVirtualEnv },
-      allowedHost: request.hostEnv ?? {},
-      caller: request.env ?? {},
-      restricted: request.restricted === true,
-    });
+      request,
+      runOnly,
+    );
   }
 
   /**
@@ -625,17 +461,10 @@ export class Workspace {
     patterns: readonly string[],
     options: { cwd?: string; runDir?: string; modifiedSince?: number } = {},
   ): Promise<{ matches: OutputMatch[]; warnings: string[] }> {
-    const warnings: string[] = [];
-    const normalized: string[] = [];
-    const context = { ...this.paths, runDir: options.runDir };
-    for (const pattern of patterns) {
-      try {
-        const resolved = resolveOutputPattern(pattern, options.cwd ?? '', context);
-        if (resolved !== undefined) normalized.push(resolved);
-      } catch (error) {
-        warnings.push(`output pattern "${pattern}" ignored: ${(error as Error).message}`);
-      }
-    }
+    const { normalized, warnings } = resolveOutputPatterns(patterns, options.cwd ?? '', {
+      ...this.paths,
+      runDir: options.runDir,
+    });
     if (normalized.length === 0) return { matches: [], warnings };
     const found = await this.exclusive(() =>
       findOutputs(
@@ -652,15 +481,6 @@ export class Workspace {
     return this.exclusive(() => readOutputs(this.files, matches, limits));
   }
 
-  private async createRunFolder(): Promise<string> {
-    const stamp = new Date().toISOString().replace(/[-:]/g, '').replace('Z', '');
-    for (let attempt = 0; ; attempt += 1) {
-      const folder = `${workspaceFolders.runs}/run_${stamp}${attempt === 0 ? '' : `_${attempt + 1}`}`;
-      // Exclusive creation: two runs in the same millisecond get distinct folders.
-      if (await this.files.makeFolder(folder, { exclusive: true })) return folder;
-    }
-  }
-
   private async withSkillLock<T>(name: string, work: () => Promise<T>): Promise<T> {
     const previous = this.skillLocks.get(name) ?? Promise.resolve();
     const next = previous.then(work, work);
@@ -673,15 +493,3 @@ export class Workspace {
     }
   }
 }
-
-/** A complete count judged against other limits: the first one passed, disk before files as a walk checks them. */
-function judgedAgainst(usage: WorkspaceUsage, limits: WorkspaceQuota): WorkspaceUsage {
-  const exceeded = usage.bytes > limits.maxBytes ? 'disk' : usage.files > limits.maxFiles ? 'files' : undefined;
-  return { bytes: usage.bytes, files: usage.files, ...(exceeded === undefined ? {} : { exceeded }) };
-}
-
-/** Most entries of `skills/` taken as staged skills in a workspace the host kept no record of. */
-const maxCopiesFound = 1000;
-
-/** HOME of every command: inside the workspace so tools that keep caches or settings can write them. */
-export const homeFolder = 'work/.home';

@@ -1,13 +1,13 @@
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { installPackedPackage, repositoryRoot } from '../support/packed-project.js';
 import { startScriptedOpenAiServer } from '../support/scripted-openai-server.js';
 
 // What a user gets from `npm i skillbox`: the packed tarball installed into an empty project, with
@@ -29,34 +29,16 @@ const nodeHasSqlite = (() => {
 // hooks (.ci/matrix.sh) would otherwise hand its processes the repository's better-sqlite3 and ai.
 delete process.env.NODE_OPTIONS;
 delete process.env.SKILLBOX_MATRIX_MODULES;
-const repositoryRoot = resolve(import.meta.dirname, '../..');
 const examples = resolve(repositoryRoot, 'examples/skills');
 const tsc = resolve(repositoryRoot, 'node_modules/typescript/bin/tsc');
 let project: string;
 
-/** The newest modification time under a folder, to tell whether dist/ was built from the current src/. */
-async function newestChange(folder: string): Promise<number> {
-  let newest = 0;
-  for (const entry of await readdir(folder, { recursive: true, withFileTypes: true })) {
-    if (entry.isFile() && !entry.name.endsWith('.test.ts'))
-      newest = Math.max(newest, (await stat(join(entry.parentPath, entry.name))).mtimeMs);
-  }
-  return newest;
-}
-
 beforeAll(async () => {
-  // The tarball holds dist/ as it is; packing a stale build would test old code.
-  if ((await newestChange(resolve(repositoryRoot, 'src'))) > (await newestChange(resolve(repositoryRoot, 'dist')))) {
-    throw new Error('dist/ is older than src/: run `npm run build` before this test');
-  }
-  project = await mkdtemp(join(tmpdir(), 'skillbox-packed-'));
-  const { stdout } = await execute('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', project], {
-    cwd: repositoryRoot,
-  });
-  const [packed] = JSON.parse(stdout) as Array<{ filename: string; files: Array<{ path: string }> }>;
+  const installed = await installPackedPackage('skillbox-packed-');
+  project = installed.folder;
   // Nothing that only the repository needs, and no source map pointing at sources not shipped
   // (dist/*/testing/ holds the conformance suites that `skillbox/testing` exports).
-  const paths = packed!.files.map((file) => file.path);
+  const paths = installed.packedPaths;
   expect(paths.filter((path) => /\.map$|^src\/|^test\/|\.test\.|^bench\/|^examples\//.test(path))).toEqual([]);
   expect(paths).toEqual(
     expect.arrayContaining([
@@ -68,11 +50,6 @@ beforeAll(async () => {
       'dist/index.d.ts',
     ]),
   );
-  await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
-  // The local npm cache first: the registry is only asked for what the cache lacks.
-  await execute('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', `./${packed!.filename}`], {
-    cwd: project,
-  });
 }, 300_000);
 
 afterAll(async () => {

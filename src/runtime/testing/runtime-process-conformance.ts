@@ -1,8 +1,7 @@
+import { join } from 'node:path';
 import { expect, type TestContext, it as vitestIt } from 'vitest';
 import type { RuntimeProcess, RuntimeProcessCommand, RuntimeProcessExit } from '../runtime-process.js';
-import type { WorkspaceRuntime } from '../runtime-types.js';
-
-const PATH = '/usr/local/bin:/usr/bin:/bin';
+import { commandError, conformanceCommand, type RuntimeConformanceSubject } from './runtime-conformance-subject.js';
 
 /** Everything a process wrote until `done` held (or it ended), read the way a caller polls. */
 export interface CollectedProcessOutput {
@@ -33,14 +32,39 @@ export async function readProcessUntil(
   throw new Error(`the process did not get there within ${limitMs} ms: ${JSON.stringify(collected)}`);
 }
 
+/** Starts `command` in the background in the subject's workspace root, with roomy limits. */
+function startIn(
+  subject: RuntimeConformanceSubject,
+  command: string,
+  extra: Partial<RuntimeProcessCommand> = {},
+): Promise<RuntimeProcess> {
+  const { runtime } = subject;
+  if (runtime.start === undefined) throw new Error(`the ${runtime.kind} runtime has no start()`);
+  return runtime.start({ ...conformanceCommand(subject, { timeoutMs: 20_000 }), command, ...extra });
+}
+
+/**
+ * A process that starts a child rewriting `file` every 50 ms, says so, and waits. The file is
+ * replaced, never truncated in place, so a kill between two writes cannot leave it empty;
+ * "started" comes after the first write, so the file exists once it is read.
+ */
+const writeLoop = (file: string): string =>
+  `(date +%s%N > ${file}; echo started; while true; do date +%s%N > ${file}.next && mv -f ${file}.next ${file}; sleep 0.05; done) & sleep 30`;
+
+/** True when the loop writing `file` stopped: its content stays the same over half a second. */
+async function stoppedWriting(subject: RuntimeConformanceSubject, file: string): Promise<boolean> {
+  const cat = () => subject.runtime.run({ ...conformanceCommand(subject), command: `cat ${file}` });
+  const first = (await cat()).stdout;
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  return first !== '' && (await cat()).stdout === first;
+}
+
 /**
  * The background-process cases of the runtime conformance suite (runtime-conformance.ts calls
  * this inside its describe block): `start` and `stopProcesses` behave alike on every runtime that
  * has them. The workspace is reached only through the runtime, as in the rest of the suite.
  */
-export function describeRuntimeProcessConformance(
-  current: () => { runtime: WorkspaceRuntime; workspace: string },
-): void {
+export function describeRuntimeProcessConformance(current: () => RuntimeConformanceSubject): void {
   // `start` and `stopProcesses` are optional: a runtime without them skips these cases (the tools
   // then offer no background processes) rather than failing them.
   const it = (title: string, test: () => Promise<void> | void) =>
@@ -48,41 +72,7 @@ export function describeRuntimeProcessConformance(
       if (current().runtime.start === undefined) context.skip();
       await test();
     });
-  const start = (command: string, extra: Partial<RuntimeProcessCommand> = {}): Promise<RuntimeProcess> => {
-    const { runtime, workspace } = current();
-    if (runtime.start === undefined) throw new Error(`the ${runtime.kind} runtime has no start()`);
-    return runtime.start({
-      workspaceRoot: workspace,
-      cwd: workspace,
-      env: { PATH },
-      timeoutMs: 20_000,
-      maxOutputBytes: 64 * 1024,
-      command,
-      ...extra,
-    });
-  };
-  const sh = (command: string) => {
-    const { runtime, workspace } = current();
-    return runtime.run({
-      workspaceRoot: workspace,
-      cwd: workspace,
-      env: { PATH },
-      timeoutMs: 10_000,
-      maxOutputBytes: 4096,
-      command,
-    });
-  };
-  /** A process that starts a child rewriting `file` every 50 ms, says so, and waits. */
-  // The file is replaced, never truncated in place, so a kill between two writes cannot leave it empty;
-  // "started" comes after the first write, so the file exists once it is read.
-  const writeLoop = (file: string): string =>
-    `(date +%s%N > ${file}; echo started; while true; do date +%s%N > ${file}.next && mv -f ${file}.next ${file}; sleep 0.05; done) & sleep 30`;
-  /** True when the loop writing `file` stopped: its content stays the same over half a second. */
-  const stoppedWriting = async (file: string): Promise<boolean> => {
-    const first = (await sh(`cat ${file}`)).stdout;
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    return first !== '' && (await sh(`cat ${file}`)).stdout === first;
-  };
+  const start = (command: string, extra: Partial<RuntimeProcessCommand> = {}) => startIn(current(), command, extra);
 
   vitestIt('has start and stopProcesses together, or neither', () => {
     const { runtime } = current();
@@ -130,7 +120,7 @@ export function describeRuntimeProcessConformance(
     const exit = await handle.kill();
     expect(exit).toMatchObject({ killed: true, timedOut: false });
     expect(exit.exitCode).toBeGreaterThan(128);
-    expect(await stoppedWriting('process-kill-marker')).toBe(true);
+    expect(await stoppedWriting(current(), 'process-kill-marker')).toBe(true);
   });
 
   it('kills the process tree when it reaches its lifetime', async () => {
@@ -139,7 +129,7 @@ export function describeRuntimeProcessConformance(
     const exit = await handle.exited;
     expect(exit).toMatchObject({ timedOut: true, exitCode: 137 });
     expect(exit.warnings.length).toBeGreaterThan(0);
-    expect(await stoppedWriting('process-lifetime-marker')).toBe(true);
+    expect(await stoppedWriting(current(), 'process-lifetime-marker')).toBe(true);
   });
 
   it('keeps at most maxOutputBytes of unread output, the newest, and counts the rest', async () => {
@@ -160,14 +150,16 @@ export function describeRuntimeProcessConformance(
     const [firstExit, secondExit] = await Promise.all([first.exited, second.exited]);
     expect(firstExit.killed).toBe(true);
     expect(secondExit.killed).toBe(true);
-    expect(await stoppedWriting('process-stop-marker')).toBe(true);
+    expect(await stoppedWriting(current(), 'process-stop-marker')).toBe(true);
   });
 
-  it('refuses a bad command field by name before starting anything', async () => {
-    await expect(start('true', { cwd: '/' })).rejects.toMatchObject({ code: 'RUNTIME_COMMAND_INVALID', field: 'cwd' });
-    await expect(start('true', { timeoutMs: 0 })).rejects.toMatchObject({
-      code: 'RUNTIME_COMMAND_INVALID',
-      field: 'timeoutMs',
-    });
+  // Field checks are the caller's (validateRuntimeCommand); where the cwd leads at the start is the runtime's.
+  it('refuses a cwd that is missing or leads out of the workspace, by field name, before starting anything', async () => {
+    const { runtime, workspace } = current();
+    expect((await runtime.run({ ...conformanceCommand(current()), command: 'ln -sfn / process-out' })).exitCode).toBe(
+      0,
+    );
+    await expect(start('true', { cwd: join(workspace, 'process-missing') })).rejects.toMatchObject(commandError('cwd'));
+    await expect(start('true', { cwd: join(workspace, 'process-out') })).rejects.toMatchObject(commandError('cwd'));
   });
 }

@@ -1,0 +1,142 @@
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+// Where run cgroups are made: a `skillbox` child of this process's own cgroup in each hierarchy
+// whose controller can be used, each found once per process (run-cgroup.ts makes the run folders).
+
+let pidsProbe: { parent: CgroupParent | undefined } | undefined;
+let memoryProbe: { parent: CgroupParent | undefined } | undefined;
+let cpuProbe: { parent: CgroupParent | undefined } | undefined;
+
+/** A folder run cgroups are made in, and the cgroup version of its hierarchy. */
+export interface CgroupParent {
+  path: string;
+  version: 1 | 2;
+}
+
+/** The folder run cgroups are made in, found once: a `skillbox` child of this process's own pids cgroup. */
+export function pidsCgroupParent(): string | undefined {
+  pidsProbe ??= { parent: findParent('pids', 'pids.max') };
+  return pidsProbe.parent?.path;
+}
+
+/**
+ * Where run cgroups get their memory cap, found once: the pids parent itself on cgroup v2 (when
+ * the memory controller can be handed down), a `skillbox` child of this process's own memory
+ * cgroup on v1; undefined where neither works (then memory is capped per process only).
+ */
+export function memoryCgroupParent(): CgroupParent | undefined {
+  if (pidsCgroupParent() === undefined) return undefined;
+  memoryProbe ??= { parent: findParent('memory', 'memory.max') ?? findParent('memory', 'memory.limit_in_bytes') };
+  return memoryProbe.parent;
+}
+
+/** Where run cgroups get their CPU cap, found like the memory parent; undefined where no cpu controller can be used. */
+export function cpuCgroupParent(): string | undefined {
+  return cpuCgroupParentInfo()?.path;
+}
+
+/** The cpu parent with its cgroup version (`cpuCgroupParent` gives only the path). */
+export function cpuCgroupParentInfo(): CgroupParent | undefined {
+  if (pidsCgroupParent() === undefined) return undefined;
+  cpuProbe ??= { parent: findParent('cpu', 'cpu.max') ?? findParent('cpu', 'cpu.cfs_quota_us') };
+  return cpuProbe.parent;
+}
+
+function findParent(controller: 'pids' | 'memory' | 'cpu', controlFile: string): CgroupParent | undefined {
+  for (const base of candidateFolders(controller)) {
+    const parent = join(base.path, 'skillbox');
+    const probe = join(parent, `probe-${process.pid}`);
+    try {
+      mkdirSync(parent, { recursive: true });
+      if (base.version === 2) {
+        try {
+          // cgroup v2 hands a controller down only when the parent enables it for its children.
+          writeFileSync(join(parent, 'cgroup.subtree_control'), `+${controller}`);
+        } catch {
+          // not delegated: the probe below tells.
+        }
+      }
+      mkdirSync(probe);
+      const works = existsSync(join(probe, controlFile));
+      tryRemove(probe);
+      if (works) {
+        removeStaleRunCgroups(parent);
+        return { path: parent, version: base.version };
+      }
+    } catch {
+      tryRemove(probe);
+    }
+  }
+  return undefined;
+}
+
+/** This process's cgroup in each mounted hierarchy that has (or, for v2, may have) the controller. */
+function candidateFolders(controller: 'pids' | 'memory' | 'cpu'): CgroupParent[] {
+  if (process.platform !== 'linux') return [];
+  let mountInfo: string;
+  let membership: string;
+  try {
+    mountInfo = readFileSync('/proc/self/mountinfo', 'utf8');
+    membership = readFileSync('/proc/self/cgroup', 'utf8');
+  } catch {
+    return [];
+  }
+  const ownPath = (match: (controllers: string[]) => boolean): string | undefined => {
+    for (const line of membership.split('\n')) {
+      const [, controllers = '', path] = line.split(':');
+      if (path !== undefined && match(controllers.split(','))) return path;
+    }
+    return undefined;
+  };
+  const folders: CgroupParent[] = [];
+  for (const line of mountInfo.split('\n')) {
+    const [before, after] = line.split(' - ');
+    if (!before || !after) continue;
+    const mountPoint = before.split(' ')[4];
+    const [fsType, , superOptions = ''] = after.split(' ');
+    if (!mountPoint) continue;
+    if (fsType === 'cgroup' && superOptions.split(',').includes(controller)) {
+      const own = ownPath((controllers) => controllers.includes(controller));
+      if (own !== undefined) folders.push({ path: join(mountPoint, own), version: 1 });
+    } else if (fsType === 'cgroup2') {
+      const own = ownPath((controllers) => controllers.length === 1 && controllers[0] === '');
+      if (own !== undefined) folders.push({ path: join(mountPoint, own), version: 2 });
+    }
+  }
+  return folders;
+}
+
+/** Empty run cgroups of processes that are gone (pooled ones of a process that was killed). */
+function removeStaleRunCgroups(parent: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(parent);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const owner = /^run-(\d+)-\d+$/.exec(name)?.[1];
+    if (owner === undefined || Number(owner) === process.pid || processAlive(Number(owner))) continue;
+    tryRemove(join(parent, name));
+  }
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Removes an empty cgroup folder; true when it is gone (already gone included). */
+export function tryRemove(path: string): boolean {
+  try {
+    rmdirSync(path);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ENOENT';
+  }
+}
