@@ -11,12 +11,15 @@ import {
   recordOption,
 } from '../../config/option-schemas.js';
 import { omitInput } from '../../config/validate-options.js';
+import { executionLimits } from '../../workspace/tools/execution-options.js';
+import { executionSettingsSchema } from '../../workspace/workspace-options-schema.js';
 
 // The options of the AI SDK integration's factories, shared in layers: `createSkillPrepareStep`
 // options, plus the repository and execution of `createSkillToolkit`, plus the toolkit cache of
 // `createVisibleSkillToolkits`, plus the model, sessions and history of `createSkillAgent`.
 
-const repositorySchema = objectWithMethods(['list'], 'must be a SkillRepository');
+// What the toolkit's parts call on a repository (the catalog lists, the tools get).
+const repositorySchema = objectWithMethods(['list', 'get'], 'must be a SkillRepository');
 
 const prepareStepShape = {
   toolPool: recordOption('must be a record of AI SDK tools by name').optional(),
@@ -29,6 +32,7 @@ const prepareStepShape = {
   instructions: z.string({ error: 'must be a string' }).optional(),
   enforceAllowedTools: booleanOption().optional(),
   includeModelDisabled: booleanOption().optional(),
+  skillSearch: oneOf(['over-budget', 'always', 'never']).optional(),
 };
 
 /** `SkillPrepareStepOptions`; a pool tool named like a skill tool is refused too. */
@@ -68,9 +72,12 @@ const toolkitShape = {
     })
     .optional(),
   skillNames: z.array(z.string(), { error: 'must be an array of skill names' }).optional(),
-  runtime: objectWithMethods(['run', 'guestPath'], 'must be a WorkspaceRuntime (createRuntime())').optional(),
+  // What the workspace manager made from it needs (workspaceManagerOptionsSchema), checked here once.
+  runtime: objectWithMethods(['run', 'guestPath', 'files'], 'must be a WorkspaceRuntime (createRuntime())').optional(),
   workspaces: objectWithMethods(['workspace'], 'must be a WorkspaceManager (createWorkspaceManager())').optional(),
-  execution: recordOption('must be an object of execution tool options').optional(),
+  execution: executionSettingsSchema(executionLimits).optional(),
+  unmetRequirements: oneOf(['mark', 'hide']).optional(),
+  searchBodies: booleanOption().optional(),
   executionTools: z.array(z.looseObject({ name: z.string() }), { error: 'must be an array of tools' }).optional(),
   approval: approvalOptionsSchema.optional(),
 };

@@ -43,7 +43,7 @@ import {
 import { describeUnavailableTool } from './skill-prepare-step.js';
 import { resolveRepositoryOption } from './skill-toolkit.js';
 import { isUnavailableToolError } from './unavailable-tool-calls.js';
-import { createVisibleSkillToolkits, type VisibleSkillToolkitsOptions } from './visible-skill-toolkits.js';
+import { buildVisibleSkillToolkits, type VisibleSkillToolkitsOptions } from './visible-skill-toolkits.js';
 
 /** Options of `createSkillAgent`: the model, the skills, sessions, runtime or workspaces, load mode and limits. */
 export interface SkillAgentOptions extends Omit<VisibleSkillToolkitsOptions, 'context'> {
@@ -207,7 +207,7 @@ export function createSkillAgent(options: SkillAgentOptions): SkillAgent {
   const sessions = options.sessions ?? createMemorySessionStore();
   // The `skill` input of each run is an enum of the skills that run's context can see.
   const { skills: _deprecatedName, ...toolkitOptions } = options;
-  const toolkits = createVisibleSkillToolkits({ ...toolkitOptions, repository });
+  const toolkits = buildVisibleSkillToolkits({ ...toolkitOptions, repository });
   const workspaces = toolkits.workspaces;
   // Only a manager the agent made is the agent's to close.
   const ownsWorkspaces = options.workspaces === undefined && workspaces !== undefined;

@@ -5,12 +5,11 @@ import { includesNonModelInvocable } from '../../disclosure/model-invocable-skil
 import type { SkillRepository } from '../../repository/types.js';
 import { gateRepository, type UnmetRequirementsMode } from '../../requirements/gated-repository.js';
 import {
-  createSkillTools,
+  createCheckedSkillTools,
   knowledgeToolNames,
   type SkillToolProfile,
   toolSelectionToolNames,
 } from '../../tools/create-skill-tools.js';
-import { resolveExecutionOptions } from '../../workspace/tools/execution-options.js';
 import { requirementCheckerFor } from '../../workspace/tools/requirement-gate.js';
 import type { WorkspaceManager } from '../../workspace/workspace-manager.js';
 import {
@@ -24,7 +23,7 @@ import { type ExecutionSetupOptions, executionSetup } from './execution-setup.js
 import { deniedApprovalEvents } from './sdk-approval-denials.js';
 import { skillToolkitOptionsSchema } from './skill-agent-options-schema.js';
 import { resolveSkillCallContext, type SkillCallContext } from './skill-call-context.js';
-import { createSkillPrepareStep, parseSkillSearchMode, type SkillPrepareStepOptions } from './skill-prepare-step.js';
+import { buildSkillPrepareStep, type SkillPrepareStepOptions } from './skill-prepare-step.js';
 import { toAiSdkTools } from './tool-adapter.js';
 
 /** Options of `createSkillToolkit`: the repository, the tool profile, execution tools and the `prepareStep` options. */
@@ -105,33 +104,29 @@ export function resolveRepositoryOption(options: {
  */
 export function createSkillToolkit(options: SkillToolkitOptions): SkillToolkit {
   validateOptions('createSkillToolkit', skillToolkitOptionsSchema, options, SkillAgentConfigError);
+  return buildSkillToolkit(options);
+}
+
+/** `createSkillToolkit` for options a schema already checked (`createVisibleSkillToolkits`'s or the agent's). */
+export function buildSkillToolkit(options: SkillToolkitOptions): SkillToolkit {
   const listedRepository = resolveRepositoryOption(options);
   const toolPool = options.toolPool ?? {};
   const poolToolNames = Object.keys(toolPool);
-  const { workspaces, executionTools } = executionSetup(options, listedRepository);
-  const unmet = options.unmetRequirements ?? 'mark';
-  if (unmet !== 'hide' && unmet !== 'mark')
-    throw new SkillAgentConfigError('createSkillToolkit', [
-      { option: 'unmetRequirements', problem: `must be "hide" or "mark"; got ${JSON.stringify(unmet)}` },
-    ]);
+  const { workspaces, executionTools, execution } = executionSetup(options, listedRepository);
   // What the model sees (catalog, skill tools, search) is gated by where commands run; skill_run
   // keeps the ungated repository and refuses on its own.
   const repository =
-    workspaces === undefined
+    execution === undefined
       ? listedRepository
-      : gateRepository(
-          listedRepository,
-          requirementCheckerFor(resolveExecutionOptions({ ...options.execution, workspaces })),
-          unmet,
-        );
-  const skillSearch = parseSkillSearchMode(options.skillSearch);
+      : gateRepository(listedRepository, requirementCheckerFor(execution), options.unmetRequirements ?? 'mark');
+  const skillSearch = options.skillSearch ?? 'over-budget';
   // Registered where it can be offered: always, or over budget when the catalog has a budget to be over.
   const registerSearch =
     skillSearch === 'always' ||
     (skillSearch === 'over-budget' &&
       options.catalog !== false &&
       (options.catalog?.budget?.tokens !== undefined || options.catalog?.budget?.characters !== undefined));
-  const definitions = createSkillTools({
+  const definitions = createCheckedSkillTools({
     repository,
     profile: resolveProfile(options, (executionTools?.length ?? 0) > 0, poolToolNames.length > 0),
     ...(executionTools !== undefined ? { executionTools } : {}),
@@ -144,7 +139,7 @@ export function createSkillToolkit(options: SkillToolkitOptions): SkillToolkit {
   });
   const skillToolNames = definitions.map((definition) => definition.name);
   // Refuses a pool tool named like a skill tool, before anything is adapted.
-  const skillPrepareStep = createSkillPrepareStep({ ...options, repository, skillToolNames });
+  const skillPrepareStep = buildSkillPrepareStep({ ...options, repository, skillToolNames });
   const prepareStep: PrepareStepFunction<Record<string, Tool>> =
     options.approval === undefined
       ? skillPrepareStep

@@ -8,7 +8,7 @@ import { SkillAgentConfigError } from './errors.js';
 import { executionSetup } from './execution-setup.js';
 import { visibleSkillToolkitsOptionsSchema } from './skill-agent-options-schema.js';
 import {
-  createSkillToolkit,
+  buildSkillToolkit,
   resolveRepositoryOption,
   type SkillToolkit,
   type SkillToolkitOptions,
@@ -48,6 +48,11 @@ export const defaultMaxCachedToolkits = 64;
  */
 export function createVisibleSkillToolkits(options: VisibleSkillToolkitsOptions): VisibleSkillToolkits {
   validateOptions('createVisibleSkillToolkits', visibleSkillToolkitsOptionsSchema, options, SkillAgentConfigError);
+  return buildVisibleSkillToolkits(options);
+}
+
+/** `createVisibleSkillToolkits` for options a schema already checked (the agent's). */
+export function buildVisibleSkillToolkits(options: VisibleSkillToolkitsOptions): VisibleSkillToolkits {
   const {
     maxCachedToolkits = defaultMaxCachedToolkits,
     runtime: _runtime,
@@ -62,7 +67,7 @@ export function createVisibleSkillToolkits(options: VisibleSkillToolkitsOptions)
   const { workspaces, executionTools } = executionSetup(options, repository);
   const toolkitOptions = { ...rest, repository, ...(executionTools !== undefined ? { executionTools } : {}) };
   // Built now so that bad options fail at construction, and reused as the plain-string toolkit.
-  const unrestricted = createSkillToolkit(toolkitOptions);
+  const unrestricted = buildSkillToolkit(toolkitOptions);
   const cache = new Map<string, SkillToolkit>();
 
   return {
@@ -83,7 +88,7 @@ export function createVisibleSkillToolkits(options: VisibleSkillToolkitsOptions)
       if (toolkit !== undefined) {
         cache.delete(key); // re-inserted below: Map order is the recency order
       } else {
-        toolkit = createSkillToolkit({ ...toolkitOptions, skillNames: names });
+        toolkit = buildSkillToolkit({ ...toolkitOptions, skillNames: names });
         if (cache.size >= maxCachedToolkits) cache.delete(cache.keys().next().value!);
       }
       cache.set(key, toolkit);
