@@ -66,9 +66,6 @@ const builders: Record<DisclosureToolName, (settings: SkillToolSettings) => Tool
   skill_search: createSkillSearchTool as (settings: SkillToolSettings) => ToolDefinition,
 };
 
-/** Names of every disclosure tool `createSkillTools` can build. */
-export const skillToolNames: readonly string[] = disclosureToolNames;
-
 function profileNames(options: SkillToolsOptions, executionNames: readonly string[]): string[] {
   // Checked by skillToolsOptionsSchema: `full` has execution tools, a list names only known tools.
   const profile = options.profile ?? 'knowledge';

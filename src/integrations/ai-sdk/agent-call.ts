@@ -1,5 +1,6 @@
 import { type LanguageModel, type PrepareStepFunction, stepCountIs, type Tool } from 'ai';
 import type { ApprovalEvent } from '../../approvals/approval-types.js';
+import { SkillboxConfigError } from '../../config/config-error.js';
 import type { DeclaredSkillLoad } from '../../disclosure/declared-loads.js';
 import type { SkillContext, SkillRepository } from '../../repository/types.js';
 import { appendTurnWithRetry } from '../../sessions/append-turn-with-retry.js';
@@ -7,7 +8,6 @@ import type { NewSessionEvent, Session, SessionKey, SessionStore } from '../../s
 import { createInMemoryStateView, type InMemoryStateView } from '../../state/in-memory-state-view.js';
 import type { StateDelta } from '../../state/state-delta.js';
 import type { SkillContextCallOptions } from './ai-sdk-versions.js';
-import { SkillAgentConfigError } from './errors.js';
 import type { SkillAgentCallSettings, SkillAgentOptions } from './skill-agent.js';
 import { createSkillCallContext, type SkillCallContext } from './skill-call-context.js';
 import type { SkillToolkit } from './skill-toolkit.js';
@@ -149,7 +149,7 @@ export function sessionKeyOf(
 
 function requireId(value: unknown, argument: string, component: string): string {
   if (typeof value !== 'string' || value.trim() === '')
-    throw new SkillAgentConfigError(component, [
+    throw new SkillboxConfigError(component, [
       { option: argument, problem: `must be a non-empty string; got ${JSON.stringify(value)}` },
     ]);
   return value;

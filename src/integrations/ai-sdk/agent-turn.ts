@@ -1,5 +1,6 @@
 import { type ModelMessage, streamText, type UserModelMessage } from 'ai';
 import type { ApprovalOptions } from '../../approvals/approval-types.js';
+import { SkillboxConfigError } from '../../config/config-error.js';
 import { loadedSkillNames } from '../../disclosure/loaded-skills.js';
 import { includesNonModelInvocable } from '../../disclosure/model-invocable-skills.js';
 import { unloadSkillDelta } from '../../disclosure/skill-transitions.js';
@@ -8,7 +9,6 @@ import { PendingStateWrites } from '../../state/pending-state-writes.js';
 import { type AgentCall, type AgentSetup, openAgentCall, sessionKeyOf } from './agent-call.js';
 import { emptyUsage, type SkillAgentEvent } from './agent-events.js';
 import { responseMessagesAfterStep } from './ai-sdk-versions.js';
-import { SkillAgentConfigError } from './errors.js';
 import { windowHistory } from './history-window.js';
 import { type CompactionPlan, planCompaction } from './loaded-content-compaction.js';
 import type { SkillAgentRunOptions } from './skill-agent.js';
@@ -31,7 +31,7 @@ export async function* runAgentTurn(
   const userMessage: UserModelMessage =
     typeof runOptions.message === 'string' ? { role: 'user', content: runOptions.message } : runOptions.message;
   if (userMessage?.role !== 'user')
-    throw new SkillAgentConfigError('SkillAgent.run', [
+    throw new SkillboxConfigError('SkillAgent.run', [
       { option: 'message', problem: 'must be a string or a user ModelMessage' },
     ]);
   const held = new HeldTurnEvents();
@@ -126,7 +126,7 @@ async function replayedHistory(setup: AgentSetup, stored: ModelMessage[]): Promi
   if (prepareHistory === undefined) return windowed;
   const prepared = await prepareHistory(windowed);
   if (!Array.isArray(prepared))
-    throw new SkillAgentConfigError('SkillAgent.run', [
+    throw new SkillboxConfigError('SkillAgent.run', [
       { option: 'prepareHistory', problem: 'must return an array of ModelMessages' },
     ]);
   return prepared;

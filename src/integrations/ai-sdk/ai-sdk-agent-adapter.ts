@@ -1,6 +1,6 @@
 import { type Agent, generateText, streamText, type Tool } from 'ai';
+import { SkillboxConfigError } from '../../config/config-error.js';
 import { type AgentSetup, openAgentCall, sessionKeyOf } from './agent-call.js';
-import { SkillAgentConfigError } from './errors.js';
 import type { SkillAgentCallOptions } from './skill-agent.js';
 
 /**
@@ -37,7 +37,7 @@ async function agentCallSettings(setup: AgentSetup, parameters: object): Promise
     onEnd?: (event: unknown) => unknown;
   };
   if (typeof callOptions !== 'object' || callOptions === null)
-    throw new SkillAgentConfigError('SkillAgent.asAiSdkAgent', [
+    throw new SkillboxConfigError('SkillAgent.asAiSdkAgent', [
       { option: 'options', problem: 'must be given to an AI SDK call of a skill agent: { userId, sessionId }' },
     ]);
   const call = await openAgentCall(setup, {

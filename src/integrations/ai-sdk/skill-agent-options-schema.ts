@@ -35,37 +35,19 @@ const prepareStepShape = {
   skillSearch: oneOf(['over-budget', 'always', 'never']).optional(),
 };
 
-/** `SkillPrepareStepOptions`; a pool tool named like a skill tool is refused too. */
-export const skillPrepareStepOptionsSchema = z
-  .looseObject(
-    {
-      ...prepareStepShape,
-      repository: repositorySchema,
-      skillToolNames: z.array(z.string(), { error: 'must be an array of tool names' }),
-    },
-    { error: 'must be an object' },
-  )
-  .superRefine((options, context) => {
-    // Options of the wrong type are reported by their own schemas; this rule reads what it can.
-    const pool: unknown = options.toolPool;
-    const skillToolNames: unknown = options.skillToolNames;
-    if (typeof pool !== 'object' || pool === null || !Array.isArray(skillToolNames)) return;
-    for (const name of Object.keys(pool)) {
-      if (skillToolNames.includes(name)) {
-        context.addIssue({
-          code: 'custom',
-          path: ['toolPool', name],
-          message: 'has the name of a skill tool',
-          params: omitInput,
-        });
-      }
-    }
-  }, evenWithOtherProblems);
+/** `SkillPrepareStepOptions`; a pool tool named like a skill tool is refused when the step is built. */
+export const skillPrepareStepOptionsSchema = z.looseObject(
+  {
+    ...prepareStepShape,
+    repository: repositorySchema,
+    skillToolNames: z.array(z.string(), { error: 'must be an array of tool names' }),
+  },
+  { error: 'must be an object' },
+);
 
 const toolkitShape = {
   ...prepareStepShape,
   repository: repositorySchema.optional(),
-  skills: repositorySchema.optional(),
   profile: z
     .union([z.literal('knowledge'), z.literal('full'), z.array(z.string())], {
       error: 'must be "knowledge", "full" or an array of tool names',
@@ -84,7 +66,6 @@ const toolkitShape = {
 
 interface ToolkitRuleInput {
   repository?: unknown;
-  skills?: unknown;
   runtime?: unknown;
   workspaces?: unknown;
   execution?: unknown;
@@ -95,10 +76,7 @@ interface ToolkitRuleInput {
 function toolkitRules(options: ToolkitRuleInput, context: z.core.$RefinementCtx): void {
   const issue = (option: string, message: string) =>
     context.addIssue({ code: 'custom', path: [option], message, params: omitInput });
-  if (options.repository !== undefined && options.skills !== undefined && options.repository !== options.skills)
-    issue('repository', 'and its old name skills are both given; give repository only');
-  if (options.repository === undefined && options.skills === undefined)
-    issue('repository', 'is required: the SkillRepository skills come from');
+  if (options.repository === undefined) issue('repository', 'is required: the SkillRepository skills come from');
   if (options.executionTools !== undefined && (options.runtime !== undefined || options.workspaces !== undefined))
     issue('executionTools', 'cannot be given with runtime or workspaces; give one or the other');
   if (

@@ -1,8 +1,9 @@
 import type { Agent, CallSettings, LanguageModel, ModelMessage, streamText, Tool, UserModelMessage } from 'ai';
+import { SkillboxConfigError } from '../../config/config-error.js';
 import { validateOptions } from '../../config/validate-options.js';
 import type { DeclaredSkillLoad } from '../../disclosure/declared-loads.js';
 import { FilteredSkillRepository, type SkillVisibility } from '../../repository/filter-skills.js';
-import type { SkillContext } from '../../repository/types.js';
+import type { SkillContext, SkillRepository } from '../../repository/types.js';
 import { createMemorySessionStore } from '../../sessions/memory-session-store.js';
 import type { SessionStore } from '../../sessions/session-store.js';
 import { startAgentSpan } from '../../telemetry/agent-span.js';
@@ -11,11 +12,9 @@ import type { AgentSetup } from './agent-call.js';
 import type { SkillAgentEvent } from './agent-events.js';
 import { runAgentTurn } from './agent-turn.js';
 import { toAiSdkAgent } from './ai-sdk-agent-adapter.js';
-import { SkillAgentConfigError } from './errors.js';
 import type { SkillCompactionPolicy } from './loaded-content-compaction.js';
 import { skillAgentOptionsSchema } from './skill-agent-options-schema.js';
 import { defaultAgentName } from './skill-call-context.js';
-import { resolveRepositoryOption } from './skill-toolkit.js';
 import { buildVisibleSkillToolkits, type VisibleSkillToolkitsOptions } from './visible-skill-toolkits.js';
 /** Options of `createSkillAgent`: the model, the skills, sessions, runtime or workspaces, load mode and limits. */
 export interface SkillAgentOptions extends Omit<VisibleSkillToolkitsOptions, 'context'> {
@@ -126,12 +125,12 @@ export interface SkillAgent {
  */
 export function createSkillAgent(options: SkillAgentOptions): SkillAgent {
   // The one check of the options: the parts below are built from them unchecked.
-  validateOptions('createSkillAgent', skillAgentOptionsSchema, options, SkillAgentConfigError);
-  const skills = resolveRepositoryOption(options);
+  validateOptions('createSkillAgent', skillAgentOptionsSchema, options);
+  // Required by the schema (toolkitRules in skill-agent-options-schema.ts).
+  const skills = options.repository as SkillRepository;
   const repository = options.filter ? new FilteredSkillRepository(skills, options.filter) : skills;
   // The `skill` input of each run is an enum of the skills that run's context can see.
-  const { skills: _deprecatedName, ...toolkitOptions } = options;
-  const toolkits = buildVisibleSkillToolkits({ ...toolkitOptions, repository });
+  const toolkits = buildVisibleSkillToolkits({ ...options, repository });
   const setup: AgentSetup = {
     options,
     name: options.name ?? defaultAgentName,
@@ -159,7 +158,7 @@ export function createSkillAgent(options: SkillAgentOptions): SkillAgent {
     });
     try {
       if (closing !== undefined)
-        throw new SkillAgentConfigError('SkillAgent.run', [
+        throw new SkillboxConfigError('SkillAgent.run', [
           { option: 'agent', problem: 'was closed (close() ended its workspaces); create a new agent' },
         ]);
       yield* runAgentTurn(setup, runOptions, span.traceContext);
@@ -192,7 +191,7 @@ function customToolsOf(tools: SkillAgentOptions['tools'], taken: readonly string
   // The names the toolkit registers are known only once it is built, after the schema ran.
   const clashes = Object.keys(tools).filter((name) => taken.includes(name));
   if (clashes.length > 0)
-    throw new SkillAgentConfigError(
+    throw new SkillboxConfigError(
       'createSkillAgent',
       clashes.map((name) => ({ option: `tools.${name}`, problem: 'has the name of a skill tool or a pool tool' })),
     );

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ModelMessage, PrepareStepFunction, PrepareStepResult, SystemModelMessage, Tool } from 'ai';
+import { SkillboxConfigError } from '../../config/config-error.js';
 import { validateOptions } from '../../config/validate-options.js';
 import { type CachedCatalog, createCachedCatalog } from '../../disclosure/cached-catalog.js';
 import type { CatalogBudget, CatalogFormat } from '../../disclosure/catalog.js';
@@ -27,7 +28,6 @@ import {
   skillContextCallOptions,
 } from './ai-sdk-versions.js';
 import { selectActiveTools } from './dynamic-tool-selection.js';
-import { SkillAgentConfigError } from './errors.js';
 import { skillPrepareStepOptionsSchema } from './skill-agent-options-schema.js';
 import {
   createSkillCallContext,
@@ -90,7 +90,7 @@ function fromNeutral(messages: readonly NeutralModelMessage[]): ModelMessage[] {
 function refusePoolToolsNamedLikeSkillTools(options: SkillPrepareStepOptions): void {
   const clashes = Object.keys(options.toolPool ?? {}).filter((name) => options.skillToolNames.includes(name));
   if (clashes.length > 0)
-    throw new SkillAgentConfigError(
+    throw new SkillboxConfigError(
       'createSkillPrepareStep',
       clashes.map((name) => ({ option: `toolPool.${name}`, problem: 'has the name of a skill tool' })),
     );
@@ -139,7 +139,7 @@ export async function describeUnavailableTool(
  * The caller's messages are never changed; only the request is.
  */
 export function createSkillPrepareStep(options: SkillPrepareStepOptions): PrepareStepFunction<Record<string, Tool>> {
-  validateOptions('createSkillPrepareStep', skillPrepareStepOptionsSchema, options, SkillAgentConfigError);
+  validateOptions('createSkillPrepareStep', skillPrepareStepOptionsSchema, options);
   return buildSkillPrepareStep(options);
 }
 

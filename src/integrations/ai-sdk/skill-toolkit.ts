@@ -1,5 +1,6 @@
 import type { PrepareStepFunction, Tool } from 'ai';
 import type { ApprovalOptions } from '../../approvals/approval-types.js';
+import { SkillboxConfigError } from '../../config/config-error.js';
 import { validateOptions } from '../../config/validate-options.js';
 import { includesNonModelInvocable } from '../../disclosure/model-invocable-skills.js';
 import type { SkillRepository } from '../../repository/types.js';
@@ -18,7 +19,6 @@ import {
   type SkillContextCallOptions,
   skillContextCallOptions,
 } from './ai-sdk-versions.js';
-import { SkillAgentConfigError } from './errors.js';
 import { type ExecutionSetupOptions, executionSetup } from './execution-setup.js';
 import { deniedApprovalEvents } from './sdk-approval-denials.js';
 import { skillToolkitOptionsSchema } from './skill-agent-options-schema.js';
@@ -32,8 +32,6 @@ export interface SkillToolkitOptions
     ExecutionSetupOptions {
   /** Where skills come from. */
   repository?: SkillRepository;
-  /** @deprecated The same as `repository`, the name every skillbox API uses. */
-  skills?: SkillRepository;
   /**
    * `knowledge` (default without execution tools), `full` (default with them) or exact tool names.
    * With a tool pool, `knowledge` also registers skill_list_tools and skill_select_tools.
@@ -88,28 +86,20 @@ function resolveProfile(
   return profile === 'knowledge' && hasPool ? [...knowledgeToolNames, ...toolSelectionToolNames] : profile;
 }
 
-/** The repository under `repository`, or its deprecated name `skills`; a clear error naming the field otherwise. */
-export function resolveRepositoryOption(options: {
-  repository?: SkillRepository | undefined;
-  skills?: SkillRepository | undefined;
-}): SkillRepository {
-  // The factories that call this checked both options first (toolkitRules in skill-agent-options-schema.ts).
-  return (options.repository ?? options.skills) as SkillRepository;
-}
-
 /**
  * Skills for an AI SDK tool loop in one call: the neutral skill tools adapted to AI SDK tools, the
  * pool tools, and the `prepareStep` that does progressive disclosure. Give each call its context
  * with `...toolkit.contextOptions(createSkillCallContext(...))`.
  */
 export function createSkillToolkit(options: SkillToolkitOptions): SkillToolkit {
-  validateOptions('createSkillToolkit', skillToolkitOptionsSchema, options, SkillAgentConfigError);
+  validateOptions('createSkillToolkit', skillToolkitOptionsSchema, options);
   return buildSkillToolkit(options);
 }
 
 /** `createSkillToolkit` for options a schema already checked (`createVisibleSkillToolkits`'s or the agent's). */
 export function buildSkillToolkit(options: SkillToolkitOptions): SkillToolkit {
-  const listedRepository = resolveRepositoryOption(options);
+  // Required by the schema that checked the options (toolkitRules in skill-agent-options-schema.ts).
+  const listedRepository = options.repository as SkillRepository;
   const toolPool = options.toolPool ?? {};
   const poolToolNames = Object.keys(toolPool);
   const { workspaces, executionTools, execution } = executionSetup(options, listedRepository);

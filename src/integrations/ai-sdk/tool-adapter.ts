@@ -10,12 +10,12 @@ import {
   pendingApproval,
 } from '../../approvals/approval-gate.js';
 import type { ApprovalOptions } from '../../approvals/approval-types.js';
+import { SkillboxConfigError } from '../../config/config-error.js';
 import { callQueueOf } from '../../state/session-call-queue.js';
 import { beginStateTransaction } from '../../state/state-transaction.js';
 import { inToolSpan } from '../../telemetry/tool-span.js';
 import type { ToolContext, ToolDefinition } from '../../tools/types.js';
 import { contextOfToolCall } from './ai-sdk-versions.js';
-import { SkillAgentConfigError } from './errors.js';
 import { resolveSkillCallContext, type SkillCallContext } from './skill-call-context.js';
 
 /** Options of `toAiSdkTool` / `toAiSdkTools`: the skill call context, when the call does not carry one. */
@@ -197,7 +197,7 @@ export function toAiSdkTools(
   const tools: Record<string, Tool> = {};
   for (const definition of definitions) {
     if (definition.name in tools)
-      throw new SkillAgentConfigError('toAiSdkTools', [
+      throw new SkillboxConfigError('toAiSdkTools', [
         { option: 'definitions', problem: `holds two tools named "${definition.name}"` },
       ]);
     tools[definition.name] = toAiSdkTool(definition, options);

@@ -1,18 +1,13 @@
 import type { Tool } from 'ai';
+import { SkillboxConfigError } from '../../config/config-error.js';
 import { validateOptions } from '../../config/validate-options.js';
 import { includesNonModelInvocable, modelInvocableSkills } from '../../disclosure/model-invocable-skills.js';
-import type { SkillContext } from '../../repository/types.js';
+import type { SkillContext, SkillRepository } from '../../repository/types.js';
 import { skillEnumValues } from '../../tools/skill-tool-support.js';
 import type { WorkspaceManager } from '../../workspace/workspace-manager.js';
-import { SkillAgentConfigError } from './errors.js';
 import { executionSetup } from './execution-setup.js';
 import { visibleSkillToolkitsOptionsSchema } from './skill-agent-options-schema.js';
-import {
-  buildSkillToolkit,
-  resolveRepositoryOption,
-  type SkillToolkit,
-  type SkillToolkitOptions,
-} from './skill-toolkit.js';
+import { buildSkillToolkit, type SkillToolkit, type SkillToolkitOptions } from './skill-toolkit.js';
 
 /** Options of `createVisibleSkillToolkits`: the toolkit options and how many per-audience toolkits to cache. */
 export interface VisibleSkillToolkitsOptions extends Omit<SkillToolkitOptions, 'skillNames'> {
@@ -47,7 +42,7 @@ export const defaultMaxCachedToolkits = 64;
  * toolkit, on the next call.
  */
 export function createVisibleSkillToolkits(options: VisibleSkillToolkitsOptions): VisibleSkillToolkits {
-  validateOptions('createVisibleSkillToolkits', visibleSkillToolkitsOptionsSchema, options, SkillAgentConfigError);
+  validateOptions('createVisibleSkillToolkits', visibleSkillToolkitsOptionsSchema, options);
   return buildVisibleSkillToolkits(options);
 }
 
@@ -59,10 +54,10 @@ export function buildVisibleSkillToolkits(options: VisibleSkillToolkitsOptions):
     workspaces: _workspaces,
     execution: _execution,
     executionTools: _executionTools,
-    skills: _skills,
     ...rest
   } = options;
-  const repository = resolveRepositoryOption(options);
+  // Required by the schema that checked the options (toolkitRules in skill-agent-options-schema.ts).
+  const repository = options.repository as SkillRepository;
   // One workspace manager for all toolkits: a toolkit per audience must not mean a manager per audience.
   const { workspaces, executionTools } = executionSetup(options, repository);
   const toolkitOptions = { ...rest, repository, ...(executionTools !== undefined ? { executionTools } : {}) };
