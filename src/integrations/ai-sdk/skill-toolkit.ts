@@ -1,6 +1,5 @@
 import type { PrepareStepFunction, Tool } from 'ai';
 import type { ApprovalOptions } from '../../approvals/approval-types.js';
-import { SkillboxConfigError } from '../../config/config-error.js';
 import { validateOptions } from '../../config/validate-options.js';
 import { includesNonModelInvocable } from '../../disclosure/model-invocable-skills.js';
 import type { SkillRepository } from '../../repository/types.js';

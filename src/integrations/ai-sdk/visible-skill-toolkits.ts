@@ -1,5 +1,4 @@
 import type { Tool } from 'ai';
-import { SkillboxConfigError } from '../../config/config-error.js';
 import { validateOptions } from '../../config/validate-options.js';
 import { includesNonModelInvocable, modelInvocableSkills } from '../../disclosure/model-invocable-skills.js';
 import type { SkillContext, SkillRepository } from '../../repository/types.js';
