@@ -12,7 +12,7 @@ import { createSkillSelectDocsTool } from './skill-select-docs-tool.js';
 import { createSkillSelectToolsTool } from './skill-select-tools-tool.js';
 import { type SkillToolSettings, skillNameSchema } from './skill-tool-support.js';
 import { skillToolRuleProblems, skillToolsOptionsSchema } from './skill-tools-options-schema.js';
-import { type DisclosureToolName, disclosureToolNames } from './tool-names.js';
+import type { DisclosureToolName } from './tool-names.js';
 import type { ToolDefinition } from './types.js';
 
 /** A preset set of tools: `knowledge` (load and read skills) or `full` (also run them). */
