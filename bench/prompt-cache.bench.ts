@@ -85,7 +85,7 @@ async function conversation(materialize: 'system' | 'tool-result'): Promise<Reco
     });
     const agent = createSkillAgent({
       model: provider.chatModel('bench-model'),
-      repository: repository,
+      repository,
       materialize,
       loadMode: 'turn',
       instructions: 'You are a helpful assistant.',
@@ -222,7 +222,7 @@ async function startCompactionSession(compaction: SkillCompactionPolicy | undefi
   });
   const agent = createSkillAgent({
     model: provider.chatModel('bench-model'),
-    repository: repository,
+    repository,
     materialize: 'tool-result',
     loadMode: 'session',
     instructions: 'You are a helpful assistant.',

@@ -57,7 +57,7 @@ describe('createSkillAgent with background processes', () => {
     ]);
     const agent = createSkillAgent({
       model,
-      repository: repository,
+      repository,
       workspaces,
       execution: { backgroundProcesses: true },
     });

@@ -46,7 +46,7 @@ async function turn(agent: ReturnType<typeof createSkillAgent>, sessionId: strin
 
 describe('SkillAgent.close', () => {
   it('removes the workspaces of the manager the agent made, and refuses a later run', async () => {
-    const agent = createSkillAgent({ model: script(), repository: repository, runtime: new LocalRuntime() });
+    const agent = createSkillAgent({ model: script(), repository, runtime: new LocalRuntime() });
     const sessionId = `close-test-${process.pid}-${Date.now()}`;
     const events = await turn(agent, sessionId);
     const run = events.find((event) => event.type === 'tool-result' && event.toolName === 'skill_run');
@@ -68,7 +68,7 @@ describe('SkillAgent.close', () => {
   it('leaves a manager passed as workspaces to its owner', async () => {
     const baseDir = join(scratch, 'given');
     const workspaces = createWorkspaceManager({ runtime: new LocalRuntime(), repository, baseDir });
-    const agent = createSkillAgent({ model: script(), repository: repository, workspaces });
+    const agent = createSkillAgent({ model: script(), repository, workspaces });
     await turn(agent, 'given-test');
     await agent.close();
     expect((await readdir(baseDir)).filter((name) => name.startsWith('ws_'))).toHaveLength(1);

@@ -36,7 +36,7 @@ describe('createSkillAgent compaction', () => {
     const sessions = createMemorySessionStore();
     const agent = createSkillAgent({
       model,
-      repository: repository,
+      repository,
       sessions,
       loadMode: 'session',
       compaction: { unusedTurns: 2 },
@@ -66,7 +66,7 @@ describe('createSkillAgent compaction', () => {
     const { model, calls } = createScriptedModel(script(4));
     const agent = createSkillAgent({
       model,
-      repository: repository,
+      repository,
       loadMode: 'session',
       compaction: { unusedTurns: 1 },
     });
@@ -91,7 +91,7 @@ describe('createSkillAgent compaction', () => {
     ]);
     const agent = createSkillAgent({
       model,
-      repository: repository,
+      repository,
       loadMode: 'session',
       compaction: { unusedTurns: 1 },
     });
@@ -114,7 +114,7 @@ describe('createSkillAgent compaction', () => {
     ]);
     const agent = createSkillAgent({
       model,
-      repository: repository,
+      repository,
       compaction: { historyTokenBudget: 20 },
     });
     for (const message of ['sum please', 'poem please', 'bye'])
@@ -128,12 +128,10 @@ describe('createSkillAgent compaction', () => {
 
   it('is off by default and refuses a policy that says nothing or is misspelled', () => {
     const { model } = createScriptedModel([]);
-    expect(() => createSkillAgent({ model, repository: repository, compaction: {} })).toThrow(SkillboxConfigError);
-    expect(() => createSkillAgent({ model, repository: repository, compaction: { unusedTurns: 0 } })).toThrow(
+    expect(() => createSkillAgent({ model, repository, compaction: {} })).toThrow(SkillboxConfigError);
+    expect(() => createSkillAgent({ model, repository, compaction: { unusedTurns: 0 } })).toThrow(
       /compaction\.unusedTurns/,
     );
-    expect(() => createSkillAgent({ model, repository: repository, compaction: { unusedTurn: 2 } as never })).toThrow(
-      /compaction/,
-    );
+    expect(() => createSkillAgent({ model, repository, compaction: { unusedTurn: 2 } as never })).toThrow(/compaction/);
   });
 });

@@ -36,7 +36,7 @@ describe('createSkillAgent: custom tools', () => {
     ]);
     const agent = createSkillAgent({
       model,
-      repository: repository,
+      repository,
       toolPool,
       tools: { current_time: textTool('The time.', '12:00') },
     });
@@ -56,8 +56,7 @@ describe('createSkillAgent: custom tools', () => {
   it('refuses a name taken by a skill tool or a pool tool at construction', () => {
     const { model } = createScriptedModel([]);
     for (const name of ['skill_load', 'count_syllables']) {
-      const attempt = () =>
-        createSkillAgent({ model, repository: repository, toolPool, tools: { [name]: textTool('clash', 0) } });
+      const attempt = () => createSkillAgent({ model, repository, toolPool, tools: { [name]: textTool('clash', 0) } });
       expect(attempt).toThrow(SkillboxConfigError);
       expect(attempt).toThrow(`createSkillAgent: option "tools.${name}" has the name of a skill tool or a pool tool`);
     }
@@ -72,7 +71,7 @@ describe('createSkillAgent: call settings', () => {
     ]);
     const agent = createSkillAgent({
       model,
-      repository: repository,
+      repository,
       callSettings: {
         temperature: 0.2,
         maxOutputTokens: 321,
@@ -97,13 +96,13 @@ describe('createSkillAgent: call settings', () => {
     expect(() =>
       createSkillAgent({
         model,
-        repository: repository,
+        repository,
         callSettings: { abortSignal: new AbortController().signal } as never,
       }),
     ).toThrow(
       'createSkillAgent: option "callSettings.abortSignal" belongs to each run: pass it to run({ abortSignal })',
     );
-    expect(() => createSkillAgent({ model, repository: repository, callSettings: { tools: {} } as never })).toThrow(
+    expect(() => createSkillAgent({ model, repository, callSettings: { tools: {} } as never })).toThrow(
       'createSkillAgent: option "callSettings.tools" is set by the agent, not a call setting',
     );
   });
@@ -115,7 +114,7 @@ describe('createSkillAgent: history window', () => {
     prepareHistory?: (messages: ModelMessage[]) => ModelMessage[];
   }) {
     const { model, calls } = createScriptedModel([{ text: 'one' }, { text: 'two' }, { text: 'three' }]);
-    const agent = createSkillAgent({ model, repository: repository, ...options });
+    const agent = createSkillAgent({ model, repository, ...options });
     for (const message of ['first', 'second', 'third'])
       await collect(agent.run({ userId: 'u', sessionId: 's', message }));
     return calls[2]!.prompt.filter((message) => message.role !== 'system');
@@ -136,9 +135,9 @@ describe('createSkillAgent: history window', () => {
     // The last 3 stored were [assistant one, user second, assistant two]: the window opens at "second".
     expect(prompt.map((message) => message.role)).toEqual(['user', 'assistant', 'user']);
     expect(JSON.stringify(prompt[0])).toContain('second');
-    expect(() =>
-      createSkillAgent({ model: createScriptedModel([]).model, repository: repository, maxHistoryMessages: 0 }),
-    ).toThrow(/maxHistoryMessages/);
+    expect(() => createSkillAgent({ model: createScriptedModel([]).model, repository, maxHistoryMessages: 0 })).toThrow(
+      /maxHistoryMessages/,
+    );
   });
 
   it('prepareHistory rewrites what is replayed', async () => {

@@ -37,7 +37,7 @@ describe('createSkillAgent', () => {
     const sessions = createMemorySessionStore();
     const agent = createSkillAgent({
       model,
-      repository: repository,
+      repository,
       sessions,
       toolPool,
       loadMode: 'session',
@@ -97,7 +97,7 @@ describe('createSkillAgent', () => {
         { text: 'one' },
         { text: 'two' },
       ]);
-      const agent = createSkillAgent({ model, repository: repository, toolPool, loadMode });
+      const agent = createSkillAgent({ model, repository, toolPool, loadMode });
       await collect(agent.run({ userId: 'u', sessionId: 's', message: 'first' }));
       await collect(agent.run({ userId: 'u', sessionId: 's', message: 'second' }));
       const third = calls[2]!;
@@ -112,7 +112,7 @@ describe('createSkillAgent', () => {
     const key = { userId: 'u', sessionId: 'race' };
     await sessions.createSession(key);
     const { model } = createScriptedModel([{ text: 'hello' }]);
-    const agent = createSkillAgent({ model, repository: repository, sessions });
+    const agent = createSkillAgent({ model, repository, sessions });
     const stream = agent.run({ ...key, message: 'hi' })[Symbol.asyncIterator]();
     await stream.next(); // the turn has read the session at version 0 and is streaming
     await sessions.appendEvents(key, [{ author: 'other', type: 'note', stateDelta: { other: 'x' } }], {
@@ -131,7 +131,7 @@ describe('createSkillAgent', () => {
     const { model, calls } = createScriptedModel([{ text: 'never' }]);
     const agent = createSkillAgent({
       model,
-      repository: repository,
+      repository,
       sessions,
       filter: (summary, context) => summary.name !== 'staff-only' || context.roles?.includes('staff') === true,
     });
@@ -157,7 +157,7 @@ describe('createSkillAgent', () => {
     ]);
     const agent = createSkillAgent({
       model,
-      repository: repository,
+      repository,
       toolPool,
       filter: (summary, context) => summary.name !== 'staff-only' || context.roles?.includes('staff') === true,
     });
@@ -189,11 +189,11 @@ describe('createSkillAgent', () => {
 
   it('validates its options and run arguments by name', () => {
     const { model } = createScriptedModel([]);
-    expect(() => createSkillAgent({ model, repository: repository, maxSteps: 0 })).toThrow(SkillboxConfigError);
+    expect(() => createSkillAgent({ model, repository, maxSteps: 0 })).toThrow(SkillboxConfigError);
     expect(() => createSkillAgent({ model, repository: {} as never })).toThrow(
       /"repository" must be a SkillRepository/,
     );
-    const agent = createSkillAgent({ model, repository: repository });
+    const agent = createSkillAgent({ model, repository });
     return expect(collect(agent.run({ userId: '', sessionId: 's', message: 'x' }))).rejects.toThrow(/userId/);
   });
 
@@ -233,7 +233,7 @@ describe('createSkillAgent', () => {
     ]);
     const sessions = createMemorySessionStore();
     const key = { userId: 'u', sessionId: 'fails' };
-    const agent = createSkillAgent({ model, repository: repository, sessions, toolPool, loadMode: 'session' });
+    const agent = createSkillAgent({ model, repository, sessions, toolPool, loadMode: 'session' });
     const seen: SkillAgentEvent[] = [];
     await expect(
       (async () => {
@@ -263,7 +263,7 @@ describe('createSkillAgent', () => {
     const second = createScriptedModel([{ text: 'An old pond' }]);
     const retry = createSkillAgent({
       model: second.model,
-      repository: repository,
+      repository,
       sessions,
       toolPool,
       loadMode: 'session',
@@ -298,7 +298,7 @@ describe('createSkillAgent', () => {
     const sessions = createMemorySessionStore();
     const agent = createSkillAgent({
       model,
-      repository: repository,
+      repository,
       sessions,
       toolPool: aborting,
       loadMode: 'session',
@@ -316,7 +316,7 @@ describe('createSkillAgent', () => {
 
   it('a turn that fails before finishing any step stores nothing and leaves no session', async () => {
     const sessions = createMemorySessionStore();
-    const agent = createSkillAgent({ model: createScriptedModel([]).model, repository: repository, sessions });
+    const agent = createSkillAgent({ model: createScriptedModel([]).model, repository, sessions });
     await expect(collect(agent.run({ userId: 'u', sessionId: 'empty', message: 'hi' }))).rejects.toThrow(
       /no step scripted/,
     );
