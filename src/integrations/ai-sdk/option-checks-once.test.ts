@@ -47,3 +47,45 @@ describe('createSkillAgent checks its options once', () => {
     ).toEqual({ construction: 1, firstRun: 0 });
   });
 });
+
+describe('the one check refuses what the inner factories refused', () => {
+  const { model } = createScriptedModel([]);
+  const runtime = createRuntime({ kind: 'local' });
+  const cases: Array<[string, Record<string, unknown>, string]> = [
+    [
+      'an execution option, by its path under execution',
+      { runtime, execution: { defaultTimeoutSeconds: -1 } },
+      'createSkillAgent: option "execution.defaultTimeoutSeconds" must be a positive number; got -1',
+    ],
+    [
+      'execution timeouts that contradict each other',
+      { runtime, execution: { defaultTimeoutSeconds: 600, maxTimeoutSeconds: 60 } },
+      'createSkillAgent: option "execution.defaultTimeoutSeconds" is larger than maxTimeoutSeconds (60)',
+    ],
+    [
+      'a runtime without file access',
+      { runtime: { run: () => undefined, guestPath: () => '/' } },
+      'createSkillAgent: option "runtime" must be a WorkspaceRuntime (createRuntime()); got an object',
+    ],
+    [
+      'an unknown skillSearch',
+      { skillSearch: 'sometimes' },
+      'createSkillAgent: option "skillSearch" must be one of "over-budget", "always", "never"; got "sometimes"',
+    ],
+    [
+      'an unknown unmetRequirements',
+      { runtime, unmetRequirements: 'ignore' },
+      'createSkillAgent: option "unmetRequirements" must be one of "mark", "hide"; got "ignore"',
+    ],
+    [
+      'the full profile without anything to run scripts',
+      { profile: 'full' },
+      'createSkillTools: option "profile" "full" needs executionTools',
+    ],
+  ];
+  for (const [what, options, message] of cases) {
+    it(`refuses ${what}`, () => {
+      expect(() => createSkillAgent({ model, repository, ...options } as never)).toThrow(message);
+    });
+  }
+});

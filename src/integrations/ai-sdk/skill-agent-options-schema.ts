@@ -17,6 +17,8 @@ import { executionSettingsSchema } from '../../workspace/workspace-options-schem
 // The options of the AI SDK integration's factories, shared in layers: `createSkillPrepareStep`
 // options, plus the repository and execution of `createSkillToolkit`, plus the toolkit cache of
 // `createVisibleSkillToolkits`, plus the model, sessions and history of `createSkillAgent`.
+// Each is the only check its factory runs: the toolkits, skill tools, workspace manager and execution
+// tools built from the options are not checked again, so a schema here covers what theirs would.
 
 // What the toolkit's parts call on a repository (the catalog lists, the tools get).
 const repositorySchema = objectWithMethods(['list', 'get'], 'must be a SkillRepository');
