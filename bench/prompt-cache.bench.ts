@@ -8,8 +8,8 @@
 import { fileURLToPath } from 'node:url';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { countTokens } from '../src/disclosure/token-counter.js';
-import type { SkillCompactionPolicy } from '../src/integrations/ai-sdk/index.js';
 import { createSkillAgent } from '../src/integrations/ai-sdk/index.js';
+import type { SkillCompactionPolicy } from '../src/integrations/ai-sdk/loaded-content-compaction.js';
 import { FsSkillRepository } from '../src/repository/fs-skill-repository.js';
 import {
   type RecordedRequest,
@@ -85,7 +85,7 @@ async function conversation(materialize: 'system' | 'tool-result'): Promise<Reco
     });
     const agent = createSkillAgent({
       model: provider.chatModel('bench-model'),
-      skills: repository,
+      repository,
       materialize,
       loadMode: 'turn',
       instructions: 'You are a helpful assistant.',
@@ -222,7 +222,7 @@ async function startCompactionSession(compaction: SkillCompactionPolicy | undefi
   });
   const agent = createSkillAgent({
     model: provider.chatModel('bench-model'),
-    skills: repository,
+    repository,
     materialize: 'tool-result',
     loadMode: 'session',
     instructions: 'You are a helpful assistant.',

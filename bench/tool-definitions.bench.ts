@@ -59,7 +59,7 @@ async function turn(size: number, dynamic: boolean): Promise<RecordedRequest[]> 
     if (!dynamic) return await staticTurn(server, provider, repository, pool);
     const agent = createSkillAgent({
       model: provider.chatModel('bench'),
-      skills: repository,
+      repository,
       toolPool: pool,
       profile: 'knowledge',
     });

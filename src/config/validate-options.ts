@@ -15,11 +15,22 @@ export function validateOptions(
   options: unknown,
   errorClass: ConfigErrorClass = SkillboxConfigError,
 ): void {
+  schemaRuns += 1;
   // jitless: zod compiles an object schema into a function on its first parse, which pays off over
   // many parses; options are checked once per factory call, and the compile was most of the check.
   const result = schema.safeParse(options, { reportInput: true, jitless: true });
   if (result.success) return;
   throw new errorClass(component, describeIssues(result.error.issues));
+}
+
+let schemaRuns = 0;
+
+/**
+ * How many option schemas have run in this process: a public factory checks its options once and
+ * hands the parsed configuration to the factories it builds on, and tests read this to keep it so.
+ */
+export function optionSchemaRuns(): number {
+  return schemaRuns;
 }
 
 /** Marks a cross-option issue whose input (the whole options object) is not worth printing. */

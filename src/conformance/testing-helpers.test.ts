@@ -40,7 +40,7 @@ describe('skillbox/testing helpers', () => {
     ]);
     const runtime = createRecordingRuntime(new LocalRuntime());
     const workspaces = createWorkspaceManager({ runtime, repository, baseDir: join(scratch, 'workspaces') });
-    const agent = createSkillAgent({ model: scripted.model, skills: repository, workspaces });
+    const agent = createSkillAgent({ model: scripted.model, repository, workspaces });
 
     let finalText: string | undefined;
     for await (const event of agent.run({ userId: 'u', sessionId: 's', message: 'greet Ada' })) {

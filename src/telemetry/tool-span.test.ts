@@ -72,7 +72,7 @@ describe('skill tool spans reach the application trace SDK', () => {
       { toolCalls: [{ name: 'skill_read', input: { skill: 'haiku' }, id: 'turn-2' }] },
       { text: 'done' },
     ]);
-    const agent = createSkillAgent({ model, skills: repository, name: 'poet' });
+    const agent = createSkillAgent({ model, repository, name: 'poet' });
     for await (const _event of agent.run({ userId: 'u', sessionId: 'conversation-9', message: 'a haiku' })) {
       // drained
     }
@@ -94,7 +94,7 @@ describe('skill tool spans reach the application trace SDK', () => {
     }
 
     exporter.reset();
-    const broken = createSkillAgent({ model: createScriptedModel([]).model, skills: repository, name: 'poet' });
+    const broken = createSkillAgent({ model: createScriptedModel([]).model, repository, name: 'poet' });
     await expect(
       (async () => {
         for await (const _event of broken.run({ userId: 'u', sessionId: 'conversation-10', message: 'hi' })) {

@@ -1,5 +1,5 @@
+import { SkillboxConfigError } from '../config/config-error.js';
 import { validateOptions } from '../config/validate-options.js';
-import { parseMaxLoadedSkills } from '../disclosure/load-mode.js';
 import { includesNonModelInvocable, type ModelInvocationOptions } from '../disclosure/model-invocable-skills.js';
 import type { SkillRepository } from '../repository/types.js';
 import { createSkillListDocsTool } from './skill-list-docs-tool.js';
@@ -11,8 +11,8 @@ import { createSkillSearchTool } from './skill-search-tool.js';
 import { createSkillSelectDocsTool } from './skill-select-docs-tool.js';
 import { createSkillSelectToolsTool } from './skill-select-tools-tool.js';
 import { type SkillToolSettings, skillNameSchema } from './skill-tool-support.js';
-import { skillToolsOptionsSchema } from './skill-tools-options-schema.js';
-import { type DisclosureToolName, disclosureToolNames } from './tool-names.js';
+import { skillToolRuleProblems, skillToolsOptionsSchema } from './skill-tools-options-schema.js';
+import type { DisclosureToolName } from './tool-names.js';
 import type { ToolDefinition } from './types.js';
 
 /** A preset set of tools: `knowledge` (load and read skills) or `full` (also run them). */
@@ -66,9 +66,6 @@ const builders: Record<DisclosureToolName, (settings: SkillToolSettings) => Tool
   skill_search: createSkillSearchTool as (settings: SkillToolSettings) => ToolDefinition,
 };
 
-/** Names of every disclosure tool `createSkillTools` can build. */
-export const skillToolNames: readonly string[] = disclosureToolNames;
-
 function profileNames(options: SkillToolsOptions, executionNames: readonly string[]): string[] {
   // Checked by skillToolsOptionsSchema: `full` has execution tools, a list names only known tools.
   const profile = options.profile ?? 'knowledge';
@@ -86,10 +83,25 @@ function profileNames(options: SkillToolsOptions, executionNames: readonly strin
  */
 export function createSkillTools(options: SkillToolsOptions): ToolDefinition[] {
   validateOptions('createSkillTools', skillToolsOptionsSchema, options);
+  return skillToolsOf(options);
+}
+
+/**
+ * `createSkillTools` for an integration whose own schema checked the options it was given: only the
+ * rules about the execution tools it derived from them (a runtime's `skill_run`, ...) are left.
+ */
+export function createCheckedSkillTools(options: SkillToolsOptions): ToolDefinition[] {
+  const problems = skillToolRuleProblems(options);
+  if (problems.length > 0) throw new SkillboxConfigError('createSkillTools', problems);
+  return skillToolsOf(options);
+}
+
+function skillToolsOf(options: SkillToolsOptions): ToolDefinition[] {
   const executionTools = options.executionTools ?? [];
   const executionNames = executionTools.map((tool) => tool.name);
   const pageBytes = options.readPageBytes ?? defaultReadPageBytes;
-  const maxLoadedSkills = parseMaxLoadedSkills(options.maxLoadedSkills, 'maxLoadedSkills', 'createSkillTools');
+  // 0 means no limit, as undefined does.
+  const maxLoadedSkills = options.maxLoadedSkills || undefined;
   const settings: SkillToolSettings = {
     repository: options.repository,
     skillSchema: skillNameSchema(options.skillNames),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { ConfigProblem } from '../config/config-error.js';
 import { evenWithOtherProblems, objectWithMethods, optionsObject } from '../config/option-schemas.js';
 import { omitInput } from '../config/validate-options.js';
 import type { SkillRepository } from '../repository/types.js';
@@ -30,41 +31,42 @@ const sharedFields = {
   searchBodies: z.boolean({ error: 'must be true or false' }).optional(),
 };
 
-function checkToolRules(options: z.infer<z.ZodObject<typeof sharedFields>>, context: z.RefinementCtx): void {
+/**
+ * The rules that tie `profile` to `executionTools`: one rule set for `createSkillTools`'s schema
+ * and for an integration that derived the execution tools after its own schema ran.
+ */
+export function skillToolRuleProblems(options: { profile?: unknown; executionTools?: unknown }): ConfigProblem[] {
   // Options of the wrong type are reported by their own schemas; these rules read what they can.
+  const problems: ConfigProblem[] = [];
   const executionTools: unknown[] = Array.isArray(options.executionTools) ? options.executionTools : [];
   const executionNames = executionTools.map((tool) => (tool as { name?: unknown } | null)?.name);
   const clash = executionNames.find((name) => (disclosureToolNames as readonly string[]).includes(name as string));
-  if (clash !== undefined) {
-    context.addIssue({
-      code: 'custom',
-      path: ['executionTools'],
-      message: `holds "${clash}", the name of a disclosure tool`,
-      params: omitInput,
-    });
-  }
+  if (clash !== undefined)
+    problems.push({ option: 'executionTools', problem: `holds "${clash}", the name of a disclosure tool` });
   const profile: unknown = options.profile ?? 'knowledge';
   if (profile === 'full' && executionNames.length === 0) {
-    context.addIssue({
-      code: 'custom',
-      path: ['profile'],
-      message:
+    problems.push({
+      option: 'profile',
+      problem:
         '"full" needs executionTools (skill_run and workspace_exec from the workspace layer); pass them, or use profile "knowledge"',
-      params: omitInput,
     });
   }
   if (Array.isArray(profile)) {
     const known = new Set<unknown>([...disclosureToolNames, ...executionNames]);
     const unknown = profile.filter((name) => !known.has(name));
     if (unknown.length > 0) {
-      context.addIssue({
-        code: 'custom',
-        path: ['profile'],
-        message: `names unknown tools: ${unknown.join(', ')}. Known: ${[...known].join(', ')} (execution tools must be passed in executionTools)`,
-        params: omitInput,
+      problems.push({
+        option: 'profile',
+        problem: `names unknown tools: ${unknown.join(', ')}. Known: ${[...known].join(', ')} (execution tools must be passed in executionTools)`,
       });
     }
   }
+  return problems;
+}
+
+function checkToolRules(options: z.infer<z.ZodObject<typeof sharedFields>>, context: z.RefinementCtx): void {
+  for (const { option, problem } of skillToolRuleProblems(options))
+    context.addIssue({ code: 'custom', path: [option], message: problem, params: omitInput });
 }
 
 /** The options of createSkillTools an integration passes through, with their rules (`profile` against `executionTools`). */

@@ -6,7 +6,7 @@ import { createMemorySkillRepository } from '../repository/memory-skill-reposito
 import { LocalRuntime } from '../runtime/local-runtime.js';
 import { createExecutionTools } from '../workspace/tools/execution-tools.js';
 import { createWorkspaceManager } from '../workspace/workspace-manager.js';
-import { createSkillTools, skillToolNames } from './create-skill-tools.js';
+import { createSkillTools } from './create-skill-tools.js';
 import { disclosureToolNames, executionToolNames, isSkillToolName } from './tool-names.js';
 
 const temporary = mkdtempSync(path.join(tmpdir(), 'skillbox-tool-names-'));
@@ -25,7 +25,7 @@ describe('the tool-name union', () => {
     });
     const executionTools = createExecutionTools({ workspaces, backgroundProcesses: true });
     expect(executionTools.map((tool) => tool.name)).toEqual([...executionToolNames]);
-    const disclosureTools = createSkillTools({ repository, profile: skillToolNames });
+    const disclosureTools = createSkillTools({ repository, profile: disclosureToolNames });
     expect(disclosureTools.map((tool) => tool.name)).toEqual([...disclosureToolNames]);
     const full = createSkillTools({ repository, profile: 'full', executionTools, toolPool: ['publish'] });
     expect(full.map((tool) => tool.name).every(isSkillToolName)).toBe(true);

@@ -85,8 +85,11 @@ export class WorkspaceManager {
   private readonly created = new Set<string>();
   private closing: Promise<void> | undefined;
 
+  /**
+   * Options already checked: by `createWorkspaceManager` for a caller's, or by the schema of the
+   * agent or toolkit that makes a manager from its `runtime`. Folders are checked here, on disk.
+   */
   constructor(options: WorkspaceManagerOptions) {
-    validateOptions('createWorkspaceManager', workspaceManagerOptionsSchema, options);
     const { runtime, repository } = options;
     const stageMode = options.stageMode ?? 'copy';
     const ttlMs = options.ttlMs ?? defaultWorkspaceTtlMs;
@@ -421,5 +424,6 @@ export async function ensurePrivateFolder(folder: string): Promise<void> {
 
 /** The per-session workspaces (folders where skills are staged and commands run) on one runtime. */
 export function createWorkspaceManager(options: WorkspaceManagerOptions): WorkspaceManager {
+  validateOptions('createWorkspaceManager', workspaceManagerOptionsSchema, options);
   return new WorkspaceManager(options);
 }

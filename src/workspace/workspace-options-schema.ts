@@ -63,16 +63,32 @@ const programListSchema = z.array(nonEmptyString('must be a non-empty program na
 });
 
 /** `ExecutionToolsOptions`; the command lists and host variables are then checked on this machine. */
-export function executionToolsOptionsSchema(limits: {
-  defaultTimeoutSeconds: number;
-  defaultMaxTimeoutSeconds: number;
-  maxTimeoutLimitSeconds: number;
-}) {
+export function executionToolsOptionsSchema(limits: ExecutionLimits) {
   return optionsObject({
     workspaces: objectWithMethods<{ baseDir: string }>(
       ['workspace'],
       'must be a WorkspaceManager (createWorkspaceManager())',
     ),
+    ...executionSettingsShape(limits),
+  }).superRefine(timeoutRules(limits), evenWithOtherProblems);
+}
+
+/**
+ * The execution options without the workspace manager: what `createSkillAgent` and
+ * `createSkillToolkit` take as `execution`, checked there with the rest of their options.
+ */
+export function executionSettingsSchema(limits: ExecutionLimits) {
+  return optionsObject(executionSettingsShape(limits)).superRefine(timeoutRules(limits), evenWithOtherProblems);
+}
+
+interface ExecutionLimits {
+  defaultTimeoutSeconds: number;
+  defaultMaxTimeoutSeconds: number;
+  maxTimeoutLimitSeconds: number;
+}
+
+function executionSettingsShape(limits: ExecutionLimits) {
+  return {
     requireSkillLoaded: z.boolean({ error: 'must be true or false' }).optional(),
     allowedCommands: programListSchema.optional(),
     deniedCommands: programListSchema.optional(),
@@ -129,7 +145,14 @@ export function executionToolsOptionsSchema(limits: {
         { error: 'must be false or an object of limits' },
       )
       .optional(),
-  }).superRefine((options, context) => {
+  };
+}
+
+function timeoutRules(limits: ExecutionLimits) {
+  return (
+    options: { defaultTimeoutSeconds?: number | undefined; maxTimeoutSeconds?: number | undefined },
+    context: z.core.$RefinementCtx,
+  ): void => {
     const defaultTimeout = options.defaultTimeoutSeconds ?? limits.defaultTimeoutSeconds;
     const maxTimeout = options.maxTimeoutSeconds ?? Math.max(limits.defaultMaxTimeoutSeconds, defaultTimeout);
     // A timeout of the wrong type is reported by its own schema.
@@ -149,5 +172,5 @@ export function executionToolsOptionsSchema(limits: {
         params: omitInput,
       });
     }
-  }, evenWithOtherProblems);
+  };
 }

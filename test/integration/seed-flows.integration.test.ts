@@ -124,7 +124,7 @@ describe('seed flows with the AI SDK mock model', () => {
       },
       { text: 'Beijing is 22°C and partly cloudy. I cannot look up people.' },
     ]);
-    const agent = createSkillAgent({ model, skills: repository, toolPool, instructions, loadMode: 'turn' });
+    const agent = createSkillAgent({ model, repository, toolPool, instructions, loadMode: 'turn' });
     const events = await collect(
       agent.run({
         userId: 'demo',
@@ -242,7 +242,7 @@ describe('seed flows with the AI SDK mock model', () => {
     ]);
     const agent = createSkillAgent({
       model,
-      skills: repository,
+      repository,
       workspaces,
       execution: { hostInputs: [scratch] },
       instructions,
@@ -301,7 +301,7 @@ describe('seed flows with the AI SDK mock model', () => {
       { text: 'The first ten Fibonacci numbers end with 34.' },
       { text: 'You are welcome.' },
     ]);
-    const agent = createSkillAgent({ model, skills: repository, workspaces, sessions, instructions });
+    const agent = createSkillAgent({ model, repository, workspaces, sessions, instructions });
     await collect(agent.run({ userId: 'demo', sessionId: 'math', message: 'First 10 Fibonacci numbers?' }));
 
     const usage = (await repository.readFile('python-math', 'docs/usage.md')).toString('utf8');

@@ -70,7 +70,7 @@ describe.runIf(process.platform === 'linux')('AI SDK agent security: users shari
     ]);
     const agent = createSkillAgent({
       model,
-      skills: repository,
+      repository,
       workspaces,
       appName: 'shop',
       execution: { backgroundProcesses: true },

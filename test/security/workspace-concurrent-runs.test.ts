@@ -170,7 +170,7 @@ describe.runIf(process.platform === 'linux')('workspace security: concurrent run
       { text: 'done' },
     ]);
     const agent = (model: typeof flipping.model) =>
-      createSkillAgent({ model, skills: repository, workspaces: fixture.workspaces, sessions, maxSteps: 30 });
+      createSkillAgent({ model, repository, workspaces: fixture.workspaces, sessions, maxSteps: 30 });
     const collect = async (events: AsyncIterable<SkillAgentEvent>) => {
       const all: SkillAgentEvent[] = [];
       for await (const event of events) all.push(event);

@@ -105,7 +105,7 @@ describe.runIf(process.platform === 'linux')('workspace security: skills hidden 
     ]);
     const agent = createSkillAgent({
       model,
-      skills: repository,
+      repository,
       workspaces,
       filter: (summary, context) => summary.name !== 'payroll' || context.roles?.includes('hr') === true,
     });

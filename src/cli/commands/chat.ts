@@ -352,7 +352,7 @@ async function run(args: string[], io: CliIo): Promise<number> {
     const makeAgent = (model: string) =>
       modules.agentModule.createSkillAgent({
         model: provider.chatModel(model),
-        skills: sources.repository,
+        repository: sources.repository,
         workspaces,
         // A person at the terminal drives servers and interactive programs too: the process tools are on.
         execution: { backgroundProcesses: true },

@@ -1,10 +1,10 @@
 import { createAgentUIStream, DefaultChatTransport, jsonSchema, readUIMessageStream, tool, type UIMessage } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { createChatRoute } from '../../../examples/ai-sdk-chat/chat-route.js';
+import { SkillboxConfigError } from '../../config/config-error.js';
 import { createMemorySkillRepository } from '../../repository/memory-skill-repository.js';
 import { createMemorySessionStore } from '../../sessions/memory-session-store.js';
 import { loadedKey } from '../../state/state-keys.js';
-import { SkillAgentConfigError } from './errors.js';
 import { createSkillAgent } from './skill-agent.js';
 import { createScriptedModel } from './testing/scripted-model.js';
 
@@ -95,7 +95,7 @@ describe('createSkillAgent(...).asAiSdkAgent()', () => {
   it('needs the session in options, and says so', async () => {
     const { model } = createScriptedModel([]);
     const agent = createSkillAgent({ model, repository }).asAiSdkAgent();
-    await expect(agent.generate({ prompt: 'hello' } as never)).rejects.toThrow(SkillAgentConfigError);
+    await expect(agent.generate({ prompt: 'hello' } as never)).rejects.toThrow(SkillboxConfigError);
     await expect(agent.generate({ prompt: 'hello', options: { userId: 'u', sessionId: '' } })).rejects.toThrow(
       /options\.sessionId/,
     );

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { generateText, type ModelMessage, stepCountIs } from 'ai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ApprovalDecision, ApprovalEvent, ApprovalRequest } from '../../approvals/approval-types.js';
+import { SkillboxConfigError } from '../../config/config-error.js';
 import { FsSkillRepository } from '../../repository/fs-skill-repository.js';
 import { createRuntime } from '../../runtime/create-runtime.js';
 import { createMemorySessionStore } from '../../sessions/memory-session-store.js';
@@ -12,7 +13,6 @@ import { createInMemoryStateView } from '../../state/in-memory-state-view.js';
 import { loadedKey } from '../../state/state-keys.js';
 import { createWorkspaceManager, type WorkspaceManager } from '../../workspace/workspace-manager.js';
 import type { SkillAgentEvent } from './agent-events.js';
-import { SkillAgentConfigError } from './errors.js';
 import { createSkillAgent } from './skill-agent.js';
 import { createSkillCallContext } from './skill-call-context.js';
 import { createSkillToolkit } from './skill-toolkit.js';
@@ -207,7 +207,7 @@ describe('createSkillAgent with approval.decide', () => {
         workspaces,
         approval: { tools: 'every' as never, decide: 'yes' as never },
       }),
-    ).toThrow(SkillAgentConfigError);
+    ).toThrow(SkillboxConfigError);
     try {
       createSkillAgent({
         model,
@@ -216,7 +216,7 @@ describe('createSkillAgent with approval.decide', () => {
         approval: { tools: 'every' as never, decide: 'yes' as never },
       });
     } catch (error) {
-      expect((error as SkillAgentConfigError).problems).toEqual([
+      expect((error as SkillboxConfigError).problems).toEqual([
         { option: 'approval.tools', problem: 'must be an array of tool names or "all"; got "every"' },
         {
           option: 'approval.decide',

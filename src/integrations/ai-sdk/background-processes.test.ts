@@ -57,7 +57,7 @@ describe('createSkillAgent with background processes', () => {
     ]);
     const agent = createSkillAgent({
       model,
-      skills: repository,
+      repository,
       workspaces,
       execution: { backgroundProcesses: true },
     });

@@ -1,4 +1,3 @@
-import { type ConfigProblem, SkillboxConfigError } from '../../config/config-error.js';
 import { SkillboxError } from '../../errors.js';
 
 /** A tool or `prepareStep` ran without the per-call context that says which session and state it serves. */
@@ -8,25 +7,6 @@ export class MissingSkillCallContextError extends SkillboxError {
       'SKILL_CALL_CONTEXT_MISSING',
       `${where} needs a skill call context: spread toolkit.contextOptions(createSkillCallContext({ sessionId, state })) into generateText/streamText (it sets ai 7's toolsContext and ai 6's experimental_context), or give the adapter a context`,
     );
-  }
-}
-
-/**
- * Options of `createSkillAgent`, `createSkillToolkit`, `createVisibleSkillToolkits` or
- * `createSkillPrepareStep` (or the arguments of a run) that cannot work.
- *
- * @deprecated Match `isSkillboxError(error, 'CONFIG_INVALID')` or `SkillboxConfigError` instead. The
- * integration still throws this subclass, so `instanceof SkillAgentConfigError` keeps working; its
- * code is `CONFIG_INVALID` like every other option error (docs/ai-sdk.md, "Errors and options").
- */
-export class SkillAgentConfigError extends SkillboxConfigError {
-  /** The first wrong option; the same as `option`. */
-  get field(): string {
-    return this.option;
-  }
-
-  constructor(component: string, problems: readonly ConfigProblem[]) {
-    super(component, problems);
   }
 }
 

@@ -1,9 +1,13 @@
 import type { SkillRepository } from '../../repository/types.js';
 import type { WorkspaceRuntime } from '../../runtime/runtime-types.js';
 import type { ToolDefinition } from '../../tools/types.js';
-import type { ExecutionToolsOptions } from '../../workspace/tools/execution-options.js';
-import { createExecutionTools } from '../../workspace/tools/execution-tools.js';
-import { createWorkspaceManager, type WorkspaceManager } from '../../workspace/workspace-manager.js';
+import {
+  applyExecutionDefaults,
+  type ExecutionToolsOptions,
+  type ResolvedExecutionOptions,
+} from '../../workspace/tools/execution-options.js';
+import { executionToolsOf } from '../../workspace/tools/execution-tools.js';
+import { WorkspaceManager } from '../../workspace/workspace-manager.js';
 
 /** How an agent or a toolkit runs skill scripts: a runtime, a workspace manager, or ready-made execution tools. */
 export interface ExecutionSetupOptions {
@@ -21,16 +25,24 @@ export interface ExecutionSetupOptions {
   executionTools?: readonly ToolDefinition[];
 }
 
+/** The workspace manager, the execution tools and their resolved options, for options a schema already checked. */
 export function executionSetup(
   options: ExecutionSetupOptions,
   repository: SkillRepository,
-): { workspaces: WorkspaceManager | undefined; executionTools: readonly ToolDefinition[] | undefined } {
+): {
+  workspaces: WorkspaceManager | undefined;
+  executionTools: readonly ToolDefinition[] | undefined;
+  /** Set when the tools were made here from `runtime` or `workspaces`. */
+  execution?: ResolvedExecutionOptions;
+} {
   // The factories that call this checked the combination first (toolkitRules in skill-agent-options-schema.ts).
   if (options.executionTools !== undefined) return { workspaces: undefined, executionTools: options.executionTools };
   if (options.runtime === undefined && options.workspaces === undefined)
     return { workspaces: undefined, executionTools: undefined };
-  const workspaces = options.workspaces ?? createWorkspaceManager({ runtime: options.runtime!, repository });
+  // The runtime and the execution options were checked by the caller's schema, so neither is checked again.
+  const workspaces = options.workspaces ?? new WorkspaceManager({ runtime: options.runtime!, repository });
   // The agent's repository (filtered when a filter is set), not the manager's: a skill hidden from a
   // user must not reach the user's workspace by staging or a `skill://` input.
-  return { workspaces, executionTools: createExecutionTools({ ...options.execution, workspaces, repository }) };
+  const execution = applyExecutionDefaults({ ...options.execution, workspaces, repository });
+  return { workspaces, executionTools: executionToolsOf(execution), execution };
 }

@@ -65,7 +65,7 @@ describe('running a skill after loading it, in every load mode', () => {
         repository,
         baseDir: join(scratch, `ws-${loadMode}`),
       });
-      const agent = createSkillAgent({ model, skills: repository, workspaces, loadMode });
+      const agent = createSkillAgent({ model, repository, workspaces, loadMode });
       const events = await collect(agent.run({ userId: 'u', sessionId: `s-${loadMode}`, message: 'greet Ada' }));
       const [load, run, exec] = results(events);
       expect(load).toMatchObject({ toolName: 'skill_load', output: 'loaded: greeter' });
@@ -93,7 +93,7 @@ describe('running a skill after loading it, in every load mode', () => {
       repository,
       baseDir: join(scratch, 'ws-once-next'),
     });
-    const agent = createSkillAgent({ model, skills: repository, workspaces, sessions, loadMode: 'once' });
+    const agent = createSkillAgent({ model, repository, workspaces, sessions, loadMode: 'once' });
     await collect(agent.run({ userId: 'u', sessionId: 'next', message: 'load greeter' }));
     const second = await collect(agent.run({ userId: 'u', sessionId: 'next', message: 'now run it' }));
     expect(results(second)[0]?.error).toMatch(/skill_run requires skill_load first for "greeter"/);

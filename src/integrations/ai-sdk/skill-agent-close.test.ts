@@ -2,11 +2,11 @@ import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SkillboxConfigError } from '../../config/config-error.js';
 import { FsSkillRepository } from '../../repository/fs-skill-repository.js';
 import { LocalRuntime } from '../../runtime/local-runtime.js';
 import { createWorkspaceManager } from '../../workspace/workspace-manager.js';
 import type { SkillAgentEvent } from './agent-events.js';
-import { SkillAgentConfigError } from './errors.js';
 import { createSkillAgent } from './skill-agent.js';
 import { createScriptedModel } from './testing/scripted-model.js';
 
@@ -46,7 +46,7 @@ async function turn(agent: ReturnType<typeof createSkillAgent>, sessionId: strin
 
 describe('SkillAgent.close', () => {
   it('removes the workspaces of the manager the agent made, and refuses a later run', async () => {
-    const agent = createSkillAgent({ model: script(), skills: repository, runtime: new LocalRuntime() });
+    const agent = createSkillAgent({ model: script(), repository, runtime: new LocalRuntime() });
     const sessionId = `close-test-${process.pid}-${Date.now()}`;
     const events = await turn(agent, sessionId);
     const run = events.find((event) => event.type === 'tool-result' && event.toolName === 'skill_run');
@@ -59,7 +59,7 @@ describe('SkillAgent.close', () => {
     await agent.close();
     await agent.close();
     expect(await sessionFolders()).toEqual([]);
-    await expect(turn(agent, sessionId)).rejects.toThrow(SkillAgentConfigError);
+    await expect(turn(agent, sessionId)).rejects.toThrow(SkillboxConfigError);
     await expect(turn(agent, sessionId)).rejects.toThrow(
       'SkillAgent.run: option "agent" was closed (close() ended its workspaces); create a new agent',
     );
@@ -68,7 +68,7 @@ describe('SkillAgent.close', () => {
   it('leaves a manager passed as workspaces to its owner', async () => {
     const baseDir = join(scratch, 'given');
     const workspaces = createWorkspaceManager({ runtime: new LocalRuntime(), repository, baseDir });
-    const agent = createSkillAgent({ model: script(), skills: repository, workspaces });
+    const agent = createSkillAgent({ model: script(), repository, workspaces });
     await turn(agent, 'given-test');
     await agent.close();
     expect((await readdir(baseDir)).filter((name) => name.startsWith('ws_'))).toHaveLength(1);

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { SkillboxConfigError } from '../../config/config-error.js';
 import { createMemorySkillRepository } from '../../repository/memory-skill-repository.js';
 import { createMemorySessionStore } from '../../sessions/memory-session-store.js';
 import { loadedKey } from '../../state/state-keys.js';
 import type { SkillAgentEvent } from './agent-events.js';
-import { SkillAgentConfigError } from './errors.js';
 import { createSkillAgent } from './skill-agent.js';
 import { createScriptedModel } from './testing/scripted-model.js';
 
@@ -36,7 +36,7 @@ describe('createSkillAgent compaction', () => {
     const sessions = createMemorySessionStore();
     const agent = createSkillAgent({
       model,
-      skills: repository,
+      repository,
       sessions,
       loadMode: 'session',
       compaction: { unusedTurns: 2 },
@@ -64,7 +64,12 @@ describe('createSkillAgent compaction', () => {
 
   it('keeps earlier messages byte-identical from one turn to the next once compacted', async () => {
     const { model, calls } = createScriptedModel(script(4));
-    const agent = createSkillAgent({ model, skills: repository, loadMode: 'session', compaction: { unusedTurns: 1 } });
+    const agent = createSkillAgent({
+      model,
+      repository,
+      loadMode: 'session',
+      compaction: { unusedTurns: 1 },
+    });
     for (const message of ['poem please', 'a', 'b', 'c', 'd'])
       await drain(agent.run({ userId: 'u', sessionId: 's', message }));
     // Compacted from turn 2 (call 4) on, after one whole turn without the skill.
@@ -84,7 +89,12 @@ describe('createSkillAgent compaction', () => {
       { toolCalls: [{ name: 'skill_load', input: { skill: 'poetry' }, id: 'load-2' }] },
       { text: 'another haiku' },
     ]);
-    const agent = createSkillAgent({ model, skills: repository, loadMode: 'session', compaction: { unusedTurns: 1 } });
+    const agent = createSkillAgent({
+      model,
+      repository,
+      loadMode: 'session',
+      compaction: { unusedTurns: 1 },
+    });
     for (const message of ['poem please', 'a', 'b', 'poem again'])
       await drain(agent.run({ userId: 'u', sessionId: 's', message }));
     const last = calls.at(-1)?.prompt ?? [];
@@ -104,7 +114,7 @@ describe('createSkillAgent compaction', () => {
     ]);
     const agent = createSkillAgent({
       model,
-      skills: repository,
+      repository,
       compaction: { historyTokenBudget: 20 },
     });
     for (const message of ['sum please', 'poem please', 'bye'])
@@ -118,12 +128,10 @@ describe('createSkillAgent compaction', () => {
 
   it('is off by default and refuses a policy that says nothing or is misspelled', () => {
     const { model } = createScriptedModel([]);
-    expect(() => createSkillAgent({ model, skills: repository, compaction: {} })).toThrow(SkillAgentConfigError);
-    expect(() => createSkillAgent({ model, skills: repository, compaction: { unusedTurns: 0 } })).toThrow(
+    expect(() => createSkillAgent({ model, repository, compaction: {} })).toThrow(SkillboxConfigError);
+    expect(() => createSkillAgent({ model, repository, compaction: { unusedTurns: 0 } })).toThrow(
       /compaction\.unusedTurns/,
     );
-    expect(() => createSkillAgent({ model, skills: repository, compaction: { unusedTurn: 2 } as never })).toThrow(
-      /compaction/,
-    );
+    expect(() => createSkillAgent({ model, repository, compaction: { unusedTurn: 2 } as never })).toThrow(/compaction/);
   });
 });

@@ -11,12 +11,17 @@ import {
   recordOption,
 } from '../../config/option-schemas.js';
 import { omitInput } from '../../config/validate-options.js';
+import { executionLimits } from '../../workspace/tools/execution-options.js';
+import { executionSettingsSchema } from '../../workspace/workspace-options-schema.js';
 
 // The options of the AI SDK integration's factories, shared in layers: `createSkillPrepareStep`
 // options, plus the repository and execution of `createSkillToolkit`, plus the toolkit cache of
 // `createVisibleSkillToolkits`, plus the model, sessions and history of `createSkillAgent`.
+// Each is the only check its factory runs: the toolkits, skill tools, workspace manager and execution
+// tools built from the options are not checked again, so a schema here covers what theirs would.
 
-const repositorySchema = objectWithMethods(['list'], 'must be a SkillRepository');
+// What the toolkit's parts call on a repository (the catalog lists, the tools get).
+const repositorySchema = objectWithMethods(['list', 'get'], 'must be a SkillRepository');
 
 const prepareStepShape = {
   toolPool: recordOption('must be a record of AI SDK tools by name').optional(),
@@ -29,55 +34,40 @@ const prepareStepShape = {
   instructions: z.string({ error: 'must be a string' }).optional(),
   enforceAllowedTools: booleanOption().optional(),
   includeModelDisabled: booleanOption().optional(),
+  skillSearch: oneOf(['over-budget', 'always', 'never']).optional(),
 };
 
-/** `SkillPrepareStepOptions`; a pool tool named like a skill tool is refused too. */
-export const skillPrepareStepOptionsSchema = z
-  .looseObject(
-    {
-      ...prepareStepShape,
-      repository: repositorySchema,
-      skillToolNames: z.array(z.string(), { error: 'must be an array of tool names' }),
-    },
-    { error: 'must be an object' },
-  )
-  .superRefine((options, context) => {
-    // Options of the wrong type are reported by their own schemas; this rule reads what it can.
-    const pool: unknown = options.toolPool;
-    const skillToolNames: unknown = options.skillToolNames;
-    if (typeof pool !== 'object' || pool === null || !Array.isArray(skillToolNames)) return;
-    for (const name of Object.keys(pool)) {
-      if (skillToolNames.includes(name)) {
-        context.addIssue({
-          code: 'custom',
-          path: ['toolPool', name],
-          message: 'has the name of a skill tool',
-          params: omitInput,
-        });
-      }
-    }
-  }, evenWithOtherProblems);
+/** `SkillPrepareStepOptions`; a pool tool named like a skill tool is refused when the step is built. */
+export const skillPrepareStepOptionsSchema = z.looseObject(
+  {
+    ...prepareStepShape,
+    repository: repositorySchema,
+    skillToolNames: z.array(z.string(), { error: 'must be an array of tool names' }),
+  },
+  { error: 'must be an object' },
+);
 
 const toolkitShape = {
   ...prepareStepShape,
   repository: repositorySchema.optional(),
-  skills: repositorySchema.optional(),
   profile: z
     .union([z.literal('knowledge'), z.literal('full'), z.array(z.string())], {
       error: 'must be "knowledge", "full" or an array of tool names',
     })
     .optional(),
   skillNames: z.array(z.string(), { error: 'must be an array of skill names' }).optional(),
-  runtime: objectWithMethods(['run', 'guestPath'], 'must be a WorkspaceRuntime (createRuntime())').optional(),
+  // What the workspace manager made from it needs (workspaceManagerOptionsSchema), checked here once.
+  runtime: objectWithMethods(['run', 'guestPath', 'files'], 'must be a WorkspaceRuntime (createRuntime())').optional(),
   workspaces: objectWithMethods(['workspace'], 'must be a WorkspaceManager (createWorkspaceManager())').optional(),
-  execution: recordOption('must be an object of execution tool options').optional(),
+  execution: executionSettingsSchema(executionLimits).optional(),
+  unmetRequirements: oneOf(['mark', 'hide']).optional(),
+  searchBodies: booleanOption().optional(),
   executionTools: z.array(z.looseObject({ name: z.string() }), { error: 'must be an array of tools' }).optional(),
   approval: approvalOptionsSchema.optional(),
 };
 
 interface ToolkitRuleInput {
   repository?: unknown;
-  skills?: unknown;
   runtime?: unknown;
   workspaces?: unknown;
   execution?: unknown;
@@ -88,10 +78,7 @@ interface ToolkitRuleInput {
 function toolkitRules(options: ToolkitRuleInput, context: z.core.$RefinementCtx): void {
   const issue = (option: string, message: string) =>
     context.addIssue({ code: 'custom', path: [option], message, params: omitInput });
-  if (options.repository !== undefined && options.skills !== undefined && options.repository !== options.skills)
-    issue('repository', 'and its old name skills are both given; give repository only');
-  if (options.repository === undefined && options.skills === undefined)
-    issue('repository', 'is required: the SkillRepository skills come from');
+  if (options.repository === undefined) issue('repository', 'is required: the SkillRepository skills come from');
   if (options.executionTools !== undefined && (options.runtime !== undefined || options.workspaces !== undefined))
     issue('executionTools', 'cannot be given with runtime or workspaces; give one or the other');
   if (

@@ -5,7 +5,6 @@ import { isSkillboxError } from '../../errors.js';
 import { createMemorySkillRepository } from '../../repository/memory-skill-repository.js';
 import { LocalRuntime } from '../../runtime/local-runtime.js';
 import type { SkillAgentEvent } from './agent-events.js';
-import { SkillAgentConfigError } from './errors.js';
 import { windowHistory } from './history-window.js';
 import { createSkillAgent } from './skill-agent.js';
 import { createSkillPrepareStep } from './skill-prepare-step.js';
@@ -37,7 +36,7 @@ describe('createSkillAgent: custom tools', () => {
     ]);
     const agent = createSkillAgent({
       model,
-      skills: repository,
+      repository,
       toolPool,
       tools: { current_time: textTool('The time.', '12:00') },
     });
@@ -57,9 +56,8 @@ describe('createSkillAgent: custom tools', () => {
   it('refuses a name taken by a skill tool or a pool tool at construction', () => {
     const { model } = createScriptedModel([]);
     for (const name of ['skill_load', 'count_syllables']) {
-      const attempt = () =>
-        createSkillAgent({ model, skills: repository, toolPool, tools: { [name]: textTool('clash', 0) } });
-      expect(attempt).toThrow(SkillAgentConfigError);
+      const attempt = () => createSkillAgent({ model, repository, toolPool, tools: { [name]: textTool('clash', 0) } });
+      expect(attempt).toThrow(SkillboxConfigError);
       expect(attempt).toThrow(`createSkillAgent: option "tools.${name}" has the name of a skill tool or a pool tool`);
     }
   });
@@ -73,7 +71,7 @@ describe('createSkillAgent: call settings', () => {
     ]);
     const agent = createSkillAgent({
       model,
-      skills: repository,
+      repository,
       callSettings: {
         temperature: 0.2,
         maxOutputTokens: 321,
@@ -98,13 +96,13 @@ describe('createSkillAgent: call settings', () => {
     expect(() =>
       createSkillAgent({
         model,
-        skills: repository,
+        repository,
         callSettings: { abortSignal: new AbortController().signal } as never,
       }),
     ).toThrow(
       'createSkillAgent: option "callSettings.abortSignal" belongs to each run: pass it to run({ abortSignal })',
     );
-    expect(() => createSkillAgent({ model, skills: repository, callSettings: { tools: {} } as never })).toThrow(
+    expect(() => createSkillAgent({ model, repository, callSettings: { tools: {} } as never })).toThrow(
       'createSkillAgent: option "callSettings.tools" is set by the agent, not a call setting',
     );
   });
@@ -116,7 +114,7 @@ describe('createSkillAgent: history window', () => {
     prepareHistory?: (messages: ModelMessage[]) => ModelMessage[];
   }) {
     const { model, calls } = createScriptedModel([{ text: 'one' }, { text: 'two' }, { text: 'three' }]);
-    const agent = createSkillAgent({ model, skills: repository, ...options });
+    const agent = createSkillAgent({ model, repository, ...options });
     for (const message of ['first', 'second', 'third'])
       await collect(agent.run({ userId: 'u', sessionId: 's', message }));
     return calls[2]!.prompt.filter((message) => message.role !== 'system');
@@ -137,9 +135,9 @@ describe('createSkillAgent: history window', () => {
     // The last 3 stored were [assistant one, user second, assistant two]: the window opens at "second".
     expect(prompt.map((message) => message.role)).toEqual(['user', 'assistant', 'user']);
     expect(JSON.stringify(prompt[0])).toContain('second');
-    expect(() =>
-      createSkillAgent({ model: createScriptedModel([]).model, skills: repository, maxHistoryMessages: 0 }),
-    ).toThrow(/maxHistoryMessages/);
+    expect(() => createSkillAgent({ model: createScriptedModel([]).model, repository, maxHistoryMessages: 0 })).toThrow(
+      /maxHistoryMessages/,
+    );
   });
 
   it('prepareHistory rewrites what is replayed', async () => {
@@ -173,12 +171,11 @@ describe('createSkillAgent: history window', () => {
 describe('one name for the skill source, and a runtime for the toolkit too', () => {
   const skills = createMemorySkillRepository([{ name: 'poetry', description: 'Write poems.', body: 'haiku' }]);
 
-  it('the agent takes `repository` like every other API; `skills` still works; two different ones are refused', () => {
+  it('the agent takes `repository` like every other API; the old name `skills` is gone', () => {
     const { model } = createScriptedModel([]);
     expect(createSkillAgent({ model, repository: skills }).toolNames).toContain('skill_load');
-    expect(createSkillAgent({ model, skills }).toolNames).toContain('skill_load');
-    expect(() => createSkillAgent({ model, repository: skills, skills: createMemorySkillRepository([]) })).toThrow(
-      'createSkillAgent: option "repository" and its old name skills are both given; give repository only',
+    expect(() => createSkillAgent({ model, skills } as never)).toThrow(
+      'createSkillAgent: option "repository" is required: the SkillRepository skills come from',
     );
     expect(() => createSkillAgent({ model } as never)).toThrow(
       'createSkillAgent: option "repository" is required: the SkillRepository skills come from',
@@ -197,7 +194,7 @@ describe('one name for the skill source, and a runtime for the toolkit too', () 
 describe('bad options of the AI SDK factories', () => {
   const skills = createMemorySkillRepository([{ name: 'poetry', description: 'Write poems.', body: 'haiku' }]);
 
-  it('lists every wrong option of createSkillAgent at once, as the deprecated class callers may still match', () => {
+  it('lists every wrong option of createSkillAgent at once, as one SkillboxConfigError', () => {
     const { model } = createScriptedModel([]);
     let caught: unknown;
     try {
@@ -212,12 +209,11 @@ describe('bad options of the AI SDK factories', () => {
     } catch (error) {
       caught = error;
     }
-    expect(caught).toBeInstanceOf(SkillAgentConfigError);
     expect(caught).toBeInstanceOf(SkillboxConfigError);
     expect(isSkillboxError(caught, 'CONFIG_INVALID')).toBe(true);
-    const error = caught as SkillAgentConfigError;
+    const error = caught as SkillboxConfigError;
     expect(error.component).toBe('createSkillAgent');
-    expect(error.field).toBe('loadMode');
+    expect(error.option).toBe('loadMode');
     expect(error.message).toBe(
       [
         'createSkillAgent: 4 invalid options:',

@@ -1,10 +1,10 @@
 import { jsonSchema, tool } from 'ai';
 import { describe, expect, it } from 'vitest';
+import { SkillboxConfigError } from '../../config/config-error.js';
 import { createMemorySkillRepository } from '../../repository/memory-skill-repository.js';
 import { createMemorySessionStore } from '../../sessions/memory-session-store.js';
 import { loadedKey } from '../../state/state-keys.js';
 import type { SkillAgentEvent } from './agent-events.js';
-import { SkillAgentConfigError } from './errors.js';
 import { createSkillAgent } from './skill-agent.js';
 import { createScriptedModel } from './testing/scripted-model.js';
 
@@ -37,7 +37,7 @@ describe('createSkillAgent', () => {
     const sessions = createMemorySessionStore();
     const agent = createSkillAgent({
       model,
-      skills: repository,
+      repository,
       sessions,
       toolPool,
       loadMode: 'session',
@@ -97,7 +97,7 @@ describe('createSkillAgent', () => {
         { text: 'one' },
         { text: 'two' },
       ]);
-      const agent = createSkillAgent({ model, skills: repository, toolPool, loadMode });
+      const agent = createSkillAgent({ model, repository, toolPool, loadMode });
       await collect(agent.run({ userId: 'u', sessionId: 's', message: 'first' }));
       await collect(agent.run({ userId: 'u', sessionId: 's', message: 'second' }));
       const third = calls[2]!;
@@ -112,7 +112,7 @@ describe('createSkillAgent', () => {
     const key = { userId: 'u', sessionId: 'race' };
     await sessions.createSession(key);
     const { model } = createScriptedModel([{ text: 'hello' }]);
-    const agent = createSkillAgent({ model, skills: repository, sessions });
+    const agent = createSkillAgent({ model, repository, sessions });
     const stream = agent.run({ ...key, message: 'hi' })[Symbol.asyncIterator]();
     await stream.next(); // the turn has read the session at version 0 and is streaming
     await sessions.appendEvents(key, [{ author: 'other', type: 'note', stateDelta: { other: 'x' } }], {
@@ -131,7 +131,7 @@ describe('createSkillAgent', () => {
     const { model, calls } = createScriptedModel([{ text: 'never' }]);
     const agent = createSkillAgent({
       model,
-      skills: repository,
+      repository,
       sessions,
       filter: (summary, context) => summary.name !== 'staff-only' || context.roles?.includes('staff') === true,
     });
@@ -157,7 +157,7 @@ describe('createSkillAgent', () => {
     ]);
     const agent = createSkillAgent({
       model,
-      skills: repository,
+      repository,
       toolPool,
       filter: (summary, context) => summary.name !== 'staff-only' || context.roles?.includes('staff') === true,
     });
@@ -189,9 +189,11 @@ describe('createSkillAgent', () => {
 
   it('validates its options and run arguments by name', () => {
     const { model } = createScriptedModel([]);
-    expect(() => createSkillAgent({ model, skills: repository, maxSteps: 0 })).toThrow(SkillAgentConfigError);
-    expect(() => createSkillAgent({ model, skills: {} as never })).toThrow(/skills/);
-    const agent = createSkillAgent({ model, skills: repository });
+    expect(() => createSkillAgent({ model, repository, maxSteps: 0 })).toThrow(SkillboxConfigError);
+    expect(() => createSkillAgent({ model, repository: {} as never })).toThrow(
+      /"repository" must be a SkillRepository/,
+    );
+    const agent = createSkillAgent({ model, repository });
     return expect(collect(agent.run({ userId: '', sessionId: 's', message: 'x' }))).rejects.toThrow(/userId/);
   });
 
@@ -209,7 +211,7 @@ describe('createSkillAgent', () => {
       { text: 'read both' },
     ]);
     const sessions = createMemorySessionStore();
-    const agent = createSkillAgent({ model, skills: files, sessions });
+    const agent = createSkillAgent({ model, repository: files, sessions });
     const events = await collect(agent.run({ userId: 'u', sessionId: 's', message: 'read it' }));
     const reads = events.filter((event) => event.type === 'tool-result');
     expect(reads.map((event) => (event as { output?: unknown }).output)).toEqual([
@@ -231,7 +233,7 @@ describe('createSkillAgent', () => {
     ]);
     const sessions = createMemorySessionStore();
     const key = { userId: 'u', sessionId: 'fails' };
-    const agent = createSkillAgent({ model, skills: repository, sessions, toolPool, loadMode: 'session' });
+    const agent = createSkillAgent({ model, repository, sessions, toolPool, loadMode: 'session' });
     const seen: SkillAgentEvent[] = [];
     await expect(
       (async () => {
@@ -261,7 +263,7 @@ describe('createSkillAgent', () => {
     const second = createScriptedModel([{ text: 'An old pond' }]);
     const retry = createSkillAgent({
       model: second.model,
-      skills: repository,
+      repository,
       sessions,
       toolPool,
       loadMode: 'session',
@@ -294,7 +296,13 @@ describe('createSkillAgent', () => {
       { text: 'never reached' },
     ]);
     const sessions = createMemorySessionStore();
-    const agent = createSkillAgent({ model, skills: repository, sessions, toolPool: aborting, loadMode: 'session' });
+    const agent = createSkillAgent({
+      model,
+      repository,
+      sessions,
+      toolPool: aborting,
+      loadMode: 'session',
+    });
     await expect(
       collect(agent.run({ userId: 'u', sessionId: 'abort', message: 'poem', abortSignal: controller.signal })),
     ).rejects.toThrow(/aborted/);
@@ -308,7 +316,7 @@ describe('createSkillAgent', () => {
 
   it('a turn that fails before finishing any step stores nothing and leaves no session', async () => {
     const sessions = createMemorySessionStore();
-    const agent = createSkillAgent({ model: createScriptedModel([]).model, skills: repository, sessions });
+    const agent = createSkillAgent({ model: createScriptedModel([]).model, repository, sessions });
     await expect(collect(agent.run({ userId: 'u', sessionId: 'empty', message: 'hi' }))).rejects.toThrow(
       /no step scripted/,
     );

@@ -29,7 +29,7 @@ describe("a model prompted with the Python framework's skill_name", () => {
       { text: 'done' },
     ]);
     const sessions = createMemorySessionStore();
-    const agent = createSkillAgent({ model, skills: repository, sessions, loadMode: 'session' });
+    const agent = createSkillAgent({ model, repository, sessions, loadMode: 'session' });
     const events: SkillAgentEvent[] = [];
     for await (const event of agent.run({ userId: 'u', sessionId: 's', message: 'weather?' })) events.push(event);
     const results = events.flatMap((event) => (event.type === 'tool-result' ? [event] : []));

@@ -1,9 +1,9 @@
 import { jsonSchema, type ModelMessage, type Tool, tool } from 'ai';
 import { describe, expect, it } from 'vitest';
+import { SkillboxConfigError } from '../../config/config-error.js';
 import { createMemorySkillRepository } from '../../repository/memory-skill-repository.js';
 import { createInMemoryStateView } from '../../state/in-memory-state-view.js';
 import { loadedKey, loadedOrderKey, toolsKey } from '../../state/state-keys.js';
-import { SkillAgentConfigError } from './errors.js';
 import { createSkillCallContext, type SkillCallContext, type StateChange } from './skill-call-context.js';
 import { createSkillPrepareStep, type SkillPrepareStepOptions } from './skill-prepare-step.js';
 import { ai6StepInput, ai7StepInput } from './testing/prepare-step-input.js';
@@ -277,7 +277,7 @@ describe('createSkillPrepareStep', () => {
 
   it('validates options by field; a call without a context gets its own on its first step, a later step needs one', async () => {
     expect(() => createSkillPrepareStep({ repository, skillToolNames, materialize: 'inline' as never })).toThrow(
-      SkillAgentConfigError,
+      SkillboxConfigError,
     );
     expect(() => createSkillPrepareStep({ repository, skillToolNames, loadMode: 'forever' as never })).toThrow(
       /loadMode/,

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { ModelMessage, PrepareStepFunction, PrepareStepResult, SystemModelMessage, Tool } from 'ai';
-import { validateOptions as validateAgainstSchema } from '../../config/validate-options.js';
-import { createCachedCatalog } from '../../disclosure/cached-catalog.js';
+import { SkillboxConfigError } from '../../config/config-error.js';
+import { validateOptions } from '../../config/validate-options.js';
+import { type CachedCatalog, createCachedCatalog } from '../../disclosure/cached-catalog.js';
 import type { CatalogBudget, CatalogFormat } from '../../disclosure/catalog.js';
 import { applyDeclaredLoads } from '../../disclosure/declared-loads.js';
-import { type LoadMode, parseLoadMode, parseMaxLoadedSkills } from '../../disclosure/load-mode.js';
+import { defaultLoadMode, type LoadMode } from '../../disclosure/load-mode.js';
 import { type MaterializationMode, materializeRequest } from '../../disclosure/materialize-request.js';
 import {
   includesNonModelInvocable,
@@ -27,7 +28,6 @@ import {
   skillContextCallOptions,
 } from './ai-sdk-versions.js';
 import { selectActiveTools } from './dynamic-tool-selection.js';
-import { SkillAgentConfigError } from './errors.js';
 import { skillPrepareStepOptionsSchema } from './skill-agent-options-schema.js';
 import {
   createSkillCallContext,
@@ -77,15 +77,6 @@ export interface SkillPrepareStepOptions extends ModelInvocationOptions {
 /** When the model is offered `skill_search`: see `SkillPrepareStepOptions.skillSearch`. */
 export type SkillSearchMode = 'over-budget' | 'always' | 'never';
 
-/** Checks the `skillSearch` option of the toolkit and the prepare step. */
-export function parseSkillSearchMode(value: unknown): SkillSearchMode {
-  if (value === undefined) return 'over-budget';
-  if (value === 'over-budget' || value === 'always' || value === 'never') return value;
-  throw new SkillAgentConfigError('createSkillPrepareStep', [
-    { option: 'skillSearch', problem: `must be "over-budget", "always" or "never"; got ${JSON.stringify(value)}` },
-  ]);
-}
-
 /** The AI SDK's and the disclosure layer's messages have the same shape; this is the one place that says so. */
 function toNeutral(messages: readonly ModelMessage[]): NeutralModelMessage[] {
   return messages as unknown as NeutralModelMessage[];
@@ -95,18 +86,14 @@ function fromNeutral(messages: readonly NeutralModelMessage[]): ModelMessage[] {
   return messages as unknown as ModelMessage[];
 }
 
-function validateOptions(options: SkillPrepareStepOptions): {
-  loadMode: LoadMode;
-  maxLoadedSkills: number | undefined;
-  materialize: MaterializationMode;
-} {
-  validateAgainstSchema('createSkillPrepareStep', skillPrepareStepOptionsSchema, options, SkillAgentConfigError);
-  const materialize = options.materialize ?? 'tool-result';
-  return {
-    loadMode: parseLoadMode(options.loadMode, 'loadMode', 'createSkillPrepareStep'),
-    maxLoadedSkills: parseMaxLoadedSkills(options.maxLoadedSkills, 'maxLoadedSkills', 'createSkillPrepareStep'),
-    materialize,
-  };
+/** A pool tool named like a skill tool would shadow it: refused once the skill tool names are known. */
+function refusePoolToolsNamedLikeSkillTools(options: SkillPrepareStepOptions): void {
+  const clashes = Object.keys(options.toolPool ?? {}).filter((name) => options.skillToolNames.includes(name));
+  if (clashes.length > 0)
+    throw new SkillboxConfigError(
+      'createSkillPrepareStep',
+      clashes.map((name) => ({ option: `toolPool.${name}`, problem: 'has the name of a skill tool' })),
+    );
 }
 
 /** Writes a turn-level delta into the session state and tells the listener what it changed. */
@@ -152,131 +139,175 @@ export async function describeUnavailableTool(
  * The caller's messages are never changed; only the request is.
  */
 export function createSkillPrepareStep(options: SkillPrepareStepOptions): PrepareStepFunction<Record<string, Tool>> {
-  const { loadMode, maxLoadedSkills, materialize } = validateOptions(options);
-  const poolToolNames = Object.keys(options.toolPool ?? {});
-  const skillSearch = parseSkillSearchMode(options.skillSearch);
-  const catalog =
-    options.catalog === false
-      ? undefined
-      : createCachedCatalog(options.repository, {
-          tools: options.skillToolNames,
-          ...(options.catalog?.format !== undefined ? { format: options.catalog.format } : {}),
-          ...(options.catalog?.budget !== undefined ? { budget: options.catalog.budget } : {}),
-          ...(options.catalog?.guidance !== undefined ? { guidance: options.catalog.guidance } : {}),
-          ...(includesNonModelInvocable(options) ? { includeNonModelInvocable: true } : {}),
-          ...(skillSearch === 'always' ? { skillSearch: 'always' as const } : {}),
-        });
+  validateOptions('createSkillPrepareStep', skillPrepareStepOptionsSchema, options);
+  return buildSkillPrepareStep(options);
+}
 
-  const prepare = async (step: {
-    stepNumber: number;
-    messages: ModelMessage[];
-  }): Promise<PrepareStepResult<Record<string, Tool>>> => {
-    const { stepNumber } = step;
-    const messages = conversationOfStep(step);
-    const given = contextOfStep(step, options.skillToolNames);
-    // A call that brings no context (an agent of the caller's own, behind createAgentUIStreamResponse)
-    // is its own session: a fresh context made on its first step travels on to its later steps and
-    // tools in the step result. Skills loaded in it last for the call.
-    const madeForCall =
-      stepNumber === 0 && options.context === undefined && !isSkillCallContext(given)
-        ? createSkillCallContext({ sessionId: `call-${randomUUID()}`, state: createInMemoryStateView() })
-        : undefined;
-    const context = madeForCall ?? resolveSkillCallContext(given, options.context, 'prepareStep');
-    const { agentName, state, skillContext } = context;
+/** What every step of one prepare step reads: the options with their defaults, and the catalog. */
+interface PrepareStepSettings {
+  options: SkillPrepareStepOptions;
+  loadMode: LoadMode;
+  /** Undefined for no limit (0 means the same). */
+  maxLoadedSkills: number | undefined;
+  materialize: MaterializationMode;
+  skillSearch: SkillSearchMode;
+  poolToolNames: readonly string[];
+  catalog: CachedCatalog | undefined;
+}
 
-    if (stepNumber === 0) {
-      // Reset and declared loads land together or not at all: a bad declaration throws before anything is written.
-      const reset = beginTurn(state, { agentName, mode: loadMode });
-      const declared = await applyDeclaredLoads(overlayState(state, reset), {
-        agentName,
-        repository: options.repository,
-        loads: context.skillLoads ?? [],
-        ...(skillContext !== undefined ? { skillContext } : {}),
-        ...(maxLoadedSkills !== undefined ? { maxLoadedSkills: maxLoadedSkills } : {}),
-      });
-      commitTurnDelta(context, mergeDeltas(reset, declared));
-    }
-    commitTurnDelta(context, evictLeastRecentlyTouched(state, { agentName, maxLoadedSkills: maxLoadedSkills }));
+/** `createSkillPrepareStep` for options a schema already checked (the toolkit's or the agent's). */
+export function buildSkillPrepareStep(options: SkillPrepareStepOptions): PrepareStepFunction<Record<string, Tool>> {
+  refusePoolToolsNamedLikeSkillTools(options);
+  const skillSearch = options.skillSearch ?? 'over-budget';
+  const settings: PrepareStepSettings = {
+    options,
+    loadMode: options.loadMode ?? defaultLoadMode,
+    maxLoadedSkills: options.maxLoadedSkills || undefined,
+    materialize: options.materialize ?? 'tool-result',
+    skillSearch,
+    poolToolNames: Object.keys(options.toolPool ?? {}),
+    catalog:
+      options.catalog === false
+        ? undefined
+        : createCachedCatalog(options.repository, {
+            tools: options.skillToolNames,
+            ...(options.catalog?.format !== undefined ? { format: options.catalog.format } : {}),
+            ...(options.catalog?.budget !== undefined ? { budget: options.catalog.budget } : {}),
+            ...(options.catalog?.guidance !== undefined ? { guidance: options.catalog.guidance } : {}),
+            ...(includesNonModelInvocable(options) ? { includeNonModelInvocable: true } : {}),
+            ...(skillSearch === 'always' ? { skillSearch: 'always' as const } : {}),
+          }),
+  };
+  return ((step: { stepNumber: number; messages: ModelMessage[] }) =>
+    prepareOneStep(settings, step)) as PrepareStepFunction<Record<string, Tool>>;
+}
 
-    // Resolved once for the step: tool selection and materialisation read the same skills.
-    const loadedSkills = await resolveLoadedSkills(state, agentName, options.repository, skillContext);
-    const selection = await selectActiveTools({
-      repository: options.repository,
+/** The context of a step: the call's, the options' fallback, or, for a call that brings none, a fresh one. */
+function contextOfCall(
+  settings: PrepareStepSettings,
+  step: { stepNumber: number; messages: ModelMessage[] },
+): { context: SkillCallContext; madeForCall: SkillCallContext | undefined } {
+  const { options } = settings;
+  const given = contextOfStep(step, options.skillToolNames);
+  // A call that brings no context (an agent of the caller's own, behind createAgentUIStreamResponse)
+  // is its own session: a fresh context made on its first step travels on to its later steps and
+  // tools in the step result. Skills loaded in it last for the call.
+  const madeForCall =
+    step.stepNumber === 0 && options.context === undefined && !isSkillCallContext(given)
+      ? createSkillCallContext({ sessionId: `call-${randomUUID()}`, state: createInMemoryStateView() })
+      : undefined;
+  return { context: madeForCall ?? resolveSkillCallContext(given, options.context, 'prepareStep'), madeForCall };
+}
+
+/** The first step of a call is a turn: the load mode's reset and the declared loads land together or not at all. */
+async function startTurn(settings: PrepareStepSettings, context: SkillCallContext): Promise<void> {
+  const { agentName, state, skillContext } = context;
+  // A bad declaration throws before anything is written.
+  const reset = beginTurn(state, { agentName, mode: settings.loadMode });
+  const declared = await applyDeclaredLoads(overlayState(state, reset), {
+    agentName,
+    repository: settings.options.repository,
+    loads: context.skillLoads ?? [],
+    ...(skillContext !== undefined ? { skillContext } : {}),
+    ...(settings.maxLoadedSkills !== undefined ? { maxLoadedSkills: settings.maxLoadedSkills } : {}),
+  });
+  commitTurnDelta(context, mergeDeltas(reset, declared));
+}
+
+async function prepareOneStep(
+  settings: PrepareStepSettings,
+  step: { stepNumber: number; messages: ModelMessage[] },
+): Promise<PrepareStepResult<Record<string, Tool>>> {
+  const { options, poolToolNames } = settings;
+  const { stepNumber } = step;
+  const messages = conversationOfStep(step);
+  const { context, madeForCall } = contextOfCall(settings, step);
+  const { agentName, state, skillContext } = context;
+
+  if (stepNumber === 0) await startTurn(settings, context);
+  commitTurnDelta(context, evictLeastRecentlyTouched(state, { agentName, maxLoadedSkills: settings.maxLoadedSkills }));
+
+  // Resolved once for the step: tool selection and materialisation read the same skills.
+  const loadedSkills = await resolveLoadedSkills(state, agentName, options.repository, skillContext);
+  const selection = await selectActiveTools({
+    repository: options.repository,
+    state,
+    agentName,
+    loadedSkills,
+    skillToolNames: options.skillToolNames,
+    poolToolNames,
+    ...(skillContext !== undefined ? { skillContext } : {}),
+    ...(options.enforceAllowedTools ? { enforceAllowedTools: true } : {}),
+    ...(options.allowedToolAliases ? { allowedToolAliases: options.allowedToolAliases } : {}),
+  });
+
+  // System messages the caller put at the head of `messages` are theirs: kept first and unchanged.
+  const callerSystem = leadingSystemMessages(messages);
+  const conversation = messages.slice(callerSystem.length);
+  const request: ModelMessage[] =
+    options.instructions !== undefined && options.instructions !== ''
+      ? [{ role: 'system', content: options.instructions }, ...conversation]
+      : [...conversation];
+  const catalogOutcome = await settings.catalog?.renderWithOutcome(skillContext);
+  // skill_search is for a catalog that cannot describe every skill: offered only when this one could not.
+  const activeTools =
+    settings.skillSearch === 'always' || catalogOutcome?.searchOffered === true
+      ? selection.activeTools
+      : selection.activeTools.filter((name) => name !== 'skill_search');
+  const materialized = fromNeutral(
+    await materializeRequest({
+      messages: toNeutral(request),
       state,
       agentName,
+      repository: options.repository,
+      mode: settings.materialize,
       loadedSkills,
-      skillToolNames: options.skillToolNames,
-      poolToolNames,
+      catalog: catalogOutcome?.text ?? '',
       ...(skillContext !== undefined ? { skillContext } : {}),
-      ...(options.enforceAllowedTools ? { enforceAllowedTools: true } : {}),
-      ...(options.allowedToolAliases ? { allowedToolAliases: options.allowedToolAliases } : {}),
-    });
+    }),
+  );
 
-    // System messages the caller put at the head of `messages` are theirs: kept first and unchanged.
-    const callerSystem = leadingSystemMessages(messages);
-    const conversation = messages.slice(callerSystem.length);
-    const request: ModelMessage[] =
-      options.instructions !== undefined && options.instructions !== ''
-        ? [{ role: 'system', content: options.instructions }, ...conversation]
-        : [...conversation];
-    const catalogOutcome = catalog === undefined ? undefined : await catalog.renderWithOutcome(skillContext);
-    // skill_search is for a catalog that cannot describe every skill: offered only when this one could not.
-    const activeTools =
-      skillSearch === 'always' || catalogOutcome?.searchOffered === true
-        ? selection.activeTools
-        : selection.activeTools.filter((name) => name !== 'skill_search');
-    const materialized = fromNeutral(
-      await materializeRequest({
-        messages: toNeutral(request),
-        state,
-        agentName,
-        repository: options.repository,
-        mode: materialize,
-        loadedSkills,
-        catalog: catalogOutcome?.text ?? '',
-        ...(skillContext !== undefined ? { skillContext } : {}),
-      }),
-    );
+  // A tool allowed-tools holds back is explained as such, an execution tool (skill_run) included.
+  const restricting =
+    selection.withheld.length === 0
+      ? []
+      : loadedSkills.flatMap((entry) =>
+          entry.skill !== undefined && entry.skill.allowedTools.length > 0 ? [entry.skill.name] : [],
+        );
+  const explained = await explainPoolToolCalls(
+    materialized,
+    poolToolNames,
+    options.repository,
+    context,
+    { includeNonModelInvocable: includesNonModelInvocable(options) },
+    { tools: selection.withheld, by: restricting },
+  );
+  if (settings.loadMode === 'once') commitTurnDelta(context, afterModelRequest(state, { agentName, mode: 'once' }));
+  context.onStepPrepared?.({
+    stepNumber,
+    activeTools,
+    loadedSkills: selection.loadedSkills,
+    missingTools: selection.missing,
+  });
+  const carried = madeForCall === undefined ? {} : skillContextCallOptions(madeForCall, options.skillToolNames);
+  return { ...stepRequest(step, callerSystem, explained), activeTools, ...carried };
+}
 
-    // A tool allowed-tools holds back is explained as such, an execution tool (skill_run) included.
-    const restricting =
-      selection.withheld.length === 0
-        ? []
-        : loadedSkills.flatMap((entry) =>
-            entry.skill !== undefined && entry.skill.allowedTools.length > 0 ? [entry.skill.name] : [],
-          );
-    const explained = await explainPoolToolCalls(
-      materialized,
-      poolToolNames,
-      options.repository,
-      context,
-      { includeNonModelInvocable: includesNonModelInvocable(options) },
-      { tools: selection.withheld, by: restricting },
-    );
-    if (loadMode === 'once') commitTurnDelta(context, afterModelRequest(state, { agentName, mode: 'once' }));
-    context.onStepPrepared?.({
-      stepNumber,
-      activeTools,
-      loadedSkills: selection.loadedSkills,
-      missingTools: selection.missing,
-    });
-
-    // The caller's system text goes first and is never replaced. ai 7 tells prepareStep what it is
-    // and refuses system messages inside `messages`, so everything goes to `instructions`. ai 6 does
-    // not tell, but sends its `system` before the messages: leaving `system` alone and sending ours
-    // as leading messages gives the same order.
-    const carried = madeForCall === undefined ? {} : skillContextCallOptions(madeForCall, options.skillToolNames);
-    if (!isInstructionsStep(step)) return { messages: [...callerSystem, ...explained], activeTools, ...carried };
-    const ours = leadingSystemMessages(explained);
-    const instructions = [...callerInstructionsOfStep(step), ...callerSystem, ...ours];
-    return {
-      ...(instructions.length > 0 ? { instructions } : {}),
-      messages: explained.slice(ours.length),
-      activeTools,
-      ...carried,
-    };
-  };
-  return prepare as PrepareStepFunction<Record<string, Tool>>;
+/**
+ * The caller's system text goes first and is never replaced. ai 7 tells prepareStep what it is
+ * and refuses system messages inside `messages`, so everything goes to `instructions`. ai 6 does
+ * not tell, but sends its `system` before the messages: leaving `system` alone and sending ours
+ * as leading messages gives the same order.
+ */
+function stepRequest(
+  step: { stepNumber: number; messages: ModelMessage[] },
+  callerSystem: readonly SystemModelMessage[],
+  explained: ModelMessage[],
+): { messages: ModelMessage[]; instructions?: SystemModelMessage[] } {
+  if (!isInstructionsStep(step)) return { messages: [...callerSystem, ...explained] };
+  const ours = leadingSystemMessages(explained);
+  const instructions = [...callerInstructionsOfStep(step), ...callerSystem, ...ours];
+  return { ...(instructions.length > 0 ? { instructions } : {}), messages: explained.slice(ours.length) };
 }
 
 function leadingSystemMessages(messages: readonly ModelMessage[]): SystemModelMessage[] {

@@ -5,12 +5,11 @@ import { includesNonModelInvocable } from '../../disclosure/model-invocable-skil
 import type { SkillRepository } from '../../repository/types.js';
 import { gateRepository, type UnmetRequirementsMode } from '../../requirements/gated-repository.js';
 import {
-  createSkillTools,
+  createCheckedSkillTools,
   knowledgeToolNames,
   type SkillToolProfile,
   toolSelectionToolNames,
 } from '../../tools/create-skill-tools.js';
-import { resolveExecutionOptions } from '../../workspace/tools/execution-options.js';
 import { requirementCheckerFor } from '../../workspace/tools/requirement-gate.js';
 import type { WorkspaceManager } from '../../workspace/workspace-manager.js';
 import {
@@ -19,12 +18,11 @@ import {
   type SkillContextCallOptions,
   skillContextCallOptions,
 } from './ai-sdk-versions.js';
-import { SkillAgentConfigError } from './errors.js';
 import { type ExecutionSetupOptions, executionSetup } from './execution-setup.js';
 import { deniedApprovalEvents } from './sdk-approval-denials.js';
 import { skillToolkitOptionsSchema } from './skill-agent-options-schema.js';
 import { resolveSkillCallContext, type SkillCallContext } from './skill-call-context.js';
-import { createSkillPrepareStep, parseSkillSearchMode, type SkillPrepareStepOptions } from './skill-prepare-step.js';
+import { buildSkillPrepareStep, type SkillPrepareStepOptions } from './skill-prepare-step.js';
 import { toAiSdkTools } from './tool-adapter.js';
 
 /** Options of `createSkillToolkit`: the repository, the tool profile, execution tools and the `prepareStep` options. */
@@ -33,8 +31,6 @@ export interface SkillToolkitOptions
     ExecutionSetupOptions {
   /** Where skills come from. */
   repository?: SkillRepository;
-  /** @deprecated The same as `repository`, the name every skillbox API uses. */
-  skills?: SkillRepository;
   /**
    * `knowledge` (default without execution tools), `full` (default with them) or exact tool names.
    * With a tool pool, `knowledge` also registers skill_list_tools and skill_select_tools.
@@ -89,49 +85,37 @@ function resolveProfile(
   return profile === 'knowledge' && hasPool ? [...knowledgeToolNames, ...toolSelectionToolNames] : profile;
 }
 
-/** The repository under `repository`, or its deprecated name `skills`; a clear error naming the field otherwise. */
-export function resolveRepositoryOption(options: {
-  repository?: SkillRepository | undefined;
-  skills?: SkillRepository | undefined;
-}): SkillRepository {
-  // The factories that call this checked both options first (toolkitRules in skill-agent-options-schema.ts).
-  return (options.repository ?? options.skills) as SkillRepository;
-}
-
 /**
  * Skills for an AI SDK tool loop in one call: the neutral skill tools adapted to AI SDK tools, the
  * pool tools, and the `prepareStep` that does progressive disclosure. Give each call its context
  * with `...toolkit.contextOptions(createSkillCallContext(...))`.
  */
 export function createSkillToolkit(options: SkillToolkitOptions): SkillToolkit {
-  validateOptions('createSkillToolkit', skillToolkitOptionsSchema, options, SkillAgentConfigError);
-  const listedRepository = resolveRepositoryOption(options);
+  validateOptions('createSkillToolkit', skillToolkitOptionsSchema, options);
+  return buildSkillToolkit(options);
+}
+
+/** `createSkillToolkit` for options a schema already checked (`createVisibleSkillToolkits`'s or the agent's). */
+export function buildSkillToolkit(options: SkillToolkitOptions): SkillToolkit {
+  // Required by the schema that checked the options (toolkitRules in skill-agent-options-schema.ts).
+  const listedRepository = options.repository as SkillRepository;
   const toolPool = options.toolPool ?? {};
   const poolToolNames = Object.keys(toolPool);
-  const { workspaces, executionTools } = executionSetup(options, listedRepository);
-  const unmet = options.unmetRequirements ?? 'mark';
-  if (unmet !== 'hide' && unmet !== 'mark')
-    throw new SkillAgentConfigError('createSkillToolkit', [
-      { option: 'unmetRequirements', problem: `must be "hide" or "mark"; got ${JSON.stringify(unmet)}` },
-    ]);
+  const { workspaces, executionTools, execution } = executionSetup(options, listedRepository);
   // What the model sees (catalog, skill tools, search) is gated by where commands run; skill_run
   // keeps the ungated repository and refuses on its own.
   const repository =
-    workspaces === undefined
+    execution === undefined
       ? listedRepository
-      : gateRepository(
-          listedRepository,
-          requirementCheckerFor(resolveExecutionOptions({ ...options.execution, workspaces })),
-          unmet,
-        );
-  const skillSearch = parseSkillSearchMode(options.skillSearch);
+      : gateRepository(listedRepository, requirementCheckerFor(execution), options.unmetRequirements ?? 'mark');
+  const skillSearch = options.skillSearch ?? 'over-budget';
   // Registered where it can be offered: always, or over budget when the catalog has a budget to be over.
   const registerSearch =
     skillSearch === 'always' ||
     (skillSearch === 'over-budget' &&
       options.catalog !== false &&
       (options.catalog?.budget?.tokens !== undefined || options.catalog?.budget?.characters !== undefined));
-  const definitions = createSkillTools({
+  const definitions = createCheckedSkillTools({
     repository,
     profile: resolveProfile(options, (executionTools?.length ?? 0) > 0, poolToolNames.length > 0),
     ...(executionTools !== undefined ? { executionTools } : {}),
@@ -144,7 +128,7 @@ export function createSkillToolkit(options: SkillToolkitOptions): SkillToolkit {
   });
   const skillToolNames = definitions.map((definition) => definition.name);
   // Refuses a pool tool named like a skill tool, before anything is adapted.
-  const skillPrepareStep = createSkillPrepareStep({ ...options, repository, skillToolNames });
+  const skillPrepareStep = buildSkillPrepareStep({ ...options, repository, skillToolNames });
   const prepareStep: PrepareStepFunction<Record<string, Tool>> =
     options.approval === undefined
       ? skillPrepareStep

@@ -10,12 +10,12 @@ import {
   pendingApproval,
 } from '../../approvals/approval-gate.js';
 import type { ApprovalOptions } from '../../approvals/approval-types.js';
+import { SkillboxConfigError } from '../../config/config-error.js';
 import { callQueueOf } from '../../state/session-call-queue.js';
 import { beginStateTransaction } from '../../state/state-transaction.js';
 import { inToolSpan } from '../../telemetry/tool-span.js';
 import type { ToolContext, ToolDefinition } from '../../tools/types.js';
 import { contextOfToolCall } from './ai-sdk-versions.js';
-import { SkillAgentConfigError } from './errors.js';
 import { resolveSkillCallContext, type SkillCallContext } from './skill-call-context.js';
 
 /** Options of `toAiSdkTool` / `toAiSdkTools`: the skill call context, when the call does not carry one. */
@@ -84,13 +84,8 @@ export function toAiSdkTool(definition: ToolDefinition<any, any>, options: ToolA
           }
           const transaction = beginStateTransaction(context.state);
           const output = await definition.execute(input, {
-            sessionId: context.sessionId,
-            ...(context.userId !== undefined ? { userId: context.userId } : {}),
-            ...(context.appName !== undefined ? { appName: context.appName } : {}),
-            agentName: context.agentName,
-            toolCallId,
+            ...toolContextOf(context, toolCallId),
             state: transaction.view,
-            ...(context.skillContext !== undefined ? { skillContext: context.skillContext } : {}),
             ...(abortSignal !== undefined ? { abortSignal } : {}),
           });
           const delta = transaction.commit();
@@ -136,29 +131,38 @@ export function toAiSdkTool(definition: ToolDefinition<any, any>, options: ToolA
       context.onStateChange?.({ source: 'tool', toolCallId, toolName: definition.name, delta: verdict.remembered });
     return verdict;
   };
-  if (gated && approval?.decide === undefined) {
-    adapted.needsApproval = async (input: unknown, callOptions: { toolCallId: string; messages?: unknown }) => {
-      const context = resolveSkillCallContext(
-        contextOfToolCall(callOptions),
-        options.context,
-        `tool "${definition.name}"`,
-      );
-      // Asked in-process when the tool runs.
-      if (decideOf(context) !== undefined) return false;
-      const toolContext = toolContextOf(context, callOptions.toolCallId);
-      // A call the tool refuses outright (a skill not loaded) runs into that refusal instead of a question.
-      const pending = await pendingApproval(approval, definition, input, toolContext).catch(() => undefined);
-      if (pending === undefined || pending.pending.length === 0) return false;
-      // The SDK asks again when the application sends its answer; the request was recorded the first time.
-      if (approvalAnswerOf(callOptions.messages, callOptions.toolCallId) !== undefined) return true;
-      const request = approvalRequestOf(definition, input, toolContext, pending.description, pending.subjects);
-      const event = { type: 'approval-request' as const, author: context.agentName, content: request };
-      context.onApprovalEvent?.(event);
-      approval?.onEvent?.(event);
-      return true;
-    };
-  }
+  // Without an in-process decider, the AI SDK asks the application before the call runs.
+  if (gated && approval?.decide === undefined) adapted.needsApproval = needsApprovalOf(definition, approval, options);
   return tool(adapted);
+}
+
+/** The AI SDK's `needsApproval` of a tool: true for a call waiting on a person, recorded once as a request. */
+function needsApprovalOf(
+  // biome-ignore lint/suspicious/noExplicitAny: as in toAiSdkTool.
+  definition: ToolDefinition<any, any>,
+  approval: ApprovalOptions,
+  options: ToolAdapterOptions,
+): NonNullable<Tool['needsApproval']> {
+  return async (input: unknown, callOptions: { toolCallId: string; messages?: unknown }) => {
+    const context = resolveSkillCallContext(
+      contextOfToolCall(callOptions),
+      options.context,
+      `tool "${definition.name}"`,
+    );
+    // Asked in-process when the tool runs.
+    if ((context.decideApproval ?? approval.decide) !== undefined) return false;
+    const toolContext = toolContextOf(context, callOptions.toolCallId);
+    // A call the tool refuses outright (a skill not loaded) runs into that refusal instead of a question.
+    const pending = await pendingApproval(approval, definition, input, toolContext).catch(() => undefined);
+    if (pending === undefined || pending.pending.length === 0) return false;
+    // The SDK asks again when the application sends its answer; the request was recorded the first time.
+    if (approvalAnswerOf(callOptions.messages, callOptions.toolCallId) !== undefined) return true;
+    const request = approvalRequestOf(definition, input, toolContext, pending.description, pending.subjects);
+    const event = { type: 'approval-request' as const, author: context.agentName, content: request };
+    context.onApprovalEvent?.(event);
+    approval.onEvent?.(event);
+    return true;
+  };
 }
 
 type MessagePart = { type?: unknown; toolCallId?: unknown; approvalId?: unknown; approved?: unknown; reason?: unknown };
@@ -197,7 +201,7 @@ export function toAiSdkTools(
   const tools: Record<string, Tool> = {};
   for (const definition of definitions) {
     if (definition.name in tools)
-      throw new SkillAgentConfigError('toAiSdkTools', [
+      throw new SkillboxConfigError('toAiSdkTools', [
         { option: 'definitions', problem: `holds two tools named "${definition.name}"` },
       ]);
     tools[definition.name] = toAiSdkTool(definition, options);

@@ -1,10 +1,10 @@
 import { asSchema } from 'ai';
 import { describe, expect, it } from 'vitest';
+import { SkillboxConfigError } from '../../config/config-error.js';
 import { FilteredSkillRepository } from '../../repository/filter-skills.js';
 import { createMemorySkillRepository } from '../../repository/memory-skill-repository.js';
 import type { SkillContext } from '../../repository/types.js';
 import { maxSkillEnumValues } from '../../tools/skill-tool-support.js';
-import { SkillAgentConfigError } from './errors.js';
 import type { SkillToolkit } from './skill-toolkit.js';
 import { createVisibleSkillToolkits } from './visible-skill-toolkits.js';
 
@@ -75,7 +75,7 @@ describe('createVisibleSkillToolkits', () => {
 
   it('checks its options at construction', () => {
     const repository = createMemorySkillRepository(skills(1));
-    expect(() => createVisibleSkillToolkits({ repository, maxCachedToolkits: 0 })).toThrow(SkillAgentConfigError);
+    expect(() => createVisibleSkillToolkits({ repository, maxCachedToolkits: 0 })).toThrow(SkillboxConfigError);
     expect(() => createVisibleSkillToolkits({ repository, maxCachedToolkits: 0 })).toThrow(/maxCachedToolkits/);
     expect(() => createVisibleSkillToolkits({ repository, profile: ['no_such_tool'] })).toThrow(/no_such_tool/);
   });

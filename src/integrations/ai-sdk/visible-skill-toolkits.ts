@@ -1,18 +1,12 @@
 import type { Tool } from 'ai';
 import { validateOptions } from '../../config/validate-options.js';
 import { includesNonModelInvocable, modelInvocableSkills } from '../../disclosure/model-invocable-skills.js';
-import type { SkillContext } from '../../repository/types.js';
+import type { SkillContext, SkillRepository } from '../../repository/types.js';
 import { skillEnumValues } from '../../tools/skill-tool-support.js';
 import type { WorkspaceManager } from '../../workspace/workspace-manager.js';
-import { SkillAgentConfigError } from './errors.js';
 import { executionSetup } from './execution-setup.js';
 import { visibleSkillToolkitsOptionsSchema } from './skill-agent-options-schema.js';
-import {
-  createSkillToolkit,
-  resolveRepositoryOption,
-  type SkillToolkit,
-  type SkillToolkitOptions,
-} from './skill-toolkit.js';
+import { buildSkillToolkit, type SkillToolkit, type SkillToolkitOptions } from './skill-toolkit.js';
 
 /** Options of `createVisibleSkillToolkits`: the toolkit options and how many per-audience toolkits to cache. */
 export interface VisibleSkillToolkitsOptions extends Omit<SkillToolkitOptions, 'skillNames'> {
@@ -47,22 +41,27 @@ export const defaultMaxCachedToolkits = 64;
  * toolkit, on the next call.
  */
 export function createVisibleSkillToolkits(options: VisibleSkillToolkitsOptions): VisibleSkillToolkits {
-  validateOptions('createVisibleSkillToolkits', visibleSkillToolkitsOptionsSchema, options, SkillAgentConfigError);
+  validateOptions('createVisibleSkillToolkits', visibleSkillToolkitsOptionsSchema, options);
+  return buildVisibleSkillToolkits(options);
+}
+
+/** `createVisibleSkillToolkits` for options a schema already checked (the agent's). */
+export function buildVisibleSkillToolkits(options: VisibleSkillToolkitsOptions): VisibleSkillToolkits {
   const {
     maxCachedToolkits = defaultMaxCachedToolkits,
     runtime: _runtime,
     workspaces: _workspaces,
     execution: _execution,
     executionTools: _executionTools,
-    skills: _skills,
     ...rest
   } = options;
-  const repository = resolveRepositoryOption(options);
+  // Required by the schema that checked the options (toolkitRules in skill-agent-options-schema.ts).
+  const repository = options.repository as SkillRepository;
   // One workspace manager for all toolkits: a toolkit per audience must not mean a manager per audience.
   const { workspaces, executionTools } = executionSetup(options, repository);
   const toolkitOptions = { ...rest, repository, ...(executionTools !== undefined ? { executionTools } : {}) };
   // Built now so that bad options fail at construction, and reused as the plain-string toolkit.
-  const unrestricted = createSkillToolkit(toolkitOptions);
+  const unrestricted = buildSkillToolkit(toolkitOptions);
   const cache = new Map<string, SkillToolkit>();
 
   return {
@@ -83,7 +82,7 @@ export function createVisibleSkillToolkits(options: VisibleSkillToolkitsOptions)
       if (toolkit !== undefined) {
         cache.delete(key); // re-inserted below: Map order is the recency order
       } else {
-        toolkit = createSkillToolkit({ ...toolkitOptions, skillNames: names });
+        toolkit = buildSkillToolkit({ ...toolkitOptions, skillNames: names });
         if (cache.size >= maxCachedToolkits) cache.delete(cache.keys().next().value!);
       }
       cache.set(key, toolkit);

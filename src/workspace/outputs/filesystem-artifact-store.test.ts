@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ArtifactNameError, ArtifactNotFoundError } from '../errors.js';
 import { parseArtifactReference } from './artifact-store.js';
-import { FilesystemArtifactStore } from './filesystem-artifact-store.js';
+import { createFilesystemArtifactStore, FilesystemArtifactStore } from './filesystem-artifact-store.js';
 
 let dir: string;
 beforeEach(async () => {
@@ -47,7 +47,7 @@ describe('FilesystemArtifactStore', () => {
     await expect(store.save({ scope: 's', name: '' }, Buffer.from('a'), 'text/plain')).rejects.toThrow(
       ArtifactNameError,
     );
-    expect(() => new FilesystemArtifactStore({ dir: '' })).toThrow(/dir/);
+    expect(() => createFilesystemArtifactStore({ dir: '' })).toThrow(/dir/);
   });
 
   it('parses references', () => {

@@ -28,8 +28,8 @@ const filesystemArtifactStoreOptionsSchema = optionsObject({
 export class FilesystemArtifactStore implements ArtifactStore {
   readonly dir: string;
 
+  /** Options already checked: `createFilesystemArtifactStore` checks a caller's, a workspace manager makes its own. */
   constructor(options: FilesystemArtifactStoreOptions) {
-    validateOptions('createFilesystemArtifactStore', filesystemArtifactStoreOptionsSchema, options);
     this.dir = path.resolve(options.dir);
   }
 
@@ -131,5 +131,6 @@ function encodeSegment(value: string, what: 'scope' | 'name'): string {
 
 /** An artifact store that keeps every version as files under one folder. */
 export function createFilesystemArtifactStore(options: FilesystemArtifactStoreOptions): FilesystemArtifactStore {
+  validateOptions('createFilesystemArtifactStore', filesystemArtifactStoreOptionsSchema, options);
   return new FilesystemArtifactStore(options);
 }

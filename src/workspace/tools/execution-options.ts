@@ -105,49 +105,39 @@ export const defaultMaxOutputBytes = 16 * 1024;
 /** The largest `maxTimeoutSeconds`: a runtime refuses more than `maxRuntimeTimeoutMs`. */
 export const maxTimeoutLimitSeconds = Math.floor(maxRuntimeTimeoutMs / 1000);
 
+/** The limits `executionToolsOptionsSchema` and `executionSettingsSchema` check timeouts against. */
+export const executionLimits = { defaultTimeoutSeconds, defaultMaxTimeoutSeconds, maxTimeoutLimitSeconds };
+
 /** Validates every option up front, so a misconfiguration fails at construction and names the option. */
 export function resolveExecutionOptions(options: ExecutionToolsOptions): ResolvedExecutionOptions {
-  validateOptions(
-    'createExecutionTools',
-    executionToolsOptionsSchema({ defaultTimeoutSeconds, defaultMaxTimeoutSeconds, maxTimeoutLimitSeconds }),
-    options,
-  );
+  validateOptions('createExecutionTools', executionToolsOptionsSchema(executionLimits), options);
+  return applyExecutionDefaults(options);
+}
+
+/**
+ * The options with their defaults, for options a schema already checked (`createExecutionTools`'s,
+ * or `executionSettingsSchema` inside a toolkit's or an agent's). Only what no schema can see is
+ * checked here: variables refused by name, programs looked up on this machine, folders on disk.
+ */
+export function applyExecutionDefaults(options: ExecutionToolsOptions): ResolvedExecutionOptions {
   const { workspaces } = options;
-  // Checked by the schema above; this only applies the default.
-  const positive = (_name: string, value: number | undefined, fallback: number): number => value ?? fallback;
-  const defaultTimeout = positive('defaultTimeoutSeconds', options.defaultTimeoutSeconds, defaultTimeoutSeconds);
-  const maxTimeout = positive(
-    'maxTimeoutSeconds',
-    options.maxTimeoutSeconds,
-    Math.max(defaultMaxTimeoutSeconds, defaultTimeout),
-  );
+  const defaultTimeout = options.defaultTimeoutSeconds ?? defaultTimeoutSeconds;
+  const maxTimeout = options.maxTimeoutSeconds ?? Math.max(defaultMaxTimeoutSeconds, defaultTimeout);
   const outputLimits: OutputLimits = {
-    maxFiles: positive('outputLimits.maxFiles', options.outputLimits?.maxFiles, defaultOutputLimits.maxFiles),
-    maxFileBytes: positive(
-      'outputLimits.maxFileBytes',
-      options.outputLimits?.maxFileBytes,
-      defaultOutputLimits.maxFileBytes,
-    ),
-    maxTotalBytes: positive(
-      'outputLimits.maxTotalBytes',
-      options.outputLimits?.maxTotalBytes,
-      defaultOutputLimits.maxTotalBytes,
-    ),
+    maxFiles: options.outputLimits?.maxFiles ?? defaultOutputLimits.maxFiles,
+    maxFileBytes: options.outputLimits?.maxFileBytes ?? defaultOutputLimits.maxFileBytes,
+    maxTotalBytes: options.outputLimits?.maxTotalBytes ?? defaultOutputLimits.maxTotalBytes,
   };
   const inlineLimits: InlineLimits = {
-    fileBytes: positive('inlineLimits.fileBytes', options.inlineLimits?.fileBytes, defaultInlineLimits.fileBytes),
-    totalBytes: positive('inlineLimits.totalBytes', options.inlineLimits?.totalBytes, defaultInlineLimits.totalBytes),
-    primaryBytes: positive(
-      'inlineLimits.primaryBytes',
-      options.inlineLimits?.primaryBytes,
-      defaultInlineLimits.primaryBytes,
-    ),
+    fileBytes: options.inlineLimits?.fileBytes ?? defaultInlineLimits.fileBytes,
+    totalBytes: options.inlineLimits?.totalBytes ?? defaultInlineLimits.totalBytes,
+    primaryBytes: options.inlineLimits?.primaryBytes ?? defaultInlineLimits.primaryBytes,
   };
-  const limit = (name: string, value: number | undefined, fallback: number): number =>
-    value === Infinity ? Infinity : Math.floor(positive(name, value, fallback));
+  const limit = (value: number | undefined, fallback: number): number =>
+    value === Infinity ? Infinity : Math.floor(value ?? fallback);
   const workspaceQuota: WorkspaceQuota = {
-    maxBytes: limit('workspaceQuota.maxBytes', options.workspaceQuota?.maxBytes, defaultWorkspaceQuota.maxBytes),
-    maxFiles: limit('workspaceQuota.maxFiles', options.workspaceQuota?.maxFiles, defaultWorkspaceQuota.maxFiles),
+    maxBytes: limit(options.workspaceQuota?.maxBytes, defaultWorkspaceQuota.maxBytes),
+    maxFiles: limit(options.workspaceQuota?.maxFiles, defaultWorkspaceQuota.maxFiles),
   };
   // What the schema cannot see: variables refused by name and programs looked up on this machine.
   const problems = new OptionProblems('createExecutionTools');
@@ -186,7 +176,7 @@ export function resolveExecutionOptions(options: ExecutionToolsOptions): Resolve
     ),
     defaultTimeoutSeconds: defaultTimeout,
     maxTimeoutSeconds: maxTimeout,
-    maxOutputBytes: Math.floor(positive('maxOutputBytes', options.maxOutputBytes, defaultMaxOutputBytes)),
+    maxOutputBytes: Math.floor(options.maxOutputBytes ?? defaultMaxOutputBytes),
     outputLimits,
     inlineLimits,
     workspaceQuota,

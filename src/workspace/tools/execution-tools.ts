@@ -15,7 +15,11 @@ import { createWorkspaceExecTool } from './workspace-exec-tool.js';
  * executionTools })` or any framework adapter. Options are validated here.
  */
 export function createExecutionTools(options: ExecutionToolsOptions): ToolDefinition[] {
-  const resolved = resolveExecutionOptions(options);
+  return executionToolsOf(resolveExecutionOptions(options));
+}
+
+/** The execution tools for options already checked and resolved (a toolkit or an agent checked them with its own). */
+export function executionToolsOf(resolved: ResolvedExecutionOptions): ToolDefinition[] {
   const tools = [createSkillRunTool(resolved) as ToolDefinition, createWorkspaceExecTool(resolved) as ToolDefinition];
   if (resolved.background.enabled && resolved.workspaces.runtime.start !== undefined) {
     tools.push(
