@@ -20,6 +20,14 @@ export function nonEmptyString(error = 'must be a non-empty string'): z.ZodType<
   return z.string({ error }).refine((value) => value.trim() !== '', { error });
 }
 
+/**
+ * An option a release removed: any value is refused with the name to use instead, so an upgrade
+ * that still passes it fails at construction rather than being silently ignored.
+ */
+export function removedOption(replacement: string): z.ZodType<undefined> {
+  return z.undefined({ error: `was removed in 0.1; use ${replacement}` }).optional();
+}
+
 /** `true` or `false`. */
 export function booleanOption(): z.ZodType<boolean> {
   return z.boolean({ error: 'must be true or false' });

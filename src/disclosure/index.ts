@@ -31,11 +31,8 @@ export { type LoadedSkill, readLoadedSkills } from './loaded-skills.js';
 export { type MaterializationMode, type MaterializeRequestOptions, materializeRequest } from './materialize-request.js';
 export {
   isModelInvocable,
-  isModelVisible,
   type ModelInvocationOptions,
-  type ModelVisibilityOptions,
   modelInvocableSkills,
-  modelVisibleSkills,
 } from './model-invocable-skills.js';
 // Loaded content in model requests. The message types are structurally a subset of the AI SDK's
 // ModelMessage and are exported under a Skill prefix so an application importing both packages

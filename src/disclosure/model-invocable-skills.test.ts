@@ -7,13 +7,7 @@ import { SkillDefinitionError } from '../repository/errors.js';
 import { FsSkillRepository } from '../repository/fs-skill-repository.js';
 import { createMemorySkillRepository } from '../repository/memory-skill-repository.js';
 import { renderCatalog, renderCatalogWithReport } from './catalog.js';
-import {
-  includesNonModelInvocable,
-  isModelInvocable,
-  isModelVisible,
-  modelInvocableSkills,
-  modelVisibleSkills,
-} from './model-invocable-skills.js';
+import { isModelInvocable, modelInvocableSkills } from './model-invocable-skills.js';
 
 let folder: string;
 
@@ -112,13 +106,6 @@ describe('the catalog', () => {
     expect(modelInvocableSkills(skills, { includeNonModelInvocable: true })).toHaveLength(3);
     expect(isModelInvocable({ modelInvocable: false })).toBe(false);
     expect(isModelInvocable({})).toBe(true);
-  });
-
-  it('still takes the old names, the new option winning when both are given', () => {
-    expect(modelVisibleSkills(skills, { includeModelDisabled: true })).toHaveLength(3);
-    expect(isModelVisible({ modelInvocable: false }, { includeModelDisabled: true })).toBe(true);
-    expect(renderCatalog({ skills, guidance: false, includeModelDisabled: true })).toContain('user-only');
-    expect(includesNonModelInvocable({ includeNonModelInvocable: false, includeModelDisabled: true })).toBe(false);
   });
 });
 

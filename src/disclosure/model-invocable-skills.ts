@@ -11,22 +11,11 @@ import type { SkillSummary } from '../repository/types.js';
 export interface ModelInvocationOptions {
   /** Offer the model skills that are not model-invocable as well (default false). */
   includeNonModelInvocable?: boolean;
-  /**
-   * The old name of `includeNonModelInvocable`, used only when that is absent.
-   * @deprecated Use `includeNonModelInvocable`.
-   */
-  includeModelDisabled?: boolean;
 }
 
-/**
- * The old name of `ModelInvocationOptions`, kept so existing imports still compile.
- * @deprecated Use `ModelInvocationOptions`.
- */
-export type ModelVisibilityOptions = ModelInvocationOptions;
-
-/** Whether the options offer skills that are not model-invocable: `includeNonModelInvocable`, else its old name. */
+/** Whether the options offer skills that are not model-invocable. */
 export function includesNonModelInvocable(options: ModelInvocationOptions = {}): boolean {
-  return (options.includeNonModelInvocable ?? options.includeModelDisabled) === true;
+  return options.includeNonModelInvocable === true;
 }
 
 /** True when the model may be offered this skill: it is model-invocable, or the options include those that are not. */
@@ -43,26 +32,4 @@ export function modelInvocableSkills<T extends Pick<SkillSummary, 'modelInvocabl
   options: ModelInvocationOptions = {},
 ): T[] {
   return skills.filter((skill) => isModelInvocable(skill, options));
-}
-
-/**
- * The old name of `isModelInvocable`, kept so existing imports still compile.
- * @deprecated Use `isModelInvocable`.
- */
-export function isModelVisible(
-  summary: Pick<SkillSummary, 'modelInvocable'>,
-  options: ModelInvocationOptions = {},
-): boolean {
-  return isModelInvocable(summary, options);
-}
-
-/**
- * The old name of `modelInvocableSkills`, kept so existing imports still compile.
- * @deprecated Use `modelInvocableSkills`.
- */
-export function modelVisibleSkills<T extends Pick<SkillSummary, 'modelInvocable'>>(
-  skills: readonly T[],
-  options: ModelInvocationOptions = {},
-): T[] {
-  return modelInvocableSkills(skills, options);
 }

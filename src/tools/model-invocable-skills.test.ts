@@ -115,13 +115,9 @@ describe('skills that are not model-invocable', () => {
     );
   });
 
-  it('are offered with the deprecated includeModelDisabled too, and refuses it when it is not a boolean', async () => {
-    const tools = createSkillTools({ repository, profile: ['skill_list'], includeModelDisabled: true });
-    const context: ToolContext = { sessionId: 's', agentName: 'agent', state: createInMemoryStateView() };
-    expect(await tools[0]!.execute({}, context)).toEqual(['calc', 'grill-me', 'release']);
-    expect(() => createSkillTools({ repository, includeModelDisabled: 'yes' as never })).toThrow(SkillboxConfigError);
-    expect(() => createSkillTools({ repository, includeModelDisabled: 'yes' as never })).toThrow(
-      'createSkillTools: option "includeModelDisabled" must be true or false; got "yes"',
+  it('refuses the removed includeModelDisabled, naming the option to use', () => {
+    expect(() => createSkillTools({ repository, includeModelDisabled: true } as never)).toThrow(
+      'createSkillTools: option "includeModelDisabled" was removed in 0.1; use includeNonModelInvocable',
     );
   });
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ConfigProblem } from '../config/config-error.js';
-import { evenWithOtherProblems, objectWithMethods, optionsObject } from '../config/option-schemas.js';
+import { evenWithOtherProblems, objectWithMethods, optionsObject, removedOption } from '../config/option-schemas.js';
 import { omitInput } from '../config/validate-options.js';
 import type { SkillRepository } from '../repository/types.js';
 import { disclosureToolNames } from './tool-names.js';
@@ -27,7 +27,7 @@ const sharedFields = {
     .optional(),
   readPageBytes: z.int({ error: readPageError }).min(1000, { error: readPageError }).optional(),
   includeNonModelInvocable: z.boolean({ error: 'must be true or false' }).optional(),
-  includeModelDisabled: z.boolean({ error: 'must be true or false' }).optional(),
+  includeModelDisabled: removedOption('includeNonModelInvocable'),
   searchBodies: z.boolean({ error: 'must be true or false' }).optional(),
 };
 

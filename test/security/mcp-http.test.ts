@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { SkillMcpConfigError } from '../../src/integrations/mcp/errors.js';
+import { SkillboxConfigError } from '../../src/config/config-error.js';
 import { type HttpSkillServer, serveSkillsOverHttp } from '../../src/integrations/mcp/http-server.js';
 import { FsSkillRepository } from '../../src/repository/fs-skill-repository.js';
 
@@ -131,7 +131,7 @@ describe('skillbox mcp over HTTP refuses attacks and stays up', () => {
 
   it('refuses to listen beyond loopback without a token', async () => {
     const repository = await FsSkillRepository.open({ roots: [examples] });
-    await expect(serveSkillsOverHttp({ repository, port: 0, host: '0.0.0.0' })).rejects.toThrow(SkillMcpConfigError);
+    await expect(serveSkillsOverHttp({ repository, port: 0, host: '0.0.0.0' })).rejects.toThrow(SkillboxConfigError);
     await expect(serveSkillsOverHttp({ repository, port: 0, host: '0.0.0.0' })).rejects.toThrow(/needs a token/);
   });
 

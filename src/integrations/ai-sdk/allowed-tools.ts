@@ -1,3 +1,5 @@
+import { executionToolNames } from '../../tools/tool-names.js';
+
 /**
  * `allowed-tools` enforcement. Every peer parses the field and then ignores it; here, when the
  * option is on and a loaded skill declares it, tools outside the union of the loaded skills'
@@ -7,16 +9,11 @@
 
 /** Claude Code spellings in real skills mapped to this library's tools. */
 export const defaultAllowedToolAliases: Readonly<Record<string, readonly string[]>> = {
-  Bash: ['skill_run', 'workspace_exec', 'workspace_write_stdin', 'workspace_poll', 'workspace_kill'],
+  Bash: executionToolNames,
 };
 
-const restrictedBuiltins = new Set([
-  'skill_run',
-  'workspace_exec',
-  'workspace_write_stdin',
-  'workspace_poll',
-  'workspace_kill',
-]);
+// Every execution tool is restricted: one added to tool-names.ts is restricted without an edit here.
+const restrictedBuiltins: ReadonlySet<string> = new Set(executionToolNames);
 
 /** `Bash(git:*)` grants `Bash`: argument patterns are about commands, which the command policy of the workspace governs. */
 function entryName(entry: string): string {

@@ -25,16 +25,16 @@ export interface ExecutionSetupOptions {
   executionTools?: readonly ToolDefinition[];
 }
 
-/** The workspace manager, the execution tools and their resolved options, for options a schema already checked. */
-export function executionSetup(
-  options: ExecutionSetupOptions,
-  repository: SkillRepository,
-): {
+/** What `executionSetup` made: the workspace manager and execution tools, and the options they use. */
+export interface ExecutionSetup {
   workspaces: WorkspaceManager | undefined;
   executionTools: readonly ToolDefinition[] | undefined;
   /** Set when the tools were made here from `runtime` or `workspaces`. */
   execution?: ResolvedExecutionOptions;
-} {
+}
+
+/** The workspace manager, the execution tools and their resolved options, for options a schema already checked. */
+export function executionSetup(options: ExecutionSetupOptions, repository: SkillRepository): ExecutionSetup {
   // The factories that call this checked the combination first (toolkitRules in skill-agent-options-schema.ts).
   if (options.executionTools !== undefined) return { workspaces: undefined, executionTools: options.executionTools };
   if (options.runtime === undefined && options.workspaces === undefined)

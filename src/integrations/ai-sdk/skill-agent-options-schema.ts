@@ -9,6 +9,7 @@ import {
   oneOf,
   positiveInteger,
   recordOption,
+  removedOption,
 } from '../../config/option-schemas.js';
 import { omitInput } from '../../config/validate-options.js';
 import { executionLimits } from '../../workspace/tools/execution-options.js';
@@ -33,7 +34,6 @@ const prepareStepShape = {
     .optional(),
   instructions: z.string({ error: 'must be a string' }).optional(),
   enforceAllowedTools: booleanOption().optional(),
-  includeModelDisabled: booleanOption().optional(),
   skillSearch: oneOf(['over-budget', 'always', 'never']).optional(),
 };
 
@@ -50,6 +50,8 @@ export const skillPrepareStepOptionsSchema = z.looseObject(
 const toolkitShape = {
   ...prepareStepShape,
   repository: repositorySchema.optional(),
+  skills: removedOption('repository'),
+  includeModelDisabled: removedOption('includeNonModelInvocable'),
   profile: z
     .union([z.literal('knowledge'), z.literal('full'), z.array(z.string())], {
       error: 'must be "knowledge", "full" or an array of tool names',

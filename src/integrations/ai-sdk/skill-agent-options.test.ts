@@ -174,9 +174,8 @@ describe('one name for the skill source, and a runtime for the toolkit too', () 
   it('the agent takes `repository` like every other API; the old name `skills` is gone', () => {
     const { model } = createScriptedModel([]);
     expect(createSkillAgent({ model, repository: skills }).toolNames).toContain('skill_load');
-    expect(() => createSkillAgent({ model, skills } as never)).toThrow(
-      'createSkillAgent: option "repository" is required: the SkillRepository skills come from',
-    );
+    // The old name says what to use instead, beside the missing repository.
+    expect(() => createSkillAgent({ model, skills } as never)).toThrow('"skills" was removed in 0.1; use repository');
     expect(() => createSkillAgent({ model } as never)).toThrow(
       'createSkillAgent: option "repository" is required: the SkillRepository skills come from',
     );

@@ -18,7 +18,7 @@ import {
   type SkillContextCallOptions,
   skillContextCallOptions,
 } from './ai-sdk-versions.js';
-import { type ExecutionSetupOptions, executionSetup } from './execution-setup.js';
+import { type ExecutionSetup, type ExecutionSetupOptions, executionSetup } from './execution-setup.js';
 import { deniedApprovalEvents } from './sdk-approval-denials.js';
 import { skillToolkitOptionsSchema } from './skill-agent-options-schema.js';
 import { resolveSkillCallContext, type SkillCallContext } from './skill-call-context.js';
@@ -95,13 +95,17 @@ export function createSkillToolkit(options: SkillToolkitOptions): SkillToolkit {
   return buildSkillToolkit(options);
 }
 
-/** `createSkillToolkit` for options a schema already checked (`createVisibleSkillToolkits`'s or the agent's). */
-export function buildSkillToolkit(options: SkillToolkitOptions): SkillToolkit {
+/**
+ * `createSkillToolkit` for options a schema already checked (`createVisibleSkillToolkits`'s or the
+ * agent's). `setup` is the execution set-up those made once for all their toolkits; without it the
+ * toolkit makes its own from `runtime` / `workspaces`.
+ */
+export function buildSkillToolkit(options: SkillToolkitOptions, setup?: ExecutionSetup): SkillToolkit {
   // Required by the schema that checked the options (toolkitRules in skill-agent-options-schema.ts).
   const listedRepository = options.repository as SkillRepository;
   const toolPool = options.toolPool ?? {};
   const poolToolNames = Object.keys(toolPool);
-  const { workspaces, executionTools, execution } = executionSetup(options, listedRepository);
+  const { workspaces, executionTools, execution } = setup ?? executionSetup(options, listedRepository);
   // What the model sees (catalog, skill tools, search) is gated by where commands run; skill_run
   // keeps the ungated repository and refuses on its own.
   const repository =

@@ -6,9 +6,11 @@ import { createMemorySkillRepository } from '../../repository/memory-skill-repos
 import { LocalRuntime } from '../../runtime/local-runtime.js';
 import { createInMemoryStateView } from '../../state/in-memory-state-view.js';
 import { createWorkspaceManager } from '../../workspace/workspace-manager.js';
+import { createSkillAgent } from './skill-agent.js';
 import { createSkillCallContext } from './skill-call-context.js';
 import { createSkillToolkit, type SkillToolkitOptions } from './skill-toolkit.js';
 import { ai7StepInput } from './testing/prepare-step-input.js';
+import { createScriptedModel } from './testing/scripted-model.js';
 
 const temporary = mkdtempSync(join(tmpdir(), 'skillbox-unmet-'));
 afterAll(() => rmSync(temporary, { recursive: true, force: true }));
@@ -64,5 +66,36 @@ describe('skills whose requirements are not met where commands run', () => {
     });
     // Still hidden: the program is missing even though the key is now passed.
     expect(system).not.toContain('transcode');
+  });
+});
+
+describe('createSkillAgent with a runtime', () => {
+  // The agent builds its execution tools once for all its toolkits; the gate must come with them.
+  const agentSystemPrompt = async (unmetRequirements?: 'mark' | 'hide') => {
+    const scripted = createScriptedModel([{ text: 'ok' }]);
+    const agent = createSkillAgent({
+      model: scripted.model,
+      repository,
+      runtime: new LocalRuntime(),
+      ...(unmetRequirements === undefined ? {} : { unmetRequirements }),
+    });
+    try {
+      for await (const _ of agent.run({ userId: 'u', sessionId: 's', message: 'hi' }));
+    } finally {
+      await agent.close();
+    }
+    return JSON.stringify(scripted.calls[0]?.prompt);
+  };
+
+  it('marks a skill whose requirements are unmet, as the toolkit does', async () => {
+    expect(await agentSystemPrompt()).toContain(
+      'transcode: Transcode videos. [Cannot run here: missing skillbox-missing-transcoder, TRANSCODE_KEY.]',
+    );
+  });
+
+  it('hides it with unmetRequirements "hide"', async () => {
+    const prompt = await agentSystemPrompt('hide');
+    expect(prompt).toContain('plain: Needs nothing.');
+    expect(prompt).not.toContain('transcode');
   });
 });

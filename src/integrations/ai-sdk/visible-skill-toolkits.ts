@@ -58,10 +58,12 @@ export function buildVisibleSkillToolkits(options: VisibleSkillToolkitsOptions):
   // Required by the schema that checked the options (toolkitRules in skill-agent-options-schema.ts).
   const repository = options.repository as SkillRepository;
   // One workspace manager for all toolkits: a toolkit per audience must not mean a manager per audience.
-  const { workspaces, executionTools } = executionSetup(options, repository);
-  const toolkitOptions = { ...rest, repository, ...(executionTools !== undefined ? { executionTools } : {}) };
+  // Passed whole to each toolkit: its requirement gate (unmetRequirements) comes with the tools.
+  const setup = executionSetup(options, repository);
+  const { workspaces } = setup;
+  const toolkitOptions = { ...rest, repository };
   // Built now so that bad options fail at construction, and reused as the plain-string toolkit.
-  const unrestricted = buildSkillToolkit(toolkitOptions);
+  const unrestricted = buildSkillToolkit(toolkitOptions, setup);
   const cache = new Map<string, SkillToolkit>();
 
   return {
@@ -82,7 +84,7 @@ export function buildVisibleSkillToolkits(options: VisibleSkillToolkitsOptions):
       if (toolkit !== undefined) {
         cache.delete(key); // re-inserted below: Map order is the recency order
       } else {
-        toolkit = buildSkillToolkit({ ...toolkitOptions, skillNames: names });
+        toolkit = buildSkillToolkit({ ...toolkitOptions, skillNames: names }, setup);
         if (cache.size >= maxCachedToolkits) cache.delete(cache.keys().next().value!);
       }
       cache.set(key, toolkit);

@@ -1,23 +1,4 @@
-import { type ConfigProblem, SkillboxConfigError } from '../../config/config-error.js';
 import { SkillboxError } from '../../errors.js';
-
-/**
- * `createSkillMcpServer` was given options it cannot work with.
- *
- * @deprecated Match `isSkillboxError(error, 'CONFIG_INVALID')` or `SkillboxConfigError` instead. The
- * server still throws this subclass, so `instanceof SkillMcpConfigError` keeps working; its code is
- * `CONFIG_INVALID` like every other option error (docs/mcp.md, "Errors and options").
- */
-export class SkillMcpConfigError extends SkillboxConfigError {
-  /** The first wrong option; the same as `option`. */
-  get field(): string {
-    return this.option;
-  }
-
-  constructor(component: string, problems: readonly ConfigProblem[]) {
-    super(component, problems);
-  }
-}
 
 /** A skill is over the Skills Extension's per-skill limits (512 files, 16 MiB), so it is not served; `skill` names it. */
 export class McpSkillLimitError extends SkillboxError {

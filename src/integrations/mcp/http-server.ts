@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import { SkillMcpConfigError } from './errors.js';
+import { SkillboxConfigError } from '../../config/config-error.js';
 import { defaultAllowedHosts, isLoopbackHost, type RequestGuardSettings, refuseRequest } from './http-request-guard.js';
 import { HttpSessionSlots, type SessionSlotStats } from './http-session-slots.js';
 import { createSkillMcpServer, type SkillMcpServer, type SkillMcpServerOptions } from './skill-mcp-server.js';
@@ -89,7 +89,7 @@ function wholeNumber(value: number | undefined, field: string, fallback: number,
         : least === 1
           ? 'a positive whole number'
           : 'a whole number, 0 or more';
-    throw new SkillMcpConfigError('serveSkillsOverHttp', [
+    throw new SkillboxConfigError('serveSkillsOverHttp', [
       { option: field, problem: `must be ${kind}; got ${String(value)}` },
     ]);
   }
@@ -173,13 +173,13 @@ export async function serveSkillsOverHttp(options: HttpSkillServerOptions): Prom
     ...serverOptions
   } = options;
   if (!Number.isSafeInteger(port) || port < 0 || port > 65535)
-    throw new SkillMcpConfigError('serveSkillsOverHttp', [
+    throw new SkillboxConfigError('serveSkillsOverHttp', [
       { option: 'port', problem: `must be a TCP port (0 to 65535); got ${String(port)}` },
     ]);
   if (token !== undefined && token.trim() === '')
-    throw new SkillMcpConfigError('serveSkillsOverHttp', [{ option: 'token', problem: 'must not be empty' }]);
+    throw new SkillboxConfigError('serveSkillsOverHttp', [{ option: 'token', problem: 'must not be empty' }]);
   if (token === undefined && !isLoopbackHost(host))
-    throw new SkillMcpConfigError('serveSkillsOverHttp', [
+    throw new SkillboxConfigError('serveSkillsOverHttp', [
       { option: 'host', problem: `${host} is reachable from other machines; serving there needs a token` },
     ]);
   const maxBodyBytes = wholeNumber(options.maxBodyBytes, 'maxBodyBytes', 4 * 1024 * 1024, 1);

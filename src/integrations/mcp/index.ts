@@ -1,4 +1,4 @@
-export { McpSkillLimitError, McpSkillServerError, McpSkillVerificationError, SkillMcpConfigError } from './errors.js';
+export { McpSkillLimitError, McpSkillServerError, McpSkillVerificationError } from './errors.js';
 export { type HttpSkillServer, type HttpSkillServerOptions, serveSkillsOverHttp } from './http-server.js';
 export type { SessionSlotStats } from './http-session-slots.js';
 export type { McpSkillServer } from './mcp-skill-connection.js';

@@ -10,10 +10,10 @@ import {
   type Resource,
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { SkillboxConfigError } from '../../config/config-error.js';
 import { isSkillboxError } from '../../errors.js';
 import { mapWithConcurrency } from '../../repository/map-with-concurrency.js';
 import type { SkillContext, SkillRepository, SkillSummary } from '../../repository/types.js';
-import { SkillMcpConfigError } from './errors.js';
 import { pageAfter } from './list-cursor.js';
 import { mimeTypeOf } from './mime-type.js';
 import { parseSkillUri, skillMarkdownUri, skillResourceUri } from './skill-resource-uri.js';
@@ -26,7 +26,7 @@ export interface SkillsExtensionOptions {
   repository: SkillRepository;
   skillContext?: SkillContext;
   /** List skills hidden from the model (`disable-model-invocation`) in `skills/list` too; `skills/get` serves them either way. */
-  includeModelDisabled?: boolean;
+  includeNonModelInvocable?: boolean;
   /** Skills per `skills/list` page (default 50); a skill's manifest is never split across pages. */
   pageSize?: number;
   /** The `ttlMs` of `skills/list` and `skills/get` results (default 60,000). */
@@ -95,7 +95,7 @@ export function installSkillsExtension(server: Server, options: SkillsExtensionO
   const { repository, skillContext, log } = options;
   const pageSize = options.pageSize ?? 50;
   if (!Number.isSafeInteger(pageSize) || pageSize < 1)
-    throw new SkillMcpConfigError('createSkillMcpServer', [
+    throw new SkillboxConfigError('createSkillMcpServer', [
       { option: 'skillsPageSize', problem: `must be a whole number of skills, at least 1; got ${String(pageSize)}` },
     ]);
   const ttlMs = options.ttlMs ?? 60_000;
@@ -112,7 +112,7 @@ export function installSkillsExtension(server: Server, options: SkillsExtensionO
   const visible = async (): Promise<SkillSummary[]> => {
     const all = await repository.list(skillContext);
     snapshots.forgetAllBut(new Set(all.map((skill) => skill.name)));
-    return options.includeModelDisabled === true ? all : all.filter((skill) => skill.modelInvocable !== false);
+    return options.includeNonModelInvocable === true ? all : all.filter((skill) => skill.modelInvocable !== false);
   };
 
   /** The snapshot of a skill named by a request, turning "no such skill" into -32602. */

@@ -5,6 +5,7 @@ import type { z } from 'zod';
 import { type AskForApproval, approveToolCall, askThroughDecide } from '../../approvals/approval-gate.js';
 import { describeApprovalRequest } from '../../approvals/approval-text.js';
 import { type ApprovalDecision, type ApprovalOptions, approvalDecisions } from '../../approvals/approval-types.js';
+import { SkillboxConfigError } from '../../config/config-error.js';
 import { validateOptions } from '../../config/validate-options.js';
 import { type CatalogBudget, renderCatalogParts } from '../../disclosure/catalog.js';
 import { renderLoadedSkill } from '../../disclosure/loaded-content.js';
@@ -20,7 +21,6 @@ import { createSkillTools, type SkillToolProfile } from '../../tools/create-skil
 import { SkillToolError } from '../../tools/errors.js';
 import { inputObjectSchema } from '../../tools/skill-tool-support.js';
 import type { ToolDefinition } from '../../tools/types.js';
-import { SkillMcpConfigError } from './errors.js';
 import { installSkillsExtension } from './install-skills-extension.js';
 import { renderMcpCatalog } from './mcp-catalog.js';
 import { skillMcpServerOptionsSchema } from './skill-mcp-server-options-schema.js';
@@ -130,7 +130,7 @@ function objectSchema(definition: ToolDefinition<any, any>): z.ZodObject {
   // skill tools' `skill_name` alias is not MCP's: the SDK lists and checks the object itself.
   const object = inputObjectSchema(definition.inputSchema);
   if (object === undefined) {
-    throw new SkillMcpConfigError('createSkillMcpServer', [
+    throw new SkillboxConfigError('createSkillMcpServer', [
       {
         option: 'executionTools',
         problem: `holds tool "${definition.name}", whose input schema is not a zod object, which MCP cannot describe`,
@@ -166,7 +166,7 @@ async function loadedContent(
  * with `isError: true` and the message; a failed call leaves the state as it was.
  */
 export async function createSkillMcpServer(options: SkillMcpServerOptions): Promise<SkillMcpServer> {
-  validateOptions('createSkillMcpServer', skillMcpServerOptionsSchema, options, SkillMcpConfigError);
+  validateOptions('createSkillMcpServer', skillMcpServerOptionsSchema, options);
   const sessionId = options.sessionId ?? `mcp-${randomBytes(6).toString('hex')}`;
   // The connection's user (from its visibility context) keys the workspace with the session, as for
   // the AI SDK agent: two connections given one session id for different users never share one.
@@ -185,7 +185,6 @@ export async function createSkillMcpServer(options: SkillMcpServerOptions): Prom
     ...(options.includeNonModelInvocable !== undefined
       ? { includeNonModelInvocable: options.includeNonModelInvocable }
       : {}),
-    ...(options.includeModelDisabled !== undefined ? { includeModelDisabled: options.includeModelDisabled } : {}),
   });
   const summaries = await options.repository.list(options.skillContext);
   const budget = options.catalogBudget ?? defaultMcpCatalogBudget;
@@ -218,7 +217,7 @@ export async function createSkillMcpServer(options: SkillMcpServerOptions): Prom
   const extension = installSkillsExtension(server.server, {
     repository: options.repository,
     ...(options.skillContext !== undefined ? { skillContext: options.skillContext } : {}),
-    includeModelDisabled: includeNonModelInvocable,
+    includeNonModelInvocable,
     ...(options.skillsPageSize !== undefined ? { pageSize: options.skillsPageSize } : {}),
     log,
   });

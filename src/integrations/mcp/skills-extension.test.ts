@@ -3,13 +3,13 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
+import { SkillboxConfigError } from '../../config/config-error.js';
 import { FsSkillRepository } from '../../repository/fs-skill-repository.js';
 import { createSkillTree, type SkillTree, skillMarkdown } from '../../repository/testing/skill-tree.js';
 import type { SkillRepository } from '../../repository/types.js';
 import { createRuntime } from '../../runtime/create-runtime.js';
 import { createExecutionTools } from '../../workspace/tools/execution-tools.js';
 import { createWorkspaceManager } from '../../workspace/workspace-manager.js';
-import { SkillMcpConfigError } from './errors.js';
 import { createSkillMcpServer } from './skill-mcp-server.js';
 import {
   contentBytes,
@@ -195,7 +195,7 @@ describe('the Skills Extension on createSkillMcpServer', () => {
 
   it('refuses a skills page size that is not a whole number with the option named', async () => {
     const repository = await FsSkillRepository.open({ roots: [(await tree({})).dir] });
-    await expect(createSkillMcpServer({ repository, skillsPageSize: 0 })).rejects.toThrow(SkillMcpConfigError);
+    await expect(createSkillMcpServer({ repository, skillsPageSize: 0 })).rejects.toThrow(SkillboxConfigError);
     await expect(createSkillMcpServer({ repository, skillsPageSize: 0 })).rejects.toThrow(/skillsPageSize/);
   });
 });
