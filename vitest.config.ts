@@ -13,6 +13,10 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Vitest's default is one worker fewer than the cores: one worker on a 2-core machine, where the
+    // suite mostly waits on the processes it starts (sandboxes, servers, databases). Three workers
+    // took the whole suite from 507 s to 414 s on 2 cores (CI=true, 2026-12-06), every test passing.
+    maxWorkers: 3,
     // Says once which services are absent (and fails under CI=true); see test/support/services.ts.
     globalSetup: ['test/support/global-setup.ts'],
   },
