@@ -10,7 +10,9 @@ export interface TurnEventFeedBackend {
 
 /**
  * What every TurnEventFeed does, as one vitest suite: nothing twice, nothing lost, resumable on
- * another connection (for a shared backend, another worker), bounded by the turn's end.
+ * another connection (for a shared backend, another worker), bounded by the turn's end. Its length
+ * is the list of cases, each a few lines, sharing the backend's set-up: splitting it would only
+ * move that set-up into parameters.
  */
 export function describeTurnEventFeedConformance(
   name: string,
