@@ -23,7 +23,8 @@ export interface CacheEntry {
   outcome: LoadOutcome;
 }
 
-export interface LoadedSkill {
+/** A skill folder of the catalog as read: where it is, its parse (body deferred), its signature and summary. */
+export interface ParsedSkillFolder {
   indexed: IndexedFolder;
   parsed: DeferredSkillParse;
   signature: string;
@@ -42,7 +43,7 @@ export interface CatalogView {
   /** The scan and the loads (cache entries) the view was built from: unchanged ones give the same view. */
   index: ScanIndex;
   loads: readonly (CacheEntry | undefined)[];
-  winners: Map<string, LoadedSkill>;
+  winners: Map<string, ParsedSkillFolder>;
   /** Skills of a locked repository left out because they do not match the lock, by name. */
   lockRefusals: Map<string, LockedSkillError>;
   summaries: SkillSummary[];

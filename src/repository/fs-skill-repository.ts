@@ -12,8 +12,8 @@ import {
   type CacheEntry,
   type CatalogView,
   type IndexedFolder,
-  type LoadedSkill,
   type LoadOutcome,
+  type ParsedSkillFolder,
   type ScanIndex,
   sameEntries,
   sameSummaries,
@@ -350,7 +350,7 @@ export class FsSkillRepository implements SkillRepository {
   }
 
   /** The winning skill of a name, re-parsed when its SKILL.md changed since the last look. */
-  async #winner(name: string): Promise<LoadedSkill> {
+  async #winner(name: string): Promise<ParsedSkillFolder> {
     const view = this.#view ?? (await this.#currentView());
     let loaded = view.winners.get(name);
     const refused = view.lockRefusals.get(name);
@@ -373,7 +373,7 @@ export class FsSkillRepository implements SkillRepository {
    * its file, so the body is read now, from the version the listing parsed: a file changed in
    * between is parsed again first. A file rewritten on every read fails after a few tries.
    */
-  async #completedWinner(name: string): Promise<{ loaded: LoadedSkill; parsed: ParsedSkill }> {
+  async #completedWinner(name: string): Promise<{ loaded: ParsedSkillFolder; parsed: ParsedSkill }> {
     for (let attempt = 0; ; attempt += 1) {
       const loaded = await this.#winner(name);
       if (!loaded.parsed.needsBytes) return { loaded, parsed: loaded.parsed.complete() };
