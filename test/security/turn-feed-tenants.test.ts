@@ -1,9 +1,8 @@
-import { randomBytes } from 'node:crypto';
-import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createMemoryTurnEventFeed } from '../../src/sessions/memory-turn-event-feed.js';
 import { openRedisTurnEventFeed } from '../../src/sessions/redis/redis-turn-event-feed.js';
 import type { FeedEvent, TurnEventFeed, TurnFeedKey } from '../../src/sessions/turn-event-feed.js';
+import { removeRedisPrefix, uniqueRedisPrefix } from '../support/redis-key-prefix.js';
 import { redisReachable, redisUrl } from '../support/services.js';
 
 /**
@@ -59,13 +58,8 @@ function attacks(name: string, open: () => Promise<TurnEventFeed>) {
 
 attacks('memory', async () => createMemoryTurnEventFeed());
 
-const keyPrefix = `skillbox-test:${process.pid}:${randomBytes(4).toString('hex')}:`;
+const keyPrefix = uniqueRedisPrefix();
 describe.runIf(redisReachable)('redis', () => {
   attacks('redis', () => openRedisTurnEventFeed({ url: redisUrl, keyPrefix }));
-  afterAll(async () => {
-    const client = new Redis(redisUrl);
-    const keys = await client.keys(`${keyPrefix}*`);
-    if (keys.length > 0) await client.del(...keys);
-    await client.quit();
-  });
+  afterAll(() => removeRedisPrefix(keyPrefix));
 });

@@ -1,6 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  removeRedisPrefix as removePrefix,
+  uniqueRedisPrefix as uniquePrefix,
+} from '../../../test/support/redis-key-prefix.js';
 import { redisReachable, redisUrl } from '../../../test/support/services.js';
 import { SessionStoreSchemaError, SessionStoreUnavailableError } from '../session-errors.js';
 import { describeSessionStoreConformance } from '../testing/session-store-conformance.js';
@@ -9,26 +12,6 @@ import { openRedisSessionStore, redisSchemaVersion } from './redis-session-store
 // Skipped when the server is down, with one line from the global setup; under CI=true the run fails
 // instead, so a broken CI service cannot pass silently (test/support/services.ts).
 const url = redisUrl;
-
-function uniquePrefix(): string {
-  return `skillbox-test:${process.pid}:${randomBytes(4).toString('hex')}:`;
-}
-
-async function removePrefix(prefix: string): Promise<void> {
-  const client = new Redis(url);
-  try {
-    const keys: string[] = [];
-    let cursor = '0';
-    do {
-      const [next, found] = await client.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
-      cursor = next;
-      keys.push(...found);
-    } while (cursor !== '0');
-    if (keys.length > 0) await client.del(...keys);
-  } finally {
-    await client.quit();
-  }
-}
 
 describe.runIf(redisReachable)('Redis session store', () => {
   describeSessionStoreConformance(

@@ -1,36 +1,14 @@
-import { randomBytes } from 'node:crypto';
-import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
+import {
+  redisKeysUnder as keysUnder,
+  removeRedisPrefix as removePrefix,
+  uniqueRedisPrefix as uniquePrefix,
+} from '../../../test/support/redis-key-prefix.js';
 import { redisReachable, redisUrl } from '../../../test/support/services.js';
 import { describeTurnEventFeedConformance } from '../testing/turn-event-feed-conformance.js';
 import { openRedisTurnEventFeed } from './redis-turn-event-feed.js';
 
 const url = redisUrl;
-const uniquePrefix = () => `skillbox-test:${process.pid}:${randomBytes(4).toString('hex')}:`;
-
-async function keysUnder(prefix: string): Promise<string[]> {
-  const client = new Redis(url);
-  try {
-    const keys: string[] = [];
-    let cursor = '0';
-    do {
-      const [next, found] = await client.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
-      cursor = next;
-      keys.push(...found);
-    } while (cursor !== '0');
-    return keys;
-  } finally {
-    await client.quit();
-  }
-}
-
-async function removePrefix(prefix: string): Promise<void> {
-  const keys = await keysUnder(prefix);
-  if (keys.length === 0) return;
-  const client = new Redis(url);
-  await client.del(...keys);
-  await client.quit();
-}
 
 describe.runIf(redisReachable)('Redis turn event feed', () => {
   describeTurnEventFeedConformance(
