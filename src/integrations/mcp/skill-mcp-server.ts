@@ -2,27 +2,24 @@ import { randomBytes } from 'node:crypto';
 import { McpServer, type RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
-import { type AskForApproval, approveToolCall, askThroughDecide } from '../../approvals/approval-gate.js';
+import { type AskForApproval, askThroughDecide } from '../../approvals/approval-gate.js';
 import { describeApprovalRequest } from '../../approvals/approval-text.js';
 import { type ApprovalDecision, type ApprovalOptions, approvalDecisions } from '../../approvals/approval-types.js';
 import { SkillboxConfigError } from '../../config/config-error.js';
 import { validateOptions } from '../../config/validate-options.js';
 import { type CatalogBudget, renderCatalogParts } from '../../disclosure/catalog.js';
-import { renderLoadedSkill } from '../../disclosure/loaded-content.js';
-import { readLoadedSkills } from '../../disclosure/loaded-skills.js';
 import { includesNonModelInvocable, type ModelInvocationOptions } from '../../disclosure/model-invocable-skills.js';
-import { skillInstructionsDigest } from '../../disclosure/skill-instructions-digest.js';
 import type { SkillContext, SkillRepository } from '../../repository/types.js';
 import { createInMemoryStateView, type InMemoryStateView } from '../../state/in-memory-state-view.js';
 import { SessionCallQueue } from '../../state/session-call-queue.js';
-import { beginStateTransaction } from '../../state/state-transaction.js';
 import { inToolSpan } from '../../telemetry/tool-span.js';
 import { createSkillTools, type SkillToolProfile } from '../../tools/create-skill-tools.js';
 import { SkillToolError } from '../../tools/errors.js';
 import { inputObjectSchema } from '../../tools/skill-tool-support.js';
-import type { ToolDefinition } from '../../tools/types.js';
+import type { ToolContext, ToolDefinition } from '../../tools/types.js';
 import { installSkillsExtension } from './install-skills-extension.js';
 import { renderMcpCatalog } from './mcp-catalog.js';
+import { createMcpToolCaller, type McpToolCaller } from './mcp-tool-call.js';
 import { skillMcpServerOptionsSchema } from './skill-mcp-server-options-schema.js';
 import { toolAnnotationsOf } from './tool-annotations.js';
 
@@ -120,10 +117,6 @@ const mcpDescriptions: Record<string, string> = {
     'Choose docs of a loaded skill: returns the content of the selected docs. mode add appends to the current selection, replace (the default) sets it; pick every doc you need in one call.',
 };
 
-function resultText(output: unknown): string {
-  return typeof output === 'string' ? output : (JSON.stringify(output, null, 2) ?? '');
-}
-
 // biome-ignore lint/suspicious/noExplicitAny: any tool definition, whatever its input type.
 function objectSchema(definition: ToolDefinition<any, any>): z.ZodObject {
   // MCP tool inputs are JSON objects; a tool whose schema is not an object could not be called. The
@@ -141,24 +134,6 @@ function objectSchema(definition: ToolDefinition<any, any>): z.ZodObject {
 }
 
 /**
- * The loaded content a disclosure tool's call made visible, rendered as the AI SDK integration
- * renders it into requests. `skill_select_docs` leaves the body out: the model received it when it
- * loaded the skill, and the result stays in the host's conversation.
- */
-async function loadedContent(
-  name: string,
-  options: SkillMcpServerOptions,
-  state: InMemoryStateView,
-  agentName: string,
-  withBody: boolean,
-): Promise<string | undefined> {
-  const loaded = readLoadedSkills(state, agentName).find((entry) => entry.name === name);
-  if (loaded === undefined) return undefined;
-  const skill = await options.repository.get(loaded.name, options.skillContext);
-  return renderLoadedSkill(withBody ? skill : { ...skill, body: '' }, loaded, options.repository, options.skillContext);
-}
-
-/**
  * An MCP server offering the skills of `repository` as tools: one connection is one session, with
  * its own disclosure state. Progressive disclosure works without rewriting requests: the catalog is
  * in the server's `instructions` and in `skill_load`'s description, and `skill_load` returns the
@@ -173,7 +148,75 @@ export async function createSkillMcpServer(options: SkillMcpServerOptions): Prom
   const userId = options.skillContext?.userId;
   const agentName = options.agentName ?? 'mcp';
   const log = options.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
+  const plan = await planMcpTools(options);
+  const server = new McpServer(options.serverInfo ?? { name: 'skillbox', version: '0.1.0' }, {
+    instructions: plan.instructions,
+    capabilities: { logging: {} },
+  });
+  // What the host will not be offered, and why (a skill changed since it was locked, a broken
+  // SKILL.md), reaches the client's log as well as the server's standard error, which a host
+  // seldom shows.
+  server.server.oninitialized = () => {
+    void sendLeftOutSkills(server, options.repository, log);
+  };
+  const extension = installSkillsExtension(server.server, {
+    repository: options.repository,
+    ...(options.skillContext !== undefined ? { skillContext: options.skillContext } : {}),
+    includeNonModelInvocable: plan.includeNonModelInvocable,
+    ...(options.skillsPageSize !== undefined ? { pageSize: options.skillsPageSize } : {}),
+    log,
+  });
+  const state = createInMemoryStateView();
+  const ask: AskForApproval | undefined =
+    options.approval === undefined
+      ? undefined
+      : options.approval.decide !== undefined
+        ? askThroughDecide(options.approval.decide)
+        : (request) => askThroughElicitation(server, request);
+  const session = { sessionId, ...(userId !== undefined ? { userId } : {}), agentName, state };
+  const call = createMcpToolCaller({ options, session, ask, handsOutDigests: plan.toolNames.includes('skill_run') });
+  const skillLoadTool = registerSkillTools(server, plan, { call, sessionId, agentName, log });
+  const notifySkillsChanged = async (): Promise<void> => {
+    // Instructions cannot change after initialize; skill_load's description can, and updating it
+    // sends notifications/tools/list_changed.
+    const fresh = renderMcpCatalog(
+      await options.repository.list(options.skillContext),
+      plan.toolNames,
+      plan.includeNonModelInvocable,
+      plan.budget,
+      plan.catalogSearch,
+    );
+    const description = mcpDescriptions.skill_load as string;
+    skillLoadTool?.update({ description: fresh === '' ? description : `${description}\n\n${fresh}` });
+    await extension.sendListsChanged();
+  };
+  // A session id the server made up names a workspace nobody can name again: ending it discards it.
+  const lifecycle = sessionLifecycle(plan.definitions, session, options.sessionId === undefined, log);
+  return {
+    server,
+    toolNames: plan.toolNames,
+    instructions: plan.instructions,
+    state,
+    sessionId,
+    agentName,
+    notifySkillsChanged,
+    ...lifecycle,
+  };
+}
 
+/** The tools a connection is offered and the catalog it is told, fixed for the connection. */
+interface McpToolPlan {
+  // biome-ignore lint/suspicious/noExplicitAny: any tool definition, whatever its input type.
+  definitions: ToolDefinition<any, any>[];
+  toolNames: string[];
+  catalog: string;
+  instructions: string;
+  includeNonModelInvocable: boolean;
+  budget: CatalogBudget;
+  catalogSearch: { mode: 'always' | 'over-budget'; offered: boolean };
+}
+
+async function planMcpTools(options: SkillMcpServerOptions): Promise<McpToolPlan> {
   const skillSearch = options.skillSearch ?? 'over-budget';
   let definitions = createSkillTools({
     repository: options.repository,
@@ -204,108 +247,32 @@ export async function createSkillMcpServer(options: SkillMcpServerOptions): Prom
   const catalogSearch = { mode: searchMode, offered };
   const catalog = renderMcpCatalog(summaries, toolNames, includeNonModelInvocable, budget, catalogSearch);
   const instructions = catalog === '' ? 'No skills are available.' : catalog;
-  const server = new McpServer(options.serverInfo ?? { name: 'skillbox', version: '0.1.0' }, {
-    instructions,
-    capabilities: { logging: {} },
-  });
-  // What the host will not be offered, and why (a skill changed since it was locked, a broken
-  // SKILL.md), reaches the client's log as well as the server's standard error, which a host
-  // seldom shows.
-  server.server.oninitialized = () => {
-    void sendLeftOutSkills(server, options.repository, log);
-  };
-  const extension = installSkillsExtension(server.server, {
-    repository: options.repository,
-    ...(options.skillContext !== undefined ? { skillContext: options.skillContext } : {}),
-    includeNonModelInvocable,
-    ...(options.skillsPageSize !== undefined ? { pageSize: options.skillsPageSize } : {}),
-    log,
-  });
-  const state = createInMemoryStateView();
+  return { definitions, toolNames, catalog, instructions, includeNonModelInvocable, budget, catalogSearch };
+}
+
+/**
+ * Registers each planned tool on the server: its MCP description (skill_load's carries the catalog),
+ * input schema and annotations, a tool span around each call, mistakes the model can correct as
+ * `isError` results, and the state-writing calls of the session one at a time. Returns skill_load's
+ * registration, whose description follows the catalog.
+ */
+function registerSkillTools(
+  server: McpServer,
+  plan: McpToolPlan,
+  session: { call: McpToolCaller; sessionId: string; agentName: string; log: (line: string) => void },
+): RegisteredTool | undefined {
+  const { call, sessionId, agentName, log } = session;
   // Calls that may write state run one at a time, each over the committed state in a transaction,
   // so a failed call changes nothing and two loads cannot overwrite each other's loaded order.
   const queue = new SessionCallQueue();
-
-  const ask: AskForApproval | undefined =
-    options.approval === undefined
-      ? undefined
-      : options.approval.decide !== undefined
-        ? askThroughDecide(options.approval.decide)
-        : (request) => askThroughElicitation(server, request);
-
-  // A client that opens a new session per call keeps no loaded skills: skill_load hands out the
-  // SKILL.md digest that skill_run accepts instead (docs/mcp.md, "Clients with a session per call").
-  const handsOutDigests = toolNames.includes('skill_run');
-  const digestOf = (input: unknown): Promise<string | undefined> => {
-    const skill = (input as { skill?: unknown }).skill;
-    if (typeof skill !== 'string') return Promise.resolve(undefined);
-    return skillInstructionsDigest(options.repository, skill.trim(), options.skillContext).catch(() => undefined);
-  };
-
-  const call = async (
-    // biome-ignore lint/suspicious/noExplicitAny: any tool definition, whatever its input type.
-    definition: ToolDefinition<any, any>,
-    input: unknown,
-    abortSignal: AbortSignal,
-    toolCallId: string | undefined,
-  ): Promise<CallToolResult> => {
-    if (options.approval !== undefined) {
-      const verdict = await approveToolCall({
-        options: options.approval,
-        definition,
-        input,
-        context: {
-          sessionId,
-          ...(userId !== undefined ? { userId } : {}),
-          agentName,
-          state,
-          ...(toolCallId !== undefined ? { toolCallId } : {}),
-          ...(options.skillContext !== undefined ? { skillContext: options.skillContext } : {}),
-        },
-        ask,
-      });
-      // An allow-always holds for the connection even when the call itself then fails.
-      state.commit();
-      if (!verdict.run) return { content: [{ type: 'text', text: verdict.message }], isError: true };
-    }
-    // Read before the load renders the skill: if SKILL.md changes in between, the model holds newer
-    // instructions than the digest names, and skill_run asks for a fresh load instead of running on old ones.
-    const digest = definition.name === 'skill_load' && handsOutDigests ? await digestOf(input) : undefined;
-    const transaction = beginStateTransaction(state);
-    const output = await definition.execute(input, {
-      sessionId,
-      ...(userId !== undefined ? { userId } : {}),
-      agentName,
-      state: transaction.view,
-      abortSignal,
-      ...(options.skillContext !== undefined ? { skillContext: options.skillContext } : {}),
-    });
-    transaction.commit();
-    state.commit();
-    const content: CallToolResult['content'] = [];
-    if (definition.name === 'skill_select_docs') content.push({ type: 'text', text: resultText(output) });
-    if (definition.name === 'skill_load' || definition.name === 'skill_select_docs') {
-      const skill = (input as { skill: string }).skill;
-      const rendered = await loadedContent(skill, options, state, agentName, definition.name === 'skill_load');
-      content.push({ type: 'text', text: rendered ?? resultText(output) });
-      if (digest !== undefined)
-        content.push({
-          type: 'text',
-          text: `skill_digest: ${digest}\nIf a later skill_run finds "${(input as { skill: string }).skill}" not loaded (a new session), pass this as its skill_digest.`,
-        });
-    } else {
-      content.push({ type: 'text', text: resultText(output) });
-    }
-    return { content };
-  };
-
   let skillLoadTool: RegisteredTool | undefined;
-  for (const definition of definitions) {
+  for (const definition of plan.definitions) {
     const description = mcpDescriptions[definition.name] ?? definition.description;
     const registered = server.registerTool(
       definition.name,
       {
-        description: definition.name === 'skill_load' && catalog !== '' ? `${description}\n\n${catalog}` : description,
+        description:
+          definition.name === 'skill_load' && plan.catalog !== '' ? `${description}\n\n${plan.catalog}` : description,
         inputSchema: objectSchema(definition),
         ...(toolAnnotationsOf(definition.name) === undefined
           ? {}
@@ -338,53 +305,36 @@ export async function createSkillMcpServer(options: SkillMcpServerOptions): Prom
     );
     if (definition.name === 'skill_load') skillLoadTool = registered;
   }
-  const notifySkillsChanged = async (): Promise<void> => {
-    // Instructions cannot change after initialize; skill_load's description can, and updating it
-    // sends notifications/tools/list_changed.
-    const fresh = renderMcpCatalog(
-      await options.repository.list(options.skillContext),
-      toolNames,
-      includeNonModelInvocable,
-      budget,
-      catalogSearch,
-    );
-    const description = mcpDescriptions.skill_load as string;
-    skillLoadTool?.update({ description: fresh === '' ? description : `${description}\n\n${fresh}` });
-    await extension.sendListsChanged();
-  };
+  return skillLoadTool;
+}
+
+/** `endSession` and `holdsWork` of a connection, from what its tools say about their sessions. */
+function sessionLifecycle(
+  // biome-ignore lint/suspicious/noExplicitAny: any tool definition, whatever its input type.
+  definitions: readonly ToolDefinition<any, any>[],
+  session: ToolContext,
+  discard: boolean,
+  log: (line: string) => void,
+): Pick<SkillMcpServer, 'endSession' | 'holdsWork'> {
   const sessionEnders = [...new Set(definitions.flatMap((definition) => definition.endSession ?? []))];
-  const made = options.sessionId === undefined;
-  let ended: Promise<void> | undefined;
-  const endSession = (): Promise<void> => {
-    ended ??= (async () => {
-      const context = { sessionId, ...(userId !== undefined ? { userId } : {}), agentName, state };
-      for (const end of sessionEnders) {
-        try {
-          await end(context, { discard: made });
-        } catch (error) {
-          log(
-            `skillbox mcp: ending session ${sessionId} failed: ${error instanceof Error ? error.message : String(error)}`,
-          );
-        }
-      }
-    })();
-    return ended;
-  };
   const workHolders = [...new Set(definitions.flatMap((definition) => definition.sessionHoldsWork ?? []))];
-  const holdsWork = (): boolean => {
-    const context = { sessionId, ...(userId !== undefined ? { userId } : {}), agentName, state };
-    return workHolders.some((holds) => holds(context));
-  };
+  let ended: Promise<void> | undefined;
   return {
-    server,
-    toolNames,
-    instructions,
-    state,
-    sessionId,
-    agentName,
-    notifySkillsChanged,
-    endSession,
-    holdsWork,
+    endSession: (): Promise<void> => {
+      ended ??= (async () => {
+        for (const end of sessionEnders) {
+          try {
+            await end(session, { discard });
+          } catch (error) {
+            log(
+              `skillbox mcp: ending session ${session.sessionId} failed: ${error instanceof Error ? error.message : String(error)}`,
+            );
+          }
+        }
+      })();
+      return ended;
+    },
+    holdsWork: (): boolean => workHolders.some((holds) => holds(session)),
   };
 }
 
