@@ -172,27 +172,7 @@ export async function serveSkillsOverHttp(options: HttpSkillServerOptions): Prom
     watch = false,
     ...serverOptions
   } = options;
-  if (!Number.isSafeInteger(port) || port < 0 || port > 65535)
-    throw new SkillboxConfigError('serveSkillsOverHttp', [
-      { option: 'port', problem: `must be a TCP port (0 to 65535); got ${String(port)}` },
-    ]);
-  if (token !== undefined && token.trim() === '')
-    throw new SkillboxConfigError('serveSkillsOverHttp', [{ option: 'token', problem: 'must not be empty' }]);
-  if (token === undefined && !isLoopbackHost(host))
-    throw new SkillboxConfigError('serveSkillsOverHttp', [
-      { option: 'host', problem: `${host} is reachable from other machines; serving there needs a token` },
-    ]);
-  const maxBodyBytes = wholeNumber(options.maxBodyBytes, 'maxBodyBytes', 4 * 1024 * 1024, 1);
-  const limits = defaultHttpSessionLimits;
-  const maxSessions = wholeNumber(options.maxSessions, 'maxSessions', limits.maxSessions, 1);
-  const sessionIdleMs = wholeNumber(options.sessionIdleMs, 'sessionIdleMs', limits.sessionIdleMs, 1);
-  const reclaimAfterMs = wholeNumber(
-    options.sessionReclaimAfterMs,
-    'sessionReclaimAfterMs',
-    limits.sessionReclaimAfterMs,
-    0,
-  );
-  const waitMs = wholeNumber(options.sessionWaitMs, 'sessionWaitMs', limits.sessionWaitMs, 0, longestWaitMs);
+  const { maxBodyBytes, maxSessions, sessionIdleMs, reclaimAfterMs, waitMs } = checkHttpServerOptions(options);
   // Fails now, not on the first client, when the options are wrong.
   await createSkillMcpServer(serverOptions);
 
@@ -211,35 +191,8 @@ export async function serveSkillsOverHttp(options: HttpSkillServerOptions): Prom
   });
   let guard: RequestGuardSettings | undefined;
 
-  const startSession = async (request: IncomingMessage, response: ServerResponse, body: unknown): Promise<void> => {
-    const gone = new AbortController();
-    response.once('close', () => gone.abort());
-    const slot = await sessions.acquire(gone.signal);
-    if (!slot.granted) {
-      sendError(response, 503, -32000, slot.message, { 'retry-after': String(slot.retryAfterSeconds) });
-      return;
-    }
-    try {
-      const served = await createSkillMcpServer(serverOptions);
-      const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
-        sessionIdGenerator: () => randomUUID(),
-        onsessioninitialized: (sessionId) => {
-          slot.fill(sessionId, { served, transport });
-          sessions.track(sessionId, 'request', response);
-        },
-      });
-      // DELETE, the idle sweep, reclaiming and close() all end here: the session's processes and workspace go with it.
-      transport.onclose = () => {
-        const ending = served.endSession();
-        if (transport.sessionId !== undefined) sessions.release(transport.sessionId, ending);
-      };
-      await served.server.connect(transport);
-      await transport.handleRequest(request, response, body);
-    } finally {
-      // A session that never got its id (a failed initialize) gives its slot back.
-      slot.release();
-    }
-  };
+  const startSession = (request: IncomingMessage, response: ServerResponse, body: unknown): Promise<void> =>
+    startMcpSession(sessions, serverOptions, request, response, body);
 
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     const refusal = refuseRequest(request, guard as RequestGuardSettings);
@@ -252,25 +205,8 @@ export async function serveSkillsOverHttp(options: HttpSkillServerOptions): Prom
       sendError(response, 404, -32000, `nothing is served at ${path}; the MCP endpoint is /mcp`);
       return;
     }
-    let body: unknown;
-    if (request.method === 'POST') {
-      const declared = Number(request.headers['content-length'] ?? '0');
-      if (declared > maxBodyBytes) {
-        refuseBody(request, response, `the body of ${declared} bytes is over the ${maxBodyBytes}-byte limit`);
-        return;
-      }
-      const bytes = await readBody(request, maxBodyBytes);
-      if (bytes === undefined) {
-        refuseBody(request, response, `the body is over the ${maxBodyBytes}-byte limit`);
-        return;
-      }
-      try {
-        body = JSON.parse(bytes.toString('utf8'));
-      } catch {
-        sendError(response, 400, -32700, 'the body is not JSON');
-        return;
-      }
-    }
+    const body = await readJsonBody(request, response, maxBodyBytes);
+    if (body === refused) return;
     const sessionId = request.headers['mcp-session-id'];
     if (typeof sessionId === 'string') {
       const session = sessions.get(sessionId);
@@ -337,4 +273,102 @@ export async function serveSkillsOverHttp(options: HttpSkillServerOptions): Prom
       await new Promise<void>((resolve) => httpServer.close(() => resolve()));
     },
   };
+}
+
+/** The HTTP options checked by hand (the MCP server's own options are its schema's), with their defaults. */
+function checkHttpServerOptions(options: HttpSkillServerOptions): {
+  maxBodyBytes: number;
+  maxSessions: number;
+  sessionIdleMs: number;
+  reclaimAfterMs: number;
+  waitMs: number;
+} {
+  const { port, host = '127.0.0.1', token } = options;
+  if (!Number.isSafeInteger(port) || port < 0 || port > 65535)
+    throw new SkillboxConfigError('serveSkillsOverHttp', [
+      { option: 'port', problem: `must be a TCP port (0 to 65535); got ${String(port)}` },
+    ]);
+  if (token !== undefined && token.trim() === '')
+    throw new SkillboxConfigError('serveSkillsOverHttp', [{ option: 'token', problem: 'must not be empty' }]);
+  if (token === undefined && !isLoopbackHost(host))
+    throw new SkillboxConfigError('serveSkillsOverHttp', [
+      { option: 'host', problem: `${host} is reachable from other machines; serving there needs a token` },
+    ]);
+  const maxBodyBytes = wholeNumber(options.maxBodyBytes, 'maxBodyBytes', 4 * 1024 * 1024, 1);
+  const limits = defaultHttpSessionLimits;
+  const maxSessions = wholeNumber(options.maxSessions, 'maxSessions', limits.maxSessions, 1);
+  const sessionIdleMs = wholeNumber(options.sessionIdleMs, 'sessionIdleMs', limits.sessionIdleMs, 1);
+  const reclaimAfterMs = wholeNumber(
+    options.sessionReclaimAfterMs,
+    'sessionReclaimAfterMs',
+    limits.sessionReclaimAfterMs,
+    0,
+  );
+  const waitMs = wholeNumber(options.sessionWaitMs, 'sessionWaitMs', limits.sessionWaitMs, 0, longestWaitMs);
+  return { maxBodyBytes, maxSessions, sessionIdleMs, reclaimAfterMs, waitMs };
+}
+
+/** An initialize request: a slot (waiting for one, or 503), then a server and transport of its own. */
+async function startMcpSession(
+  sessions: HttpSessionSlots<OpenSession>,
+  serverOptions: SkillMcpServerOptions,
+  request: IncomingMessage,
+  response: ServerResponse,
+  body: unknown,
+): Promise<void> {
+  const gone = new AbortController();
+  response.once('close', () => gone.abort());
+  const slot = await sessions.acquire(gone.signal);
+  if (!slot.granted) {
+    sendError(response, 503, -32000, slot.message, { 'retry-after': String(slot.retryAfterSeconds) });
+    return;
+  }
+  try {
+    const served = await createSkillMcpServer(serverOptions);
+    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (sessionId) => {
+        slot.fill(sessionId, { served, transport });
+        sessions.track(sessionId, 'request', response);
+      },
+    });
+    // DELETE, the idle sweep, reclaiming and close() all end here: the session's processes and workspace go with it.
+    transport.onclose = () => {
+      const ending = served.endSession();
+      if (transport.sessionId !== undefined) sessions.release(transport.sessionId, ending);
+    };
+    await served.server.connect(transport);
+    await transport.handleRequest(request, response, body);
+  } finally {
+    // A session that never got its id (a failed initialize) gives its slot back.
+    slot.release();
+  }
+}
+
+/** Marks a request whose body was refused (the answer is already sent). */
+const refused = Symbol('refused');
+
+/** A POST's JSON body within `maxBodyBytes`, or `refused` after answering 413/400; undefined for other methods. */
+async function readJsonBody(
+  request: IncomingMessage,
+  response: ServerResponse,
+  maxBodyBytes: number,
+): Promise<unknown | typeof refused> {
+  if (request.method !== 'POST') return undefined;
+  const declared = Number(request.headers['content-length'] ?? '0');
+  if (declared > maxBodyBytes) {
+    refuseBody(request, response, `the body of ${declared} bytes is over the ${maxBodyBytes}-byte limit`);
+    return refused;
+  }
+  const bytes = await readBody(request, maxBodyBytes);
+  if (bytes === undefined) {
+    refuseBody(request, response, `the body is over the ${maxBodyBytes}-byte limit`);
+    return refused;
+  }
+  try {
+    return JSON.parse(bytes.toString('utf8'));
+  } catch {
+    sendError(response, 400, -32700, 'the body is not JSON');
+    return refused;
+  }
 }
