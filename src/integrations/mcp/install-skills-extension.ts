@@ -182,51 +182,34 @@ export function installSkillsExtension(server: Server, options: SkillsExtensionO
     const snapshot = await snapshotFor(parsed.name, uri, false);
     if (uri !== skillResourceUri(parsed.name, parsed.path)) throw invalidParams(`${uri} is not a directory resource`);
     if (snapshot.files.has(parsed.path)) throw invalidParams(`${uri} is not a directory resource`);
-    const prefix = parsed.path === '' ? '' : `${parsed.path}/`;
-    const children = new Map<string, Resource>();
-    for (const file of snapshot.files.values()) {
-      if (!file.path.startsWith(prefix)) continue;
-      const [child = '', ...deeper] = file.path.slice(prefix.length).split('/');
-      if (children.has(child)) continue;
-      children.set(
-        child,
-        deeper.length === 0
-          ? { uri: file.uri, name: child, mimeType: mimeTypeOf(file.path), size: file.size }
-          : { uri: skillResourceUri(parsed.name, prefix + child), name: child, mimeType: directoryMimeType },
-      );
-    }
+    const children = directoryChildren(snapshot, parsed.name, parsed.path);
     if (children.size === 0) throw invalidParams(`${uri} is not a directory resource`);
     return { resources: [...children.values()] };
   });
 
-  server.setRequestHandler(ListResourcesRequestSchema, async (request) => {
-    // Only each skill's SKILL.md is listed: listing every file would read every skill. The
-    // template below covers the rest, and skills/list gives the complete manifests.
-    const { page, nextCursor } = pageAfter(await visible(), (skill) => skill.name, request.params?.cursor, 100);
-    return {
-      resources: page.map((skill) => ({
-        uri: skillMarkdownUri(skill.name),
-        name: skill.name,
-        description: skill.description,
-        mimeType: 'text/markdown',
-      })),
-      ...(nextCursor === undefined ? {} : { nextCursor }),
-    };
-  });
+  installSkillResourceLists(server, visible);
 
-  server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({
-    resourceTemplates: [
-      {
-        uriTemplate: 'skill://{skill}/{+path}',
-        name: 'skill-file',
-        description:
-          "A file of a skill: skill://NAME/SKILL.md is its instructions, other paths its bundled files (skills/list gives each skill's files).",
-      },
-    ],
-  }));
+  installSkillPrompts(server, repository, skillContext);
 
+  return {
+    async sendListsChanged() {
+      if (server.transport === undefined) return;
+      await server.sendResourceListChanged();
+      await server.sendPromptListChanged();
+    },
+  };
+}
+
+/**
+ * `prompts/list` and `prompts/get`: each skill is a prompt a user can pick (its body as the user
+ * message). Prompts are chosen by the user, not the model, so skills hidden from the model are offered too.
+ */
+function installSkillPrompts(
+  server: Server,
+  repository: SkillRepository,
+  skillContext: SkillContext | undefined,
+): void {
   server.setRequestHandler(ListPromptsRequestSchema, async (request) => {
-    // Prompts are chosen by the user, not the model, so skills hidden from the model are offered too.
     const { page, nextCursor } = pageAfter(
       await repository.list(skillContext),
       (skill) => skill.name,
@@ -254,12 +237,53 @@ export function installSkillsExtension(server: Server, options: SkillsExtensionO
       messages: [{ role: 'user' as const, content: { type: 'text' as const, text: skill.body } }],
     };
   });
+}
 
-  return {
-    async sendListsChanged() {
-      if (server.transport === undefined) return;
-      await server.sendResourceListChanged();
-      await server.sendPromptListChanged();
-    },
-  };
+/**
+ * `resources/list` and `resources/templates/list`. Only each skill's SKILL.md is listed: listing
+ * every file would read every skill. The template covers the rest, and skills/list gives the
+ * complete manifests.
+ */
+function installSkillResourceLists(server: Server, visible: () => Promise<SkillSummary[]>): void {
+  server.setRequestHandler(ListResourcesRequestSchema, async (request) => {
+    const { page, nextCursor } = pageAfter(await visible(), (skill) => skill.name, request.params?.cursor, 100);
+    return {
+      resources: page.map((skill) => ({
+        uri: skillMarkdownUri(skill.name),
+        name: skill.name,
+        description: skill.description,
+        mimeType: 'text/markdown',
+      })),
+      ...(nextCursor === undefined ? {} : { nextCursor }),
+    };
+  });
+
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({
+    resourceTemplates: [
+      {
+        uriTemplate: 'skill://{skill}/{+path}',
+        name: 'skill-file',
+        description:
+          "A file of a skill: skill://NAME/SKILL.md is its instructions, other paths its bundled files (skills/list gives each skill's files).",
+      },
+    ],
+  }));
+}
+
+/** The entries of a directory of a skill's snapshot: its files, and its subdirectories as directory resources. */
+function directoryChildren(snapshot: SkillSnapshot, name: string, path: string): Map<string, Resource> {
+  const prefix = path === '' ? '' : `${path}/`;
+  const children = new Map<string, Resource>();
+  for (const file of snapshot.files.values()) {
+    if (!file.path.startsWith(prefix)) continue;
+    const [child = '', ...deeper] = file.path.slice(prefix.length).split('/');
+    if (children.has(child)) continue;
+    children.set(
+      child,
+      deeper.length === 0
+        ? { uri: file.uri, name: child, mimeType: mimeTypeOf(file.path), size: file.size }
+        : { uri: skillResourceUri(name, prefix + child), name: child, mimeType: directoryMimeType },
+    );
+  }
+  return children;
 }
