@@ -6,6 +6,7 @@ import { createInterface } from 'node:readline';
 import { type LoadMode, loadModes } from '../../disclosure/load-mode.js';
 import type { MaterializationMode } from '../../disclosure/materialize-request.js';
 import type { SkillAgentEvent } from '../../integrations/ai-sdk/agent-events.js';
+import type { SkillAgent } from '../../integrations/ai-sdk/skill-agent.js';
 import { createRuntime, RUNTIME_KINDS, type RuntimeKind } from '../../runtime/create-runtime.js';
 import { detectSandboxSupport } from '../../runtime/sandbox-support.js';
 import { createMemorySessionStore } from '../../sessions/memory-session-store.js';
@@ -307,29 +308,9 @@ async function run(args: string[], io: CliIo): Promise<number> {
       }),
     );
   }
-  const sqlite = await loadSqlite();
-  let sessions: SessionStore;
-  if (sqlite === undefined) {
-    if (options.db !== undefined || options.sessionId !== undefined) {
-      io.stderr(
-        `skillbox chat: ${options.db !== undefined ? '--db' : '--session'} needs a SQLite driver to keep sessions in a file, and this runtime has none (${noSqliteHint})\n`,
-      );
-      return 2;
-    }
-    io.stderr(
-      `skillbox chat: no SQLite driver is available, so this conversation is kept in memory only and cannot be resumed (${noSqliteHint})\n`,
-    );
-    sessions = createMemorySessionStore();
-  } else {
-    const dbPath =
-      options.db !== undefined
-        ? resolve(io.cwd, options.db)
-        : join(io.env.HOME ?? homedir(), '.skillbox', 'sessions.db');
-    // Conversations may hold anything the user typed or a script printed: only the user may read them.
-    mkdirSync(dirname(dbPath), { recursive: true, mode: 0o700 });
-    if (!existsSync(dbPath)) closeSync(openSync(dbPath, 'a', 0o600));
-    sessions = await sqlite.openSqliteSessionStore({ path: dbPath });
-  }
+  const opened = await openChatSessions(options, io);
+  if (typeof opened === 'number') return opened;
+  const { sessions, persistent } = opened;
   io.stderr(await describeLeftOutSkills(repository, await repository.list(), 'chat'));
   // Connected last, after every early return, so a started server is always closed below.
   const sources = await addMcpSkillServers(repository, options.mcp, io, 'chat').catch(async (error: unknown) => {
@@ -387,45 +368,8 @@ async function run(args: string[], io: CliIo): Promise<number> {
       (await sessions.getSession({ appName: 'skillbox-chat', userId, sessionId }, { limit: 0 })) !== undefined;
     io.stderr(`${resumed ? 'resuming session' : 'new session'} ${sessionId} (resume with --session ${sessionId})\n`);
 
-    const turn = async (message: string, streaming: boolean): Promise<number> => {
-      const calls = new Map<string, { toolName: string; input: unknown }>();
-      const toolOut = streaming ? io.stdout : io.stderr;
-      const outputNames: string[] = [];
-      const pending = controls.takePending();
-      let midLine = false;
-      try {
-        for await (const event of agent.run({
-          userId,
-          sessionId,
-          message: `${pending.notes}${message}`,
-          ...(pending.skillLoads.length > 0 ? { skillLoads: pending.skillLoads } : {}),
-        })) {
-          // The model's words, tool lines and saved file names are not ours: no terminal controls.
-          if (event.type === 'text-delta' && streaming) {
-            io.stdout(terminalSafe(event.text));
-            midLine = !event.text.endsWith('\n');
-          } else if (event.type === 'tool-call') {
-            calls.set(event.toolCallId, { toolName: event.toolName, input: event.input });
-          } else if (event.type === 'tool-result') {
-            if (midLine) io.stdout('\n');
-            midLine = false;
-            toolOut(terminalSafe(toolCallLine(calls.get(event.toolCallId), event)));
-            if (event.error === undefined) outputNames.push(...outputFileNames(event.output));
-          } else if (event.type === 'done') {
-            if (streaming) io.stdout(midLine ? '\n' : '');
-            else io.stdout(`${terminalSafe(event.text)}\n`);
-          }
-        }
-        return 0;
-      } catch (error) {
-        if (midLine) io.stdout('\n');
-        io.stderr(`skillbox chat: the turn failed: ${terminalSafe((error as Error).message)}\n`);
-        return 1;
-      } finally {
-        // Files a failed turn's earlier steps wrote are results too.
-        if (outputNames.length > 0) toolOut(terminalSafe(await controls.saveOutputs(outputNames, outputDir)));
-      }
-    };
+    const turn = (message: string, streaming: boolean): Promise<number> =>
+      runChatTurn({ agent, controls, io, userId, sessionId, outputDir }, message, streaming);
 
     if (options.once !== undefined) return await turn(options.once, false);
     if (!io.stdin) {
@@ -454,7 +398,7 @@ async function run(args: string[], io: CliIo): Promise<number> {
     approvalPrompt?.close();
     // Background processes end with the chat. A session kept in a file can be resumed with its
     // workspace (attached files, outputs); one kept in memory cannot, so its workspace goes too.
-    await workspaces?.close({ keepWorkspaces: sqlite !== undefined });
+    await workspaces?.close({ keepWorkspaces: persistent });
     await sessions.close();
     await sources.close();
   }
@@ -465,3 +409,88 @@ export const chatCommand: CliCommand = {
   usage,
   run,
 };
+
+/**
+ * Where the conversation is kept: a SQLite file (`--db`, else ~/.skillbox/sessions.db, made
+ * readable by the user only), or memory with a warning when no SQLite driver is available; an exit
+ * code when `--db` or `--session` asked for a file that cannot be had.
+ */
+async function openChatSessions(
+  options: ChatArguments,
+  io: CliIo,
+): Promise<{ sessions: SessionStore; persistent: boolean } | number> {
+  const sqlite = await loadSqlite();
+  if (sqlite === undefined) {
+    if (options.db !== undefined || options.sessionId !== undefined) {
+      io.stderr(
+        `skillbox chat: ${options.db !== undefined ? '--db' : '--session'} needs a SQLite driver to keep sessions in a file, and this runtime has none (${noSqliteHint})\n`,
+      );
+      return 2;
+    }
+    io.stderr(
+      `skillbox chat: no SQLite driver is available, so this conversation is kept in memory only and cannot be resumed (${noSqliteHint})\n`,
+    );
+    return { sessions: createMemorySessionStore(), persistent: false };
+  }
+  const dbPath =
+    options.db !== undefined ? resolve(io.cwd, options.db) : join(io.env.HOME ?? homedir(), '.skillbox', 'sessions.db');
+  // Conversations may hold anything the user typed or a script printed: only the user may read them.
+  mkdirSync(dirname(dbPath), { recursive: true, mode: 0o700 });
+  if (!existsSync(dbPath)) closeSync(openSync(dbPath, 'a', 0o600));
+  return { sessions: await sqlite.openSqliteSessionStore({ path: dbPath }), persistent: true };
+}
+
+/** What a chat turn needs: the current agent (`/model` replaces it), the controls and the terminal. */
+interface ChatTurnSettings {
+  agent: { run: SkillAgent['run'] };
+  controls: ReturnType<typeof createChatControls>;
+  io: CliIo;
+  userId: string;
+  sessionId: string;
+  outputDir: string;
+}
+
+/**
+ * One turn at the terminal: the model's words streamed (or printed at the end with --once), a line
+ * per tool call, the output files saved, even from a turn that failed. Returns the exit status.
+ */
+async function runChatTurn(settings: ChatTurnSettings, message: string, streaming: boolean): Promise<number> {
+  const { agent, controls, io, userId, sessionId, outputDir } = settings;
+  const calls = new Map<string, { toolName: string; input: unknown }>();
+  const toolOut = streaming ? io.stdout : io.stderr;
+  const outputNames: string[] = [];
+  const pending = controls.takePending();
+  let midLine = false;
+  try {
+    for await (const event of agent.run({
+      userId,
+      sessionId,
+      message: `${pending.notes}${message}`,
+      ...(pending.skillLoads.length > 0 ? { skillLoads: pending.skillLoads } : {}),
+    })) {
+      // The model's words, tool lines and saved file names are not ours: no terminal controls.
+      if (event.type === 'text-delta' && streaming) {
+        io.stdout(terminalSafe(event.text));
+        midLine = !event.text.endsWith('\n');
+      } else if (event.type === 'tool-call') {
+        calls.set(event.toolCallId, { toolName: event.toolName, input: event.input });
+      } else if (event.type === 'tool-result') {
+        if (midLine) io.stdout('\n');
+        midLine = false;
+        toolOut(terminalSafe(toolCallLine(calls.get(event.toolCallId), event)));
+        if (event.error === undefined) outputNames.push(...outputFileNames(event.output));
+      } else if (event.type === 'done') {
+        if (streaming) io.stdout(midLine ? '\n' : '');
+        else io.stdout(`${terminalSafe(event.text)}\n`);
+      }
+    }
+    return 0;
+  } catch (error) {
+    if (midLine) io.stdout('\n');
+    io.stderr(`skillbox chat: the turn failed: ${terminalSafe((error as Error).message)}\n`);
+    return 1;
+  } finally {
+    // Files a failed turn's earlier steps wrote are results too.
+    if (outputNames.length > 0) toolOut(terminalSafe(await controls.saveOutputs(outputNames, outputDir)));
+  }
+}
