@@ -68,26 +68,7 @@ export async function executeCommand(
 ): Promise<SkillRunResult> {
   return translateErrors(request.tool, async () => {
     const warnings: string[] = [];
-    const command = request.command.trim();
-    if (command === '') throw new SkillToolError(`${request.tool}: command is empty; pass the shell command to run`);
-    const argv = options.policy.check(command);
-    const restricted = options.policy.restricted;
-    for (const [name, value] of Object.entries(request.env ?? {})) assertAllowedVariable(name, value, { restricted });
-    let timeoutSeconds = request.timeoutSeconds ?? options.defaultTimeoutSeconds;
-    if (!Number.isFinite(timeoutSeconds) || timeoutSeconds <= 0)
-      throw new SkillToolError(`${request.tool}: timeout must be a positive number of seconds`);
-    if (timeoutSeconds > options.maxTimeoutSeconds) {
-      warnings.push(`timeout ${timeoutSeconds}s capped to ${options.maxTimeoutSeconds}s`);
-      timeoutSeconds = options.maxTimeoutSeconds;
-    }
-
-    // A bad glob found after the command ran would lose its result.
-    if ((request.outputFiles?.length ?? 0) > maxOutputPatterns) {
-      throw new SkillToolError(
-        `${request.tool}: output_files has ${request.outputFiles?.length} patterns; at most ${maxOutputPatterns} are taken, combine them with {a,b} or **`,
-      );
-    }
-    for (const pattern of request.outputFiles ?? []) compileGlob(pattern.trim());
+    const { command, argv, restricted, timeoutSeconds } = checkCommandRequest(options, request, warnings);
 
     const workspace = await options.workspaces.workspace({
       ...(context.appName !== undefined ? { appName: context.appName } : {}),
@@ -153,28 +134,7 @@ export async function executeCommand(
 
       let collected: CollectedOutputs;
       if (request.outputFiles === undefined) {
-        // Only what this run wrote (earlier runs' outputs would repeat in every result): files new
-        // since the walk before the run, or changed; only the files returned are read.
-        collected = await inSpan(
-          'workspace.collect',
-          { 'workspace.session': context.sessionId, 'collect.patterns': 1 },
-          async (span) => {
-            const earlier = new Map(before?.matches.map((match) => [match.name, outputFingerprint(match)]));
-            const found = await workspace.findOutputs([`${workspaceFolders.out}/**`], { runDir: outcome.runDir });
-            const written = {
-              ...found,
-              matches: found.matches.filter((match) => earlier.get(match.name) !== outputFingerprint(match)),
-            };
-            const read = await workspace.readOutputs(written.matches.slice(0, autoCollectLimit), options.outputLimits);
-            if (written.matches.length > autoCollectLimit) {
-              read.warnings.push(
-                `${written.matches.length} files written under out/; the first ${autoCollectLimit} are returned, name the others in output_files`,
-              );
-            }
-            span.setAttribute('collect.files', read.files.length);
-            return read;
-          },
-        );
+        collected = await collectWrittenOutputs(workspace, before, outcome.runDir, options, context.sessionId);
       } else {
         collected = await workspace.collect(request.outputFiles, {
           cwd: outcome.cwd,
@@ -233,3 +193,65 @@ const correctable = new Set([
   'RUNTIME_COMMAND_INVALID',
   'BACKGROUND_PROCESS_REFUSED',
 ]);
+
+/**
+ * The checks that can refuse a call before anything is staged or started: an empty command, the
+ * command policy, env names, the timeout (capped, with a warning) and the output patterns (a bad
+ * glob found after the command ran would lose its result).
+ */
+function checkCommandRequest(
+  options: ResolvedExecutionOptions,
+  request: ExecuteCommandRequest,
+  warnings: string[],
+): { command: string; argv: string[] | undefined; restricted: boolean; timeoutSeconds: number } {
+  const command = request.command.trim();
+  if (command === '') throw new SkillToolError(`${request.tool}: command is empty; pass the shell command to run`);
+  const argv = options.policy.check(command);
+  const restricted = options.policy.restricted;
+  for (const [name, value] of Object.entries(request.env ?? {})) assertAllowedVariable(name, value, { restricted });
+  let timeoutSeconds = request.timeoutSeconds ?? options.defaultTimeoutSeconds;
+  if (!Number.isFinite(timeoutSeconds) || timeoutSeconds <= 0)
+    throw new SkillToolError(`${request.tool}: timeout must be a positive number of seconds`);
+  if (timeoutSeconds > options.maxTimeoutSeconds) {
+    warnings.push(`timeout ${timeoutSeconds}s capped to ${options.maxTimeoutSeconds}s`);
+    timeoutSeconds = options.maxTimeoutSeconds;
+  }
+
+  // A bad glob found after the command ran would lose its result.
+  if ((request.outputFiles?.length ?? 0) > maxOutputPatterns) {
+    throw new SkillToolError(
+      `${request.tool}: output_files has ${request.outputFiles?.length} patterns; at most ${maxOutputPatterns} are taken, combine them with {a,b} or **`,
+    );
+  }
+  for (const pattern of request.outputFiles ?? []) compileGlob(pattern.trim());
+  return { command, argv, restricted, timeoutSeconds };
+}
+
+/**
+ * With no output_files: only what this run wrote under out/ (earlier runs' outputs would repeat in
+ * every result): files new since the walk before the run, or changed; only the files returned are read.
+ */
+function collectWrittenOutputs(
+  workspace: Workspace,
+  before: Awaited<ReturnType<Workspace['findOutputs']>> | undefined,
+  runDir: string,
+  options: ResolvedExecutionOptions,
+  sessionId: string,
+): Promise<CollectedOutputs> {
+  return inSpan('workspace.collect', { 'workspace.session': sessionId, 'collect.patterns': 1 }, async (span) => {
+    const earlier = new Map(before?.matches.map((match) => [match.name, outputFingerprint(match)]));
+    const found = await workspace.findOutputs([`${workspaceFolders.out}/**`], { runDir });
+    const written = {
+      ...found,
+      matches: found.matches.filter((match) => earlier.get(match.name) !== outputFingerprint(match)),
+    };
+    const read = await workspace.readOutputs(written.matches.slice(0, autoCollectLimit), options.outputLimits);
+    if (written.matches.length > autoCollectLimit) {
+      read.warnings.push(
+        `${written.matches.length} files written under out/; the first ${autoCollectLimit} are returned, name the others in output_files`,
+      );
+    }
+    span.setAttribute('collect.files', read.files.length);
+    return read;
+  });
+}
