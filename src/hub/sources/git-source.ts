@@ -111,16 +111,7 @@ export function createGitSource(options: GitSourceOptions = {}): SkillSource {
         fail,
         allowedProtocols,
       });
-      const refs = new Map<string, string>();
-      for (const line of output.toString('utf8').split('\n')) {
-        const [commit, name] = line.split('\t');
-        if (commit !== undefined && name !== undefined) refs.set(name, commit);
-      }
-      const commit =
-        refs.get(ref === 'HEAD' ? 'HEAD' : `refs/heads/${ref}`) ??
-        refs.get(`refs/tags/${ref}^{}`) ??
-        refs.get(`refs/tags/${ref}`) ??
-        refs.get(ref);
+      const commit = commitOfRef(output, ref);
       if (commit === undefined || !/^[0-9a-f]{40}$/.test(commit))
         throw fail('not-found', `the repository has no ref "${ref}"`);
       return { commit, ref };
@@ -147,42 +138,7 @@ export function createGitSource(options: GitSourceOptions = {}): SkillSource {
       await run(['init', '--quiet', '--bare']);
       await run(['fetch', '--quiet', '--depth=1', '--no-tags', '--', location.url, commit]);
       const entries = parseTree(await run(['ls-tree', '-r', '-z', '--long', '--full-tree', commit]));
-      const paths = new ArchivePathSet();
-      const wanted: TreeEntry[] = [];
-      let total = 0;
-      try {
-        for (const entry of entries) {
-          if (entry.type === 'commit') continue;
-          const path = cleanArchivePath(entry.path);
-          if (path === undefined || path !== entry.path)
-            throw new UnsafeArchiveError('the path is not in canonical form', entry.path);
-          if (entry.mode === '120000')
-            throw new UnsafeArchiveError(
-              'symbolic links are not allowed (they could point out of the skill)',
-              entry.path,
-            );
-          if (entry.mode !== '100644' && entry.mode !== '100755')
-            throw new UnsafeArchiveError(`git mode ${entry.mode} is not a plain file`, entry.path);
-          paths.add(path, 'file', entry.path);
-          if (wanted.length + 1 > checked.maxEntries)
-            throw new UnsafeArchiveError(`the commit holds more than ${checked.maxEntries} files (maxEntries)`);
-          if (entry.size > checked.maxEntryBytes)
-            throw new UnsafeArchiveError(
-              `${entry.size} bytes is over the ${checked.maxEntryBytes}-byte limit for one file (maxEntryBytes)`,
-              entry.path,
-            );
-          total += entry.size;
-          if (total > checked.maxTotalBytes)
-            throw new UnsafeArchiveError(
-              `the files add up to more than the ${checked.maxTotalBytes}-byte limit (maxTotalBytes)`,
-              entry.path,
-            );
-          wanted.push(entry);
-        }
-      } catch (error) {
-        if (error instanceof UnsafeArchiveError) throw fail('refused', error.message, error);
-        throw error;
-      }
+      const wanted = filesOfTree(entries, checked, fail);
       if (wanted.length === 0) return [];
       const output = await run(
         ['cat-file', '--batch'],
@@ -226,4 +182,64 @@ export function createGitSource(options: GitSourceOptions = {}): SkillSource {
       return collectSkills(tree, { subPath: location.path, skills: callOptions.skills, fail });
     },
   };
+}
+
+/**
+ * The plain files of a commit's tree, checked before a byte is read: canonical paths only, no links
+ * or other modes, submodules left out, and the archive limits on count and sizes.
+ */
+function filesOfTree(
+  entries: readonly TreeEntry[],
+  checked: ReturnType<typeof archiveLimits>,
+  fail: SourceErrorFactory,
+): TreeEntry[] {
+  const paths = new ArchivePathSet();
+  const wanted: TreeEntry[] = [];
+  let total = 0;
+  try {
+    for (const entry of entries) {
+      if (entry.type === 'commit') continue;
+      const path = cleanArchivePath(entry.path);
+      if (path === undefined || path !== entry.path)
+        throw new UnsafeArchiveError('the path is not in canonical form', entry.path);
+      if (entry.mode === '120000')
+        throw new UnsafeArchiveError('symbolic links are not allowed (they could point out of the skill)', entry.path);
+      if (entry.mode !== '100644' && entry.mode !== '100755')
+        throw new UnsafeArchiveError(`git mode ${entry.mode} is not a plain file`, entry.path);
+      paths.add(path, 'file', entry.path);
+      if (wanted.length + 1 > checked.maxEntries)
+        throw new UnsafeArchiveError(`the commit holds more than ${checked.maxEntries} files (maxEntries)`);
+      if (entry.size > checked.maxEntryBytes)
+        throw new UnsafeArchiveError(
+          `${entry.size} bytes is over the ${checked.maxEntryBytes}-byte limit for one file (maxEntryBytes)`,
+          entry.path,
+        );
+      total += entry.size;
+      if (total > checked.maxTotalBytes)
+        throw new UnsafeArchiveError(
+          `the files add up to more than the ${checked.maxTotalBytes}-byte limit (maxTotalBytes)`,
+          entry.path,
+        );
+      wanted.push(entry);
+    }
+  } catch (error) {
+    if (error instanceof UnsafeArchiveError) throw fail('refused', error.message, error);
+    throw error;
+  }
+  return wanted;
+}
+
+/** The commit `git ls-remote` names for `ref`: a branch, a tag (peeled first), or the ref itself. */
+function commitOfRef(output: Buffer, ref: string): string | undefined {
+  const refs = new Map<string, string>();
+  for (const line of output.toString('utf8').split('\n')) {
+    const [commit, name] = line.split('\t');
+    if (commit !== undefined && name !== undefined) refs.set(name, commit);
+  }
+  return (
+    refs.get(ref === 'HEAD' ? 'HEAD' : `refs/heads/${ref}`) ??
+    refs.get(`refs/tags/${ref}^{}`) ??
+    refs.get(`refs/tags/${ref}`) ??
+    refs.get(ref)
+  );
 }
