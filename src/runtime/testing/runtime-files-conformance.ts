@@ -86,7 +86,14 @@ export function describeRuntimeFilesConformance(current: () => RuntimeConformanc
     expect(missing).toBeUndefined();
     expect((await files.inspect('inner'))?.kind).toBe('link');
   });
+  describeRuntimeTreeCases(current, sh);
+}
 
+/** The listing, copying, folder and removal cases of `describeRuntimeFilesConformance`. */
+function describeRuntimeTreeCases(
+  current: () => RuntimeConformanceSubject,
+  sh: (command: string) => ReturnType<RuntimeConformanceSubject['runtime']['run']>,
+): void {
   it('lists depth first, sorted, without following links, within the limits', async () => {
     const { files } = current();
     expect(
