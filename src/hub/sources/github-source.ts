@@ -54,92 +54,15 @@ export function createGitHubSource(options: GitHubSourceOptions = {}): GitHubSki
   const limits = sourceFetchLimits(options.limits);
   const token = options.token === undefined || options.token === '' ? undefined : options.token;
 
-  function apiHeaders(accept: string): Record<string, string> {
-    const headers: Record<string, string> = { accept, 'x-github-api-version': '2022-11-28' };
-    // The token goes to the API origin only: httpGet never forwards these headers across a redirect.
-    if (token !== undefined) headers.authorization = `Bearer ${token}`;
-    return headers;
-  }
-
-  function rateLimitNote(headers: Headers): string {
-    return headers.get('x-ratelimit-remaining') === '0'
-      ? ' (the API rate limit is used up; set GITHUB_TOKEN for a higher one)'
-      : '';
-  }
-
-  async function resolveCommit(
-    location: GitHubReference,
-    fail: SourceErrorFactory,
-    signal: AbortSignal | undefined,
-  ): Promise<{ commit: string; ref: string }> {
-    const repoPath = `/repos/${location.owner}/${location.repo}`;
-    let ref = location.ref;
-    if (ref === undefined) {
-      const answer = await httpGet({
-        url: `${apiBase}${repoPath}`,
-        headers: apiHeaders('application/vnd.github+json'),
-        limits,
-        signal,
-        fail,
-      });
-      if (answer.status === 404)
-        throw fail(
-          'not-found',
-          `GitHub has no repository ${location.owner}/${location.repo}${token === undefined ? ' (or it is private and no token was given)' : ''}`,
-        );
-      if (answer.status !== 200)
-        throw fail(
-          'unavailable',
-          `GitHub answered HTTP ${answer.status} for the repository${rateLimitNote(answer.headers)}`,
-        );
-      const body = parseJsonBody(answer, fail) as { default_branch?: unknown };
-      if (typeof body.default_branch !== 'string' || body.default_branch === '')
-        throw fail('unavailable', 'GitHub did not name the default branch of the repository');
-      ref = body.default_branch;
-    }
-    const answer = await httpGet({
-      url: `${apiBase}${repoPath}/commits/${encodeURIComponent(ref)}`,
-      headers: apiHeaders('application/vnd.github.sha'),
-      limits,
-      signal,
-      fail,
-    });
-    if (answer.status === 404 || answer.status === 422)
-      throw fail(
-        'not-found',
-        `GitHub has no ref "${ref}" in ${location.owner}/${location.repo} (or no such repository)`,
-      );
-    if (answer.status !== 200)
-      throw fail(
-        'unavailable',
-        `GitHub answered HTTP ${answer.status} resolving "${ref}"${rateLimitNote(answer.headers)}`,
-      );
-    const commit = answer.bytes.toString('utf8').trim();
-    if (!/^[0-9a-f]{40}$/.test(commit))
-      throw fail('unavailable', `GitHub answered "${commit.slice(0, 60)}" for ref "${ref}", not a commit id`);
-    return { commit, ref };
-  }
-
-  async function downloadTree(
+  const api: GitHubApi = { apiBase, archiveOrigins, limits, token };
+  const resolveCommit = (location: GitHubReference, fail: SourceErrorFactory, signal: AbortSignal | undefined) =>
+    resolveGitHubCommit(api, location, fail, signal);
+  const downloadTree = (
     location: GitHubReference,
     commit: string,
     fail: SourceErrorFactory,
     signal: AbortSignal | undefined,
-  ): ReturnType<typeof archiveTree> {
-    const answer = await httpGet({
-      url: `${apiBase}/repos/${location.owner}/${location.repo}/tarball/${commit}`,
-      headers: apiHeaders('application/vnd.github+json'),
-      redirectOrigins: archiveOrigins,
-      limits,
-      signal,
-      fail,
-    });
-    if (answer.status === 404)
-      throw fail('not-found', `GitHub has no commit ${commit} in ${location.owner}/${location.repo}`);
-    if (answer.status !== 200)
-      throw fail('unavailable', `the archive download answered HTTP ${answer.status}${rateLimitNote(answer.headers)}`);
-    return archiveTree(answer.bytes, { format: 'tar.gz', stripTopFolder: true, limits, fail });
-  }
+  ) => downloadGitHubTree(api, location, commit, fail, signal);
 
   function parse(reference: string, fail: SourceErrorFactory): GitHubReference {
     const location = parseGitHubReference(reference);
@@ -176,4 +99,98 @@ export function createGitHubSource(options: GitHubSourceOptions = {}): GitHubSki
       return collectSkills(tree, { subPath: location.path, skills: callOptions.skills, fail });
     },
   };
+}
+
+/** Where and how the source reaches GitHub: the API base, archive origins, limits and token. */
+interface GitHubApi {
+  apiBase: string;
+  archiveOrigins: readonly string[];
+  limits: SourceFetchLimits;
+  token: string | undefined;
+}
+
+function apiHeaders(api: GitHubApi, accept: string): Record<string, string> {
+  const headers: Record<string, string> = { accept, 'x-github-api-version': '2022-11-28' };
+  // The token goes to the API origin only: httpGet never forwards these headers across a redirect.
+  if (api.token !== undefined) headers.authorization = `Bearer ${api.token}`;
+  return headers;
+}
+
+function rateLimitNote(headers: Headers): string {
+  return headers.get('x-ratelimit-remaining') === '0'
+    ? ' (the API rate limit is used up; set GITHUB_TOKEN for a higher one)'
+    : '';
+}
+
+async function resolveGitHubCommit(
+  api: GitHubApi,
+  location: GitHubReference,
+  fail: SourceErrorFactory,
+  signal: AbortSignal | undefined,
+): Promise<{ commit: string; ref: string }> {
+  const repoPath = `/repos/${location.owner}/${location.repo}`;
+  let ref = location.ref;
+  if (ref === undefined) {
+    const answer = await httpGet({
+      url: `${api.apiBase}${repoPath}`,
+      headers: apiHeaders(api, 'application/vnd.github+json'),
+      limits: api.limits,
+      signal,
+      fail,
+    });
+    if (answer.status === 404)
+      throw fail(
+        'not-found',
+        `GitHub has no repository ${location.owner}/${location.repo}${api.token === undefined ? ' (or it is private and no token was given)' : ''}`,
+      );
+    if (answer.status !== 200)
+      throw fail(
+        'unavailable',
+        `GitHub answered HTTP ${answer.status} for the repository${rateLimitNote(answer.headers)}`,
+      );
+    const body = parseJsonBody(answer, fail) as { default_branch?: unknown };
+    if (typeof body.default_branch !== 'string' || body.default_branch === '')
+      throw fail('unavailable', 'GitHub did not name the default branch of the repository');
+    ref = body.default_branch;
+  }
+  const answer = await httpGet({
+    url: `${api.apiBase}${repoPath}/commits/${encodeURIComponent(ref)}`,
+    headers: apiHeaders(api, 'application/vnd.github.sha'),
+    limits: api.limits,
+    signal,
+    fail,
+  });
+  if (answer.status === 404 || answer.status === 422)
+    throw fail('not-found', `GitHub has no ref "${ref}" in ${location.owner}/${location.repo} (or no such repository)`);
+  if (answer.status !== 200)
+    throw fail(
+      'unavailable',
+      `GitHub answered HTTP ${answer.status} resolving "${ref}"${rateLimitNote(answer.headers)}`,
+    );
+  const commit = answer.bytes.toString('utf8').trim();
+  if (!/^[0-9a-f]{40}$/.test(commit))
+    throw fail('unavailable', `GitHub answered "${commit.slice(0, 60)}" for ref "${ref}", not a commit id`);
+  return { commit, ref };
+}
+
+async function downloadGitHubTree(
+  api: GitHubApi,
+  location: GitHubReference,
+  commit: string,
+  fail: SourceErrorFactory,
+  signal: AbortSignal | undefined,
+): ReturnType<typeof archiveTree> {
+  const answer = await httpGet({
+    url: `${api.apiBase}/repos/${location.owner}/${location.repo}/tarball/${commit}`,
+    headers: apiHeaders(api, 'application/vnd.github+json'),
+    redirectOrigins: api.archiveOrigins,
+    limits: api.limits,
+    signal,
+    fail,
+  });
+  if (answer.status === 404)
+    throw fail('not-found', `GitHub has no commit ${commit} in ${location.owner}/${location.repo}`);
+  if (answer.status !== 200)
+    throw fail('unavailable', `the archive download answered HTTP ${answer.status}${rateLimitNote(answer.headers)}`);
+  return archiveTree(answer.bytes, { format: 'tar.gz', stripTopFolder: true, limits: api.limits, fail });
 }
