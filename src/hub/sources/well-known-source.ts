@@ -63,57 +63,6 @@ export function createWellKnownSource(options: WellKnownSourceOptions = {}): Ski
     return answer;
   }
 
-  async function fetchEntry(
-    entry: WellKnownEntry,
-    indexUrl: URL,
-    fail: SourceErrorFactory,
-    signal: AbortSignal | undefined,
-  ): Promise<FetchedFile[]> {
-    const checked = archiveLimits(limits.archive);
-    const perFile = { ...limits, maxDownloadBytes: Math.min(limits.maxDownloadBytes, checked.maxEntryBytes) };
-    const get = async (target: URL, what: string, entryLimits: SourceFetchLimits) => {
-      if (target.origin !== indexUrl.origin)
-        throw fail('refused', `"${entry.name}": ${what} is on another host (${target.origin}) than the index`);
-      const answer = await httpGet({ url: target.href, limits: entryLimits, signal, fail });
-      if (answer.status === 404) throw fail('not-found', `"${entry.name}": ${target.href} is missing (HTTP 404)`);
-      if (answer.status !== 200)
-        throw fail('unavailable', `"${entry.name}": ${target.href} answered HTTP ${answer.status}`);
-      return answer;
-    };
-    if (entry.version === '0.1') {
-      const budget = new ArchiveBudget(checked);
-      const folder = new URL(`${entry.name}/`, indexUrl);
-      const files: FetchedFile[] = [];
-      for (const path of entry.files) {
-        const answer = await get(new URL(path, folder), `file "${path}"`, perFile);
-        try {
-          budget.admit(path, answer.bytes.length);
-        } catch (error) {
-          if (error instanceof UnsafeArchiveError) throw fail('refused', `"${entry.name}": ${error.message}`, error);
-          throw error;
-        }
-        files.push({ path, bytes: answer.bytes, executable: false });
-      }
-      return files;
-    }
-    const target = new URL(entry.url, indexUrl);
-    const answer = await get(target, 'the artifact', entry.type === 'skill-md' ? perFile : limits);
-    const actual = sha256(answer.bytes);
-    if (actual !== entry.sha256)
-      throw fail(
-        'refused',
-        `"${entry.name}": the artifact's digest is sha256:${actual}, but the index says sha256:${entry.sha256}; content that does not match its digest is never used`,
-      );
-    if (entry.type === 'skill-md') return [{ path: 'SKILL.md', bytes: answer.bytes, executable: false }];
-    const format = archiveFormat(answer);
-    if (format === undefined)
-      throw fail(
-        'refused',
-        `"${entry.name}": the archive is neither application/zip nor application/gzip (.zip, .tar.gz)`,
-      );
-    return archiveTree(answer.bytes, { format, stripTopFolder: false, limits, fail });
-  }
-
   return {
     type: 'well-known',
     matches(reference) {
@@ -169,7 +118,7 @@ export function createWellKnownSource(options: WellKnownSourceOptions = {}): Ski
       const skills: FetchedSkill[] = [];
       for (const entry of entries) {
         if (wanted !== undefined && !wanted.includes(entry.name)) continue;
-        const files = await fetchEntry(entry, answer.url, fail, callOptions.signal);
+        const files = await fetchEntry(limits, entry, answer.url, fail, callOptions.signal);
         const [skill] = collectSkills(files, { fail });
         if (skill === undefined || skill.skillPath !== '')
           throw fail('refused', `"${entry.name}": SKILL.md is not at the root of the skill`);
@@ -183,4 +132,60 @@ export function createWellKnownSource(options: WellKnownSourceOptions = {}): Ski
       return skills.sort((a, b) => a.name.localeCompare(b.name));
     },
   };
+}
+
+/**
+ * One skill of an index: a v0.1 file list (each file on the index's origin, within the archive
+ * budget) or a v0.2 artifact (SKILL.md or an archive) whose sha256 must match the index.
+ */
+async function fetchEntry(
+  limits: SourceFetchLimits,
+  entry: WellKnownEntry,
+  indexUrl: URL,
+  fail: SourceErrorFactory,
+  signal: AbortSignal | undefined,
+): Promise<FetchedFile[]> {
+  const checked = archiveLimits(limits.archive);
+  const perFile = { ...limits, maxDownloadBytes: Math.min(limits.maxDownloadBytes, checked.maxEntryBytes) };
+  const get = async (target: URL, what: string, entryLimits: SourceFetchLimits) => {
+    if (target.origin !== indexUrl.origin)
+      throw fail('refused', `"${entry.name}": ${what} is on another host (${target.origin}) than the index`);
+    const answer = await httpGet({ url: target.href, limits: entryLimits, signal, fail });
+    if (answer.status === 404) throw fail('not-found', `"${entry.name}": ${target.href} is missing (HTTP 404)`);
+    if (answer.status !== 200)
+      throw fail('unavailable', `"${entry.name}": ${target.href} answered HTTP ${answer.status}`);
+    return answer;
+  };
+  if (entry.version === '0.1') {
+    const budget = new ArchiveBudget(checked);
+    const folder = new URL(`${entry.name}/`, indexUrl);
+    const files: FetchedFile[] = [];
+    for (const path of entry.files) {
+      const answer = await get(new URL(path, folder), `file "${path}"`, perFile);
+      try {
+        budget.admit(path, answer.bytes.length);
+      } catch (error) {
+        if (error instanceof UnsafeArchiveError) throw fail('refused', `"${entry.name}": ${error.message}`, error);
+        throw error;
+      }
+      files.push({ path, bytes: answer.bytes, executable: false });
+    }
+    return files;
+  }
+  const target = new URL(entry.url, indexUrl);
+  const answer = await get(target, 'the artifact', entry.type === 'skill-md' ? perFile : limits);
+  const actual = sha256(answer.bytes);
+  if (actual !== entry.sha256)
+    throw fail(
+      'refused',
+      `"${entry.name}": the artifact's digest is sha256:${actual}, but the index says sha256:${entry.sha256}; content that does not match its digest is never used`,
+    );
+  if (entry.type === 'skill-md') return [{ path: 'SKILL.md', bytes: answer.bytes, executable: false }];
+  const format = archiveFormat(answer);
+  if (format === undefined)
+    throw fail(
+      'refused',
+      `"${entry.name}": the archive is neither application/zip nor application/gzip (.zip, .tar.gz)`,
+    );
+  return archiveTree(answer.bytes, { format, stripTopFolder: false, limits, fail });
 }
