@@ -155,32 +155,24 @@ export function chooseBudgetedEntries(
   )
     return [...full];
 
-  let low = minimumDescriptionLength;
-  let high = longest - 1;
-  let bestCap = -1;
-  while (low <= high) {
-    const middle = Math.floor((low + high) / 2);
-    if (fits(middle, count)) {
-      bestCap = middle;
-      low = middle + 1;
-    } else {
-      high = middle - 1;
-    }
-  }
+  const bestCap = largestPassing(minimumDescriptionLength, longest - 1, (cap) => fits(cap, count));
   if (bestCap !== -1) return full.map((_, index) => atCap(index, bestCap));
-
-  low = 0;
-  high = count - 1;
-  let bestCount = -1;
-  while (low <= high) {
-    const middle = Math.floor((low + high) / 2);
-    if (fits(minimumDescriptionLength, middle)) {
-      bestCount = middle;
-      low = middle + 1;
-    } else {
-      high = middle - 1;
-    }
-  }
+  const bestCount = largestPassing(0, count - 1, (described) => fits(minimumDescriptionLength, described));
   const described = Math.max(bestCount, 0);
   return full.map((_, index) => (index < described ? atCap(index, minimumDescriptionLength) : nameOnly(index)));
+}
+
+/** The largest value in [low, high] that `passes`, for a `passes` that holds up to a point and not after; -1 when none does. */
+function largestPassing(low: number, high: number, passes: (value: number) => boolean): number {
+  let best = -1;
+  while (low <= high) {
+    const middle = Math.floor((low + high) / 2);
+    if (passes(middle)) {
+      best = middle;
+      low = middle + 1;
+    } else {
+      high = middle - 1;
+    }
+  }
+  return best;
 }
