@@ -7,7 +7,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { installPackedPackage, repositoryRoot } from '../support/packed-project.js';
+import { installPackedPackage, repositoryRoot, typeCheckConsumer } from '../support/packed-project.js';
 import { startScriptedOpenAiServer } from '../support/scripted-openai-server.js';
 
 // What a user gets from `npm i skillbox`: the packed tarball installed into an empty project, with
@@ -30,7 +30,6 @@ const nodeHasSqlite = (() => {
 delete process.env.NODE_OPTIONS;
 delete process.env.SKILLBOX_MATRIX_MODULES;
 const examples = resolve(repositoryRoot, 'examples/skills');
-const tsc = resolve(repositoryRoot, 'node_modules/typescript/bin/tsc');
 let project: string;
 
 beforeAll(async () => {
@@ -201,32 +200,13 @@ describe('the packed package installed alone', () => {
         '',
       ].join('\n'),
     );
-    const settings: Record<string, Record<string, string>> = {
+    const settings: Record<string, { module: string; moduleResolution: string }> = {
       nodenext: { module: 'nodenext', moduleResolution: 'nodenext' },
       bundler: { module: 'esnext', moduleResolution: 'bundler' },
       node10: { module: 'commonjs', moduleResolution: 'node10' },
     };
     for (const [name, options] of Object.entries(settings)) {
-      const config = join(consumer, `tsconfig.${name}.json`);
-      await writeFile(
-        config,
-        JSON.stringify({
-          compilerOptions: {
-            ...options,
-            target: 'es2022',
-            strict: true,
-            noEmit: true,
-            skipLibCheck: true,
-            types: ['node'],
-            typeRoots: [resolve(repositoryRoot, 'node_modules/@types')],
-          },
-          files: ['consumer.ts'],
-        }),
-      );
-      const result = await execute(process.execPath, [tsc, '-p', config], { cwd: consumer }).then(
-        () => '',
-        (error: { stdout: string }) => error.stdout,
-      );
+      const result = await typeCheckConsumer(consumer, name, options, ['consumer.ts']);
       expect(result, name).toBe('');
     }
   }, 120_000);

@@ -3,7 +3,7 @@ import { copyFile, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { installPackedPackage, repositoryRoot } from '../support/packed-project.js';
+import { installPackedPackage, repositoryRoot, typeCheckConsumer } from '../support/packed-project.js';
 
 // Issue 29's test of the runtime contract: a runtime written only against the names `skillbox`
 // exports (runtime-package/host-process-runtime.ts, a small host-process runtime), in a project
@@ -14,7 +14,6 @@ import { installPackedPackage, repositoryRoot } from '../support/packed-project.
 
 const execute = promisify(execFile);
 const scratchSources = resolve(import.meta.dirname, 'runtime-package');
-const tsc = resolve(repositoryRoot, 'node_modules/typescript/bin/tsc');
 let project: string;
 
 /** What vitest's JSON reporter says about one test. */
@@ -54,26 +53,10 @@ describe('a runtime written against the packed package', () => {
   });
 
   it('type-checks against the types the package ships', async () => {
-    await writeFile(
-      join(project, 'tsconfig.json'),
-      JSON.stringify({
-        compilerOptions: {
-          module: 'nodenext',
-          moduleResolution: 'nodenext',
-          target: 'es2022',
-          strict: true,
-          noEmit: true,
-          skipLibCheck: true,
-          types: ['node'],
-          typeRoots: [resolve(repositoryRoot, 'node_modules/@types')],
-        },
-        files: ['host-process-runtime.ts', 'conformance.scratch-test.ts'],
-      }),
-    );
-    const result = await execute(process.execPath, [tsc, '-p', 'tsconfig.json'], { cwd: project }).then(
-      () => '',
-      (error: { stdout?: string }) => error.stdout ?? String(error),
-    );
+    const result = await typeCheckConsumer(project, 'nodenext', { module: 'nodenext', moduleResolution: 'nodenext' }, [
+      'host-process-runtime.ts',
+      'conformance.scratch-test.ts',
+    ]);
     expect(result).toBe('');
   }, 120_000);
 

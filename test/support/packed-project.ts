@@ -49,3 +49,37 @@ export async function installPackedPackage(prefix: string): Promise<PackedProjec
   });
   return { folder, packedPaths: packed.files.map((file) => file.path) };
 }
+
+/**
+ * Type-checks `files` of a consumer project the way a user's strict build would, under one module
+ * resolution (`module`, `moduleResolution`), against the types the installed package ships. Returns
+ * tsc's report: empty when it passed.
+ */
+export async function typeCheckConsumer(
+  folder: string,
+  name: string,
+  resolution: { module: string; moduleResolution: string },
+  files: readonly string[],
+): Promise<string> {
+  const config = join(folder, `tsconfig.${name}.json`);
+  await writeFile(
+    config,
+    JSON.stringify({
+      compilerOptions: {
+        ...resolution,
+        target: 'es2022',
+        strict: true,
+        noEmit: true,
+        skipLibCheck: true,
+        types: ['node'],
+        typeRoots: [resolve(repositoryRoot, 'node_modules/@types')],
+      },
+      files,
+    }),
+  );
+  const tsc = resolve(repositoryRoot, 'node_modules/typescript/bin/tsc');
+  return execute(process.execPath, [tsc, '-p', config], { cwd: folder }).then(
+    () => '',
+    (error: { stdout?: string }) => error.stdout ?? String(error),
+  );
+}
