@@ -3,6 +3,7 @@ import { SessionStoreClosedError, TurnFeedCursorError, TurnFeedEndedError } from
 import {
   describeTurn,
   type FeedEvent,
+  type NormalizedTurnFeedKey,
   normalizeTurnFeedKey,
   type PublishFeedOptions,
   prepareFeedEvents,
@@ -50,7 +51,8 @@ class MemoryTurnEventFeed implements TurnEventFeed {
     this.#checkOpen();
     const normalized = normalizeTurnFeedKey(key);
     const prepared = prepareFeedEvents(events);
-    const feed = this.#feed(JSON.stringify(Object.values(normalized)));
+    const mapKey = feedMapKey(normalized);
+    const feed = this.#feed(mapKey);
     const fresh = prepared.filter(({ id }) => !feed.positions.has(id));
     if (feed.ended && fresh.length > 0) throw new TurnFeedEndedError(describeTurn(normalized), fresh[0]!.id);
     for (const event of fresh) {
@@ -60,7 +62,6 @@ class MemoryTurnEventFeed implements TurnEventFeed {
     }
     if (options.end === true && !feed.ended) {
       feed.ended = true;
-      const mapKey = JSON.stringify(Object.values(normalized));
       const timer = setTimeout(() => {
         this.#timers.delete(timer);
         this.#feeds.delete(mapKey);
@@ -75,7 +76,7 @@ class MemoryTurnEventFeed implements TurnEventFeed {
   async *read(key: TurnFeedKey, options: ReadFeedOptions = {}): AsyncIterable<FeedEvent> {
     this.#checkOpen();
     const normalized = normalizeTurnFeedKey(key);
-    const mapKey = JSON.stringify(Object.values(normalized));
+    const mapKey = feedMapKey(normalized);
     const feed = this.#feed(mapKey);
     feed.readers += 1;
     try {
@@ -87,11 +88,7 @@ class MemoryTurnEventFeed implements TurnEventFeed {
     }
   }
 
-  async *#readFeed(
-    feed: Feed,
-    normalized: ReturnType<typeof normalizeTurnFeedKey>,
-    options: ReadFeedOptions,
-  ): AsyncIterable<FeedEvent> {
+  async *#readFeed(feed: Feed, normalized: NormalizedTurnFeedKey, options: ReadFeedOptions): AsyncIterable<FeedEvent> {
     let next = 0;
     if (options.after !== undefined) {
       const position = feed.positions.get(options.after);
@@ -142,4 +139,9 @@ class MemoryTurnEventFeed implements TurnEventFeed {
 /** Turn feeds in this process's memory (see MemoryTurnEventFeedOptions). */
 export function createMemoryTurnEventFeed(options: MemoryTurnEventFeedOptions = {}): TurnEventFeed {
   return new MemoryTurnEventFeed(options);
+}
+
+/** One map key per turn: JSON keeps the parts apart whatever characters the ids hold. */
+function feedMapKey(key: NormalizedTurnFeedKey): string {
+  return JSON.stringify([key.appName, key.userId, key.sessionId, key.turnId]);
 }
