@@ -48,3 +48,14 @@ su postgres -c "psql -qtAc \"SELECT 1 FROM pg_roles WHERE rolname='skillbox'\"" 
   su postgres -c "psql -qc \"CREATE ROLE skillbox LOGIN PASSWORD 'skillbox'\""
 su postgres -c "psql -qtAc \"SELECT 1 FROM pg_database WHERE datname='skillbox_test'\"" | grep -q 1 ||
   su postgres -c "psql -qc \"CREATE DATABASE skillbox_test OWNER skillbox\""
+
+# The Restate server for the durable-turn tests (skillbox/restate): installed from npm into a folder
+# of its own (224 MB with its Linux binary; not a project dependency), found by the tests through
+# SKILLBOX_RESTATE_SERVER or this path. Each test starts its own server on loopback ports.
+restate_dir=/opt/skillbox-restate
+if [ ! -x "$restate_dir/node_modules/.bin/restate-server" ]; then
+  mkdir -p "$restate_dir"
+  npm install --prefix "$restate_dir" --no-save --no-audit --no-fund @restatedev/restate-server@1.7.12 >/dev/null
+fi
+# haproxy sits in front of two agent workers in the failover tests.
+command -v haproxy >/dev/null || { DEBIAN_FRONTEND=noninteractive apt-get install -y -qq haproxy >/dev/null; }
