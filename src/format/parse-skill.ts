@@ -1,4 +1,4 @@
-import { type Document, isMap, isNode, isScalar, LineCounter, parseDocument, type Scalar, type YAMLMap } from 'yaml';
+import type { Document, LineCounter, Scalar, YAMLMap } from 'yaml';
 import { decodeSkillText } from './decode-skill-text.js';
 import { SkillParseError } from './errors.js';
 import { frontmatterProblems, LENIENT_EXTRA_FRONTMATTER_FIELDS, normalizeSkillName } from './frontmatter-rules.js';
@@ -9,6 +9,7 @@ import { type QuotedColonValue, quoteColonValues } from './quote-colon-values.js
 import { readSimpleFrontmatter } from './read-simple-frontmatter.js';
 import { type FrontmatterSplit, splitFrontmatter } from './split-frontmatter.js';
 import type { ParsedSkill, ParseSkillOptions } from './types.js';
+import { yamlLibrary } from './yaml-library.js';
 
 /** The fields the specification types as strings; a YAML number or boolean there is read as its source text. */
 const stringFields = ['name', 'description', 'license', 'compatibility'] as const;
@@ -25,6 +26,7 @@ function writtenText(scalar: Scalar): string {
  * collections (which real skills ship) as the YAML library produced them.
  */
 function metadataAsWritten(map: YAMLMap, document: Document.Parsed): Record<string, unknown> {
+  const { isNode, isScalar } = yamlLibrary();
   const metadata: Record<string, unknown> = {};
   for (const pair of map.items) {
     const key = isScalar(pair.key) ? writtenText(pair.key) : String(pair.key);
@@ -45,6 +47,7 @@ interface ParsedYaml {
 }
 
 function parseYaml(yaml: string): ParsedYaml {
+  const { LineCounter, parseDocument } = yamlLibrary();
   const lineCounter = new LineCounter();
   // Duplicate keys are tolerated here (the last one wins) and reported as a warning by the caller.
   const document = parseDocument(yaml, { lineCounter, prettyErrors: false, uniqueKeys: false });
@@ -102,6 +105,7 @@ function readFrontmatterYaml(split: ClosedSplit, file: string | undefined, warni
   const { document, lineCounter } = loadFrontmatterYaml(split.yaml, split.yamlStartLine, file, warnings);
   const fileLineOf = (offset: number): number => lineCounter.linePos(offset).line + split.yamlStartLine - 1;
   const contents = document.contents;
+  const { isMap, isScalar } = yamlLibrary();
   if (contents !== null && !isMap(contents)) {
     throw new SkillParseError('SKILL.md frontmatter must be a YAML mapping', {
       file,

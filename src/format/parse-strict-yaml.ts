@@ -1,4 +1,4 @@
-import { isAlias, isCollection, isNode, LineCounter, parseDocument, visit } from 'yaml';
+import { yamlLibrary } from './yaml-library.js';
 
 export type StrictYamlResult = { ok: true; value: unknown } | { ok: false; message: string; line: number };
 
@@ -8,6 +8,7 @@ export type StrictYamlResult = { ok: true; value: unknown } | { ok: false; messa
  * anchors, aliases and tags other than `!!str` are refused. No colon fallback. `line` is 1-based within `yaml`.
  */
 export function parseStrictYaml(yaml: string): StrictYamlResult {
+  const { isAlias, isCollection, isNode, LineCounter, parseDocument, visit } = yamlLibrary();
   const lineCounter = new LineCounter();
   const document = parseDocument(yaml, { schema: 'failsafe', lineCounter, prettyErrors: false, uniqueKeys: true });
   const parseError = document.errors[0];

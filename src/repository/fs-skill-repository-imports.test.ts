@@ -38,10 +38,11 @@ async function loadedOnImport(entry: string): Promise<string[]> {
 const packageOf = (input: string): string | undefined => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(input)?.[1];
 
 describe('importing FsSkillRepository', () => {
-  it('loads neither zod, the URL root code nor the lockfile code: a repository of local folders never runs them', async () => {
+  it('loads no package (zod, yaml), nor the URL root or lockfile code: a repository of local folders never runs them', async () => {
     const loaded = await loadedOnImport('./fs-skill-repository.ts');
     const packages = new Set(loaded.map(packageOf).filter((name) => name !== undefined));
-    expect([...packages]).toEqual(['yaml']);
+    // yaml loads on first use (format/yaml-library.ts): the fast reader answers most files without it.
+    expect([...packages]).toEqual([]);
     const own = loaded.filter((input) => input.startsWith('src/'));
     expect(own).toContain('src/repository/scan-skill-root.ts');
     for (const deferred of ['src/repository/url-root.ts', 'src/repository/locked-skill-check.ts'])
@@ -61,4 +62,11 @@ describe('importing FsSkillRepository', () => {
       const packages = (await loadedOnImport(entry)).map(packageOf);
       expect(packages).not.toContain('zod');
     });
+});
+
+describe('importing skillbox', () => {
+  it('does not load yaml: only a frontmatter the fast reader declines needs it', async () => {
+    const packages = new Set((await loadedOnImport('../index.ts')).map(packageOf));
+    expect(packages.has('yaml')).toBe(false);
+  });
 });

@@ -1,7 +1,7 @@
-import { stringify } from 'yaml';
 import { isPlainRecord } from '../format/is-plain-record.js';
 import { modelInvocableFromFrontmatter } from '../format/model-invocation.js';
 import { parseToolsSection } from '../format/parse-tools-section.js';
+import { yamlLibrary } from '../format/yaml-library.js';
 import type { BundledFileRule } from './bundled-file-rule.js';
 import { normalizeBundledPath } from './bundled-path.js';
 import { compareNames } from './compare-names.js';
@@ -75,7 +75,7 @@ function describe(value: unknown): string {
 
 /** The SKILL.md a filesystem skill with the same fields would hold, so readFile('SKILL.md') works. */
 function renderSkillFile(skill: Skill): string {
-  const frontmatter = stringify(skill.frontmatter, { lineWidth: 0 }).trimEnd();
+  const frontmatter = yamlLibrary().stringify(skill.frontmatter, { lineWidth: 0 }).trimEnd();
   return `---\n${frontmatter}\n---\n${skill.body}`;
 }
 
