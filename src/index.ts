@@ -2,10 +2,12 @@
 // a decision recorded in api/skillbox.api.md and described in docs/api.md; building blocks for
 // framework authors are on `skillbox/disclosure`, everything else is internal. Names are listed one
 // by one (no `export *`) so a new export in a leaf file never becomes public by accident. At run time
-// importing one name loads every module this file reaches, whichever names the caller uses (a Node
-// import is not tree-shaken; `node scripts/count-loaded-modules.mjs skillbox <name>` counts them);
-// only a bundler prunes by name. So a module reached from here keeps heavy imports (zod, the YAML
-// library) to the functions that need them.
+// importing one name loads every file of this entry's bundle (scripts/bundle-dist.mjs: one file per
+// entry plus the chunks entries share), whichever names the caller uses: a Node import is not
+// tree-shaken (`node scripts/count-loaded-modules.mjs skillbox <name>` counts the files); only a
+// bundler prunes by name. So a module reached from here keeps heavy packages (zod aside, which the
+// tool schemas need at definition) to the functions that use them: the YAML library loads on first
+// use (format/yaml-library.ts).
 
 // A person in the loop before commands run (docs/approvals.md).
 export { describeApprovalRequest } from './approvals/approval-text.js';

@@ -1,13 +1,10 @@
-import { readFileSync } from 'node:fs';
+import { ownPackage } from '../config/own-package.js';
 
 /**
- * The version in skillbox's own package.json, two folders up from this file both in src/ (tests)
- * and in dist/ (the installed package). Read synchronously: `--version` is the only caller and
- * must start fast (bin/skillbox.js calls it before loading any command).
+ * The version in skillbox's own package.json, in src/ (tests) and in dist/ (the installed
+ * package). Read synchronously: `--version` is the only caller and must start fast
+ * (bin/skillbox.js calls it before loading any command).
  */
 export function readPackageVersion(): string {
-  const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
-    version: string;
-  };
-  return manifest.version;
+  return ownPackage().version;
 }

@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { statSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { ownPackage } from '../config/own-package.js';
 
 /** Where the compiled prelude appears inside every sandbox (bound read-only, see bubblewrap-arguments.ts). */
 export const SANDBOX_PRELUDE_PROGRAM_PATH = '/run/skillbox-prelude';
@@ -27,9 +28,7 @@ const checked = new Map<string, string | undefined>();
  * every workspace. Inside the sandbox it is a read-only bind that no workspace can reach.
  */
 export function findPreludeProgram(
-  path = fileURLToPath(
-    new URL(`../../native/build/sandbox-prelude-${process.platform}-${process.arch}`, import.meta.url),
-  ),
+  path = join(ownPackage().folder, 'native', 'build', `sandbox-prelude-${process.platform}-${process.arch}`),
 ): string | undefined {
   if (process.env[PRELUDE_CHOICE_VARIABLE] === 'shell') return undefined;
   if (checked.has(path)) return checked.get(path);

@@ -1,0 +1,67 @@
+// Bundles the JavaScript tsc wrote to dist/ into one file per package entry (and per CLI entry),
+// with the code two entries share in dist/chunks/. Why: Node loads each ES module as a file of its
+// own, and `import('skillbox')` was 212 of them; one file per entry loads the same code with a
+// fraction of the resolution and file reads (docs/benchmarks.md, "Cold start"). A dynamic
+// `import()` stays lazy: esbuild gives it a chunk of its own, loaded when it runs.
+//
+// The declaration files (.d.ts) stay as tsc wrote them. Packages stay external (users' npm
+// installs dedupe them, and optional peers must stay optional). Every other .js file is removed:
+// the package ships the library's code once, and the command line's copy of what it uses.
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const dist = join(root, 'dist');
+const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+
+const packageEntries = Object.values(manifest.exports)
+  .filter((target) => typeof target === 'object' && typeof target.default === 'string')
+  .map((target) => join(root, target.default));
+// bin/skillbox.js imports these two by path: the command line and its fast `--version`.
+const cliEntries = ['cli/main.js', 'cli/package-version.js'].map((file) => join(dist, file));
+
+// The command line is a program of its own, bundled apart: sharing chunks with the library's
+// entries would split the library's code into many small files for every combination of entries
+// and commands that reaches it. Built first, since the library build overwrites its entry files.
+const cli = await bundle(cliEntries, 'cli/chunks/[name]-[hash]');
+const library = await bundle(packageEntries, 'chunks/[name]-[hash]');
+
+const written = new Set([...cli, ...library]);
+let removed = 0;
+for (const file of listFiles(dist)) {
+  if (file.endsWith('.js') && !written.has(file)) {
+    rmSync(file);
+    removed += 1;
+  }
+}
+console.log(
+  `bundle-dist: ${written.size} files (${packageEntries.length + cliEntries.length} entries), ${removed} module files removed`,
+);
+
+/** The files one esbuild run wrote: the entries over tsc's files, their shared chunks beside. */
+async function bundle(entryPoints, chunkNames) {
+  const result = await build({
+    entryPoints,
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    packages: 'external',
+    outdir: dist,
+    outbase: dist,
+    chunkNames,
+    allowOverwrite: true,
+    metafile: true,
+    logLevel: 'warning',
+  });
+  return Object.keys(result.metafile.outputs).map((output) => join(root, output));
+}
+
+function listFiles(folder) {
+  return readdirSync(folder, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? listFiles(join(folder, entry.name)) : [join(folder, entry.name)],
+  );
+}
