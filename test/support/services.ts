@@ -3,6 +3,7 @@ import { connect } from 'node:net';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { detectSandboxSupport } from '../../src/runtime/sandbox-support.js';
+import { haproxyInstalled } from './haproxy.js';
 
 /*
  * What the tests that need something outside the repository look for, and how to provide it. A
@@ -50,6 +51,7 @@ export const hasCorpus: boolean = existsSync(corpusRoot);
 export const postgresReachable: boolean = await reachable(postgresUrl, 5432);
 export const redisReachable: boolean = await reachable(redisUrl, 6379);
 export const sandboxWorks: boolean = detectSandboxSupport().available;
+export const hasHaproxy: boolean = haproxyInstalled();
 
 /** Every service, with the line that says how to run its tests. */
 export function serviceChecks(): ServiceCheck[] {
@@ -74,6 +76,12 @@ export function serviceChecks(): ServiceCheck[] {
       name: 'sandbox',
       available: support.available,
       howToRun: `${support.available ? '' : support.reason}: install bubblewrap (apt-get install bubblewrap) on Linux`,
+    },
+    {
+      name: 'haproxy',
+      available: hasHaproxy,
+      howToRun:
+        'haproxy is not installed (the failover tests put it in front of their workers): run bash .ci/services.sh',
     },
   ];
 }
