@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { describeApprovalRequest } from '../../../approvals/approval-text.js';
 import { createMemorySkillRepository } from '../../../repository/memory-skill-repository.js';
 import { LocalRuntime } from '../../../runtime/local-runtime.js';
 import { createInMemoryStateView } from '../../../state/in-memory-state-view.js';
@@ -182,5 +183,29 @@ describe('the workspace file tools', () => {
     expect(await describe('workspace_write', { path: 'out/new.txt', content: 'hi\n' })).toMatchObject({
       fileChanges: [{ path: 'out/new.txt', diff: expect.stringContaining('--- /dev/null\n+++ b/out/new.txt') }],
     });
+  });
+});
+
+describe('approving a file change', () => {
+  it('shows the person the diff, escaped, instead of the raw input', async () => {
+    const { call, describe: describeCall } = toolsFor();
+    await call('workspace_write', { path: 'work/c.txt', content: 'one\ntwo\n' });
+    const description = await describeCall('workspace_edit', {
+      path: 'work/c.txt',
+      old_string: 'two',
+      new_string: 'tw\u001bo',
+    });
+    const text = describeApprovalRequest({
+      ...(description as NonNullable<typeof description>),
+      id: 'r1',
+      tool: 'workspace_edit',
+      sessionId: 'session',
+      agentName: 'agent',
+      remembers: ['tool:workspace_edit'],
+      input: {},
+    });
+    expect(text).toContain('  changes work/c.txt:\n    | --- a/work/c.txt\n    | +++ b/work/c.txt');
+    expect(text).toContain('    | -two\n    | +tw\\u001Bo');
+    expect(text).not.toContain('input:');
   });
 });
