@@ -37,7 +37,11 @@ export function describeApprovalRequest(request: ApprovalRequest): string {
   ];
   if (request.command !== undefined) lines.push(...commandLines(request.command));
   if (request.cwd !== undefined) lines.push(`  in: ${shown(request.cwd)}`);
-  if (request.command === undefined) lines.push(`  input: ${shown(JSON.stringify(request.input) ?? 'undefined')}`);
+  // A file change is shown as its diff, which says all the input does (the whole content would repeat it).
+  if (request.command === undefined && request.fileChanges === undefined)
+    lines.push(`  input: ${shown(JSON.stringify(request.input) ?? 'undefined')}`);
+  for (const change of request.fileChanges ?? [])
+    lines.push(`  changes ${shown(change.path)}:`, ...change.diff.split('\n').map((line) => `    | ${shown(line)}`));
   if (request.stagedSkills.length > 0)
     lines.push(`  skills placed in the workspace: ${shownList(request.stagedSkills)}`);
   if ((request.skillsInWorkspace?.length ?? 0) > 0)

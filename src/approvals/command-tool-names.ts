@@ -18,6 +18,14 @@ const runsOrSteersCommands: Record<SkillToolName, boolean> = {
   // Reading a process's output changes nothing; ending one stops work the person already allowed.
   workspace_poll: false,
   workspace_kill: false,
+  // The file tools start nothing: a write is approved by listing it in `approval.tools`, and the
+  // request then shows the change (`fileChanges`).
+  workspace_list: false,
+  workspace_read: false,
+  workspace_write: false,
+  workspace_edit: false,
+  workspace_glob: false,
+  workspace_grep: false,
 };
 
 /**

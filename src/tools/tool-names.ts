@@ -26,16 +26,36 @@ export const executionToolNames = [
   'workspace_kill',
 ] as const;
 
+/**
+ * The file tools over the session's workspace (docs/file-tools.md), built with the execution tools
+ * when `fileTools` is on: list, read, write, edit, glob, grep.
+ */
+export const workspaceFileToolNames = [
+  'workspace_list',
+  'workspace_read',
+  'workspace_write',
+  'workspace_edit',
+  'workspace_glob',
+  'workspace_grep',
+] as const;
+
 /** A disclosure tool's name. */
 export type DisclosureToolName = (typeof disclosureToolNames)[number];
 
 /** An execution tool's name. */
 export type ExecutionToolName = (typeof executionToolNames)[number];
 
-/** The name of any tool skillbox defines; other names belong to the caller's own tools. */
-export type SkillToolName = DisclosureToolName | ExecutionToolName;
+/** A workspace file tool's name. */
+export type WorkspaceFileToolName = (typeof workspaceFileToolNames)[number];
 
-const allToolNames: ReadonlySet<string> = new Set<string>([...disclosureToolNames, ...executionToolNames]);
+/** The name of any tool skillbox defines; other names belong to the caller's own tools. */
+export type SkillToolName = DisclosureToolName | ExecutionToolName | WorkspaceFileToolName;
+
+const allToolNames: ReadonlySet<string> = new Set<string>([
+  ...disclosureToolNames,
+  ...executionToolNames,
+  ...workspaceFileToolNames,
+]);
 
 /** True when `name` is one of skillbox's own tool names. */
 export function isSkillToolName(name: string): name is SkillToolName {

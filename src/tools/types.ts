@@ -87,4 +87,9 @@ export interface ToolCallDescription {
    * approval beside a process not approved for it.
    */
   backgroundProcesses?: Array<{ id: string; command: string; skills: string[] }>;
+  /**
+   * The files a file tool's call writes (`workspace_write`, `workspace_edit`), each with the change
+   * as one unified-diff hunk, so a person approves the exact change.
+   */
+  fileChanges?: Array<{ path: string; diff: string }>;
 }

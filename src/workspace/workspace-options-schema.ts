@@ -126,6 +126,7 @@ function executionSettingsShape(limits: ExecutionLimits) {
       .min(1, { error: 'must be a non-empty list of skill names' })
       .optional(),
     repository: objectWithMethods<SkillRepository>(['get'], 'must be a SkillRepository').optional(),
+    fileTools: z.boolean({ error: 'must be true or false' }).optional(),
     backgroundProcesses: z
       .union(
         [

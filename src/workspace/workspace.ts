@@ -114,6 +114,18 @@ export class Workspace {
     return this.turns.exclusive(work);
   }
 
+  /**
+   * Runs a file tool's work in the workspace's turn, on its layout as the last command left it;
+   * `writes` marks that it places files, so the next usage count walks instead of reusing the last.
+   */
+  fileWork<T>(work: () => Promise<T>, options: { writes: boolean }): Promise<T> {
+    return this.exclusive(async () => {
+      await this.ensureLayoutSinceLastRun();
+      if (options.writes) this.placements += 1;
+      return work();
+    });
+  }
+
   /** How `relative` looks to the running process. */
   guestPath(relative: string): string {
     return this.settings.runtime.guestPath(path.join(this.root, relative), this.root);

@@ -98,6 +98,12 @@ describe('skillbox chat over a scripted OpenAI-compatible server', () => {
       'workspace_write_stdin',
       'workspace_poll',
       'workspace_kill',
+      'workspace_list',
+      'workspace_read',
+      'workspace_write',
+      'workspace_edit',
+      'workspace_glob',
+      'workspace_grep',
     ]);
     // tool-result materialisation (the default): the body is in the skill_load result, the system message is unchanged.
     expect(run?.body.messages[0]).toEqual(load?.body.messages[0]);

@@ -335,8 +335,9 @@ async function run(args: string[], io: CliIo): Promise<number> {
         model: provider.chatModel(model),
         repository: sources.repository,
         workspaces,
-        // A person at the terminal drives servers and interactive programs too: the process tools are on.
-        execution: { backgroundProcesses: true },
+        // A person at the terminal drives servers and interactive programs, and edits files with
+        // the model: the process tools and the file tools are on.
+        execution: { backgroundProcesses: true, fileTools: true },
         sessions,
         appName: 'skillbox-chat',
         instructions,

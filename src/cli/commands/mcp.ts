@@ -217,11 +217,13 @@ async function run(args: string[], io: CliIo): Promise<number> {
         `skillbox mcp: WARNING: skill scripts run WITHOUT isolation, because ${why}; they can read and change anything you can.\n`,
       );
     }
-    // A person's MCP client drives servers and interactive programs too: the process tools are on here.
+    // A person's MCP client drives servers and interactive programs, and edits files: the process
+    // tools and the file tools are on here.
     workspaces = createWorkspaceManager({ runtime, repository });
     executionTools = createExecutionTools({
       workspaces,
       backgroundProcesses: true,
+      fileTools: true,
     });
     // The gate is a view without a watch of its own: the server follows the roots through it.
     modelRepository = Object.assign(

@@ -26,9 +26,10 @@ describe('allowed-tools enforcement', () => {
     ).toEqual(candidates);
   });
 
-  it('reads Claude Code spellings: Bash(pattern) grants Bash, and Bash maps to the execution tools', () => {
+  it('reads Claude Code spellings: Bash(pattern) grants Bash, Bash maps to the execution tools, Read to workspace_read', () => {
     expect([...grantedToolNames(['Read', 'Bash(git:*)', ' '])]).toEqual([
       'Read',
+      'workspace_read',
       'Bash',
       'skill_run',
       'workspace_exec',
@@ -37,5 +38,18 @@ describe('allowed-tools enforcement', () => {
       'workspace_kill',
     ]);
     expect([...grantedToolNames(['Bash'], { Bash: ['workspace_exec'] })]).toEqual(['Bash', 'workspace_exec']);
+    expect([...grantedToolNames(['Edit', 'MultiEdit', 'Write', 'Glob', 'Grep', 'LS'])]).toEqual([
+      'Edit',
+      'workspace_edit',
+      'MultiEdit',
+      'Write',
+      'workspace_write',
+      'Glob',
+      'workspace_glob',
+      'Grep',
+      'workspace_grep',
+      'LS',
+      'workspace_list',
+    ]);
   });
 });

@@ -1,4 +1,4 @@
-import { executionToolNames } from '../../tools/tool-names.js';
+import { executionToolNames, workspaceFileToolNames } from '../../tools/tool-names.js';
 
 /**
  * `allowed-tools` enforcement. Every peer parses the field and then ignores it; here, when the
@@ -10,10 +10,17 @@ import { executionToolNames } from '../../tools/tool-names.js';
 /** Claude Code spellings in real skills mapped to this library's tools. */
 export const defaultAllowedToolAliases: Readonly<Record<string, readonly string[]>> = {
   Bash: executionToolNames,
+  Read: ['workspace_read'],
+  Write: ['workspace_write'],
+  Edit: ['workspace_edit'],
+  MultiEdit: ['workspace_edit'],
+  Glob: ['workspace_glob'],
+  Grep: ['workspace_grep'],
+  LS: ['workspace_list'],
 };
 
-// Every execution tool is restricted: one added to tool-names.ts is restricted without an edit here.
-const restrictedBuiltins: ReadonlySet<string> = new Set(executionToolNames);
+// Every execution and file tool is restricted: one added to tool-names.ts is restricted without an edit here.
+const restrictedBuiltins: ReadonlySet<string> = new Set([...executionToolNames, ...workspaceFileToolNames]);
 
 /** `Bash(git:*)` grants `Bash`: argument patterns are about commands, which the command policy of the workspace governs. */
 function entryName(entry: string): string {

@@ -40,6 +40,12 @@ describe('skillbox mcp on stdio, spawned as a host would', () => {
         'workspace_write_stdin',
         'workspace_poll',
         'workspace_kill',
+        'workspace_list',
+        'workspace_read',
+        'workspace_write',
+        'workspace_edit',
+        'workspace_glob',
+        'workspace_grep',
       ]);
 
       const loaded = (await client.callTool({

@@ -10,6 +10,13 @@ const readOnly: ToolAnnotations = {
   openWorldHint: false,
 };
 
+const workspaceRead: ToolAnnotations = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: false,
+  openWorldHint: false,
+};
+
 // Keyed by the tool-name union: a tool added to tool-names.ts does not compile until it is judged here.
 const byName: Record<SkillToolName, ToolAnnotations> = {
   skill_load: readOnly,
@@ -30,6 +37,14 @@ const byName: Record<SkillToolName, ToolAnnotations> = {
   workspace_kill: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   // Reads a process's new output: it changes nothing, but the same call twice returns different output.
   workspace_poll: { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  // The file tools stay inside the workspace. Reads change nothing (a command may change the files
+  // between two reads, so they are not idempotent); a write replaces a file, an edit rewrites one.
+  workspace_list: workspaceRead,
+  workspace_read: workspaceRead,
+  workspace_glob: workspaceRead,
+  workspace_grep: workspaceRead,
+  workspace_write: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  workspace_edit: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
 };
 
 /** The MCP tool annotations of a skillbox tool, or undefined for a tool skillbox does not know (no claim made). */

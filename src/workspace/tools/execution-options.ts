@@ -78,6 +78,12 @@ export interface ExecutionToolsOptions {
    * processes.
    */
   backgroundProcesses?: BackgroundProcessOptions | boolean;
+  /**
+   * `true` offers the workspace file tools (`workspace_list`, `workspace_read`, `workspace_write`,
+   * `workspace_edit`, `workspace_glob`, `workspace_grep`; docs/file-tools.md). Off by default, as
+   * background processes are: their definitions add to every request's tokens.
+   */
+  fileTools?: boolean;
 }
 
 export interface ResolvedExecutionOptions {
@@ -97,6 +103,7 @@ export interface ResolvedExecutionOptions {
   skillNames?: readonly string[];
   repository?: SkillRepository;
   background: ResolvedBackgroundProcessOptions;
+  fileTools: boolean;
 }
 
 export const defaultTimeoutSeconds = 300;
@@ -183,5 +190,6 @@ export function applyExecutionDefaults(options: ExecutionToolsOptions): Resolved
     skillNames: options.skillNames,
     ...(options.repository !== undefined ? { repository: options.repository } : {}),
     background: resolveBackgroundProcessOptions(options.backgroundProcesses),
+    fileTools: options.fileTools === true,
   };
 }

@@ -4,6 +4,13 @@ import {
   type ResolvedExecutionOptions,
   resolveExecutionOptions,
 } from './execution-options.js';
+import { createWorkspaceGrepTool } from './files/workspace-grep-tool.js';
+import {
+  createWorkspaceGlobTool,
+  createWorkspaceListTool,
+  createWorkspaceReadTool,
+} from './files/workspace-read-tools.js';
+import { createWorkspaceEditTool, createWorkspaceWriteTool } from './files/workspace-write-tools.js';
 import { createWorkspaceKillTool, createWorkspacePollTool, createWorkspaceWriteStdinTool } from './process-tools.js';
 import { createSkillRunTool } from './skill-run-tool.js';
 import { createWorkspaceExecTool } from './workspace-exec-tool.js';
@@ -11,7 +18,7 @@ import { createWorkspaceExecTool } from './workspace-exec-tool.js';
 /**
  * The model-facing execution tools, `[skill_run, workspace_exec]`, plus `workspace_write_stdin`,
  * `workspace_poll` and `workspace_kill` for background processes when the runtime can start them
- * and `backgroundProcesses` is not `false`, for `createSkillTools({ profile: 'full',
+ * and `backgroundProcesses` is not `false`, and the workspace file tools with `fileTools: true`, for `createSkillTools({ profile: 'full',
  * executionTools })` or any framework adapter. Options are validated here.
  */
 export function createExecutionTools(options: ExecutionToolsOptions): ToolDefinition[] {
@@ -26,6 +33,16 @@ export function executionToolsOf(resolved: ResolvedExecutionOptions): ToolDefini
       createWorkspaceWriteStdinTool(resolved) as ToolDefinition,
       createWorkspacePollTool(resolved) as ToolDefinition,
       createWorkspaceKillTool(resolved) as ToolDefinition,
+    );
+  }
+  if (resolved.fileTools) {
+    tools.push(
+      createWorkspaceListTool(resolved) as ToolDefinition,
+      createWorkspaceReadTool(resolved) as ToolDefinition,
+      createWorkspaceWriteTool(resolved) as ToolDefinition,
+      createWorkspaceEditTool(resolved) as ToolDefinition,
+      createWorkspaceGlobTool(resolved) as ToolDefinition,
+      createWorkspaceGrepTool(resolved) as ToolDefinition,
     );
   }
   const endSession = endSessionOf(resolved);
