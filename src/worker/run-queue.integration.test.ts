@@ -57,8 +57,11 @@ describe.runIf(sandboxWorks)('the bounded run queue of a sandbox worker', () => 
         },
       );
     // Two long runs fill the slots; each marks when it starts.
-    const long = [1, 2].map((index) => track(`long${index}`, runtime.run(command(`echo long${index} >> marks; sleep 4`))));
-    for (let tries = 0; tries < 100 && (await marks()).length < 2; tries += 1) await new Promise((r) => setTimeout(r, 50));
+    const long = [1, 2].map((index) =>
+      track(`long${index}`, runtime.run(command(`echo long${index} >> marks; sleep 4`))),
+    );
+    for (let tries = 0; tries < 100 && (await marks()).length < 2; tries += 1)
+      await new Promise((r) => setTimeout(r, 50));
     const queued = runtime.run(command('echo queued >> marks'));
     const queuedTracked = track('queued', queued);
     await new Promise((r) => setTimeout(r, 100));

@@ -108,7 +108,11 @@ describe.runIf(sandboxWorks)('sandbox workers and workspace custody', () => {
 
   it('without custody, keeps the workspace on the worker: no hook, the folder stays', async () => {
     const folder = join(temporary, 'own');
-    const worker = await createSandboxWorker({ runtime: createRuntime({ kind: 'sandbox' }), secret, workspacesFolder: folder });
+    const worker = await createSandboxWorker({
+      runtime: createRuntime({ kind: 'sandbox' }),
+      secret,
+      workspacesFolder: folder,
+    });
     const runtime = createRemoteRuntime({ url: worker.url, secret });
     await runtime.run(command('echo kept > kept.txt'));
     expect((await readdir(folder)).filter((entry) => entry !== '.host-build')).toHaveLength(1);

@@ -48,9 +48,15 @@ describe('skillbox worker', () => {
   it('names a bad --listen, --max-runs or --ledger', async () => {
     const file = join(folder, 'secret');
     writeFileSync(file, randomBytes(32).toString('hex'), { mode: 0o600 });
-    expect((await runWorker(['--secret-file', file, '--listen', 'nowhere'])).stderr).toContain('--listen must be HOST:PORT');
-    expect((await runWorker(['--secret-file', file, '--max-runs', '0'])).stderr).toContain('--max-runs must be a positive integer');
-    expect((await runWorker(['--secret-file', file, '--ledger', 'mysql://x'])).stderr).toContain('--ledger must be a postgres:// URL');
+    expect((await runWorker(['--secret-file', file, '--listen', 'nowhere'])).stderr).toContain(
+      '--listen must be HOST:PORT',
+    );
+    expect((await runWorker(['--secret-file', file, '--max-runs', '0'])).stderr).toContain(
+      '--max-runs must be a positive integer',
+    );
+    expect((await runWorker(['--secret-file', file, '--ledger', 'mysql://x'])).stderr).toContain(
+      '--ledger must be a postgres:// URL',
+    );
   });
 
   it.runIf(sandboxWorks)('listens on loopback and never prints its secret', async () => {
