@@ -121,6 +121,8 @@ export async function createSandboxWorker(options: SandboxWorkerOptions): Promis
     leaseMs: options.runLeaseMs ?? defaultRunLeaseMs,
   });
   const aborts = new Map<string, AbortController>();
+  /** Runs being served, so `close()` can wait for the ones it killed. */
+  const serving = new Set<Promise<unknown>>();
   const processes = new Map<string, { process: RuntimeProcess; workspace: string; folder: string }>();
 
   const runRequest = async (request: WorkerRequest, callerGone: AbortSignal): Promise<RuntimeResult> => {
@@ -129,8 +131,14 @@ export async function createSandboxWorker(options: SandboxWorkerOptions): Promis
     const command = commandOnWorker(given, folder);
     const controller = new AbortController();
     aborts.set(String(callId), controller);
+    const running = runs.run({ ...command, abortSignal: controller.signal }, callerGone);
+    serving.add(running);
+    void running.then(
+      () => serving.delete(running),
+      () => serving.delete(running),
+    );
     try {
-      let result = await runs.run({ ...command, abortSignal: controller.signal }, callerGone);
+      let result = await running;
       try {
         await workspaces.changed(name, folder);
       } catch (error) {
@@ -178,8 +186,10 @@ export async function createSandboxWorker(options: SandboxWorkerOptions): Promis
       return started.id;
     }
     if (operation === 'stop') {
-      const { folder } = await workspaces.open(request.workspace);
+      const { name, folder } = await workspaces.open(request.workspace);
       await runtime.stopProcesses(folder);
+      // Their handles are no longer asked for: the workspace is being closed or removed.
+      for (const [id, held] of processes) if (held.workspace === name) processes.delete(id);
       return null;
     }
     const held = processes.get(String(request.params[0]));
@@ -281,6 +291,10 @@ export async function createSandboxWorker(options: SandboxWorkerOptions): Promis
     url,
     workerId,
     async close() {
+      // Runs still going are killed and not recorded as finished: to the ledger they are lost, as after a crash.
+      runs.shutDown();
+      for (const controller of aborts.values()) controller.abort();
+      await Promise.allSettled([...serving]);
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();

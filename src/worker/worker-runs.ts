@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { RuntimeCommand, RuntimeResult, WorkspaceRuntime } from '../runtime/runtime-types.js';
+import { lostRunResult } from './lost-run-result.js';
 import type { RunLedger } from './run-ledger.js';
 import type { RunQueue } from './run-queue.js';
 
@@ -20,6 +21,7 @@ export class WorkerRuns {
   readonly #workerId: string;
   readonly #leaseMs: number;
   readonly #inFlight = new Map<string, Promise<RuntimeResult>>();
+  #closing = false;
 
   constructor(options: {
     runtime: WorkspaceRuntime;
@@ -35,13 +37,23 @@ export class WorkerRuns {
     this.#leaseMs = options.leaseMs;
   }
 
+  /**
+   * The worker is stopping: runs still going are being killed, and their results must not be
+   * recorded as finished. Their ledger rows stay `started` and their leases run out, so another
+   * worker reports them lost (or runs a retry-safe one again), as after a crash.
+   */
+  shutDown(): void {
+    this.#closing = true;
+  }
+
   /** `command` is ready for the runtime (its workspace and cwd are this worker's folders). */
   async run(command: RuntimeCommand, callerGone: AbortSignal): Promise<RuntimeResult> {
     const { runId } = command;
     if (runId === undefined || this.#ledger === undefined) {
       const leave = await this.#queue.enter();
       try {
-        return await this.#runtime.run(command);
+        const result = await this.#runtime.run(command);
+        return this.#closing ? lostRunResult('the sandbox worker shut down during the run') : result;
       } finally {
         leave();
       }
@@ -101,6 +113,7 @@ export class WorkerRuns {
     } finally {
       clearInterval(renewal);
     }
+    if (this.#closing) return lostRunResult('the sandbox worker shut down during the run');
     if (attempt > 1)
       result = {
         ...result,
