@@ -106,6 +106,24 @@ describe.runIf(sandboxWorks)('run ids from the tools to the run ledger', () => {
     expect(runtime.runs.at(-1)?.command.runId).toBeUndefined();
   });
 
+  it('attaches a repeat of a run still going on this worker to it: one run, one result for both', async () => {
+    const workspace = (await workspaces.workspace('ids-1')).root;
+    const command = {
+      workspaceRoot: workspace,
+      cwd: workspace,
+      command: 'echo attached >> work/count; sleep 1; echo $$',
+      env: { PATH: '/usr/bin:/bin' },
+      timeoutMs: 10_000,
+      maxOutputBytes: 1024,
+      runId: 'inv-C/call-5',
+    };
+    const before = await count();
+    const [one, other] = await Promise.all([remote.run(command), remote.run(command)]);
+    expect(one.exitCode).toBe(0);
+    expect(other).toEqual(one);
+    expect(await count()).toBe(before + 1);
+  });
+
   it('skill_run passes retrySafe for a skill that declares it; workspace_exec never does', async () => {
     const [skillRun, workspaceExec] = tools;
     await call(skillRun, { skill: 'again', command: 'true' }, context('call-3', 'inv-B'));
@@ -116,6 +134,6 @@ describe.runIf(sandboxWorks)('run ids from the tools to the run ledger', () => {
     expect(runtime.runs.at(-1)?.command.retrySafe).toBeUndefined();
     expect(first.exit_code).toBe(0);
     expect(again.warnings).toContain(ledgerAnswerWarning);
-    expect(await count()).toBe(5);
+    expect(await count()).toBe(6);
   });
 });

@@ -87,7 +87,11 @@ export class WorkerRuns {
       leave();
       if (answer.kind === 'finished')
         return { ...answer.result, warnings: [...answer.result.warnings, ledgerAnswerWarning] };
-      // Running elsewhere under a live lease: it ends, or its lease runs out; ask again until then.
+      // Started here between the look above and the claim: attach at once.
+      const startedHere = this.#inFlight.get(runId);
+      if (startedHere !== undefined) return startedHere;
+      // Running elsewhere under a live lease (or under this worker's id before a restart): it ends,
+      // or its lease runs out; ask again until then.
       if (callerGone.aborted) throw new Error(`run "${runId}": the caller went away while it ran on another worker`);
       await sleep(Math.min(500, Math.max(50, this.#leaseMs / 4)));
     }
