@@ -158,6 +158,8 @@ const subpathPurpose = {
   './sessions/sqlite': 'A session store in SQLite (needs `better-sqlite3`).',
   './sessions/redis': 'A session store in Redis (needs `ioredis`).',
   './sessions/postgres': 'A session store in PostgreSQL (needs `pg`).',
+  './worker':
+    'Sandbox workers: `createSandboxWorker` serves skill runs over signed HTTP, `createRemoteRuntime` uses one from an agent worker, run ledgers (memory, PostgreSQL: needs `pg`), the workspace custody hook.',
   './hub':
     'Installing skills: sources, the installer behind `skillbox add` / `install` / `verify`, `skills-lock.json` (shared with the `skills` CLI), and the scan a reviewer reads before a skill runs.',
   './testing':
@@ -179,6 +181,8 @@ const folderTitle = {
   'sessions/sqlite': 'Sessions',
   'sessions/redis': 'Sessions',
   'sessions/postgres': 'Sessions',
+  worker: 'Sandbox workers',
+  'worker/testing': 'Testing',
   approvals: 'Approvals',
   'integrations/ai-sdk': 'AI SDK',
   'integrations/mcp': 'MCP',

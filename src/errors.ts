@@ -56,6 +56,11 @@ export const skillboxErrorCodes = [
   'MCP_SKILL_OVER_LIMITS',
   'MCP_SKILL_VERIFICATION_FAILED',
   'MCP_SKILL_SERVER_FAILED',
+  // sandbox workers
+  'WORKER_BUSY',
+  'WORKER_MESSAGE_TOO_LARGE',
+  'WORKER_UNAUTHENTICATED',
+  'WORKER_UNREACHABLE',
 ] as const;
 
 /** One of {@link skillboxErrorCodes}: the stable name of a kind of failure. */

@@ -31,6 +31,7 @@ export { isSkillboxError, SkillboxError, type SkillboxErrorCode, skillboxErrorCo
 export { SkillParseError } from './format/errors.js';
 export { parseSkillMarkdown } from './format/parse-skill.js';
 export { parseSkillDirectory } from './format/parse-skill-directory.js';
+export { isRetrySafeSkill, retryMetadataKey } from './format/retry-safe.js';
 // SKILL.md: lenient parsing for the runtime, strict validation for authors.
 export type { ParsedSkill, ParseSkillOptions } from './format/types.js';
 export { validateSkillDirectory } from './format/validate-skill-directory.js';

@@ -31,3 +31,7 @@ export {
   describeTurnEventFeedConformance,
   type TurnEventFeedBackend,
 } from '../sessions/testing/turn-event-feed-conformance.js';
+export {
+  describeRunLedgerConformance,
+  type RunLedgerBackend,
+} from '../worker/testing/run-ledger-conformance.js';

@@ -34,6 +34,18 @@ export interface RuntimeCommand {
    */
   readOnlyPaths?: string[];
   abortSignal?: AbortSignal;
+  /**
+   * A caller-chosen id, unique across the deployment (the durable turn's invocation and tool-call
+   * id). A runtime that keeps a run ledger (a sandbox worker, docs/workers.md) answers a repeated id
+   * with the recorded result instead of running again; the host runtimes ignore it.
+   */
+  runId?: string;
+  /**
+   * The command may be run again after it was lost mid-way (its worker died): a ledger then runs it
+   * again instead of reporting it lost. Only for scripts whose skill declares it
+   * (`metadata: { skillbox-retry: safe }`, docs/skill-format.md).
+   */
+  retrySafe?: boolean;
 }
 
 /** What a runtime reports about one command: output, exit code or signal, timeout, truncation. */
@@ -61,6 +73,12 @@ export interface RuntimeResult {
    * throttled); absent when none was. Each also has a warning saying what happened.
    */
   limitsHit?: ('processes' | 'memory' | 'cpu')[];
+  /**
+   * The run was lost: its worker died or its connection broke after it may have started, so it may
+   * have had effects (exitCode -1, with the warning "the worker was lost during the run; it may
+   * have had effects"). Absent for every run whose end was seen.
+   */
+  lost?: boolean;
   warnings: string[];
 }
 

@@ -23,6 +23,15 @@ describe('validateRuntimeCommand', () => {
     expect(check({ cwd: base.workspaceRoot, timeoutMs: maxRuntimeTimeoutMs, maxOutputBytes: 0 })).not.toThrow();
   });
 
+  it('takes a run id of at most 512 characters without control characters, and retrySafe as a boolean', () => {
+    expect(check({ runId: 'invocation-1/call-2', retrySafe: true })).not.toThrow();
+    expect(check({ runId: '' })).toThrow(expect.objectContaining(refused('runId')));
+    expect(check({ runId: 'x'.repeat(513) })).toThrow(expect.objectContaining(refused('runId')));
+    expect(check({ runId: 'a\nb' })).toThrow(expect.objectContaining(refused('runId')));
+    expect(check({ runId: 7 })).toThrow(expect.objectContaining(refused('runId')));
+    expect(check({ retrySafe: 'yes' })).toThrow(expect.objectContaining(refused('retrySafe')));
+  });
+
   it('wants exactly one of command and argv, neither empty nor holding NUL', () => {
     expect(check({ argv: ['true'] })).toThrow(expect.objectContaining(refused('command')));
     expect(check({ command: undefined })).toThrow(expect.objectContaining(refused('command')));

@@ -45,11 +45,25 @@ export function validateRuntimeCommand(command: RuntimeCommand | RuntimeProcessC
   if (stdin !== undefined && typeof stdin !== 'string' && !(stdin instanceof Uint8Array)) {
     throw new RuntimeCommandError('stdin', 'must be a string or a Uint8Array');
   }
+  validateRunId(command as RuntimeCommand);
   const workspaceRoot = absolutePath('workspaceRoot', command.workspaceRoot);
   const cwd = absolutePath('cwd', command.cwd);
   if (!isInside(workspaceRoot, cwd)) {
     throw new RuntimeCommandError('cwd', `"${command.cwd}" is not inside the workspace "${command.workspaceRoot}"`);
   }
+}
+
+/** Longest run id accepted: room for an invocation id and a tool-call id, small enough for any ledger key. */
+export const maxRunIdLength = 512;
+
+function validateRunId(command: RuntimeCommand): void {
+  const { runId, retrySafe } = command;
+  if (retrySafe !== undefined && typeof retrySafe !== 'boolean')
+    throw new RuntimeCommandError('retrySafe', 'must be true or false');
+  if (runId === undefined) return;
+  if (typeof runId !== 'string' || runId === '' || runId.length > maxRunIdLength)
+    throw new RuntimeCommandError('runId', `must be a non-empty string of at most ${maxRunIdLength} characters`);
+  if (/[\u0000-\u001f\u007f]/.test(runId)) throw new RuntimeCommandError('runId', 'must not hold control characters');
 }
 
 function validateProgram(command: RuntimeCommand | RuntimeProcessCommand): void {

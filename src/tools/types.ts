@@ -11,6 +11,12 @@ export interface ToolContext {
   /** The agent the call belongs to: disclosure state is kept per agent. */
   agentName: string;
   toolCallId?: string;
+  /**
+   * Set by a durable turn (the Restate invocation id): `skill_run` and `workspace_exec` then pass
+   * `runId` `<runIdPrefix>/<toolCallId>` to the runtime, so a run ledger answers a replayed
+   * call with the recorded result instead of running it again (docs/workers.md).
+   */
+  runIdPrefix?: string;
   state: StateView;
   /** Visibility context (user, tenant, role) for the repository's filter. */
   skillContext?: SkillContext;

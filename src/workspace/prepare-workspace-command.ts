@@ -45,7 +45,7 @@ type CommandRequest = Omit<WorkspaceStartRequest, 'maxConcurrent' | 'reachableSk
 export async function prepareWorkspaceCommand(
   context: CommandPreparationContext,
   request: CommandRequest,
-  runOnly: Pick<WorkspaceRunRequest, 'stdin' | 'abortSignal'> = {},
+  runOnly: Pick<WorkspaceRunRequest, 'stdin' | 'abortSignal' | 'runId' | 'retrySafe'> = {},
 ): Promise<PreparedCommand> {
   if (request.skill !== undefined) {
     // Refused before anything is made: a name that climbs out would only fail later, as a path,

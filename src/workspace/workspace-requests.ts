@@ -38,6 +38,10 @@ export interface WorkspaceRunRequest {
   /** Host paths this command may read besides the workspace's own (added to the manager's); already checked. */
   readOnlyPaths?: readonly string[];
   abortSignal?: AbortSignal;
+  /** `RuntimeCommand.runId`: the id a run ledger knows this run by (durable turns set it). */
+  runId?: string;
+  /** `RuntimeCommand.retrySafe`: the skill declares its scripts safe to run again after a lost run. */
+  retrySafe?: boolean;
 }
 
 /**
@@ -45,7 +49,8 @@ export interface WorkspaceRunRequest {
  * open for writes), `timeoutMs` read as its lifetime and `maxOutputBytes` as the unread output kept
  * of stdout and of stderr each, plus the most background processes the workspace may run at once.
  */
-export interface WorkspaceStartRequest extends Omit<WorkspaceRunRequest, 'stdin' | 'abortSignal'> {
+export interface WorkspaceStartRequest
+  extends Omit<WorkspaceRunRequest, 'stdin' | 'abortSignal' | 'runId' | 'retrySafe'> {
   maxConcurrent: number;
   /**
    * Skills the start was judged against besides those staged when it starts (the loaded ones,

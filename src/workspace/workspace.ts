@@ -352,6 +352,8 @@ export class Workspace {
     const { command, cwd, runDir } = await this.prepareCommand(request, {
       stdin: request.stdin,
       abortSignal: request.abortSignal,
+      ...(request.runId === undefined ? {} : { runId: request.runId }),
+      ...(request.retrySafe === undefined ? {} : { retrySafe: request.retrySafe }),
     });
     const startedAt = new Date().toISOString();
     this.activeRuns += 1;
@@ -426,7 +428,7 @@ export class Workspace {
   /** What a run and a background start share: the layout checked, then prepare-workspace-command.ts. */
   private async prepareCommand(
     request: WorkspaceRunRequest | WorkspaceStartRequest,
-    runOnly: Pick<WorkspaceRunRequest, 'stdin' | 'abortSignal'> = {},
+    runOnly: Pick<WorkspaceRunRequest, 'stdin' | 'abortSignal' | 'runId' | 'retrySafe'> = {},
   ): Promise<PreparedCommand> {
     await this.ensureLayoutSinceLastRun();
     return prepareWorkspaceCommand(

@@ -91,6 +91,11 @@ export const commands: CommandEntry[] = [
     load: async () => (await import('./scan.js')).scanCommand,
   },
   {
+    name: 'worker',
+    summary: 'serve sandboxed skill runs to agent workers over HTTP (signed with a shared secret)',
+    load: async () => (await import('./worker.js')).workerCommand,
+  },
+  {
     name: 'init',
     summary: 'create a new skill folder with a valid SKILL.md',
     load: async () => (await import('./init.js')).initCommand,

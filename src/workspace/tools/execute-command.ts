@@ -52,6 +52,8 @@ export interface ExecuteCommandRequest {
   toolEnvironment?: (workspace: Workspace) => Promise<Record<string, string>>;
   /** Prepares the workspace (staging) once the cheap checks passed; returns warnings. */
   prepare?: (workspace: Workspace) => Promise<string[]>;
+  /** The skill's scripts may run again after a lost run (`metadata.skillbox-retry: safe`); skill_run only. */
+  retrySafe?: boolean;
 }
 
 /** Files auto-collected from `out/` when the call names no output_files. */
@@ -125,6 +127,11 @@ export async function executeCommand(
           restricted,
           readOnlyPaths: options.readOnlyPaths,
           abortSignal,
+          // A durable turn names each run, so a run ledger answers a repeat with the recorded result.
+          ...(context.runIdPrefix !== undefined && context.toolCallId !== undefined
+            ? { runId: `${context.runIdPrefix}/${context.toolCallId}` }
+            : {}),
+          ...(request.retrySafe === true ? { retrySafe: true } : {}),
         })
         .finally(stopWatching);
       // Measured again after the run: a command faster than the watch still shows what it left.

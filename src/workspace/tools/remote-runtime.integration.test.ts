@@ -4,22 +4,24 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sandboxWorks } from '../../../test/support/services.js';
 import { createFsSkillRepository } from '../../repository/fs-skill-repository.js';
-import { type RemoteRuntime, startRemoteRuntime } from '../../runtime/testing/remote-runtime.js';
 import { createInMemoryStateView } from '../../state/in-memory-state-view.js';
 import { loadedKey } from '../../state/state-keys.js';
 import type { ToolContext, ToolDefinition } from '../../tools/types.js';
+import { createRemoteRuntime, type RemoteRuntime } from '../../worker/remote-runtime.js';
+import { startWorkerProcess, type WorkerProcess } from '../../worker/testing/worker-process.js';
 import { createWorkspaceManager, type WorkspaceManager } from '../workspace-manager.js';
 import { createExecutionTools } from './execution-tools.js';
 import type { SkillRunResult } from './run-result.js';
 
 /**
- * skill_run and workspace_exec end to end on a runtime whose workspaces live in another process
- * (src/runtime/testing/remote-runtime.ts): staging, inputs, metadata, the quota and output files all
+ * skill_run and workspace_exec end to end on a runtime whose workspaces live on a sandbox worker
+ * process (`skillbox worker`, through src/worker/remote-runtime.ts): staging, inputs, metadata, the quota and output files all
  * travel through the runtime's file access, and the host's workspace folder stays empty.
  */
 describe.runIf(sandboxWorks)('skill_run on a remote runtime', () => {
   let temporary: string;
   let runtime: RemoteRuntime;
+  let worker: WorkerProcess;
   let workspaces: WorkspaceManager;
   let run: (input: Record<string, unknown>) => Promise<SkillRunResult>;
   let exec: (input: Record<string, unknown>) => Promise<SkillRunResult>;
@@ -36,7 +38,8 @@ describe.runIf(sandboxWorks)('skill_run on a remote runtime', () => {
       '#!/bin/sh\nprintf "made %s" "$1" > "$OUTPUT_DIR/$1.txt"\n',
       { mode: 0o755 },
     );
-    runtime = await startRemoteRuntime();
+    worker = await startWorkerProcess();
+    runtime = createRemoteRuntime({ url: worker.url, secret: worker.secret });
     const repository = await createFsSkillRepository({ roots: [path.join(temporary, 'skills')] });
     workspaces = createWorkspaceManager({ runtime, repository, baseDir: path.join(temporary, 'workspaces') });
     const [skillRun, workspaceExec] = createExecutionTools({ workspaces }) as [ToolDefinition, ToolDefinition];
@@ -50,6 +53,7 @@ describe.runIf(sandboxWorks)('skill_run on a remote runtime', () => {
   afterAll(async () => {
     await workspaces?.cleanup('remote-1');
     await runtime?.close();
+    await worker?.stop();
     await rm(temporary, { recursive: true, force: true });
   });
 

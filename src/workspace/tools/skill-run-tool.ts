@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { maxDescribedFiles } from '../../approvals/approval-gate.js';
 import { isSkillRunnable, runnableSkillNames } from '../../disclosure/skill-activation.js';
 import { skillInstructionsDigest } from '../../disclosure/skill-instructions-digest.js';
+import { isRetrySafeSkill } from '../../format/retry-safe.js';
 import { SkillToolError } from '../../tools/errors.js';
 import type { ToolCallDescription, ToolContext, ToolDefinition } from '../../tools/types.js';
 import { artifactPrefixProblem, resolveOutputSpec } from '../outputs/output-spec.js';
@@ -119,11 +120,13 @@ export function createSkillRunTool(options: ResolvedExecutionOptions): ToolDefin
       await refuseUnloadedSkill(options, skill, input.skill_digest, context);
       const fields = checkRunFields(input, options);
       await refuseUnmetRequirements(options, skill, context);
+      const retrySafe = await declaresRetrySafe(options, skill, context);
       return executeCommand(
         options,
         {
           tool: 'skill_run',
           command: input.command,
+          ...(retrySafe ? { retrySafe } : {}),
           skill,
           cwd: input.cwd,
           env: input.env,
@@ -154,6 +157,21 @@ export function createSkillRunTool(options: ResolvedExecutionOptions): ToolDefin
       );
     },
   };
+}
+
+/**
+ * Whether this run may be repeated after a lost worker (`metadata: { skillbox-retry: safe }`). Read
+ * only when the run has an id (a durable turn set `runIdPrefix`): without one no ledger sees it.
+ */
+async function declaresRetrySafe(
+  options: ResolvedExecutionOptions,
+  skill: string,
+  context: ToolContext,
+): Promise<boolean> {
+  if (context.runIdPrefix === undefined || context.toolCallId === undefined) return false;
+  const repository = options.repository ?? options.workspaces.repository;
+  const definition = await repository.get(skill, context.skillContext).catch(() => undefined);
+  return definition !== undefined && isRetrySafeSkill(definition);
 }
 
 /**
