@@ -103,4 +103,26 @@ describe.runIf(sandboxWorks)('skill_run on a remote runtime', () => {
     )) as SkillRunResult;
     expect(result.warnings.join('\n')).toMatch(/more than 40 files/);
   });
+
+  it('reads, writes, edits and searches files through the worker with the file tools', async () => {
+    const tools = new Map(createExecutionTools({ workspaces, fileTools: true }).map((tool) => [tool.name, tool]));
+    const context: ToolContext = { sessionId: 'remote-1', agentName: 'agent', state: createInMemoryStateView() };
+    const call = (name: string, input: Record<string, unknown>) => {
+      const tool = tools.get(name) as ToolDefinition;
+      return tool.execute(tool.inputSchema.parse(input), context) as Promise<Record<string, unknown>>;
+    };
+    expect(await call('workspace_write', { path: 'work/remote.txt', content: 'alpha\nbeta\n' })).toMatchObject({
+      created: true,
+    });
+    await call('workspace_edit', { path: 'work/remote.txt', old_string: 'beta', new_string: 'gamma' });
+    expect(await call('workspace_read', { path: 'work/remote.txt' })).toMatchObject({
+      content: '     1\talpha\n     2\tgamma',
+    });
+    expect(await call('workspace_grep', { pattern: 'gamma', path: 'work' })).toMatchObject({
+      matches: [{ path: 'work/remote.txt', line: 2, text: 'gamma' }],
+    });
+    expect(await exec({ command: 'cat work/remote.txt' })).toMatchObject({ stdout: 'alpha\ngamma\n' });
+    const workspace = await workspaces.workspace('remote-1');
+    expect(await readdir(workspace.root)).toEqual([]);
+  });
 });
