@@ -56,6 +56,12 @@ export const skillboxErrorCodes = [
   'MCP_SKILL_OVER_LIMITS',
   'MCP_SKILL_VERIFICATION_FAILED',
   'MCP_SKILL_SERVER_FAILED',
+  // worker custody: workspace leases and snapshots
+  'WORKSPACE_HELD',
+  'WORKSPACE_LEASE_LOST',
+  'WORKSPACE_SNAPSHOT_CONFLICT',
+  'WORKSPACE_SNAPSHOT_FAILED',
+  'WORKSPACE_SNAPSHOT_NOT_FOUND',
 ] as const;
 
 /** One of {@link skillboxErrorCodes}: the stable name of a kind of failure. */
