@@ -64,6 +64,17 @@ describe.runIf(postgresReachable)('workspace lease fencing', () => {
     await b.renew(current);
   });
 
+  it('refuses the old incarnation of a restarted worker: same worker id, older epoch', async () => {
+    const before = await worker('worker-a');
+    const old = await before.acquire('ws');
+    const after = await worker('worker-a');
+    const current = await after.acquire('ws');
+    await after.moveCurrentSnapshot(current, undefined, honest);
+    await expect(before.moveCurrentSnapshot(old, honest, stale)).rejects.toBeInstanceOf(LeaseLostError);
+    await expect(before.release(old)).rejects.toBeInstanceOf(LeaseLostError);
+    expect(await after.currentSnapshot('ws')).toBe(honest);
+  });
+
   it('refuses forged leases: another worker id, or an epoch ahead of the real one', async () => {
     const a = await worker('worker-a');
     const b = await worker('worker-b');
