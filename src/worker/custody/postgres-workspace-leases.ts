@@ -26,6 +26,8 @@ export interface WorkspaceLeases {
   renew(lease: WorkspaceLease): Promise<void>;
   /** Frees the lease and drops the workspace's current-snapshot pointer; fenced by the epoch. */
   release(lease: WorkspaceLease): Promise<void>;
+  /** Gives the lease up at once, keeping the current snapshot, so another worker can take the workspace over without waiting for the expiry; fenced by the epoch. */
+  handOver(lease: WorkspaceLease): Promise<void>;
   /** The digest of the workspace's current snapshot, or undefined when it has none. */
   currentSnapshot(workspace: string): Promise<string | undefined>;
   /**
@@ -201,6 +203,17 @@ class PostgresWorkspaceLeases implements WorkspaceLeases {
     );
     if (Number(released.rows[0]?.freed) === 0) throw await this.#lostError(lease);
     this.#lost.set(lease.workspace, 'this worker released it');
+  }
+
+  async handOver(lease: WorkspaceLease): Promise<void> {
+    this.#checkOpen();
+    this.#stopHeartbeat(lease.workspace);
+    const handed = await this.#pool.query(
+      `UPDATE ${this.#tables.leases} SET worker = NULL, expires_at = now() WHERE workspace = $1 AND worker = $2 AND epoch = $3`,
+      [lease.workspace, lease.worker, lease.epoch],
+    );
+    if (handed.rowCount === 0) throw await this.#lostError(lease);
+    this.#lost.set(lease.workspace, 'this worker handed it over');
   }
 
   async currentSnapshot(workspace: string): Promise<string | undefined> {

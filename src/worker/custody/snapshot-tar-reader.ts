@@ -90,6 +90,13 @@ class ChunkReader {
     }
   }
 
+  /** Ends the source early (a refused snapshot): a database stream gives its connection back. */
+  async close(): Promise<void> {
+    if (this.#ended) return;
+    this.#ended = true;
+    await this.#chunks.return?.();
+  }
+
   digest(): string {
     return this.#hash.digest('hex');
   }
@@ -161,8 +168,8 @@ export async function restoreWorkspaceSnapshot(
     throw new UnsafeArchiveError(
       `the folder ${JSON.stringify(folder)} is not empty (it holds ${JSON.stringify(existing[0])})`,
     );
+  const reader = new ChunkReader(source);
   try {
-    const reader = new ChunkReader(source);
     await extractEntries(reader, folder, new ArchiveBudget(limits));
     if (!(await reader.drain(reader.consumed + maxTrailingBytes)))
       throw new UnsafeArchiveError(`more than ${maxTrailingBytes} bytes follow the end of the tar`);
@@ -172,6 +179,7 @@ export async function restoreWorkspaceSnapshot(
         `the snapshot's bytes hash to ${digest}, not to ${options.digest}, the name it was stored under`,
       );
   } catch (error) {
+    await reader.close().catch(() => undefined);
     await emptyFolder(folder);
     throw error;
   }
