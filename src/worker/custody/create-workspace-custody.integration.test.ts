@@ -13,6 +13,7 @@ import { createWorkspaceCustody } from './create-workspace-custody.js';
 import { LeaseLostError, WorkspaceHeldError } from './custody-errors.js';
 import { openPostgresSnapshotStore } from './postgres-snapshot-store.js';
 import { openPostgresWorkspaceLeases, type WorkspaceLeases } from './postgres-workspace-leases.js';
+import { pruneWorkspaceSnapshots } from './prune-workspace-snapshots.js';
 import type { WorkspaceSnapshotStore } from './snapshot-store.js';
 import { dropCustodyTables, uniqueCustodyTablePrefix } from './testing/custody-tables.js';
 
@@ -251,6 +252,78 @@ describe.runIf(postgresReachable)('workspace custody', () => {
     const { leases: third } = await openWorker('worker-c');
     // Epochs 1 (worker-a) and 2 (worker-b, handed back at once after the refused restore).
     expect((await third.acquire('ws')).epoch).toBe(3);
+  });
+
+  it('prunes snapshots no workspace points at once unused for the grace period, sparing recent ones', async () => {
+    const { custody, snapshots, leases } = await openWorker('worker-a');
+    const workspace = await folder('ws');
+    await custody.acquire('ws', workspace);
+    const saved: string[] = [];
+    for (const content of ['first', 'second', 'third']) {
+      await writeFile(join(workspace, 'file.txt'), content);
+      await custody.changed('ws', workspace);
+      saved.push((await leases.currentSnapshot('ws')) as string);
+    }
+    const [first, second, third] = saved as [string, string, string];
+    const backdate = async () => {
+      const pool = new pg.Pool({ connectionString: postgresUrl, max: 1 });
+      await pool.query(`UPDATE ${tablePrefix}workspace_snapshot_uses SET last_used_at = now() - interval '2 hours'`);
+      await pool.end();
+    };
+    await backdate();
+    // A worker about to upload or point to `first` again touches it: the prune spares it.
+    await leases.touchSnapshot(first);
+    const hour = 60 * 60 * 1000;
+    expect(await pruneWorkspaceSnapshots({ leases, snapshots, unusedForMs: hour })).toEqual([second]);
+    expect(await snapshots.has(second)).toBe(false);
+    expect(await snapshots.has(first)).toBe(true);
+    expect(await snapshots.has(third)).toBe(true);
+    // Nothing is pruned before its grace period, and the current snapshot never is.
+    expect(await pruneWorkspaceSnapshots({ leases, snapshots, unusedForMs: hour })).toEqual([]);
+    await backdate();
+    expect(await pruneWorkspaceSnapshots({ leases, snapshots, unusedForMs: hour })).toEqual([first]);
+    // Released, the workspace points at nothing: its last snapshot goes after the grace period.
+    await custody.release('ws');
+    await backdate();
+    expect(await pruneWorkspaceSnapshots({ leases, snapshots, unusedForMs: hour })).toEqual([third]);
+    await expect(pruneWorkspaceSnapshots({ leases, snapshots, unusedForMs: 5 })).rejects.toThrow(/"unusedForMs"/);
+  });
+
+  it('makes a save that touches a digest while it is being pruned wait, then upload it again', async () => {
+    const { custody, snapshots, leases } = await openWorker('worker-a');
+    const other = await openWorker('worker-b');
+    const workspace = await folder('ws');
+    await custody.acquire('ws', workspace);
+    await writeFile(join(workspace, 'file.txt'), 'old state');
+    await custody.changed('ws', workspace);
+    const old = (await leases.currentSnapshot('ws')) as string;
+    await writeFile(join(workspace, 'file.txt'), 'new state');
+    await custody.changed('ws', workspace);
+    const pool = new pg.Pool({ connectionString: postgresUrl, max: 1 });
+    await pool.query(`UPDATE ${tablePrefix}workspace_snapshot_uses SET last_used_at = now() - interval '2 hours'`);
+    await pool.end();
+    let touched = false;
+    let touchedDuringPrune: boolean | undefined;
+    let touch: Promise<void> | undefined;
+    const pruned = await leases.pruneSnapshots({
+      unusedForMs: 60 * 60 * 1000,
+      remove: async (digest) => {
+        touch = other.leases.touchSnapshot(digest).then(() => {
+          touched = true;
+        });
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        touchedDuringPrune = touched;
+        await snapshots.delete(digest);
+      },
+    });
+    await touch;
+    expect(pruned).toEqual([old]);
+    expect(touchedDuringPrune).toBe(false);
+    expect(touched).toBe(true);
+    // After its touch the saver asks the store, which no longer has it: it uploads, and the
+    // touch keeps the new copy from the next prune.
+    expect(await other.snapshots.has(old)).toBe(false);
+    expect(await pruneWorkspaceSnapshots({ leases, snapshots, unusedForMs: 60 * 60 * 1000 })).toEqual([]);
   });
 
   it('names the option that is wrong', () => {

@@ -49,7 +49,7 @@ async function snapshotToFile(folder: string, file: string): Promise<{ digest: s
  * current snapshot into the worker's empty folder; `changed` snapshots the folder, uploads it only
  * when its digest differs from the current one, and moves the pointer by compare-and-set fenced by
  * the lease's epoch; `release` frees the lease and drops the pointer. Snapshots are never deleted
- * here (docs/workspace-custody.md, "Retention"). `close` hands every held workspace over (lease
+ * here: `pruneWorkspaceSnapshots` does that (docs/workspace-custody.md, "Retention"). `close` hands every held workspace over (lease
  * freed, snapshot kept), so another worker can take it at once.
  */
 export function createWorkspaceCustody(options: WorkspaceCustodyOptions): WorkspaceCustody {
@@ -80,6 +80,7 @@ export function createWorkspaceCustody(options: WorkspaceCustodyOptions): Worksp
       // Checked again before the upload, to skip it when the lease is known lost; the database
       // fences the pointer whatever this says.
       leases.held(name);
+      await leases.touchSnapshot(digest);
       if (!(await snapshots.has(digest))) await snapshots.put(digest, createReadStream(file), bytes);
       await leases.moveCurrentSnapshot(lease, workspace.current, digest);
       workspace.current = digest;

@@ -13,9 +13,11 @@ export { openPostgresSnapshotStore, type PostgresSnapshotStoreOptions } from './
 export {
   openPostgresWorkspaceLeases,
   type PostgresWorkspaceLeasesOptions,
+  type PruneSnapshotsOptions,
   type WorkspaceLease,
   type WorkspaceLeases,
 } from './postgres-workspace-leases.js';
+export { type PruneWorkspaceSnapshotsOptions, pruneWorkspaceSnapshots } from './prune-workspace-snapshots.js';
 export { createS3SnapshotStore, type S3SnapshotStoreOptions } from './s3-snapshot-store.js';
 export type { WorkspaceSnapshotStore } from './snapshot-store.js';
 export {

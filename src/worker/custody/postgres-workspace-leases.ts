@@ -3,6 +3,24 @@ import { OptionProblems, throwConfigError } from '../../config/option-problems.j
 import { SkillboxError } from '../../errors.js';
 import { LeaseLostError, SnapshotConflictError, WorkspaceHeldError } from './custody-errors.js';
 import { connectionOf, createTablesOnce, type PostgresConnectionOptions } from './postgres-connection.js';
+import { checkSnapshotDigest } from './snapshot-store.js';
+
+interface CustodyTables {
+  leases: string;
+  current: string;
+  /** When each stored snapshot was last about to be used: what a prune spares. */
+  uses: string;
+}
+
+/** Options of `WorkspaceLeases.pruneSnapshots`. */
+export interface PruneSnapshotsOptions {
+  /** Snapshots no workspace points at and unused for this long are deleted; longer than any save takes (at least 60 000). */
+  unusedForMs: number;
+  /** Deletes the snapshot's bytes from the store; called while the prune holds the digest's row. */
+  remove(digest: string): Promise<void>;
+  /** At most this many per call; default 1 000. */
+  limit?: number;
+}
 
 /** A lease this worker took: the epoch is what fences every later write for the workspace. */
 export interface WorkspaceLease {
@@ -36,6 +54,14 @@ export interface WorkspaceLeases {
    * is not, SnapshotConflictError when the pointer is not `expected`.
    */
   moveCurrentSnapshot(lease: WorkspaceLease, expected: string | undefined, next: string): Promise<void>;
+  /**
+   * Marks a digest as about to be uploaded or pointed to, so a prune spares it for `unusedForMs`.
+   * Called before asking the store whether it has the digest: a prune deleting it at that moment
+   * finishes first, and the store then no longer has it.
+   */
+  touchSnapshot(digest: string): Promise<void>;
+  /** Deletes snapshots no workspace points at that were not touched for `unusedForMs`; returns their digests. */
+  pruneSnapshots(options: PruneSnapshotsOptions): Promise<string[]>;
   /** Stops the heartbeats and ends a pool this object opened. Leases are left to expire, as a crash would. */
   close(): Promise<void>;
 }
@@ -86,13 +112,18 @@ export async function openPostgresWorkspaceLeases(options: PostgresWorkspaceLeas
   if (typeof options.workerId !== 'string' || options.workerId.length === 0 || options.workerId.length > maxNameLength)
     problems.add('workerId', `must be a non-empty string of at most ${maxNameLength} characters`);
   const { pool, ownsPool, tablePrefix } = connectionOf(options, problems);
-  const tables = { leases: `${tablePrefix}workspace_leases`, current: `${tablePrefix}workspace_current_snapshots` };
+  const tables: CustodyTables = {
+    leases: `${tablePrefix}workspace_leases`,
+    current: `${tablePrefix}workspace_current_snapshots`,
+    uses: `${tablePrefix}workspace_snapshot_uses`,
+  };
   try {
     await createTablesOnce(pool, `${tablePrefix}workspace_custody`, [
       `CREATE TABLE IF NOT EXISTS ${tables.leases} (
         workspace text PRIMARY KEY, worker text, epoch bigint NOT NULL, expires_at timestamptz NOT NULL)`,
       `CREATE TABLE IF NOT EXISTS ${tables.current} (
         workspace text PRIMARY KEY, digest text NOT NULL, epoch bigint NOT NULL, updated_at timestamptz NOT NULL)`,
+      `CREATE TABLE IF NOT EXISTS ${tables.uses} (digest text PRIMARY KEY, last_used_at timestamptz NOT NULL)`,
     ]);
   } catch (error) {
     if (ownsPool) await pool.end();
@@ -106,18 +137,12 @@ class PostgresWorkspaceLeases implements WorkspaceLeases {
   readonly leaseMs: number;
   readonly #pool: pg.Pool;
   readonly #ownsPool: boolean;
-  readonly #tables: { leases: string; current: string };
+  readonly #tables: CustodyTables;
   readonly #held = new Map<string, { lease: WorkspaceLease; heartbeat: NodeJS.Timeout }>();
   readonly #lost = new Map<string, string>();
   #closed = false;
 
-  constructor(
-    pool: pg.Pool,
-    ownsPool: boolean,
-    tables: { leases: string; current: string },
-    workerId: string,
-    leaseMs: number,
-  ) {
+  constructor(pool: pg.Pool, ownsPool: boolean, tables: CustodyTables, workerId: string, leaseMs: number) {
     this.#pool = pool;
     this.#ownsPool = ownsPool;
     this.#tables = tables;
@@ -249,6 +274,66 @@ class PostgresWorkspaceLeases implements WorkspaceLeases {
     if (Number(row?.held) === 0) throw await this.#lostError(lease);
     if (Number(row?.moved) === 0)
       throw new SnapshotConflictError(lease.workspace, expected, await this.currentSnapshot(lease.workspace));
+  }
+
+  async touchSnapshot(digest: string): Promise<void> {
+    this.#checkOpen();
+    checkSnapshotDigest('WorkspaceLeases.touchSnapshot', digest);
+    // An upsert waits for a prune that holds the row; after that prune the row is gone and this
+    // inserts it anew, so the caller's next store check sees the deletion.
+    await this.#pool.query(
+      `INSERT INTO ${this.#tables.uses} (digest, last_used_at) VALUES ($1, now())
+       ON CONFLICT (digest) DO UPDATE SET last_used_at = now()`,
+      [digest],
+    );
+  }
+
+  async pruneSnapshots(options: PruneSnapshotsOptions): Promise<string[]> {
+    this.#checkOpen();
+    const problems = new OptionProblems('WorkspaceLeases.pruneSnapshots');
+    if (!Number.isSafeInteger(options?.unusedForMs) || options.unusedForMs < 60_000)
+      problems.add(
+        'unusedForMs',
+        `must be an integer of at least 60000 (longer than any save); got ${JSON.stringify(options?.unusedForMs)}`,
+      );
+    if (typeof options?.remove !== 'function')
+      problems.add('remove', 'must be a function deleting one digest from the store');
+    const limit = options?.limit ?? 1_000;
+    if (!Number.isSafeInteger(limit) || limit < 1)
+      problems.add('limit', `must be a positive integer; got ${JSON.stringify(limit)}`);
+    problems.throwIfAny();
+    const unused = `last_used_at < now() - $2 * interval '1 millisecond'
+      AND NOT EXISTS (SELECT 1 FROM ${this.#tables.current} c WHERE c.digest = u.digest)`;
+    const candidates = await this.#pool.query<{ digest: string }>(
+      `SELECT digest FROM ${this.#tables.uses} u WHERE ${unused} ORDER BY last_used_at LIMIT $1`,
+      [limit, options.unusedForMs],
+    );
+    const pruned: string[] = [];
+    for (const { digest } of candidates.rows) {
+      const client = await this.#pool.connect();
+      try {
+        await client.query('BEGIN');
+        // Checked again under the row's lock: a touch or a pointer move since the listing spares it.
+        const locked = await client.query(
+          `SELECT digest FROM ${this.#tables.uses} u WHERE digest = $1 AND ${unused} FOR UPDATE`,
+          [digest, options.unusedForMs],
+        );
+        if (locked.rowCount === 0) {
+          await client.query('ROLLBACK');
+          continue;
+        }
+        await options.remove(digest);
+        await client.query(`DELETE FROM ${this.#tables.uses} WHERE digest = $1`, [digest]);
+        await client.query('COMMIT');
+        pruned.push(digest);
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw error;
+      } finally {
+        client.release();
+      }
+    }
+    return pruned;
   }
 
   async close(): Promise<void> {
