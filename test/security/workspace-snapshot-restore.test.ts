@@ -178,6 +178,17 @@ describe('restoring a hostile workspace snapshot', () => {
     expect(error.entry).toBe('notes/first.txt');
   });
 
+  it('refuses, naming it, an entry the file system cannot hold (a name over 255 bytes)', async () => {
+    const name = `notes/${'n'.repeat(300)}`;
+    const error = await refusal([
+      ...ordinary,
+      { name: 'PaxHeader', type: 'x', data: paxRecords({ path: name }) },
+      { name: 'placeholder', data: 'x' },
+    ]);
+    expect(error.entry).toBe(name);
+    expect(error.message).toContain('cannot be written');
+  });
+
   it('refuses a truncated snapshot and one whose bytes do not match its name', async () => {
     const whole = tarArchive(ordinary);
     const before = await treeOf(root);

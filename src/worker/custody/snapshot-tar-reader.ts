@@ -142,6 +142,16 @@ async function writeFileEntry(target: string, mode: number, bytes: AsyncIterable
   }
 }
 
+/** A write the file system refused (a name too long, a disk full), as a refusal naming the entry. */
+async function onDisk<Result>(entry: string, write: () => Promise<Result>): Promise<Result> {
+  try {
+    return await write();
+  } catch (error) {
+    if (error instanceof UnsafeArchiveError) throw error;
+    throw new UnsafeArchiveError(`cannot be written: ${(error as Error).message}`, entry);
+  }
+}
+
 /** Everything in `folder`, removed: a refused restore leaves the folder as empty as it was given. */
 async function emptyFolder(folder: string): Promise<void> {
   for (const name of await readdir(folder)) await rm(join(folder, name), { recursive: true, force: true });
@@ -248,12 +258,12 @@ async function extractEntries(reader: ChunkReader, folder: string, budget: Archi
     const mode = parseNumber(block, 100, 8, 'mode', rawName) & 0o777;
     if (kind === 'directory') {
       if (size !== 0) throw new UnsafeArchiveError('a folder entry carries bytes', rawName);
-      await mkdir(join(folder, path), { recursive: true, mode: mode | 0o700 });
+      await onDisk(rawName, () => mkdir(join(folder, path), { recursive: true, mode: mode | 0o700 }));
     } else if (kind === 'symlink') {
       if (size !== 0) throw new UnsafeArchiveError('a link entry carries bytes', rawName);
       links.set(path, linkTarget);
     } else {
-      await writeFileEntry(join(folder, path), mode | 0o600, reader.stream(size, short));
+      await onDisk(rawName, () => writeFileEntry(join(folder, path), mode | 0o600, reader.stream(size, short)));
       const rest = await reader.exactly(padded - size);
       if (rest === undefined) throw short();
     }
@@ -263,7 +273,9 @@ async function extractEntries(reader: ChunkReader, folder: string, budget: Archi
     if (escapeReason !== undefined) throw new UnsafeArchiveError(escapeReason, path);
   }
   for (const [path, target] of links) {
-    await mkdir(dirname(join(folder, path)), { recursive: true, mode: 0o755 });
-    await symlink(target, join(folder, path));
+    await onDisk(path, async () => {
+      await mkdir(dirname(join(folder, path)), { recursive: true, mode: 0o755 });
+      await symlink(target, join(folder, path));
+    });
   }
 }
