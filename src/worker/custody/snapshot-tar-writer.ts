@@ -1,7 +1,8 @@
 import { constants } from 'node:fs';
-import { type FileHandle, lstat, open, readdir, readlink } from 'node:fs/promises';
+import { type FileHandle, lstat, open, readdir, readlink, realpath } from 'node:fs/promises';
 import { join } from 'node:path';
 import { tarBlockSize } from '../../repository/archive/tar-header.js';
+import { procFdAvailable } from '../../runtime/anchored-folder.js';
 import { WorkspaceSnapshotError } from './custody-errors.js';
 import { linkEscape } from './snapshot-links.js';
 
@@ -25,15 +26,57 @@ function compareBytes(left: string, right: string): number {
 }
 
 /**
+ * Opens what `path` (below the workspace's real path `root`) names and returns it only when the
+ * descriptor is that very path: a name a sandboxed process swapped for a link (anywhere along the
+ * path) opens something else, which is refused as a change during the snapshot rather than read.
+ * The kernel's own answer (`/proc/self/fd`) is what is compared; without /proc, the real path now.
+ */
+async function openExactly(root: string, relative: string, flags: number): Promise<FileHandle> {
+  const expected = relative === '' ? root : join(root, relative);
+  let handle: FileHandle;
+  try {
+    handle = await open(expected, flags | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch (error) {
+    throw changedDuringSnapshot(relative, error);
+  }
+  try {
+    const opened = procFdAvailable ? await readlink(`/proc/self/fd/${handle.fd}`) : await realpath(expected);
+    if (opened !== expected) throw changedDuringSnapshot(relative, `it now opens ${JSON.stringify(opened)}`);
+    return handle;
+  } catch (error) {
+    await handle.close();
+    throw error;
+  }
+}
+
+function changedDuringSnapshot(relative: string, cause: unknown): WorkspaceSnapshotError {
+  if (cause instanceof WorkspaceSnapshotError) return cause;
+  const detail = typeof cause === 'string' ? cause : (cause as Error).message;
+  return new WorkspaceSnapshotError(
+    `it changed during the snapshot (replaced, by a link or otherwise: ${detail}); save again once the workspace is still`,
+    relative === '' ? '.' : relative,
+    typeof cause === 'string' ? undefined : { cause },
+  );
+}
+
+/**
  * Lists the workspace depth first, each folder's names sorted by their UTF-8 bytes, a folder before
  * what it holds: the order is the same on every machine, so equal content gives equal bytes.
- * Sockets, FIFOs and devices carry no content a restore could bring back and are left out.
+ * Sockets, FIFOs and devices carry no content a restore could bring back and are left out. Each
+ * folder is opened and checked to be itself (openExactly), and its entries are listed and examined
+ * through that descriptor, so a folder swapped for a link to a host folder is never listed.
  */
-async function listWorkspace(folder: string): Promise<SnapshotEntry[]> {
+async function listWorkspace(root: string): Promise<SnapshotEntry[]> {
   const entries: SnapshotEntry[] = [];
   const visit = async (relative: string): Promise<void> => {
-    const names = (await readdir(relative === '' ? folder : join(folder, relative), { encoding: 'buffer' })).map(
-      (raw) => {
+    const handle = await openExactly(root, relative, constants.O_RDONLY | constants.O_DIRECTORY);
+    try {
+      const through = procFdAvailable ? `/proc/self/fd/${handle.fd}` : join(root, relative);
+      const names = (
+        await readdir(through, { encoding: 'buffer' }).catch((error: unknown) => {
+          throw changedDuringSnapshot(relative, error);
+        })
+      ).map((raw) => {
         try {
           return strictUtf8.decode(raw);
         } catch {
@@ -42,20 +85,26 @@ async function listWorkspace(folder: string): Promise<SnapshotEntry[]> {
             `${relative}/${raw.toString('latin1')}`,
           );
         }
-      },
-    );
-    names.sort(compareBytes);
-    for (const name of names) {
-      const path = relative === '' ? name : `${relative}/${name}`;
-      const stats = await lstat(join(folder, path));
-      if (stats.isDirectory()) {
-        entries.push({ path, type: 'directory', mode: stats.mode & 0o777 });
-        await visit(path);
-      } else if (stats.isFile()) {
-        entries.push({ path, type: 'file', mode: stats.mode & 0o777 });
-      } else if (stats.isSymbolicLink()) {
-        entries.push({ path, type: 'symlink', mode: 0o777, linkTarget: await readlink(join(folder, path)) });
+      });
+      names.sort(compareBytes);
+      for (const name of names) {
+        const path = relative === '' ? name : `${relative}/${name}`;
+        try {
+          const stats = await lstat(join(through, name));
+          if (stats.isDirectory()) {
+            entries.push({ path, type: 'directory', mode: stats.mode & 0o777 });
+            await visit(path);
+          } else if (stats.isFile()) {
+            entries.push({ path, type: 'file', mode: stats.mode & 0o777 });
+          } else if (stats.isSymbolicLink()) {
+            entries.push({ path, type: 'symlink', mode: 0o777, linkTarget: await readlink(join(through, name)) });
+          }
+        } catch (error) {
+          throw changedDuringSnapshot(path, error);
+        }
       }
+    } finally {
+      await handle.close();
     }
   };
   await visit('');
@@ -146,12 +195,14 @@ async function* fileBytes(handle: FileHandle, size: number, path: string): Async
  * "Snapshot format"): entries sorted, owner 0:0 with no names, every mtime 0, permission bits only.
  * Equal content gives equal bytes, so the tar's SHA-256 names the content and an unchanged workspace
  * needs no new snapshot. Symbolic links whose target leads outside the workspace (or is absolute)
- * fail the snapshot, naming the link: a restore would refuse them. Files are opened without
- * following links and read to the size their open descriptor reports, so a file swapped for a link
- * mid-walk is never read through.
+ * fail the snapshot, naming the link: a restore would refuse them. A sandboxed process may still be
+ * running: every folder and file is opened and checked to be the very path listed (no link swapped
+ * in anywhere along it) before it is listed or read, a change is a WorkspaceSnapshotError naming
+ * the entry, and a file is read to the size its open descriptor reports.
  */
 export async function* writeWorkspaceSnapshot(folder: string): AsyncGenerator<Buffer> {
-  const entries = await listWorkspace(folder);
+  const root = await realpath(folder);
+  const entries = await listWorkspace(root);
   const links = new Map<string, string>();
   for (const entry of entries) if (entry.type === 'symlink') links.set(entry.path, entry.linkTarget as string);
   for (const path of links.keys()) {
@@ -163,16 +214,10 @@ export async function* writeWorkspaceSnapshot(folder: string): AsyncGenerator<Bu
       yield* entryHeaders(entry, 0);
       continue;
     }
-    let handle: FileHandle;
-    try {
-      handle = await open(join(folder, entry.path), constants.O_RDONLY | constants.O_NOFOLLOW);
-    } catch (error) {
-      throw new WorkspaceSnapshotError(`cannot open it: ${(error as Error).message}`, entry.path, { cause: error });
-    }
+    const handle = await openExactly(root, entry.path, constants.O_RDONLY);
     try {
       const stats = await handle.stat();
-      if (!stats.isFile())
-        throw new WorkspaceSnapshotError('it stopped being a regular file during the snapshot', entry.path);
+      if (!stats.isFile()) throw changedDuringSnapshot(entry.path, 'it is no longer a regular file');
       yield* entryHeaders(entry, stats.size);
       yield* fileBytes(handle, stats.size, entry.path);
       yield padding(stats.size);
