@@ -153,6 +153,31 @@ class PostgresWorkspaceLeases implements WorkspaceLeases {
   async acquire(workspace: string): Promise<WorkspaceLease> {
     this.#checkOpen();
     const name = checkWorkspaceName(workspace);
+    let row: { epoch: string } | undefined;
+    // Twice at most: a lease freed between the upsert and the look at its holder is taken on the retry.
+    for (let attempt = 0; row === undefined; attempt += 1) {
+      row = await this.#take(name);
+      if (row !== undefined) break;
+      const holder = await this.#pool.query<{ worker: string | null; expires_at: Date; live: boolean }>(
+        `SELECT worker, expires_at, (worker IS NOT NULL AND expires_at > now()) AS live
+         FROM ${this.#tables.leases} WHERE workspace = $1`,
+        [name],
+      );
+      const found = holder.rows[0];
+      if (found?.live === true || attempt > 0)
+        throw new WorkspaceHeldError(name, found?.worker ?? '(released just now)', found?.expires_at ?? new Date());
+    }
+    const lease: WorkspaceLease = { workspace: name, worker: this.workerId, epoch: Number(row.epoch) };
+    this.#stopHeartbeat(name);
+    this.#lost.delete(name);
+    const heartbeat = setInterval(() => void this.#beat(lease), Math.max(50, Math.floor(this.leaseMs / 3)));
+    heartbeat.unref();
+    this.#held.set(name, { lease, heartbeat });
+    return lease;
+  }
+
+  /** The upsert that takes a free, expired or own lease; undefined when another worker holds it. */
+  async #take(name: string): Promise<{ epoch: string } | undefined> {
     // The upsert locks the row, and its WHERE is checked against the latest committed version: a
     // racing worker that inserted or took the lease first leaves this one with no row returned.
     const taken = await this.#pool.query<{ epoch: string }>(
@@ -163,22 +188,7 @@ class PostgresWorkspaceLeases implements WorkspaceLeases {
        RETURNING epoch`,
       [name, this.workerId, this.leaseMs],
     );
-    const row = taken.rows[0];
-    if (row === undefined) {
-      const holder = await this.#pool.query<{ worker: string | null; expires_at: Date }>(
-        `SELECT worker, expires_at FROM ${this.#tables.leases} WHERE workspace = $1`,
-        [name],
-      );
-      const found = holder.rows[0];
-      throw new WorkspaceHeldError(name, found?.worker ?? '(released just now)', found?.expires_at ?? new Date());
-    }
-    const lease: WorkspaceLease = { workspace: name, worker: this.workerId, epoch: Number(row.epoch) };
-    this.#stopHeartbeat(name);
-    this.#lost.delete(name);
-    const heartbeat = setInterval(() => void this.#beat(lease), Math.max(50, Math.floor(this.leaseMs / 3)));
-    heartbeat.unref();
-    this.#held.set(name, { lease, heartbeat });
-    return lease;
+    return taken.rows[0];
   }
 
   held(workspace: string): WorkspaceLease {

@@ -51,8 +51,11 @@ class ChunkReader {
       this.#ended = true;
       return false;
     }
-    this.#buffered =
-      this.#buffered.length === 0 ? Buffer.from(next.value) : Buffer.concat([this.#buffered, next.value]);
+    // A view, not a copy: a chunk is only read, and a 50 MB restore would copy every byte otherwise.
+    const chunk = Buffer.isBuffer(next.value)
+      ? next.value
+      : Buffer.from(next.value.buffer, next.value.byteOffset, next.value.byteLength);
+    this.#buffered = this.#buffered.length === 0 ? chunk : Buffer.concat([this.#buffered, chunk]);
     return true;
   }
 
