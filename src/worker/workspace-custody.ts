@@ -1,8 +1,3 @@
-/**
- * The hook a sandbox worker calls so that a workspace can move between workers: which worker holds
- * it, and the snapshot another worker restores when the holder is gone. `createWorkspaceCustody`
- * (src/worker/custody/) implements it on PostgreSQL leases and a snapshot store.
- */
 export interface WorkspaceCustody {
   /** Before the first operation on workspace `name` this worker does not hold: take the lease and restore the last snapshot into `folder` (an empty folder made by the worker). Throws WorkspaceHeldError (code WORKSPACE_HELD) while another live worker holds it. */
   acquire(name: string, folder: string): Promise<void>;
