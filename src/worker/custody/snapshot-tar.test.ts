@@ -122,6 +122,20 @@ describe('workspace snapshots', () => {
     expect((error as Error).message).toContain('absolute');
   });
 
+  it('streams: no chunk it yields is larger than its 256 KiB read buffer, whatever the file size', async () => {
+    const source = join(root, 'source');
+    await mkdir(source);
+    await writeFile(join(source, 'large.bin'), Buffer.alloc(8 * 1024 * 1024 + 5, 1));
+    let largest = 0;
+    let total = 0;
+    for await (const chunk of writeWorkspaceSnapshot(source)) {
+      largest = Math.max(largest, chunk.length);
+      total += chunk.length;
+    }
+    expect(total).toBeGreaterThan(8 * 1024 * 1024);
+    expect(largest).toBeLessThanOrEqual(256 * 1024);
+  });
+
   it('leaves out FIFOs, which carry no content', async () => {
     const source = join(root, 'source');
     await mkdir(source);
