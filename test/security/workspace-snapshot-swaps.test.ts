@@ -38,7 +38,7 @@ describe('snapshotting a workspace whose folders a sandboxed process swaps with 
     await writeFile(join(workspace, 'data', 'note.txt'), 'workspace note');
     await symlink(host, join(workspace, 'data.other'));
     const flipper = await startFolderFlipper(workspace, 'data', 'data.other');
-    const outcomes = { clean: 0, refused: 0 };
+    const outcomes = { clean: 0, refused: 0, changed: 0 };
     try {
       for (let attempt = 0; attempt < 400; attempt += 1) {
         let text: string;
@@ -47,6 +47,9 @@ describe('snapshotting a workspace whose folders a sandboxed process swaps with 
         } catch (error) {
           expect(error).toBeInstanceOf(WorkspaceSnapshotError);
           outcomes.refused += 1;
+          // Most snapshots see the link under one of the two names and refuse it as a link out;
+          // the ones that met the flip mid-walk say the workspace changed.
+          if ((error as Error).message.includes('changed during the snapshot')) outcomes.changed += 1;
           continue;
         }
         expect(text).not.toContain('HOST SECRET');
@@ -56,8 +59,10 @@ describe('snapshotting a workspace whose folders a sandboxed process swaps with 
     } finally {
       flipper.kill('SIGKILL');
     }
-    // The flip was met (a snapshot seeing it is refused), not dodged.
-    expect(outcomes.refused).toBeGreaterThan(0);
-    console.log(`snapshots under a folder flip: ${outcomes.clean} clean, ${outcomes.refused} refused`);
+    // The flip was met mid-walk (the window the attack needs), not dodged.
+    expect(outcomes.changed).toBeGreaterThan(0);
+    console.log(
+      `snapshots under a folder flip: ${outcomes.clean} clean, ${outcomes.refused} refused (${outcomes.changed} as changed mid-walk)`,
+    );
   });
 });
