@@ -61,6 +61,12 @@ export const skillboxErrorCodes = [
   'WORKER_MESSAGE_TOO_LARGE',
   'WORKER_UNAUTHENTICATED',
   'WORKER_UNREACHABLE',
+  // worker custody: workspace leases and snapshots
+  'WORKSPACE_HELD',
+  'WORKSPACE_LEASE_LOST',
+  'WORKSPACE_SNAPSHOT_CONFLICT',
+  'WORKSPACE_SNAPSHOT_FAILED',
+  'WORKSPACE_SNAPSHOT_NOT_FOUND',
 ] as const;
 
 /** One of {@link skillboxErrorCodes}: the stable name of a kind of failure. */

@@ -3,7 +3,9 @@
 // throws FuzzFailure when a property breaks. The properties: a parser or reader throws nothing but
 // its documented error class; a path it returns stays inside the folder it is relative to; one input
 // never takes longer than `maxInputMs`.
-import { resolve, sep } from 'node:path';
+import { mkdir, mkdtemp, readdir, realpath, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve, sep } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
@@ -15,6 +17,7 @@ import { readArchive } from '../../src/repository/archive/read-archive.js';
 import { tarArchive, zipArchive } from '../../src/repository/archive/testing/archive-writers.js';
 import { normalizeBundledPath } from '../../src/repository/bundled-path.js';
 import { SkillPathError } from '../../src/repository/errors.js';
+import { restoreWorkspaceSnapshot } from '../../src/worker/custody/snapshot-tar-reader.js';
 
 export class FuzzFailure extends Error {}
 
@@ -230,12 +233,102 @@ function archiveReader(format: 'tar' | 'tar.gz' | 'zip'): FuzzTarget<ArchiveInpu
   };
 }
 
+interface SnapshotInput {
+  members: { name: string; type: '0' | '5' | '2' | '1' | '6'; data: string; linkName: string }[];
+  flips: ArchiveInput['flips'];
+  truncateTo: number | undefined;
+}
+
+const snapshotInput: fc.Arbitrary<SnapshotInput> = fc.record({
+  members: fc.array(
+    fc.record({
+      name: anyText,
+      type: fc.constantFrom('0', '5', '2', '1', '6'),
+      data: fc.string({ maxLength: 50 }),
+      linkName: anyText,
+    }),
+    { minLength: 1, maxLength: 5 },
+  ),
+  flips: archiveInput.map((input) => input.flips),
+  truncateTo: fc.option(fc.double({ min: 0, max: 1, noNaN: true }), { nil: undefined }),
+});
+
+async function* once(bytes: Buffer): AsyncGenerator<Buffer> {
+  yield bytes;
+}
+
+/** Every entry below `folder`, links not followed. */
+async function listTree(folder: string): Promise<string[]> {
+  const found: string[] = [];
+  for (const entry of await readdir(folder, { withFileTypes: true })) {
+    const path = join(folder, entry.name);
+    found.push(path);
+    if (entry.isDirectory()) found.push(...(await listTree(path)));
+  }
+  return found;
+}
+
+/**
+ * The streamed workspace snapshot restore (src/worker/custody/): it writes to disk, so the check is
+ * on disk too. A restore either succeeds with every link leading inside the folder, or fails with
+ * UnsafeArchiveError and leaves the folder empty; nothing appears beside the folder either way.
+ */
+const snapshotRestore: FuzzTarget<SnapshotInput> = {
+  name: 'workspace snapshot restore',
+  input: snapshotInput,
+  async check(input) {
+    let bytes: Buffer;
+    try {
+      bytes = tarArchive(
+        input.members.map((member) => ({
+          name: member.name,
+          type: member.type,
+          data: member.type === '0' ? member.data : '',
+          linkName: member.linkName,
+        })),
+      );
+    } catch {
+      return; // The test writer cannot write this input (a name over the tar field); nothing to read.
+    }
+    const hostile = mutate(bytes, { members: [], flips: input.flips, truncateTo: input.truncateTo });
+    const box = await mkdtemp(join(tmpdir(), 'skillbox-fuzz-snapshot-'));
+    try {
+      const target = join(box, 'target');
+      await mkdir(target);
+      await timed(this.name, input, async () => {
+        try {
+          await restoreWorkspaceSnapshot(once(hostile), target, {
+            limits: { maxEntries: 100, maxEntryBytes: 1024 * 1024, maxTotalBytes: 1024 * 1024 },
+          });
+          const real = await realpath(target);
+          for (const path of await listTree(target)) {
+            const resolved = await realpath(path).catch(() => undefined);
+            if (resolved !== undefined && resolved !== real && !resolved.startsWith(real + sep))
+              throw new FuzzFailure(`restored ${path} resolves outside the folder: ${resolved}`);
+          }
+        } catch (error) {
+          if (error instanceof FuzzFailure) throw error;
+          requireDocumented(error, UnsafeArchiveError, input);
+          const left = await readdir(target);
+          if (left.length > 0) throw new FuzzFailure(`a refused restore left ${JSON.stringify(left)}`);
+        }
+      });
+      const beside = await readdir(box);
+      if (beside.length !== 1) throw new FuzzFailure(`the restore wrote beside its folder: ${JSON.stringify(beside)}`);
+    } finally {
+      await rm(box, { recursive: true, force: true });
+    }
+  },
+};
+
 /** Every target, with its share of a fuzzing run's inputs. */
 export const fuzzTargets: { target: FuzzTarget<never>; share: number }[] = [
-  { target: skillParser as FuzzTarget<never>, share: 0.3 },
+  { target: skillParser as FuzzTarget<never>, share: 0.27 },
   { target: bundledPath as FuzzTarget<never>, share: 0.15 },
   { target: archivePath as FuzzTarget<never>, share: 0.15 },
   { target: archiveReader('tar') as FuzzTarget<never>, share: 0.15 },
   { target: archiveReader('tar.gz') as FuzzTarget<never>, share: 0.1 },
   { target: archiveReader('zip') as FuzzTarget<never>, share: 0.15 },
+  // It writes to disk, so fewer of a run's inputs: each costs a folder made and removed.
+  { target: snapshotRestore as FuzzTarget<never>, share: 0.03 },
 ];
