@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
@@ -57,6 +57,20 @@ export interface RemoteRuntime extends WorkspaceRuntime {
  * that cannot be reached: `WorkerUnreachableError`) is thrown before anything starts; a run whose
  * connection breaks after it was sent is a lost result (`lost: true`), since it may have run.
  */
+/**
+ * The header naming a request's workspace for a load balancer in front of several workers: a
+ * digest of the workspace's name (the name itself, a host path, stays in the signed body). With
+ * haproxy, `balance hdr(x-skillbox-workspace)` and `hash-type consistent` send every request of a
+ * workspace to the worker holding it, and another one only when that worker is gone
+ * (docs/workers.md, "Several workers"). Not signed: a changed header can only misroute a request,
+ * which the worker it reaches then refuses (`WORKSPACE_HELD`) or serves from the last snapshot.
+ */
+export const workspaceRouteHeader = 'x-skillbox-workspace';
+
+function workspaceRoute(workspace: string): string {
+  return createHash('sha256').update(workspace).digest('hex').slice(0, 32);
+}
+
 export function createRemoteRuntime(options: RemoteRuntimeOptions): RemoteRuntime {
   validateOptions('createRemoteRuntime', remoteRuntimeOptionsSchema, options);
   const base = new URL(options.url);
@@ -90,7 +104,12 @@ export function createRemoteRuntime(options: RemoteRuntimeOptions): RemoteRuntim
             method: 'POST',
             path: requestPath,
             agent,
-            headers: { ...headers, 'content-type': 'application/octet-stream', 'content-length': body.length },
+            headers: {
+              ...headers,
+              ...(message.workspace === undefined ? {} : { [workspaceRouteHeader]: workspaceRoute(message.workspace) }),
+              'content-type': 'application/octet-stream',
+              'content-length': body.length,
+            },
           },
           (response: IncomingMessage) => {
             const chunks: Buffer[] = [];

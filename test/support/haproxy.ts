@@ -22,6 +22,8 @@ export interface HaproxyOptions {
   http2?: boolean;
   /** Milliseconds between health checks of each backend (default 200). */
   checkIntervalMs?: number;
+  /** haproxy's `balance` line (default `roundrobin`), e.g. `hdr(x-skillbox-workspace)` to pin workspaces. */
+  balance?: string;
 }
 
 /** Whether haproxy is installed (`.ci/services.sh` installs it). */
@@ -54,7 +56,8 @@ export async function startHaproxy(options: HaproxyOptions): Promise<Haproxy> {
     `  bind 127.0.0.1:${port}${proto}`,
     '  default_backend workers',
     'backend workers',
-    '  balance roundrobin',
+    `  balance ${options.balance ?? 'roundrobin'}`,
+    ...(options.balance?.startsWith('hdr(') === true ? ['  hash-type consistent'] : []),
     ...options.backends.map(
       (backend, index) => `  server worker${index} 127.0.0.1:${backend}${proto} check inter ${interval} fall 1 rise 1`,
     ),

@@ -1,5 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import { resolve } from 'node:path';
+import type { WorkspaceSnapshotStore } from '../../worker/custody/snapshot-store.js';
+import type { WorkspaceCustody } from '../../worker/workspace-custody.js';
 import { type CliCommand, type CliIo, CliUsageError } from '../command.js';
 import { parseCommandArguments } from '../parse-command-arguments.js';
 
@@ -15,6 +19,11 @@ Options:
   --listen HOST:PORT   where to listen (default 127.0.0.1:7070; port 0 picks a free one)
   --workspaces DIR     where workspaces live (default a temporary folder, removed on exit)
   --ledger URL         a PostgreSQL run ledger shared by the workers (postgres://...)
+  --custody URL        workspace leases and snapshots in PostgreSQL (postgres://...): any worker
+                       sharing it takes over a workspace whose holder is gone
+  --custody-lease-ms MS  how long a workspace stays held after its worker stopped renewing (default 15000)
+  --snapshots S3URL    keep the snapshots in S3 instead (s3://bucket/prefix/; the AWS SDK's
+                       usual settings: AWS_REGION, AWS_ENDPOINT_URL_S3, credentials); needs --custody
   --worker-id ID       this worker's name in the ledger (default host-pid-random)
   --max-runs N         runs at once (default: the number of CPUs)
   --max-queued N       runs waiting at most; beyond, the busy answer (default 2 x --max-runs)
@@ -59,6 +68,9 @@ async function run(args: string[], io: CliIo): Promise<number> {
       listen: { type: 'string', default: '127.0.0.1:7070' },
       workspaces: { type: 'string' },
       ledger: { type: 'string' },
+      custody: { type: 'string' },
+      snapshots: { type: 'string' },
+      'custody-lease-ms': { type: 'string' },
       'worker-id': { type: 'string' },
       'max-runs': { type: 'string' },
       'max-queued': { type: 'string' },
@@ -75,7 +87,19 @@ async function run(args: string[], io: CliIo): Promise<number> {
     throw new CliUsageError(`--max-queued must be a non-negative integer, got "${maxQueued}"`);
   if (values.ledger !== undefined && !/^postgres(ql)?:\/\//.test(values.ledger))
     throw new CliUsageError('--ledger must be a postgres:// URL');
+  for (const flag of ['custody'] as const)
+    if (values[flag] !== undefined && !/^postgres(ql)?:\/\//.test(values[flag]))
+      throw new CliUsageError(`--${flag} must be a postgres:// URL`);
+  if (values.snapshots !== undefined && values.custody === undefined)
+    throw new CliUsageError('--snapshots needs --custody (the leases and the current-snapshot pointers live there)');
+  const snapshotsUrl = values.snapshots === undefined ? undefined : s3Location(values.snapshots);
+  const workerId = values['worker-id'] ?? `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
   const { createSandboxWorker } = await import('../../worker/sandbox-worker.js');
+  const custodyLeaseMs = positive(values['custody-lease-ms'], '--custody-lease-ms');
+  const custody =
+    values.custody === undefined
+      ? undefined
+      : await openCustody(values.custody, workerId, snapshotsUrl, custodyLeaseMs);
   const ledger =
     values.ledger === undefined
       ? undefined
@@ -90,7 +114,8 @@ async function run(args: string[], io: CliIo): Promise<number> {
     host,
     port,
     ...(values.workspaces === undefined ? {} : { workspacesFolder: resolve(io.cwd, values.workspaces) }),
-    ...(values['worker-id'] === undefined ? {} : { workerId: values['worker-id'] }),
+    workerId,
+    ...(custody === undefined ? {} : { custody: custody.custody }),
     ...(maxConcurrentRuns === undefined ? {} : { maxConcurrentRuns }),
     ...(maxQueued === undefined ? {} : { maxQueuedRuns: Number(maxQueued) }),
     ...(queueWaitMs === undefined ? {} : { queueWaitMs }),
@@ -108,7 +133,50 @@ async function run(args: string[], io: CliIo): Promise<number> {
     process.on('SIGINT', stop);
   });
   await worker.close();
+  await custody?.close();
   return 0;
+}
+
+/** `s3://bucket/prefix/` as the S3 store's bucket and key prefix. */
+function s3Location(value: string): { bucket: string; prefix: string } {
+  const match = /^s3:\/\/([a-z0-9][a-z0-9.-]{1,61}[a-z0-9])(?:\/(.*))?$/.exec(value);
+  if (match === null) throw new CliUsageError(`--snapshots must be s3://BUCKET[/PREFIX], got "${value}"`);
+  const prefix = match[2] ?? '';
+  return { bucket: match[1] as string, prefix: prefix === '' || prefix.endsWith('/') ? prefix : `${prefix}/` };
+}
+
+/** Leases in PostgreSQL; snapshots there too (large objects) or in S3. */
+async function openCustody(
+  connectionString: string,
+  workerId: string,
+  s3: { bucket: string; prefix: string } | undefined,
+  leaseMs: number | undefined,
+): Promise<{ custody: WorkspaceCustody; close(): Promise<void> }> {
+  const { openPostgresWorkspaceLeases } = await import('../../worker/custody/postgres-workspace-leases.js');
+  const { createWorkspaceCustody } = await import('../../worker/custody/create-workspace-custody.js');
+  const leases = await openPostgresWorkspaceLeases({
+    connectionString,
+    workerId,
+    ...(leaseMs === undefined ? {} : { leaseMs }),
+  });
+  let snapshots: WorkspaceSnapshotStore;
+  if (s3 === undefined) {
+    snapshots = await (await import('../../worker/custody/postgres-snapshot-store.js')).openPostgresSnapshotStore({
+      connectionString,
+    });
+  } else {
+    const { S3Client } = await import('@aws-sdk/client-s3');
+    const { createS3SnapshotStore } = await import('../../worker/custody/s3-snapshot-store.js');
+    snapshots = createS3SnapshotStore({ client: new S3Client({}), bucket: s3.bucket, prefix: s3.prefix });
+  }
+  return {
+    custody: createWorkspaceCustody({ leases, snapshots }),
+    // After the worker closed (and custody handed its workspaces over): the pools go.
+    close: async () => {
+      await leases.close();
+      await snapshots.close();
+    },
+  };
 }
 
 export const workerCommand: CliCommand = {
