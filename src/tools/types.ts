@@ -11,6 +11,11 @@ export interface ToolContext {
   /** The agent the call belongs to: disclosure state is kept per agent. */
   agentName: string;
   toolCallId?: string;
+  /**
+   * Set by a durable turn: commands this call runs pass `runId: \`${runIdPrefix}/${toolCallId}\``, so a
+   * runtime that keeps a ledger answers a repeated run with its recorded result.
+   */
+  runIdPrefix?: string;
   state: StateView;
   /** Visibility context (user, tenant, role) for the repository's filter. */
   skillContext?: SkillContext;
