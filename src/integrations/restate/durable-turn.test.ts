@@ -9,7 +9,7 @@ import type { SkillAgentEvent } from '../ai-sdk/agent-events.js';
 import { buildAgentSetup, createSkillAgent, type SkillAgentOptions } from '../ai-sdk/skill-agent.js';
 import { createScriptedModel, type ScriptedStep } from '../ai-sdk/testing/scripted-model.js';
 import { runDurableTurn } from './durable-turn.js';
-import { lostRunMessage } from './journaled-tool-calls.js';
+import { lostRunMessage, mayRunLostCallAgain } from './journaled-tool-calls.js';
 import { createMemoryTurnJournal } from './testing/memory-turn-journal.js';
 
 const repository = createMemorySkillRepository([
@@ -213,5 +213,28 @@ describe('runDurableTurn (in-memory journal)', () => {
     const result = await runDurableTurn({ setup, journal: journal.attempt(), feed, key, input: { message: 'hi' } });
     expect(result.text).toBe('Bonjour!');
     expect(effects).toEqual(['x']);
+  });
+});
+
+describe('mayRunLostCallAgain', () => {
+  const skills = createMemorySkillRepository([
+    { name: 'safe', description: 'Idempotent.', body: 'b', metadata: { 'skillbox-retry': 'safe' } },
+    { name: 'effects', description: 'Sends mail.', body: 'b' },
+  ]);
+  const rule = { repository: skills, retrySafeTools: ['lookup'] };
+  const call = (toolName: string, input: unknown = {}) => ({ toolCallId: 'c', toolName, input });
+
+  it('re-runs disclosure tools, skill_run of a skill declaring skillbox-retry: safe, and tools named retry-safe', async () => {
+    expect(await mayRunLostCallAgain(call('skill_load', { skill: 'effects' }), rule)).toBe(true);
+    expect(await mayRunLostCallAgain(call('skill_read'), rule)).toBe(true);
+    expect(await mayRunLostCallAgain(call('skill_run', { skill: 'safe', command: 'x' }), rule)).toBe(true);
+    expect(await mayRunLostCallAgain(call('lookup'), rule)).toBe(true);
+  });
+
+  it('does not re-run anything else', async () => {
+    expect(await mayRunLostCallAgain(call('skill_run', { skill: 'effects', command: 'x' }), rule)).toBe(false);
+    expect(await mayRunLostCallAgain(call('skill_run', { skill: 'missing', command: 'x' }), rule)).toBe(false);
+    expect(await mayRunLostCallAgain(call('workspace_exec', { command: 'x' }), rule)).toBe(false);
+    expect(await mayRunLostCallAgain(call('send_mail'), rule)).toBe(false);
   });
 });
