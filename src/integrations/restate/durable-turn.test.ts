@@ -145,6 +145,52 @@ describe('runDurableTurn (in-memory journal)', () => {
     expect(results.map((event) => event.data)).toContainEqual(expect.objectContaining({ error: lostRunMessage }));
   });
 
+  it('an attempt that is over stops and stores nothing; the next attempt reports its call as lost and stores the turn once', async () => {
+    const { setup, effects, sessions } = agentWith(turnScript());
+    let release!: () => void;
+    const blocked = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const wait = tool({
+      description: 'Appends a line after a wait.',
+      inputSchema: jsonSchema<{ line: string }>({ type: 'object', properties: { line: { type: 'string' } } }),
+      execute: async ({ line }) => {
+        effects.push(line);
+        await blocked;
+        return 'appended';
+      },
+    });
+    const slowSetup = { ...setup, customTools: { append: wait } };
+    const feed = createMemoryTurnEventFeed();
+    const journal = createMemoryTurnJournal('inv_7');
+    const ended = new AbortController();
+    const first = runDurableTurn({
+      setup: slowSetup,
+      journal: journal.attempt(undefined, { attemptEnded: ended.signal }),
+      feed,
+      key,
+      input: { message: 'hi' },
+    });
+    while (effects.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    ended.abort(new Error('the server gave the turn to another attempt'));
+    await expect(first).rejects.toThrow();
+    release();
+    const result = await runDurableTurn({
+      setup: slowSetup,
+      journal: journal.attempt(),
+      feed,
+      key,
+      input: { message: 'hi' },
+    });
+    expect(result.text).toBe('Bonjour!');
+    expect(effects).toEqual(['x']);
+    const session = await sessions.getSession(key);
+    expect(session?.events.every((event) => event.id?.startsWith('inv_7/'))).toBe(true);
+    expect(session?.events.some((event) => event.type === 'error')).toBe(false);
+    const types = (await feedOf(feed, 'inv_7')).map((event) => (event.data as { type: string }).type);
+    expect(types).not.toContain('turn-failed');
+  });
+
   it('a lost call of a tool named retry-safe runs again', async () => {
     const { setup, effects } = agentWith(turnScript());
     const feed = createMemoryTurnEventFeed();

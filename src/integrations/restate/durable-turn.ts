@@ -62,11 +62,16 @@ export async function runDurableTurn(request: DurableTurnRequest): Promise<Durab
     wrapTools: journalCustomTools(journal, rule),
     journalToolCall: journalToolCalls(journal, rule),
     readSession: (read) => journal.run('read session', read),
-    appendTurn: async (events, expectedVersion) => {
+    appendTurn: (events, expectedVersion) => {
+      // An attempt that is over (its turn went to another attempt) must not write what it has:
+      // its failure path would store an error turn the live attempt then conflicts with.
+      if (journal.attemptEnded?.aborted) throw new Error(`turn ${journal.invocationId}: this attempt is over`);
       const withIds = events.map((event, index) => ({ ...event, id: `${journal.invocationId}/${index}` }));
-      // The first turn of a session creates it; a replay finds it made and goes on.
-      if (expectedVersion === 0) await setup.sessions.createSession(key).catch(ignoreSessionExists);
-      return (await appendEventsOnce(setup.sessions, key, withIds, { expectedVersion })).version;
+      return journal.run('append turn', async () => {
+        // The first turn of a session creates it; a replay finds it made and goes on.
+        if (expectedVersion === 0) await setup.sessions.createSession(key).catch(ignoreSessionExists);
+        return (await appendEventsOnce(setup.sessions, key, withIds, { expectedVersion })).version;
+      });
     },
     decideApproval: async (approvalRequest) => {
       const { id, promise } = journal.awakeable<ApprovalDecision>();
@@ -81,6 +86,7 @@ export async function runDurableTurn(request: DurableTurnRequest): Promise<Durab
     message: input.message,
     ...(input.skillLoads !== undefined ? { skillLoads: input.skillLoads } : {}),
     ...(input.context !== undefined ? { context: input.context } : {}),
+    ...(journal.attemptEnded !== undefined ? { abortSignal: journal.attemptEnded } : {}),
   };
   try {
     for await (const event of runAgentTurn(setup, runOptions, undefined, durability)) {
@@ -94,6 +100,7 @@ export async function runDurableTurn(request: DurableTurnRequest): Promise<Durab
     }
     throw new Error('the turn ended without its done event');
   } catch (error) {
+    if (journal.attemptEnded?.aborted) throw error;
     const code = (error as { code?: unknown })?.code;
     await publishEvent(
       {

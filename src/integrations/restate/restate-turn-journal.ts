@@ -5,6 +5,7 @@ import type { TurnJournal } from './turn-journal.js';
 export function restateTurnJournal(ctx: ObjectContext): TurnJournal {
   return {
     invocationId: ctx.request().id,
+    attemptEnded: ctx.request().attemptCompletedSignal,
     run: (name, action) => ctx.run(name, action),
     awakeable: <T>() => {
       const { id, promise } = ctx.awakeable<T>();

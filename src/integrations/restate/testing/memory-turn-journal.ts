@@ -10,7 +10,7 @@ export interface AttemptStop {
 /** An in-memory journal shared by the attempts of one turn, for tests of the durable turn without a Restate server. */
 export interface MemoryTurnJournal {
   /** A new attempt (as after a worker restart): it replays the stored entries, then journals new ones. */
-  attempt(stop?: AttemptStop): TurnJournal & { stopped: Promise<void> };
+  attempt(stop?: AttemptStop, options?: { attemptEnded?: AbortSignal }): TurnJournal & { stopped: Promise<void> };
   /** Answers an awakeable by id. */
   resolve(id: string, value: unknown): void;
   /** The names of the stored entries, in order. */
@@ -32,7 +32,7 @@ export function createMemoryTurnJournal(invocationId: string): MemoryTurnJournal
       answers.set(id, value);
       waiting.get(id)?.(value);
     },
-    attempt(stop) {
+    attempt(stop, options) {
       let awakeables = 0;
       let markStopped!: () => void;
       const stopped = new Promise<void>((resolve) => {
@@ -45,11 +45,14 @@ export function createMemoryTurnJournal(invocationId: string): MemoryTurnJournal
       return {
         invocationId,
         stopped,
+        ...(options?.attemptEnded !== undefined ? { attemptEnded: options.attemptEnded } : {}),
         async run<T>(name: string, action: () => Promise<T>): Promise<T> {
+          // An attempt that is over writes nothing more, as Restate closes its journal.
+          if (options?.attemptEnded?.aborted) return halt();
           if (entries.has(name)) return parse(entries.get(name)) as T;
           if (stop?.entry === name && stop.when === 'before-action') return halt();
           const value = await action();
-          if (stop?.entry === name) return halt();
+          if (stop?.entry === name || options?.attemptEnded?.aborted) return halt();
           const json = value === undefined ? undefined : JSON.stringify(value);
           entries.set(name, json);
           names.push(name);
