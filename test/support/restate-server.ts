@@ -18,6 +18,8 @@ export interface RestateServer {
   adminUrl: string;
   /** Registers a deployment (an endpoint serving services) by its URL. */
   register(deploymentUrl: string): Promise<void>;
+  /** kill -9 of the server, then a new one on the same ports and data (its journal survives). */
+  killAndRestart(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -66,6 +68,32 @@ memory-size = "64.0 MiB"
 bind-address = "127.0.0.1:${ingress}"
 `;
   await writeFile(join(dir, 'restate.toml'), config);
+  const adminUrl = `http://127.0.0.1:${admin}`;
+  const ingressUrl = `http://127.0.0.1:${ingress}`;
+  let child = await launch(dir, fabric, adminUrl);
+  return {
+    ingressUrl,
+    adminUrl,
+    async register(deploymentUrl) {
+      const response = await fetch(`${adminUrl}/deployments`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ uri: deploymentUrl, force: true }),
+      });
+      if (!response.ok) throw new Error(`registering ${deploymentUrl}: ${response.status} ${await response.text()}`);
+    },
+    async killAndRestart() {
+      await killGroup(child, 'SIGKILL');
+      child = await launch(dir, fabric, adminUrl);
+    },
+    async stop() {
+      await killGroup(child, 'SIGTERM');
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function launch(dir: string, fabric: number, adminUrl: string): Promise<ChildProcess> {
   const child: ChildProcess = spawn(
     restateServerBinary,
     [
@@ -79,14 +107,14 @@ bind-address = "127.0.0.1:${ingress}"
       'tcp',
       '--no-logo',
     ],
-    { stdio: ['ignore', 'ignore', 'pipe'], cwd: dir },
+    // Its own process group: the npm package's restate-server is a node shim that starts the real
+    // binary, and a kill -9 of the shim alone would leave the server running.
+    { stdio: ['ignore', 'ignore', 'pipe'], cwd: dir, detached: true },
   );
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => {
     stderr = (stderr + chunk.toString()).slice(-4000);
   });
-  const adminUrl = `http://127.0.0.1:${admin}`;
-  const ingressUrl = `http://127.0.0.1:${ingress}`;
   const deadline = Date.now() + 30_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`restate-server exited (${child.exitCode}): ${stderr}`);
@@ -94,33 +122,30 @@ bind-address = "127.0.0.1:${ingress}"
       (response) => response.ok,
       () => false,
     );
-    if (healthy) break;
+    if (healthy) return child;
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
       throw new Error(`restate-server did not become healthy in 30 s: ${stderr}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
-  return {
-    ingressUrl,
-    adminUrl,
-    async register(deploymentUrl) {
-      const response = await fetch(`${adminUrl}/deployments`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ uri: deploymentUrl, force: true }),
-      });
-      if (!response.ok) throw new Error(`registering ${deploymentUrl}: ${response.status} ${await response.text()}`);
-    },
-    async stop() {
-      if (child.exitCode === null) {
-        const exited = new Promise((resolve) => child.once('exit', resolve));
-        child.kill('SIGTERM');
-        const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
-        await exited;
-        clearTimeout(timer);
-      }
-      await rm(dir, { recursive: true, force: true });
-    },
-  };
+}
+
+/** Signals the server's whole process group (shim and binary) and waits for both to be gone. */
+async function killGroup(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
+  const pid = child.pid!;
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    return; // already gone
+  }
+  // Bounded: a zombie whose parent does not reap it still answers signal 0.
+  for (let waited = 0; waited < 10_000; waited += 50) {
+    try {
+      process.kill(-pid, waited < 5000 ? 0 : 'SIGKILL');
+    } catch {
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }

@@ -262,6 +262,26 @@ describe.runIf(hasRestateServer && redisReachable)(
       expect((await collect(session, turnId, middle)).map(({ id }) => id)).toEqual(seen.slice(4).map(({ id }) => id));
     }, 90_000);
 
+    it('kill -9 of the Restate server mid-script: the restarted server resumes the turn, the script is not run again', async () => {
+      const session = { appName: 'default', userId: 'anna', sessionId: 'server-restart' };
+      const counter = join(scratch, 'server.count');
+      const turnId = await client().startTurn(session, { message: `tally ${counter} 3` });
+      await until('the script to append', async () => (await lines(counter)) === 1);
+      await restate.killAndRestart();
+      const result = await client().turnResult(turnId);
+      expect(result.text).toBe('Counted once, all done.');
+      await new Promise((resolve) => setTimeout(resolve, 3500));
+      expect(await lines(counter)).toBe(1);
+      const requests = requestsOf(counter);
+      expect(requests).toHaveLength(3);
+    expect(JSON.stringify(requests[2]!.body.messages)).toContain(lostRunMessage);
+      const events = await collect(session, turnId);
+      expect(new Set(events.map(({ id }) => id)).size).toBe(events.length);
+      expect(typesOf(events).filter((type) => type === 'done')).toHaveLength(1);
+      const stored = await storedEvents(session);
+      expect(stored.map((event) => event.id)).toEqual(stored.map((_, index) => `${turnId}/${index}`));
+    }, 90_000);
+
     it('an approval answered after a worker restart: the turn waits durably, then runs the script once', async () => {
       const session = { appName: 'default', userId: 'anna', sessionId: 'approval' };
       const counter = join(scratch, 'approval.count');
