@@ -274,7 +274,7 @@ describe.runIf(hasRestateServer && redisReachable)(
       expect(await lines(counter)).toBe(1);
       const requests = requestsOf(counter);
       expect(requests).toHaveLength(3);
-    expect(JSON.stringify(requests[2]!.body.messages)).toContain(lostRunMessage);
+      expect(JSON.stringify(requests[2]!.body.messages)).toContain(lostRunMessage);
       const events = await collect(session, turnId);
       expect(new Set(events.map(({ id }) => id)).size).toBe(events.length);
       expect(typesOf(events).filter((type) => type === 'done')).toHaveLength(1);
