@@ -173,8 +173,19 @@ describe('runDurableTurn (in-memory journal)', () => {
     });
     while (effects.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
     ended.abort(new Error('the server gave the turn to another attempt'));
-    await expect(first).rejects.toThrow();
     release();
+    // ai 7 ends the stale attempt at once; ai 6 lets the running tool finish first. Either way it
+    // must not finish the turn: its journal is closed.
+    const settled = new Promise((resolve) => setTimeout(() => resolve('pending'), 300));
+    expect(
+      await Promise.race([
+        first.then(
+          () => 'finished',
+          () => 'rejected',
+        ),
+        settled,
+      ]),
+    ).not.toBe('finished');
     const result = await runDurableTurn({
       setup: slowSetup,
       journal: journal.attempt(),

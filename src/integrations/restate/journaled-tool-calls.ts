@@ -57,7 +57,7 @@ export function journalToolCalls(journal: TurnJournal, rule: LostCallRule): Turn
     let ran = false;
     const outcome = await journal.run<JournaledOutcome>(`tool ${call.toolCallId}`, async () => {
       if (!firstAttempt && !(await mayRunLostCallAgain(call, rule)))
-        return { delta: {}, error: { message: lostRunMessage, code: 'RUN_LOST' } };
+        return { delta: {}, error: { message: lostRunMessage } };
       ran = true;
       try {
         const { output, delta } = await work();
