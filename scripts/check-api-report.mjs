@@ -155,6 +155,8 @@ const subpathPurpose = {
     'Building blocks for framework authors who drive progressive disclosure from their own loop: pure state transitions, the catalog report, request materialisation and compaction, token counting, SKILL.md pieces.',
   './ai-sdk': 'The Vercel AI SDK integration: an agent runner, toolkits, dynamic tool selection (needs `ai`).',
   './mcp': 'The skills as tools of any MCP client (needs `@modelcontextprotocol/sdk`).',
+  './restate':
+    'Durable agent turns: a session as a Restate virtual object, journaled model steps and tool calls, a client and the turn feed (needs `@restatedev/restate-sdk` and `ai`).',
   './sessions/sqlite': 'A session store in SQLite (needs `better-sqlite3`).',
   './sessions/redis': 'A session store in Redis (needs `ioredis`).',
   './sessions/postgres': 'A session store in PostgreSQL (needs `pg`).',
@@ -186,6 +188,7 @@ const folderTitle = {
   approvals: 'Approvals',
   'integrations/ai-sdk': 'AI SDK',
   'integrations/mcp': 'MCP',
+  'integrations/restate': 'Durable turns',
   'integrations/ai-sdk/testing': 'Testing',
   'workspace/testing': 'Testing',
   'sessions/testing': 'Testing',

@@ -24,6 +24,8 @@ export interface ScriptedResponse {
   /** Answer with this HTTP status and an OpenAI-style error body instead of a completion. */
   errorStatus?: number;
   errorMessage?: string;
+  /** Streamed answers only: wait this long after the first text delta before the rest (a slow model step a test can interrupt). */
+  delayMs?: number;
 }
 
 export interface RecordedRequest {
@@ -126,7 +128,11 @@ export async function startScriptedOpenAiServer(script: Script): Promise<Scripte
       `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model, choices: [{ index: 0, delta, finish_reason: finish }], ...extra })}\n\n`;
     response.write(chunk({ role: 'assistant', content: '' }, null));
     // Several deltas per text so clients' streaming paths are exercised, not a single blob.
-    for (const piece of splitText(scripted.text ?? '')) response.write(chunk({ content: piece }, null));
+    for (const [pieceIndex, piece] of splitText(scripted.text ?? '').entries()) {
+      response.write(chunk({ content: piece }, null));
+      if (pieceIndex === 0 && scripted.delayMs !== undefined)
+        await new Promise((resolve) => setTimeout(resolve, scripted.delayMs));
+    }
     toolCalls.forEach((call, callIndex) => {
       const half = Math.ceil(call.function.arguments.length / 2);
       response.write(

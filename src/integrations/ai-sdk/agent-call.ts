@@ -11,6 +11,7 @@ import type { SkillContextCallOptions } from './ai-sdk-versions.js';
 import type { SkillAgentCallSettings, SkillAgentOptions } from './skill-agent.js';
 import { createSkillCallContext, type SkillCallContext } from './skill-call-context.js';
 import type { SkillToolkit } from './skill-toolkit.js';
+import type { TurnDurability } from './turn-durability.js';
 import type { VisibleSkillToolkits } from './visible-skill-toolkits.js';
 
 /** What every call of one agent shares, fixed when `createSkillAgent` checked its options. */
@@ -39,6 +40,8 @@ export interface AgentCallRequest {
   readEvents: boolean;
   /** What only a `run` turn listens to or carries. */
   hooks?: Pick<SkillCallContext, 'onStateChange' | 'decideApproval' | 'traceContext'>;
+  /** A durable runner's seams (skillbox/restate); absent for a plain call. */
+  durability?: TurnDurability | undefined;
 }
 
 /** What the agent sets in each model call. */
@@ -77,8 +80,14 @@ export async function openAgentCall(setup: AgentSetup, request: AgentCallRequest
   const { key } = request;
   const toolkit = await setup.toolkits.forContext(request.skillContext);
   // A session is read, not created: a call that stores nothing must not leave an empty session.
-  const read = request.readEvents ? setup.sessions.getSession(key) : setup.sessions.getSession(key, { limit: 0 });
-  const session: SessionAsRead = (await read) ?? { version: 0, state: {}, events: [] };
+  const { durability } = request;
+  const read = async (): Promise<SessionAsRead> =>
+    (await (request.readEvents ? setup.sessions.getSession(key) : setup.sessions.getSession(key, { limit: 0 }))) ?? {
+      version: 0,
+      state: {},
+      events: [],
+    };
+  const session = durability === undefined ? await read() : await durability.readSession(read);
   const state = createInMemoryStateView(session.state);
   const approvalEvents: NewSessionEvent[] = [];
   let activeTools: readonly string[] = [];
@@ -93,12 +102,20 @@ export async function openAgentCall(setup: AgentSetup, request: AgentCallRequest
     ...(request.skillContext !== undefined ? { skillContext: request.skillContext } : {}),
     ...(request.skillLoads !== undefined ? { skillLoads: request.skillLoads } : {}),
     ...request.hooks,
+    ...(durability !== undefined
+      ? {
+          journalToolCall: durability.journalToolCall,
+          ...(durability.runIdPrefix !== undefined ? { runIdPrefix: durability.runIdPrefix } : {}),
+        }
+      : {}),
     onStepPrepared: (prepared) => {
       activeTools = [...prepared.activeTools, ...customToolNames];
     },
     onApprovalEvent: (event) => approvalEvents.push(approvalSessionEvent(event)),
   });
   const prepareStep = withCustomTools(toolkit.prepareStep, customToolNames);
+  const model = durability === undefined ? setup.model : durability.wrapModel(setup.model);
+  const tools = { ...toolkit.tools, ...setup.customTools };
   return {
     key,
     toolkit,
@@ -108,14 +125,17 @@ export async function openAgentCall(setup: AgentSetup, request: AgentCallRequest
     approvalEvents,
     activeTools: () => activeTools,
     modelSettings: () => ({
-      model: setup.model,
-      tools: { ...toolkit.tools, ...setup.customTools },
+      model,
+      tools: durability === undefined ? tools : durability.wrapTools(tools),
       prepareStep,
       stopWhen: stepCountIs(setup.maxSteps),
       ...toolkit.contextOptions(context),
     }),
     stateDelta: () => stateDifference(session.state, state.snapshot()),
-    append: (events) => appendTurnWithRetry(setup.sessions, key, events, session.version, setup.maxAppendAttempts),
+    append: (events) =>
+      durability === undefined
+        ? appendTurnWithRetry(setup.sessions, key, events, session.version, setup.maxAppendAttempts)
+        : durability.appendTurn(events, session.version),
   };
 }
 

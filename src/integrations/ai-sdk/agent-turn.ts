@@ -13,6 +13,7 @@ import { windowHistory } from './history-window.js';
 import { type CompactionPlan, planCompaction } from './loaded-content-compaction.js';
 import type { SkillAgentRunOptions } from './skill-agent.js';
 import { describeUnavailableTool } from './skill-prepare-step.js';
+import type { TurnDurability } from './turn-durability.js';
 import { HeldTurnEvents, type TurnProgress, turnEventsOfStream } from './turn-event-mapping.js';
 import { isUnavailableToolError } from './unavailable-tool-calls.js';
 
@@ -26,6 +27,7 @@ export async function* runAgentTurn(
   setup: AgentSetup,
   runOptions: SkillAgentRunOptions,
   traceContext: unknown,
+  durability?: TurnDurability,
 ): AsyncGenerator<SkillAgentEvent> {
   const key = sessionKeyOf(runOptions ?? {}, setup.appName, 'SkillAgent.run');
   const userMessage: UserModelMessage =
@@ -44,9 +46,12 @@ export async function* runAgentTurn(
     readEvents: true,
     hooks: {
       onStateChange: (change) => held.push({ type: 'state-change', stepNumber: progress.stepNumber, ...change }),
-      ...(approval !== undefined ? { decideApproval: approval.decide ?? refuseWithoutDecide } : {}),
+      ...(approval !== undefined
+        ? { decideApproval: durability?.decideApproval ?? approval.decide ?? refuseWithoutDecide }
+        : {}),
       ...(traceContext !== undefined ? { traceContext } : {}),
     },
+    durability,
   });
   const history = await replayedHistory(
     setup,

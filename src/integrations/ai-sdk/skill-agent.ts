@@ -124,26 +124,8 @@ export interface SkillAgent {
  * for the keys it changed.
  */
 export function createSkillAgent(options: SkillAgentOptions): SkillAgent {
-  // The one check of the options: the parts below are built from them unchecked.
-  validateOptions('createSkillAgent', skillAgentOptionsSchema, options);
-  // Required by the schema (toolkitRules in skill-agent-options-schema.ts).
-  const skills = options.repository as SkillRepository;
-  const repository = options.filter ? new FilteredSkillRepository(skills, options.filter) : skills;
-  // The `skill` input of each run is an enum of the skills that run's context can see.
-  const toolkits = buildVisibleSkillToolkits({ ...options, repository });
-  const setup: AgentSetup = {
-    options,
-    name: options.name ?? defaultAgentName,
-    appName: options.appName,
-    model: options.model,
-    sessions: options.sessions ?? createMemorySessionStore(),
-    repository,
-    toolkits,
-    customTools: customToolsOf(options.tools, toolkits.toolNames),
-    callSettings: options.callSettings ?? {},
-    maxSteps: options.maxSteps ?? 20,
-    maxAppendAttempts: options.maxAppendAttempts ?? 5,
-  };
+  const setup = buildAgentSetup('createSkillAgent', options);
+  const { toolkits } = setup;
   const { workspaces } = toolkits;
   // Only a manager the agent made is the agent's to close.
   const ownsWorkspaces = options.workspaces === undefined && workspaces !== undefined;
@@ -185,14 +167,46 @@ export function createSkillAgent(options: SkillAgentOptions): SkillAgent {
   };
 }
 
+/**
+ * Checks an agent's options once and builds what every turn shares: the one set-up behind
+ * `createSkillAgent` and the durable session object of skillbox/restate. `component` names the
+ * factory in errors.
+ */
+export function buildAgentSetup(component: string, options: SkillAgentOptions): AgentSetup {
+  // The one check of the options: the parts below are built from them unchecked.
+  validateOptions(component, skillAgentOptionsSchema, options);
+  // Required by the schema (toolkitRules in skill-agent-options-schema.ts).
+  const skills = options.repository as SkillRepository;
+  const repository = options.filter ? new FilteredSkillRepository(skills, options.filter) : skills;
+  // The `skill` input of each run is an enum of the skills that run's context can see.
+  const toolkits = buildVisibleSkillToolkits({ ...options, repository });
+  return {
+    options,
+    name: options.name ?? defaultAgentName,
+    appName: options.appName,
+    model: options.model,
+    sessions: options.sessions ?? createMemorySessionStore(),
+    repository,
+    toolkits,
+    customTools: customToolsOf(options.tools, toolkits.toolNames, component),
+    callSettings: options.callSettings ?? {},
+    maxSteps: options.maxSteps ?? 20,
+    maxAppendAttempts: options.maxAppendAttempts ?? 5,
+  };
+}
+
 /** The caller's own tools; a name a skill tool or a pool tool already has is refused. */
-function customToolsOf(tools: SkillAgentOptions['tools'], taken: readonly string[]): Record<string, Tool> {
+function customToolsOf(
+  tools: SkillAgentOptions['tools'],
+  taken: readonly string[],
+  component: string,
+): Record<string, Tool> {
   if (tools === undefined) return {};
   // The names the toolkit registers are known only once it is built, after the schema ran.
   const clashes = Object.keys(tools).filter((name) => taken.includes(name));
   if (clashes.length > 0)
     throw new SkillboxConfigError(
-      'createSkillAgent',
+      component,
       clashes.map((name) => ({ option: `tools.${name}`, problem: 'has the name of a skill tool or a pool tool' })),
     );
   return { ...tools };

@@ -4,6 +4,7 @@ import type { SkillContext } from '../../repository/types.js';
 import type { StateDelta } from '../../state/state-delta.js';
 import type { StateView } from '../../state/state-view.js';
 import { MissingSkillCallContextError } from './errors.js';
+import type { TurnDurability } from './turn-durability.js';
 
 /** One committed state change: what a tool call (or the turn bookkeeping) wrote. */
 export interface StateChange {
@@ -53,6 +54,10 @@ export interface SkillCallContext {
    * `@opentelemetry/api`.
    */
   traceContext?: unknown;
+  /** A durable turn's journal of tool calls (skillbox/restate): each call's work runs once. */
+  journalToolCall?: TurnDurability['journalToolCall'];
+  /** Prefix of the run ids of this call's commands (a durable turn's invocation id). */
+  runIdPrefix?: string;
 }
 
 /** What `prepareStep` decided for one step: the active tools, the loaded skills and the pool tools they named that are missing. */
@@ -83,6 +88,8 @@ export function createSkillCallContext(options: {
   onApprovalEvent?: (event: ApprovalEvent) => void;
   decideApproval?: ApprovalOptions['decide'];
   traceContext?: unknown;
+  journalToolCall?: TurnDurability['journalToolCall'];
+  runIdPrefix?: string;
 }): SkillCallContext {
   const context: SkillCallContext = {
     sessionId: options.sessionId,
@@ -98,6 +105,8 @@ export function createSkillCallContext(options: {
   if (options.onStepPrepared !== undefined) context.onStepPrepared = options.onStepPrepared;
   if (options.onApprovalEvent !== undefined) context.onApprovalEvent = options.onApprovalEvent;
   if (options.decideApproval !== undefined) context.decideApproval = options.decideApproval;
+  if (options.journalToolCall !== undefined) context.journalToolCall = options.journalToolCall;
+  if (options.runIdPrefix !== undefined) context.runIdPrefix = options.runIdPrefix;
   return context;
 }
 

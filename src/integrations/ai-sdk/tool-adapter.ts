@@ -11,6 +11,7 @@ import {
 } from '../../approvals/approval-gate.js';
 import type { ApprovalOptions } from '../../approvals/approval-types.js';
 import { SkillboxConfigError } from '../../config/config-error.js';
+import { PendingStateWrites } from '../../state/pending-state-writes.js';
 import { callQueueOf } from '../../state/session-call-queue.js';
 import { beginStateTransaction } from '../../state/state-transaction.js';
 import { inToolSpan } from '../../telemetry/tool-span.js';
@@ -40,6 +41,7 @@ function toolContextOf(context: SkillCallContext, toolCallId: string | undefined
     ...(context.appName !== undefined ? { appName: context.appName } : {}),
     agentName: context.agentName,
     ...(toolCallId !== undefined ? { toolCallId } : {}),
+    ...(context.runIdPrefix !== undefined ? { runIdPrefix: context.runIdPrefix } : {}),
     state: context.state,
     ...(context.skillContext !== undefined ? { skillContext: context.skillContext } : {}),
   };
@@ -82,13 +84,22 @@ export function toAiSdkTool(definition: ToolDefinition<any, any>, options: ToolA
             const verdict = await approve(context, input, toolCallId, executionOptions.messages);
             if (!verdict.run) return deniedToolResult(verdict);
           }
-          const transaction = beginStateTransaction(context.state);
-          const output = await definition.execute(input, {
-            ...toolContextOf(context, toolCallId),
-            state: transaction.view,
-            ...(abortSignal !== undefined ? { abortSignal } : {}),
-          });
-          const delta = transaction.commit();
+          const work = async () => {
+            const transaction = beginStateTransaction(context.state);
+            const output = await definition.execute(input, {
+              ...toolContextOf(context, toolCallId),
+              state: transaction.view,
+              ...(abortSignal !== undefined ? { abortSignal } : {}),
+            });
+            return { output, delta: transaction.commit() };
+          };
+          // A durable turn runs the work once; a replay re-applies the recorded state change.
+          const { output, delta } =
+            context.journalToolCall === undefined
+              ? await work()
+              : await context.journalToolCall({ toolCallId, toolName: definition.name, input }, work, (recorded) =>
+                  new PendingStateWrites(context.state, recorded).commit(),
+                );
           if (Object.keys(delta).length > 0)
             context.onStateChange?.({ source: 'tool', toolCallId, toolName: definition.name, delta });
           return output;
