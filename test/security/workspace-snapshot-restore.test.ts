@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { UnsafeArchiveError } from '../../src/repository/archive/errors.js';
 import { paxRecords, type TarMember, tarArchive } from '../../src/repository/archive/testing/archive-writers.js';
+import { HostWorkspaceFiles } from '../../src/runtime/host-workspace-files.js';
 import { restoreWorkspaceSnapshot } from '../../src/worker/custody/snapshot-tar-reader.js';
 
 let root: string;
@@ -111,24 +112,29 @@ describe('restoring a hostile workspace snapshot', () => {
     expect(error.entry).toBe('alias/first.txt');
   });
 
-  it('refuses symbolic links that point outside, alone or through other links', async () => {
-    const cases: TarMember[][] = [
-      [{ name: 'up', type: '2', linkName: '../outside' }],
-      [{ name: 'absolute', type: '2', linkName: outside }],
-      // Each target stays inside on paper; together `notes/b` resolves to notes/a/.. = the folder's parent.
-      [
-        { name: 'notes/a', type: '2', linkName: '..' },
-        { name: 'notes/b', type: '2', linkName: 'a/../outside' },
-      ],
-      [
-        { name: 'loop-a', type: '2', linkName: 'loop-b' },
-        { name: 'loop-b', type: '2', linkName: 'loop-a' },
-      ],
+  it('restores links that point outside as links, and writes nothing through them', async () => {
+    // A command may make such links itself (a virtualenv's `python -> /usr/bin/python3`); a restore
+    // brings them back as names. What an attacker wants is a write through one: refused above.
+    const links: TarMember[] = [
+      { name: 'up', type: '2', linkName: '../outside' },
+      { name: 'absolute', type: '2', linkName: outside },
+      { name: 'notes/a', type: '2', linkName: '..' },
+      { name: 'notes/b', type: '2', linkName: 'a/../outside' },
+      { name: 'loop-a', type: '2', linkName: 'loop-b' },
+      { name: 'loop-b', type: '2', linkName: 'loop-a' },
     ];
-    for (const links of cases) {
-      const error = await refusal([...ordinary, ...links]);
-      expect(links.map((link) => link.name)).toContain(error.entry);
-    }
+    const before = await treeOf(outside);
+    await restoreWorkspaceSnapshot(chunksOf(tarArchive([...ordinary, ...links])), target);
+    for (const link of links) expect(await readlink(join(target, link.name))).toBe(link.linkName);
+    expect(await treeOf(outside)).toEqual(before);
+    const files = new HostWorkspaceFiles(target);
+    await expect(files.read('up/secret.txt', 1024)).rejects.toMatchObject({ code: 'WORKSPACE_PATH_REFUSED' });
+    expect(await files.resolve(['absolute', 'notes/b'])).toEqual([{ inside: false }, { inside: false }]);
+  });
+
+  it('refuses an empty link target', async () => {
+    const error = await refusal([...ordinary, { name: 'nowhere', type: '2', linkName: '' }]);
+    expect(error.entry).toBe('nowhere');
   });
 
   it('refuses hard links, even to a file inside', async () => {

@@ -16,7 +16,7 @@ import {
   parsePaxRecords,
   tarBlockSize,
 } from '../../repository/archive/tar-header.js';
-import { linkEscape } from './snapshot-links.js';
+import { linkTargetProblem } from './snapshot-links.js';
 
 /** Limits a restore holds a snapshot to; the defaults suit a workspace, not a skills archive. */
 export type SnapshotRestoreLimits = Pick<ArchiveLimits, 'maxEntries' | 'maxEntryBytes' | 'maxTotalBytes'>;
@@ -166,8 +166,8 @@ async function emptyFolder(folder: string): Promise<void> {
  * below a file or a link, regular files, folders and symbolic links only, sizes and the entry count
  * within `limits`) with the checks the hub's archive reader uses (src/repository/archive/). File
  * bytes go to disk as they arrive, never the whole tar in memory. Symbolic links are made last,
- * after every link's target was resolved against all the others and found inside, so nothing is
- * ever written through one. When any entry is refused, the stream ends early, or the bytes do not
+ * as they were, wherever they point (snapshot-links.ts): with no entry below a link and no file
+ * after one, nothing is ever written through a link. When any entry is refused, the stream ends early, or the bytes do not
  * hash to `digest`, everything written is removed and an UnsafeArchiveError names the entry.
  */
 export async function restoreWorkspaceSnapshot(
@@ -271,9 +271,9 @@ async function extractEntries(reader: ChunkReader, folder: string, budget: Archi
       if (rest === undefined) throw short();
     }
   }
-  for (const path of links.keys()) {
-    const escapeReason = linkEscape(path, links);
-    if (escapeReason !== undefined) throw new UnsafeArchiveError(escapeReason, path);
+  for (const [path, target] of links) {
+    const problem = linkTargetProblem(target);
+    if (problem !== undefined) throw new UnsafeArchiveError(problem, path);
   }
   for (const [path, target] of links) {
     await onDisk(path, async () => {

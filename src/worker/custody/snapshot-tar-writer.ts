@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { tarBlockSize } from '../../repository/archive/tar-header.js';
 import { procFdAvailable } from '../../runtime/anchored-folder.js';
 import { WorkspaceSnapshotError } from './custody-errors.js';
-import { linkEscape } from './snapshot-links.js';
+import { linkTargetProblem } from './snapshot-links.js';
 
 /** One entry of a workspace as the snapshot records it. */
 interface SnapshotEntry {
@@ -194,8 +194,8 @@ async function* fileBytes(handle: FileHandle, size: number, path: string): Async
  * The workspace in `folder` as a POSIX pax tar, streamed a file at a time (docs/workspace-custody.md,
  * "Snapshot format"): entries sorted, owner 0:0 with no names, every mtime 0, permission bits only.
  * Equal content gives equal bytes, so the tar's SHA-256 names the content and an unchanged workspace
- * needs no new snapshot. Symbolic links whose target leads outside the workspace (or is absolute)
- * fail the snapshot, naming the link: a restore would refuse them. A sandboxed process may still be
+ * needs no new snapshot. Symbolic links are kept as they are, wherever they point (a virtualenv's
+ * `python -> /usr/bin/python3`): snapshot-links.ts says why that is safe. A sandboxed process may still be
  * running: every folder and file is opened and checked to be the very path listed (no link swapped
  * in anywhere along it) before it is listed or read, a change is a WorkspaceSnapshotError naming
  * the entry, and a file is read to the size its open descriptor reports.
@@ -205,9 +205,9 @@ export async function* writeWorkspaceSnapshot(folder: string): AsyncGenerator<Bu
   const entries = await listWorkspace(root);
   const links = new Map<string, string>();
   for (const entry of entries) if (entry.type === 'symlink') links.set(entry.path, entry.linkTarget as string);
-  for (const path of links.keys()) {
-    const escapeReason = linkEscape(path, links);
-    if (escapeReason !== undefined) throw new WorkspaceSnapshotError(escapeReason, path);
+  for (const [path, target] of links) {
+    const problem = linkTargetProblem(target);
+    if (problem !== undefined) throw new WorkspaceSnapshotError(problem, path);
   }
   for (const entry of entries) {
     if (entry.type !== 'file') {
