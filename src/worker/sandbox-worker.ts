@@ -59,6 +59,12 @@ export interface SandboxWorkerOptions {
   runLeaseMs?: number;
   /** Who holds each workspace and where it survives this worker; without, workspaces stay on this worker's disk. */
   custody?: WorkspaceCustody;
+  /**
+   * How long the first request of a workspace another worker still holds waits for that lease to
+   * lapse (the holder died and the balancer sent its workspaces here) before the request is
+   * refused with `WorkspaceHeldError`; default 20 000, a little over the default lease.
+   */
+  custodyWaitMs?: number;
 }
 
 /** A running sandbox worker. */
@@ -95,6 +101,8 @@ const changingFileOperations = new Set(['ensureFolders', 'makeFolder', 'put', 'c
  * worker's runtime (the bubblewrap sandbox) on this worker's own folders, and goes back as the
  * result. docs/workers.md describes the protocol, the queue, the ledger and custody.
  */
+const defaultCustodyWaitMs = 20_000;
+
 export async function createSandboxWorker(options: SandboxWorkerOptions): Promise<SandboxWorker> {
   validateOptions('createSandboxWorker', sandboxWorkerOptionsSchema, options);
   const runtime = options.runtime ?? createRuntime({ kind: 'sandbox' });
@@ -112,7 +120,7 @@ export async function createSandboxWorker(options: SandboxWorkerOptions): Promis
   const ownFolder = options.workspacesFolder === undefined;
   const base = options.workspacesFolder ?? (await mkdtemp(path.join(tmpdir(), 'skillbox-worker-')));
   checkFixedGuestRoot(runtime, base);
-  const workspaces = new WorkerWorkspaces(base, options.custody);
+  const workspaces = new WorkerWorkspaces(base, options.custody, options.custodyWaitMs ?? defaultCustodyWaitMs);
   const runs = new WorkerRuns({
     runtime,
     queue,

@@ -14,10 +14,12 @@ export class WorkerWorkspaces {
   readonly #custody: WorkspaceCustody | undefined;
   /** Workspaces this worker holds (custody acquired), or is acquiring. */
   readonly #held = new Map<string, Promise<string>>();
+  readonly #waitMs: number;
 
-  constructor(base: string, custody: WorkspaceCustody | undefined) {
+  constructor(base: string, custody: WorkspaceCustody | undefined, waitMs = 0) {
     this.#base = base;
     this.#custody = custody;
+    this.#waitMs = waitMs;
   }
 
   folderName(name: string): string {
@@ -46,8 +48,30 @@ export class WorkerWorkspaces {
     // Whatever this worker had of it before is stale: the snapshot is the workspace.
     await rm(folder, { recursive: true, force: true });
     await mkdir(folder, { recursive: true, mode: 0o700 });
-    await this.#custody.acquire(name, folder);
+    await this.#acquire(name, folder);
     return folder;
+  }
+
+  /**
+   * Takes the workspace, waiting (up to the wait given) while another worker's lease on it runs:
+   * a balancer sends a workspace here when its holder stopped answering, and that holder's lease
+   * lapses a little later. A holder that is alive keeps renewing, and the wait ends in the refusal.
+   */
+  async #acquire(name: string, folder: string): Promise<void> {
+    const deadline = Date.now() + this.#waitMs;
+    for (;;) {
+      try {
+        await this.#custody?.acquire(name, folder);
+        return;
+      } catch (error) {
+        const held = error as { code?: unknown; expiresAt?: unknown };
+        if (held.code !== 'WORKSPACE_HELD' || Date.now() >= deadline) throw error;
+        const lapse = held.expiresAt instanceof Date ? held.expiresAt.getTime() - Date.now() : 250;
+        await new Promise((resolve) =>
+          setTimeout(resolve, Math.min(Math.max(lapse + 50, 50), deadline - Date.now(), 1000)),
+        );
+      }
+    }
   }
 
   /** After an operation that may have changed the workspace. */

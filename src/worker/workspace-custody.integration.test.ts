@@ -78,11 +78,12 @@ describe.runIf(sandboxWorks)('sandbox workers and workspace custody', () => {
     expect(wrote.exitCode).toBe(0);
     expect(calls).toEqual([`first acquire ${name} 0`, `first changed ${name}`, `first changed ${name}`]);
 
-    // Held by the first worker: the second is refused before anything runs.
+    // Held by the first worker: the second (told not to wait) is refused before anything runs.
     const second = await createSandboxWorker({
       runtime: createRuntime({ kind: 'sandbox' }),
       secret,
       custody: memoryCustody(store, holders, 'second', calls),
+      custodyWaitMs: 0,
     });
     const toSecond = createRemoteRuntime({ url: second.url, secret });
     await expect(toSecond.run(command('echo again >> note.txt'))).rejects.toMatchObject({ code: 'WORKSPACE_HELD' });
@@ -104,6 +105,29 @@ describe.runIf(sandboxWorks)('sandbox workers and workspace custody', () => {
     await toSecond.close();
     await second.close();
     expect(calls).toContain('second close');
+  });
+
+  it("waits for the holder's lease to lapse instead of refusing at once (a balancer sent the workspace here)", async () => {
+    const holders = new Map<string, string>([[name, 'gone']]);
+    const calls: string[] = [];
+    const store = join(temporary, 'store-wait');
+    const worker = await createSandboxWorker({
+      runtime: createRuntime({ kind: 'sandbox' }),
+      secret,
+      custody: memoryCustody(store, holders, 'heir', calls),
+      custodyWaitMs: 10_000,
+    });
+    const remote = createRemoteRuntime({ url: worker.url, secret });
+    // The dead holder's lease lapses 700 ms from now.
+    setTimeout(() => holders.delete(name), 700);
+    const started = Date.now();
+    const result = await remote.run(command('echo taken over'));
+    expect(result.stdout).toBe('taken over\n');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(600);
+    expect(calls.filter((call) => call.startsWith('heir acquire')).length).toBeGreaterThan(1);
+    await remote.files(name).remove('');
+    await remote.close();
+    await worker.close();
   });
 
   it('without custody, keeps the workspace on the worker: no hook, the folder stays', async () => {
