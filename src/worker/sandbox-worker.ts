@@ -67,6 +67,8 @@ export interface SandboxWorkerOptions {
   custodyWaitMs?: number;
 }
 
+const defaultCustodyWaitMs = 20_000;
+
 /** A running sandbox worker. */
 export interface SandboxWorker {
   /** Where agent workers reach it (`http://host:port`). */
@@ -101,8 +103,6 @@ const changingFileOperations = new Set(['ensureFolders', 'makeFolder', 'put', 'c
  * worker's runtime (the bubblewrap sandbox) on this worker's own folders, and goes back as the
  * result. docs/workers.md describes the protocol, the queue, the ledger and custody.
  */
-const defaultCustodyWaitMs = 20_000;
-
 export async function createSandboxWorker(options: SandboxWorkerOptions): Promise<SandboxWorker> {
   validateOptions('createSandboxWorker', sandboxWorkerOptionsSchema, options);
   const runtime = options.runtime ?? createRuntime({ kind: 'sandbox' });
