@@ -112,7 +112,8 @@ export async function createSandboxWorker(options: SandboxWorkerOptions): Promis
   const ownFolder = options.workspacesFolder === undefined;
   const base = options.workspacesFolder ?? (await mkdtemp(path.join(tmpdir(), 'skillbox-worker-')));
   checkFixedGuestRoot(runtime, base);
-  const workspaces = new WorkerWorkspaces(base, options.custody);
+  // A takeover waits for a dead holder's lease as long as a run may wait for its turn.
+  const workspaces = new WorkerWorkspaces(base, options.custody, options.queueWaitMs ?? defaultQueueWaitMs);
   const runs = new WorkerRuns({
     runtime,
     queue,
