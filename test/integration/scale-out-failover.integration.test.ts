@@ -17,6 +17,7 @@ import { openRedisTurnEventFeed } from '../../src/sessions/redis/redis-turn-even
 import type { TurnEventFeed } from '../../src/sessions/turn-event-feed.js';
 import { lostRunWarning } from '../../src/worker/lost-run-result.js';
 import { startWorkerProcess, type WorkerProcess } from '../../src/worker/testing/worker-process.js';
+import { ledgerAnswerWarning } from '../../src/worker/worker-runs.js';
 import type { DurableAgentWorkerConfig } from '../support/durable-agent-worker.js';
 import { type Haproxy, startHaproxy } from '../support/haproxy.js';
 import { removeRedisPrefix, uniqueRedisPrefix } from '../support/redis-key-prefix.js';
@@ -350,7 +351,10 @@ describe.runIf(ready)('the scale-out rig: Restate, two agent workers, two sandbo
     expect(result.text).toBe('Marked, all done.');
     const requests = requestsOf('t3b');
     expect(requests).toHaveLength(3);
+    // haproxy sent the cut-off request again (retry-on empty-response) to the other worker, which
+    // waited out the custody and run leases and answered from the ledger: lost, not run again.
     expect(JSON.stringify(requests[2]!.body.messages)).toContain(lostRunWarning);
+    expect(JSON.stringify(requests[2]!.body.messages)).toContain(ledgerAnswerWarning);
     expect(JSON.stringify(requests[2]!.body.messages)).not.toContain(`finished ${marker}`);
     expect(await newMarkers(before)).toEqual([marker]);
     await expectCompleteTurn(parts, turnId, seen);
@@ -387,7 +391,13 @@ describe.runIf(ready)('the scale-out rig: Restate, two agent workers, two sandbo
     await expectCompleteTurn(parts, turnId, seen);
   }, 60_000);
 
-  it('kill -9 and restart of the Restate server mid-turn: the turn completes, the script ran once', async () => {
+  it('kill -9 and restart of the Restate server mid-script, agents without runLedger: the turn completes, the model is told the run was lost, the script ran once', async () => {
+    // The default: without runLedger a call cut off mid-run is not asked again (docs/durable-turns.md).
+    baseConfig = { ...baseConfig, runLedger: false };
+    for (const agent of agents) {
+      await killGroup(agent.child);
+      await startAgent(agent);
+    }
     const parts = session('restate-restart');
     const before = await allMarkers();
     const turnId = await client().startTurn(parts, { message: 'mark 3 t5' });
@@ -395,9 +405,13 @@ describe.runIf(ready)('the scale-out rig: Restate, two agent workers, two sandbo
     await restate.killAndRestart();
     const result = await client().turnResult(turnId);
     expect(result.text).toBe('Marked, all done.');
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // The cut-off script finishes its sleep on the sandbox worker; nothing ran it again.
+    await new Promise((resolve) => setTimeout(resolve, 3000));
     expect(await newMarkers(before)).toHaveLength(1);
-    expect(requestsOf('t5')).toHaveLength(3);
+    const requests = requestsOf('t5');
+    expect(requests).toHaveLength(3);
+    expect(JSON.stringify(requests[2]!.body.messages)).toContain(lostRunMessage);
+    expect(await ledgerRows(turnId)).toEqual([{ state: 'finished', attempt: 1 }]);
     const seen: FollowedTurnEvent[] = [];
     for await (const event of followTurn(feed, parts, turnId)) seen.push(event);
     await expectCompleteTurn(parts, turnId, seen);
