@@ -28,7 +28,14 @@ import {
   type ScriptedResponse,
   startScriptedOpenAiServer,
 } from '../support/scripted-openai-server.js';
-import { hasHaproxy, postgresReachable, postgresUrl, redisReachable, redisUrl, sandboxWorks } from '../support/services.js';
+import {
+  hasHaproxy,
+  postgresReachable,
+  postgresUrl,
+  redisReachable,
+  redisUrl,
+  sandboxWorks,
+} from '../support/services.js';
 
 /*
  * The whole scale-out deployment of issue 33 on loopback, every piece its own process: a Restate

@@ -8,8 +8,8 @@ import { serveSkillSessions } from '../../src/integrations/restate/serve-skill-s
 import { createSkillSessionObject } from '../../src/integrations/restate/skill-session-object.js';
 import { createFsSkillRepository } from '../../src/repository/fs-skill-repository.js';
 import { createRuntime } from '../../src/runtime/create-runtime.js';
-import { openRedisTurnEventFeed } from '../../src/sessions/redis/redis-turn-event-feed.js';
 import { openPostgresSessionStore } from '../../src/sessions/postgres/postgres-session-store.js';
+import { openRedisTurnEventFeed } from '../../src/sessions/redis/redis-turn-event-feed.js';
 import { openSqliteSessionStore } from '../../src/sessions/sqlite/sqlite-session-store.js';
 import { createRemoteRuntime } from '../../src/worker/remote-runtime.js';
 import { WorkspaceManager } from '../../src/workspace/workspace-manager.js';
