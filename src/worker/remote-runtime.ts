@@ -50,14 +50,6 @@ export interface RemoteRuntime extends WorkspaceRuntime {
 }
 
 /**
- * A `WorkspaceRuntime` whose commands and workspace files are on a sandbox worker
- * (`createSandboxWorker`, `skillbox worker`): every run, file operation and background process is a
- * signed request to it. The host's workspace folder stays empty; skills and inputs travel as bytes,
- * outputs come back as bytes. A refusal (a bad field, a busy worker: `WorkerBusyError`, a worker
- * that cannot be reached: `WorkerUnreachableError`) is thrown before anything starts; a run whose
- * connection breaks after it was sent is a lost result (`lost: true`), since it may have run.
- */
-/**
  * The header naming a request's workspace for a load balancer in front of several workers: a
  * digest of the workspace's name (the name itself, a host path, stays in the signed body). With
  * haproxy, `balance hdr(x-skillbox-workspace)` and `hash-type consistent` send every request of a
@@ -71,6 +63,14 @@ function workspaceRoute(workspace: string): string {
   return createHash('sha256').update(workspace).digest('hex').slice(0, 32);
 }
 
+/**
+ * A `WorkspaceRuntime` whose commands and workspace files are on a sandbox worker
+ * (`createSandboxWorker`, `skillbox worker`): every run, file operation and background process is a
+ * signed request to it. The host's workspace folder stays empty; skills and inputs travel as bytes,
+ * outputs come back as bytes. A refusal (a bad field, a busy worker: `WorkerBusyError`, a worker
+ * that cannot be reached: `WorkerUnreachableError`) is thrown before anything starts; a run whose
+ * connection breaks after it was sent is a lost result (`lost: true`), since it may have run.
+ */
 export function createRemoteRuntime(options: RemoteRuntimeOptions): RemoteRuntime {
   validateOptions('createRemoteRuntime', remoteRuntimeOptionsSchema, options);
   const base = new URL(options.url);
