@@ -1,6 +1,6 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -286,6 +286,33 @@ describe.runIf(ready)('the scale-out rig: Restate, two agent workers, two sandbo
       await db.end();
     }
   }
+
+  it('listens on loopback only: every socket of this test and the processes it started', async () => {
+    const parents = new Map<number, number>();
+    for (const entry of await readdir('/proc')) {
+      if (!/^\d+$/.test(entry)) continue;
+      const stat = await readFile(`/proc/${entry}/stat`, 'utf8').catch(() => '');
+      // The parent pid is the second field after the parenthesised command name.
+      const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (Number.isInteger(parent)) parents.set(Number(entry), parent);
+    }
+    const ours = new Set([process.pid]);
+    for (let grew = true; grew; ) {
+      grew = false;
+      for (const [pid, parent] of parents)
+        if (ours.has(parent) && !ours.has(pid)) {
+          ours.add(pid);
+          grew = true;
+        }
+    }
+    const listening = execFileSync('ss', ['-Hltnp'], { encoding: 'utf8' })
+      .split('\n')
+      .filter((line) => [...line.matchAll(/pid=(\d+)/g)].some((match) => ours.has(Number(match[1]))))
+      .map((line) => line.trim().split(/\s+/)[3]!);
+    // Restate (ingress, admin, fabric), two balancers, two agent workers, two sandbox workers, the model.
+    expect(listening.length).toBeGreaterThanOrEqual(10);
+    expect(listening.filter((address) => !address.startsWith('127.0.0.1:'))).toEqual([]);
+  });
 
   it('kill -9 of the agent worker while its script runs: the other continues, the ledger attaches, the real result reaches the model', async () => {
     const parts = session('agent-mid-run');
