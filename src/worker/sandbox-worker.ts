@@ -59,15 +59,7 @@ export interface SandboxWorkerOptions {
   runLeaseMs?: number;
   /** Who holds each workspace and where it survives this worker; without, workspaces stay on this worker's disk. */
   custody?: WorkspaceCustody;
-  /**
-   * How long the first request of a workspace another worker still holds waits for that lease to
-   * lapse (the holder died and the balancer sent its workspaces here) before the request is
-   * refused with `WorkspaceHeldError`; default 20 000, a little over the default lease.
-   */
-  custodyWaitMs?: number;
 }
-
-const defaultCustodyWaitMs = 20_000;
 
 /** A running sandbox worker. */
 export interface SandboxWorker {
@@ -120,7 +112,8 @@ export async function createSandboxWorker(options: SandboxWorkerOptions): Promis
   const ownFolder = options.workspacesFolder === undefined;
   const base = options.workspacesFolder ?? (await mkdtemp(path.join(tmpdir(), 'skillbox-worker-')));
   checkFixedGuestRoot(runtime, base);
-  const workspaces = new WorkerWorkspaces(base, options.custody, options.custodyWaitMs ?? defaultCustodyWaitMs);
+  // A takeover waits for a dead holder's lease as long as a run may wait for its turn.
+  const workspaces = new WorkerWorkspaces(base, options.custody, options.queueWaitMs ?? defaultQueueWaitMs);
   const runs = new WorkerRuns({
     runtime,
     queue,

@@ -28,10 +28,6 @@ export const sandboxWorkerOptionsSchema = optionsObject({
   ledger: objectWithMethods(['claim', 'renew', 'finish', 'abandon', 'close'], 'must be a RunLedger').optional(),
   runLeaseMs: z.int({ error: 'must be at least 100 ms' }).min(100, { error: 'must be at least 100 ms' }).optional(),
   custody: objectWithMethods(['acquire', 'changed', 'release', 'close'], 'must be a WorkspaceCustody').optional(),
-  custodyWaitMs: z
-    .int({ error: 'must be a whole number of ms, 0 or more' })
-    .min(0, { error: 'must be a whole number of ms, 0 or more' })
-    .optional(),
 });
 
 /** `RemoteRuntimeOptions`. */

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { WorkspaceCustody } from './workspace-custody.js';
 
 /**
@@ -14,12 +15,13 @@ export class WorkerWorkspaces {
   readonly #custody: WorkspaceCustody | undefined;
   /** Workspaces this worker holds (custody acquired), or is acquiring. */
   readonly #held = new Map<string, Promise<string>>();
-  readonly #waitMs: number;
+  /** How long an operation may wait for a dead holder's lease to run out. */
+  readonly #heldWaitMs: number;
 
-  constructor(base: string, custody: WorkspaceCustody | undefined, waitMs = 0) {
+  constructor(base: string, custody: WorkspaceCustody | undefined, heldWaitMs = 0) {
     this.#base = base;
     this.#custody = custody;
-    this.#waitMs = waitMs;
+    this.#heldWaitMs = heldWaitMs;
   }
 
   folderName(name: string): string {
@@ -45,31 +47,23 @@ export class WorkerWorkspaces {
       await mkdir(folder, { recursive: true, mode: 0o700 });
       return folder;
     }
-    // Whatever this worker had of it before is stale: the snapshot is the workspace.
-    await rm(folder, { recursive: true, force: true });
-    await mkdir(folder, { recursive: true, mode: 0o700 });
-    await this.#acquire(name, folder);
-    return folder;
-  }
-
-  /**
-   * Takes the workspace, waiting (up to the wait given) while another worker's lease on it runs:
-   * a balancer sends a workspace here when its holder stopped answering, and that holder's lease
-   * lapses a little later. A holder that is alive keeps renewing, and the wait ends in the refusal.
-   */
-  async #acquire(name: string, folder: string): Promise<void> {
-    const deadline = Date.now() + this.#waitMs;
+    const deadline = Date.now() + this.#heldWaitMs;
+    let waitedFor: number | undefined;
     for (;;) {
+      // Whatever this worker had of it before is stale: the snapshot is the workspace.
+      await rm(folder, { recursive: true, force: true });
+      await mkdir(folder, { recursive: true, mode: 0o700 });
       try {
-        await this.#custody?.acquire(name, folder);
-        return;
+        await this.#custody.acquire(name, folder);
+        return folder;
       } catch (error) {
-        const held = error as { code?: unknown; expiresAt?: unknown };
-        if (held.code !== 'WORKSPACE_HELD' || Date.now() >= deadline) throw error;
-        const lapse = held.expiresAt instanceof Date ? held.expiresAt.getTime() - Date.now() : 250;
-        await new Promise((resolve) =>
-          setTimeout(resolve, Math.min(Math.max(lapse + 50, 50), deadline - Date.now(), 1000)),
-        );
+        const until = heldUntil(error);
+        // Right after its holder was killed, a balancer sends the workspace here while the dead
+        // holder's lease still runs: wait for that lease to run out, once. A holder that renewed it
+        // meanwhile is alive and keeps the workspace; a lease beyond the wait is refused at once.
+        if (until === undefined || (waitedFor !== undefined && until > waitedFor) || until >= deadline) throw error;
+        waitedFor = until;
+        await sleep(Math.max(50, until - Date.now() + 50));
       }
     }
   }
@@ -84,4 +78,10 @@ export class WorkerWorkspaces {
     this.#held.delete(name);
     await this.#custody?.release(name);
   }
+}
+
+/** The end of the lease a `WorkspaceHeldError` names, if it is one. */
+function heldUntil(error: unknown): number | undefined {
+  const { code, expiresAt } = (error ?? {}) as { code?: unknown; expiresAt?: unknown };
+  return code === 'WORKSPACE_HELD' && expiresAt instanceof Date ? expiresAt.getTime() : undefined;
 }

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sandboxWorks } from '../../test/support/services.js';
 import { createRuntime } from '../runtime/create-runtime.js';
 import type { RuntimeCommand } from '../runtime/runtime-types.js';
+import { WorkspaceHeldError } from './custody/custody-errors.js';
 import { createRemoteRuntime } from './remote-runtime.js';
 import { createSandboxWorker } from './sandbox-worker.js';
 import type { WorkspaceCustody } from './workspace-custody.js';
@@ -39,6 +40,23 @@ function memoryCustody(store: string, holders: Map<string, string>, worker: stri
     async close() {
       calls.push(`${worker} close`);
     },
+  };
+}
+
+/** Leases with expiry times, as the PostgreSQL custody keeps them (a holder that stops renewing loses its lease when it expires). */
+function leasedCustody(leases: Map<string, { holder: string; expiresAt: number }>, worker: string): WorkspaceCustody {
+  return {
+    async acquire(name) {
+      const lease = leases.get(name);
+      if (lease !== undefined && lease.holder !== worker && lease.expiresAt > Date.now())
+        throw new WorkspaceHeldError(name, lease.holder, new Date(lease.expiresAt));
+      leases.set(name, { holder: worker, expiresAt: Date.now() + 60_000 });
+    },
+    async changed() {},
+    async release(name) {
+      leases.delete(name);
+    },
+    async close() {},
   };
 }
 
@@ -78,12 +96,11 @@ describe.runIf(sandboxWorks)('sandbox workers and workspace custody', () => {
     expect(wrote.exitCode).toBe(0);
     expect(calls).toEqual([`first acquire ${name} 0`, `first changed ${name}`, `first changed ${name}`]);
 
-    // Held by the first worker: the second (told not to wait) is refused before anything runs.
+    // Held by the first worker: the second is refused before anything runs.
     const second = await createSandboxWorker({
       runtime: createRuntime({ kind: 'sandbox' }),
       secret,
       custody: memoryCustody(store, holders, 'second', calls),
-      custodyWaitMs: 0,
     });
     const toSecond = createRemoteRuntime({ url: second.url, secret });
     await expect(toSecond.run(command('echo again >> note.txt'))).rejects.toMatchObject({ code: 'WORKSPACE_HELD' });
@@ -107,27 +124,37 @@ describe.runIf(sandboxWorks)('sandbox workers and workspace custody', () => {
     expect(calls).toContain('second close');
   });
 
-  it("waits for the holder's lease to lapse instead of refusing at once (a balancer sent the workspace here)", async () => {
-    const holders = new Map<string, string>([[name, 'gone']]);
-    const calls: string[] = [];
-    const store = join(temporary, 'store-wait');
+  it('waits out the lease of a holder that stopped renewing (it died), but refuses a workspace whose holder renews', async () => {
+    const leases = new Map<string, { holder: string; expiresAt: number }>();
     const worker = await createSandboxWorker({
       runtime: createRuntime({ kind: 'sandbox' }),
       secret,
-      custody: memoryCustody(store, holders, 'heir', calls),
-      custodyWaitMs: 10_000,
+      custody: leasedCustody(leases, 'taker'),
     });
-    const remote = createRemoteRuntime({ url: worker.url, secret });
-    // The dead holder's lease lapses 700 ms from now.
-    setTimeout(() => holders.delete(name), 700);
-    const started = Date.now();
-    const result = await remote.run(command('echo taken over'));
-    expect(result.stdout).toBe('taken over\n');
-    expect(Date.now() - started).toBeGreaterThanOrEqual(600);
-    expect(calls.filter((call) => call.startsWith('heir acquire')).length).toBeGreaterThan(1);
-    await remote.files(name).remove('');
-    await remote.close();
-    await worker.close();
+    const runtime = createRemoteRuntime({ url: worker.url, secret });
+    try {
+      // Killed a moment ago: its lease runs out in 800 ms and nobody renews it.
+      leases.set(name, { holder: 'killed', expiresAt: Date.now() + 800 });
+      const taken = await runtime.run(command('echo taken over'));
+      expect(taken).toMatchObject({ exitCode: 0, stdout: 'taken over\n' });
+      expect(leases.get(name)?.holder).toBe('taker');
+
+      // Alive: it renews before its lease runs out, so the workspace stays its own.
+      const other = '/agents/one/workspaces/session-2';
+      leases.set(other, { holder: 'alive', expiresAt: Date.now() + 300 });
+      const renewal = setInterval(() => leases.set(other, { holder: 'alive', expiresAt: Date.now() + 300 }), 100);
+      try {
+        await expect(runtime.run({ ...command('echo no'), workspaceRoot: other, cwd: other })).rejects.toMatchObject({
+          code: 'WORKSPACE_HELD',
+        });
+      } finally {
+        clearInterval(renewal);
+      }
+      expect(leases.get(other)?.holder).toBe('alive');
+    } finally {
+      await runtime.close();
+      await worker.close();
+    }
   });
 
   it('without custody, keeps the workspace on the worker: no hook, the folder stays', async () => {

@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { detectSandboxSupport } from '../../src/runtime/sandbox-support.js';
 import { haproxyInstalled } from './haproxy.js';
+import { hasRestateServer, restateServerMissing } from './restate-server.js';
 
 /*
  * What the tests that need something outside the repository look for, and how to provide it. A
@@ -76,6 +77,11 @@ export function serviceChecks(): ServiceCheck[] {
       name: 'sandbox',
       available: support.available,
       howToRun: `${support.available ? '' : support.reason}: install bubblewrap (apt-get install bubblewrap) on Linux`,
+    },
+    {
+      name: 'Restate server',
+      available: hasRestateServer,
+      howToRun: restateServerMissing,
     },
     {
       name: 'haproxy',

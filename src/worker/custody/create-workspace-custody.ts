@@ -13,6 +13,7 @@ import type { WorkspaceSnapshotStore } from './snapshot-store.js';
 import { restoreWorkspaceSnapshot, type SnapshotRestoreLimits } from './snapshot-tar-reader.js';
 import { writeWorkspaceSnapshot } from './snapshot-tar-writer.js';
 
+/** Options of `createWorkspaceCustody`: the leases, the snapshot store, and restore limits. */
 export interface WorkspaceCustodyOptions {
   /** Who holds which workspace, and each one's current snapshot (`openPostgresWorkspaceLeases`). */
   leases: WorkspaceLeases;

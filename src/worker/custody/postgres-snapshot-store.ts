@@ -10,6 +10,7 @@ const largeObjectRead = 0x40000;
 /** Bytes per lowrite / loread round trip: few round trips, and no more than this held per call. */
 const chunkBytes = 1024 * 1024;
 
+/** Options of `openPostgresSnapshotStore`: a pool or a connection string, and the table prefix. */
 export type PostgresSnapshotStoreOptions = PostgresConnectionOptions;
 
 /**

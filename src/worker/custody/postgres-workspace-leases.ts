@@ -66,6 +66,7 @@ export interface WorkspaceLeases {
   close(): Promise<void>;
 }
 
+/** Options of `openPostgresWorkspaceLeases`: the connection, this worker's id and the lease length. */
 export interface PostgresWorkspaceLeasesOptions extends PostgresConnectionOptions {
   /** This worker's id, unique among live workers (a restarted worker may reuse it: its new acquire raises the epoch). */
   workerId: string;

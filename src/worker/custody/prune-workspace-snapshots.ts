@@ -1,6 +1,7 @@
 import type { WorkspaceLeases } from './postgres-workspace-leases.js';
 import type { WorkspaceSnapshotStore } from './snapshot-store.js';
 
+/** Options of `pruneWorkspaceSnapshots`: the leases, the store, and how long an unreferenced snapshot is kept. */
 export interface PruneWorkspaceSnapshotsOptions {
   leases: WorkspaceLeases;
   snapshots: WorkspaceSnapshotStore;

@@ -3,6 +3,7 @@ import { OptionProblems } from '../../config/option-problems.js';
 import { SnapshotNotFoundError } from './custody-errors.js';
 import { checkSnapshotDigest, type WorkspaceSnapshotStore } from './snapshot-store.js';
 
+/** Options of `createS3SnapshotStore`: the caller's S3 client, the bucket and a key prefix. */
 export interface S3SnapshotStoreOptions {
   /** An S3 client the caller made (region, endpoint, credentials) and owns. */
   client: S3Client;

@@ -23,6 +23,7 @@ export type SnapshotRestoreLimits = Pick<ArchiveLimits, 'maxEntries' | 'maxEntry
 
 const gibibyte = 1024 * 1024 * 1024;
 
+/** What a restore accepts when the caller sets no limits: entries, bytes per file, bytes in all. */
 export const defaultSnapshotRestoreLimits: Readonly<SnapshotRestoreLimits> = Object.freeze({
   maxEntries: 200_000,
   maxEntryBytes: 4 * gibibyte,
@@ -119,6 +120,7 @@ function cleanSnapshotPath(raw: string): string | undefined {
   return segments.length === 0 ? undefined : segments.join('/');
 }
 
+/** Options of `restoreWorkspaceSnapshot`: the digest the bytes must hash to, and the limits. */
 export interface RestoreSnapshotOptions {
   /** The SHA-256 (hex) the snapshot is named by; a stream hashing to anything else is refused and undone. */
   digest?: string;

@@ -16,7 +16,6 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { WorkspaceSnapshotError } from './custody-errors.js';
 import { restoreWorkspaceSnapshot } from './snapshot-tar-reader.js';
 import { writeWorkspaceSnapshot } from './snapshot-tar-writer.js';
 

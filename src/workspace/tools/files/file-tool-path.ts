@@ -32,7 +32,6 @@ export async function fileToolPath(tool: string, field: string, input: string, w
  */
 export function assertWritableName(tool: string, relative: string, input: string): void {
   if (relative === '') throw new SkillToolError(`${tool}: path "${input}" is the workspace root, not a file`);
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
   if (/[\u0000-\u001f\u007f]/.test(relative))
     throw new SkillToolError(
       `${tool}: path ${JSON.stringify(input)} holds a control character; name files with printable characters`,
