@@ -236,7 +236,7 @@ async function deploy(stage: Stage, agentCount: number, sandboxCount: number, la
   };
 }
 
-const session = (userId: string, sessionId: string) => ({ appName: 'bench', userId, sessionId });
+const session = (userId: string, sessionId: string) => ({ appName: 'default', userId, sessionId });
 
 /** SESSIONS sessions at once, each running TURNS turns one after another; each turn's latency. */
 async function runLoad(
@@ -285,6 +285,7 @@ async function loadSection(stage: Stage): Promise<void> {
     [2, 2],
   ] as const;
   const throughput = new Map<string, number>();
+  let failedTurns = 0;
   console.log(
     `load: ${sessionCount} sessions at once x ${turnsPerSession} turns, 3 model steps of ${stepMs} ms and one skill script per turn`,
   );
@@ -294,6 +295,7 @@ async function loadSection(stage: Stage): Promise<void> {
     try {
       const { latencies, wallMs, failed } = await runLoad(deployment, label);
       const turns = sessionCount * turnsPerSession;
+      failedTurns += failed.length;
       const perSecond = latencies.length / (wallMs / 1000);
       throughput.set(label, perSecond);
       const counts = countsOf(stage.model, `run ${label}-`, turns);
@@ -304,6 +306,7 @@ async function loadSection(stage: Stage): Promise<void> {
       await deployment.stop();
     }
   }
+  if (failedTurns > 0) throw new Error(`${failedTurns} turns failed (above)`);
   const ratio = (value: string, base: string) => {
     const a = throughput.get(value);
     const b = throughput.get(base);
@@ -461,18 +464,29 @@ export async function run(): Promise<void> {
   const stage: Stage | undefined = hasRestateServer && redisReachable ? await openStage() : undefined;
   if (hasRestateServer && !redisReachable)
     console.log('skipped load, durable/in-process and failover: Redis (the turn feed) is not reachable');
+  // A section that breaks says so and the others still run; the benchmark then exits non-zero.
+  const broken: string[] = [];
+  const section = async (name: string, body: () => Promise<void>) => {
+    try {
+      await body();
+    } catch (error) {
+      broken.push(name);
+      console.log(`${name} failed: ${(error as Error).message.split('\n')[0]}`);
+    }
+  };
   try {
     if (stage !== undefined) {
       const clusterMissing = missing({ haproxy: hasHaproxy, PostgreSQL: postgresReachable, sandbox: sandboxWorks });
       if (clusterMissing.length > 0) console.log(`skipped load and failover: no ${clusterMissing.join(', ')}`);
-      else await loadSection(stage);
-      await durableAgainstInProcessSection(stage);
-      if (clusterMissing.length === 0) await failoverSection(stage);
+      else await section('load', () => loadSection(stage));
+      await section('durable/in-process', () => durableAgainstInProcessSection(stage));
+      if (clusterMissing.length === 0) await section('failover', () => failoverSection(stage));
     }
   } finally {
     if (stage !== undefined) await closeStage(stage);
   }
-  await snapshotSection();
+  await section('snapshot', snapshotSection);
+  if (broken.length > 0) throw new Error(`scale benchmark: ${broken.join(', ')} could not run`);
 }
 
 async function openStage(): Promise<Stage> {
