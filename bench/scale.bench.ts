@@ -70,6 +70,8 @@ const turnsPerSession = Number(process.env.SCALE_BENCH_TURNS ?? (quick ? 2 : 3))
 const stepMs = Number(process.env.SCALE_BENCH_STEP_MS ?? 100);
 const pairRounds = Number(process.env.SCALE_BENCH_ROUNDS ?? (quick ? 4 : 15));
 const failoverTurns = Number(process.env.SCALE_BENCH_FAILOVER_TURNS ?? (quick ? 4 : 10));
+/** Which sections run (all by default): a comma-separated list of load, durable, failover, snapshot. */
+const sections = new Set((process.env.SCALE_BENCH_SECTIONS ?? 'load,durable,failover,snapshot').split(','));
 /** How long the first attempt of a failover turn's last step is held: long enough to kill its worker mid-step. */
 const failoverHoldMs = 3000;
 
@@ -355,6 +357,7 @@ async function durableAgainstInProcessSection(stage: Stage): Promise<void> {
     await stage.restate.register(`http://127.0.0.1:${port}`);
     const client = createSkillSessionClient({ ingressUrl: stage.restate.ingressUrl });
     let round = 0;
+    const durableTurnIds: string[] = [];
     const times = await interleavedTimes(
       {
         durable: async () => {
@@ -362,6 +365,7 @@ async function durableAgainstInProcessSection(stage: Stage): Promise<void> {
           const turnId = await client.startTurn(session('pair', `durable-${round}`), {
             message: `run pair-durable-${round}`,
           });
+          durableTurnIds.push(turnId);
           await client.turnResult(turnId);
         },
         inProcess: async () => {
@@ -381,6 +385,7 @@ async function durableAgainstInProcessSection(stage: Stage): Promise<void> {
     console.log(
       `durable turn (one agent worker, Restate) ${formatSpread(spreadOf(times.durable), 0, ' ms')}, createSkillAgent in this process ${formatSpread(spreadOf(times.inProcess), 0, ' ms')}, ${pairRounds} rounds; model requests per turn ${durable.requestsPerTurn.toFixed(2)} against ${local.requestsPerTurn.toFixed(2)}, scripts ran ${durable.scriptsRan} and ${local.scriptsRan} times`,
     );
+    console.log(await journalCounts(stage.restate, durableTurnIds));
     const ratio = pairedRatio(times.durable, times.inProcess);
     console.log(`ratio durable / in-process ${formatSpread(ratio)} (goal <= 1.1, model step ${stepMs} ms)`);
     reportRatio({ benchmark: 'scale', comparison: 'durable turn / createSkillAgent', ratio, goal: '<= 1.1' });
@@ -389,6 +394,28 @@ async function durableAgainstInProcessSection(stage: Stage): Promise<void> {
     await agent.close();
     await sessions.close();
   }
+}
+
+/**
+ * Journal entries per durable turn, from the Restate server's own tables (its admin SQL API): each
+ * is a round trip to the server before the turn goes on, so their count is the durable turn's
+ * fixed work beside the model's.
+ */
+async function journalCounts(restate: RestateServer, turnIds: readonly string[]): Promise<string> {
+  const response = await fetch(`${restate.adminUrl}/query`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json' },
+    body: JSON.stringify({ query: 'SELECT id, entry_type, name FROM sys_journal' }),
+  });
+  if (!response.ok) return `journal entries: the admin query answered ${response.status}`;
+  const { rows } = (await response.json()) as { rows: Array<{ id: string; entry_type: string; name?: string }> };
+  const ours = rows.filter((row) => turnIds.includes(row.id));
+  if (ours.length === 0)
+    return 'journal entries: none kept once a turn ended (the server retains no journal of a finished invocation)';
+  const kinds = new Map<string, number>();
+  for (const row of ours) kinds.set(row.entry_type, (kinds.get(row.entry_type) ?? 0) + 1);
+  const turns = new Set(ours.map((row) => row.id)).size;
+  return `journal entries per durable turn (3 model steps, 2 tool calls): ${(ours.length / turns).toFixed(1)} (${[...kinds].map(([kind, count]) => `${kind} ${(count / turns).toFixed(1)}`).join(', ')}), over ${turns} turns`;
 }
 
 async function failoverSection(stage: Stage): Promise<void> {
@@ -467,6 +494,7 @@ export async function run(): Promise<void> {
   // A section that breaks says so and the others still run; the benchmark then exits non-zero.
   const broken: string[] = [];
   const section = async (name: string, body: () => Promise<void>) => {
+    if (!sections.has(name)) return;
     try {
       await body();
     } catch (error) {
@@ -479,7 +507,7 @@ export async function run(): Promise<void> {
       const clusterMissing = missing({ haproxy: hasHaproxy, PostgreSQL: postgresReachable, sandbox: sandboxWorks });
       if (clusterMissing.length > 0) console.log(`skipped load and failover: no ${clusterMissing.join(', ')}`);
       else await section('load', () => loadSection(stage));
-      await section('durable/in-process', () => durableAgainstInProcessSection(stage));
+      await section('durable', () => durableAgainstInProcessSection(stage));
       if (clusterMissing.length === 0) await section('failover', () => failoverSection(stage));
     }
   } finally {
