@@ -244,14 +244,16 @@ const session = (userId: string, sessionId: string) => ({ appName: 'default', us
 async function runLoad(
   deployment: Deployment,
   label: string,
+  sessions = sessionCount,
+  turns = turnsPerSession,
 ): Promise<{ latencies: number[]; wallMs: number; failed: string[] }> {
   const latencies: number[] = [];
   const failed: string[] = [];
   const started = performance.now();
   await Promise.all(
-    Array.from({ length: sessionCount }, async (_, sessionIndex) => {
+    Array.from({ length: sessions }, async (_, sessionIndex) => {
       const parts = session(label, `s${sessionIndex}`);
-      for (let turn = 0; turn < turnsPerSession; turn += 1) {
+      for (let turn = 0; turn < turns; turn += 1) {
         const turnStarted = performance.now();
         try {
           const turnId = await deployment.client.startTurn(parts, {
@@ -295,6 +297,10 @@ async function loadSection(stage: Stage): Promise<void> {
     const label = `a${agentCount}s${sandboxCount}`;
     const deployment = await deploy(stage, agentCount, sandboxCount, label);
     try {
+      // Untimed, two turns per agent worker: fresh processes compile their code and open their
+      // connections on their first turns, which would otherwise weigh on the configuration alone.
+      const warm = await runLoad(deployment, `warm-${label}`, 2 * agentCount, 1);
+      if (warm.failed.length > 0) throw new Error(`warm-up turn failed: ${warm.failed[0]}`);
       const { latencies, wallMs, failed } = await runLoad(deployment, label);
       const turns = sessionCount * turnsPerSession;
       failedTurns += failed.length;
