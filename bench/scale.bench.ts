@@ -16,7 +16,7 @@
 // work done per turn whatever the load. Figures only, nothing fails on a time.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -179,18 +179,31 @@ interface Stage {
 interface Deployment {
   agents: AgentWorker[];
   sandboxes: WorkerProcess[];
+  /** Each sandbox worker's workspaces folder: how many workspaces each one holds shows the balancer's pinning. */
+  sandboxFolders: string[];
   client: SkillSessionClient;
   stop(): Promise<void>;
 }
 
 async function deploy(stage: Stage, agentCount: number, sandboxCount: number, label: string): Promise<Deployment> {
   const sandboxes: WorkerProcess[] = [];
+  const sandboxFolders: string[] = [];
   const agents: AgentWorker[] = [];
   const stops: Array<() => Promise<void>> = [];
   try {
     for (let index = 0; index < sandboxCount; index += 1) {
+      const folder = join(stage.scratch, 'sandbox-workspaces', `${label}-${index}`);
+      await mkdir(folder, { recursive: true, mode: 0o700 });
+      sandboxFolders.push(folder);
       const worker = await startWorkerProcess(
-        ['--ledger', postgresUrl, '--worker-id', `bench-${label}-sandbox-${index}-${process.pid}`],
+        [
+          '--ledger',
+          postgresUrl,
+          '--worker-id',
+          `bench-${label}-sandbox-${index}-${process.pid}`,
+          '--workspaces',
+          folder,
+        ],
         stage.sandboxSecret,
       );
       sandboxes.push(worker);
@@ -231,6 +244,7 @@ async function deploy(stage: Stage, agentCount: number, sandboxCount: number, la
   return {
     agents,
     sandboxes,
+    sandboxFolders,
     client: createSkillSessionClient({ ingressUrl: stage.restate.ingressUrl }),
     async stop() {
       for (const stop of stops.reverse()) await stop().catch(() => undefined);
@@ -307,8 +321,9 @@ async function loadSection(stage: Stage): Promise<void> {
       const perSecond = latencies.length / (wallMs / 1000);
       throughput.set(label, perSecond);
       const counts = countsOf(stage.model, `run ${label}-`, turns);
+      const held = await Promise.all(deployment.sandboxFolders.map(async (folder) => (await readdir(folder)).length));
       console.log(
-        `${agentCount} agent / ${sandboxCount} sandbox workers: ${perSecond.toFixed(1)} turns/s, p50 ${latencies.length > 0 ? quantile(latencies, 0.5).toFixed(0) : '-'} ms, p95 ${latencies.length > 0 ? quantile(latencies, 0.95).toFixed(0) : '-'} ms; ${counts.requestsPerTurn.toFixed(2)} model requests per turn, ${counts.stepsAskedAgain} steps asked again, scripts ran in ${counts.scriptsRan}/${turns} turns${failed.length > 0 ? `; ${failed.length} failed, first: ${failed[0]}` : ''}`,
+        `${agentCount} agent / ${sandboxCount} sandbox workers: ${perSecond.toFixed(1)} turns/s, p50 ${latencies.length > 0 ? quantile(latencies, 0.5).toFixed(0) : '-'} ms, p95 ${latencies.length > 0 ? quantile(latencies, 0.95).toFixed(0) : '-'} ms; ${counts.requestsPerTurn.toFixed(2)} model requests per turn, ${counts.stepsAskedAgain} steps asked again, scripts ran in ${counts.scriptsRan}/${turns} turns, workspace folders per sandbox worker ${held.join(' and ')}${failed.length > 0 ? `; ${failed.length} failed, first: ${failed[0]}` : ''}`,
       );
     } finally {
       await deployment.stop();
