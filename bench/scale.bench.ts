@@ -22,6 +22,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import { Redis } from 'ioredis';
 import pg from 'pg';
 import { createSkillAgent } from '../src/integrations/ai-sdk/skill-agent.js';
 import { createSkillSessionClient, type SkillSessionClient } from '../src/integrations/restate/skill-session-client.js';
@@ -32,7 +33,7 @@ import { openSqliteSessionStore } from '../src/sessions/sqlite/sqlite-session-st
 import { startWorkerProcess, type WorkerProcess } from '../src/worker/testing/worker-process.js';
 import { WorkspaceManager } from '../src/workspace/workspace-manager.js';
 import { startHaproxy } from '../test/support/haproxy.js';
-import { removeRedisPrefix, uniqueRedisPrefix } from '../test/support/redis-key-prefix.js';
+import { redisKeysUnder, removeRedisPrefix, uniqueRedisPrefix } from '../test/support/redis-key-prefix.js';
 import {
   freePort,
   hasRestateServer,
@@ -407,6 +408,7 @@ async function durableAgainstInProcessSection(stage: Stage): Promise<void> {
       `durable turn (one agent worker, Restate) ${formatSpread(spreadOf(times.durable), 0, ' ms')}, createSkillAgent in this process ${formatSpread(spreadOf(times.inProcess), 0, ' ms')}, ${pairRounds} rounds; model requests per turn ${durable.requestsPerTurn.toFixed(2)} against ${local.requestsPerTurn.toFixed(2)}, scripts ran ${durable.scriptsRan} and ${local.scriptsRan} times`,
     );
     console.log(await journalCounts(stage.restate, durableTurnIds));
+    console.log(await feedCounts(stage.redisPrefix, 'pair'));
     const ratio = pairedRatio(times.durable, times.inProcess);
     console.log(`ratio durable / in-process ${formatSpread(ratio)} (goal <= 1.1, model step ${stepMs} ms)`);
     reportRatio({ benchmark: 'scale', comparison: 'durable turn / createSkillAgent', ratio, goal: '<= 1.1' });
@@ -437,6 +439,19 @@ async function journalCounts(restate: RestateServer, turnIds: readonly string[])
   for (const row of ours) kinds.set(row.entry_type, (kinds.get(row.entry_type) ?? 0) + 1);
   const turns = new Set(ours.map((row) => row.id)).size;
   return `journal entries per durable turn (3 model steps, 2 tool calls): ${(ours.length / turns).toFixed(1)} (${[...kinds].map(([kind, count]) => `${kind} ${(count / turns).toFixed(1)}`).join(', ')}), over ${turns} turns`;
+}
+
+/** Turn-feed entries per durable turn of `userId`: the events a client following the turn receives. */
+async function feedCounts(prefix: string, userId: string): Promise<string> {
+  const streams = (await redisKeysUnder(`${prefix}{default:${userId}}:feed:`)).filter((key) => !key.endsWith(':ids'));
+  const client = new Redis(redisUrl);
+  try {
+    const lengths = await Promise.all(streams.map((key) => client.xlen(key)));
+    const total = lengths.reduce((sum, length) => sum + length, 0);
+    return `turn feed entries per durable turn: ${(total / Math.max(1, streams.length)).toFixed(1)} (each text delta is published on its own as it streams), over ${streams.length} turns`;
+  } finally {
+    await client.quit();
+  }
 }
 
 async function failoverSection(stage: Stage): Promise<void> {
