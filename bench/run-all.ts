@@ -19,6 +19,8 @@ const files = readdirSync(here)
   .filter((file) => file.endsWith('.bench.ts'))
   .filter((file) => wanted.length === 0 || wanted.some((name) => file.includes(name)))
   .sort();
+// A benchmark that would repeat another's work (scale.bench.ts runs workspace-snapshot's) skips it when both run.
+process.env.SKILLBOX_BENCH_SELECTED = files.join(',');
 
 // Benchmarks that read their size from the environment get quick sizes unless the caller set them.
 if (quick) {
