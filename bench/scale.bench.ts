@@ -14,7 +14,7 @@
 // Each section that lacks a service says so in one line and the rest go on. Counts (model requests
 // per turn, steps requested again, scripts that ran) are printed beside the times: they show the
 // work done per turn whatever the load. Figures only, nothing fails on a time.
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -32,6 +32,7 @@ import { openPostgresSessionStore } from '../src/sessions/postgres/postgres-sess
 import { openSqliteSessionStore } from '../src/sessions/sqlite/sqlite-session-store.js';
 import { startWorkerProcess, type WorkerProcess } from '../src/worker/testing/worker-process.js';
 import { WorkspaceManager } from '../src/workspace/workspace-manager.js';
+import { startAgentWorkerProcess } from '../test/support/agent-worker-process.js';
 import { startHaproxy } from '../test/support/haproxy.js';
 import { redisKeysUnder, removeRedisPrefix, uniqueRedisPrefix } from '../test/support/redis-key-prefix.js';
 import {
@@ -140,25 +141,6 @@ interface AgentWorker {
   child: ChildProcess;
 }
 
-/** Starts a worker script as `node --import tsx <script> <json>` and waits for its "ready" line. */
-async function startAgentProcess(script: string, config: object): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', script, JSON.stringify(config)], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  await new Promise<void>((resolve, reject) => {
-    child.stdout?.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes('ready ')) resolve();
-    });
-    child.stderr?.on('data', (chunk: Buffer) => {
-      output = (output + chunk.toString()).slice(-4000);
-    });
-    child.once('exit', (code) => reject(new Error(`agent worker exited (${code}): ${output}`)));
-  });
-  return child;
-}
-
 async function killProcess(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise((resolve) => child.once('exit', resolve));
@@ -231,7 +213,7 @@ async function deploy(stage: Stage, agentCount: number, sandboxCount: number, la
         sandboxSecret: stage.sandboxSecret,
         workspaceDir: join(stage.scratch, 'agent-workspaces'),
       };
-      const child = await startAgentProcess(agentWorkerScript, config);
+      const child = await startAgentWorkerProcess(agentWorkerScript, config);
       agents.push({ name, port, child });
       stops.push(() => killProcess(child));
     }
@@ -353,7 +335,7 @@ async function durableAgainstInProcessSection(stage: Stage): Promise<void> {
   const sqlitePath = join(stage.scratch, 'pair-sessions.db');
   const workspaceDir = join(stage.scratch, 'pair-workspaces');
   await mkdir(workspaceDir, { recursive: true, mode: 0o700 });
-  const worker = await startAgentProcess(durableAgentWorkerScript, {
+  const worker = await startAgentWorkerProcess(durableAgentWorkerScript, {
     port,
     modelBaseUrl: stage.model.baseUrl,
     skillsRoot: join(stage.scratch, 'skills'),

@@ -1,4 +1,4 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -18,6 +18,7 @@ import type { TurnEventFeed } from '../../src/sessions/turn-event-feed.js';
 import { lostRunWarning } from '../../src/worker/lost-run-result.js';
 import { startWorkerProcess, type WorkerProcess } from '../../src/worker/testing/worker-process.js';
 import { ledgerAnswerWarning } from '../../src/worker/worker-runs.js';
+import { startAgentWorkerProcess } from '../support/agent-worker-process.js';
 import type { DurableAgentWorkerConfig } from '../support/durable-agent-worker.js';
 import { type Haproxy, startHaproxy } from '../support/haproxy.js';
 import { removeRedisPrefix, uniqueRedisPrefix } from '../support/redis-key-prefix.js';
@@ -108,21 +109,7 @@ describe.runIf(ready)('the scale-out rig: Restate, two agent workers, two sandbo
   async function startAgent(agent: AgentWorker): Promise<void> {
     const config: DurableAgentWorkerConfig = { ...baseConfig, port: agent.port, name: agent.name };
     // Its own process group, so afterAll can end whatever it started.
-    const child = spawn(process.execPath, ['--import', 'tsx', agentScript, JSON.stringify(config)], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: true,
-    });
-    let output = '';
-    await new Promise<void>((resolve, reject) => {
-      child.stdout?.on('data', (chunk: Buffer) => {
-        output += chunk.toString();
-        if (output.includes('ready ')) resolve();
-      });
-      child.stderr?.on('data', (chunk: Buffer) => {
-        output = (output + chunk.toString()).slice(-4000);
-      });
-      child.once('exit', (code) => reject(new Error(`agent worker ${agent.name} exited (${code}): ${output}`)));
-    });
+    const child = await startAgentWorkerProcess(agentScript, config, { name: agent.name, detached: true });
     agent.child = child;
   }
 

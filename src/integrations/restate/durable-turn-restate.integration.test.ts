@@ -1,9 +1,10 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startAgentWorkerProcess } from '../../../test/support/agent-worker-process.js';
 import { uniqueRedisPrefix } from '../../../test/support/redis-key-prefix.js';
 import {
   freePort,
@@ -69,20 +70,7 @@ describe.runIf(hasRestateServer && redisReachable)(
     let config: Record<string, unknown>;
 
     async function startWorker(): Promise<void> {
-      const child = spawn(process.execPath, ['--import', 'tsx', workerScript, JSON.stringify(config)], {
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let output = '';
-      await new Promise<void>((resolve, reject) => {
-        child.stdout?.on('data', (chunk: Buffer) => {
-          output += chunk.toString();
-          if (output.includes('ready ')) resolve();
-        });
-        child.stderr?.on('data', (chunk: Buffer) => {
-          output += chunk.toString();
-        });
-        child.once('exit', (code) => reject(new Error(`agent worker exited (${code}): ${output}`)));
-      });
+      const child = await startAgentWorkerProcess(workerScript, config);
       worker = child;
     }
 
