@@ -1,4 +1,4 @@
-import pg from 'pg';
+import type pg from 'pg';
 import { OptionProblems } from '../../config/option-problems.js';
 import { KnownSessionStates } from '../known-session-states.js';
 import {
@@ -35,6 +35,7 @@ import type {
 } from '../session-store.js';
 import type { SqlSessionRow } from '../sql-session-row.js';
 import { sessionOfSqlRow, summaryOfSqlRow } from '../sql-session-row.js';
+import { checkPostgresPoolOptions, openPostgresPool } from './postgres-pool-option.js';
 
 /** Options of `openPostgresSessionStore`: a pool or a connection string, and the schema of its tables. */
 export interface PostgresSessionStoreOptions {
@@ -270,16 +271,9 @@ function checkOptions(options: PostgresSessionStoreOptions): { pool: pg.Pool; ow
       'schema',
       `must be a lower-case identifier (letters, digits, _; at most 63); got ${JSON.stringify(schema)}`,
     );
-  if (options.pool !== undefined && options.connectionString !== undefined)
-    problems.add('pool', 'and connectionString are both given; give one of them');
-  else if (options.pool !== undefined) {
-    if (!(options.pool instanceof pg.Pool)) problems.add('pool', 'must be a pg Pool');
-  } else if (typeof options.connectionString !== 'string' || !/^postgres(ql)?:\/\//.test(options.connectionString))
-    // The value is not shown: a connection string usually holds a password.
-    problems.add('connectionString', 'must be a postgres:// URL (or pass a pg Pool as pool)');
+  checkPostgresPoolOptions(options, problems);
   problems.throwIfAny();
-  if (options.pool !== undefined) return { pool: options.pool, ownsPool: false, schema };
-  return { pool: new pg.Pool({ connectionString: options.connectionString }), ownsPool: true, schema };
+  return { ...openPostgresPool(options), schema };
 }
 
 async function migrate(pool: pg.Pool, schema: string): Promise<void> {

@@ -1,5 +1,6 @@
-import pg from 'pg';
+import type pg from 'pg';
 import type { OptionProblems } from '../../config/option-problems.js';
+import { checkPostgresPoolOptions, openPostgresPool } from '../../sessions/postgres/postgres-pool-option.js';
 
 /** How a custody component reaches PostgreSQL: a pool the caller owns, or a connection string. */
 export interface PostgresConnectionOptions {
@@ -27,16 +28,9 @@ export function connectionOf(
       'tablePrefix',
       `must be a lower-case identifier start (letters, digits, _; at most 40); got ${JSON.stringify(tablePrefix)}`,
     );
-  if (options.pool !== undefined && options.connectionString !== undefined)
-    problems.add('pool', 'and connectionString are both given; give one of them');
-  else if (options.pool !== undefined) {
-    if (!(options.pool instanceof pg.Pool)) problems.add('pool', 'must be a pg Pool');
-  } else if (typeof options.connectionString !== 'string' || !/^postgres(ql)?:\/\//.test(options.connectionString))
-    // The value is not shown: a connection string usually holds a password.
-    problems.add('connectionString', 'must be a postgres:// URL (or pass a pg Pool as pool)');
+  checkPostgresPoolOptions(options, problems);
   problems.throwIfAny();
-  if (options.pool !== undefined) return { pool: options.pool, ownsPool: false, tablePrefix };
-  return { pool: new pg.Pool({ connectionString: options.connectionString, max: 4 }), ownsPool: true, tablePrefix };
+  return { ...openPostgresPool(options, 4), tablePrefix };
 }
 
 /**
