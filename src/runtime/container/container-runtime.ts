@@ -86,7 +86,7 @@ export function createContainerRuntime(options: ContainerRuntimeOptions): Contai
 
   /** Kills every process of the user in the container: the timeout, an abort, a wrapper that was killed. */
   const killAll = (container: string) =>
-    runEngineExec(client, { container, argv: ['/bin/kill', '-KILL', '-1'], user, maxOutputBytes: 1024 });
+    runEngineExec(client, { container, argv: ['/bin/sh', '-c', 'kill -KILL -1'], user, maxOutputBytes: 1024 });
 
   const run = async (command: RuntimeCommand): Promise<RuntimeResult> => {
     if ((command.readOnlyPaths ?? []).length > 0)
