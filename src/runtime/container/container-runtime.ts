@@ -4,7 +4,7 @@ import { RuntimeCommandError } from '../errors.js';
 import type { RuntimeCommand, RuntimeResult, WorkspaceRuntime } from '../runtime-types.js';
 import { containerRuntimeOptionsSchema } from './container-runtime-options-schema.js';
 import { ContainerWorkspaceFiles } from './container-workspace-files.js';
-import { ContainerEngineError, EngineClient, type EngineAddress, parseEngineHost } from './engine-client.js';
+import { ContainerEngineError, type EngineAddress, EngineClient, parseEngineHost } from './engine-client.js';
 import { runEngineExec } from './engine-exec.js';
 import { buildTar } from './tar-archive.js';
 import { guestStaging, guestWorkspace, WorkspaceContainers } from './workspace-containers.js';
@@ -71,7 +71,8 @@ export function createContainerRuntime(options: ContainerRuntimeOptions): Contai
       : parseEngineHost(options.host ?? process.env.DOCKER_HOST ?? 'unix:///var/run/docker.sock');
   const client = new EngineClient(address);
   const user = options.user ?? '65534:65534';
-  const limit = (value: number | null | undefined, fallback: number) => (value === null ? undefined : (value ?? fallback));
+  const limit = (value: number | null | undefined, fallback: number) =>
+    value === null ? undefined : (value ?? fallback);
   const containers = new WorkspaceContainers(client, {
     image: options.image,
     user,
@@ -205,7 +206,14 @@ function engineLost(error: unknown, durationMs: number): RuntimeResult {
   };
 }
 
-const signalNames: Record<number, string> = { 1: 'SIGHUP', 2: 'SIGINT', 6: 'SIGABRT', 9: 'SIGKILL', 13: 'SIGPIPE', 15: 'SIGTERM' };
+const signalNames: Record<number, string> = {
+  1: 'SIGHUP',
+  2: 'SIGINT',
+  6: 'SIGABRT',
+  9: 'SIGKILL',
+  13: 'SIGPIPE',
+  15: 'SIGTERM',
+};
 
 function signalName(number: number): string {
   return signalNames[number] ?? `SIG${number}`;

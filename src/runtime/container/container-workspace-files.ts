@@ -55,7 +55,9 @@ export class ContainerWorkspaceFiles implements WorkspaceFiles {
       maxOutputBytes: answerBytes,
     });
     if (result.stdout.truncated)
-      throw new ContainerFilesError(`workspace files: the answer to ${operation} "${path}" exceeded ${answerBytes} bytes`);
+      throw new ContainerFilesError(
+        `workspace files: the answer to ${operation} "${path}" exceeded ${answerBytes} bytes`,
+      );
     let answer: { ok?: T; refused?: string; error?: string };
     try {
       answer = JSON.parse(result.stdout.text) as typeof answer;
@@ -66,7 +68,8 @@ export class ContainerWorkspaceFiles implements WorkspaceFiles {
       );
     }
     if (answer.refused !== undefined) throw new WorkspacePathError(path, answer.refused);
-    if (answer.error !== undefined) throw new ContainerFilesError(`workspace files: ${operation} "${path}": ${answer.error}`);
+    if (answer.error !== undefined)
+      throw new ContainerFilesError(`workspace files: ${operation} "${path}": ${answer.error}`);
     return answer.ok as T;
   }
 
@@ -96,7 +99,12 @@ export class ContainerWorkspaceFiles implements WorkspaceFiles {
 
   async read(path: string, maxBytes: number): Promise<{ data: Buffer; sizeBytes: number }> {
     const answerBytes = Math.ceil(maxBytes / 3) * 4 + 1024;
-    const answer = await this.helper<{ data: string; sizeBytes: number }>('read', { path, maxBytes }, path, answerBytes);
+    const answer = await this.helper<{ data: string; sizeBytes: number }>(
+      'read',
+      { path, maxBytes },
+      path,
+      answerBytes,
+    );
     return { data: Buffer.from(answer.data, 'base64'), sizeBytes: answer.sizeBytes };
   }
 

@@ -1,4 +1,4 @@
-import { Agent, request, type IncomingMessage } from 'node:http';
+import { Agent, type IncomingMessage, request } from 'node:http';
 import { SkillboxError } from '../../errors.js';
 
 /**
@@ -12,7 +12,10 @@ export class ContainerEngineError extends SkillboxError {
   readonly status: number | undefined;
 
   constructor(what: string, status: number | undefined, detail: string) {
-    super('CONTAINER_ENGINE_FAILED', `container engine: ${what} failed${status === undefined ? '' : ` (${status})`}: ${detail}`);
+    super(
+      'CONTAINER_ENGINE_FAILED',
+      `container engine: ${what} failed${status === undefined ? '' : ` (${status})`}: ${detail}`,
+    );
     this.status = status;
   }
 }
@@ -22,7 +25,11 @@ export function parseEngineHost(value: string): EngineAddress {
   if (value.startsWith('unix://')) return { socketPath: value.slice('unix://'.length) };
   const url = new URL(value.replace(/^tcp:/, 'http:'));
   if (url.protocol !== 'http:' || url.hostname === '')
-    throw new ContainerEngineError('reading the host address', undefined, `"${value}" is not unix:///path or tcp://host:port`);
+    throw new ContainerEngineError(
+      'reading the host address',
+      undefined,
+      `"${value}" is not unix:///path or tcp://host:port`,
+    );
   return { host: url.hostname, port: url.port === '' ? 2375 : Number(url.port) };
 }
 

@@ -22,12 +22,25 @@ export function buildTar(members: readonly TarMember[], uid: number, gid: number
     if (Buffer.byteLength(target) > 100) pax.push(paxRecord('linkpath', target));
     if (pax.length > 0) {
       const body = Buffer.from(pax.join(''), 'utf8');
-      blocks.push(header({ name: 'PaxHeader', mode: 0o644, size: body.length, type: 'x', target: '', uid, gid, mtime }));
+      blocks.push(
+        header({ name: 'PaxHeader', mode: 0o644, size: body.length, type: 'x', target: '', uid, gid, mtime }),
+      );
       blocks.push(padded(body));
     }
     const type = member.kind === 'directory' ? '5' : member.kind === 'link' ? '2' : '0';
     const mode = member.kind === 'link' ? 0o777 : member.mode;
-    blocks.push(header({ name: name.slice(0, 100), mode, size: data.length, type, target: target.slice(0, 100), uid, gid, mtime }));
+    blocks.push(
+      header({
+        name: name.slice(0, 100),
+        mode,
+        size: data.length,
+        type,
+        target: target.slice(0, 100),
+        uid,
+        gid,
+        mtime,
+      }),
+    );
     if (data.length > 0) blocks.push(padded(data));
   }
   blocks.push(Buffer.alloc(1024));
