@@ -126,7 +126,20 @@ export function createContainerRuntime(options: ContainerRuntimeOptions): Contai
     try {
       exec = await runEngineExec(client, {
         container,
-        argv: ['/bin/sh', '-c', commandWrapper, 'skillbox-run', nonce, cwd, input, ...environment, ...program],
+        // The wrapper starts with no environment either: the exec's (the image's and daemon's) would show in its /proc/PID/environ.
+        argv: [
+          '/usr/bin/env',
+          '-i',
+          '/bin/sh',
+          '-c',
+          commandWrapper,
+          'skillbox-run',
+          nonce,
+          cwd,
+          input,
+          ...environment,
+          ...program,
+        ],
         user,
         maxOutputBytes: command.maxOutputBytes,
       });

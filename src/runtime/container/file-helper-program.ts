@@ -266,7 +266,8 @@ def measure(max_bytes, max_files):
                 if over(): return True
             if stat.S_ISDIR(st.st_mode) and walk(path, name if rel_dir == '' else rel_dir + '/' + name): return True
         return False
-    walk(ROOT, '')
+    # The staging area is on the same volume and a command can write there too: it counts as the workspace's.
+    walk(ROOT, '') or walk(STAGING, '../staging')
     if 'unreadable' in usage and 'exceeded' not in usage: usage['exceeded'] = 'disk'
     return usage
 

@@ -91,7 +91,14 @@ export class WorkspaceContainers {
           SecurityOpt: ['no-new-privileges'],
           Privileged: false,
           Mounts: [{ Type: 'volume', Source: volume, Target: volumeMount }],
-          Tmpfs: { '/tmp': `rw,nosuid,nodev,size=${settings.tmpBytes},mode=1777` },
+          // podman's --read-only also mounts /run and /var/tmp as unbounded tmpfs, /var/tmp writable by all:
+          // both are given here small and owned by root, so /tmp (bounded) is the one writable scratch place.
+          Tmpfs: {
+            '/tmp': `rw,nosuid,nodev,size=${settings.tmpBytes},mode=1777`,
+            '/var/tmp': 'rw,nosuid,nodev,size=1m,mode=0755',
+            '/run': 'rw,nosuid,nodev,size=1m,mode=0755',
+          },
+          ShmSize: settings.tmpBytes,
           Ulimits: [
             { Name: 'nofile', Soft: 4096, Hard: 4096 },
             { Name: 'nproc', Soft: 2048, Hard: 2048 },
