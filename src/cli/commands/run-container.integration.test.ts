@@ -1,0 +1,66 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { containerEngineWorks, containerImage, containerSocket } from '../../../test/support/services.js';
+import { main } from '../main.js';
+
+const examples = path.resolve('examples/skills');
+
+async function cli(args: string[], home: string) {
+  let stdout = '';
+  let stderr = '';
+  const code = await main(['run', ...args], {
+    stdout: (text) => void (stdout += text),
+    stderr: (text) => void (stderr += text),
+    cwd: home,
+    env: { HOME: home },
+  });
+  return { code, stdout, stderr };
+}
+
+describe('skillbox run --runtime container', () => {
+  let home = '';
+  afterAll(async () => rm(home, { recursive: true, force: true }));
+
+  it('refuses --image without --runtime container, and --runtime container without --image', async () => {
+    home = await mkdtemp(path.join(os.tmpdir(), 'skillbox-cli-container-'));
+    const stray = await cli(
+      ['python-math', '--root', examples, '--runtime', 'local', '--image', 'x', '--', 'true'],
+      home,
+    );
+    expect(stray.code).toBe(2);
+    expect(stray.stderr).toContain('--image applies only to --runtime container');
+    const missing = await cli(['python-math', '--root', examples, '--runtime', 'container', '--', 'true'], home);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('--runtime container needs --image IMAGE');
+  });
+
+  it.runIf(containerEngineWorks)('runs a skill script in the image and returns its output file', async () => {
+    const result = await cli(
+      [
+        'python-math',
+        '--root',
+        examples,
+        '--runtime',
+        'container',
+        '--image',
+        containerImage,
+        '--engine',
+        containerSocket,
+        '--',
+        'python3 scripts/fib.py 6 > out/fib.txt; id -u',
+      ],
+      home,
+    );
+    expect(result.code).toBe(0);
+    const json = JSON.parse(result.stdout) as {
+      stdout: string;
+      output_files: Array<{ name: string; content: string }>;
+    };
+    expect(json.stdout).toBe('65534\n');
+    expect(json.output_files.map((file) => [file.name, file.content.trim().split('\n').length])).toEqual([
+      ['out/fib.txt', 6],
+    ]);
+  });
+});
