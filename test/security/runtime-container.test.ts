@@ -118,3 +118,40 @@ describe.runIf(containerEngineWorks)('container runtime: what a command can reac
     expect(after.bytes - before.bytes).toBeGreaterThanOrEqual(4_000_000);
   });
 });
+
+describe.runIf(containerEngineWorks)('container runtime: the measure a running command could stop', () => {
+  const fixture = containerFixture();
+  afterAll(() => fixture.dispose());
+
+  it('a command that kills every new process of its user (the killer too) does not outlive its run', async () => {
+    expect((await fixture.run('echo kept > kept.txt')).exitCode).toBe(0);
+    const result = await fixture.run('(while :; do kill -KILL -1 2>/dev/null; echo x >> survivor; done) & sleep 30', {
+      timeoutMs: 1000,
+    });
+    expect(result.exitCode).toBe(137);
+    const files = fixture.runtime.files(fixture.workspace);
+    const size = (await files.inspect('survivor'))?.sizeBytes;
+    await sleep(400);
+    expect((await files.inspect('survivor'))?.sizeBytes).toBe(size);
+    // The container was restarted, not replaced: the workspace is as it was.
+    expect((await fixture.run('cat kept.txt')).stdout).toBe('kept\n');
+  });
+
+  it('a command that kills every process it can while the quota is watched is counted as over the disk limit', async () => {
+    // Builtins only (no fork), sparing its own shell and the wrapper above it, so it keeps running.
+    const running = fixture.run(
+      'end=$((SECONDS + 4)); while [ $SECONDS -lt $end ]; do for p in /proc/[0-9]*; do p=${p#/proc/}; ' +
+        '[ $p = $$ ] || [ $p = $PPID ] || kill -KILL $p 2>/dev/null; done; done',
+      { timeoutMs: 8000 },
+    );
+    await sleep(800);
+    const usage = await fixture.runtime.files(fixture.workspace).measure({ maxBytes: Infinity, maxFiles: Infinity });
+    expect(usage.exceeded).toBe('disk');
+    expect(usage.unreadable).toMatch(/measure/);
+    await running;
+    // Once the command ended, the count is exact again.
+    expect(
+      (await fixture.runtime.files(fixture.workspace).measure({ maxBytes: Infinity, maxFiles: Infinity })).exceeded,
+    ).toBeUndefined();
+  });
+});

@@ -85,9 +85,21 @@ export function createContainerRuntime(options: ContainerRuntimeOptions): Contai
   });
   const [uid, gid] = user.split(':').map(Number) as [number, number];
 
-  /** Kills every process of the user in the container: the timeout, an abort, a wrapper that was killed. */
-  const killAll = (container: string) =>
-    runEngineExec(client, { container, argv: ['/bin/sh', '-c', 'kill -KILL -1'], user, maxOutputBytes: 1024 });
+  /**
+   * Kills every process of the user in the container: after a timeout, an abort, or a wrapper that
+   * was itself killed (its own kill did not run). kill(-1) signals them all in one pass, so when it
+   * returns nothing is left; a command that kills every new process of its user can kill this one
+   * first, though, and then the container is restarted, which nothing inside can outrun.
+   */
+  const killAll = async (container: string): Promise<void> => {
+    const killed = await runEngineExec(client, {
+      container,
+      argv: ['/bin/sh', '-c', 'kill -KILL -1 2>/dev/null; exit 0'],
+      user,
+      maxOutputBytes: 1024,
+    }).catch(() => undefined);
+    if (killed?.exitCode !== 0) await containers.restart(container);
+  };
 
   const run = async (command: RuntimeCommand): Promise<RuntimeResult> => {
     if ((command.readOnlyPaths ?? []).length > 0)

@@ -16,7 +16,7 @@ import type {
   WorkspaceSizeLimits,
   WorkspaceUsage,
 } from '../workspace-files.js';
-import type { EngineClient } from './engine-client.js';
+import { ContainerEngineError, type EngineClient } from './engine-client.js';
 import { runEngineExec } from './engine-exec.js';
 import { fileHelperProgram } from './file-helper-program.js';
 import { buildTar, type TarMember } from './tar-archive.js';
@@ -64,7 +64,7 @@ export class ContainerWorkspaceFiles implements WorkspaceFiles {
     } catch {
       throw new ContainerFilesError(
         `workspace files: ${operation} "${path}" did not answer (exit ${result.exitCode}): ${result.stderr.text.slice(0, 500)}` +
-          ' (the image needs python3)',
+          (result.exitCode === 127 ? ' (the image needs python3)' : ''),
       );
     }
     if (answer.refused !== undefined) throw new WorkspacePathError(path, answer.refused);
@@ -157,8 +157,29 @@ export class ContainerWorkspaceFiles implements WorkspaceFiles {
     await this.helper('remove', { path }, path);
   }
 
-  measure(limits: WorkspaceSizeLimits): Promise<WorkspaceUsage> {
-    return this.helper('measure', { maxBytes: finite(limits.maxBytes), maxFiles: finite(limits.maxFiles) }, '');
+  /**
+   * The workspace layer measures while a command runs, and the helper then runs beside it as the
+   * same user: the command can kill it. A count that fails twice is reported as over the disk limit
+   * (what the workspace holds is unknown), so killing the watcher stops the command instead of
+   * blinding the quota; the wrapper's own kill at a command's end is what the retry is for.
+   */
+  async measure(limits: WorkspaceSizeLimits): Promise<WorkspaceUsage> {
+    const args = { maxBytes: finite(limits.maxBytes), maxFiles: finite(limits.maxFiles) };
+    let failure: unknown;
+    for (let attempt = 0; attempt < 2; attempt += 1) {
+      try {
+        return await this.helper<WorkspaceUsage>('measure', args, '');
+      } catch (error) {
+        if (!(error instanceof ContainerFilesError || error instanceof ContainerEngineError)) throw error;
+        failure = error;
+      }
+    }
+    return {
+      bytes: 0,
+      files: 0,
+      exceeded: 'disk',
+      unreadable: `. (the measure was stopped twice: ${(failure as Error).message})`,
+    };
   }
 }
 

@@ -56,6 +56,14 @@ export class WorkspaceContainers {
     return pending;
   }
 
+  /**
+   * Kills everything in the container by restarting it (the daemon kills its PID 1, so nothing
+   * inside can refuse or outrun it); the volume and so the workspace stay as they were, /tmp is new.
+   */
+  async restart(name: string): Promise<void> {
+    await this.client.call('POST', `/containers/${name}/restart?t=0`);
+  }
+
   /** Removes the workspace's containers (killing what runs there) and its volume. */
   async remove(workspaceRoot: string): Promise<void> {
     const base = WorkspaceContainers.baseName(workspaceRoot);
