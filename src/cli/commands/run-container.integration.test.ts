@@ -1,4 +1,5 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { request } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -7,10 +8,29 @@ import { main } from '../main.js';
 
 const examples = path.resolve('examples/skills');
 
-async function cli(args: string[], home: string) {
+/** Names of the skillbox containers the test engine has, running or not. */
+function skillboxContainers(): Promise<string[]> {
+  return new Promise((resolve, reject) => {
+    const asked = request({ socketPath: containerSocket, path: '/v1.41/containers/json?all=true' }, (response) => {
+      let body = '';
+      response.on('data', (chunk) => (body += chunk));
+      response.on('end', () =>
+        resolve(
+          (JSON.parse(body) as Array<{ Names: string[] }>)
+            .flatMap((container) => container.Names)
+            .filter((name) => name.replace(/^\//, '').startsWith('skillbox-')),
+        ),
+      );
+    });
+    asked.once('error', reject);
+    asked.end();
+  });
+}
+
+async function cli(args: string[], home: string, command = 'run') {
   let stdout = '';
   let stderr = '';
-  const code = await main(['run', ...args], {
+  const code = await main([command, ...args], {
     stdout: (text) => void (stdout += text),
     stderr: (text) => void (stderr += text),
     cwd: home,
@@ -63,4 +83,25 @@ describe('skillbox run --runtime container', () => {
       ['out/fib.txt', 6],
     ]);
   });
+
+  it.runIf(containerEngineWorks)(
+    'lists requirements as the image meets them, leaving no container behind',
+    async () => {
+      const root = path.join(home, 'skills');
+      await mkdir(path.join(root, 'needs-jq'), { recursive: true });
+      await writeFile(
+        path.join(root, 'needs-jq', 'SKILL.md'),
+        '---\nname: needs-jq\ndescription: Needs jq and python3.\nmetadata:\n  requires-bins: "jq python3"\n---\nBody\n',
+      );
+      const before = await skillboxContainers();
+      const result = await cli(
+        ['--root', root, '--runtime', 'container', '--image', containerImage, '--engine', containerSocket],
+        home,
+        'list',
+      );
+      expect(result.code).toBe(0);
+      expect(result.stdout).toContain('needs-jq: bins: jq python3 (MISSING jq)');
+      expect(await skillboxContainers()).toEqual(before);
+    },
+  );
 });
