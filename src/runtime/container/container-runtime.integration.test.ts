@@ -1,6 +1,10 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { request } from 'node:http';
+import { type AddressInfo, createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { containerEngineWorks, containerImage, containerSocket } from '../../../test/support/services.js';
 import { createRuntime } from '../create-runtime.js';
+import { findExecutable } from '../find-executable.js';
 import { describeRuntimeConformance } from '../testing/runtime-conformance.js';
 import { type ContainerRuntime, createContainerRuntime } from './container-runtime.js';
 
@@ -53,3 +57,52 @@ describe('createRuntime({ kind: "container" })', () => {
     },
   );
 });
+
+// A daemon reached over TCP, as one on another machine would be: the runtime has no host path of
+// the workspace (the conformance suite's host folder stays empty), only the Engine API. A second
+// podman service on a loopback port serves the same storage.
+const podmanProgram = findExecutable('podman');
+describe.runIf(containerEngineWorks && podmanProgram !== undefined)('container runtime over TCP', () => {
+  let service: ChildProcess | undefined;
+  describeRuntimeConformance(
+    'container (tcp)',
+    async () => {
+      const port = await freePort();
+      service = spawn(podmanProgram as string, ['system', 'service', '--time=0', `tcp://127.0.0.1:${port}`], {
+        stdio: 'ignore',
+      });
+      const runtime = createContainerRuntime({ image: containerImage, host: `tcp://127.0.0.1:${port}` });
+      for (let attempt = 0; attempt < 100; attempt += 1) {
+        if (await pingable(port)) break;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      return runtime;
+    },
+    (runtime) => {
+      (runtime as ContainerRuntime).close();
+      service?.kill('SIGTERM');
+    },
+  );
+});
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function pingable(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = request({ host: '127.0.0.1', port, path: '/v1.41/_ping', timeout: 1000 }, (response) => {
+      response.resume();
+      resolve(response.statusCode === 200);
+    });
+    probe.once('error', () => resolve(false));
+    probe.end();
+  });
+}
