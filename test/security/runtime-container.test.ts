@@ -101,6 +101,10 @@ describe.runIf(containerEngineWorks)('container runtime: what a command can reac
     const memory = await fixture.run('python3 -I -c "b = bytearray(400 * 1024 * 1024); print(len(b))"');
     expect(memory.exitCode).toBe(137);
     expect(memory.stdout).toBe('');
+    expect(memory.limitsHit).toEqual(['memory']);
+    expect(memory.warnings.join(' ')).toMatch(/memory/);
+    // A command that kills itself with the same signal did not meet the cap.
+    expect((await fixture.run('kill -KILL $$')).limitsHit).toBeUndefined();
   });
 
   it('caps 100 MB on stdout without holding it', async () => {

@@ -101,6 +101,29 @@ export function createContainerRuntime(options: ContainerRuntimeOptions): Contai
     if (killed?.exitCode !== 0) await containers.restart(container);
   };
 
+  /** The kernel's count of OOM kills in each container's memory cgroup, as last read. */
+  const oomKills = new Map<string, number>();
+  /**
+   * Whether the container's cgroup counted an OOM kill since the last look (cgroup v1's
+   * memory.oom_control, v2's memory.events, both readable inside): how a 137 from the memory cap is
+   * told apart from any other SIGKILL. A count from before this runtime object started (an agent
+   * restarted beside a container that had met its cap) is taken as new once.
+   */
+  const oomKillsGrew = async (container: string): Promise<boolean> => {
+    const read = await runEngineExec(client, {
+      container,
+      argv: ['/bin/sh', '-c', 'cat /sys/fs/cgroup/memory/memory.oom_control /sys/fs/cgroup/memory.events 2>/dev/null'],
+      user,
+      maxOutputBytes: 4096,
+    }).catch(() => undefined);
+    const counts = [...(read?.stdout.text ?? '').matchAll(/^oom_kill (\d+)$/gm)].map((match) => Number(match[1]));
+    if (counts.length === 0) return false;
+    const now = Math.max(...counts);
+    const before = oomKills.get(container) ?? 0;
+    oomKills.set(container, now);
+    return now > before;
+  };
+
   const run = async (command: RuntimeCommand): Promise<RuntimeResult> => {
     if ((command.readOnlyPaths ?? []).length > 0)
       throw new RuntimeCommandError('readOnlyPaths', 'the container runtime cannot show host paths to its commands');
@@ -163,6 +186,7 @@ export function createContainerRuntime(options: ContainerRuntimeOptions): Contai
     }
     if (exec.exitCode === 125 && exec.stderr.text.includes(`skillbox-cwd-refused-${nonce}`))
       throw new RuntimeCommandError('cwd', `"${command.cwd}" does not exist or leads out of the workspace`);
+    const memoryHit = exec.exitCode === 137 && !timedOut && !aborted && (await oomKillsGrew(container));
     // The wrapper itself was killed (a command can signal it): its kill -1 did not run, so it is done here.
     if (exec.exitCode > 128 && !timedOut && !aborted) await killAll(container).catch(() => undefined);
     let exitCode = exec.exitCode;
@@ -180,7 +204,12 @@ export function createContainerRuntime(options: ContainerRuntimeOptions): Contai
     ] as const)
       if (stream.truncated)
         warnings.push(`${name} was cut at ${command.maxOutputBytes} bytes; ${stream.droppedBytes} bytes were dropped`);
+    if (memoryHit)
+      warnings.push(
+        'a process was killed for memory: the workspace container reached its memory cap (memoryBytes, swap included)',
+      );
     return {
+      ...(memoryHit ? { limitsHit: ['memory' as const] } : {}),
       stdout: exec.stdout.text,
       stderr: exec.stderr.text,
       exitCode,
