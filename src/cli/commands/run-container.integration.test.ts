@@ -2,23 +2,23 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { containerEngineWorks, containerImage, containerSocket } from '../../../test/support/services.js';
 import { main } from '../main.js';
 
 const examples = path.resolve('examples/skills');
 
-/** Names of the skillbox containers the test engine has, running or not. */
-function skillboxContainers(): Promise<string[]> {
+/** The workspace names of the skillbox containers the test engine has, running or not. */
+function skillboxWorkspaceNames(): Promise<string[]> {
   return new Promise((resolve, reject) => {
     const asked = request({ socketPath: containerSocket, path: '/v1.41/containers/json?all=true' }, (response) => {
       let body = '';
       response.on('data', (chunk) => (body += chunk));
       response.on('end', () =>
         resolve(
-          (JSON.parse(body) as Array<{ Names: string[] }>)
-            .flatMap((container) => container.Names)
-            .filter((name) => name.replace(/^\//, '').startsWith('skillbox-')),
+          (JSON.parse(body) as Array<{ Labels: Record<string, string> | null }>)
+            .map((container) => container.Labels?.['io.skillbox.workspace-name'])
+            .filter((name): name is string => name !== undefined),
         ),
       );
     });
@@ -41,10 +41,12 @@ async function cli(args: string[], home: string, command = 'run') {
 
 describe('skillbox run --runtime container', () => {
   let home = '';
+  beforeAll(async () => {
+    home = await mkdtemp(path.join(os.tmpdir(), 'skillbox-cli-container-'));
+  });
   afterAll(async () => rm(home, { recursive: true, force: true }));
 
   it('refuses --image without --runtime container, and --runtime container without --image', async () => {
-    home = await mkdtemp(path.join(os.tmpdir(), 'skillbox-cli-container-'));
     const stray = await cli(
       ['python-math', '--root', examples, '--runtime', 'local', '--image', 'x', '--', 'true'],
       home,
@@ -93,15 +95,24 @@ describe('skillbox run --runtime container', () => {
         path.join(root, 'needs-jq', 'SKILL.md'),
         '---\nname: needs-jq\ndescription: Needs jq and python3.\nmetadata:\n  requires-bins: "jq python3"\n---\nBody\n',
       );
-      const before = await skillboxContainers();
-      const result = await cli(
-        ['--root', root, '--runtime', 'container', '--image', containerImage, '--engine', containerSocket],
-        home,
-        'list',
-      );
-      expect(result.code).toBe(0);
-      expect(result.stdout).toContain('needs-jq: bins: jq python3 (MISSING jq)');
-      expect(await skillboxContainers()).toEqual(before);
+      // The probe's workspace is named below TMPDIR: its own here, so other test files' containers are not counted.
+      const probes = path.join(home, 'probes');
+      await mkdir(probes);
+      const tmpdirBefore = process.env.TMPDIR;
+      process.env.TMPDIR = probes;
+      try {
+        const result = await cli(
+          ['--root', root, '--runtime', 'container', '--image', containerImage, '--engine', containerSocket],
+          home,
+          'list',
+        );
+        expect(result.code).toBe(0);
+        expect(result.stdout).toContain('needs-jq: bins: jq python3 (MISSING jq)');
+      } finally {
+        if (tmpdirBefore === undefined) delete process.env.TMPDIR;
+        else process.env.TMPDIR = tmpdirBefore;
+      }
+      expect((await skillboxWorkspaceNames()).filter((name) => name.startsWith(`${probes}/`))).toEqual([]);
     },
   );
 });

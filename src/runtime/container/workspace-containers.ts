@@ -49,7 +49,7 @@ export class WorkspaceContainers {
     const name = `${WorkspaceContainers.baseName(workspaceRoot)}${network ? '-net' : ''}`;
     let pending = this.ready.get(name);
     if (pending === undefined) {
-      pending = this.create(WorkspaceContainers.baseName(workspaceRoot), name, network);
+      pending = this.create(WorkspaceContainers.baseName(workspaceRoot), name, network, workspaceRoot);
       this.ready.set(name, pending);
       pending.catch(() => this.ready.delete(name));
     }
@@ -74,7 +74,7 @@ export class WorkspaceContainers {
     await this.client.call('DELETE', `/volumes/${base}?force=true`, undefined, { allow: [404] });
   }
 
-  private async create(volume: string, name: string, network: boolean): Promise<string> {
+  private async create(volume: string, name: string, network: boolean, workspaceRoot: string): Promise<string> {
     const { settings } = this;
     await this.client.call('POST', '/volumes/create', { Name: volume, Labels: { 'io.skillbox.workspace': volume } });
     await this.client.call(
@@ -89,7 +89,8 @@ export class WorkspaceContainers {
         User: '0:0',
         Env: [],
         WorkingDir: '/',
-        Labels: { 'io.skillbox.workspace': volume },
+        // The workspace's name too, so an operator (or a test) can tell whose container it is.
+        Labels: { 'io.skillbox.workspace': volume, 'io.skillbox.workspace-name': workspaceRoot },
         NetworkDisabled: !network,
         HostConfig: {
           Init: true,
