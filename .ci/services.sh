@@ -14,6 +14,8 @@ command -v zip >/dev/null || need+=(zip)
 command -v tar >/dev/null || need+=(tar)
 # The hub's git source is tested against a real `git http-backend` on loopback.
 command -v git >/dev/null || need+=(git)
+# The container engine's socket is probed with curl.
+command -v curl >/dev/null || need+=(curl)
 { command -v prlimit && command -v setpriv; } >/dev/null || need+=(util-linux)
 # The compiled sandbox prelude (native/build-prelude.mjs, run by `npm run build`) is what CI must
 # test: musl for the fast static build, gcc and libc6-dev under it (and for the glibc fall-back).
@@ -59,3 +61,30 @@ if [ ! -x "$restate_dir/node_modules/.bin/restate-server" ]; then
 fi
 # haproxy sits in front of two agent workers in the failover tests.
 command -v haproxy >/dev/null || { DEBIAN_FRONTEND=noninteractive apt-get install -y -qq haproxy >/dev/null; }
+
+# The container runtime's tests: podman with runc (crun fails on hybrid cgroups) serving the Docker
+# Engine API on a socket, and a small image made from Debian's archive (there is no registry to pull
+# from). The root file system is kept as a tarball under /var/cache/skillbox, so a rerun on a machine
+# that keeps it imports in seconds instead of bootstrapping for minutes.
+for tool in podman runc debootstrap; do
+  command -v "$tool" >/dev/null || { DEBIAN_FRONTEND=noninteractive apt-get install -y -qq podman runc debootstrap >/dev/null; break; }
+done
+container_image=localhost/skillbox-test:bookworm
+if ! podman image exists "$container_image"; then
+  rootfs_cache=/var/cache/skillbox/skillbox-test-bookworm-rootfs.tar
+  if [ ! -s "$rootfs_cache" ]; then
+    mkdir -p /var/cache/skillbox
+    rootfs=$(mktemp -d)
+    debootstrap --variant=minbase --include=python3-minimal,ca-certificates bookworm "$rootfs" http://deb.debian.org/debian >/dev/null
+    tar -C "$rootfs" -cf "$rootfs_cache.partial" .
+    mv "$rootfs_cache.partial" "$rootfs_cache"
+    rm -rf "$rootfs"
+  fi
+  podman import "$rootfs_cache" "$container_image" >/dev/null
+fi
+container_socket=/run/podman/podman.sock
+if ! curl -fsS --unix-socket "$container_socket" http://d/v1.41/_ping >/dev/null 2>&1; then
+  mkdir -p /run/podman
+  nohup podman system service --time=0 "unix://$container_socket" >/var/log/skillbox-podman-service.log 2>&1 &
+  for _ in $(seq 1 50); do curl -fsS --unix-socket "$container_socket" http://d/v1.41/_ping >/dev/null 2>&1 && break; sleep 0.1; done
+fi

@@ -67,6 +67,9 @@ export const skillboxErrorCodes = [
   'WORKSPACE_SNAPSHOT_CONFLICT',
   'WORKSPACE_SNAPSHOT_FAILED',
   'WORKSPACE_SNAPSHOT_NOT_FOUND',
+  // container runtime
+  'CONTAINER_ENGINE_FAILED',
+  'CONTAINER_FILES_FAILED',
 ] as const;
 
 /** One of {@link skillboxErrorCodes}: the stable name of a kind of failure. */

@@ -81,6 +81,13 @@ export {
   readSkillRequirements,
   type SkillRequirements,
 } from './requirements/skill-requirements.js';
+export {
+  type ContainerRuntime,
+  type ContainerRuntimeOptions,
+  createContainerRuntime,
+} from './runtime/container/container-runtime.js';
+export { ContainerFilesError } from './runtime/container/container-workspace-files.js';
+export { ContainerEngineError } from './runtime/container/engine-client.js';
 export { type CreateRuntimeOptions, createRuntime, type RuntimeKind } from './runtime/create-runtime.js';
 export { RuntimeCommandError, SandboxUnavailableError, WorkspacePathError } from './runtime/errors.js';
 export { HostWorkspaceFiles } from './runtime/host-workspace-files.js';

@@ -55,6 +55,11 @@ async function runProbe(runtime: WorkspaceRuntime, path: string, command: string
     }
     return result.stdout;
   } finally {
+    // Through the runtime first: one whose workspaces live elsewhere (a container, a worker) keeps one for the probe.
+    await runtime
+      .files(root)
+      .remove('')
+      .catch(() => undefined);
     await rm(root, { recursive: true, force: true });
   }
 }

@@ -79,7 +79,7 @@ describe('createRuntime', () => {
   it('refuses an unknown kind and bad limits at construction', () => {
     expect(() => createRuntime({ kind: 'docker' as never })).toThrow(SkillboxConfigError);
     expect(() => createRuntime({ kind: 'docker' as never })).toThrow(
-      'createRuntime: option "kind" must be one of "auto", "sandbox", "local"; got "docker"',
+      'createRuntime: option "kind" must be one of "auto", "sandbox", "local", "container"; got "docker"',
     );
     expect(() => createRuntime({ kind: 'sandbox', maxMemoryBytes: -1 })).toThrow(
       'createRuntime: option "maxMemoryBytes" must be a positive integer or null; got -1',

@@ -1,4 +1,6 @@
+import { SkillboxConfigError } from '../config/config-error.js';
 import { validateOptions } from '../config/validate-options.js';
+import { type ContainerRuntimeOptions, createContainerRuntime } from './container/container-runtime.js';
 import { SandboxUnavailableError } from './errors.js';
 import { LocalRuntime } from './local-runtime.js';
 import { createRuntimeOptionsSchema } from './runtime-options-schema.js';
@@ -8,9 +10,9 @@ import { detectSandboxSupport } from './sandbox-support.js';
 
 /**
  * A runtime `createRuntime` can build: `auto` (the sandbox where bubblewrap works; elsewhere an error,
- * or the host with `hostFallback`), `sandbox` or `local`.
+ * or the host with `hostFallback`), `sandbox`, `local` or `container` (Docker or Podman, with `container` options).
  */
-export type RuntimeKind = 'auto' | 'sandbox' | 'local';
+export type RuntimeKind = 'auto' | 'sandbox' | 'local' | 'container';
 
 /** Options of `createRuntime`: the kind (`auto`, `sandbox`, `local`) plus the sandbox limits. */
 export interface CreateRuntimeOptions extends SandboxRuntimeOptions {
@@ -25,9 +27,11 @@ export interface CreateRuntimeOptions extends SandboxRuntimeOptions {
    * also prints the warning; a library that serves a model should choose `kind: 'local'` knowingly.
    */
   hostFallback?: boolean;
+  /** With `container` (required there, refused with the others): the image, the daemon and the caps. */
+  container?: ContainerRuntimeOptions;
 }
 
-export const RUNTIME_KINDS: readonly RuntimeKind[] = ['auto', 'sandbox', 'local'];
+export const RUNTIME_KINDS: readonly RuntimeKind[] = ['auto', 'sandbox', 'local', 'container'];
 
 /**
  * The runtime for a kind. `sandbox` and `auto` throw SandboxUnavailableError here, at construction,
@@ -37,7 +41,18 @@ export const RUNTIME_KINDS: readonly RuntimeKind[] = ['auto', 'sandbox', 'local'
  */
 export function createRuntime(options: CreateRuntimeOptions = {}): WorkspaceRuntime {
   validateOptions('createRuntime', createRuntimeOptionsSchema, options);
-  const { kind = 'auto', hostFallback = false, ...rest } = options;
+  const { kind = 'auto', hostFallback = false, container, ...rest } = options;
+  if (kind === 'container') {
+    if (container === undefined)
+      throw new SkillboxConfigError('createRuntime', [
+        { option: 'container', problem: 'is required with kind "container" (at least { image })' },
+      ]);
+    return createContainerRuntime(container);
+  }
+  if (container !== undefined)
+    throw new SkillboxConfigError('createRuntime', [
+      { option: 'container', problem: `applies only to kind "container", not "${kind}"` },
+    ]);
   const localOptions = rest.shell === undefined ? {} : { shell: rest.shell };
   if (kind === 'local') return new LocalRuntime(localOptions);
   if (kind === 'sandbox') return new SandboxRuntime(rest);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { nonEmptyString, oneOf, optionsObject } from '../config/option-schemas.js';
+import { containerRuntimeOptionsSchema } from './container/container-runtime-options-schema.js';
 
 const positiveIntegerOrNull = 'must be a positive integer or null';
 
@@ -32,6 +33,7 @@ export const localRuntimeOptionsSchema = optionsObject({
 /** `CreateRuntimeOptions`: the kind plus the sandbox options. */
 export const createRuntimeOptionsSchema = optionsObject({
   ...sandboxShape,
-  kind: oneOf(['auto', 'sandbox', 'local']).optional(),
+  kind: oneOf(['auto', 'sandbox', 'local', 'container']).optional(),
+  container: containerRuntimeOptionsSchema.optional(),
   hostFallback: z.boolean({ error: 'must be true or false' }).optional(),
 });

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -54,6 +55,32 @@ export const redisReachable: boolean = await reachable(redisUrl, 6379);
 export const sandboxWorks: boolean = detectSandboxSupport().available;
 export const hasHaproxy: boolean = haproxyInstalled();
 
+/** The Engine API socket the container runtime tests use (podman's `podman system service`). */
+export const containerSocket: string = process.env.SKILLBOX_TEST_CONTAINER_SOCKET ?? '/run/podman/podman.sock';
+/** The image they run, built locally by .ci/services.sh (never pulled). */
+export const containerImage: string = process.env.SKILLBOX_TEST_CONTAINER_IMAGE ?? 'localhost/skillbox-test:bookworm';
+
+/** Whether the socket answers and has the test image (a socket this user cannot open counts as absent). */
+function containerEngineReady(): Promise<boolean> {
+  return new Promise((done) => {
+    const probe = httpRequest(
+      { socketPath: containerSocket, path: `/v1.41/images/${encodeURIComponent(containerImage)}/json`, timeout: 3000 },
+      (response) => {
+        response.resume();
+        done(response.statusCode === 200);
+      },
+    );
+    probe.once('error', () => done(false));
+    probe.once('timeout', () => {
+      probe.destroy();
+      done(false);
+    });
+    probe.end();
+  });
+}
+
+export const containerEngineWorks: boolean = await containerEngineReady();
+
 /** Every service, with the line that says how to run its tests. */
 export function serviceChecks(): ServiceCheck[] {
   const support = detectSandboxSupport();
@@ -88,6 +115,11 @@ export function serviceChecks(): ServiceCheck[] {
       available: hasHaproxy,
       howToRun:
         'haproxy is not installed (the failover tests put it in front of their workers): run bash .ci/services.sh',
+    },
+    {
+      name: 'container engine',
+      available: containerEngineWorks,
+      howToRun: `no Engine API with the image ${containerImage} answers at ${containerSocket} (as root: run bash .ci/services.sh; as another user the rootful socket is closed), or set SKILLBOX_TEST_CONTAINER_SOCKET`,
     },
   ];
 }

@@ -77,7 +77,7 @@ describe('skillbox chat arguments', () => {
     for (const [args, message] of [
       [['--materialize', 'inline'], '--materialize must be one of system, tool-result; got "inline"'],
       [['--load-mode', 'forever'], '--load-mode must be one of turn, once, session; got "forever"'],
-      [['--runtime', 'docker'], '--runtime must be one of auto, sandbox, local; got "docker"'],
+      [['--runtime', 'docker'], '--runtime must be one of auto, sandbox, local, container; got "docker"'],
       [['--max-steps', '0'], '--max-steps must be a positive integer; got "0"'],
       [['--session', ' '], '--session needs a non-empty value'],
       [['--output-dir', ''], '--output-dir needs a non-empty value'],

@@ -7,12 +7,14 @@ import { type LoadMode, loadModes } from '../../disclosure/load-mode.js';
 import type { MaterializationMode } from '../../disclosure/materialize-request.js';
 import type { SkillAgentEvent } from '../../integrations/ai-sdk/agent-events.js';
 import type { SkillAgent } from '../../integrations/ai-sdk/skill-agent.js';
+import type { ContainerRuntimeOptions } from '../../runtime/container/container-runtime.js';
 import { createRuntime, RUNTIME_KINDS, type RuntimeKind } from '../../runtime/create-runtime.js';
 import { detectSandboxSupport } from '../../runtime/sandbox-support.js';
 import { createMemorySessionStore } from '../../sessions/memory-session-store.js';
 import type { SessionStore } from '../../sessions/session-store.js';
 import { createWorkspaceManager } from '../../workspace/workspace-manager.js';
 import { type CliCommand, type CliIo, CliUsageError } from '../command.js';
+import { containerFlagOptions, containerFlagsHelp, containerOptionsFromFlags } from '../container-flags.js';
 import { addMcpSkillServers } from '../mcp-skill-sources.js';
 import { oneOf, parseCommandArguments } from '../parse-command-arguments.js';
 import { describeLeftOutSkills, openRepositoryFromArgs } from '../skill-roots.js';
@@ -25,7 +27,7 @@ import { runSlashCommand } from './chat-slash-commands.js';
 
 const usage = `Usage: skillbox chat [--root DIR]... [--mcp [LABEL=]CMD|URL]... [--session ID] [--once "MESSAGE"]
                     [--materialize system|tool-result] [--load-mode once|turn|session]
-                    [--runtime auto|sandbox|local] [--db PATH] [--user ID] [--max-steps N]
+                    [--runtime auto|sandbox|local|container] [--db PATH] [--user ID] [--max-steps N]
                     [--output-dir DIR] [--watch] [--approve]
 
 An agent in the terminal over any OpenAI-compatible chat-completions endpoint, with the skills
@@ -46,7 +48,8 @@ Options:
   --materialize M    where loaded skills go in requests: tool-result (default) or system
   --load-mode M      how long loaded skills stay: turn (default), once or session
   --runtime KIND     where scripts run: auto (default: the sandbox when bubblewrap works),
-                     sandbox or local
+                     sandbox, local or container (with --image)
+${containerFlagsHelp}
   --db PATH          the SQLite session file (default ~/.skillbox/sessions.db)
   --user ID          the user the sessions belong to (default $USER, else "local")
   --max-steps N      most model calls in one turn (default 20)
@@ -82,6 +85,8 @@ export interface ChatArguments {
   materialize: MaterializationMode;
   loadMode: LoadMode;
   runtime: RuntimeKind;
+  /** With `--runtime container`: the image and the daemon (`--image`, `--engine`, `--oci-runtime`). */
+  container?: ContainerRuntimeOptions;
   db?: string;
   userId?: string;
   maxSteps: number;
@@ -110,6 +115,7 @@ export function parseChatArguments(args: string[]): ChatArguments {
       'output-dir': { type: 'string' },
       watch: { type: 'boolean', default: false },
       approve: { type: 'boolean' },
+      ...containerFlagOptions,
     },
     allowPositionals: false,
     strict: true,
@@ -124,6 +130,8 @@ export function parseChatArguments(args: string[]): ChatArguments {
     outputDir: values['output-dir'] ?? defaultOutputDir,
     watch: values.watch === true,
   };
+  const container = containerOptionsFromFlags(parsed.runtime, values);
+  if (container !== undefined) parsed.container = container;
   for (const [option, value] of [
     ['--session', values.session],
     ['--output-dir', values['output-dir']],
@@ -297,7 +305,11 @@ async function run(args: string[], io: CliIo): Promise<number> {
   if (!modules) return 2;
 
   const repository = await openRepositoryFromArgs(options.roots, io, 'chat');
-  const runtime = createRuntime({ kind: options.runtime, hostFallback: true });
+  const runtime = createRuntime({
+    kind: options.runtime,
+    hostFallback: true,
+    ...(options.container === undefined ? {} : { container: options.container }),
+  });
   if (!runtime.isolated) {
     const support = options.runtime === 'local' ? undefined : detectSandboxSupport();
     io.stderr(

@@ -9,9 +9,11 @@ import {
   readSkillRequirements,
   type SkillRequirements,
 } from '../../requirements/skill-requirements.js';
+import type { ContainerRuntimeOptions } from '../../runtime/container/container-runtime.js';
 import { createRuntime, RUNTIME_KINDS, type RuntimeKind } from '../../runtime/create-runtime.js';
 import { createSkillSearch } from '../../search/skill-search.js';
 import { type CliCommand, type CliIo, CliUsageError } from '../command.js';
+import { containerFlagOptions, containerOptionsFromFlags } from '../container-flags.js';
 import { addMcpSkillServers } from '../mcp-skill-sources.js';
 import { parseCommandArguments } from '../parse-command-arguments.js';
 import { startProgress } from '../progress.js';
@@ -36,9 +38,10 @@ Options:
                "model_visible","hidden_reason"?,"requires"?,"missing"?}],"skipped":[{"path","reason"}],
                "shadowed":[{"name","path","winner"}]} with absolute paths
   --runtime KIND  where skills' declared requirements (programs, variables, OS, network) are
-               checked: auto (default: the bubblewrap sandbox where it works, else local), sandbox
-               or local; checked as skill_run sees them with default options (no host variables,
-               no network). Only skills that declare requirements are checked.
+               checked: auto (default: the bubblewrap sandbox where it works, else local), sandbox,
+               local or container (in the --image given, with --engine and --oci-runtime as for
+               skillbox run); checked as skill_run sees them with default options (no host
+               variables, no network). Only skills that declare requirements are checked.
 
   --query WORDS  search instead of listing: the skills that best match WORDS, best first, with
                the BM25 score the model's skill_search tool gives (--json: {"query","results":
@@ -61,6 +64,8 @@ interface ListArguments {
   mcp: string[];
   json: boolean;
   runtime: RuntimeKind;
+  /** With `--runtime container`: the image whose tools the requirements are checked against. */
+  container?: ContainerRuntimeOptions;
   query?: string;
   limit: number;
   bodies: boolean;
@@ -77,6 +82,7 @@ function parse(args: string[]): ListArguments {
       limit: { type: 'string' },
       bodies: { type: 'boolean', default: false },
       runtime: { type: 'string', default: 'auto' },
+      ...containerFlagOptions,
     },
     allowPositionals: false,
     strict: true,
@@ -91,11 +97,13 @@ function parse(args: string[]): ListArguments {
   const runtime = values.runtime as RuntimeKind;
   if (!RUNTIME_KINDS.includes(runtime))
     throw new CliUsageError(`--runtime must be one of ${RUNTIME_KINDS.join(', ')}, got "${values.runtime}"`);
+  const container = containerOptionsFromFlags(runtime, values);
   return {
     roots: values.root ?? [],
     mcp: values.mcp ?? [],
     json: values.json === true,
     runtime,
+    ...(container === undefined ? {} : { container }),
     ...(query === undefined ? {} : { query }),
     limit,
     bodies: values.bodies === true,
@@ -143,11 +151,12 @@ async function checkRequirements(
   skills: readonly Skill[],
   repository: SkillRepository,
   kind: RuntimeKind,
+  container: ContainerRuntimeOptions | undefined,
 ): Promise<{ checked: Map<string, { requirements: SkillRequirements; check: RequirementCheck }>; where: string }> {
   const checked = new Map<string, { requirements: SkillRequirements; check: RequirementCheck }>();
   const declaring = skills.filter((skill) => readSkillRequirements(skill.metadata).requirements !== undefined);
   if (declaring.length === 0) return { checked, where: '' };
-  const runtime = createRuntime({ kind, hostFallback: true });
+  const runtime = createRuntime({ kind, hostFallback: true, ...(container === undefined ? {} : { container }) });
   const checker = createRequirementChecker({ runtime, environment: {}, network: false });
   for (const skill of declaring) {
     checked.set(skill.name, {
@@ -202,7 +211,12 @@ async function listSkills(
   const found = await repository.report();
   const report = { ...found, skipped: [...found.skipped, ...unverified] };
   const where = `${describeRoots(local, roots, io)}${mcpLabels.length === 0 ? '' : ` and MCP ${mcpLabels.join(', ')}`}`;
-  const { checked: requirements, where: checkedIn } = await checkRequirements(skills, repository, parsed.runtime);
+  const { checked: requirements, where: checkedIn } = await checkRequirements(
+    skills,
+    repository,
+    parsed.runtime,
+    parsed.container,
+  );
   const hiddenReason = (skill: Skill): string | undefined =>
     skill.modelInvocable === false ? (modelHiddenReason(skill.frontmatter) ?? 'not model-invocable') : undefined;
 

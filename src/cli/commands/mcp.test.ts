@@ -73,7 +73,10 @@ describe('skillbox mcp arguments', () => {
   it('refuses an unknown profile, an unknown runtime, a runtime without the full profile and positionals, with the usage and exit 2', async () => {
     for (const [args, message] of [
       [['--profile', 'all'], '--profile must be one of knowledge, full; got "all"'],
-      [['--profile', 'full', '--runtime', 'docker'], '--runtime must be one of auto, sandbox, local; got "docker"'],
+      [
+        ['--profile', 'full', '--runtime', 'docker'],
+        '--runtime must be one of auto, sandbox, local, container; got "docker"',
+      ],
       [['--runtime', 'local'], '--runtime applies only with --profile full'],
       [['--catalog-tokens=-1'], '--catalog-tokens must be a whole number of tokens (0 for no limit); got "-1"'],
       [['--catalog-tokens', '1e3'], '--catalog-tokens must be a whole number of tokens (0 for no limit); got "1e3"'],

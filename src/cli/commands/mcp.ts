@@ -2,16 +2,18 @@ import { commandToolNames } from '../../approvals/command-tool-names.js';
 import type { SkillRepository } from '../../repository/types.js';
 import { createRequirementChecker } from '../../requirements/check-requirements.js';
 import { gateRepository } from '../../requirements/gated-repository.js';
+import type { ContainerRuntimeOptions } from '../../runtime/container/container-runtime.js';
 import { createRuntime, RUNTIME_KINDS, type RuntimeKind } from '../../runtime/create-runtime.js';
 import { detectSandboxSupport } from '../../runtime/sandbox-support.js';
 import type { SkillToolProfile } from '../../tools/create-skill-tools.js';
 import { createExecutionTools } from '../../workspace/tools/execution-tools.js';
 import { createWorkspaceManager } from '../../workspace/workspace-manager.js';
 import { type CliCommand, type CliIo, CliUsageError } from '../command.js';
+import { containerFlagOptions, containerFlagsHelp, containerOptionsFromFlags } from '../container-flags.js';
 import { oneOf, parseCommandArguments } from '../parse-command-arguments.js';
 import { describeLeftOutSkills, describeRoots, openRepositoryFromArgs } from '../skill-roots.js';
 
-const usage = `Usage: skillbox mcp [--root DIR]... [--profile knowledge|full] [--runtime auto|sandbox|local]
+const usage = `Usage: skillbox mcp [--root DIR]... [--profile knowledge|full] [--runtime auto|sandbox|local|container]
                    [--approve] [--catalog-tokens N] [--http PORT [--host ADDRESS] [--token TOKEN]
                    [--max-sessions N] [--session-idle S] [--session-reclaim-after S]
                    [--session-wait S]] [--no-watch]
@@ -26,7 +28,8 @@ Options:
   --profile P        knowledge (default): load and read skills only; full: also skill_run and
                      workspace_exec, which run skill scripts in a workspace
   --runtime KIND     where full-profile scripts run: auto (default: the sandbox when bubblewrap
-                     works), sandbox or local
+                     works), sandbox, local or container (with --image)
+${containerFlagsHelp}
   --approve          with --profile full: ask the person before every skill_run and
                      workspace_exec, and before text is written to a background process
                      (workspace_write_stdin), through the client's elicitation, showing the exact
@@ -81,6 +84,8 @@ export interface McpArguments {
   roots: string[];
   profile: SkillToolProfile;
   runtime: RuntimeKind;
+  /** With `--runtime container`: the image and the daemon (`--image`, `--engine`, `--oci-runtime`). */
+  container?: ContainerRuntimeOptions;
   /** Undefined: the server's default budget; 0: no limit. */
   catalogTokens?: number;
   /** Serve Streamable HTTP on this port instead of stdio. */
@@ -116,6 +121,7 @@ export function parseMcpArguments(args: string[]): McpArguments {
       watch: { type: 'boolean' },
       'no-watch': { type: 'boolean' },
       approve: { type: 'boolean' },
+      ...containerFlagOptions,
     },
     allowPositionals: false,
     strict: true,
@@ -131,6 +137,8 @@ export function parseMcpArguments(args: string[]): McpArguments {
     runtime: oneOf(values.runtime, RUNTIME_KINDS, '--runtime', 'auto'),
     watch: values['no-watch'] !== true,
   };
+  const container = containerOptionsFromFlags(parsed.runtime, values);
+  if (container !== undefined) parsed.container = container;
   if (values.approve === true) parsed.approve = true;
   if (values.watch === true && values['no-watch'] === true)
     throw new CliUsageError('--watch and --no-watch contradict each other; give one');
@@ -206,7 +214,11 @@ async function run(args: string[], io: CliIo): Promise<number> {
   let executionTools: ReturnType<typeof createExecutionTools> | undefined;
   let workspaces: ReturnType<typeof createWorkspaceManager> | undefined;
   if (options.profile === 'full') {
-    const runtime = createRuntime({ kind: options.runtime, hostFallback: true });
+    const runtime = createRuntime({
+      kind: options.runtime,
+      hostFallback: true,
+      ...(options.container === undefined ? {} : { container: options.container }),
+    });
     if (!runtime.isolated) {
       const support = options.runtime === 'local' ? undefined : detectSandboxSupport();
       const why =

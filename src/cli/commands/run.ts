@@ -2,6 +2,7 @@ import { mkdtemp, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { SkillNotFoundError } from '../../repository/errors.js';
+import type { ContainerRuntimeOptions } from '../../runtime/container/container-runtime.js';
 import { createRuntime, RUNTIME_KINDS, type RuntimeKind } from '../../runtime/create-runtime.js';
 import { assertAllowedVariable } from '../../runtime/run-environment.js';
 import { createInMemoryStateView } from '../../state/in-memory-state-view.js';
@@ -12,6 +13,7 @@ import { createExecutionTools } from '../../workspace/tools/execution-tools.js';
 import type { SkillRunResult } from '../../workspace/tools/run-result.js';
 import { createWorkspaceManager } from '../../workspace/workspace-manager.js';
 import { type CliCommand, type CliIo, CliUsageError } from '../command.js';
+import { containerFlagOptions, containerFlagsHelp, containerOptionsFromFlags } from '../container-flags.js';
 import { parseCommandArguments } from '../parse-command-arguments.js';
 import { openRepositoryFromArgs } from '../skill-roots.js';
 import { unknownSkillHint } from '../unknown-skill-hint.js';
@@ -29,7 +31,9 @@ bash in the skill's working copy (quote them as you would for ssh):
 Options:
   --root DIR          a skills folder; repeat for several (default: the standard roots)
   --runtime KIND      auto (default: the bubblewrap sandbox where it works, else local with a
-                      warning), sandbox (fail if unavailable) or local (no isolation)
+                      warning), sandbox (fail if unavailable), local (no isolation) or container
+                      (Docker or Podman, with --image)
+${containerFlagsHelp}
   --output GLOB       files to return, e.g. 'out/*.png' or '$OUTPUT_DIR/**'; repeatable
                       (default: the files the command wrote under out/)
   --input PATH        a host file or folder copied to work/inputs/<name> first; repeatable
@@ -51,6 +55,7 @@ interface RunArguments {
   command: string;
   roots: string[];
   runtime: RuntimeKind;
+  container?: ContainerRuntimeOptions;
   outputs?: string[];
   inputs: string[];
   env: Record<string, string>;
@@ -80,6 +85,7 @@ function parse(args: string[]): RunArguments {
       network: { type: 'boolean', default: false },
       ro: { type: 'string', multiple: true, default: [] },
       keep: { type: 'boolean', default: false },
+      ...containerFlagOptions,
     },
     allowPositionals: true,
     strict: true,
@@ -93,6 +99,7 @@ function parse(args: string[]): RunArguments {
   const runtime = values.runtime as RuntimeKind;
   if (!RUNTIME_KINDS.includes(runtime))
     throw new CliUsageError(`--runtime must be one of ${RUNTIME_KINDS.join(', ')}, got "${values.runtime}"`);
+  const container = containerOptionsFromFlags(runtime, values);
   let timeoutSeconds: number | undefined;
   if (values.timeout !== undefined) {
     timeoutSeconds = Number(values.timeout);
@@ -134,6 +141,7 @@ function parse(args: string[]): RunArguments {
     command: words.join(' '),
     roots: values.root ?? [],
     runtime,
+    ...(container === undefined ? {} : { container }),
     outputs: values.output,
     inputs: values.input ?? [],
     env,
@@ -176,7 +184,11 @@ async function run(args: string[], io: CliIo): Promise<number> {
     if (item === path.parse(item).root)
       throw new CliUsageError('--ro / would show the whole host; name the folders the command needs');
   }
-  const runtime = createRuntime({ kind: options.runtime, hostFallback: true });
+  const runtime = createRuntime({
+    kind: options.runtime,
+    hostFallback: true,
+    ...(options.container === undefined ? {} : { container: options.container }),
+  });
   const baseDir = await mkdtemp(path.join(os.tmpdir(), 'skillbox-run-'));
   const workspaces = createWorkspaceManager({ runtime, repository, baseDir, artifacts: false, ttlMs: Infinity });
   try {

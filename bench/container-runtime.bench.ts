@@ -1,0 +1,110 @@
+// The container runtime against the daemon's own CLI on the same containers: a warm exec of `true`
+// and of `python3 -c pass` through ContainerRuntime.run against `podman exec` of the same container
+// (goal from issue 32: <= 1.1), and the first run of a fresh workspace (volume, container, layout,
+// exec) against `podman run --rm` with the same confinement. Paired ratios; nothing fails on a
+// number. Skipped with a line where no Engine API socket with the image answers.
+import { request } from 'node:http';
+import { createContainerRuntime } from '../src/runtime/container/container-runtime.js';
+import { WorkspaceContainers } from '../src/runtime/container/workspace-containers.js';
+import type { RuntimeCommand } from '../src/runtime/runtime-types.js';
+import { bareSpawn, formatSpread, interleavedTimes, pairedRatio, quick, reportRatio } from './bench-support.js';
+
+const socketPath = process.env.SKILLBOX_TEST_CONTAINER_SOCKET ?? '/run/podman/podman.sock';
+const image = process.env.SKILLBOX_TEST_CONTAINER_IMAGE ?? 'localhost/skillbox-test:bookworm';
+const RUNS = Number(process.env.CONTAINER_BENCH_RUNS ?? (quick ? 3 : 15));
+const FIRST_RUNS = Number(process.env.CONTAINER_BENCH_FIRST_RUNS ?? (quick ? 2 : 5));
+const hostEnv = { PATH: process.env.PATH ?? '/usr/bin:/bin' };
+
+function engineHasImage(): Promise<boolean> {
+  return new Promise((done) => {
+    const probe = request({ socketPath, path: `/v1.41/images/${encodeURIComponent(image)}/json` }, (response) => {
+      response.resume();
+      done(response.statusCode === 200);
+    });
+    probe.once('error', () => done(false));
+    probe.end();
+  });
+}
+
+/** The confinement the runtime gives, as `podman run` flags, so the first-run comparison is like for like. */
+const podmanRunFlags = [
+  'run',
+  '--rm',
+  '--network',
+  'none',
+  '--read-only',
+  '--cap-drop',
+  'all',
+  '--security-opt',
+  'no-new-privileges',
+  '--user',
+  '65534:65534',
+  '--ulimit',
+  'nofile=4096:4096',
+  '--ulimit',
+  'nproc=2048:2048',
+  '--memory',
+  '512m',
+  '--pids-limit',
+  '256',
+];
+
+export async function run(): Promise<void> {
+  if (!(await engineHasImage())) {
+    console.log(`container-runtime: skipped (no Engine API with ${image} at ${socketPath})`);
+    return;
+  }
+  const runtime = createContainerRuntime({ image, socketPath });
+  const workspace = `/skillbox-bench-${process.pid}`;
+  const command = (argv: string[]): RuntimeCommand => ({
+    workspaceRoot: workspace,
+    cwd: workspace,
+    env: { PATH: '/usr/bin:/bin' },
+    timeoutMs: 30_000,
+    maxOutputBytes: 65_536,
+    argv,
+  });
+  try {
+    await runtime.run(command(['true']));
+    const container = WorkspaceContainers.baseName(workspace);
+    for (const [label, argv] of [
+      ['true', ['true']],
+      ['python3 -c pass', ['python3', '-c', 'pass']],
+    ] as const) {
+      const times = await interleavedTimes(
+        {
+          runtime: () => runtime.run(command([...argv])),
+          cli: () => bareSpawn('podman', ['exec', '--user', '65534:65534', container, ...argv], hostEnv),
+        },
+        RUNS,
+      );
+      const ratio = pairedRatio(times.runtime, times.cli);
+      console.log(`container-runtime: warm exec of ${label}, runtime / podman exec: ${formatSpread(ratio)}`);
+      reportRatio({
+        benchmark: 'container-runtime',
+        comparison: `warm ${label} vs podman exec`,
+        ratio,
+        goal: '<= 1.1',
+      });
+    }
+    let fresh = 0;
+    const first = await interleavedTimes(
+      {
+        runtime: async () => {
+          const name = `${workspace}-first-${(fresh += 1)}`;
+          await runtime.run({ ...command(['true']), workspaceRoot: name, cwd: name });
+          await runtime.files(name).remove('');
+        },
+        cli: () => bareSpawn('podman', [...podmanRunFlags, image, 'true'], hostEnv),
+      },
+      FIRST_RUNS,
+      0,
+    );
+    const firstRatio = pairedRatio(first.runtime, first.cli);
+    console.log(`container-runtime: first run (and removal) / podman run --rm: ${formatSpread(firstRatio)}`);
+    reportRatio({ benchmark: 'container-runtime', comparison: 'first run vs podman run --rm', ratio: firstRatio });
+  } finally {
+    await runtime.files(workspace).remove('');
+    runtime.close();
+  }
+}

@@ -1,0 +1,161 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { containerEngineWorks } from '../support/services.js';
+import { containerFixture, sleep } from './runtime-fixture.js';
+
+// The attacks of the sandbox suite that a container can be held to, against the container runtime
+// through podman's Engine API. As an unprivileged host user the rootful socket is closed, so this
+// file skips there (the global setup says so in one line).
+describe.runIf(containerEngineWorks)('container runtime: what a command can reach', () => {
+  const fixture = containerFixture({ pids: 64, memoryBytes: 128 * 1024 * 1024 });
+  let server: Server;
+  let port = 0;
+  beforeAll(async () => {
+    server = createServer((_request, response) => response.end('host secret over http'));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as AddressInfo).port;
+  });
+  afterAll(async () => {
+    server.close();
+    await fixture.dispose();
+  });
+
+  it('sees no host environment variable, not its own exec environment nor through /proc', async () => {
+    process.env.SKILLBOX_CONTAINER_HOST_SECRET = 'host-env-secret';
+    try {
+      const result = await fixture.run('env; cat /proc/self/environ /proc/$PPID/environ 2>&1 | tr "\\0" "\\n"', {
+        env: { PATH: '/usr/bin:/bin', ASKED: 'yes' },
+      });
+      expect(result.stdout).not.toContain('host-env-secret');
+      // The image's and the daemon's variables (HOME, container=podman, HOSTNAME) are not added either.
+      expect(result.stdout).not.toMatch(/^(HOME|container|HOSTNAME|TERM)=/m);
+      expect(result.stdout).toContain('ASKED=yes');
+    } finally {
+      delete process.env.SKILLBOX_CONTAINER_HOST_SECRET;
+    }
+  });
+
+  it('cannot read host files: the project, the host /etc, the agent process', async () => {
+    const result = await fixture.run(
+      `cat ${process.cwd()}/package.json; ls /work /root; cat /etc/shadow; cat /proc/1/root/etc/hostname; ls /proc/1/fd; echo done`,
+    );
+    expect(result.stdout).toBe('done\n');
+    expect(result.stderr).toMatch(/package\.json: No such file/);
+    expect(result.stderr).toMatch(/shadow: Permission denied/);
+  });
+
+  it('cannot reach a server on the host loopback, and has no interface but lo', async () => {
+    const result = await fixture.run(
+      `python3 -I -c "import socket; s = socket.create_connection(('127.0.0.1', ${port}), 2); print(s.recv(100))"; ls /sys/class/net`,
+    );
+    expect(result.stdout).not.toContain('host secret');
+    expect(result.stdout.trim()).toBe('lo');
+  });
+
+  // podman makes /var/tmp writable by all whatever mode is asked: it is given 1 MiB.
+  it('cannot write anywhere but the workspace and the small /tmp and /var/tmp, nor move the workspace folder', async () => {
+    const result = await fixture.run(
+      'for d in / /etc /usr /usr/bin /var /var/tmp /root /home /opt /run /skillbox; do touch $d/planted 2>/dev/null && echo "wrote $d"; done; ' +
+        'mv /skillbox/workspace /skillbox/moved 2>/dev/null && echo moved; ln -s / /skillbox/link 2>/dev/null && echo linked; ' +
+        'touch /tmp/ok planted && echo workspace-and-tmp; df -k /tmp /var/tmp | tail -2 | awk "{print \\$2}"',
+    );
+    expect(result.stdout.trim().split('\n')).toEqual([
+      'wrote /var/tmp',
+      'workspace-and-tmp',
+      String(64 * 1024),
+      '1024',
+    ]);
+  });
+
+  it('holds no capability, cannot gain privileges, runs under seccomp as nobody, and cannot signal PID 1', async () => {
+    const result = await fixture.run(
+      'id -u; grep -E "^(CapEff|CapBnd|NoNewPrivs|Seccomp):" /proc/self/status | tr -s "\\t " " "; kill -KILL 1 2>/dev/null || echo refused',
+    );
+    expect(result.stdout).toBe(
+      '65534\nCapEff: 0000000000000000\nCapBnd: 0000000000000000\nNoNewPrivs: 1\nSeccomp: 2\nrefused\n',
+    );
+    expect((await fixture.run('echo still-up')).stdout).toBe('still-up\n');
+  });
+
+  it('leaves nothing alive after a timeout, even what left the session or double-forked', async () => {
+    const result = await fixture.run(
+      '(setsid sh -c "while :; do echo x >> escaped; sleep 0.05; done" &); (sh -c "(sleep 60 &)" &); sleep 30',
+      { timeoutMs: 800 },
+    );
+    expect(result).toMatchObject({ timedOut: true, exitCode: 137 });
+    const size = (await fixture.runtime.files(fixture.workspace).inspect('escaped'))?.sizeBytes;
+    await sleep(400);
+    expect((await fixture.runtime.files(fixture.workspace).inspect('escaped'))?.sizeBytes).toBe(size);
+    // Nothing the command started is left in the container: no sleep 60, no writing loop.
+    const listing = await fixture.run('cat /proc/[0-9]*/cmdline | tr "\\0" " "');
+    expect(listing.stdout).toContain('sleep infinity');
+    expect(listing.stdout).not.toMatch(/sleep 60|while :/);
+  });
+
+  it('caps the processes and the memory of the container', async () => {
+    const forks = await fixture.run(
+      'python3 -I -c "\nimport os, time\nn = 0\ntry:\n    while n < 1000:\n        if os.fork() == 0:\n            time.sleep(20)\n            os._exit(0)\n        n += 1\nexcept OSError:\n    pass\nprint(n)"',
+    );
+    expect(Number(forks.stdout.trim())).toBeLessThan(64);
+    const memory = await fixture.run('python3 -I -c "b = bytearray(400 * 1024 * 1024); print(len(b))"');
+    expect(memory.exitCode).toBe(137);
+    expect(memory.stdout).toBe('');
+    expect(memory.limitsHit).toEqual(['memory']);
+    expect(memory.warnings.join(' ')).toMatch(/memory/);
+    // A command that kills itself with the same signal did not meet the cap.
+    expect((await fixture.run('kill -KILL $$')).limitsHit).toBeUndefined();
+  });
+
+  it('caps 100 MB on stdout without holding it', async () => {
+    const result = await fixture.run('head -c 100000000 /dev/zero', { maxOutputBytes: 1000, timeoutMs: 20_000 });
+    expect(result.stdout.length).toBe(1000);
+    expect(result.stdoutDroppedBytes).toBe(100_000_000 - 1000);
+  });
+
+  it('cannot hide bytes from the workspace measure in the staging area beside it', async () => {
+    const files = fixture.runtime.files(fixture.workspace);
+    const before = await files.measure({ maxBytes: Infinity, maxFiles: Infinity });
+    const result = await fixture.run('head -c 4000000 /dev/urandom > /skillbox/staging/hidden && echo hidden');
+    expect(result.stdout).toBe('hidden\n');
+    const after = await files.measure({ maxBytes: Infinity, maxFiles: Infinity });
+    expect(after.bytes - before.bytes).toBeGreaterThanOrEqual(4_000_000);
+  });
+});
+
+describe.runIf(containerEngineWorks)('container runtime: the measure a running command could stop', () => {
+  const fixture = containerFixture();
+  afterAll(() => fixture.dispose());
+
+  it('a command that kills every new process of its user (the killer too) does not outlive its run', async () => {
+    expect((await fixture.run('echo kept > kept.txt')).exitCode).toBe(0);
+    const result = await fixture.run('(while :; do kill -KILL -1 2>/dev/null; echo x >> survivor; done) & sleep 30', {
+      timeoutMs: 1000,
+    });
+    expect(result.exitCode).toBe(137);
+    const files = fixture.runtime.files(fixture.workspace);
+    const size = (await files.inspect('survivor'))?.sizeBytes;
+    await sleep(400);
+    expect((await files.inspect('survivor'))?.sizeBytes).toBe(size);
+    // The container was restarted, not replaced: the workspace is as it was.
+    expect((await fixture.run('cat kept.txt')).stdout).toBe('kept\n');
+  });
+
+  it('a command that kills every process it can while the quota is watched is counted as over the disk limit', async () => {
+    // Builtins only (no fork), sparing its own shell and the wrapper above it, so it keeps running.
+    const running = fixture.run(
+      'end=$((SECONDS + 4)); while [ $SECONDS -lt $end ]; do for p in /proc/[0-9]*; do p=${p#/proc/}; ' +
+        '[ $p = $$ ] || [ $p = $PPID ] || kill -KILL $p 2>/dev/null; done; done',
+      { timeoutMs: 8000 },
+    );
+    await sleep(800);
+    const usage = await fixture.runtime.files(fixture.workspace).measure({ maxBytes: Infinity, maxFiles: Infinity });
+    expect(usage.exceeded).toBe('disk');
+    expect(usage.unreadable).toMatch(/measure/);
+    await running;
+    // Once the command ended, the count is exact again.
+    expect(
+      (await fixture.runtime.files(fixture.workspace).measure({ maxBytes: Infinity, maxFiles: Infinity })).exceeded,
+    ).toBeUndefined();
+  });
+});
