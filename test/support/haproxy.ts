@@ -57,7 +57,15 @@ export async function startHaproxy(options: HaproxyOptions): Promise<Haproxy> {
     '  default_backend workers',
     'backend workers',
     `  balance ${options.balance ?? 'roundrobin'}`,
-    ...(options.balance?.startsWith('hdr(') === true ? ['  hash-type consistent'] : []),
+    // Hashing places a new workspace; the stick table keeps an existing one where it is when a
+    // worker comes back (a rehash would send it to a worker that cannot take it from a live holder).
+    ...(options.balance?.startsWith('hdr(') === true
+      ? [
+          '  hash-type consistent',
+          '  stick-table type string len 64 size 100k expire 1h',
+          `  stick on ${options.balance}`,
+        ]
+      : []),
     ...options.backends.map(
       (backend, index) => `  server worker${index} 127.0.0.1:${backend}${proto} check inter ${interval} fall 1 rise 1`,
     ),
