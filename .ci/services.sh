@@ -21,6 +21,10 @@ command -v curl >/dev/null || need+=(curl)
 # test: musl for the fast static build, gcc and libc6-dev under it (and for the glibc fall-back).
 command -v gcc >/dev/null || need+=(gcc libc6-dev)
 command -v musl-gcc >/dev/null || need+=(musl-tools)
+# The failover tests put haproxy in front of their workers; the container runtime's tests need podman
+# with runc (crun fails on hybrid cgroups) and debootstrap to make their image.
+command -v haproxy >/dev/null || need+=(haproxy)
+for tool in podman runc debootstrap; do command -v "$tool" >/dev/null || need+=("$tool"); done
 if [ "${#need[@]}" -gt 0 ]; then
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq
@@ -59,16 +63,11 @@ if [ ! -x "$restate_dir/node_modules/.bin/restate-server" ]; then
   mkdir -p "$restate_dir"
   npm install --prefix "$restate_dir" --no-save --no-audit --no-fund @restatedev/restate-server@1.7.12 >/dev/null
 fi
-# haproxy sits in front of two agent workers in the failover tests.
-command -v haproxy >/dev/null || { DEBIAN_FRONTEND=noninteractive apt-get install -y -qq haproxy >/dev/null; }
 
 # The container runtime's tests: podman with runc (crun fails on hybrid cgroups) serving the Docker
 # Engine API on a socket, and a small image made from Debian's archive (there is no registry to pull
 # from). The root file system is kept as a tarball under /var/cache/skillbox, so a rerun on a machine
 # that keeps it imports in seconds instead of bootstrapping for minutes.
-for tool in podman runc debootstrap; do
-  command -v "$tool" >/dev/null || { DEBIAN_FRONTEND=noninteractive apt-get install -y -qq podman runc debootstrap >/dev/null; break; }
-done
 container_image=localhost/skillbox-test:bookworm
 if ! podman image exists "$container_image"; then
   rootfs_cache=/var/cache/skillbox/skillbox-test-bookworm-rootfs.tar
