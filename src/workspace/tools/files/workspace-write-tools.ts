@@ -31,10 +31,11 @@ const editInput = z.object({
 });
 type EditInput = z.infer<typeof editInput>;
 
-/** What a write would replace: the file there now, when a regular file is. */
+/** What a write would replace: the file there now, when a regular file is, and whether anything is there. */
 interface Target {
   relative: string;
   before: { text: string; sizeBytes: number; mode: number } | undefined;
+  exists: boolean;
 }
 
 /**
@@ -46,7 +47,7 @@ async function writeTarget(tool: string, workspace: Workspace, input: string): P
   assertWritableName(tool, relative, input);
   const entry = await workspace.files.inspect(relative);
   if (entry?.kind === 'directory') throw new SkillToolError(`${tool}: ${relative} is a folder; name a file`);
-  if (entry?.kind !== 'file') return { relative, before: undefined };
+  if (entry?.kind !== 'file') return { relative, before: undefined, exists: entry !== undefined };
   const file = await readWorkspaceTextFile(tool, workspace, relative, fileToolLimits.maxWriteBytes).catch(
     () => undefined,
   );
@@ -54,6 +55,7 @@ async function writeTarget(tool: string, workspace: Workspace, input: string): P
     relative,
     before:
       file === undefined || file.cut ? undefined : { text: file.text, sizeBytes: file.sizeBytes, mode: file.mode },
+    exists: true,
   };
 }
 
@@ -107,7 +109,6 @@ export function createWorkspaceWriteTool(
       return workspace.fileWork(
         async () => {
           const target = await writeTarget('workspace_write', workspace, input.path);
-          const existed = (await workspace.files.inspect(target.relative)) !== undefined;
           const bytes = await place(
             'workspace_write',
             options,
@@ -115,9 +116,9 @@ export function createWorkspaceWriteTool(
             target.relative,
             input.content,
             target.before,
-            existed,
+            target.exists,
           );
-          return { path: target.relative, bytes, created: !existed };
+          return { path: target.relative, bytes, created: !target.exists };
         },
         { writes: true },
       );
