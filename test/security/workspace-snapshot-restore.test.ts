@@ -11,6 +11,7 @@ import { UnsafeArchiveError } from '../../src/repository/archive/errors.js';
 import { paxRecords, type TarMember, tarArchive } from '../../src/repository/archive/testing/archive-writers.js';
 import { HostWorkspaceFiles } from '../../src/runtime/host-workspace-files.js';
 import { restoreWorkspaceSnapshot } from '../../src/worker/custody/snapshot-tar-reader.js';
+import { folderTree } from '../../src/worker/custody/testing/folder-tree.js';
 
 let root: string;
 let outside: string;
@@ -33,33 +34,19 @@ async function* chunksOf(bytes: Buffer, size = 700): AsyncGenerator<Buffer> {
   for (let offset = 0; offset < bytes.length; offset += size) yield bytes.subarray(offset, offset + size);
 }
 
-/** Every path below the temporary root with its content or link target: what an attack could change. */
-async function treeOf(folder: string, prefix = ''): Promise<Record<string, string>> {
-  const tree: Record<string, string> = {};
-  for (const name of (await readdir(folder)).sort()) {
-    const path = join(folder, name);
-    const stats = await lstat(path);
-    const key = `${prefix}${name}`;
-    if (stats.isSymbolicLink()) tree[key] = `-> ${await readlink(path)}`;
-    else if (stats.isDirectory()) Object.assign(tree, { [`${key}/`]: '' }, await treeOf(path, `${key}/`));
-    else tree[key] = await readFile(path, 'utf8');
-  }
-  return tree;
-}
-
 /** Restores `members` and returns the refusal, after checking nothing was left anywhere. */
 async function refusal(
   members: TarMember[],
   options: Parameters<typeof restoreWorkspaceSnapshot>[2] = {},
 ): Promise<UnsafeArchiveError> {
-  const before = await treeOf(root);
+  const before = await folderTree(root);
   const error = await restoreWorkspaceSnapshot(chunksOf(tarArchive(members)), target, options).then(
     () => undefined,
     (caught: unknown) => caught,
   );
   expect(error).toBeInstanceOf(UnsafeArchiveError);
   expect(await readdir(target)).toEqual([]);
-  expect(await treeOf(root)).toEqual(before);
+  expect(await folderTree(root)).toEqual(before);
   return error as UnsafeArchiveError;
 }
 
@@ -123,10 +110,10 @@ describe('restoring a hostile workspace snapshot', () => {
       { name: 'loop-a', type: '2', linkName: 'loop-b' },
       { name: 'loop-b', type: '2', linkName: 'loop-a' },
     ];
-    const before = await treeOf(outside);
+    const before = await folderTree(outside);
     await restoreWorkspaceSnapshot(chunksOf(tarArchive([...ordinary, ...links])), target);
     for (const link of links) expect(await readlink(join(target, link.name))).toBe(link.linkName);
-    expect(await treeOf(outside)).toEqual(before);
+    expect(await folderTree(outside)).toEqual(before);
     const files = new HostWorkspaceFiles(target);
     await expect(files.read('up/secret.txt', 1024)).rejects.toMatchObject({ code: 'WORKSPACE_PATH_REFUSED' });
     expect(await files.resolve(['absolute', 'notes/b'])).toEqual([{ inside: false }, { inside: false }]);
@@ -197,7 +184,7 @@ describe('restoring a hostile workspace snapshot', () => {
 
   it('refuses a truncated snapshot and one whose bytes do not match its name', async () => {
     const whole = tarArchive(ordinary);
-    const before = await treeOf(root);
+    const before = await folderTree(root);
     await expect(restoreWorkspaceSnapshot(chunksOf(whole.subarray(0, 700)), target)).rejects.toThrow(/truncated/);
     expect(await readdir(target)).toEqual([]);
     const forgedName = createHash('sha256').update('something else').digest('hex');
@@ -205,7 +192,7 @@ describe('restoring a hostile workspace snapshot', () => {
       /hash to [0-9a-f]{64}, not to/,
     );
     expect(await readdir(target)).toEqual([]);
-    expect(await treeOf(root)).toEqual(before);
+    expect(await folderTree(root)).toEqual(before);
   });
 
   it('refuses to restore into a folder that is not empty', async () => {
@@ -225,7 +212,7 @@ describe('restoring a hostile workspace snapshot', () => {
     await restoreWorkspaceSnapshot(chunksOf(bytes), target, {
       digest: createHash('sha256').update(bytes).digest('hex'),
     });
-    expect(await treeOf(target)).toEqual({
+    expect(await folderTree(target)).toEqual({
       latest: '-> notes/first.txt',
       'notes/': '',
       'notes/first.txt': 'restored before the hostile entry',

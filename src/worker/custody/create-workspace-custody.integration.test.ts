@@ -1,5 +1,5 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
-import { lstat, mkdir, mkdtemp, readdir, readFile, readlink, rm, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -16,21 +16,9 @@ import { openPostgresWorkspaceLeases, type WorkspaceLeases } from './postgres-wo
 import { pruneWorkspaceSnapshots } from './prune-workspace-snapshots.js';
 import type { WorkspaceSnapshotStore } from './snapshot-store.js';
 import { dropCustodyTables, uniqueCustodyTablePrefix } from './testing/custody-tables.js';
+import { folderTree } from './testing/folder-tree.js';
 
 const childScript = fileURLToPath(new URL('./testing/custody-worker-child.ts', import.meta.url));
-
-async function treeOf(folder: string, prefix = ''): Promise<Record<string, string>> {
-  const tree: Record<string, string> = {};
-  for (const name of (await readdir(folder)).sort()) {
-    const path = join(folder, name);
-    const stats = await lstat(path);
-    const key = `${prefix}${name}`;
-    if (stats.isSymbolicLink()) tree[key] = `-> ${await readlink(path)}`;
-    else if (stats.isDirectory()) Object.assign(tree, { [`${key}/`]: '' }, await treeOf(path, `${key}/`));
-    else tree[key] = await readFile(path, 'utf8');
-  }
-  return tree;
-}
 
 /** A worker's custody in its own process, answering one command at a time. */
 class ChildWorker {
@@ -147,7 +135,7 @@ describe.runIf(postgresReachable)('workspace custody', () => {
     await new Promise((resolve) => setTimeout(resolve, leaseMs * 2));
     const folderB = await folder('b');
     await b.custody.acquire('ws', folderB);
-    expect(await treeOf(folderB)).toEqual(await treeOf(folderA));
+    expect(await folderTree(folderB)).toEqual(await folderTree(folderA));
     expect((await lstat(join(folderB, 'run.sh'))).mode & 0o777).toBe(0o755);
     await writeFile(join(folderB, 'out', 'b.txt'), 'from B');
     await b.custody.changed('ws', folderB);
@@ -168,8 +156,8 @@ describe.runIf(postgresReachable)('workspace custody', () => {
     const c = await openWorker('worker-c', leaseMs);
     const folderC = await folder('c');
     await c.custody.acquire('ws', folderC);
-    expect(await treeOf(folderC)).toEqual(await treeOf(folderB));
-    expect(await treeOf(folderC)).not.toHaveProperty('stale.txt');
+    expect(await folderTree(folderC)).toEqual(await folderTree(folderB));
+    expect(await folderTree(folderC)).not.toHaveProperty('stale.txt');
   });
 
   it('uploads only when the content changed', async () => {
@@ -204,7 +192,7 @@ describe.runIf(postgresReachable)('workspace custody', () => {
     await custody.close();
     const { custody: next } = await openWorker('worker-b');
     await next.acquire('ws', other);
-    expect(await treeOf(other)).toEqual({ 'file.txt': 'final' });
+    expect(await folderTree(other)).toEqual({ 'file.txt': 'final' });
     expect(await leases.currentSnapshot('ws')).toMatch(/^[0-9a-f]{64}$/);
   });
 

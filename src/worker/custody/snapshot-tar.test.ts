@@ -1,23 +1,12 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import {
-  chmod,
-  lstat,
-  mkdir,
-  mkdtemp,
-  readdir,
-  readFile,
-  readlink,
-  rm,
-  symlink,
-  utimes,
-  writeFile,
-} from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readlink, rm, symlink, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { restoreWorkspaceSnapshot } from './snapshot-tar-reader.js';
 import { writeWorkspaceSnapshot } from './snapshot-tar-writer.js';
+import { folderTree } from './testing/folder-tree.js';
 
 let root: string;
 
@@ -37,20 +26,6 @@ async function snapshotBytes(folder: string): Promise<Buffer> {
 
 async function* chunksOf(bytes: Buffer): AsyncGenerator<Buffer> {
   for (let offset = 0; offset < bytes.length; offset += 1000) yield bytes.subarray(offset, offset + 1000);
-}
-
-async function treeOf(folder: string, prefix = ''): Promise<Record<string, string>> {
-  const tree: Record<string, string> = {};
-  for (const name of (await readdir(folder)).sort()) {
-    const path = join(folder, name);
-    const stats = await lstat(path);
-    const key = `${prefix}${name}`;
-    if (stats.isSymbolicLink()) tree[key] = `-> ${await readlink(path)}`;
-    else if (stats.isDirectory())
-      Object.assign(tree, { [`${key}/`]: (stats.mode & 0o777).toString(8) }, await treeOf(path, `${key}/`));
-    else tree[key] = `${(stats.mode & 0o777).toString(8)} ${await readFile(path, 'utf8')}`;
-  }
-  return tree;
 }
 
 const longName = `${'deep-'.repeat(30)}file.txt`;
@@ -79,7 +54,7 @@ describe('workspace snapshots', () => {
     await restoreWorkspaceSnapshot(chunksOf(bytes), target, {
       digest: createHash('sha256').update(bytes).digest('hex'),
     });
-    expect(await treeOf(target)).toEqual(await treeOf(source));
+    expect(await folderTree(target, { modes: true })).toEqual(await folderTree(source, { modes: true }));
   });
 
   it('is deterministic: the same content gives the same bytes whatever the mtimes and creation order', async () => {
@@ -107,7 +82,7 @@ describe('workspace snapshots', () => {
     expect(listing).toContain(' 0/0 ');
     expect(listing).toContain('1970-01-01 00:00 run.sh');
     execFileSync('tar', ['-xf', join(root, 'snapshot.tar'), '-C', extracted]);
-    expect(await treeOf(extracted)).toEqual(await treeOf(source));
+    expect(await folderTree(extracted, { modes: true })).toEqual(await folderTree(source, { modes: true }));
   });
 
   it("keeps a virtualenv's absolute and climbing links as links, and brings them back", async () => {
