@@ -25,6 +25,8 @@ command -v musl-gcc >/dev/null || need+=(musl-tools)
 # with runc (crun fails on hybrid cgroups) and debootstrap to make their image.
 command -v haproxy >/dev/null || need+=(haproxy)
 for tool in podman runc debootstrap; do command -v "$tool" >/dev/null || need+=("$tool"); done
+# The inspector's pages are tested in Debian's headless Chromium, driven by playwright-core.
+command -v chromium >/dev/null || need+=(chromium)
 if [ "${#need[@]}" -gt 0 ]; then
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq
