@@ -17,6 +17,7 @@ import {
   startScriptedOpenAiServer,
 } from '../test/support/scripted-openai-server.js';
 import { pairedRatio, reportRatio } from './bench-support.js';
+import { commonPrefixLength, twentyTurnSession } from './twenty-turn-session.js';
 
 const examples = fileURLToPath(new URL('../examples/skills/', import.meta.url));
 
@@ -44,13 +45,6 @@ const turns: Array<{ message: string; responses: ScriptedResponse[] }> = [
   },
   { message: 'Thanks, that is all.', responses: [{ text: 'You are welcome.' }] },
 ];
-
-function commonPrefixLength(a: string, b: string): number {
-  const limit = Math.min(a.length, b.length);
-  let index = 0;
-  while (index < limit && a.charCodeAt(index) === b.charCodeAt(index)) index += 1;
-  return index;
-}
 
 interface Figures {
   requests: number;
@@ -144,66 +138,6 @@ export async function run(): Promise<void> {
 /** The compaction measured: a skill's content goes after three whole turns without it. */
 const compactionPolicy: SkillCompactionPolicy = { unusedTurns: 3 };
 
-/**
- * Twenty turns in `session` load mode (loaded skills stay until compacted): three skills loaded
- * and used early, one read in full, long stretches of plain chat, one skill loaded again later.
- */
-function compactionTurns(): Array<{ message: string; responses: ScriptedResponse[] }> {
-  const chat = (message: string) => ({ message, responses: [{ text: `Noted: ${message}` }] });
-  const turns = [
-    {
-      message: 'How do I count words with python-math?',
-      responses: [
-        { toolCalls: [{ name: 'skill_load', arguments: { skill: 'python-math' } }] },
-        {
-          toolCalls: [
-            {
-              name: 'skill_select_docs',
-              arguments: { skill: 'python-math', docs: ['docs/usage.md'], mode: 'replace' },
-            },
-          ],
-        },
-        { text: 'Run python3 scripts/stats.py work/inputs/notes.txt.' },
-      ],
-    },
-    {
-      message: 'Show me the stats script.',
-      responses: [
-        { toolCalls: [{ name: 'skill_read', arguments: { skill: 'python-math', path: 'scripts/stats.py' } }] },
-        { text: 'It counts words, lines and characters.' },
-      ],
-    },
-    {
-      message: 'Which units does weather-tools use?',
-      responses: [
-        { toolCalls: [{ name: 'skill_load', arguments: { skill: 'weather-tools' } }] },
-        { toolCalls: [{ name: 'skill_read', arguments: { skill: 'weather-tools', path: 'docs/units.md' } }] },
-        { text: 'Celsius.' },
-      ],
-    },
-    ...['thanks', 'what about tomorrow?', 'and the weekend?', 'ok', 'something else now'].map(chat),
-    {
-      message: 'Summarise a file with file-ops.',
-      responses: [
-        { toolCalls: [{ name: 'skill_load', arguments: { skill: 'file-ops' } }] },
-        { toolCalls: [{ name: 'skill_read', arguments: { skill: 'file-ops' } }] },
-        { text: 'Run scripts/summarize.sh on it.' },
-      ],
-    },
-    ...['great', 'one question', 'never mind', 'all fine'].map(chat),
-    {
-      message: 'Back to python-math: primes below 50?',
-      responses: [
-        { toolCalls: [{ name: 'skill_load', arguments: { skill: 'python-math' } }] },
-        { text: 'Run python3 scripts/primes.py 50.' },
-      ],
-    },
-    ...['thanks', 'bye for now', 'one more thing', 'no, forget it', 'really bye', 'done'].map(chat),
-  ];
-  if (turns.length !== 20) throw new Error(`the compaction session has ${turns.length} turns, not 20`);
-  return turns;
-}
-
 interface SessionRun {
   requests: RecordedRequest[];
   next(): Promise<boolean>;
@@ -211,7 +145,7 @@ interface SessionRun {
 }
 
 async function startCompactionSession(compaction: SkillCompactionPolicy | undefined): Promise<SessionRun> {
-  const turns = compactionTurns();
+  const turns = twentyTurnSession();
   const repository = await FsSkillRepository.open({ roots: [examples] });
   const server = await startScriptedOpenAiServer(turns.flatMap((turn) => turn.responses));
   const provider = createOpenAICompatible({

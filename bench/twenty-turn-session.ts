@@ -1,0 +1,77 @@
+// The scripted 20-turn session every token and prompt-cache comparison runs (createSkillAgent with
+// and without compaction, and each framework adapter against its framework's own skills feature),
+// so all of them are measured on the same conversation.
+import type { ScriptedResponse } from '../test/support/scripted-openai-server.js';
+
+export interface ScriptedTurn {
+  message: string;
+  responses: ScriptedResponse[];
+}
+
+/** Characters two serialised requests share from the start: what a provider's prefix cache could reuse. */
+export function commonPrefixLength(a: string, b: string): number {
+  const limit = Math.min(a.length, b.length);
+  let index = 0;
+  while (index < limit && a.charCodeAt(index) === b.charCodeAt(index)) index += 1;
+  return index;
+}
+
+/**
+ * Twenty turns in `session` load mode (loaded skills stay until compacted): three skills loaded
+ * and used early, one read in full, long stretches of plain chat, one skill loaded again later.
+ */
+export function twentyTurnSession(): ScriptedTurn[] {
+  const chat = (message: string) => ({ message, responses: [{ text: `Noted: ${message}` }] });
+  const turns = [
+    {
+      message: 'How do I count words with python-math?',
+      responses: [
+        { toolCalls: [{ name: 'skill_load', arguments: { skill: 'python-math' } }] },
+        {
+          toolCalls: [
+            {
+              name: 'skill_select_docs',
+              arguments: { skill: 'python-math', docs: ['docs/usage.md'], mode: 'replace' },
+            },
+          ],
+        },
+        { text: 'Run python3 scripts/stats.py work/inputs/notes.txt.' },
+      ],
+    },
+    {
+      message: 'Show me the stats script.',
+      responses: [
+        { toolCalls: [{ name: 'skill_read', arguments: { skill: 'python-math', path: 'scripts/stats.py' } }] },
+        { text: 'It counts words, lines and characters.' },
+      ],
+    },
+    {
+      message: 'Which units does weather-tools use?',
+      responses: [
+        { toolCalls: [{ name: 'skill_load', arguments: { skill: 'weather-tools' } }] },
+        { toolCalls: [{ name: 'skill_read', arguments: { skill: 'weather-tools', path: 'docs/units.md' } }] },
+        { text: 'Celsius.' },
+      ],
+    },
+    ...['thanks', 'what about tomorrow?', 'and the weekend?', 'ok', 'something else now'].map(chat),
+    {
+      message: 'Summarise a file with file-ops.',
+      responses: [
+        { toolCalls: [{ name: 'skill_load', arguments: { skill: 'file-ops' } }] },
+        { toolCalls: [{ name: 'skill_read', arguments: { skill: 'file-ops' } }] },
+        { text: 'Run scripts/summarize.sh on it.' },
+      ],
+    },
+    ...['great', 'one question', 'never mind', 'all fine'].map(chat),
+    {
+      message: 'Back to python-math: primes below 50?',
+      responses: [
+        { toolCalls: [{ name: 'skill_load', arguments: { skill: 'python-math' } }] },
+        { text: 'Run python3 scripts/primes.py 50.' },
+      ],
+    },
+    ...['thanks', 'bye for now', 'one more thing', 'no, forget it', 'really bye', 'done'].map(chat),
+  ];
+  if (turns.length !== 20) throw new Error(`the scripted session has ${turns.length} turns, not 20`);
+  return turns;
+}
