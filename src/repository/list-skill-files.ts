@@ -1,5 +1,4 @@
-import type { Dirent } from 'node:fs';
-import { readdir, realpath } from 'node:fs/promises';
+import { type Dirent, readdirSync, realpathSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import type { BundledFileRule } from './bundled-file-rule.js';
 import { compareNames } from './compare-names.js';
@@ -24,8 +23,11 @@ export interface SkillFileBounds {
  * list thousands of files, and nothing the rule refuses to serve is listed (a link whose target is
  * refused included), so a listing never offers a file that readFile would refuse.
  */
+const foldersBetweenYields = 64;
+
 export async function listSkillFiles(folder: string, bounds: SkillFileBounds): Promise<SkillFileListing> {
-  const boundary = await realpath(folder);
+  const boundary = realpathSync.native(folder);
+  let foldersRead = 0;
   const files: string[] = [];
   const warnings: string[] = [];
   const visited = new Set<string>([boundary]);
@@ -34,11 +36,19 @@ export async function listSkillFiles(folder: string, bounds: SkillFileBounds): P
   ];
   while (level.length > 0) {
     const next: typeof level = [];
-    const listings = await Promise.all(
-      level.map((current) =>
-        readdir(current.path, { withFileTypes: true }).catch((error: NodeJS.ErrnoException) => error),
-      ),
-    );
+    // Read directly: a skill is a handful of folders, and a trip through the thread pool per folder
+    // cost more than the listing itself (every `get` lists). The event loop is let through every
+    // `foldersBetweenYields` folders, so a skill with thousands of them does not hold it up.
+    const listings: Array<Dirent[] | NodeJS.ErrnoException> = [];
+    for (const current of level) {
+      try {
+        listings.push(readdirSync(current.path, { withFileTypes: true }));
+      } catch (error) {
+        listings.push(error as NodeJS.ErrnoException);
+      }
+      foldersRead += 1;
+      if (foldersRead % foldersBetweenYields === 0) await new Promise((resolve) => setImmediate(resolve));
+    }
     for (const [index, current] of level.entries()) {
       const listing = listings[index];
       if (!Array.isArray(listing)) {

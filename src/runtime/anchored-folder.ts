@@ -1,5 +1,5 @@
-import { constants, existsSync, readlinkSync, realpathSync } from 'node:fs';
-import { type FileHandle, mkdir, open, readlink, realpath } from 'node:fs/promises';
+import { closeSync, constants, existsSync, mkdirSync, openSync, readlinkSync, realpathSync } from 'node:fs';
+import { type FileHandle, open } from 'node:fs/promises';
 import path from 'node:path';
 import { WorkspacePathError } from './errors.js';
 import { isInside } from './is-inside.js';
@@ -30,72 +30,91 @@ export interface AnchoredFolder {
 }
 
 /** Where a descriptor really points; undefined when it cannot be told (no /proc). */
-async function descriptorPath(handle: FileHandle): Promise<string | undefined> {
-  if (!procFdAvailable) return undefined;
-  return readlink(`/proc/self/fd/${handle.fd}`);
+function descriptorPath(descriptor: number): string {
+  return readlinkSync(`/proc/self/fd/${descriptor}`);
 }
 
-async function anchor(
-  root: string,
-  folder: string,
-  handle: FileHandle | undefined,
-  shown: string,
-): Promise<AnchoredFolder> {
-  if (handle === undefined) {
+function anchor(root: string, folder: string, descriptor: number | undefined, shown: string): AnchoredFolder {
+  if (descriptor === undefined) {
     // No /proc: check the real path now and use it.
-    const real = await realpath(folder);
+    const real = realpathSync(folder);
     if (!isInside(root, real)) throw new WorkspacePathError(shown, 'it is a link that leads out of the workspace');
     return { realPath: real, entry: (name) => path.join(real, name), close: async () => undefined };
   }
-  const real = (await descriptorPath(handle)) as string;
+  let real: string;
+  try {
+    real = descriptorPath(descriptor);
+  } catch (error) {
+    closeSync(descriptor);
+    throw error;
+  }
   if (!isInside(root, real)) {
-    await handle.close();
+    closeSync(descriptor);
     throw new WorkspacePathError(shown, 'it is a link that leads out of the workspace');
   }
-  const base = `/proc/self/fd/${handle.fd}`;
-  return { realPath: real, entry: (name) => `${base}/${name}`, close: () => handle.close() };
+  const base = `/proc/self/fd/${descriptor}`;
+  let open = true;
+  return {
+    realPath: real,
+    entry: (name) => `${base}/${name}`,
+    close: async () => {
+      if (!open) return;
+      open = false;
+      closeSync(descriptor);
+    },
+  };
 }
 
-async function openDirectory(folder: string): Promise<FileHandle | undefined> {
+function openDirectory(folder: string): number | undefined {
   if (!procFdAvailable) return undefined;
-  return open(folder, constants.O_RDONLY | constants.O_DIRECTORY);
+  return openSync(folder, constants.O_RDONLY | constants.O_DIRECTORY);
 }
 
 /**
  * Opens the workspace-relative folder `relative` below `root` (a real path nobody else controls),
  * creating missing parts when `create` is set. Each part is opened through its checked parent; a part
  * may be a link only when what it leads to is inside the workspace (the skill copies' `out` link is).
+ *
+ * The opens, readlinks and mkdirs are synchronous: each is one system call of a few microseconds on
+ * a path of a handful of names, while a trip through the thread pool and a promise per call cost
+ * several times that (a warm skill_run made over a hundred such trips; bench/skill-run.bench.ts).
+ * The same trade measure-tree.ts makes; what moves bytes (building, copying, reading files) stays
+ * asynchronous.
  */
 export async function openFolderInside(
   root: string,
   relative: string,
   options: { create: boolean },
 ): Promise<AnchoredFolder> {
-  let current = await anchor(root, root, await openDirectory(root), relative || '.');
+  return openFolderInsideNow(root, relative, options);
+}
+
+function openFolderInsideNow(root: string, relative: string, options: { create: boolean }): AnchoredFolder {
+  let current = anchor(root, root, openDirectory(root), relative || '.');
   try {
     for (const segment of relative.split('/').filter((part) => part !== '' && part !== '.')) {
       if (segment === '..') throw new WorkspacePathError(relative, 'it climbs out of the workspace');
       const child = current.entry(segment);
-      let handle: FileHandle | undefined;
+      let descriptor: number | undefined;
       try {
-        handle = await openDirectory(child);
-        if (handle === undefined) await realpath(child);
+        descriptor = openDirectory(child);
+        if (descriptor === undefined) realpathSync(child);
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code;
         if (code === 'ENOTDIR') throw new WorkspacePathError(relative, `"${segment}" is not a folder`);
         if (code !== 'ENOENT') throw error;
         if (!options.create) throw new WorkspacePathError(relative, `"${segment}" does not exist`);
         // mkdir never follows a link in the last name: a link planted there now fails with EEXIST.
-        await mkdir(child, { mode: 0o755 });
-        handle = await openDirectory(child);
+        mkdirSync(child, { mode: 0o755 });
+        descriptor = openDirectory(child);
       }
-      const next = await anchor(root, child, handle, relative);
-      await current.close();
+      const next = anchor(root, child, descriptor, relative);
+      void current.close();
       current = next;
     }
     return current;
   } catch (error) {
-    await current.close();
+    void current.close();
     throw error;
   }
 }
@@ -105,9 +124,9 @@ export async function withFolderInside<T>(
   root: string,
   relative: string,
   options: { create: boolean },
-  work: (folder: AnchoredFolder) => Promise<T>,
+  work: (folder: AnchoredFolder) => Promise<T> | T,
 ): Promise<T> {
-  const folder = await openFolderInside(root, relative, options);
+  const folder = openFolderInsideNow(root, relative, options);
   try {
     return await work(folder);
   } finally {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir } from 'node:fs/promises';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 
 /**
@@ -18,6 +18,7 @@ export const hostBuildFolderName = '.host-build';
  */
 export async function newBuildPath(root: string): Promise<string> {
   const area = path.join(path.dirname(root), hostBuildFolderName);
-  await mkdir(area, { recursive: true, mode: 0o700 });
+  // One mkdir system call (EEXIST after the first), made directly: see anchored-folder.ts.
+  mkdirSync(area, { recursive: true, mode: 0o700 });
   return path.join(area, `${path.basename(root)}-${randomBytes(8).toString('hex')}`);
 }

@@ -1,4 +1,5 @@
-import { lstat, mkdir, readdir, realpath, rename } from 'node:fs/promises';
+import { lstatSync, mkdirSync, renameSync } from 'node:fs';
+import { lstat, readdir, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { openFileInside, openFolderInside, readHead, withFolderInside } from './anchored-folder.js';
 import { buildTree } from './build-tree.js';
@@ -45,23 +46,24 @@ export class HostWorkspaceFiles implements WorkspaceFiles {
   }
 
   async ensureFolders(paths: readonly string[]): Promise<void> {
-    // Checked all at once: when every one is a real folder (the usual case) nothing else is needed.
-    const stats = await Promise.all(paths.map((folder) => lstat(this.absolute(folder)).catch(() => undefined)));
-    if (stats.every((entry) => entry?.isDirectory() === true)) return;
+    // When every one is a real folder (the usual case) nothing else is needed. A few lstat calls
+    // made directly: through the thread pool each cost more than the call (anchored-folder.ts).
+    if (paths.every((folder) => lstatSync(this.absolute(folder), { throwIfNoEntry: false })?.isDirectory() === true))
+      return;
     // Repairs go one by one, parents first, each through its parent opened and checked: whatever
     // stands in a folder's place (a file, a link to the host) is moved out of the workspace and removed.
     for (const folder of paths) {
       const { parent: parentPath, name } = splitPath(folder);
       await withFolderInside(this.root, parentPath, { create: true }, async (parent) => {
         const entry = parent.entry(name);
-        const current = await lstat(entry).catch(() => undefined);
+        const current = lstatSync(entry, { throwIfNoEntry: false });
         if (current?.isDirectory()) return;
         if (current !== undefined) {
           const removed = await newBuildPath(this.root);
-          await rename(entry, removed);
+          renameSync(entry, removed);
           await removeTree(removed);
         }
-        await mkdir(entry, { mode: 0o755 });
+        mkdirSync(entry, { mode: 0o755 });
       });
     }
   }
@@ -75,7 +77,7 @@ export class HostWorkspaceFiles implements WorkspaceFiles {
     const { parent: parentPath, name } = splitPath(folder);
     return withFolderInside(this.root, parentPath, { create: true }, async (parent) => {
       try {
-        await mkdir(parent.entry(name), { mode: 0o755 });
+        mkdirSync(parent.entry(name), { mode: 0o755 });
         return true;
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
@@ -85,11 +87,11 @@ export class HostWorkspaceFiles implements WorkspaceFiles {
   }
 
   async inspect(target: string): Promise<EntryInfo | undefined> {
-    if (target === '') return entryInfo(await lstat(this.root));
+    if (target === '') return entryInfo(lstatSync(this.root));
     const { parent: parentPath, name } = splitPath(target);
     try {
-      return await withFolderInside(this.root, parentPath, { create: false }, async (parent) =>
-        entryInfo(await lstat(parent.entry(name))),
+      return await withFolderInside(this.root, parentPath, { create: false }, (parent) =>
+        entryInfo(lstatSync(parent.entry(name))),
       );
     } catch {
       return undefined;
@@ -164,25 +166,28 @@ export class HostWorkspaceFiles implements WorkspaceFiles {
     const { parent: parentPath, name } = splitPath(target);
     const temporary = await newBuildPath(this.root);
     let retired: string | undefined;
+    let placed = false;
     try {
       const digests = await buildTree(temporary, tree, options.digests === true);
-      const { ino } = await lstat(temporary);
+      const { ino } = lstatSync(temporary);
       await withFolderInside(this.root, parentPath, { create: true }, async (parent) => {
         const destination = parent.entry(name);
-        const existing = await lstat(destination).catch(() => undefined);
+        const existing = lstatSync(destination, { throwIfNoEntry: false });
         if (existing?.isDirectory() && options.keepFolder === true)
           throw new WorkspacePathError(target, 'a folder stands there and is kept');
         // A folder is moved out first (rename cannot replace a non-empty one, nor a file by a folder).
         if (existing !== undefined && (existing.isDirectory() || tree.kind === 'directory')) {
           retired = await newBuildPath(this.root);
-          await rename(destination, retired);
+          renameSync(destination, retired);
         }
         // rename replaces a file or a link itself, never what a link points to.
-        await rename(temporary, destination);
+        renameSync(temporary, destination);
+        placed = true;
       });
       return { inode: ino, ...(digests === undefined ? {} : { digests }) };
     } finally {
-      await removeTree(temporary);
+      // Once moved in, nothing is left at the temporary path to remove.
+      if (!placed) await removeTree(temporary);
       if (retired !== undefined) await removeTree(retired);
     }
   }
@@ -215,7 +220,7 @@ export class HostWorkspaceFiles implements WorkspaceFiles {
     await withFolderInside(this.root, parentPath, { create: false }, async (parent) => {
       const removed = await newBuildPath(this.root);
       try {
-        await rename(parent.entry(name), removed);
+        renameSync(parent.entry(name), removed);
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
         throw error;

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { WorkspaceFiles } from '../runtime/workspace-files.js';
 import { keepRecordLimit, parseMetadata, type WorkspaceMetadata, writeMetadata } from './workspace-metadata.js';
@@ -23,8 +24,13 @@ export function hostRecordPath(root: string): string {
  * by a version that kept none) or it cannot be parsed.
  */
 export async function readHostRecord(root: string): Promise<WorkspaceMetadata | undefined> {
-  const text = await readFile(hostRecordPath(root), 'utf8').catch(() => undefined);
-  return text === undefined ? undefined : parseMetadata(text);
+  let text: string;
+  try {
+    text = readFileSync(hostRecordPath(root), 'utf8');
+  } catch {
+    return undefined;
+  }
+  return parseMetadata(text);
 }
 
 /**
@@ -45,19 +51,26 @@ export async function storeMetadata(
   return copy.status === 'rejected' ? { copyError: copy.reason } : {};
 }
 
+/**
+ * The record is a few kilobytes (keepRecordLimit bounds its lists) on the host's own disk: written
+ * with direct calls, as each run writes it, since five trips through the thread pool cost more than
+ * the writing (the reading in readHostRecord likewise).
+ */
 async function writeHostRecord(root: string, metadata: WorkspaceMetadata): Promise<void> {
   const record = hostRecordPath(root);
   // Not recursive: a write that outlives the removal of the base folder fails instead of making it again.
-  await mkdir(path.dirname(record), { mode: 0o700 }).catch((error: NodeJS.ErrnoException) => {
-    if (error.code !== 'EEXIST') throw error;
-  });
+  try {
+    mkdirSync(path.dirname(record), { mode: 0o700 });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
   // A name of its own per write: two processes on one workspace must not share a half-written file.
   const temporary = `${record}.${randomBytes(8).toString('hex')}.tmp`;
   try {
-    await writeFile(temporary, `${JSON.stringify(metadata)}\n`, { mode: 0o600, flag: 'wx' });
-    await rename(temporary, record);
+    writeFileSync(temporary, `${JSON.stringify(metadata)}\n`, { mode: 0o600, flag: 'wx' });
+    renameSync(temporary, record);
   } catch (error) {
-    await rm(temporary, { force: true });
+    rmSync(temporary, { force: true });
     throw error;
   }
 }

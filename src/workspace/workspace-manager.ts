@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { lstat, mkdir, readdir, realpath, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { statSync, utimesSync } from 'node:fs';
+import { lstat, mkdir, readdir, realpath, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { validateOptions } from '../config/validate-options.js';
@@ -127,12 +128,8 @@ export class WorkspaceManager {
     }
     const workspace = await pending;
     // The folder may have been removed behind our back (another process's cleanup): start over.
-    if (
-      !(await stat(workspace.root).then(
-        (stats) => stats.isDirectory(),
-        () => false,
-      ))
-    ) {
+    // Direct calls, here and in recordUse: every tool call passes this way (anchored-folder.ts says why).
+    if (statSync(workspace.root, { throwIfNoEntry: false })?.isDirectory() !== true) {
       this.opened.delete(id);
       return this.workspace(workspaceKey);
     }
@@ -347,10 +344,12 @@ export class WorkspaceManager {
   private async recordUse(root: string): Promise<void> {
     const record = path.join(path.dirname(root), lastUseFolderName, path.basename(root));
     const now = new Date();
-    await utimes(record, now, now).catch(async () => {
+    try {
+      utimesSync(record, now, now);
+    } catch {
       await mkdir(path.dirname(record), { recursive: true, mode: 0o700 });
       await writeFile(record, '', { mode: 0o600 });
-    });
+    }
   }
 
   /** Last use of a workspace: the host's record, else (a folder from an older version) the folder's own time, never later than now. */

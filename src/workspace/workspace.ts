@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { SkillContext, SkillRepository } from '../repository/types.js';
+import type { Skill, SkillContext, SkillRepository } from '../repository/types.js';
 import type { RuntimeResult } from '../runtime/runtime-types.js';
 import type { WorkspaceFiles } from '../runtime/workspace-files.js';
 import { inSpan } from '../telemetry/in-span.js';
@@ -212,23 +212,27 @@ export class Workspace {
     ]);
   }
 
-  /** Stages a skill into `skills/<name>/`, or does nothing when the copy is current. */
+  /**
+   * Stages a skill into `skills/<name>/`, or does nothing when the copy is current. Given the
+   * skill's definition (as `repository` returned it just now), staging does not fetch it again.
+   */
   async stageSkill(
-    name: string,
+    skill: string | Skill,
     context?: SkillContext,
     repository: SkillRepository = this.settings.repository,
   ): Promise<StagedSkill> {
+    const name = typeof skill === 'string' ? skill : skill.name;
     assertStageableName(name);
     return this.exclusive(() =>
       this.withSkillLock(name, () =>
         inSpan('workspace.stage.skill', { 'skill.name': name, 'workspace.session': this.sessionId }, async (span) => {
           // An unknown skill is refused before the workspace is touched.
-          const skill = await repository.get(name, context);
+          const definition = typeof skill === 'string' ? await repository.get(name, context) : skill;
           const [current] = await Promise.all([this.currentMetadata(), this.ensureLayoutSinceLastRun()]);
-          const previous = current.skills[skill.name];
+          const previous = current.skills[definition.name];
           const { staged, record, copyInode } = await stageSkill({
             files: this.files,
-            skill,
+            skill: definition,
             repository,
             context,
             mode: this.settings.stageMode,
@@ -244,7 +248,7 @@ export class Workspace {
             previous?.copy_inode !== copyInode
           ) {
             await this.changeMetadata((metadata) => {
-              metadata.skills[skill.name] = record;
+              metadata.skills[definition.name] = record;
               return metadata;
             });
           }

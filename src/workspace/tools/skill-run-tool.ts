@@ -3,13 +3,14 @@ import { maxDescribedFiles } from '../../approvals/approval-gate.js';
 import { isSkillRunnable, runnableSkillNames } from '../../disclosure/skill-activation.js';
 import { skillInstructionsDigest } from '../../disclosure/skill-instructions-digest.js';
 import { isRetrySafeSkill } from '../../format/retry-safe.js';
+import type { Skill } from '../../repository/types.js';
 import { SkillToolError } from '../../tools/errors.js';
 import type { ToolCallDescription, ToolContext, ToolDefinition } from '../../tools/types.js';
 import { artifactPrefixProblem, resolveOutputSpec } from '../outputs/output-spec.js';
 import { maxEditorTextLength, placeEditorText } from './editor-text.js';
 import { executeCommand } from './execute-command.js';
 import type { ResolvedExecutionOptions } from './execution-options.js';
-import { refuseUnmetRequirements } from './requirement-gate.js';
+import { refuseUnmetRequirements, skillOfCall } from './requirement-gate.js';
 import type { SkillRunResult } from './run-result.js';
 import { runningBackgroundProcesses } from './running-background-processes.js';
 
@@ -119,8 +120,9 @@ export function createSkillRunTool(options: ResolvedExecutionOptions): ToolDefin
       const skill = input.skill.trim();
       await refuseUnloadedSkill(options, skill, input.skill_digest, context);
       const fields = checkRunFields(input, options);
-      await refuseUnmetRequirements(options, skill, context);
-      const retrySafe = await declaresRetrySafe(options, skill, context);
+      const definition = await skillOfCall(options, skill, context);
+      await refuseUnmetRequirements(options, definition, context);
+      const retrySafe = declaresRetrySafe(definition, context);
       return executeCommand(
         options,
         {
@@ -148,7 +150,7 @@ export function createSkillRunTool(options: ResolvedExecutionOptions): ToolDefin
             ? { toolEnvironment: (workspace) => placeEditorText(workspace, fields.editorText as string) }
             : {}),
           prepare: async (workspace) => {
-            const staged = await workspace.stageSkill(skill, context.skillContext, options.repository);
+            const staged = await workspace.stageSkill(definition ?? skill, context.skillContext, options.repository);
             // Staging notes matter once, when the copy is made, not on every later run.
             return [...fields.warnings, ...(staged.staged ? staged.warnings : [])];
           },
@@ -163,14 +165,8 @@ export function createSkillRunTool(options: ResolvedExecutionOptions): ToolDefin
  * Whether this run may be repeated after a lost worker (`metadata: { skillbox-retry: safe }`). Read
  * only when the run has an id (a durable turn set `runIdPrefix`): without one no ledger sees it.
  */
-async function declaresRetrySafe(
-  options: ResolvedExecutionOptions,
-  skill: string,
-  context: ToolContext,
-): Promise<boolean> {
+function declaresRetrySafe(definition: Skill | undefined, context: ToolContext): boolean {
   if (context.runIdPrefix === undefined || context.toolCallId === undefined) return false;
-  const repository = options.repository ?? options.workspaces.repository;
-  const definition = await repository.get(skill, context.skillContext).catch(() => undefined);
   return definition !== undefined && isRetrySafeSkill(definition);
 }
 
