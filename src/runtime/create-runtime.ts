@@ -3,16 +3,18 @@ import { validateOptions } from '../config/validate-options.js';
 import { type ContainerRuntimeOptions, createContainerRuntime } from './container/container-runtime.js';
 import { SandboxUnavailableError } from './errors.js';
 import { LocalRuntime } from './local-runtime.js';
+import { RUNTIME_KINDS, type RuntimeKind } from './runtime-kinds.js';
 import { createRuntimeOptionsSchema } from './runtime-options-schema.js';
 import type { WorkspaceRuntime } from './runtime-types.js';
 import { SandboxRuntime, type SandboxRuntimeOptions } from './sandbox-runtime.js';
 import { detectSandboxSupport } from './sandbox-support.js';
 
+export { RUNTIME_KINDS, type RuntimeKind };
+
 /**
  * A runtime `createRuntime` can build: `auto` (the sandbox where bubblewrap works; elsewhere an error,
  * or the host with `hostFallback`), `sandbox`, `local` or `container` (Docker or Podman, with `container` options).
  */
-export type RuntimeKind = 'auto' | 'sandbox' | 'local' | 'container';
 
 /** Options of `createRuntime`: the kind (`auto`, `sandbox`, `local`) plus the sandbox limits. */
 export interface CreateRuntimeOptions extends SandboxRuntimeOptions {
@@ -30,8 +32,6 @@ export interface CreateRuntimeOptions extends SandboxRuntimeOptions {
   /** With `container` (required there, refused with the others): the image, the daemon and the caps. */
   container?: ContainerRuntimeOptions;
 }
-
-export const RUNTIME_KINDS: readonly RuntimeKind[] = ['auto', 'sandbox', 'local', 'container'];
 
 /**
  * The runtime for a kind. `sandbox` and `auto` throw SandboxUnavailableError here, at construction,

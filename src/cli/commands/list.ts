@@ -10,7 +10,7 @@ import {
   type SkillRequirements,
 } from '../../requirements/skill-requirements.js';
 import type { ContainerRuntimeOptions } from '../../runtime/container/container-runtime.js';
-import { createRuntime, RUNTIME_KINDS, type RuntimeKind } from '../../runtime/create-runtime.js';
+import { RUNTIME_KINDS, type RuntimeKind } from '../../runtime/runtime-kinds.js';
 import { createSkillSearch } from '../../search/skill-search.js';
 import { type CliCommand, type CliIo, CliUsageError } from '../command.js';
 import { containerFlagOptions, containerOptionsFromFlags } from '../container-flags.js';
@@ -156,6 +156,8 @@ async function checkRequirements(
   const checked = new Map<string, { requirements: SkillRequirements; check: RequirementCheck }>();
   const declaring = skills.filter((skill) => readSkillRequirements(skill.metadata).requirements !== undefined);
   if (declaring.length === 0) return { checked, where: '' };
+  // Loaded only here: most listings declare no requirements, and the runtimes bring their option schemas.
+  const { createRuntime } = await import('../../runtime/create-runtime.js');
   const runtime = createRuntime({ kind, hostFallback: true, ...(container === undefined ? {} : { container }) });
   const checker = createRequirementChecker({ runtime, environment: {}, network: false });
   for (const skill of declaring) {

@@ -1,0 +1,6 @@
+// The runtime kinds by name alone, apart from create-runtime.ts: a command that only checks a
+// `--runtime` flag (`skillbox list`) must not load the runtimes and their option schemas (zod) to do so.
+
+export type RuntimeKind = 'auto' | 'sandbox' | 'local' | 'container';
+
+export const RUNTIME_KINDS: readonly RuntimeKind[] = ['auto', 'sandbox', 'local', 'container'];
