@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { bubblewrapArguments } from './bubblewrap-arguments.js';
+import { hostProbeCache, probeIdentity } from './host-probe-cache.js';
 import { RunCgroup } from './run-cgroup.js';
 import { PRELUDE_PROTOCOL_LINE, SANDBOX_PRELUDE_PROGRAM_PATH } from './sandbox-prelude-program.js';
 
@@ -22,9 +23,21 @@ export function preludeCanJoinCgroups(bubblewrapPath: string, preludeHostPath: s
   const key = `${bubblewrapPath}\0${preludeHostPath}`;
   let answer = answers.get(key);
   if (answer === undefined) {
-    answer = askOnce(bubblewrapPath, preludeHostPath);
+    answer = askOnceRemembered(bubblewrapPath, preludeHostPath);
     answers.set(key, answer);
   }
+  return answer;
+}
+
+/** Yes when a process on the same host, programs and namespaces found it so before, else asked now (host-probe-cache.ts). */
+async function askOnceRemembered(bubblewrapPath: string, preludeHostPath: string): Promise<boolean> {
+  const cache = hostProbeCache();
+  const identity = probeIdentity([bubblewrapPath, preludeHostPath]);
+  if (cache.get('prelude-cgroup-join', identity) === true) return true;
+  const answer = await askOnce(bubblewrapPath, preludeHostPath);
+  // Only a join that worked is remembered: a no may have come from a passing cause (no cgroup free,
+  // a probe that timed out on a loaded host), and it would keep every later process on the slower way.
+  if (answer) cache.set('prelude-cgroup-join', identity, true);
   return answer;
 }
 

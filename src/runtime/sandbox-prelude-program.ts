@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { ownPackage } from '../config/own-package.js';
+import { hostProbeCache, probeIdentity } from './host-probe-cache.js';
 
 /** Where the compiled prelude appears inside every sandbox (bound read-only, see bubblewrap-arguments.ts). */
 export const SANDBOX_PRELUDE_PROGRAM_PATH = '/run/skillbox-prelude';
@@ -47,6 +48,12 @@ function check(path: string): string | undefined {
   const ownerTrusted = stats.uid === 0 || stats.uid === process.getuid?.();
   // 0o022: writable by group or others.
   if (!stats.isFile() || !ownerTrusted || (stats.mode & 0o022) !== 0) return undefined;
+  // The owner and mode are judged every time, above; only whether it runs is remembered (host-probe-cache.ts).
+  const cache = hostProbeCache();
+  const identity = probeIdentity([path]);
+  if (cache.get('prelude', identity) === PRELUDE_PROTOCOL_LINE) return path;
   const result = spawnSync(path, ['--protocol'], { env: {}, encoding: 'utf8', timeout: 5_000 });
-  return result.status === 0 && result.stdout === PRELUDE_PROTOCOL_LINE ? path : undefined;
+  if (result.status !== 0 || result.stdout !== PRELUDE_PROTOCOL_LINE) return undefined;
+  cache.set('prelude', identity, PRELUDE_PROTOCOL_LINE);
+  return path;
 }

@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { bubblewrapArguments } from './bubblewrap-arguments.js';
 import { cpuCgroupParent, memoryCgroupParent, pidsCgroupParent } from './cgroup-parents.js';
 import { findExecutable, SYSTEM_PATH } from './find-executable.js';
+import { hostProbeCache, probeIdentity } from './host-probe-cache.js';
 import { seccompFilter } from './seccomp-policy.js';
 
 /** Whether bubblewrap sandboxes can run on this host, and why not when they cannot. */
@@ -34,8 +35,8 @@ const probes = new Map<string, SandboxSupport>();
 
 /**
  * Whether the bubblewrap sandbox works here, found by running `true` in a sandbox with the real
- * mounts (bubblewrap may be installed yet refused user namespaces). Cached per bubblewrap path:
- * the probe costs one process start, paid once.
+ * mounts (bubblewrap may be installed yet refused user namespaces). Cached per bubblewrap path in
+ * the process, and across processes by host-probe-cache.ts: the probe costs a sandbox's start.
  */
 export function detectSandboxSupport(options: { bubblewrapPath?: string } = {}): SandboxSupport {
   const key = options.bubblewrapPath ?? '';
@@ -85,14 +86,24 @@ function probe(requestedPath: string | undefined): SandboxSupport {
         encoding: 'utf8',
       },
     );
-  let result = run(true);
-  const sizedTmpfs = !result.error && result.status === 0;
-  // An older bubblewrap without --size still sandboxes; only the tmpfs sizes are lost.
-  if (!sizedTmpfs) result = run(false);
-  if (result.error) return { available: false, reason: `running ${bubblewrapPath} failed: ${result.error.message}` };
-  if (result.status !== 0) {
-    const detail = (result.stderr || '').trim() || `exit status ${String(result.status ?? result.signal)}`;
-    return { available: false, reason: `${bubblewrapPath} cannot create a sandbox here (${detail})` };
+  // A sandbox made here before, by the same bubblewrap on the same host and namespaces, answers
+  // without a process start (host-probe-cache.ts); only a sandbox that worked is remembered.
+  const cache = hostProbeCache();
+  const identity = probeIdentity([bubblewrapPath, truePath]);
+  const remembered = cache.get('bubblewrap', identity) as { sizedTmpfs?: unknown } | undefined;
+  let sizedTmpfs: boolean;
+  if (typeof remembered?.sizedTmpfs === 'boolean') sizedTmpfs = remembered.sizedTmpfs;
+  else {
+    let result = run(true);
+    sizedTmpfs = !result.error && result.status === 0;
+    // An older bubblewrap without --size still sandboxes; only the tmpfs sizes are lost.
+    if (!sizedTmpfs) result = run(false);
+    if (result.error) return { available: false, reason: `running ${bubblewrapPath} failed: ${result.error.message}` };
+    if (result.status !== 0) {
+      const detail = (result.stderr || '').trim() || `exit status ${String(result.status ?? result.signal)}`;
+      return { available: false, reason: `${bubblewrapPath} cannot create a sandbox here (${detail})` };
+    }
+    cache.set('bubblewrap', identity, { sizedTmpfs });
   }
   const processLimit = pidsCgroupParent() ? 'cgroup' : 'rlimit';
   const memoryLimit = memoryCgroupParent() ? 'cgroup' : 'rlimit';
