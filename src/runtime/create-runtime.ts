@@ -11,11 +11,6 @@ import { detectSandboxSupport } from './sandbox-support.js';
 
 export { RUNTIME_KINDS, type RuntimeKind };
 
-/**
- * A runtime `createRuntime` can build: `auto` (the sandbox where bubblewrap works; elsewhere an error,
- * or the host with `hostFallback`), `sandbox`, `local` or `container` (Docker or Podman, with `container` options).
- */
-
 /** Options of `createRuntime`: the kind (`auto`, `sandbox`, `local`) plus the sandbox limits. */
 export interface CreateRuntimeOptions extends SandboxRuntimeOptions {
   /**
