@@ -1,5 +1,16 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  fstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  type Stats,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { WorkspaceFiles } from '../runtime/workspace-files.js';
@@ -44,11 +55,26 @@ export async function storeMetadata(
   root: string,
   files: WorkspaceFiles,
   metadata: WorkspaceMetadata,
-): Promise<{ copyError?: unknown }> {
+): Promise<{ copyError?: unknown; recordVersion: string }> {
   keepRecordLimit(metadata);
   const [record, copy] = await Promise.allSettled([writeHostRecord(root, metadata), writeMetadata(files, metadata)]);
   if (record.status === 'rejected') throw record.reason;
-  return copy.status === 'rejected' ? { copyError: copy.reason } : {};
+  return { recordVersion: record.value, ...(copy.status === 'rejected' ? { copyError: copy.reason } : {}) };
+}
+
+/**
+ * Which version of the host's record is on disk now (its inode, size and modification time), or
+ * undefined when there is none. Every write renames a new file over the record, so a record another
+ * process wrote since this one's own write has another version: a writer that finds its own
+ * version there has nothing to merge and need not read the record back.
+ */
+export function hostRecordVersion(root: string): string | undefined {
+  const stats = statSync(hostRecordPath(root), { throwIfNoEntry: false });
+  return stats === undefined ? undefined : versionOf(stats);
+}
+
+function versionOf(stats: Stats): string {
+  return `${stats.ino}:${stats.size}:${stats.mtimeMs}`;
 }
 
 /**
@@ -56,7 +82,7 @@ export async function storeMetadata(
  * with direct calls, as each run writes it, since five trips through the thread pool cost more than
  * the writing (the reading in readHostRecord likewise).
  */
-async function writeHostRecord(root: string, metadata: WorkspaceMetadata): Promise<void> {
+async function writeHostRecord(root: string, metadata: WorkspaceMetadata): Promise<string> {
   const record = hostRecordPath(root);
   // Not recursive: a write that outlives the removal of the base folder fails instead of making it again.
   try {
@@ -67,8 +93,18 @@ async function writeHostRecord(root: string, metadata: WorkspaceMetadata): Promi
   // A name of its own per write: two processes on one workspace must not share a half-written file.
   const temporary = `${record}.${randomBytes(8).toString('hex')}.tmp`;
   try {
-    writeFileSync(temporary, `${JSON.stringify(metadata)}\n`, { mode: 0o600, flag: 'wx' });
+    // The version is taken from the file written, before it is renamed into place: a stat after the
+    // rename could see another process's record renamed over it meanwhile and take it for this one's.
+    const descriptor = openSync(temporary, 'wx', 0o600);
+    let version: string;
+    try {
+      writeFileSync(descriptor, `${JSON.stringify(metadata)}\n`);
+      version = versionOf(fstatSync(descriptor));
+    } finally {
+      closeSync(descriptor);
+    }
     renameSync(temporary, record);
+    return version;
   } catch (error) {
     rmSync(temporary, { force: true });
     throw error;

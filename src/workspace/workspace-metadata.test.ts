@@ -155,4 +155,19 @@ describe('workspace metadata', () => {
     expect(Object.keys((await readMetadata(first.files))?.skills ?? {})).toEqual(['alpha']);
     expect(await (await open()).stagedSkillNames()).toEqual(['alpha']);
   });
+
+  it('a process that wrote the record reads it back before its next write once another process wrote it since', async () => {
+    const first = await open();
+    // The first process writes the record itself (a run), so it knows the version it left.
+    await first.run({ ...run, command: 'true' });
+    await first.flushMetadata();
+    const second = await open();
+    await second.stageSkill('alpha');
+    await second.flushMetadata();
+    // Its next write finds someone else's version on disk, reads it, and keeps the skill staged there.
+    await first.run({ ...run, command: 'true' });
+    await first.flushMetadata();
+    expect(await (await open()).stagedSkillNames()).toEqual(['alpha']);
+    expect(Object.keys((await readMetadata(first.files))?.skills ?? {})).toEqual(['alpha']);
+  });
 });

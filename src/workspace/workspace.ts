@@ -4,7 +4,7 @@ import type { RuntimeResult } from '../runtime/runtime-types.js';
 import type { WorkspaceFiles } from '../runtime/workspace-files.js';
 import { inSpan } from '../telemetry/in-span.js';
 import { BackgroundProcessError } from './errors.js';
-import { readHostRecord, storeMetadata } from './host-metadata-record.js';
+import { hostRecordVersion, readHostRecord, storeMetadata } from './host-metadata-record.js';
 import { type InputSpec, recordedSource, type StagedInput, stageInput } from './input-stager.js';
 import { MetadataWriteQueue } from './metadata-write-queue.js';
 import {
@@ -65,6 +65,8 @@ export class Workspace {
   private readonly metadataQueue: MetadataWriteQueue;
   /** Why the last write of metadata.json, the workspace's copy, failed: told by flushMetadata, never by a change. */
   private copyWriteError: unknown;
+  /** The version of the host record this workspace last wrote (hostRecordVersion), undefined before its first write. */
+  private recordVersion: string | undefined;
   private readonly skillLocks = new Map<string, Promise<unknown>>();
   private activeRuns = 0;
   private readonly turns = new WorkspaceTurns();
@@ -90,9 +92,15 @@ export class Workspace {
       write: async (metadata) => {
         // Another process on this workspace may have staged skills since this one read the record:
         // they stay recorded (records are only ever added or replaced, never dropped).
-        const stored = await readHostRecord(root);
+        // The record is read back only when someone else wrote it since this workspace's last write.
+        const stored =
+          this.recordVersion !== undefined && hostRecordVersion(root) === this.recordVersion
+            ? undefined
+            : await readHostRecord(root);
         for (const [name, record] of Object.entries(stored?.skills ?? {})) metadata.skills[name] ??= record;
-        this.copyWriteError = (await storeMetadata(root, this.files, metadata)).copyError;
+        const { copyError, recordVersion } = await storeMetadata(root, this.files, metadata);
+        this.copyWriteError = copyError;
+        this.recordVersion = recordVersion;
       },
     });
     this.paths = { hostRoot: root, guestRoot: settings.runtime.guestPath(root, root) };
