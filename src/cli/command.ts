@@ -17,6 +17,8 @@ export interface CliIo {
   stdinIsTerminal?: boolean;
   /** Whether standard output is a terminal (colours on standard output). */
   stdoutIsTerminal?: boolean;
+  /** Stops a command that serves until stopped (`inspect`), as SIGINT or SIGTERM do; for tests and embedders. */
+  signal?: AbortSignal;
 }
 
 export interface CliCommand {

@@ -87,6 +87,10 @@ function containerEngineReady(): Promise<boolean> {
 
 export const containerEngineWorks: boolean = await containerEngineReady();
 
+/** A headless Chromium for the inspector's page tests (Debian's `chromium`, driven by playwright-core). */
+export const chromiumPath: string = process.env.SKILLBOX_TEST_CHROMIUM ?? '/usr/bin/chromium';
+export const hasChromium: boolean = existsSync(chromiumPath);
+
 /** Every service, with the line that says how to run its tests. */
 export function serviceChecks(): ServiceCheck[] {
   const support = detectSandboxSupport();
@@ -121,6 +125,11 @@ export function serviceChecks(): ServiceCheck[] {
       available: hasHaproxy,
       howToRun:
         'haproxy is not installed (the failover tests put it in front of their workers): run bash .ci/services.sh',
+    },
+    {
+      name: 'Chromium',
+      available: hasChromium,
+      howToRun: `no Chromium at ${chromiumPath} for the inspector's page tests: run bash .ci/services.sh (apt-get install chromium), or set SKILLBOX_TEST_CHROMIUM`,
     },
     {
       name: 'container engine',

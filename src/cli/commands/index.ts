@@ -46,6 +46,11 @@ export const commands: CommandEntry[] = [
     load: async () => (await import('./run.js')).runCommand,
   },
   {
+    name: 'inspect',
+    summary: 'serve a local web page showing the skills, their costs, the catalog and the sessions',
+    load: async () => (await import('./inspect.js')).inspectCommand,
+  },
+  {
     name: 'chat',
     summary: 'chat with an agent that uses the skills (any OpenAI-compatible endpoint)',
     load: async () => (await import('./chat.js')).chatCommand,

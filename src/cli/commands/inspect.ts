@@ -1,0 +1,131 @@
+import { existsSync } from 'node:fs';
+import { homedir, userInfo } from 'node:os';
+import { join, resolve } from 'node:path';
+import { ownPackage } from '../../config/own-package.js';
+import type { SessionStore } from '../../sessions/session-store.js';
+import { type CliCommand, type CliIo, CliUsageError } from '../command.js';
+import { parseCommandArguments } from '../parse-command-arguments.js';
+import { openRepositoryFromArgs } from '../skill-roots.js';
+
+const usage = `Usage: skillbox inspect [--root DIR]... [--store sqlite:PATH|redis://...|postgres://...]
+                       [--user ID] [--app NAME] [--host HOST] [--port N]
+
+Serves a local web page that shows the skills under the roots (what the model sees of each, its
+token costs, its validation problems, what it requires), the catalog as the model receives it under
+a budget, and the sessions of a store as timelines of messages, tool calls, loads and state
+changes. It only reads: nothing is written to the roots or the store.
+
+Options:
+  --root DIR     a skills folder; repeat for several (default: the standard roots)
+  --store URL    the sessions: sqlite:PATH, redis://..., postgres://... (default: the SQLite file
+                 skillbox chat keeps, ~/.skillbox/sessions.db, when it exists)
+  --user ID      whose sessions (default $USER, else "local", as skillbox chat)
+  --app NAME     the application the sessions belong to (default "default")
+  --host HOST    the address to listen on (default 127.0.0.1); any other needs the random token
+                 printed in the URL
+  --port N       the port (default: a free one)
+
+The URL is printed on standard output; stop with Ctrl-C.
+`;
+
+interface InspectArguments {
+  roots: string[];
+  store?: string;
+  userId: string;
+  appName?: string;
+  host: string;
+  port: number;
+}
+
+function parse(args: string[], io: CliIo): InspectArguments {
+  const { values } = parseCommandArguments({
+    args,
+    options: {
+      root: { type: 'string', multiple: true },
+      store: { type: 'string' },
+      user: { type: 'string' },
+      app: { type: 'string' },
+      host: { type: 'string' },
+      port: { type: 'string' },
+    },
+    allowPositionals: false,
+    strict: true,
+  });
+  const port = values.port === undefined ? 0 : Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new CliUsageError(`--port must be a port number (0-65535), got "${values.port}"`);
+  return {
+    roots: (values.root as string[] | undefined) ?? [],
+    ...(values.store === undefined ? {} : { store: values.store as string }),
+    userId: (values.user as string | undefined) ?? io.env.USER ?? safeUserName() ?? 'local',
+    ...(values.app === undefined ? {} : { appName: values.app as string }),
+    host: (values.host as string | undefined) ?? '127.0.0.1',
+    port,
+  };
+}
+
+function safeUserName(): string | undefined {
+  try {
+    return userInfo().username;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The store `--store` names, or chat's SQLite file when it exists; undefined for none. */
+async function openStore(spec: string | undefined, io: CliIo): Promise<SessionStore | undefined> {
+  if (spec === undefined) {
+    const chatFile = join(io.env.HOME ?? homedir(), '.skillbox', 'sessions.db');
+    if (!existsSync(chatFile)) return undefined;
+    spec = `sqlite:${chatFile}`;
+  }
+  if (spec.startsWith('sqlite:')) {
+    const path = resolve(io.cwd, spec.slice('sqlite:'.length));
+    if (!existsSync(path)) throw new CliUsageError(`--store: no SQLite file at ${path}`);
+    const { openSqliteSessionStore } = await import('../../sessions/sqlite/index.js');
+    return openSqliteSessionStore({ path });
+  }
+  if (spec.startsWith('redis://') || spec.startsWith('rediss://')) {
+    const { openRedisSessionStore } = await import('../../sessions/redis/index.js');
+    return openRedisSessionStore({ url: spec });
+  }
+  if (spec.startsWith('postgres://') || spec.startsWith('postgresql://')) {
+    const { openPostgresSessionStore } = await import('../../sessions/postgres/index.js');
+    return openPostgresSessionStore({ connectionString: spec });
+  }
+  throw new CliUsageError(`--store must be sqlite:PATH, redis://... or postgres://..., got "${spec}"`);
+}
+
+async function run(args: string[], io: CliIo): Promise<number> {
+  const parsed = parse(args, io);
+  const repository = await openRepositoryFromArgs(parsed.roots, io, 'inspect');
+  const store = await openStore(parsed.store, io);
+  const { startInspector } = await import('../../inspector/inspector-server.js');
+  const inspector = await startInspector({
+    repository,
+    ...(store === undefined ? {} : { store }),
+    userId: parsed.userId,
+    ...(parsed.appName === undefined ? {} : { appName: parsed.appName }),
+    host: parsed.host,
+    port: parsed.port,
+    assetsDir: join(ownPackage().folder, 'dist', 'inspector'),
+  });
+  io.stdout(`skillbox inspector: ${inspector.url}\n`);
+  await new Promise<void>((resolveStop) => {
+    const stop = (): void => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      io.signal?.removeEventListener('abort', stop);
+      resolveStop();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+    if (io.signal?.aborted) stop();
+    else io.signal?.addEventListener('abort', stop);
+  });
+  await inspector.close();
+  await store?.close();
+  return 0;
+}
+
+export const inspectCommand: CliCommand = { name: 'inspect', usage, run };

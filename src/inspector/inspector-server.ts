@@ -1,0 +1,139 @@
+import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import type { SkillRepository } from '../repository/types.js';
+import type { SessionStore } from '../sessions/session-store.js';
+import { createRequestGuard, isLoopbackHost } from './request-guard.js';
+import { describeSession, describeSessions } from './sessions-view.js';
+import { describeCatalog, describeSkills } from './skills-view.js';
+
+/** What `startInspector` serves. */
+export interface InspectorOptions {
+  repository: SkillRepository;
+  /** The sessions shown; none: the sessions page says there is no store. The inspector only reads it. */
+  store?: SessionStore;
+  /** Whose sessions are listed (as `skillbox chat --user`). */
+  userId: string;
+  appName?: string;
+  /** Default 127.0.0.1. Anything else requires the token printed in the URL. */
+  host?: string;
+  /** Default 0: a free port. */
+  port?: number;
+  /** The built page (app.js, app.css): dist/inspector in the package. */
+  assetsDir: string;
+}
+
+export interface RunningInspector {
+  /** The address to open, with the token when one is required. */
+  url: string;
+  close(): Promise<void>;
+}
+
+const securityHeaders = {
+  'content-security-policy':
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  'cache-control': 'no-store',
+};
+
+const page = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>skillbox inspector</title>
+<link rel="stylesheet" href="/assets/app.css">
+</head>
+<body>
+<div id="app"><p>Loading the inspector…</p></div>
+<script type="module" src="/assets/app.js"></script>
+</body>
+</html>
+`;
+
+/**
+ * Serves the inspector: the page, and read-only JSON built from the repository and the session store
+ * through their public methods (skills-view.ts, sessions-view.ts). Every request passes the guard
+ * (request-guard.ts) first.
+ */
+export async function startInspector(options: InspectorOptions): Promise<RunningInspector> {
+  const host = options.host ?? '127.0.0.1';
+  const token = isLoopbackHost(host) ? undefined : randomBytes(24).toString('base64url');
+  let port = 0;
+  const guard = createRequestGuard({ host, port: () => port, ...(token === undefined ? {} : { token }) });
+  const assets = new Map<string, { type: string; body: Promise<Buffer> }>([
+    ['/assets/app.js', { type: 'text/javascript; charset=utf-8', body: readFile(join(options.assetsDir, 'app.js')) }],
+    ['/assets/app.css', { type: 'text/css; charset=utf-8', body: readFile(join(options.assetsDir, 'app.css')) }],
+  ]);
+  for (const asset of assets.values()) asset.body.catch(() => undefined);
+
+  const answer = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
+    const url = new URL(request.url ?? '/', 'http://inspector');
+    const refusal = guard(request, url);
+    if (refusal !== undefined) return send(response, refusal.status, 'text/plain; charset=utf-8', refusal.reason);
+    if (url.pathname === '/') return send(response, 200, 'text/html; charset=utf-8', page);
+    const asset = assets.get(url.pathname);
+    if (asset !== undefined) return send(response, 200, asset.type, await asset.body);
+    if (url.pathname === '/api/skills') return json(response, await describeSkills(options.repository));
+    if (url.pathname === '/api/catalog') {
+      const budget = url.searchParams.get('budget');
+      const tokens = budget === null || budget === '' ? undefined : Number(budget);
+      if (tokens !== undefined && !(Number.isInteger(tokens) && tokens > 0))
+        return send(response, 400, 'text/plain; charset=utf-8', 'budget must be a positive whole number of tokens');
+      return json(response, await describeCatalog(options.repository, tokens));
+    }
+    if (url.pathname === '/api/sessions') {
+      if (options.store === undefined) return json(response, { store: false, user: options.userId, sessions: [] });
+      const sessions = await describeSessions(options.store, options.userId, options.appName);
+      return json(response, { store: true, user: options.userId, sessions });
+    }
+    const sessionMatch = /^\/api\/sessions\/([^/]+)$/.exec(url.pathname);
+    if (sessionMatch !== null && options.store !== undefined) {
+      const view = await describeSession(options.store, {
+        ...(options.appName === undefined ? {} : { appName: options.appName }),
+        userId: options.userId,
+        sessionId: decodeURIComponent(sessionMatch[1] as string),
+      });
+      if (view === undefined) return send(response, 404, 'text/plain; charset=utf-8', 'no such session');
+      return json(response, view);
+    }
+    return send(response, 404, 'text/plain; charset=utf-8', 'not found');
+  };
+
+  const server = createServer((request, response) => {
+    answer(request, response).catch((error: unknown) => {
+      // The message only: a stack would show host paths to whoever asked.
+      send(response, 500, 'text/plain; charset=utf-8', `inspector: ${(error as Error).message ?? String(error)}`);
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => resolve());
+  });
+  port = (server.address() as AddressInfo).port;
+  const shownHost = host.includes(':') ? `[${host}]` : host;
+  return {
+    url: `http://${shownHost}:${port}/${token === undefined ? '' : `?token=${token}`}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+function send(response: ServerResponse, status: number, type: string, body: string | Buffer): void {
+  if (response.headersSent) {
+    response.end();
+    return;
+  }
+  response.writeHead(status, { 'content-type': type, ...securityHeaders });
+  response.end(body);
+}
+
+function json(response: ServerResponse, value: unknown): void {
+  send(response, 200, 'application/json; charset=utf-8', JSON.stringify(value));
+}

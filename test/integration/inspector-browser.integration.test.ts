@@ -1,0 +1,141 @@
+// The inspector's page in a real browser: Debian's headless Chromium driven by playwright-core,
+// against the example skills (plus one with hostile text) and a SQLite session recorded by the
+// real agent with the scripted model. Each test asserts what a person sees; screenshots are kept
+// under .artifacts/inspector/ and axe-core checks the pages for serious accessibility problems.
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildInspectorAssets } from '../../scripts/build-inspector.mjs';
+import { type RunningInspector, startInspector } from '../../src/inspector/inspector-server.js';
+import { createSkillAgent } from '../../src/integrations/ai-sdk/skill-agent.js';
+import { createScriptedModel } from '../../src/integrations/ai-sdk/testing/scripted-model.js';
+import { FsSkillRepository } from '../../src/repository/fs-skill-repository.js';
+import { availableSqliteDriver, openSqliteSessionStore } from '../../src/sessions/sqlite/index.js';
+import { chromiumPath, hasChromium } from '../support/services.js';
+
+const examples = fileURLToPath(new URL('../../examples/skills/', import.meta.url));
+const artifacts = fileURLToPath(new URL('../../.artifacts/inspector/', import.meta.url));
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+const runs = hasChromium && availableSqliteDriver() !== undefined;
+const folder = mkdtempSync(join(tmpdir(), 'skillbox-inspector-page-'));
+const databaseFile = join(folder, 'sessions.db');
+let browser: Browser;
+let inspector: RunningInspector;
+
+/** A session recorded as `skillbox chat` records one: the agent, the SQLite store, a scripted model. */
+async function recordSession(repository: FsSkillRepository): Promise<void> {
+  const sessions = await openSqliteSessionStore({ path: databaseFile });
+  const { model } = createScriptedModel([
+    { toolCalls: [{ name: 'skill_load', input: { skill: 'python-math' }, id: 'load-1' }] },
+    { text: 'Run python3 scripts/stats.py on your file.' },
+  ]);
+  const agent = createSkillAgent({ model, repository, sessions, loadMode: 'session', instructions: 'Be brief.' });
+  for await (const _ of agent.run({ userId: 'ada', sessionId: 'counting-words', message: 'How do I count words?' }));
+  await sessions.close();
+}
+
+async function axeViolations(page: Page): Promise<Array<{ id: string; impact: string | null }>> {
+  // Evaluated by the browser's debugging protocol, which the page's Content-Security-Policy does not
+  // govern (a script tag would be refused by it, as any injected script must be).
+  await page.evaluate(axeSource);
+  return page.evaluate(async () => {
+    const axe = (
+      globalThis as unknown as { axe: { run(): Promise<{ violations: Array<{ id: string; impact: string | null }> }> } }
+    ).axe;
+    const result = await axe.run();
+    return result.violations.map((violation) => ({ id: violation.id, impact: violation.impact }));
+  });
+}
+
+beforeAll(async () => {
+  if (!runs) return;
+  const root = join(folder, 'skills');
+  cpSync(examples, root, { recursive: true });
+  mkdirSync(join(root, 'hostile'));
+  writeFileSync(
+    join(root, 'hostile', 'SKILL.md'),
+    '---\nname: hostile\ndescription: "<img src=x onerror=window.owned=1> and a bell \\u0007 here"\n---\nbody\n',
+  );
+  const repository = await FsSkillRepository.open({ roots: [root] });
+  await recordSession(repository);
+  const assets = join(folder, 'assets');
+  await buildInspectorAssets(assets);
+  const store = await openSqliteSessionStore({ path: databaseFile });
+  inspector = await startInspector({ repository, store, userId: 'ada', assetsDir: assets });
+  browser = await chromium.launch({ executablePath: chromiumPath, args: ['--no-sandbox'] });
+  mkdirSync(artifacts, { recursive: true });
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await inspector?.close();
+  rmSync(folder, { recursive: true, force: true });
+});
+
+describe.runIf(runs)('the inspector in a browser', () => {
+  it('lists every skill with its model visibility and token costs, and shows hostile text as text', async () => {
+    const page = await browser.newPage();
+    await page.goto(inspector.url);
+    const row = page.locator('tr[data-skill="python-math"]');
+    await expect.poll(() => row.count(), { timeout: 20_000 }).toBe(1);
+    expect(await row.locator('th').textContent()).toContain('python-math');
+    expect(await row.locator('td').first().textContent()).toBe('visible');
+    const catalogTokens = Number(await row.locator('.figure').textContent());
+    expect(catalogTokens).toBeGreaterThan(5);
+    // The description is markup-shaped text: shown as written, no element made from it.
+    const hostile = page.locator('tr[data-skill="hostile"] .description');
+    expect(await hostile.textContent()).toContain('<img src=x onerror=window.owned=1>');
+    expect(await page.locator('tr[data-skill="hostile"] img').count()).toBe(0);
+    expect(await page.evaluate(() => (globalThis as { owned?: unknown }).owned)).toBeUndefined();
+    await page.screenshot({ path: join(artifacts, 'skills.png'), fullPage: true });
+    const serious = (await axeViolations(page)).filter((violation) =>
+      ['serious', 'critical'].includes(violation.impact ?? ''),
+    );
+    expect(serious).toEqual([]);
+    await page.close();
+  });
+
+  it('shows the catalog as the model receives it, and shortens it under a budget typed in', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${inspector.url}#/catalog`);
+    const status = page.locator('p.totals[role="status"]');
+    await expect.poll(() => status.textContent(), { timeout: 20_000 }).toMatch(/5 of 5 skills described\.$/);
+    expect(await page.locator('pre.catalog').textContent()).toContain('python-math');
+    await page.getByLabel('Token budget').fill('40');
+    await expect.poll(() => status.textContent(), { timeout: 20_000 }).toContain('shortened to fit');
+    await page.screenshot({ path: join(artifacts, 'catalog.png'), fullPage: true });
+    await page.close();
+  });
+
+  it('follows a session from the list to its timeline: the message, the load, the tool call and the answer', async () => {
+    const before = statSync(databaseFile).mtimeMs;
+    const page = await browser.newPage();
+    await page.goto(`${inspector.url}#/sessions`);
+    await page.getByRole('link', { name: 'counting-words' }).click();
+    const items = page.locator('ol.timeline li');
+    await expect.poll(() => items.count(), { timeout: 20_000 }).toBeGreaterThanOrEqual(4);
+    const kinds = await items.evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-kind')));
+    expect(kinds).toEqual(expect.arrayContaining(['user', 'tool-call', 'load', 'tool-result', 'assistant']));
+    expect(kinds.indexOf('user')).toBeLessThan(kinds.indexOf('tool-call'));
+    expect(await page.locator('li[data-kind="load"] .title').first().textContent()).toBe('python-math');
+    expect(await page.locator('li[data-kind="tool-call"] .title').first().textContent()).toBe('skill_load');
+    await page.locator('li[data-kind="tool-call"] summary').first().click();
+    expect(await page.locator('li[data-kind="tool-call"] pre').first().textContent()).toContain(
+      '"skill": "python-math"',
+    );
+    expect(await page.getByText('Loading the inspector').count()).toBe(0);
+    await page.screenshot({ path: join(artifacts, 'session.png'), fullPage: true });
+    const serious = (await axeViolations(page)).filter((violation) =>
+      ['serious', 'critical'].includes(violation.impact ?? ''),
+    );
+    expect(serious).toEqual([]);
+    await page.close();
+    // Reading the session wrote nothing to its store.
+    expect(statSync(databaseFile).mtimeMs).toBe(before);
+  });
+});
