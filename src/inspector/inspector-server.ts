@@ -92,11 +92,19 @@ export async function startInspector(options: InspectorOptions): Promise<Running
     }
     const sessionMatch = /^\/api\/sessions\/([^/]+)$/.exec(url.pathname);
     if (sessionMatch !== null && options.store !== undefined) {
-      const view = await describeSession(options.store, {
-        ...(options.appName === undefined ? {} : { appName: options.appName }),
-        userId: options.userId,
-        sessionId: decodeURIComponent(sessionMatch[1] as string),
-      });
+      const after = url.searchParams.get('after');
+      const afterVersion = after === null ? undefined : Number(after);
+      if (afterVersion !== undefined && !(Number.isInteger(afterVersion) && afterVersion >= 0))
+        return send(response, 400, 'text/plain; charset=utf-8', 'after must be a session version (a whole number)');
+      const view = await describeSession(
+        options.store,
+        {
+          ...(options.appName === undefined ? {} : { appName: options.appName }),
+          userId: options.userId,
+          sessionId: decodeURIComponent(sessionMatch[1] as string),
+        },
+        afterVersion,
+      );
       if (view === undefined) return send(response, 404, 'text/plain; charset=utf-8', 'no such session');
       return json(response, view);
     }

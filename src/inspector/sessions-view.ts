@@ -13,11 +13,94 @@ export interface TimelineItem {
   detail?: string;
 }
 
-/** A session with its events turned into a timeline. */
+/** One command a `skill_run` or `workspace_exec` call ran, from its call and its result. */
+export interface RunView {
+  /** The version of the event holding the result. */
+  version: number;
+  tool: string;
+  skill?: string;
+  command: string;
+  exitCode?: number;
+  timedOut?: boolean;
+  durationMs?: number;
+  stdout?: string;
+  stderr?: string;
+  outputFiles: Array<{ name: string; mimeType?: string; sizeBytes?: number; content?: string; truncated?: boolean }>;
+  warnings: string[];
+  limitsHit: string[];
+  /** Set when the call failed before a result (a refusal, an error): its message. */
+  error?: string;
+}
+
+/** A session with its events turned into a timeline, and the commands its calls ran. */
 export interface SessionView extends SessionSummary {
   timeline: TimelineItem[];
+  runs: RunView[];
   /** The session's state after its last event. */
   state: Record<string, string>;
+}
+
+const runTools = new Set(['skill_run', 'workspace_exec']);
+
+/** A tool result's value as the AI SDK stores it (`{ type: 'json', value }`, or text holding JSON), else undefined. */
+function resultValue(output: unknown): unknown {
+  if (typeof output !== 'object' || output === null) return output;
+  const { type, value } = output as { type?: unknown; value?: unknown };
+  if (type === 'json') return value;
+  if ((type === 'text' || type === 'error-text') && typeof value === 'string') {
+    try {
+      return JSON.parse(value);
+    } catch {
+      return value;
+    }
+  }
+  return output;
+}
+
+function messageParts(event: SessionEvent): Array<Record<string, unknown>> {
+  const content = event.content as { content?: unknown } | undefined;
+  if (event.type !== 'message' || typeof content !== 'object' || content === null) return [];
+  return Array.isArray(content.content) ? (content.content as Array<Record<string, unknown>>) : [];
+}
+
+/** The commands a session's `skill_run` and `workspace_exec` calls ran, each with what its result says. */
+export function runsOf(events: readonly SessionEvent[]): RunView[] {
+  const calls = new Map<string, Record<string, unknown>>();
+  const runs: RunView[] = [];
+  for (const event of events) {
+    for (const part of messageParts(event)) {
+      if (!runTools.has(String(part.toolName))) continue;
+      if (part.type === 'tool-call')
+        calls.set(String(part.toolCallId), (part.input ?? part.args ?? {}) as Record<string, unknown>);
+      if (part.type !== 'tool-result') continue;
+      const input = calls.get(String(part.toolCallId)) ?? {};
+      const value = resultValue(part.output ?? part.result);
+      const result = (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>;
+      const files = Array.isArray(result.output_files) ? (result.output_files as Array<Record<string, unknown>>) : [];
+      runs.push({
+        version: event.version,
+        tool: String(part.toolName),
+        ...(typeof input.skill === 'string' ? { skill: input.skill } : {}),
+        command: typeof input.command === 'string' ? input.command : '',
+        ...(typeof result.exit_code === 'number' ? { exitCode: result.exit_code } : {}),
+        ...(typeof result.timed_out === 'boolean' ? { timedOut: result.timed_out } : {}),
+        ...(typeof result.duration_ms === 'number' ? { durationMs: result.duration_ms } : {}),
+        ...(typeof result.stdout === 'string' ? { stdout: result.stdout } : {}),
+        ...(typeof result.stderr === 'string' ? { stderr: result.stderr } : {}),
+        outputFiles: files.map((file) => ({
+          name: String(file.name),
+          ...(typeof file.mime_type === 'string' ? { mimeType: file.mime_type } : {}),
+          ...(typeof file.size_bytes === 'number' ? { sizeBytes: file.size_bytes } : {}),
+          ...(typeof file.content === 'string' ? { content: file.content } : {}),
+          ...(typeof file.truncated === 'boolean' ? { truncated: file.truncated } : {}),
+        })),
+        warnings: Array.isArray(result.warnings) ? result.warnings.map(String) : [],
+        limitsHit: Array.isArray(result.limits_hit) ? result.limits_hit.map(String) : [],
+        ...(typeof value === 'string' ? { error: value } : {}),
+      });
+    }
+  }
+  return runs;
 }
 
 const loadedKeyPattern = /^temp:skill:loaded_by_agent:[^/]*\/(.+)$/;
@@ -83,13 +166,18 @@ export async function describeSessions(
   return [...sessions].sort((a, b) => b.updatedAt - a.updatedAt);
 }
 
-/** One session's timeline, or undefined when there is no such session. Reads only. */
+/**
+ * One session's timeline and runs, or undefined when there is no such session. With
+ * `afterVersion`, only what came after that event (a page following a live session asks for the
+ * rest this way). Reads only.
+ */
 export async function describeSession(
   store: SessionStore,
   key: { appName?: string; userId: string; sessionId: string },
+  afterVersion?: number,
 ): Promise<SessionView | undefined> {
-  const session = await store.getSession(key);
+  const session = await store.getSession(key, afterVersion === undefined ? {} : { afterVersion });
   if (session === undefined) return undefined;
   const { events, state, ...summary } = session;
-  return { ...summary, state: { ...state }, timeline: events.flatMap(timelineOf) };
+  return { ...summary, state: { ...state }, timeline: events.flatMap(timelineOf), runs: runsOf(events) };
 }

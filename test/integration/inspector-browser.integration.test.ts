@@ -14,7 +14,9 @@ import { type RunningInspector, startInspector } from '../../src/inspector/inspe
 import { createSkillAgent } from '../../src/integrations/ai-sdk/skill-agent.js';
 import { createScriptedModel } from '../../src/integrations/ai-sdk/testing/scripted-model.js';
 import { FsSkillRepository } from '../../src/repository/fs-skill-repository.js';
+import { LocalRuntime } from '../../src/runtime/local-runtime.js';
 import { availableSqliteDriver, openSqliteSessionStore } from '../../src/sessions/sqlite/index.js';
+import { createWorkspaceManager } from '../../src/workspace/workspace-manager.js';
 import { chromiumPath, hasChromium } from '../support/services.js';
 
 const examples = fileURLToPath(new URL('../../examples/skills/', import.meta.url));
@@ -32,11 +34,34 @@ async function recordSession(repository: FsSkillRepository): Promise<void> {
   const sessions = await openSqliteSessionStore({ path: databaseFile });
   const { model } = createScriptedModel([
     { toolCalls: [{ name: 'skill_load', input: { skill: 'python-math' }, id: 'load-1' }] },
-    { text: 'Run python3 scripts/stats.py on your file.' },
+    {
+      toolCalls: [
+        {
+          name: 'skill_run',
+          input: { skill: 'python-math', command: 'python3 scripts/fib.py 6 > out/fib.txt; echo done' },
+          id: 'run-1',
+        },
+      ],
+    },
+    { text: 'The first six Fibonacci numbers are in out/fib.txt.' },
   ]);
-  const agent = createSkillAgent({ model, repository, sessions, loadMode: 'session', instructions: 'Be brief.' });
-  for await (const _ of agent.run({ userId: 'ada', sessionId: 'counting-words', message: 'How do I count words?' }));
+  // The local runtime: the page shows what a run left, wherever it ran.
+  const workspaces = createWorkspaceManager({
+    runtime: new LocalRuntime(),
+    repository,
+    baseDir: join(folder, 'workspaces'),
+  });
+  const agent = createSkillAgent({
+    model,
+    repository,
+    sessions,
+    workspaces,
+    loadMode: 'session',
+    instructions: 'Be brief.',
+  });
+  for await (const _ of agent.run({ userId: 'ada', sessionId: 'counting-words', message: 'Fibonacci, six of them?' }));
   await sessions.close();
+  await workspaces.close();
 }
 
 async function axeViolations(page: Page): Promise<Array<{ id: string; impact: string | null }>> {
@@ -129,6 +154,12 @@ describe.runIf(runs)('the inspector in a browser', () => {
       '"skill": "python-math"',
     );
     expect(await page.getByText('Loading the inspector').count()).toBe(0);
+    // The run: its command, exit status and output file with its text.
+    const run = page.locator('li.run').first();
+    expect(await run.locator('p code').textContent()).toBe('python3 scripts/fib.py 6 > out/fib.txt; echo done');
+    expect(await run.getAttribute('data-exit')).toBe('0');
+    expect(await run.locator('.outputs code').first().textContent()).toBe('out/fib.txt');
+    expect(await run.locator('.output-content').first().textContent()).toMatch(/^0\s+1\s+1\s+2\s+3\s+5/);
     await page.screenshot({ path: join(artifacts, 'session.png'), fullPage: true });
     const serious = (await axeViolations(page)).filter((violation) =>
       ['serious', 'critical'].includes(violation.impact ?? ''),
@@ -137,5 +168,22 @@ describe.runIf(runs)('the inspector in a browser', () => {
     await page.close();
     // Reading the session wrote nothing to its store.
     expect(statSync(databaseFile).mtimeMs).toBe(before);
+  });
+
+  it('follows a live session: an event appended while the page is open appears without a reload', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${inspector.url}#/sessions/counting-words`);
+    const items = page.locator('ol.timeline li');
+    await expect.poll(() => items.count(), { timeout: 20_000 }).toBeGreaterThanOrEqual(4);
+    const writer = await openSqliteSessionStore({ path: databaseFile });
+    const session = await writer.getSession({ userId: 'ada', sessionId: 'counting-words' });
+    await writer.appendEvents(
+      { userId: 'ada', sessionId: 'counting-words' },
+      [{ author: 'user', type: 'message', content: { role: 'user', content: 'And seven?' } }],
+      { expectedVersion: session?.version ?? 0 },
+    );
+    await writer.close();
+    await expect.poll(() => page.getByText('And seven?').count(), { timeout: 20_000 }).toBe(1);
+    await page.close();
   });
 });

@@ -54,9 +54,29 @@ interface TimelineItem {
   detail?: string;
 }
 
+interface RunView {
+  version: number;
+  tool: string;
+  skill?: string;
+  command: string;
+  exitCode?: number;
+  timedOut?: boolean;
+  durationMs?: number;
+  stdout?: string;
+  stderr?: string;
+  outputFiles: Array<{ name: string; mimeType?: string; sizeBytes?: number; content?: string; truncated?: boolean }>;
+  warnings: string[];
+  limitsHit: string[];
+  error?: string;
+}
+
 interface SessionView extends SessionSummary {
   timeline: TimelineItem[];
+  runs: RunView[];
 }
+
+/** How often an open session asks for what came after its last event. */
+const followEveryMs = 2000;
 
 const token = new URLSearchParams(location.search).get('token');
 
@@ -280,15 +300,98 @@ function SessionsPage() {
   );
 }
 
+/**
+ * A session, followed live: after the first answer, the page asks every `followEveryMs` for the
+ * events after the last one it has, and appends them (a session being served by `skillbox chat`,
+ * `skillbox mcp` or an agent grows while it is looked at).
+ */
+function useFollowedSession(sessionId: string): { data?: SessionView; error?: string } {
+  const [state, setState] = useState<{ data?: SessionView; error?: string }>({});
+  useEffect(() => {
+    let current: SessionView | undefined;
+    let stopped = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const path = `/api/sessions/${encodeURIComponent(sessionId)}`;
+    const ask = async () => {
+      try {
+        const next = await fetchJson<SessionView>(current === undefined ? path : `${path}?after=${current.version}`);
+        if (stopped) return;
+        if (current === undefined || next.version > current.version) {
+          current =
+            current === undefined
+              ? next
+              : { ...next, timeline: [...current.timeline, ...next.timeline], runs: [...current.runs, ...next.runs] };
+          setState({ data: current });
+        }
+      } catch (error) {
+        if (!stopped && current === undefined) setState({ error: (error as Error).message });
+      }
+      if (!stopped) timer = setTimeout(ask, followEveryMs);
+    };
+    void ask();
+    return () => {
+      stopped = true;
+      if (timer !== undefined) clearTimeout(timer);
+    };
+  }, [sessionId]);
+  return state;
+}
+
+function RunCard(props: { run: RunView }) {
+  const { run } = props;
+  const status =
+    run.error !== undefined
+      ? `failed: ${run.error}`
+      : `exit ${run.exitCode ?? '?'}${run.timedOut ? ', timed out' : ''}${run.durationMs === undefined ? '' : `, ${run.durationMs} ms`}`;
+  return h(
+    'li',
+    { class: 'run', 'data-exit': String(run.exitCode ?? '') },
+    h(
+      'p',
+      null,
+      h('code', null, run.command),
+      ` — ${run.tool}${run.skill === undefined ? '' : ` of ${run.skill}`}: ${status}`,
+    ),
+    run.warnings.length + run.limitsHit.length === 0
+      ? null
+      : h(
+          'ul',
+          { class: 'problems' },
+          [...run.limitsHit.map((limit) => `limit hit: ${limit}`), ...run.warnings].map((line) => h('li', null, line)),
+        ),
+    run.stdout ? h('details', null, h('summary', null, 'stdout'), h('pre', null, run.stdout)) : null,
+    run.stderr ? h('details', null, h('summary', null, 'stderr'), h('pre', null, run.stderr)) : null,
+    run.outputFiles.length === 0
+      ? null
+      : h(
+          'ul',
+          { class: 'outputs' },
+          run.outputFiles.map((file) =>
+            h(
+              'li',
+              null,
+              h('code', null, file.name),
+              ` (${file.mimeType ?? 'unknown type'}, ${file.sizeBytes ?? '?'} bytes${file.truncated ? ', cut' : ''})`,
+              file.content === undefined ? null : h('pre', { class: 'output-content' }, file.content),
+            ),
+          ),
+        ),
+  );
+}
+
 function TimelinePage(props: { sessionId: string }) {
-  const { data, error } = useData<SessionView>(`/api/sessions/${encodeURIComponent(props.sessionId)}`);
+  const { data, error } = useFollowedSession(props.sessionId);
   if (data === undefined) return h(Loading, { what: 'the session', error });
   return h(
     'section',
     { 'aria-labelledby': 'timeline-title' },
     h('p', null, h('a', { href: '#/sessions' }, '← All sessions')),
     h('h2', { id: 'timeline-title' }, `Session ${data.sessionId}`),
-    h('p', { class: 'totals' }, `${data.version} events, ${data.timeline.length} timeline entries`),
+    h(
+      'p',
+      { class: 'totals', role: 'status' },
+      `${data.version} events, ${data.timeline.length} timeline entries, ${data.runs.length} runs`,
+    ),
     h(
       'ol',
       { class: 'timeline' },
@@ -304,6 +407,18 @@ function TimelinePage(props: { sessionId: string }) {
         ),
       ),
     ),
+    data.runs.length === 0
+      ? null
+      : h(
+          'section',
+          { 'aria-labelledby': 'runs-title' },
+          h('h3', { id: 'runs-title' }, `Runs (${data.runs.length})`),
+          h(
+            'ol',
+            { class: 'runs' },
+            data.runs.map((run) => h(RunCard, { run })),
+          ),
+        ),
   );
 }
 
