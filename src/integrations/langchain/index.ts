@@ -4,5 +4,6 @@
 // `deepagents` load only here. Names are listed one by one (no `export *`).
 
 export { emptySkillboxState, type SkillboxGraphState, skillboxStateField } from './graph-state.js';
+export { createSandboxBackend, type SandboxBackendOptions } from './sandbox-backend.js';
 export { createSkillMiddleware } from './skill-middleware.js';
 export type { SkillCallRuntime, SkillMiddlewareOptions, SkillSessionOfCall } from './skill-middleware-options.js';
