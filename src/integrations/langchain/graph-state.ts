@@ -26,6 +26,7 @@ export interface SkillboxGraphState {
 /** The field of the graph state the middleware owns. */
 export const skillboxStateField = 'skillbox';
 
+/** The state of a thread that never wrote: nothing loaded. */
 export const emptySkillboxState: SkillboxGraphState = { version: 0, invocation: '', values: {} };
 
 const stateValueSchema = z.object({
