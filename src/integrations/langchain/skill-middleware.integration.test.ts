@@ -276,6 +276,39 @@ describe.skipIf(!present)('createSkillMiddleware with the real createAgent and C
     }
   });
 
+  it('a call the tool refuses (an unknown skill, missing input) reaches the model as an error result and loads nothing', async () => {
+    const { createAgent } = await import('langchain');
+    const { MemorySaver } = await import('@langchain/langgraph');
+    const { server, model } = await modelFor([
+      {
+        toolCalls: [
+          { id: 'bad-1', name: 'skill_load', arguments: { skill: 'no-such-skill' } },
+          { id: 'bad-2', name: 'skill_load', arguments: {} },
+        ],
+      },
+      { text: 'Sorry.' },
+    ]);
+    try {
+      const checkpointer = new MemorySaver();
+      const agent = createAgent({
+        model,
+        tools: [],
+        middleware: [createSkillMiddleware({ repository })],
+        checkpointer,
+      });
+      const config = { configurable: { thread_id: 'refused' } };
+      await agent.invoke({ messages: [{ role: 'user', content: 'Load it.' }] }, config);
+      const sent = server.requests[1]!.body.messages;
+      expect(sent.find((message) => message.tool_call_id === 'bad-1')?.content).toContain('no-such-skill');
+      expect(String(sent.find((message) => message.tool_call_id === 'bad-2')?.content)).toMatch(/skill/);
+      const checkpoint = await checkpointer.getTuple(config);
+      const values = (checkpoint?.checkpoint.channel_values.skillbox as { values: Record<string, string> }).values;
+      expect(Object.keys(values).filter((key) => key.includes('loaded_by_agent'))).toEqual([]);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('names a bad option', () => {
     expect(() => createSkillMiddleware({ repository, loadMode: 'forever' as never })).toThrow(/loadMode/);
     expect(() => createSkillMiddleware({ repository: {} as never })).toThrow(/repository.*SkillRepository/);
