@@ -208,7 +208,7 @@ describe.skipIf(!present)('createSkillMiddleware with the real createAgent and C
       const runResult = JSON.parse(
         server.requests[2]!.body.messages.find((message) => message.tool_call_id === 'run-1')?.content as string,
       );
-      expect(runResult).toMatchObject({ exit_code: 0, warnings: [] });
+      expect(runResult).toMatchObject({ exit_code: 0 });
       expect(runResult.output_files[0]).toMatchObject({
         name: 'out/fib.txt',
         content: '0\n1\n1\n2\n3\n5\n8\n13\n21\n34\n',
