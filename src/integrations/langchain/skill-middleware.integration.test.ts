@@ -43,10 +43,11 @@ async function modelFor(script: ScriptedResponse[]) {
 type Sent = Array<Record<string, unknown>>;
 const toolNamesOf = (request: { body: { tools?: Array<{ function: { name: string } }> } }) =>
   (request.body.tools ?? []).map((entry) => entry.function.name);
-const systemTextOf = (messages: Sent) =>
-  (messages[0]?.content as Array<{ text: string }> | string) instanceof Array
-    ? (messages[0]?.content as Array<{ text: string }>).map((block) => block.text).join('')
-    : (messages[0]?.content as string);
+/** The system message's text as sent: a string, or its text blocks one after another. */
+const systemTextOf = (messages: Sent) => {
+  const content = messages[0]?.content as Array<{ text: string }> | string;
+  return Array.isArray(content) ? content.map((block) => block.text).join('') : content;
+};
 
 async function weatherPool() {
   const { tool } = await import('langchain');
