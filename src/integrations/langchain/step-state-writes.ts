@@ -9,6 +9,12 @@ import type { SkillboxGraphState } from './graph-state.js';
  * Results are kept per invocation (one `invoke` of the agent) and dropped when it ends.
  */
 export class StepStateWrites {
+  /**
+   * Invocations whose end was never seen (an interrupted or failed run skips afterAgent) are
+   * dropped oldest first beyond this many, so a long-lived agent does not collect them; a dropped
+   * one only loses what a later call of a step still running would have read.
+   */
+  static readonly maxInvocations = 1000;
   readonly #queue = new SessionCallQueue();
   readonly #latest = new Map<string, SkillboxGraphState>();
 
@@ -24,9 +30,19 @@ export class StepStateWrites {
       // A newer state of the same invocation was written by an earlier call of this step.
       const base = latest !== undefined && latest.version > snapshot.version ? latest : snapshot;
       const { result, state } = await work(base);
-      if (state !== base) this.#latest.set(invocation, state);
+      if (state !== base) this.#remember(invocation, state);
       return result;
     });
+  }
+
+  #remember(invocation: string, state: SkillboxGraphState): void {
+    // Re-inserted at the end, so the map's order is the order of last use.
+    this.#latest.delete(invocation);
+    this.#latest.set(invocation, state);
+    while (this.#latest.size > StepStateWrites.maxInvocations) {
+      const oldest = this.#latest.keys().next().value as string;
+      this.#latest.delete(oldest);
+    }
   }
 
   /** The invocation ended: its calls are over. */
