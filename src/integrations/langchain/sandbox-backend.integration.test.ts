@@ -83,6 +83,43 @@ describe.skipIf(!present)('createSandboxBackend with the real createDeepAgent', 
     }
   });
 
+  it("createDeepAgent with the skill middleware too: skills load and materialise beside deepagents' own tools", async () => {
+    const { createDeepAgent } = await import('deepagents');
+    const { ChatOpenAI } = await import('@langchain/openai');
+    const { createSkillMiddleware } = await import('./index.js');
+    const repository = await FsSkillRepository.open({ roots: [examples] });
+    const workspaces = createWorkspaceManager({
+      runtime: createRuntime({ kind: 'sandbox' }),
+      repository,
+      baseDir: join(scratch, 'workspaces-both'),
+    });
+    const server = await startScriptedOpenAiServer([
+      { toolCalls: [{ id: 'load-1', name: 'skill_load', arguments: { skill: 'python-math' } }] },
+      { toolCalls: [{ id: 'exec-1', name: 'execute', arguments: { command: 'echo from-the-sandbox' } }] },
+      { text: 'Done.' },
+    ]);
+    try {
+      const workspace = await workspaces.workspace({ sessionId: 'both' });
+      const model = new ChatOpenAI({ model: 'scripted', apiKey: 'test', configuration: { baseURL: server.baseUrl } });
+      const agent = createDeepAgent({
+        model,
+        backend: await createSandboxBackend({ workspace }),
+        middleware: [createSkillMiddleware({ repository })],
+      });
+      await agent.invoke({ messages: [{ role: 'user', content: 'Fibonacci?' }] });
+      const tools = (server.requests[0]?.body.tools ?? []).map((entry) => entry.function.name);
+      expect(tools).toEqual(expect.arrayContaining(['skill_load', 'execute', 'write_file']));
+      const body = (await repository.get('python-math')).body.trim();
+      const loaded = server.requests[1]?.body.messages.find((message) => message.tool_call_id === 'load-1');
+      expect(loaded?.content).toContain(`[Loaded] python-math\n\n${body}`);
+      const ran = server.requests[2]?.body.messages.find((message) => message.tool_call_id === 'exec-1');
+      expect(JSON.stringify(ran?.content)).toContain('from-the-sandbox');
+    } finally {
+      await server.close();
+      await workspaces.close();
+    }
+  });
+
   it('refuses a file outside the workspace and names a bad option', async () => {
     const repository = await FsSkillRepository.open({ roots: [examples] });
     const workspaces = createWorkspaceManager({
