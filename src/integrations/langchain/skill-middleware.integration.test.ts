@@ -1,7 +1,9 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ScriptedResponse, startScriptedOpenAiServer } from '../../../test/support/scripted-openai-server.js';
 import { renderCatalog } from '../../disclosure/catalog.js';
@@ -20,6 +22,7 @@ const peers = await Promise.all([
 const present = peers.every((peer) => peer !== undefined);
 const { createSkillMiddleware } = present ? await import('./index.js') : ({} as typeof import('./index.js'));
 
+const execFileAsync = promisify(execFile);
 const examples = fileURLToPath(new URL('../../../examples/skills/', import.meta.url));
 const systemPrompt = 'You are a helpful assistant.';
 let repository: FsSkillRepository;
@@ -244,6 +247,44 @@ describe.skipIf(!present)('createSkillMiddleware with the real createAgent and C
       await workspaces.close?.();
     }
   });
+
+  it("another process resumes the thread from the checkpointer's serialised bytes with the skill still loaded", async () => {
+    const { createAgent } = await import('langchain');
+    const { MemorySaver } = await import('@langchain/langgraph');
+    const { server, model } = await modelFor([
+      { toolCalls: [{ id: 'load-1', name: 'skill_load', arguments: { skill: 'python-math' } }] },
+      { text: 'Loaded.' },
+      { text: 'Still here.' },
+    ]);
+    try {
+      const checkpointer = new MemorySaver();
+      const agent = createAgent({
+        model,
+        tools: [],
+        middleware: [createSkillMiddleware({ repository, loadMode: 'session' })],
+        checkpointer,
+      });
+      await agent.invoke(
+        { messages: [{ role: 'user', content: 'Load math.' }] },
+        { configurable: { thread_id: 'processes' } },
+      );
+      // The saver keeps checkpoints as the bytes its serializer wrote: handed to another process as they are.
+      const dumpFile = join(scratch, 'checkpoints.json');
+      const bytes = (_key: string, value: unknown) =>
+        value instanceof Uint8Array ? { base64: Buffer.from(value).toString('base64') } : value;
+      await writeFile(dumpFile, JSON.stringify({ storage: checkpointer.storage, writes: checkpointer.writes }, bytes));
+      const script = fileURLToPath(new URL('../../../test/support/langchain-second-turn-process.ts', import.meta.url));
+      await execFileAsync(process.execPath, ['--import', 'tsx', script, dumpFile, server.baseUrl, examples], {
+        cwd: fileURLToPath(new URL('../../../', import.meta.url)),
+      });
+      expect(server.requests).toHaveLength(3);
+      const resumed = server.requests[2]!.body.messages;
+      expect(resumed.map((message) => message.role)).toEqual(['system', 'user', 'assistant', 'tool', 'assistant', 'user']);
+      expect(resumed.find((message) => message.tool_call_id === 'load-1')?.content).toContain('[Loaded] python-math');
+    } finally {
+      await server.close();
+    }
+  }, 60_000);
 
   it('turn mode: the next invocation starts with nothing loaded; system mode puts a loaded skill in the system message', async () => {
     const { createAgent } = await import('langchain');
