@@ -279,7 +279,14 @@ describe.skipIf(!present)('createSkillMiddleware with the real createAgent and C
       });
       expect(server.requests).toHaveLength(3);
       const resumed = server.requests[2]!.body.messages;
-      expect(resumed.map((message) => message.role)).toEqual(['system', 'user', 'assistant', 'tool', 'assistant', 'user']);
+      expect(resumed.map((message) => message.role)).toEqual([
+        'system',
+        'user',
+        'assistant',
+        'tool',
+        'assistant',
+        'user',
+      ]);
       expect(resumed.find((message) => message.tool_call_id === 'load-1')?.content).toContain('[Loaded] python-math');
     } finally {
       await server.close();
@@ -346,6 +353,70 @@ describe.skipIf(!present)('createSkillMiddleware with the real createAgent and C
       const checkpoint = await checkpointer.getTuple(config);
       const values = (checkpoint?.checkpoint.channel_values.skillbox as { values: Record<string, string> }).values;
       expect(Object.keys(values).filter((key) => key.includes('loaded_by_agent'))).toEqual([]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("enforceAllowedTools: a loaded skill's allowed-tools narrow the offer, and a call to a withheld tool (skill_run included) is not run", async () => {
+    const { createAgent, tool } = await import('langchain');
+    const { z } = await import('zod');
+    const { createMemorySkillRepository } = await import('../../repository/memory-skill-repository.js');
+    const notesRepository = createMemorySkillRepository([
+      {
+        name: 'notes',
+        description: 'Take notes.',
+        body: 'Write notes tersely.',
+        allowedTools: ['save_note'],
+        tools: ['save_note'],
+      },
+    ]);
+    let ran = 0;
+    const poolTool = (name: string) =>
+      tool(
+        async () => {
+          ran += 1;
+          return 'ran';
+        },
+        { name, description: name, schema: z.object({}) },
+      );
+    const executionTools = [
+      {
+        name: 'skill_run',
+        description: 'Run a script.',
+        inputSchema: z.object({}),
+        writesState: false,
+        execute: async () => {
+          ran += 1;
+          return 'ran';
+        },
+      },
+    ];
+    const { server, model } = await modelFor([
+      { toolCalls: [{ id: 'load-1', name: 'skill_load', arguments: { skill: 'notes' } }] },
+      {
+        toolCalls: [
+          { id: 'run-1', name: 'skill_run', arguments: {} },
+          { id: 'save-1', name: 'save_note', arguments: {} },
+        ],
+      },
+      { text: 'Done.' },
+    ]);
+    try {
+      const middleware = createSkillMiddleware({
+        repository: notesRepository,
+        executionTools,
+        toolPool: [poolTool('save_note')],
+        enforceAllowedTools: true,
+      });
+      const agent = createAgent({ model, tools: [], middleware: [middleware] });
+      await agent.invoke({ messages: [{ role: 'user', content: 'Note this.' }] });
+      expect(toolNamesOf(server.requests[0]!)).toContain('skill_run');
+      expect(toolNamesOf(server.requests[1]!)).toContain('save_note');
+      expect(toolNamesOf(server.requests[1]!)).not.toContain('skill_run');
+      const refused = server.requests[2]!.body.messages.find((message) => message.tool_call_id === 'run-1');
+      expect(refused?.content).toContain('the loaded skill "notes" restricts the tools to its allowed-tools');
+      expect(ran).toBe(1);
     } finally {
       await server.close();
     }

@@ -207,7 +207,8 @@ export function createSkillMiddleware(options: SkillMiddlewareOptions) {
     },
     wrapToolCall: async (request, handler) => {
       const toolName = request.toolCall.name;
-      if (!managed.has(toolName) || skillToolNames.includes(toolName)) return handler(request);
+      // The caller's own tools are not skillbox's to refuse; every skill and pool tool is, allowed-tools included.
+      if (!managed.has(toolName)) return handler(request);
       const current = skillboxStateOf(request.state);
       const skillContext = sessionOf(
         callRuntimeOf(request.runtime as SkillCallRuntime),
