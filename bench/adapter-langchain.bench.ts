@@ -6,8 +6,9 @@
 //     skills read from the same folder: its catalog in the system prompt, a skill's SKILL.md read
 //     with read_file (the session's skill_load / skill_read / skill_select_docs become read_file calls).
 // Each request is what the provider receives (the scripted OpenAI-compatible server on loopback
-// records it); tokens are o200k_base over the serialised messages plus tool definitions; the prefix
-// share is the byte-identical prefix a request shares with the previous one, over its length.
+// records it); tokens are o200k_base over the serialised tool definitions and messages (in that
+// order, as a provider's prompt has them); the prefix share is the byte-identical prefix a request
+// shares with the previous one, over its length.
 import { fileURLToPath } from 'node:url';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { countTokens } from '../src/disclosure/token-counter.js';
@@ -24,9 +25,13 @@ import { commonPrefixLength, type ScriptedTurn, twentyTurnSession } from './twen
 const examples = fileURLToPath(new URL('../examples/skills/', import.meta.url));
 const instructions = 'You are a helpful assistant.';
 
-/** What the provider tokenises of one request: its messages and its tool definitions. */
+/**
+ * What the provider tokenises of one request, in the order a provider's prompt puts it: the tool
+ * definitions first, then the messages. A tool list that changes (dynamic tool selection) thus
+ * costs the prefix, as it does at the provider.
+ */
 function serialised(request: RecordedRequest): string {
-  return JSON.stringify({ messages: request.body.messages, tools: request.body.tools ?? [] });
+  return JSON.stringify({ tools: request.body.tools ?? [], messages: request.body.messages });
 }
 
 interface Figures {
@@ -34,21 +39,32 @@ interface Figures {
   meanTokens: number;
   totalTokens: number;
   meanShare: number;
+  /** Tokens after the prefix shared with the previous request (all of the first): what a prefix cache cannot serve. */
+  uncachedTokens: number;
 }
 
 function measure(requests: readonly RecordedRequest[]): Figures {
   const texts = requests.map(serialised);
   let tokens = 0;
   let shareSum = 0;
+  let uncachedTokens = 0;
   texts.forEach((text, index) => {
-    tokens += countTokens(text);
-    if (index > 0) shareSum += commonPrefixLength(texts[index - 1]!, text) / text.length;
+    const count = countTokens(text);
+    tokens += count;
+    if (index === 0) {
+      uncachedTokens += count;
+      return;
+    }
+    const prefix = commonPrefixLength(texts[index - 1]!, text);
+    shareSum += prefix / text.length;
+    uncachedTokens += count - countTokens(text.slice(0, prefix));
   });
   return {
     requests: texts.length,
     meanTokens: tokens / texts.length,
     totalTokens: tokens,
     meanShare: shareSum / Math.max(1, texts.length - 1),
+    uncachedTokens,
   };
 }
 
@@ -159,13 +175,13 @@ export async function run(): Promise<void> {
     ["createAgent + deepagents' SkillsMiddleware", measure(deepAgents)],
   ];
   console.log(
-    `scripted session: ${turns.length} turns, session load mode, tool-result materialisation; o200k_base tokens of messages + tool definitions per request`,
+    `scripted session: ${turns.length} turns, session load mode, tool-result materialisation; o200k_base tokens of tool definitions + messages per request`,
   );
   console.log(
-    'agent                                       requests  mean tokens/request  total tokens  mean prefix share',
+    'agent                                       requests  mean tokens/request  total tokens  mean prefix share  uncached tokens',
   );
   for (const [name, figures] of rows)
     console.log(
-      `${name.padEnd(44)}${String(figures.requests).padStart(8)}  ${figures.meanTokens.toFixed(0).padStart(19)}  ${String(figures.totalTokens).padStart(12)}  ${percent(figures.meanShare).padStart(17)}`,
+      `${name.padEnd(44)}${String(figures.requests).padStart(8)}  ${figures.meanTokens.toFixed(0).padStart(19)}  ${String(figures.totalTokens).padStart(12)}  ${percent(figures.meanShare).padStart(17)}  ${String(figures.uncachedTokens).padStart(15)}`,
     );
 }
