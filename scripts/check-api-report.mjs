@@ -157,6 +157,10 @@ const subpathPurpose = {
   './mcp': 'The skills as tools of any MCP client (needs `@modelcontextprotocol/sdk`).',
   './restate':
     'Durable agent turns: a session as a Restate virtual object, journaled model steps and tool calls, a client and the turn feed (needs `@restatedev/restate-sdk` and `ai`).',
+  './langchain':
+    'The LangChain v1 integration: a `createAgent` middleware with the disclosure state in the LangGraph state, and a deepagents sandbox backend (needs `langchain`, `@langchain/core`, `@langchain/langgraph`; the backend `deepagents`).',
+  './mastra':
+    'Mastra: a skillbox repository as a Mastra `SkillSource` and a skillbox workspace as a Mastra `WorkspaceSandbox` (types from `@mastra/core`).',
   './sessions/sqlite': 'A session store in SQLite (needs `better-sqlite3`).',
   './sessions/redis': 'A session store in Redis (needs `ioredis`).',
   './sessions/postgres': 'A session store in PostgreSQL (needs `pg`).',
@@ -189,6 +193,8 @@ const folderTitle = {
   'integrations/ai-sdk': 'AI SDK',
   'integrations/mcp': 'MCP',
   'integrations/restate': 'Durable turns',
+  'integrations/langchain': 'LangChain',
+  'integrations/mastra': 'Mastra',
   'integrations/ai-sdk/testing': 'Testing',
   'workspace/testing': 'Testing',
   'sessions/testing': 'Testing',

@@ -49,6 +49,8 @@ const tsconfig = {
       'skillbox/testing': ['../src/conformance/index.ts'],
       'skillbox/ai-sdk': ['../src/integrations/ai-sdk/index.ts'],
       'skillbox/mcp': ['../src/integrations/mcp/index.ts'],
+      'skillbox/langchain': ['../src/integrations/langchain/index.ts'],
+      'skillbox/mastra': ['../src/integrations/mastra/index.ts'],
       'skillbox/hub': ['../src/hub/index.ts'],
       'skillbox/sessions/*': ['../src/sessions/*/index.ts'],
     },

@@ -1,8 +1,8 @@
-import { type ResolvedLoadedSkill, resolveLoadedSkills } from '../../disclosure/resolve-loaded-skills.js';
-import { resolveSelection } from '../../disclosure/selection.js';
-import type { SkillContext, SkillRepository } from '../../repository/types.js';
-import type { StateReader } from '../../state/state-delta.js';
+import type { SkillContext, SkillRepository } from '../repository/types.js';
+import type { StateReader } from '../state/state-delta.js';
 import { enforceAllowedTools } from './allowed-tools.js';
+import { type ResolvedLoadedSkill, resolveLoadedSkills } from './resolve-loaded-skills.js';
+import { resolveSelection } from './selection.js';
 
 /** Input of `selectActiveTools`: the repository, state, agent, skill tools, pool tools and allowed-tools enforcement. */
 export interface ToolSelectionOptions {
@@ -37,8 +37,8 @@ export interface ToolSelection {
 }
 
 /**
- * Dynamic tool selection (through the AI SDK's `activeTools`): before any skill
- * is loaded only the skill tools are active; a loaded skill activates the pool tools its `Tools:`
+ * Dynamic tool selection (the AI SDK's `activeTools`, the tools of a LangChain model request):
+ * before any skill is loaded only the skill tools are active; a loaded skill activates the pool tools its `Tools:`
  * section names, narrowed by `skill_select_tools`. Pool tools no loaded skill names stay inactive.
  */
 export async function selectActiveTools(options: ToolSelectionOptions): Promise<ToolSelection> {
