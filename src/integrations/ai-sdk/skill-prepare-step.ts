@@ -5,6 +5,7 @@ import { validateOptions } from '../../config/validate-options.js';
 import { type CachedCatalog, createCachedCatalog } from '../../disclosure/cached-catalog.js';
 import type { CatalogBudget, CatalogFormat } from '../../disclosure/catalog.js';
 import { applyDeclaredLoads } from '../../disclosure/declared-loads.js';
+import { selectActiveTools } from '../../disclosure/dynamic-tool-selection.js';
 import { defaultLoadMode, type LoadMode } from '../../disclosure/load-mode.js';
 import { type MaterializationMode, materializeRequest } from '../../disclosure/materialize-request.js';
 import {
@@ -27,7 +28,6 @@ import {
   isInstructionsStep,
   skillContextCallOptions,
 } from './ai-sdk-versions.js';
-import { selectActiveTools } from './dynamic-tool-selection.js';
 import { skillPrepareStepOptionsSchema } from './skill-agent-options-schema.js';
 import {
   createSkillCallContext,

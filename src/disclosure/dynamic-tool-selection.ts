@@ -1,8 +1,8 @@
-import { type ResolvedLoadedSkill, resolveLoadedSkills } from '../../disclosure/resolve-loaded-skills.js';
-import { resolveSelection } from '../../disclosure/selection.js';
-import type { SkillContext, SkillRepository } from '../../repository/types.js';
-import type { StateReader } from '../../state/state-delta.js';
+import type { SkillContext, SkillRepository } from '../repository/types.js';
+import type { StateReader } from '../state/state-delta.js';
 import { enforceAllowedTools } from './allowed-tools.js';
+import { type ResolvedLoadedSkill, resolveLoadedSkills } from './resolve-loaded-skills.js';
+import { resolveSelection } from './selection.js';
 
 /** Input of `selectActiveTools`: the repository, state, agent, skill tools, pool tools and allowed-tools enforcement. */
 export interface ToolSelectionOptions {

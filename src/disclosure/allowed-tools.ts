@@ -1,4 +1,4 @@
-import { executionToolNames, workspaceFileToolNames } from '../../tools/tool-names.js';
+import { executionToolNames, workspaceFileToolNames } from '../tools/tool-names.js';
 
 /**
  * `allowed-tools` enforcement. Every peer parses the field and then ignores it; here, when the
