@@ -17,6 +17,7 @@ import type { ModelMessage as NeutralModelMessage } from '../../disclosure/model
 import { resolveLoadedSkills } from '../../disclosure/resolve-loaded-skills.js';
 import { evictLeastRecentlyTouched } from '../../disclosure/skill-transitions.js';
 import { afterModelRequest, beginTurn } from '../../disclosure/turn-lifecycle.js';
+import { describeUnavailableTool } from '../../disclosure/unavailable-tool-message.js';
 import type { SkillContext, SkillRepository } from '../../repository/types.js';
 import { createInMemoryStateView } from '../../state/in-memory-state-view.js';
 import { PendingStateWrites } from '../../state/pending-state-writes.js';
@@ -35,11 +36,7 @@ import {
   resolveSkillCallContext,
   type SkillCallContext,
 } from './skill-call-context.js';
-import {
-  explainUnavailableToolCalls,
-  findUnavailableToolCalls,
-  unavailableToolMessage,
-} from './unavailable-tool-calls.js';
+import { explainUnavailableToolCalls, findUnavailableToolCalls } from './unavailable-tool-calls.js';
 
 /** Options of `createSkillPrepareStep`: the repository, the tool names and pool, materialisation, load mode and catalog. */
 export interface SkillPrepareStepOptions extends ModelInvocationOptions {
@@ -101,28 +98,6 @@ function commitTurnDelta(context: SkillCallContext, delta: StateDelta): void {
   const changed = new PendingStateWrites(context.state, delta).commit();
   if (Object.keys(changed).length === 0) return;
   context.onStateChange?.({ source: 'turn', delta: changed });
-}
-
-/** The explanation the model reads for a call to a pool tool that was not active. */
-export async function describeUnavailableTool(
-  repository: SkillRepository,
-  skillContext: SkillContext | undefined,
-  toolName: string,
-  modelInvocation: ModelInvocationOptions = {},
-  /** Loaded skills whose allowed-tools keep the tool out now (see `UnavailableToolFacts.withheldBy`). */
-  withheldBy: readonly string[] = [],
-): Promise<string> {
-  if (withheldBy.length > 0) return unavailableToolMessage({ toolName, providedBy: [], withheldBy });
-  const providedBy: string[] = [];
-  // Only skills the model is offered are named: a hidden skill must not leak through this message.
-  for (const summary of modelInvocableSkills(await repository.list(skillContext), modelInvocation)) {
-    try {
-      if ((await repository.get(summary.name, skillContext)).tools.includes(toolName)) providedBy.push(summary.name);
-    } catch {
-      // A skill that cannot be read provides nothing.
-    }
-  }
-  return unavailableToolMessage({ toolName, providedBy });
 }
 
 /**

@@ -1,10 +1,10 @@
 import type { ModelMessage } from 'ai';
 import { describe, expect, it } from 'vitest';
+import { unavailableToolMessage } from '../../disclosure/unavailable-tool-message.js';
 import {
   explainUnavailableToolCalls,
   findUnavailableToolCalls,
   isUnavailableToolError,
-  unavailableToolMessage,
 } from './unavailable-tool-calls.js';
 
 const history: ModelMessage[] = [
