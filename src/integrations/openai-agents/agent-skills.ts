@@ -161,7 +161,7 @@ export function createAgentSkills(options: AgentSkillsOptions): AgentSkills {
   let ownStore: Promise<SessionStore> | undefined;
   const sessionStore = (): Promise<SessionStore> => {
     if (options.sessions !== undefined) return Promise.resolve(options.sessions);
-    ownStore ??= import('../../sessions/sqlite/index.js').then(async ({ openSqliteSessionStore }) => {
+    ownStore ??= import('../../sessions/sqlite/sqlite-session-store.js').then(async ({ openSqliteSessionStore }) => {
       const { mkdir } = await import('node:fs/promises');
       const folder = join(homedir(), '.skillbox');
       await mkdir(folder, { recursive: true });
