@@ -1,6 +1,6 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import type { Agent, CallModelInputFilter, RunContext } from '@openai/agents';
+import type { Agent, CallModelInputFilter, RunContext, ToolErrorFormatter } from '@openai/agents';
 import type { ApprovalOptions } from '../../approvals/approval-types.js';
 import { validateOptions } from '../../config/validate-options.js';
 import { createCachedCatalog } from '../../disclosure/cached-catalog.js';
@@ -9,6 +9,7 @@ import type { DeclaredSkillLoad } from '../../disclosure/declared-loads.js';
 import { defaultLoadMode, type LoadMode } from '../../disclosure/load-mode.js';
 import type { MaterializationMode } from '../../disclosure/materialize-request.js';
 import { afterModelRequest } from '../../disclosure/turn-lifecycle.js';
+import { describeUnavailableTool } from '../../disclosure/unavailable-tool-message.js';
 import type { SkillContext, SkillRepository } from '../../repository/types.js';
 import { gateRepository, type UnmetRequirementsMode } from '../../requirements/gated-repository.js';
 import type { SessionStore } from '../../sessions/session-store.js';
@@ -79,6 +80,9 @@ export interface SkillRunOptions<TContext extends object> {
   session: AgentsSkillSession;
   context: TContext;
   callModelInputFilter: CallModelInputFilter;
+  /** A call of a tool the step did not enable is answered to the model (not raised), with what to load instead. */
+  toolNotFoundBehavior: 'return_error_to_model';
+  toolErrorFormatter: ToolErrorFormatter;
 }
 
 /** Skills for OpenAI Agents SDK agents: per-agent tools and instructions, sessions, and per-run options. */
@@ -193,6 +197,22 @@ export function createAgentSkills(options: AgentSkillsOptions): AgentSkills {
     return materialized;
   };
 
+  // The model called a pool tool its step did not enable: it reads which skill provides it, as with the AI SDK.
+  const toolErrorFormatter: ToolErrorFormatter = async ({ kind, toolName, runContext }) => {
+    if (kind !== 'tool_not_found') return undefined;
+    const binding = bindingOfRunContext(runContext.context, 'toolErrorFormatter');
+    const agentName = binding.session.currentAgent;
+    const step = await prepareAgentStep(settings, binding, agentName);
+    const withheld = step.selection.withheld.includes(toolName);
+    if (!withheld && !settings.poolToolNames.includes(toolName)) return undefined;
+    const restricting = withheld
+      ? step.loadedSkills.flatMap((entry) =>
+          entry.skill !== undefined && entry.skill.allowedTools.length > 0 ? [entry.skill.name] : [],
+        )
+      : [];
+    return describeUnavailableTool(repository, binding.skillContext, toolName, {}, restricting);
+  };
+
   return {
     forAgent(name, agentOptions = {}) {
       const tools = [
@@ -236,7 +256,13 @@ export function createAgentSkills(options: AgentSkillsOptions): AgentSkills {
         ...(runOptions.skillContext !== undefined ? { skillContext: runOptions.skillContext } : {}),
         ...(runOptions.skillLoads !== undefined ? { skillLoads: runOptions.skillLoads } : {}),
       });
-      return { session, context, callModelInputFilter };
+      return {
+        session,
+        context,
+        callModelInputFilter,
+        toolNotFoundBehavior: 'return_error_to_model',
+        toolErrorFormatter,
+      };
     },
     skillToolNames,
     workspaces,
