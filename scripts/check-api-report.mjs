@@ -157,6 +157,8 @@ const subpathPurpose = {
   './mcp': 'The skills as tools of any MCP client (needs `@modelcontextprotocol/sdk`).',
   './restate':
     'Durable agent turns: a session as a Restate virtual object, journaled model steps and tool calls, a client and the turn feed (needs `@restatedev/restate-sdk` and `ai`).',
+  './openai-agents':
+    'The OpenAI Agents SDK adapter: skill tools as function tools enabled per model call, the catalog in the instructions, loaded skills in each request, the SDK `Session` over a skillbox store (needs `@openai/agents`).',
   './sessions/sqlite': 'A session store in SQLite (needs `better-sqlite3`).',
   './sessions/redis': 'A session store in Redis (needs `ioredis`).',
   './sessions/postgres': 'A session store in PostgreSQL (needs `pg`).',
@@ -189,6 +191,7 @@ const folderTitle = {
   'integrations/ai-sdk': 'AI SDK',
   'integrations/mcp': 'MCP',
   'integrations/restate': 'Durable turns',
+  'integrations/openai-agents': 'OpenAI Agents SDK',
   'integrations/ai-sdk/testing': 'Testing',
   'workspace/testing': 'Testing',
   'sessions/testing': 'Testing',
