@@ -199,6 +199,7 @@ const folderTitle = {
   'hub/sources': 'Sources',
   'hub/install': 'Installer',
   'hub/scan': 'Scan',
+  'hub/upload': 'Uploads to providers',
 };
 function renderApiPage() {
   const lines = [
