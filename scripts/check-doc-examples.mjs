@@ -49,6 +49,7 @@ const tsconfig = {
       'skillbox/testing': ['../src/conformance/index.ts'],
       'skillbox/ai-sdk': ['../src/integrations/ai-sdk/index.ts'],
       'skillbox/mcp': ['../src/integrations/mcp/index.ts'],
+      'skillbox/openai-agents': ['../src/integrations/openai-agents/index.ts'],
       'skillbox/hub': ['../src/hub/index.ts'],
       'skillbox/sessions/*': ['../src/sessions/*/index.ts'],
     },
