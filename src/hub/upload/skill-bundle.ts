@@ -1,4 +1,5 @@
-import { lstat, readdir, readFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { lstat, open, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type HashedSkillFile, skillDigest, unhashedFolderNames } from '../../repository/skill-digest.js';
 
@@ -9,6 +10,20 @@ export interface SkillBundle {
   readonly files: readonly HashedSkillFile[];
   /** skillbox's digest of the files (`skillDigest`, as in `skills-lock.json`): what decides a re-upload. */
   readonly digest: string;
+}
+
+/**
+ * A file swapped for a link (or a FIFO) after the scan is not followed: the bytes sent are the
+ * folder's own, never those of a file elsewhere on the host that the uploader happens to be able to read.
+ */
+async function readRegularFile(absolute: string, path: string): Promise<Buffer> {
+  const handle = await open(absolute, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  try {
+    if (!(await handle.stat()).isFile()) throw new Error(`${path} is no longer a regular file`);
+    return await handle.readFile();
+  } finally {
+    await handle.close();
+  }
 }
 
 /**
@@ -24,7 +39,7 @@ export async function readSkillBundle(name: string, folder: string): Promise<Ski
       const stats = await lstat(absolute);
       if (stats.isDirectory()) {
         if (!unhashedFolderNames.has(entry)) await walk(absolute, path);
-      } else if (stats.isFile()) files.push({ path, bytes: await readFile(absolute) });
+      } else if (stats.isFile()) files.push({ path, bytes: await readRegularFile(absolute, path) });
     }
   };
   await walk(folder, '');
