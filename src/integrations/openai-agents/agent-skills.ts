@@ -2,6 +2,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { Agent, CallModelInputFilter, RunContext, ToolErrorFormatter } from '@openai/agents';
 import type { ApprovalOptions } from '../../approvals/approval-types.js';
+import { SkillboxConfigError } from '../../config/config-error.js';
 import { validateOptions } from '../../config/validate-options.js';
 import { createCachedCatalog } from '../../disclosure/cached-catalog.js';
 import type { CatalogBudget, CatalogFormat } from '../../disclosure/catalog.js';
@@ -142,6 +143,13 @@ export function createAgentSkills(options: AgentSkillsOptions): AgentSkills {
     ...(options.maxLoadedSkills !== undefined ? { maxLoadedSkills: options.maxLoadedSkills } : {}),
   });
   const skillToolNames = definitions.map((definition) => definition.name);
+  // A pool tool named like a skill tool would shadow it for the model and for the SDK's dispatch.
+  const clashes = pool.flatMap((entry, index) =>
+    skillToolNames.includes(entry.name)
+      ? [{ option: `toolPool.${index}`, problem: `has the name of the skill tool "${entry.name}"` }]
+      : [],
+  );
+  if (clashes.length > 0) throw new SkillboxConfigError('createAgentSkills', clashes);
   const settings: AgentStepSettings = {
     repository,
     skillToolNames,

@@ -362,4 +362,27 @@ describe.skipIf(peer === undefined)('the OpenAI Agents SDK runner with skillbox 
     expect(approvals?.[1]?.content).toMatchObject({ decision: 'allow-once', source: 'openai-agents-approval' });
     await store.close();
   });
+
+  it('names what is missing: a run not started with runOptions, and bad options', async () => {
+    const sdk = peer!;
+    const { model } = await scripted([
+      { toolCalls: [{ id: 'load-1', name: 'skill_load', arguments: { skill: 'python-math' } }] },
+    ]);
+    const skills = adapter!.createAgentSkills({
+      repository,
+      sessions: await openSqliteSessionStore({ path: ':memory:' }),
+    });
+    const agent = new sdk.Agent({ ...skills.forAgent('assistant'), model });
+    await expect(sdk.run(agent, 'hi')).rejects.toThrow(/runOptions\(session\)/);
+    expect(() => adapter!.createAgentSkills({ repository: {} as never })).toThrow(
+      /"repository" must be a SkillRepository/,
+    );
+    const pooled = poolTool('twice', () => ({}));
+    expect(() => adapter!.createAgentSkills({ repository, toolPool: [pooled, pooled] })).toThrow(
+      /toolPool.1.*second tool named "twice"/,
+    );
+    expect(() => adapter!.createAgentSkills({ repository, toolPool: [poolTool('skill_load', () => ({}))] })).toThrow(
+      /skill_load/,
+    );
+  });
 });
