@@ -8,17 +8,13 @@ import { applyDeclaredLoads } from '../../disclosure/declared-loads.js';
 import { selectActiveTools } from '../../disclosure/dynamic-tool-selection.js';
 import { defaultLoadMode, type LoadMode } from '../../disclosure/load-mode.js';
 import { type MaterializationMode, materializeRequest } from '../../disclosure/materialize-request.js';
-import {
-  includesNonModelInvocable,
-  type ModelInvocationOptions,
-  modelInvocableSkills,
-} from '../../disclosure/model-invocable-skills.js';
+import { includesNonModelInvocable, type ModelInvocationOptions } from '../../disclosure/model-invocable-skills.js';
 import type { ModelMessage as NeutralModelMessage } from '../../disclosure/model-messages.js';
 import { resolveLoadedSkills } from '../../disclosure/resolve-loaded-skills.js';
 import { evictLeastRecentlyTouched } from '../../disclosure/skill-transitions.js';
 import { afterModelRequest, beginTurn } from '../../disclosure/turn-lifecycle.js';
 import { describeUnavailableTool } from '../../disclosure/unavailable-tool-message.js';
-import type { SkillContext, SkillRepository } from '../../repository/types.js';
+import type { SkillRepository } from '../../repository/types.js';
 import { createInMemoryStateView } from '../../state/in-memory-state-view.js';
 import { PendingStateWrites } from '../../state/pending-state-writes.js';
 import { mergeDeltas, overlayState, type StateDelta } from '../../state/state-delta.js';

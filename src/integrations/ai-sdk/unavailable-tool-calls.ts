@@ -1,5 +1,4 @@
 import type { ModelMessage } from 'ai';
-import { unavailableToolMessage } from '../../disclosure/unavailable-tool-message.js';
 
 /** How the AI SDK words a call to a tool that is not active in the step (NoSuchToolError). */
 const sdkUnavailablePrefix = 'Model tried to call unavailable tool ';

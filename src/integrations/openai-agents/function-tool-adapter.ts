@@ -82,8 +82,8 @@ function recordApprovalEvent(binding: SkillRunBinding, approval: ApprovalOptions
  * sent as a non-strict JSON schema and checked by the tool itself, so a mistake comes back as the
  * same model-readable message every integration gives, through `errorFunction`.
  */
-// biome-ignore lint/suspicious/noExplicitAny: a definition's input and output types vary per tool.
 export function toAgentsFunctionTool(
+  // biome-ignore lint/suspicious/noExplicitAny: a definition's input and output types vary per tool.
   definition: ToolDefinition<any, any>,
   settings: FunctionToolSettings,
 ): AnyFunctionTool {
