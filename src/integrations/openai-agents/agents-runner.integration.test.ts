@@ -385,4 +385,26 @@ describe.skipIf(peer === undefined)('the OpenAI Agents SDK runner with skillbox 
       /skill_load/,
     );
   });
+
+  it("without a store, sessions go to the SQLite file ~/.skillbox/sessions.db, the CLI's", async () => {
+    const sdk = peer!;
+    const home = join(scratch, 'home');
+    const saved = process.env.HOME;
+    process.env.HOME = home;
+    try {
+      const { model } = await scripted([{ text: 'hello' }]);
+      const skills = adapter!.createAgentSkills({ repository });
+      const agent = new sdk.Agent({ ...skills.forAgent('assistant'), model });
+      const session = await skills.openSession({ userId: 'demo', sessionId: 'default-store' });
+      await sdk.run(agent, 'hi', skills.runOptions(session));
+      await skills.close();
+      const store = await openSqliteSessionStore({ path: join(home, '.skillbox', 'sessions.db') });
+      const stored = await store.getSession({ userId: 'demo', sessionId: 'default-store' });
+      expect(stored?.events.map((event) => event.author)).toEqual(['user', 'assistant']);
+      await store.close();
+    } finally {
+      if (saved === undefined) delete process.env.HOME;
+      else process.env.HOME = saved;
+    }
+  });
 });
