@@ -161,6 +161,8 @@ const subpathPurpose = {
     'The LangChain v1 integration: a `createAgent` middleware with the disclosure state in the LangGraph state, and a deepagents sandbox backend (needs `langchain`, `@langchain/core`, `@langchain/langgraph`; the backend `deepagents`).',
   './mastra':
     'Mastra: a skillbox repository as a Mastra `SkillSource` and a skillbox workspace as a Mastra `WorkspaceSandbox` (types from `@mastra/core`).',
+  './openai-agents':
+    'The OpenAI Agents SDK adapter: skill tools as function tools enabled per model call, the catalog in the instructions, loaded skills in each request, the SDK `Session` over a skillbox store (needs `@openai/agents`).',
   './sessions/sqlite': 'A session store in SQLite (needs `better-sqlite3`).',
   './sessions/redis': 'A session store in Redis (needs `ioredis`).',
   './sessions/postgres': 'A session store in PostgreSQL (needs `pg`).',
@@ -195,6 +197,7 @@ const folderTitle = {
   'integrations/restate': 'Durable turns',
   'integrations/langchain': 'LangChain',
   'integrations/mastra': 'Mastra',
+  'integrations/openai-agents': 'OpenAI Agents SDK',
   'integrations/ai-sdk/testing': 'Testing',
   'workspace/testing': 'Testing',
   'sessions/testing': 'Testing',
@@ -202,6 +205,7 @@ const folderTitle = {
   'hub/sources': 'Sources',
   'hub/install': 'Installer',
   'hub/scan': 'Scan',
+  'hub/upload': 'Uploads to providers',
 };
 function renderApiPage() {
   const lines = [

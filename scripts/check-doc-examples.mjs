@@ -51,6 +51,7 @@ const tsconfig = {
       'skillbox/mcp': ['../src/integrations/mcp/index.ts'],
       'skillbox/langchain': ['../src/integrations/langchain/index.ts'],
       'skillbox/mastra': ['../src/integrations/mastra/index.ts'],
+      'skillbox/openai-agents': ['../src/integrations/openai-agents/index.ts'],
       'skillbox/hub': ['../src/hub/index.ts'],
       'skillbox/sessions/*': ['../src/sessions/*/index.ts'],
     },

@@ -50,8 +50,13 @@ export const skillboxErrorCodes = [
   // integrations
   'SKILL_CALL_CONTEXT_MISSING',
   'SKILL_AGENT_TURN_ABORTED',
+  // openai-agents
+  'AGENTS_RUN_NOT_BOUND',
   // hub
   'SKILL_SOURCE_FAILED',
+  // skill upload to providers
+  'SKILL_UPLOAD_REFUSED',
+  'SKILL_UPLOAD_FAILED',
   'SKILL_INSTALL_FAILED',
   'MCP_SKILL_OVER_LIMITS',
   'MCP_SKILL_VERIFICATION_FAILED',

@@ -40,6 +40,8 @@ export type ApprovalSource =
   | 'remembered'
   /** The AI SDK's tool-approval response, sent by the application in the next call. */
   | 'ai-sdk-response'
+  /** The OpenAI Agents SDK's approval of the run's interruption (`result.state.approve(item)`), given by the application. */
+  | 'openai-agents-approval'
   /** Nobody could be asked, or the asking failed: the call is denied. */
   | 'unanswered'
   /**

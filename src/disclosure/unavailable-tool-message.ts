@@ -1,9 +1,10 @@
 import type { SkillContext, SkillRepository } from '../repository/types.js';
 import { type ModelInvocationOptions, modelInvocableSkills } from './model-invocable-skills.js';
 
-// What the model reads when it calls a tool that is not active now. Shared by every integration
-// that narrows the tools per step (the AI SDK's prepareStep, the LangChain middleware), so the
-// wording is the same whichever framework runs the agent.
+// What the model reads when it calls a tool that is not active in its step. Shared by every
+// integration that narrows the tools per step (the AI SDK's prepareStep in place of
+// NoSuchToolError, the LangChain middleware, the OpenAI Agents adapter for the SDK's
+// tool_not_found), so the wording is the same whichever framework runs the agent.
 
 /** A tool the model called that is not active now, and the skills whose loading would provide it. */
 export interface UnavailableToolFacts {

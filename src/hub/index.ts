@@ -55,3 +55,12 @@ export { SkillSourceError, type SkillSourceFailure } from './sources/skill-sourc
 export { createSkillsShSource, type SkillsShSourceOptions } from './sources/skills-sh-source.js';
 export { defaultSourceFetchLimits, type SourceFetchLimits } from './sources/source-limits.js';
 export { createWellKnownSource, type WellKnownSourceOptions } from './sources/well-known-source.js';
+export type { UploadProvider } from './upload/provider-endpoints.js';
+export { SkillUploadFailedError, SkillUploadRefusedError } from './upload/upload-errors.js';
+export type { UploadedSkillRecord, UploadRecord } from './upload/upload-record.js';
+export {
+  type UploadedSkill,
+  type UploadSkillsOptions,
+  type UploadSkillsResult,
+  uploadSkills,
+} from './upload/upload-skills.js';

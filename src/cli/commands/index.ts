@@ -96,6 +96,11 @@ export const commands: CommandEntry[] = [
     load: async () => (await import('./scan.js')).scanCommand,
   },
   {
+    name: 'upload',
+    summary: "upload skills to Anthropic's or OpenAI's skills API, re-uploading only what changed",
+    load: async () => (await import('./upload.js')).uploadCommand,
+  },
+  {
     name: 'worker',
     summary: 'serve sandboxed skill runs to agent workers over HTTP (signed with a shared secret)',
     load: async () => (await import('./worker.js')).workerCommand,

@@ -10,6 +10,11 @@ import {
   type SkillToolProfile,
   toolSelectionToolNames,
 } from '../../tools/create-skill-tools.js';
+import {
+  type ExecutionSetup,
+  type ExecutionSetupOptions,
+  executionSetup,
+} from '../../workspace/tools/execution-setup.js';
 import { requirementCheckerFor } from '../../workspace/tools/requirement-gate.js';
 import type { WorkspaceManager } from '../../workspace/workspace-manager.js';
 import {
@@ -18,7 +23,6 @@ import {
   type SkillContextCallOptions,
   skillContextCallOptions,
 } from './ai-sdk-versions.js';
-import { type ExecutionSetup, type ExecutionSetupOptions, executionSetup } from './execution-setup.js';
 import { deniedApprovalEvents } from './sdk-approval-denials.js';
 import { skillToolkitOptionsSchema } from './skill-agent-options-schema.js';
 import { resolveSkillCallContext, type SkillCallContext } from './skill-call-context.js';

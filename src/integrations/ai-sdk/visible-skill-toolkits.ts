@@ -3,8 +3,8 @@ import { validateOptions } from '../../config/validate-options.js';
 import { includesNonModelInvocable, modelInvocableSkills } from '../../disclosure/model-invocable-skills.js';
 import type { SkillContext, SkillRepository } from '../../repository/types.js';
 import { skillEnumValues } from '../../tools/skill-tool-support.js';
+import { executionSetup } from '../../workspace/tools/execution-setup.js';
 import type { WorkspaceManager } from '../../workspace/workspace-manager.js';
-import { executionSetup } from './execution-setup.js';
 import { visibleSkillToolkitsOptionsSchema } from './skill-agent-options-schema.js';
 import { buildSkillToolkit, type SkillToolkit, type SkillToolkitOptions } from './skill-toolkit.js';
 

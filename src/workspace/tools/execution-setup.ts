@@ -1,13 +1,13 @@
 import type { SkillRepository } from '../../repository/types.js';
 import type { WorkspaceRuntime } from '../../runtime/runtime-types.js';
 import type { ToolDefinition } from '../../tools/types.js';
+import { WorkspaceManager } from '../workspace-manager.js';
 import {
   applyExecutionDefaults,
   type ExecutionToolsOptions,
   type ResolvedExecutionOptions,
-} from '../../workspace/tools/execution-options.js';
-import { executionToolsOf } from '../../workspace/tools/execution-tools.js';
-import { WorkspaceManager } from '../../workspace/workspace-manager.js';
+} from './execution-options.js';
+import { executionToolsOf } from './execution-tools.js';
 
 /** How an agent or a toolkit runs skill scripts: a runtime, a workspace manager, or ready-made execution tools. */
 export interface ExecutionSetupOptions {
