@@ -83,9 +83,18 @@ if ! podman image exists "$container_image"; then
   fi
   podman import "$rootfs_cache" "$container_image" >/dev/null
 fi
+# The service cleans an exec up as soon as it ends (.ci/podman-containers.conf says why); one started
+# without that setting (an older run of this script) is restarted with it.
 container_socket=/run/podman/podman.sock
+container_conf=/etc/skillbox/podman-containers.conf
+install -D -m 0644 "$(dirname "${BASH_SOURCE[0]}")/podman-containers.conf" "$container_conf"
+service_pid=$(pgrep -f "^podman system service --time=0 unix://$container_socket\$" || true)
+if [ -n "$service_pid" ] && ! tr '\0' '\n' <"/proc/$service_pid/environ" | grep -qx "CONTAINERS_CONF=$container_conf"; then
+  kill "$service_pid"
+  for _ in $(seq 1 50); do kill -0 "$service_pid" 2>/dev/null || break; sleep 0.1; done
+fi
 if ! curl -fsS --unix-socket "$container_socket" http://d/v1.41/_ping >/dev/null 2>&1; then
   mkdir -p /run/podman
-  nohup podman system service --time=0 "unix://$container_socket" >/var/log/skillbox-podman-service.log 2>&1 &
+  CONTAINERS_CONF=$container_conf nohup podman system service --time=0 "unix://$container_socket" >/var/log/skillbox-podman-service.log 2>&1 &
   for _ in $(seq 1 50); do curl -fsS --unix-socket "$container_socket" http://d/v1.41/_ping >/dev/null 2>&1 && break; sleep 0.1; done
 fi

@@ -1,8 +1,11 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { containerEngineWorks } from '../support/services.js';
-import { containerFixture, sleep } from './runtime-fixture.js';
+import { WorkspaceContainers } from '../../src/runtime/container/workspace-containers.js';
+import { containerEngineWorks, containerSocket } from '../support/services.js';
+import { containerFixture, hostProcessesMentioning, sleep } from './runtime-fixture.js';
 
 // The attacks of the sandbox suite that a container can be held to, against the container runtime
 // through podman's Engine API. As an unprivileged host user the rootful socket is closed, so this
@@ -159,3 +162,48 @@ describe.runIf(containerEngineWorks)('container runtime: the measure a running c
     ).toBeUndefined();
   });
 });
+
+// podman's API service gives every exec a conmon pair that waits `exit_command_delay` (default
+// 300 s) before cleaning up: a model running commands in a loop fills the daemon host's process
+// table. Counted on this host, so only where the daemon is local (the conmon processes are visible).
+describe.runIf(containerEngineWorks)('container runtime: what the runs leave on the daemon host', () => {
+  const fixture = containerFixture();
+  afterAll(() => fixture.dispose());
+
+  it('leaves no exec monitor (conmon) behind on the host after its runs end', async () => {
+    expect((await fixture.run('true')).exitCode).toBe(0);
+    const containerId = containerIdOf(fixture.workspace);
+    for (let index = 0; index < 5; index += 1) expect((await fixture.run('true')).exitCode).toBe(0);
+    // The monitors end within moments once cleanup is not delayed; 15 s is far below the 300 s delay.
+    let left = execMonitors(containerId).length;
+    for (let waited = 0; waited < 15_000 && left > 0; waited += 250) {
+      await sleep(250);
+      left = execMonitors(containerId).length;
+    }
+    expect(left).toBe(0);
+  });
+});
+
+/** The id of the workspace's container, as the daemon names it (conmon's `-c` argument). */
+function containerIdOf(workspace: string): string {
+  const name = WorkspaceContainers.baseName(workspace);
+  const listing = execFileSync('curl', [
+    '-fsS',
+    '--unix-socket',
+    containerSocket,
+    `http://d/v1.41/containers/${name}/json`,
+  ]).toString('utf8');
+  return (JSON.parse(listing) as { Id: string }).Id;
+}
+
+/** Host conmon processes watching an exec session (not the container itself) of the container. */
+function execMonitors(containerId: string): number[] {
+  return hostProcessesMentioning(containerId).filter((pid) => {
+    try {
+      const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+      return argv[0]?.endsWith('conmon') === true && argv.includes('--exec-attach');
+    } catch {
+      return false;
+    }
+  });
+}

@@ -44,7 +44,8 @@ export interface ContainerRuntime extends WorkspaceRuntime {
  * workspace before anything starts, gives the program exactly the asked-for environment (`env -i`:
  * the exec itself inherits the image's), and, when the program ends, kills every process the
  * user has in the container (kill -1 spares the caller and PID 1), so background jobs end with
- * the command and none can outlive it by leaving the process group.
+ * the command and none can outlive it by leaving the process group. Its exit status ends stderr
+ * as well (exit-status-trailer.ts), for a daemon that removed the session before it was inspected.
  */
 const commandWrapper = `nonce=$1; cwd=$2; input=$3; shift 3
 if ! cd -P -- "$cwd" 2>/dev/null; then echo "skillbox-cwd-refused-$nonce" >&2; exit 125; fi
@@ -53,6 +54,7 @@ exec 0<"$input" || exit 126
 [ "$input" = /dev/null ] || rm -f -- "$input"
 /usr/bin/env -i -- "$@"; code=$?
 kill -KILL -1 2>/dev/null
+printf 'skillbox-exit-%s:%d' "$nonce" "$code" >&2
 exit $code`;
 
 const defaults = { memoryBytes: 512 * 1024 * 1024, pids: 256, cpus: 1, tmpBytes: 64 * 1024 * 1024 };
@@ -94,11 +96,12 @@ export function createContainerRuntime(options: ContainerRuntimeOptions): Contai
   const killAll = async (container: string): Promise<void> => {
     const killed = await runEngineExec(client, {
       container,
-      argv: ['/bin/sh', '-c', 'kill -KILL -1 2>/dev/null; exit 0'],
+      // Told by its output, not its exit code: the daemon may have removed the session before it is inspected.
+      argv: ['/bin/sh', '-c', 'kill -KILL -1 2>/dev/null; echo killed-all'],
       user,
       maxOutputBytes: 1024,
     }).catch(() => undefined);
-    if (killed?.exitCode !== 0) await containers.restart(container);
+    if (killed?.stdout.text !== 'killed-all\n') await containers.restart(container);
   };
 
   /** The kernel's count of OOM kills in each container's memory cgroup, as last read. */
@@ -177,6 +180,7 @@ export function createContainerRuntime(options: ContainerRuntimeOptions): Contai
         ],
         user,
         maxOutputBytes: command.maxOutputBytes,
+        exitMarker: `skillbox-exit-${nonce}:`,
       });
     } catch (error) {
       return engineLost(error, performance.now() - started);
@@ -187,8 +191,10 @@ export function createContainerRuntime(options: ContainerRuntimeOptions): Contai
     if (exec.exitCode === 125 && exec.stderr.text.includes(`skillbox-cwd-refused-${nonce}`))
       throw new RuntimeCommandError('cwd', `"${command.cwd}" does not exist or leads out of the workspace`);
     const memoryHit = exec.exitCode === 137 && !timedOut && !aborted && (await oomKillsGrew(container));
-    // The wrapper itself was killed (a command can signal it): its kill -1 did not run, so it is done here.
-    if (exec.exitCode > 128 && !timedOut && !aborted) await killAll(container).catch(() => undefined);
+    // The wrapper itself was killed (a command can signal it): its kill -1 did not run, so it is done here. A
+    // session gone before its inspect leaves only the wrapper's report, which the command could forge: kill too.
+    if ((exec.exitCode > 128 || exec.sessionGone) && !timedOut && !aborted)
+      await killAll(container).catch(() => undefined);
     let exitCode = exec.exitCode;
     if (timedOut || aborted) {
       exitCode = 137;
