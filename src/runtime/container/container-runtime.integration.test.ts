@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { request } from 'node:http';
 import { type AddressInfo, createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
@@ -68,8 +69,11 @@ describe.runIf(containerEngineWorks && podmanProgram !== undefined)('container r
     'container (tcp)',
     async () => {
       const port = await freePort();
+      // Configured as .ci/services.sh configures the unix socket's service (exit_command_delay = 0), when it is there.
+      const conf = '/etc/skillbox/podman-containers.conf';
       service = spawn(podmanProgram as string, ['system', 'service', '--time=0', `tcp://127.0.0.1:${port}`], {
         stdio: 'ignore',
+        env: existsSync(conf) ? { ...process.env, CONTAINERS_CONF: conf } : process.env,
       });
       const runtime = createContainerRuntime({ image: containerImage, host: `tcp://127.0.0.1:${port}` });
       for (let attempt = 0; attempt < 100; attempt += 1) {

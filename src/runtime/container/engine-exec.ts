@@ -67,18 +67,28 @@ export async function runEngineExec(client: EngineClient, spec: EngineExecSpec):
     response.once('error', (error) => reject(new ContainerEngineError('reading an exec', undefined, error.message)));
   });
   const reported = trailer?.finish();
-  // podman's service set to clean up at once (exit_command_delay = 0) may have removed the session already.
-  const inspected = await client.json<{ ExitCode: number | null } | { message: string }>(
-    'GET',
-    `/exec/${created.Id}/json`,
-    undefined,
-    { allow: [404] },
-  );
-  const exitCode = 'ExitCode' in inspected ? inspected.ExitCode : undefined;
+  const inspected = await inspectExec(client, created.Id);
   return {
-    exitCode: exitCode ?? reported ?? -1,
-    sessionGone: !('ExitCode' in inspected),
+    exitCode: inspected.exitCode ?? reported ?? -1,
+    sessionGone: inspected.gone,
     stdout: stdout.finish(),
     stderr: stderr.finish(),
   };
+}
+
+/**
+ * The exit code of an ended exec. podman's service set to clean up at once (exit_command_delay = 0)
+ * may have removed the session already: it answers 404, or 500 "no such exec session" when the
+ * removal happens while it looks.
+ */
+export async function inspectExec(
+  client: EngineClient,
+  id: string,
+): Promise<{ exitCode: number | undefined; gone: boolean }> {
+  const { status, body } = await client.call('GET', `/exec/${id}/json`, undefined, { allow: [404, 500] });
+  const text = body.toString('utf8');
+  if (status === 404 || (status === 500 && /no such exec session/.test(text)))
+    return { exitCode: undefined, gone: true };
+  if (status !== 200) throw new ContainerEngineError('inspecting an exec', status, text.slice(0, 500));
+  return { exitCode: (JSON.parse(text) as { ExitCode: number | null }).ExitCode ?? undefined, gone: false };
 }

@@ -7,7 +7,7 @@
  * sink, and so the output cap, is the command's output only.
  */
 export class ExitStatusTrailer {
-  private held = Buffer.alloc(0);
+  private held: Buffer = Buffer.alloc(0);
   private readonly holdBytes: number;
 
   constructor(
