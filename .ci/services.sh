@@ -25,6 +25,9 @@ command -v musl-gcc >/dev/null || need+=(musl-tools)
 # with runc (crun fails on hybrid cgroups) and debootstrap to make their image.
 command -v haproxy >/dev/null || need+=(haproxy)
 for tool in podman runc debootstrap; do command -v "$tool" >/dev/null || need+=("$tool"); done
+# Docker's own daemon (Debian's docker.io, dockerd 20.10) for the smaller set of container tests that
+# shows both daemons work; .ci/dockerd.sh starts it on a socket of its own only for them.
+command -v dockerd >/dev/null || need+=(docker.io)
 # The inspector's pages are tested in Debian's headless Chromium, driven by playwright-core.
 command -v chromium >/dev/null || need+=(chromium)
 if [ "${#need[@]}" -gt 0 ]; then

@@ -4,14 +4,24 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WorkspaceContainers } from '../../src/runtime/container/workspace-containers.js';
-import { containerEngineWorks, containerSocket } from '../support/services.js';
+import { containerEngineWorks, containerSocket, dockerdSocket, dockerdWorks } from '../support/services.js';
 import { containerFixture, hostProcessesMentioning, sleep } from './runtime-fixture.js';
 
 // The attacks of the sandbox suite that a container can be held to, against the container runtime
-// through podman's Engine API. As an unprivileged host user the rootful socket is closed, so this
-// file skips there (the global setup says so in one line).
-describe.runIf(containerEngineWorks)('container runtime: what a command can reach', () => {
-  const fixture = containerFixture({ pids: 64, memoryBytes: 128 * 1024 * 1024 });
+// through podman's Engine API, and the key three (host environment, network, writing outside the
+// workspace) through dockerd's too. As an unprivileged host user the rootful sockets are closed, so
+// this file skips there (the global setup says so in one line).
+describe.runIf(containerEngineWorks)('container runtime (podman): what a command can reach', () => {
+  describeWhatACommandCanReach(containerSocket, 'all');
+});
+
+describe.runIf(dockerdWorks)('container runtime (dockerd): what a command can reach', () => {
+  describeWhatACommandCanReach(dockerdSocket, 'key');
+});
+
+function describeWhatACommandCanReach(socketPath: string, attacks: 'all' | 'key'): void {
+  const fixture = containerFixture({ socketPath, pids: 64, memoryBytes: 128 * 1024 * 1024 });
+  const more = attacks === 'all' ? it : it.skip;
   let server: Server;
   let port = 0;
   beforeAll(async () => {
@@ -39,7 +49,7 @@ describe.runIf(containerEngineWorks)('container runtime: what a command can reac
     }
   });
 
-  it('cannot read host files: the project, the host /etc, the agent process', async () => {
+  more('cannot read host files: the project, the host /etc, the agent process', async () => {
     const result = await fixture.run(
       `cat ${process.cwd()}/package.json; ls /work /root; cat /etc/shadow; cat /proc/1/root/etc/hostname; ls /proc/1/fd; echo done`,
     );
@@ -71,17 +81,20 @@ describe.runIf(containerEngineWorks)('container runtime: what a command can reac
     ]);
   });
 
-  it('holds no capability, cannot gain privileges, runs under seccomp as nobody, and cannot signal PID 1', async () => {
-    const result = await fixture.run(
-      'id -u; grep -E "^(CapEff|CapBnd|NoNewPrivs|Seccomp):" /proc/self/status | tr -s "\\t " " "; kill -KILL 1 2>/dev/null || echo refused',
-    );
-    expect(result.stdout).toBe(
-      '65534\nCapEff: 0000000000000000\nCapBnd: 0000000000000000\nNoNewPrivs: 1\nSeccomp: 2\nrefused\n',
-    );
-    expect((await fixture.run('echo still-up')).stdout).toBe('still-up\n');
-  });
+  more(
+    'holds no capability, cannot gain privileges, runs under seccomp as nobody, and cannot signal PID 1',
+    async () => {
+      const result = await fixture.run(
+        'id -u; grep -E "^(CapEff|CapBnd|NoNewPrivs|Seccomp):" /proc/self/status | tr -s "\\t " " "; kill -KILL 1 2>/dev/null || echo refused',
+      );
+      expect(result.stdout).toBe(
+        '65534\nCapEff: 0000000000000000\nCapBnd: 0000000000000000\nNoNewPrivs: 1\nSeccomp: 2\nrefused\n',
+      );
+      expect((await fixture.run('echo still-up')).stdout).toBe('still-up\n');
+    },
+  );
 
-  it('leaves nothing alive after a timeout, even what left the session or double-forked', async () => {
+  more('leaves nothing alive after a timeout, even what left the session or double-forked', async () => {
     const result = await fixture.run(
       '(setsid sh -c "while :; do echo x >> escaped; sleep 0.05; done" &); (sh -c "(sleep 60 &)" &); sleep 30',
       { timeoutMs: 800 },
@@ -96,7 +109,7 @@ describe.runIf(containerEngineWorks)('container runtime: what a command can reac
     expect(listing.stdout).not.toMatch(/sleep 60|while :/);
   });
 
-  it('caps the processes and the memory of the container', async () => {
+  more('caps the processes and the memory of the container', async () => {
     const forks = await fixture.run(
       'python3 -I -c "\nimport os, time\nn = 0\ntry:\n    while n < 1000:\n        if os.fork() == 0:\n            time.sleep(20)\n            os._exit(0)\n        n += 1\nexcept OSError:\n    pass\nprint(n)"',
     );
@@ -110,13 +123,13 @@ describe.runIf(containerEngineWorks)('container runtime: what a command can reac
     expect((await fixture.run('kill -KILL $$')).limitsHit).toBeUndefined();
   });
 
-  it('caps 100 MB on stdout without holding it', async () => {
+  more('caps 100 MB on stdout without holding it', async () => {
     const result = await fixture.run('head -c 100000000 /dev/zero', { maxOutputBytes: 1000, timeoutMs: 20_000 });
     expect(result.stdout.length).toBe(1000);
     expect(result.stdoutDroppedBytes).toBe(100_000_000 - 1000);
   });
 
-  it('cannot hide bytes from the workspace measure in the staging area beside it', async () => {
+  more('cannot hide bytes from the workspace measure in the staging area beside it', async () => {
     const files = fixture.runtime.files(fixture.workspace);
     const before = await files.measure({ maxBytes: Infinity, maxFiles: Infinity });
     const result = await fixture.run('head -c 4000000 /dev/urandom > /skillbox/staging/hidden && echo hidden');
@@ -124,7 +137,7 @@ describe.runIf(containerEngineWorks)('container runtime: what a command can reac
     const after = await files.measure({ maxBytes: Infinity, maxFiles: Infinity });
     expect(after.bytes - before.bytes).toBeGreaterThanOrEqual(4_000_000);
   });
-});
+}
 
 describe.runIf(containerEngineWorks)('container runtime: the measure a running command could stop', () => {
   const fixture = containerFixture();

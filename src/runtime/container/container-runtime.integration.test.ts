@@ -3,7 +3,13 @@ import { existsSync } from 'node:fs';
 import { request } from 'node:http';
 import { type AddressInfo, createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { containerEngineWorks, containerImage, containerSocket } from '../../../test/support/services.js';
+import {
+  containerEngineWorks,
+  containerImage,
+  containerSocket,
+  dockerdSocket,
+  dockerdWorks,
+} from '../../../test/support/services.js';
 import { createRuntime } from '../create-runtime.js';
 import { findExecutable } from '../find-executable.js';
 import { describeRuntimeConformance } from '../testing/runtime-conformance.js';
@@ -14,6 +20,15 @@ describe.runIf(containerEngineWorks)('container runtime (podman)', () => {
   describeRuntimeConformance(
     'container',
     () => createContainerRuntime({ image: containerImage, socketPath: containerSocket }),
+    (runtime) => (runtime as ContainerRuntime).close(),
+  );
+});
+
+// The same suite against Docker's own daemon (dockerd 20.10 on its own socket), to show both daemons work.
+describe.runIf(dockerdWorks)('container runtime (dockerd)', () => {
+  describeRuntimeConformance(
+    'container (dockerd)',
+    () => createContainerRuntime({ image: containerImage, socketPath: dockerdSocket }),
     (runtime) => (runtime as ContainerRuntime).close(),
   );
 });
