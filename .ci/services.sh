@@ -86,6 +86,11 @@ if ! podman image exists "$container_image"; then
   fi
   podman import "$rootfs_cache" "$container_image" >/dev/null
 fi
+# A second image FROM it, for the image-per-skill tests (a skill naming the image it needs).
+if ! podman image exists localhost/skillbox-test:extra; then
+  podman build --ulimit nofile=4096:4096 --ulimit nproc=2048:2048 -t localhost/skillbox-test:extra \
+    -f "$(dirname "${BASH_SOURCE[0]}")/skillbox-test-extra.Containerfile" "$(dirname "${BASH_SOURCE[0]}")" >/dev/null
+fi
 # The service cleans an exec up as soon as it ends (.ci/podman-containers.conf says why); one started
 # without that setting (an older run of this script) is restarted with it.
 container_socket=/run/podman/podman.sock

@@ -34,7 +34,7 @@ export async function startContainerProcess(
 ): Promise<RuntimeProcess> {
   const { client, containers, user } = context;
   const started = performance.now();
-  const container = await containers.processContainer(command.workspaceRoot, command.network === true);
+  const container = await containers.processContainer(command.workspaceRoot, command.network === true, command.image);
   const nonce = randomBytes(8).toString('hex');
   const stdout = new UnreadOutput(command.maxOutputBytes);
   const stderr = new UnreadOutput(command.maxOutputBytes);

@@ -31,7 +31,7 @@ export class ContainerRunner {
     if ((command.readOnlyPaths ?? []).length > 0)
       throw new RuntimeCommandError('readOnlyPaths', 'the container runtime cannot show host paths to its commands');
     const started = performance.now();
-    const container = await this.containers.container(command.workspaceRoot, command.network === true);
+    const container = await this.containers.container(command.workspaceRoot, command.network === true, command.image);
     const nonce = randomBytes(8).toString('hex');
     let input = '/dev/null';
     if (command.stdin !== undefined) {

@@ -14,6 +14,12 @@ import { WorkspaceContainers } from './workspace-containers.js';
 export interface ContainerRuntimeOptions {
   /** The image commands run in (it needs a POSIX shell, coreutils, GNU `env` and python3, docs/runtimes.md). */
   image: string;
+  /**
+   * Images a command may name (`RuntimeCommand.image`, from a skill's `metadata.skillbox-image`)
+   * besides `image`; a command naming another is refused (field `image`), and requirement gating
+   * then marks or hides the skill. Default none: every command runs in `image`.
+   */
+  allowedImages?: string[];
   /** The Engine API's unix socket, such as `/var/run/docker.sock` or `/run/podman/podman.sock`. */
   socketPath?: string;
   /** `unix:///path` or `tcp://host:port` (as DOCKER_HOST); default: `socketPath`, else DOCKER_HOST, else `/var/run/docker.sock`. */
@@ -72,9 +78,20 @@ export function createContainerRuntime(options: ContainerRuntimeOptions): Contai
   /** The background processes started and not yet ended, by workspace. */
   const processes = new Map<string, Set<RuntimeProcess>>();
 
+  const allowedImages = new Set([options.image, ...(options.allowedImages ?? [])]);
+  /** Refuses an image the options do not allow: a skill cannot pick an arbitrary image. */
+  const refuseImage = (command: RuntimeProcessCommand): void => {
+    if (command.image !== undefined && !allowedImages.has(command.image))
+      throw new RuntimeCommandError(
+        'image',
+        `"${command.image}" is not an image this runtime may run (its image and allowedImages: ${[...allowedImages].join(', ')})`,
+      );
+  };
+
   const start = async (command: RuntimeProcessCommand): Promise<RuntimeProcess> => {
     if ((command.readOnlyPaths ?? []).length > 0)
       throw new RuntimeCommandError('readOnlyPaths', 'the container runtime cannot show host paths to its commands');
+    refuseImage(command);
     // Refused before anything starts: the wrapper checks again when the process starts.
     const relative = command.cwd === command.workspaceRoot ? '' : command.cwd.slice(command.workspaceRoot.length + 1);
     const [found] = await files(command.workspaceRoot).resolve([relative]);
@@ -99,7 +116,10 @@ export function createContainerRuntime(options: ContainerRuntimeOptions): Contai
     kind: 'container',
     isolated: true,
     guestPath,
-    run: (command) => runner.run(command),
+    run: async (command) => {
+      refuseImage(command);
+      return runner.run(command);
+    },
     files,
     start,
     stopProcesses,

@@ -3,6 +3,7 @@ import { maxDescribedFiles } from '../../approvals/approval-gate.js';
 import { isSkillRunnable, runnableSkillNames } from '../../disclosure/skill-activation.js';
 import { skillInstructionsDigest } from '../../disclosure/skill-instructions-digest.js';
 import { isRetrySafeSkill } from '../../format/retry-safe.js';
+import { readSkillImage } from '../../format/skill-image.js';
 import { SkillToolError } from '../../tools/errors.js';
 import type { ToolCallDescription, ToolContext, ToolDefinition } from '../../tools/types.js';
 import { artifactPrefixProblem, resolveOutputSpec } from '../outputs/output-spec.js';
@@ -121,12 +122,14 @@ export function createSkillRunTool(options: ResolvedExecutionOptions): ToolDefin
       const fields = checkRunFields(input, options);
       await refuseUnmetRequirements(options, skill, context);
       const retrySafe = await declaresRetrySafe(options, skill, context);
+      const image = await imageOf(options, skill, context);
       return executeCommand(
         options,
         {
           tool: 'skill_run',
           command: input.command,
           ...(retrySafe ? { retrySafe } : {}),
+          ...(image === undefined ? {} : { image }),
           skill,
           cwd: input.cwd,
           env: input.env,
@@ -157,6 +160,20 @@ export function createSkillRunTool(options: ResolvedExecutionOptions): ToolDefin
       );
     },
   };
+}
+
+/**
+ * The image the skill names for its scripts (`metadata: { skillbox-image: IMAGE }`); the runtime
+ * decides whether it may run there (the requirement gate has already refused one it does not allow).
+ */
+async function imageOf(
+  options: ResolvedExecutionOptions,
+  skill: string,
+  context: ToolContext,
+): Promise<string | undefined> {
+  const repository = options.repository ?? options.workspaces.repository;
+  const definition = await repository.get(skill, context.skillContext).catch(() => undefined);
+  return definition === undefined ? undefined : readSkillImage(definition).image;
 }
 
 /**
