@@ -123,7 +123,9 @@ describe.runIf(extraImageExists())('skills naming their image on the container r
     let stdout = '';
     const io = { stdout: (text: string) => void (stdout += text), stderr: () => undefined, cwd: temporary, env: {} };
     const flags = ['--runtime', 'container', '--image', containerImage, '--engine', containerSocket];
-    expect(await main(['list', '--root', path.join(temporary, 'skills'), ...flags, '--allow-image', extraImage], io)).toBe(0);
+    expect(
+      await main(['list', '--root', path.join(temporary, 'skills'), ...flags, '--allow-image', extraImage], io),
+    ).toBe(0);
     expect(stdout).toContain(`extra: image: ${extraImage}; bins: skillbox-extra-tool (met)`);
     expect(stdout).toContain(
       'elsewhere: image: localhost/not-allowed:latest (MISSING image localhost/not-allowed:latest (not allowed))',
