@@ -220,3 +220,37 @@ function execMonitors(containerId: string): number[] {
     }
   });
 }
+
+describe.runIf(containerEngineWorks)('container runtime: background processes', () => {
+  const fixture = containerFixture();
+  afterAll(() => fixture.dispose());
+
+  it('a background process that left its session does not outlive the workspace, nor does its container', async () => {
+    const start = fixture.runtime.start;
+    if (start === undefined) throw new Error('the container runtime has no start');
+    const handle = await start.call(fixture.runtime, {
+      workspaceRoot: fixture.workspace,
+      cwd: fixture.workspace,
+      env: { PATH: '/usr/bin:/bin' },
+      timeoutMs: 60_000,
+      maxOutputBytes: 4096,
+      command: '(setsid sh -c "while :; do date +%s%N > beat; sleep 0.05; done" &); echo started; sleep 60',
+    });
+    for (let waited = 0; waited < 10_000; waited += 100) {
+      if ((await handle.read(100)).stdout.includes('started')) break;
+    }
+    // A run beside it ends its own processes only: the background process keeps beating.
+    const first = (await fixture.run('sleep 0.3; cat beat')).stdout;
+    expect((await fixture.run('cat beat')).stdout).not.toBe(first);
+    await fixture.runtime.files(fixture.workspace).remove('');
+    expect((await handle.exited).exitCode).toBe(137);
+    const base = WorkspaceContainers.baseName(fixture.workspace);
+    const left = execFileSync('curl', [
+      '-fsS',
+      '--unix-socket',
+      containerSocket,
+      `http://d/v1.41/containers/json?all=true&filters=${encodeURIComponent(JSON.stringify({ label: [`io.skillbox.workspace=${base}`] }))}`,
+    ]).toString('utf8');
+    expect(JSON.parse(left)).toEqual([]);
+  });
+});
