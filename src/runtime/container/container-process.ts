@@ -92,6 +92,15 @@ export async function startContainerProcess(
     const inspected = killed || timedOut ? undefined : await inspectExec(client, attached.id).catch(() => undefined);
     await removeContainer();
     const warnings: string[] = [];
+    // Neither the daemon nor the wrapper told the status: the container was removed under it (its
+    // workspace was removed), which kills everything in it.
+    const lost = !killed && !timedOut && inspected?.exitCode === undefined && reported === undefined;
+    if (lost) {
+      killed = true;
+      warnings.push(
+        'its status was lost with its container (removed with the workspace, or by the daemon): reported as killed',
+      );
+    }
     let exitCode = inspected?.exitCode ?? reported ?? -1;
     if (timedOut || killed) {
       exitCode = 137;
