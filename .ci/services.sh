@@ -25,6 +25,9 @@ command -v musl-gcc >/dev/null || need+=(musl-tools)
 # with runc (crun fails on hybrid cgroups) and debootstrap to make their image.
 command -v haproxy >/dev/null || need+=(haproxy)
 for tool in podman runc debootstrap; do command -v "$tool" >/dev/null || need+=("$tool"); done
+# Docker's own daemon (Debian's docker.io, dockerd 20.10) for the smaller set of container tests that
+# shows both daemons work; .ci/dockerd.sh starts it on a socket of its own only for them.
+command -v dockerd >/dev/null || need+=(docker.io)
 # The inspector's pages are tested in Debian's headless Chromium, driven by playwright-core.
 command -v chromium >/dev/null || need+=(chromium)
 if [ "${#need[@]}" -gt 0 ]; then
@@ -83,9 +86,23 @@ if ! podman image exists "$container_image"; then
   fi
   podman import "$rootfs_cache" "$container_image" >/dev/null
 fi
+# A second image FROM it, for the image-per-skill tests (a skill naming the image it needs).
+if ! podman image exists localhost/skillbox-test:extra; then
+  podman build --ulimit nofile=4096:4096 --ulimit nproc=2048:2048 -t localhost/skillbox-test:extra \
+    -f "$(dirname "${BASH_SOURCE[0]}")/skillbox-test-extra.Containerfile" "$(dirname "${BASH_SOURCE[0]}")" >/dev/null
+fi
+# The service cleans an exec up as soon as it ends (.ci/podman-containers.conf says why); one started
+# without that setting (an older run of this script) is restarted with it.
 container_socket=/run/podman/podman.sock
+container_conf=/etc/skillbox/podman-containers.conf
+install -D -m 0644 "$(dirname "${BASH_SOURCE[0]}")/podman-containers.conf" "$container_conf"
+service_pid=$(pgrep -f "^podman system service --time=0 unix://$container_socket\$" || true)
+if [ -n "$service_pid" ] && ! tr '\0' '\n' <"/proc/$service_pid/environ" | grep -qx "CONTAINERS_CONF=$container_conf"; then
+  kill "$service_pid"
+  for _ in $(seq 1 50); do kill -0 "$service_pid" 2>/dev/null || break; sleep 0.1; done
+fi
 if ! curl -fsS --unix-socket "$container_socket" http://d/v1.41/_ping >/dev/null 2>&1; then
   mkdir -p /run/podman
-  nohup podman system service --time=0 "unix://$container_socket" >/var/log/skillbox-podman-service.log 2>&1 &
+  CONTAINERS_CONF=$container_conf nohup podman system service --time=0 "unix://$container_socket" >/var/log/skillbox-podman-service.log 2>&1 &
   for _ in $(seq 1 50); do curl -fsS --unix-socket "$container_socket" http://d/v1.41/_ping >/dev/null 2>&1 && break; sleep 0.1; done
 fi

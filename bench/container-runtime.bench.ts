@@ -1,12 +1,21 @@
 // The container runtime against the daemon's own CLI on the same containers: a warm exec of `true`
 // and of `python3 -c pass` through ContainerRuntime.run against `podman exec` of the same container
 // (goal from issue 32: <= 1.1), and the first run of a fresh workspace (volume, container, layout,
-// exec) against `podman run --rm` with the same confinement. Paired ratios; nothing fails on a
-// number. Skipped with a line where no Engine API socket with the image answers.
+// exec) against `podman run --rm` with the same confinement. Then a real skill's scripts
+// (examples/skills/python-math) staged through each runtime's files() and run under bubblewrap,
+// in the container, and in the container under gVisor when `runsc` is installed. Paired ratios;
+// nothing fails on a number. Skipped with a line where no Engine API socket with the image answers.
+import { readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { createContainerRuntime } from '../src/runtime/container/container-runtime.js';
 import { WorkspaceContainers } from '../src/runtime/container/workspace-containers.js';
-import type { RuntimeCommand } from '../src/runtime/runtime-types.js';
+import { findExecutable } from '../src/runtime/find-executable.js';
+import type { RuntimeCommand, WorkspaceRuntime } from '../src/runtime/runtime-types.js';
+import { SandboxRuntime } from '../src/runtime/sandbox-runtime.js';
+import { detectSandboxSupport } from '../src/runtime/sandbox-support.js';
 import { bareSpawn, formatSpread, interleavedTimes, pairedRatio, quick, reportRatio } from './bench-support.js';
 
 const socketPath = process.env.SKILLBOX_TEST_CONTAINER_SOCKET ?? '/run/podman/podman.sock';
@@ -103,8 +112,84 @@ export async function run(): Promise<void> {
     const firstRatio = pairedRatio(first.runtime, first.cli);
     console.log(`container-runtime: first run (and removal) / podman run --rm: ${formatSpread(firstRatio)}`);
     reportRatio({ benchmark: 'container-runtime', comparison: 'first run vs podman run --rm', ratio: firstRatio });
+    await realSkillCommands(runtime);
   } finally {
     await runtime.files(workspace).remove('');
     runtime.close();
+  }
+}
+
+/** The python-math example skill's scripts, as a skill_run would run them once staged. */
+const skillCommands: Array<[string, string[]]> = [
+  ['fib.py 2000', ['python3', 'scripts/fib.py', '2000']],
+  ['primes.py 200000', ['python3', 'scripts/primes.py', '200000']],
+];
+
+/**
+ * The same real-skill commands under bubblewrap, in the container and (with `runsc`) in the
+ * container under gVisor, each in a workspace of its own that its runtime's files() staged.
+ */
+async function realSkillCommands(container: WorkspaceRuntime): Promise<void> {
+  const scripts = new URL('../examples/skills/python-math/scripts/', import.meta.url);
+  const tree = {
+    kind: 'directory' as const,
+    mode: 0o755,
+    entries: ['fib.py', 'primes.py'].map((name) => ({
+      kind: 'file' as const,
+      path: name,
+      mode: 0o755,
+      content: { data: readFileSync(new URL(name, scripts)) },
+    })),
+  };
+  const host = await mkdtemp(path.join(tmpdir(), 'skillbox-bench-skill-'));
+  const runtimes: Record<string, WorkspaceRuntime> = { container };
+  if (detectSandboxSupport().available) runtimes.bubblewrap = new SandboxRuntime();
+  const gvisor =
+    findExecutable('runsc') === undefined
+      ? undefined
+      : createContainerRuntime({ image, socketPath, ociRuntime: 'runsc' });
+  if (gvisor !== undefined) runtimes.gvisor = gvisor;
+  const workspaces: Record<string, string> = {};
+  try {
+    for (const [name, runtime] of Object.entries(runtimes)) {
+      workspaces[name] = name === 'bubblewrap' ? host : `/skillbox-bench-skill-${name}-${process.pid}`;
+      await runtime.files(workspaces[name]).put('scripts', tree);
+    }
+    for (const [label, argv] of skillCommands) {
+      const tasks = Object.fromEntries(
+        Object.entries(runtimes).map(([name, runtime]) => [
+          name,
+          async () => {
+            const root = workspaces[name] as string;
+            const result = await runtime.run({
+              workspaceRoot: root,
+              cwd: root,
+              env: { PATH: '/usr/bin:/bin' },
+              timeoutMs: 60_000,
+              maxOutputBytes: 1 << 20,
+              argv,
+            });
+            if (result.exitCode !== 0) throw new Error(`${name}: ${label} exited ${result.exitCode}: ${result.stderr}`);
+          },
+        ]),
+      );
+      const times = await interleavedTimes(tasks, RUNS);
+      for (const name of Object.keys(runtimes).filter((name) => name !== 'bubblewrap')) {
+        if (times.bubblewrap === undefined) continue;
+        const ratio = pairedRatio(times[name] as number[], times.bubblewrap);
+        console.log(`container-runtime: ${label}, ${name} / bubblewrap: ${formatSpread(ratio)}`);
+        reportRatio({ benchmark: 'container-runtime', comparison: `${label}: ${name} vs bubblewrap`, ratio });
+      }
+    }
+    if (gvisor === undefined) console.log('container-runtime: gVisor skipped (no runsc on this host)');
+  } finally {
+    for (const [name, runtime] of Object.entries(runtimes))
+      if (name !== 'bubblewrap')
+        await runtime
+          .files(workspaces[name] as string)
+          .remove('')
+          .catch(() => undefined);
+    gvisor?.close();
+    await rm(host, { recursive: true, force: true });
   }
 }

@@ -24,10 +24,17 @@ describe('the container flags of chat and mcp', () => {
         'runsc',
       ]).container,
     ).toEqual({ image: 'img', host: 'tcp://10.0.0.2:2375', ociRuntime: 'runsc' });
+    expect(
+      parseChatArguments(['--runtime', 'container', '--image', 'img', '--allow-image', 'a:1', '--allow-image', 'b'])
+        .container,
+    ).toEqual({ image: 'img', allowedImages: ['a:1', 'b'] });
   });
 
   it('refuse them with another runtime, and a container runtime without an image', () => {
     expect(() => parseChatArguments(['--image', 'img'])).toThrow('--image applies only to --runtime container');
+    expect(() => parseChatArguments(['--allow-image', 'img'])).toThrow(
+      '--allow-image applies only to --runtime container',
+    );
     expect(() => parseMcpArguments(['--profile', 'full', '--runtime', 'container'])).toThrow(
       '--runtime container needs --image IMAGE',
     );

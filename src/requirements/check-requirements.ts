@@ -1,4 +1,5 @@
 import { type ConfigProblem, SkillboxConfigError } from '../config/config-error.js';
+import { readSkillImage } from '../format/skill-image.js';
 import type { Skill, SkillContext, SkillRepository } from '../repository/types.js';
 import { SYSTEM_PATH } from '../runtime/find-executable.js';
 import type { WorkspaceRuntime } from '../runtime/runtime-types.js';
@@ -80,9 +81,21 @@ function checkedOptions(
 export function createRequirementChecker(given: RequirementCheckerOptions): RequirementChecker {
   const options = checkedOptions(given);
   const path = options.restricted === true ? SYSTEM_PATH : (options.environment.PATH ?? SYSTEM_PATH);
-  const probe = runtimeProbe(options.runtime, path);
-  const where = `the ${options.runtime.kind} runtime`;
-  const check: RequirementChecker['check'] = async (requirements, bundled = []) => {
+  const checkIn = async (
+    image: string | undefined,
+    requirements: SkillRequirements | undefined,
+    bundled: readonly string[] = [],
+  ): Promise<RequirementCheck> => {
+    const probe = runtimeProbe(options.runtime, path, image);
+    const where = `the ${options.runtime.kind} runtime${image === undefined ? '' : ` (image ${image})`}`;
+    // A skill's image is checked first: if commands cannot run there, nothing else can be met.
+    const refusal = await probe.imageRefusal();
+    if (refusal !== undefined)
+      return {
+        met: false,
+        missing: [`image "${image}" (${refusal})`],
+        missingNames: [`image ${image} (${refusal.includes('does not allow') ? 'not allowed' : 'cannot run'})`],
+      };
     if (requirements === undefined) return met;
     const missing: string[] = [];
     const missingNames: string[] = [];
@@ -120,16 +133,18 @@ export function createRequirementChecker(given: RequirementCheckerOptions): Requ
     return { met: missing.length === 0, missing, missingNames };
   };
   return {
-    check,
+    check: (requirements, bundled) => checkIn(undefined, requirements, bundled),
     async checkSkill(skill, repository, context) {
       const { requirements } = readSkillRequirements(skill.metadata);
-      if (requirements === undefined) return met;
+      // Checked in the image the skill's commands will run in (metadata.skillbox-image), when it names one.
+      const { image } = readSkillImage(skill);
+      if (requirements === undefined) return image === undefined ? met : checkIn(image, undefined);
       let bundled: string[] = [];
       if (repository !== undefined && requirements.programs.length + requirements.anyPrograms.length > 0) {
         const files = await repository.listFiles(skill.name, context);
         bundled = files.filter((file) => /^bin\/[^/]+$/.test(file)).map((file) => file.slice(4));
       }
-      return check(requirements, bundled);
+      return checkIn(image, requirements, bundled);
     },
   };
 }

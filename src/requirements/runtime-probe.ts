@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { RuntimeCommandError } from '../runtime/errors.js';
 import { SYSTEM_PATH } from '../runtime/find-executable.js';
 import type { RuntimeCommand, WorkspaceRuntime } from '../runtime/runtime-types.js';
 import { validateRuntimeCommand } from '../runtime/validate-command.js';
@@ -12,14 +13,20 @@ export interface RuntimeProbe {
   os(): Promise<string>;
   /** The names among `programs` that `command -v` finds inside the runtime. */
   findPrograms(programs: readonly string[]): Promise<Set<string>>;
+  /**
+   * Why commands cannot run in the probe's image at all (the runtime does not allow it, the daemon
+   * lacks it), or undefined when they can; always undefined without an image. Asked once.
+   */
+  imageRefusal(): Promise<string | undefined>;
 }
 
 interface ProbeCache {
   os: Promise<string> | undefined;
+  refusal: Promise<string | undefined> | undefined;
   programs: Map<string, Promise<boolean>>;
 }
 
-// Per runtime object and PATH: a sandbox and the host see different programs, and so do two PATHs.
+// Per runtime object, PATH and image: a sandbox and the host see different programs, and so do two PATHs and two images.
 const caches = new WeakMap<WorkspaceRuntime, Map<string, ProbeCache>>();
 
 const unameToPlatform: Record<string, string> = {
@@ -34,7 +41,12 @@ const unameToPlatform: Record<string, string> = {
 /** Programs are probed in batches this large, so one probe command stays short. */
 const batchSize = 64;
 
-async function runProbe(runtime: WorkspaceRuntime, path: string, command: string): Promise<string> {
+async function runProbe(
+  runtime: WorkspaceRuntime,
+  path: string,
+  image: string | undefined,
+  command: string,
+): Promise<string> {
   const root = await mkdtemp(join(tmpdir(), 'skillbox-probe-'));
   try {
     const probe: RuntimeCommand = {
@@ -44,6 +56,7 @@ async function runProbe(runtime: WorkspaceRuntime, path: string, command: string
       env: { LANG: 'C.UTF-8', HOME: runtime.guestPath(root, root), PATH: path },
       timeoutMs: 20_000,
       maxOutputBytes: 64 * 1024,
+      ...(image === undefined ? {} : { image }),
     };
     // Runtimes leave field checks to their callers (validate-command.ts); the PATH comes from options.
     validateRuntimeCommand(probe);
@@ -70,21 +83,22 @@ async function runProbe(runtime: WorkspaceRuntime, path: string, command: string
  * counts as missing. Answers are kept for the life of the runtime object: each program is probed
  * once, and the OS once.
  */
-export function runtimeProbe(runtime: WorkspaceRuntime, path: string = SYSTEM_PATH): RuntimeProbe {
+export function runtimeProbe(runtime: WorkspaceRuntime, path: string = SYSTEM_PATH, image?: string): RuntimeProbe {
   let byPath = caches.get(runtime);
   if (byPath === undefined) {
     byPath = new Map();
     caches.set(runtime, byPath);
   }
-  let cache = byPath.get(path);
+  const key = `${path}\0${image ?? ''}`;
+  let cache = byPath.get(key);
   if (cache === undefined) {
-    cache = { os: undefined, programs: new Map() };
-    byPath.set(path, cache);
+    cache = { os: undefined, refusal: undefined, programs: new Map() };
+    byPath.set(key, cache);
   }
   const known = cache;
   return {
     os() {
-      known.os ??= runProbe(runtime, path, 'uname -s').then((output) => {
+      known.os ??= runProbe(runtime, path, image, 'uname -s').then((output) => {
         const name = output.trim().toLowerCase();
         return unameToPlatform[name] ?? name;
       });
@@ -93,6 +107,18 @@ export function runtimeProbe(runtime: WorkspaceRuntime, path: string = SYSTEM_PA
         known.os = undefined;
       });
       return known.os;
+    },
+    imageRefusal() {
+      if (image === undefined) return Promise.resolve(undefined);
+      // A refused field is the answer; any other failure (the daemon lacks the image) is one too.
+      known.refusal ??= runProbe(runtime, path, image, 'true').then(
+        () => undefined,
+        (error: unknown) =>
+          error instanceof RuntimeCommandError && error.field === 'image'
+            ? `the ${runtime.kind} runtime does not allow it`
+            : `commands cannot run in it: ${(error as Error).message.slice(0, 300)}`,
+      );
+      return known.refusal;
     },
     async findPrograms(programs) {
       const unsafe = programs.find((name) => !programName.test(name));
@@ -104,6 +130,7 @@ export function runtimeProbe(runtime: WorkspaceRuntime, path: string = SYSTEM_PA
         const found = runProbe(
           runtime,
           path,
+          image,
           `for program in ${batch.join(' ')}; do if command -v -- "$program" >/dev/null 2>&1; then echo "$program"; fi; done`,
         ).then((output) => new Set(output.split('\n').filter((line) => line !== '')));
         for (const name of batch) {

@@ -205,7 +205,7 @@ async function describeProcessExit(spec: HostProcessSpec, ending: BackgroundEndi
 }
 
 /** One read of a background process's output: waits up to `waitMs` for some (or the exit), then lets more settle. */
-async function readWhenReady(
+export async function readWhenReady(
   process: {
     stdout: UnreadOutput;
     stderr: UnreadOutput;

@@ -33,6 +33,12 @@ export interface RuntimeCommand {
    * folder of a skill staged as links instead of copies.
    */
   readOnlyPaths?: string[];
+  /**
+   * The image to run in, for a runtime that runs commands in images (the container runtime, which
+   * refuses one its options do not allow, field `image`): the image a skill names
+   * (`metadata: { skillbox-image: IMAGE }`). Runtimes without images ignore it.
+   */
+  image?: string;
   abortSignal?: AbortSignal;
   /**
    * A caller-chosen id, unique across the deployment (the durable turn's invocation and tool-call

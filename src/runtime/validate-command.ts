@@ -1,4 +1,5 @@
 import { isAbsolute, normalize } from 'node:path';
+import { imageReference } from '../format/skill-image.js';
 import { RuntimeCommandError } from './errors.js';
 import { isInside } from './is-inside.js';
 import type { RuntimeProcessCommand } from './runtime-process.js';
@@ -46,6 +47,9 @@ export function validateRuntimeCommand(command: RuntimeCommand | RuntimeProcessC
     throw new RuntimeCommandError('stdin', 'must be a string or a Uint8Array');
   }
   validateRunId(command as RuntimeCommand);
+  const image = (command as RuntimeCommand).image;
+  if (image !== undefined && (typeof image !== 'string' || !imageReference.test(image)))
+    throw new RuntimeCommandError('image', 'must be an image reference such as "debian:bookworm-slim"');
   const workspaceRoot = absolutePath('workspaceRoot', command.workspaceRoot);
   const cwd = absolutePath('cwd', command.cwd);
   if (!isInside(workspaceRoot, cwd)) {

@@ -32,14 +32,10 @@ export { writeWorkspaceSnapshot } from './custody/snapshot-tar-writer.js';
 export { lostRunResult, lostRunWarning } from './lost-run-result.js';
 export { createMemoryRunLedger, type MemoryRunLedgerOptions } from './memory-run-ledger.js';
 export { openPostgresRunLedger, type PostgresRunLedgerOptions } from './postgres-run-ledger.js';
-export {
-  createRemoteRuntime,
-  type RemoteRuntime,
-  type RemoteRuntimeOptions,
-  workspaceRouteHeader,
-} from './remote-runtime.js';
+export { createRemoteRuntime, type RemoteRuntime, type RemoteRuntimeOptions } from './remote-runtime.js';
 export type { RunClaim, RunClaimAnswer, RunLedger } from './run-ledger.js';
 export { createSandboxWorker, type SandboxWorker, type SandboxWorkerOptions } from './sandbox-worker.js';
+export { workspaceRouteHeader } from './worker-call.js';
 export {
   WorkerBusyError,
   WorkerMessageTooLargeError,

@@ -89,6 +89,7 @@ export async function prepareWorkspaceCommand(
       maxOutputBytes: request.maxOutputBytes,
       network: request.network ?? false,
       readOnlyPaths: [...new Set([...context.readOnlyPaths, ...(request.readOnlyPaths ?? [])])],
+      ...(request.image === undefined ? {} : { image: request.image }),
       ...runOnly,
     };
     validateRuntimeCommand(command);

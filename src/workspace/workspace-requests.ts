@@ -37,6 +37,8 @@ export interface WorkspaceRunRequest {
   restricted?: boolean;
   /** Host paths this command may read besides the workspace's own (added to the manager's); already checked. */
   readOnlyPaths?: readonly string[];
+  /** `RuntimeCommand.image`: the image the skill names (`metadata: { skillbox-image: IMAGE }`). */
+  image?: string;
   abortSignal?: AbortSignal;
   /** `RuntimeCommand.runId`: the id a run ledger knows this run by (durable turns set it). */
   runId?: string;

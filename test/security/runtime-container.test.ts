@@ -1,14 +1,27 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { containerEngineWorks } from '../support/services.js';
-import { containerFixture, sleep } from './runtime-fixture.js';
+import { WorkspaceContainers } from '../../src/runtime/container/workspace-containers.js';
+import { containerEngineWorks, containerSocket, dockerdSocket, dockerdWorks } from '../support/services.js';
+import { containerFixture, hostProcessesMentioning, sleep } from './runtime-fixture.js';
 
 // The attacks of the sandbox suite that a container can be held to, against the container runtime
-// through podman's Engine API. As an unprivileged host user the rootful socket is closed, so this
-// file skips there (the global setup says so in one line).
-describe.runIf(containerEngineWorks)('container runtime: what a command can reach', () => {
-  const fixture = containerFixture({ pids: 64, memoryBytes: 128 * 1024 * 1024 });
+// through podman's Engine API, and the key three (host environment, network, writing outside the
+// workspace) through dockerd's too. As an unprivileged host user the rootful sockets are closed, so
+// this file skips there (the global setup says so in one line).
+describe.runIf(containerEngineWorks)('container runtime (podman): what a command can reach', () => {
+  describeWhatACommandCanReach(containerSocket, 'all');
+});
+
+describe.runIf(dockerdWorks)('container runtime (dockerd): what a command can reach', () => {
+  describeWhatACommandCanReach(dockerdSocket, 'key');
+});
+
+function describeWhatACommandCanReach(socketPath: string, attacks: 'all' | 'key'): void {
+  const fixture = containerFixture({ socketPath, pids: 64, memoryBytes: 128 * 1024 * 1024 });
+  const more = attacks === 'all' ? it : it.skip;
   let server: Server;
   let port = 0;
   beforeAll(async () => {
@@ -36,7 +49,7 @@ describe.runIf(containerEngineWorks)('container runtime: what a command can reac
     }
   });
 
-  it('cannot read host files: the project, the host /etc, the agent process', async () => {
+  more('cannot read host files: the project, the host /etc, the agent process', async () => {
     const result = await fixture.run(
       `cat ${process.cwd()}/package.json; ls /work /root; cat /etc/shadow; cat /proc/1/root/etc/hostname; ls /proc/1/fd; echo done`,
     );
@@ -68,17 +81,20 @@ describe.runIf(containerEngineWorks)('container runtime: what a command can reac
     ]);
   });
 
-  it('holds no capability, cannot gain privileges, runs under seccomp as nobody, and cannot signal PID 1', async () => {
-    const result = await fixture.run(
-      'id -u; grep -E "^(CapEff|CapBnd|NoNewPrivs|Seccomp):" /proc/self/status | tr -s "\\t " " "; kill -KILL 1 2>/dev/null || echo refused',
-    );
-    expect(result.stdout).toBe(
-      '65534\nCapEff: 0000000000000000\nCapBnd: 0000000000000000\nNoNewPrivs: 1\nSeccomp: 2\nrefused\n',
-    );
-    expect((await fixture.run('echo still-up')).stdout).toBe('still-up\n');
-  });
+  more(
+    'holds no capability, cannot gain privileges, runs under seccomp as nobody, and cannot signal PID 1',
+    async () => {
+      const result = await fixture.run(
+        'id -u; grep -E "^(CapEff|CapBnd|NoNewPrivs|Seccomp):" /proc/self/status | tr -s "\\t " " "; kill -KILL 1 2>/dev/null || echo refused',
+      );
+      expect(result.stdout).toBe(
+        '65534\nCapEff: 0000000000000000\nCapBnd: 0000000000000000\nNoNewPrivs: 1\nSeccomp: 2\nrefused\n',
+      );
+      expect((await fixture.run('echo still-up')).stdout).toBe('still-up\n');
+    },
+  );
 
-  it('leaves nothing alive after a timeout, even what left the session or double-forked', async () => {
+  more('leaves nothing alive after a timeout, even what left the session or double-forked', async () => {
     const result = await fixture.run(
       '(setsid sh -c "while :; do echo x >> escaped; sleep 0.05; done" &); (sh -c "(sleep 60 &)" &); sleep 30',
       { timeoutMs: 800 },
@@ -93,7 +109,7 @@ describe.runIf(containerEngineWorks)('container runtime: what a command can reac
     expect(listing.stdout).not.toMatch(/sleep 60|while :/);
   });
 
-  it('caps the processes and the memory of the container', async () => {
+  more('caps the processes and the memory of the container', async () => {
     const forks = await fixture.run(
       'python3 -I -c "\nimport os, time\nn = 0\ntry:\n    while n < 1000:\n        if os.fork() == 0:\n            time.sleep(20)\n            os._exit(0)\n        n += 1\nexcept OSError:\n    pass\nprint(n)"',
     );
@@ -107,13 +123,13 @@ describe.runIf(containerEngineWorks)('container runtime: what a command can reac
     expect((await fixture.run('kill -KILL $$')).limitsHit).toBeUndefined();
   });
 
-  it('caps 100 MB on stdout without holding it', async () => {
+  more('caps 100 MB on stdout without holding it', async () => {
     const result = await fixture.run('head -c 100000000 /dev/zero', { maxOutputBytes: 1000, timeoutMs: 20_000 });
     expect(result.stdout.length).toBe(1000);
     expect(result.stdoutDroppedBytes).toBe(100_000_000 - 1000);
   });
 
-  it('cannot hide bytes from the workspace measure in the staging area beside it', async () => {
+  more('cannot hide bytes from the workspace measure in the staging area beside it', async () => {
     const files = fixture.runtime.files(fixture.workspace);
     const before = await files.measure({ maxBytes: Infinity, maxFiles: Infinity });
     const result = await fixture.run('head -c 4000000 /dev/urandom > /skillbox/staging/hidden && echo hidden');
@@ -121,7 +137,7 @@ describe.runIf(containerEngineWorks)('container runtime: what a command can reac
     const after = await files.measure({ maxBytes: Infinity, maxFiles: Infinity });
     expect(after.bytes - before.bytes).toBeGreaterThanOrEqual(4_000_000);
   });
-});
+}
 
 describe.runIf(containerEngineWorks)('container runtime: the measure a running command could stop', () => {
   const fixture = containerFixture();
@@ -157,5 +173,84 @@ describe.runIf(containerEngineWorks)('container runtime: the measure a running c
     expect(
       (await fixture.runtime.files(fixture.workspace).measure({ maxBytes: Infinity, maxFiles: Infinity })).exceeded,
     ).toBeUndefined();
+  });
+});
+
+// podman's API service gives every exec a conmon pair that waits `exit_command_delay` (default
+// 300 s) before cleaning up: a model running commands in a loop fills the daemon host's process
+// table. Counted on this host, so only where the daemon is local (the conmon processes are visible).
+describe.runIf(containerEngineWorks)('container runtime: what the runs leave on the daemon host', () => {
+  const fixture = containerFixture();
+  afterAll(() => fixture.dispose());
+
+  it('leaves no exec monitor (conmon) behind on the host after its runs end', async () => {
+    expect((await fixture.run('true')).exitCode).toBe(0);
+    const containerId = containerIdOf(fixture.workspace);
+    for (let index = 0; index < 5; index += 1) expect((await fixture.run('true')).exitCode).toBe(0);
+    // The monitors end within moments once cleanup is not delayed; 15 s is far below the 300 s delay.
+    let left = execMonitors(containerId).length;
+    for (let waited = 0; waited < 15_000 && left > 0; waited += 250) {
+      await sleep(250);
+      left = execMonitors(containerId).length;
+    }
+    expect(left).toBe(0);
+  });
+});
+
+/** The id of the workspace's container, as the daemon names it (conmon's `-c` argument). */
+function containerIdOf(workspace: string): string {
+  const name = WorkspaceContainers.baseName(workspace);
+  const listing = execFileSync('curl', [
+    '-fsS',
+    '--unix-socket',
+    containerSocket,
+    `http://d/v1.41/containers/${name}/json`,
+  ]).toString('utf8');
+  return (JSON.parse(listing) as { Id: string }).Id;
+}
+
+/** Host conmon processes watching an exec session (not the container itself) of the container. */
+function execMonitors(containerId: string): number[] {
+  return hostProcessesMentioning(containerId).filter((pid) => {
+    try {
+      const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+      return argv[0]?.endsWith('conmon') === true && argv.includes('--exec-attach');
+    } catch {
+      return false;
+    }
+  });
+}
+
+describe.runIf(containerEngineWorks)('container runtime: background processes', () => {
+  const fixture = containerFixture();
+  afterAll(() => fixture.dispose());
+
+  it('a background process that left its session does not outlive the workspace, nor does its container', async () => {
+    const start = fixture.runtime.start;
+    if (start === undefined) throw new Error('the container runtime has no start');
+    const handle = await start.call(fixture.runtime, {
+      workspaceRoot: fixture.workspace,
+      cwd: fixture.workspace,
+      env: { PATH: '/usr/bin:/bin' },
+      timeoutMs: 60_000,
+      maxOutputBytes: 4096,
+      command: '(setsid sh -c "while :; do date +%s%N > beat; sleep 0.05; done" &); echo started; sleep 60',
+    });
+    for (let waited = 0; waited < 10_000; waited += 100) {
+      if ((await handle.read(100)).stdout.includes('started')) break;
+    }
+    // A run beside it ends its own processes only: the background process keeps beating.
+    const first = (await fixture.run('sleep 0.3; cat beat')).stdout;
+    expect((await fixture.run('cat beat')).stdout).not.toBe(first);
+    await fixture.runtime.files(fixture.workspace).remove('');
+    expect((await handle.exited).exitCode).toBe(137);
+    const base = WorkspaceContainers.baseName(fixture.workspace);
+    const left = execFileSync('curl', [
+      '-fsS',
+      '--unix-socket',
+      containerSocket,
+      `http://d/v1.41/containers/json?all=true&filters=${encodeURIComponent(JSON.stringify({ label: [`io.skillbox.workspace=${base}`] }))}`,
+    ]).toString('utf8');
+    expect(JSON.parse(left)).toEqual([]);
   });
 });

@@ -67,10 +67,10 @@ export const containerSocket: string = process.env.SKILLBOX_TEST_CONTAINER_SOCKE
 export const containerImage: string = process.env.SKILLBOX_TEST_CONTAINER_IMAGE ?? 'localhost/skillbox-test:bookworm';
 
 /** Whether the socket answers and has the test image (a socket this user cannot open counts as absent). */
-function containerEngineReady(): Promise<boolean> {
+function containerEngineReady(socketPath: string): Promise<boolean> {
   return new Promise((done) => {
     const probe = httpRequest(
-      { socketPath: containerSocket, path: `/v1.41/images/${encodeURIComponent(containerImage)}/json`, timeout: 3000 },
+      { socketPath, path: `/v1.41/images/${encodeURIComponent(containerImage)}/json`, timeout: 3000 },
       (response) => {
         response.resume();
         done(response.statusCode === 200);
@@ -85,7 +85,14 @@ function containerEngineReady(): Promise<boolean> {
   });
 }
 
-export const containerEngineWorks: boolean = await containerEngineReady();
+export const containerEngineWorks: boolean = await containerEngineReady(containerSocket);
+
+/**
+ * Docker's own daemon, for the smaller set of container tests that shows both daemons work: on a
+ * socket of its own (.ci/dockerd.sh starts it only for them, and loads the test image into it).
+ */
+export const dockerdSocket: string = process.env.SKILLBOX_TEST_DOCKERD_SOCKET ?? '/run/skillbox-docker.sock';
+export const dockerdWorks: boolean = await containerEngineReady(dockerdSocket);
 
 /** A headless Chromium for the inspector's page tests (Debian's `chromium`, driven by playwright-core). */
 export const chromiumPath: string = process.env.SKILLBOX_TEST_CHROMIUM ?? '/usr/bin/chromium';
@@ -137,6 +144,13 @@ export function serviceChecks(): ServiceCheck[] {
       // The security suite's second run, as nobody, cannot open the rootful socket: that run skips them.
       requiredUnderCi: process.getuid?.() === 0 || process.env.SKILLBOX_TEST_CONTAINER_SOCKET !== undefined,
       howToRun: `no Engine API with the image ${containerImage} answers at ${containerSocket} (as root: run bash .ci/services.sh; as another user the rootful socket is closed), or set SKILLBOX_TEST_CONTAINER_SOCKET`,
+    },
+    {
+      name: 'dockerd',
+      available: dockerdWorks,
+      // Started only for its own tests (.ci/dockerd.sh sets SKILLBOX_TEST_DOCKERD_SOCKET): the other runs skip them.
+      requiredUnderCi: process.env.SKILLBOX_TEST_DOCKERD_SOCKET !== undefined,
+      howToRun: `no dockerd with the image ${containerImage} answers at ${dockerdSocket} (as root: bash .ci/dockerd.sh starts one and runs its tests), or set SKILLBOX_TEST_DOCKERD_SOCKET`,
     },
   ];
 }

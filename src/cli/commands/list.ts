@@ -1,5 +1,6 @@
 import { isSkillboxError } from '../../errors.js';
 import { modelHiddenReason } from '../../format/model-invocation.js';
+import { readSkillImage } from '../../format/skill-image.js';
 import { compareNames } from '../../repository/compare-names.js';
 import type { FsSkillRepository } from '../../repository/fs-skill-repository.js';
 import type { Skill, SkillRepository, SkippedSkill } from '../../repository/types.js';
@@ -41,7 +42,8 @@ Options:
                checked: auto (default: the bubblewrap sandbox where it works, else local), sandbox,
                local or container (in the --image given, with --engine and --oci-runtime as for
                skillbox run); checked as skill_run sees them with default options (no host
-               variables, no network). Only skills that declare requirements are checked.
+               variables, no network). Only skills that declare requirements or name an
+               image (metadata skillbox-image: not allowed without --allow-image) are checked.
 
   --query WORDS  search instead of listing: the skills that best match WORDS, best first, with
                the BM25 score the model's skill_search tool gives (--json: {"query","results":
@@ -147,6 +149,8 @@ function table(rows: string[][]): string {
 }
 
 /** Declared requirements and their check, for the skills that declare any. */
+const noRequirements: SkillRequirements = { programs: [], anyPrograms: [], env: [], os: [], network: false };
+
 async function checkRequirements(
   skills: readonly Skill[],
   repository: SkillRepository,
@@ -154,7 +158,11 @@ async function checkRequirements(
   container: ContainerRuntimeOptions | undefined,
 ): Promise<{ checked: Map<string, { requirements: SkillRequirements; check: RequirementCheck }>; where: string }> {
   const checked = new Map<string, { requirements: SkillRequirements; check: RequirementCheck }>();
-  const declaring = skills.filter((skill) => readSkillRequirements(skill.metadata).requirements !== undefined);
+  // A skill naming its image is checked too: the runtime may not allow that image.
+  const declaring = skills.filter(
+    (skill) =>
+      readSkillRequirements(skill.metadata).requirements !== undefined || readSkillImage(skill).image !== undefined,
+  );
   if (declaring.length === 0) return { checked, where: '' };
   // Loaded only here: most listings declare no requirements, and the runtimes bring their option schemas.
   const { createRuntime } = await import('../../runtime/create-runtime.js');
@@ -162,7 +170,7 @@ async function checkRequirements(
   const checker = createRequirementChecker({ runtime, environment: {}, network: false });
   for (const skill of declaring) {
     checked.set(skill.name, {
-      requirements: readSkillRequirements(skill.metadata).requirements!,
+      requirements: readSkillRequirements(skill.metadata).requirements ?? noRequirements,
       check: await checker.checkSkill(skill, repository),
     });
   }
@@ -273,7 +281,9 @@ async function listSkills(
   if (requirements.size > 0) {
     const lines = [...requirements].map(([name, { requirements: needs, check }]) => {
       const state = check.met ? 'met' : `MISSING ${check.missingNames.join(', ')}`;
-      return `  ${name}: ${describeRequirements(needs)} (${state})\n`;
+      const image = readSkillImage(skills.find((skill) => skill.name === name) ?? {}).image;
+      const described = [image === undefined ? '' : `image: ${image}`, describeRequirements(needs)].filter(Boolean);
+      return `  ${name}: ${described.join('; ')} (${state})\n`;
     });
     io.stdout(
       `\nRequirements (checked in the ${checkedIn} runtime as skill_run sees them with default options):\n${lines.join('')}`,

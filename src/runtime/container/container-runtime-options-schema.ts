@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { nonEmptyString, optionsObject } from '../../config/option-schemas.js';
+import { imageReference } from '../../format/skill-image.js';
 
 const positiveIntegerOrNull = 'must be a positive integer or null';
 const limit = () =>
@@ -26,6 +27,11 @@ export const containerRuntimeShape = {
   cpus: z.number({ error: cpusError }).min(0.01, { error: cpusError }).nullable().optional(),
   tmpBytes: z.int({ error: 'must be a positive integer' }).min(1, { error: 'must be a positive integer' }).optional(),
   network: nonEmptyString('must be a network mode such as "bridge"').optional(),
+  allowedImages: z
+    .array(z.string().regex(imageReference, { error: 'must be an image reference such as "debian:bookworm-slim"' }), {
+      error: 'must be a list of image references',
+    })
+    .optional(),
 };
 
 /** `ContainerRuntimeOptions`. */

@@ -1,8 +1,15 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { request } from 'node:http';
 import { type AddressInfo, createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { containerEngineWorks, containerImage, containerSocket } from '../../../test/support/services.js';
+import {
+  containerEngineWorks,
+  containerImage,
+  containerSocket,
+  dockerdSocket,
+  dockerdWorks,
+} from '../../../test/support/services.js';
 import { createRuntime } from '../create-runtime.js';
 import { findExecutable } from '../find-executable.js';
 import { describeRuntimeConformance } from '../testing/runtime-conformance.js';
@@ -13,6 +20,15 @@ describe.runIf(containerEngineWorks)('container runtime (podman)', () => {
   describeRuntimeConformance(
     'container',
     () => createContainerRuntime({ image: containerImage, socketPath: containerSocket }),
+    (runtime) => (runtime as ContainerRuntime).close(),
+  );
+});
+
+// The same suite against Docker's own daemon (dockerd 20.10 on its own socket), to show both daemons work.
+describe.runIf(dockerdWorks)('container runtime (dockerd)', () => {
+  describeRuntimeConformance(
+    'container (dockerd)',
+    () => createContainerRuntime({ image: containerImage, socketPath: dockerdSocket }),
     (runtime) => (runtime as ContainerRuntime).close(),
   );
 });
@@ -68,8 +84,11 @@ describe.runIf(containerEngineWorks && podmanProgram !== undefined)('container r
     'container (tcp)',
     async () => {
       const port = await freePort();
+      // Configured as .ci/services.sh configures the unix socket's service (exit_command_delay = 0), when it is there.
+      const conf = '/etc/skillbox/podman-containers.conf';
       service = spawn(podmanProgram as string, ['system', 'service', '--time=0', `tcp://127.0.0.1:${port}`], {
         stdio: 'ignore',
+        env: existsSync(conf) ? { ...process.env, CONTAINERS_CONF: conf } : process.env,
       });
       const runtime = createContainerRuntime({ image: containerImage, host: `tcp://127.0.0.1:${port}` });
       for (let attempt = 0; attempt < 100; attempt += 1) {

@@ -1,18 +1,25 @@
-import { randomBytes } from 'node:crypto';
 import { validateOptions } from '../../config/validate-options.js';
 import { RuntimeCommandError } from '../errors.js';
-import type { RuntimeCommand, RuntimeResult, WorkspaceRuntime } from '../runtime-types.js';
+import type { RuntimeProcess, RuntimeProcessCommand } from '../runtime-process.js';
+import type { WorkspaceRuntime } from '../runtime-types.js';
+import { startContainerProcess } from './container-process.js';
+import { ContainerRunner } from './container-runner.js';
 import { containerRuntimeOptionsSchema } from './container-runtime-options-schema.js';
 import { ContainerWorkspaceFiles } from './container-workspace-files.js';
-import { ContainerEngineError, type EngineAddress, EngineClient, parseEngineHost } from './engine-client.js';
-import { runEngineExec } from './engine-exec.js';
-import { buildTar } from './tar-archive.js';
-import { guestStaging, guestWorkspace, WorkspaceContainers } from './workspace-containers.js';
+import { type EngineAddress, EngineClient, parseEngineHost } from './engine-client.js';
+import { guestPath } from './guest-path.js';
+import { WorkspaceContainers } from './workspace-containers.js';
 
 /** Options of `createContainerRuntime`. */
 export interface ContainerRuntimeOptions {
   /** The image commands run in (it needs a POSIX shell, coreutils, GNU `env` and python3, docs/runtimes.md). */
   image: string;
+  /**
+   * Images a command may name (`RuntimeCommand.image`, from a skill's `metadata.skillbox-image`)
+   * besides `image`; a command naming another is refused (field `image`), and requirement gating
+   * then marks or hides the skill. Default none: every command runs in `image`.
+   */
+  allowedImages?: string[];
   /** The Engine API's unix socket, such as `/var/run/docker.sock` or `/run/podman/podman.sock`. */
   socketPath?: string;
   /** `unix:///path` or `tcp://host:port` (as DOCKER_HOST); default: `socketPath`, else DOCKER_HOST, else `/var/run/docker.sock`. */
@@ -37,23 +44,6 @@ export interface ContainerRuntimeOptions {
 export interface ContainerRuntime extends WorkspaceRuntime {
   close(): void;
 }
-
-/**
- * The script every command runs under (argv: nonce, cwd, stdin file, then the environment as
- * NAME=VALUE and the program's argv). It refuses a cwd that is missing or leads out of the
- * workspace before anything starts, gives the program exactly the asked-for environment (`env -i`:
- * the exec itself inherits the image's), and, when the program ends, kills every process the
- * user has in the container (kill -1 spares the caller and PID 1), so background jobs end with
- * the command and none can outlive it by leaving the process group.
- */
-const commandWrapper = `nonce=$1; cwd=$2; input=$3; shift 3
-if ! cd -P -- "$cwd" 2>/dev/null; then echo "skillbox-cwd-refused-$nonce" >&2; exit 125; fi
-case "$(pwd -P)/" in ${guestWorkspace}/*) ;; *) echo "skillbox-cwd-refused-$nonce" >&2; exit 125;; esac
-exec 0<"$input" || exit 126
-[ "$input" = /dev/null ] || rm -f -- "$input"
-/usr/bin/env -i -- "$@"; code=$?
-kill -KILL -1 2>/dev/null
-exit $code`;
 
 const defaults = { memoryBytes: 512 * 1024 * 1024, pids: 256, cpus: 1, tmpBytes: 64 * 1024 * 1024 };
 
@@ -83,192 +73,60 @@ export function createContainerRuntime(options: ContainerRuntimeOptions): Contai
     tmpBytes: options.tmpBytes ?? defaults.tmpBytes,
     networkMode: options.network ?? 'bridge',
   });
-  const [uid, gid] = user.split(':').map(Number) as [number, number];
+  const runner = new ContainerRunner(client, containers, user);
+  const files = (workspaceRoot: string) => new ContainerWorkspaceFiles(client, containers, workspaceRoot, user);
+  /** The background processes started and not yet ended, by workspace. */
+  const processes = new Map<string, Set<RuntimeProcess>>();
 
-  /**
-   * Kills every process of the user in the container: after a timeout, an abort, or a wrapper that
-   * was itself killed (its own kill did not run). kill(-1) signals them all in one pass, so when it
-   * returns nothing is left; a command that kills every new process of its user can kill this one
-   * first, though, and then the container is restarted, which nothing inside can outrun.
-   */
-  const killAll = async (container: string): Promise<void> => {
-    const killed = await runEngineExec(client, {
-      container,
-      argv: ['/bin/sh', '-c', 'kill -KILL -1 2>/dev/null; exit 0'],
-      user,
-      maxOutputBytes: 1024,
-    }).catch(() => undefined);
-    if (killed?.exitCode !== 0) await containers.restart(container);
+  const allowedImages = new Set([options.image, ...(options.allowedImages ?? [])]);
+  /** Refuses an image the options do not allow: a skill cannot pick an arbitrary image. */
+  const refuseImage = (command: RuntimeProcessCommand): void => {
+    if (command.image !== undefined && !allowedImages.has(command.image))
+      throw new RuntimeCommandError(
+        'image',
+        `"${command.image}" is not an image this runtime may run (its image and allowedImages: ${[...allowedImages].join(', ')})`,
+      );
   };
 
-  /** The kernel's count of OOM kills in each container's memory cgroup, as last read. */
-  const oomKills = new Map<string, number>();
-  /**
-   * Whether the container's cgroup counted an OOM kill since the last look (cgroup v1's
-   * memory.oom_control, v2's memory.events, both readable inside): how a 137 from the memory cap is
-   * told apart from any other SIGKILL. A count from before this runtime object started (an agent
-   * restarted beside a container that had met its cap) is taken as new once.
-   */
-  const oomKillsGrew = async (container: string): Promise<boolean> => {
-    const read = await runEngineExec(client, {
-      container,
-      argv: ['/bin/sh', '-c', 'cat /sys/fs/cgroup/memory/memory.oom_control /sys/fs/cgroup/memory.events 2>/dev/null'],
-      user,
-      maxOutputBytes: 4096,
-    }).catch(() => undefined);
-    const counts = [...(read?.stdout.text ?? '').matchAll(/^oom_kill (\d+)$/gm)].map((match) => Number(match[1]));
-    if (counts.length === 0) return false;
-    const now = Math.max(...counts);
-    const before = oomKills.get(container) ?? 0;
-    oomKills.set(container, now);
-    return now > before;
-  };
-
-  const run = async (command: RuntimeCommand): Promise<RuntimeResult> => {
+  const start = async (command: RuntimeProcessCommand): Promise<RuntimeProcess> => {
     if ((command.readOnlyPaths ?? []).length > 0)
       throw new RuntimeCommandError('readOnlyPaths', 'the container runtime cannot show host paths to its commands');
-    const started = performance.now();
-    const container = await containers.container(command.workspaceRoot, command.network === true);
-    const nonce = randomBytes(8).toString('hex');
-    let input = '/dev/null';
-    if (command.stdin !== undefined) {
-      // Stdin travels as a file (see engine-exec.ts); the wrapper opens it and removes it first thing.
-      const data = typeof command.stdin === 'string' ? Buffer.from(command.stdin, 'utf8') : command.stdin;
-      await client.call(
-        'PUT',
-        `/containers/${container}/archive?path=${encodeURIComponent(guestStaging)}`,
-        buildTar([{ kind: 'file', path: `stdin-${nonce}`, mode: 0o400, data }], uid, gid),
-        { contentType: 'application/x-tar' },
-      );
-      input = `${guestStaging}/stdin-${nonce}`;
-    }
-    const program = command.argv ?? ['bash', '-c', command.command ?? ''];
-    const environment = Object.entries(command.env).map(([name, value]) => `${name}=${value}`);
-    const cwd = guestPath(command.cwd, command.workspaceRoot);
-    let timedOut = false;
-    let aborted = false;
-    const stop = (why: 'timeout' | 'abort') => {
-      if (why === 'timeout') timedOut = true;
-      else aborted = true;
-      void killAll(container).catch(() => undefined);
-    };
-    const timer = setTimeout(() => stop('timeout'), command.timeoutMs);
-    const onAbort = () => stop('abort');
-    command.abortSignal?.addEventListener('abort', onAbort, { once: true });
-    if (command.abortSignal?.aborted === true) onAbort();
-    const warnings: string[] = [];
-    let exec: Awaited<ReturnType<typeof runEngineExec>>;
-    try {
-      exec = await runEngineExec(client, {
-        container,
-        // The wrapper starts with no environment either: the exec's (the image's and daemon's) would show in its /proc/PID/environ.
-        argv: [
-          '/usr/bin/env',
-          '-i',
-          '/bin/sh',
-          '-c',
-          commandWrapper,
-          'skillbox-run',
-          nonce,
-          cwd,
-          input,
-          ...environment,
-          ...program,
-        ],
-        user,
-        maxOutputBytes: command.maxOutputBytes,
-      });
-    } catch (error) {
-      return engineLost(error, performance.now() - started);
-    } finally {
-      clearTimeout(timer);
-      command.abortSignal?.removeEventListener('abort', onAbort);
-    }
-    if (exec.exitCode === 125 && exec.stderr.text.includes(`skillbox-cwd-refused-${nonce}`))
+    refuseImage(command);
+    // Refused before anything starts: the wrapper checks again when the process starts.
+    const relative = command.cwd === command.workspaceRoot ? '' : command.cwd.slice(command.workspaceRoot.length + 1);
+    const [found] = await files(command.workspaceRoot).resolve([relative]);
+    if (found?.inside !== true || found.entry.kind !== 'directory')
       throw new RuntimeCommandError('cwd', `"${command.cwd}" does not exist or leads out of the workspace`);
-    const memoryHit = exec.exitCode === 137 && !timedOut && !aborted && (await oomKillsGrew(container));
-    // The wrapper itself was killed (a command can signal it): its kill -1 did not run, so it is done here.
-    if (exec.exitCode > 128 && !timedOut && !aborted) await killAll(container).catch(() => undefined);
-    let exitCode = exec.exitCode;
-    if (timedOut || aborted) {
-      exitCode = 137;
-      warnings.push(
-        timedOut
-          ? `the command was killed after its timeout of ${command.timeoutMs} ms, with every process it started`
-          : 'the command was aborted and killed, with every process it started',
-      );
-    }
-    for (const [name, stream] of [
-      ['stdout', exec.stdout],
-      ['stderr', exec.stderr],
-    ] as const)
-      if (stream.truncated)
-        warnings.push(`${name} was cut at ${command.maxOutputBytes} bytes; ${stream.droppedBytes} bytes were dropped`);
-    if (memoryHit)
-      warnings.push(
-        'a process was killed for memory: the workspace container reached its memory cap (memoryBytes, swap included)',
-      );
-    return {
-      ...(memoryHit ? { limitsHit: ['memory' as const] } : {}),
-      stdout: exec.stdout.text,
-      stderr: exec.stderr.text,
-      exitCode,
-      ...(exitCode > 128 && exitCode < 160 ? { signal: signalName(exitCode - 128) } : {}),
-      timedOut,
-      durationMs: performance.now() - started,
-      stdoutTruncated: exec.stdout.truncated,
-      stderrTruncated: exec.stderr.truncated,
-      stdoutDroppedBytes: exec.stdout.droppedBytes,
-      stderrDroppedBytes: exec.stderr.droppedBytes,
-      warnings,
-    };
+    const guestCwd = guestPath(command.cwd, command.workspaceRoot);
+    const handle = await startContainerProcess({ client, containers, user, guestCwd }, command);
+    const running = processes.get(command.workspaceRoot) ?? new Set();
+    processes.set(command.workspaceRoot, running.add(handle));
+    void handle.exited.then(() => running.delete(handle));
+    return handle;
+  };
+
+  /** Kills the workspace's processes, and removes process containers an earlier runtime object left. */
+  const stopProcesses = async (workspaceRoot: string): Promise<void> => {
+    await Promise.all([...(processes.get(workspaceRoot) ?? [])].map((handle) => handle.kill()));
+    processes.delete(workspaceRoot);
+    for (const name of await containers.processContainers(workspaceRoot)) await containers.removeContainer(name);
   };
 
   return {
     kind: 'container',
     isolated: true,
     guestPath,
-    run,
-    files: (workspaceRoot) => new ContainerWorkspaceFiles(client, containers, workspaceRoot, user),
+    run: async (command) => {
+      refuseImage(command);
+      return runner.run(command);
+    },
+    files,
+    start,
+    stopProcesses,
     close: () => client.close(),
   };
 }
 
-/** Where the container's commands see a path of the workspace: below /skillbox/workspace. */
-function guestPath(hostPath: string, workspaceRoot: string): string {
-  if (hostPath === workspaceRoot) return guestWorkspace;
-  if (!hostPath.startsWith(`${workspaceRoot}/`)) return hostPath;
-  return `${guestWorkspace}${hostPath.slice(workspaceRoot.length)}`;
-}
-
 function optional<Key extends string>(key: Key, value: number | undefined): { [K in Key]?: number } {
   return (value === undefined ? {} : { [key]: value }) as { [K in Key]?: number };
-}
-
-/** A run whose exec broke after it was sent: it may have run, so it is reported, not thrown. */
-function engineLost(error: unknown, durationMs: number): RuntimeResult {
-  const why = error instanceof ContainerEngineError ? error.message : String(error);
-  return {
-    stdout: '',
-    stderr: '',
-    exitCode: -1,
-    timedOut: false,
-    durationMs,
-    stdoutTruncated: false,
-    stderrTruncated: false,
-    warnings: [`the container engine failed during the run; it may have had effects: ${why}`],
-  };
-}
-
-const signalNames: Record<number, string> = {
-  1: 'SIGHUP',
-  2: 'SIGINT',
-  6: 'SIGABRT',
-  9: 'SIGKILL',
-  13: 'SIGPIPE',
-  15: 'SIGTERM',
-};
-
-function signalName(number: number): string {
-  return signalNames[number] ?? `SIG${number}`;
 }

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { SkillboxError } from '../../errors.js';
 import { openFileInside } from '../anchored-folder.js';
@@ -29,6 +29,21 @@ export class ContainerFilesError extends SkillboxError {
   }
 }
 
+/** One file call waiting for the exec that answers it. */
+interface HelperQuestion {
+  operation: string;
+  /** Its arguments as a Python literal. */
+  literal: string;
+  /** The path the call is about, for its error messages. */
+  path: string;
+  answerBytes: number;
+  resolve(value: unknown): void;
+  reject(error: unknown): void;
+}
+
+/** Bytes of questions sent in one exec at most (the kernel caps one argument at 128 KiB). */
+const maxBatchArgumentBytes = 96 * 1024;
+
 // JSON has no Infinity: an unbounded limit travels as null, which the helper reads as none.
 const finite = (value: number): number | null => (Number.isFinite(value) ? value : null);
 
@@ -46,31 +61,74 @@ export class ContainerWorkspaceFiles implements WorkspaceFiles {
     private readonly user: string,
   ) {}
 
-  private async helper<T>(operation: string, args: object, path: string, answerBytes = 1024 * 1024): Promise<T> {
+  /** Questions asked since the last exec was sent: they travel together in the next one. */
+  private pending: HelperQuestion[] = [];
+
+  /**
+   * Asks the file helper one question. Questions asked in the same turn of the event loop (a
+   * `Promise.all` of inspects, a measure beside a read) are answered by one exec, since each exec
+   * costs a round trip to the daemon and, on podman, a process pair on its host.
+   */
+  private helper<T>(operation: string, args: object, path: string, answerBytes = 1024 * 1024): Promise<T> {
+    return new Promise<unknown>((resolve, reject) => {
+      const literal = pythonLiteral(args);
+      // An argument of the exec is capped by the kernel (128 KiB): a large question travels alone.
+      if (this.pending.length > 0 && this.pendingLength() + literal.length > maxBatchArgumentBytes) this.flush();
+      this.pending.push({ operation, literal, path, answerBytes, resolve, reject });
+      if (this.pending.length === 1) setImmediate(() => this.flush());
+    }) as Promise<T>;
+  }
+
+  private pendingLength(): number {
+    return this.pending.reduce((sum, question) => sum + question.literal.length + question.operation.length + 8, 0);
+  }
+
+  private flush(): void {
+    const questions = this.pending;
+    if (questions.length === 0) return;
+    this.pending = [];
+    this.ask(questions).catch((error: unknown) => {
+      for (const question of questions) question.reject(error);
+    });
+  }
+
+  private async ask(questions: HelperQuestion[]): Promise<void> {
     const container = await this.containers.container(this.workspaceRoot, false);
+    const answerBytes = questions.reduce((sum, question) => sum + question.answerBytes, 0);
+    const what = questions.map((question) => `${question.operation} "${question.path}"`).join(', ');
     const result = await runEngineExec(this.client, {
       container,
-      argv: ['python3', '-I', '-c', fileHelperProgram, operation, pythonLiteral(args)],
+      argv: [
+        'python3',
+        '-I',
+        '-c',
+        fileHelperProgram,
+        `[${questions.map((question) => `[${JSON.stringify(question.operation)},${question.literal}]`).join(',')}]`,
+      ],
       user: this.user,
       maxOutputBytes: answerBytes,
     });
     if (result.stdout.truncated)
-      throw new ContainerFilesError(
-        `workspace files: the answer to ${operation} "${path}" exceeded ${answerBytes} bytes`,
-      );
-    let answer: { ok?: T; refused?: string; error?: string };
+      throw new ContainerFilesError(`workspace files: the answer to ${what} exceeded ${answerBytes} bytes`);
+    let answers: Array<{ ok?: unknown; refused?: string; error?: string }>;
     try {
-      answer = JSON.parse(result.stdout.text) as typeof answer;
+      answers = JSON.parse(result.stdout.text) as typeof answers;
+      if (!Array.isArray(answers) || answers.length !== questions.length) throw new Error('not one answer each');
     } catch {
       throw new ContainerFilesError(
-        `workspace files: ${operation} "${path}" did not answer (exit ${result.exitCode}): ${result.stderr.text.slice(0, 500)}` +
+        `workspace files: ${what} did not answer (exit ${result.exitCode}): ${result.stderr.text.slice(0, 500)}` +
           (result.exitCode === 127 ? ' (the image needs python3)' : ''),
       );
     }
-    if (answer.refused !== undefined) throw new WorkspacePathError(path, answer.refused);
-    if (answer.error !== undefined)
-      throw new ContainerFilesError(`workspace files: ${operation} "${path}": ${answer.error}`);
-    return answer.ok as T;
+    questions.forEach((question, index) => {
+      const answer = answers[index] ?? {};
+      if (answer.refused !== undefined) question.reject(new WorkspacePathError(question.path, answer.refused));
+      else if (answer.error !== undefined)
+        question.reject(
+          new ContainerFilesError(`workspace files: ${question.operation} "${question.path}": ${answer.error}`),
+        );
+      else question.resolve(answer.ok);
+    });
   }
 
   async ensureFolders(paths: readonly string[]): Promise<void> {
@@ -128,13 +186,22 @@ export class ContainerWorkspaceFiles implements WorkspaceFiles {
         else await addFile(memberPath, entry.path, entry.mode, entry.content);
       }
     }
-    const stage = await this.helper<string>('stage', {}, path);
+    // The tree arrives in a fresh folder of the staging area that the archive itself makes, named
+    // here: no exec is needed to make it first.
+    const stage = `put-${randomBytes(8).toString('hex')}`;
     const container = await this.containers.container(this.workspaceRoot, false);
     try {
       await this.client.call(
         'PUT',
-        `/containers/${container}/archive?path=${encodeURIComponent(`${guestStaging}/${stage}`)}`,
-        buildTar(members, uid, gid),
+        `/containers/${container}/archive?path=${encodeURIComponent(guestStaging)}`,
+        buildTar(
+          [
+            { kind: 'directory', path: stage, mode: 0o700 },
+            ...members.map((member) => ({ ...member, path: `${stage}/${member.path}` })),
+          ],
+          uid,
+          gid,
+        ),
         { contentType: 'application/x-tar' },
       );
       const inode = await this.helper<number>('place', { stage, path, keepFolder: options.keepFolder === true }, path);

@@ -1,4 +1,5 @@
 import { Agent, type IncomingMessage, request } from 'node:http';
+import type { Socket } from 'node:net';
 import { SkillboxError } from '../../errors.js';
 
 /**
@@ -68,6 +69,47 @@ export class EngineClient {
         { ...target, agent: this.agent, method, path: `/${this.apiVersion}${path}`, headers },
         resolve,
       );
+      outgoing.once('error', (error) =>
+        reject(new ContainerEngineError(`${method} ${path}`, undefined, `cannot reach the engine: ${error.message}`)),
+      );
+      outgoing.end(payload);
+    });
+  }
+
+  /**
+   * Sends one request asking the daemon to take the connection over (`Upgrade: tcp`, answered
+   * 101) and resolves with the socket: an exec started this way carries its output one way and
+   * its stdin the other. The body is read whole by the daemon before it takes over. Not pooled.
+   */
+  upgrade(method: string, path: string, body: object): Promise<Socket> {
+    const payload = Buffer.from(JSON.stringify(body), 'utf8');
+    const target = 'socketPath' in this.address ? { socketPath: this.address.socketPath } : this.address;
+    return new Promise((resolve, reject) => {
+      const outgoing = request({
+        ...target,
+        method,
+        path: `/${this.apiVersion}${path}`,
+        headers: {
+          'Content-Type': 'application/json',
+          'Content-Length': payload.length,
+          Connection: 'Upgrade',
+          Upgrade: 'tcp',
+        },
+      });
+      outgoing.once('upgrade', (_response, socket: Socket, head: Buffer) => {
+        if (head.length > 0) socket.unshift(head);
+        resolve(socket);
+      });
+      outgoing.once('response', (response) => {
+        response.resume();
+        reject(
+          new ContainerEngineError(
+            `${method} ${path}`,
+            response.statusCode,
+            'the daemon did not take the connection over',
+          ),
+        );
+      });
       outgoing.once('error', (error) =>
         reject(new ContainerEngineError(`${method} ${path}`, undefined, `cannot reach the engine: ${error.message}`)),
       );

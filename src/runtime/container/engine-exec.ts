@@ -1,5 +1,6 @@
 import { CappedOutput } from '../capped-output.js';
 import { ContainerEngineError, type EngineClient } from './engine-client.js';
+import { ExitStatusTrailer } from './exit-status-trailer.js';
 import { MultiplexedStreamReader } from './multiplexed-stream.js';
 
 /** One process to run in a container through the Engine API's exec calls. */
@@ -9,11 +10,23 @@ export interface EngineExecSpec {
   user: string;
   /** Stdout and stderr bytes kept each; the rest is read, counted and dropped. */
   maxOutputBytes: number;
+  /**
+   * The marker the program's wrapper prints before its exit status as the last bytes of stderr
+   * (exit-status-trailer.ts): taken off the output and used when the session is gone before it
+   * was inspected.
+   */
+  exitMarker?: string;
 }
 
-/** What an exec reported: its exit code (as the daemon saw it) and its capped output. */
+/** What an exec reported: its exit code and its capped output. */
 export interface EngineExecResult {
+  /** As the daemon saw it; -1 when the session was gone and no trailer said it. */
   exitCode: number;
+  /**
+   * The daemon had removed the session before it was inspected: the exit code is the wrapper's
+   * own report (which the program could have forged) or -1.
+   */
+  sessionGone: boolean;
   stdout: { text: string; truncated: boolean; droppedBytes: number };
   stderr: { text: string; truncated: boolean; droppedBytes: number };
 }
@@ -36,7 +49,13 @@ export async function runEngineExec(client: EngineClient, spec: EngineExecSpec):
   });
   const stdout = new CappedOutput(spec.maxOutputBytes);
   const stderr = new CappedOutput(spec.maxOutputBytes);
-  const reader = new MultiplexedStreamReader((stream, chunk) => (stream === 'stdout' ? stdout : stderr).push(chunk));
+  const trailer =
+    spec.exitMarker === undefined ? undefined : new ExitStatusTrailer(spec.exitMarker, (chunk) => stderr.push(chunk));
+  const reader = new MultiplexedStreamReader((stream, chunk) => {
+    if (stream === 'stdout') stdout.push(chunk);
+    else if (trailer !== undefined) trailer.push(chunk);
+    else stderr.push(chunk);
+  });
   const response = await client.open('POST', `/exec/${created.Id}/start`, { Detach: false, Tty: false });
   if ((response.statusCode ?? 0) >= 400) {
     response.resume();
@@ -47,6 +66,29 @@ export async function runEngineExec(client: EngineClient, spec: EngineExecSpec):
     response.once('end', resolve);
     response.once('error', (error) => reject(new ContainerEngineError('reading an exec', undefined, error.message)));
   });
-  const inspected = await client.json<{ ExitCode: number | null; Running: boolean }>('GET', `/exec/${created.Id}/json`);
-  return { exitCode: inspected.ExitCode ?? -1, stdout: stdout.finish(), stderr: stderr.finish() };
+  const reported = trailer?.finish();
+  const inspected = await inspectExec(client, created.Id);
+  return {
+    exitCode: inspected.exitCode ?? reported ?? -1,
+    sessionGone: inspected.gone,
+    stdout: stdout.finish(),
+    stderr: stderr.finish(),
+  };
+}
+
+/**
+ * The exit code of an ended exec. podman's service set to clean up at once (exit_command_delay = 0)
+ * may have removed the session already: it answers 404, or 500 "no such exec session" when the
+ * removal happens while it looks.
+ */
+export async function inspectExec(
+  client: EngineClient,
+  id: string,
+): Promise<{ exitCode: number | undefined; gone: boolean }> {
+  const { status, body } = await client.call('GET', `/exec/${id}/json`, undefined, { allow: [404, 500] });
+  const text = body.toString('utf8');
+  if (status === 404 || (status === 500 && /no such exec session/.test(text)))
+    return { exitCode: undefined, gone: true };
+  if (status !== 200) throw new ContainerEngineError('inspecting an exec', status, text.slice(0, 500));
+  return { exitCode: (JSON.parse(text) as { ExitCode: number | null }).ExitCode ?? undefined, gone: false };
 }

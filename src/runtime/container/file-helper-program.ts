@@ -6,9 +6,10 @@
  * only used to carry bytes in. It runs only between commands (the workspace takes turns and every
  * process a command left is killed when it ends), so nothing swaps a path while it looks.
  *
- * Called as `python3 -c PROGRAM <operation> <arguments as a Python literal>`; it prints one JSON line:
- * `{"ok": value}`, `{"refused": why}` (a path that leads out: WorkspacePathError on the host) or
- * `{"error": why}`.
+ * Called as `python3 -c PROGRAM <questions>`, the questions a Python literal list of
+ * `[operation, arguments]` (several file calls made at once travel in one exec); it prints a JSON
+ * list with one answer each: `{"ok": value}`, `{"refused": why}` (a path that leads out:
+ * WorkspacePathError on the host) or `{"error": why}`.
  */
 export const fileHelperProgram = String.raw`
 import ast, base64, os, stat, sys
@@ -286,12 +287,15 @@ OPERATIONS = {
     'measure': lambda a: measure(a['maxBytes'], a['maxFiles']),
 }
 
-try:
-    if os.path.islink(ROOT) or not os.path.isdir(ROOT): raise Refused('the workspace folder was replaced')
-    result = {'ok': OPERATIONS[sys.argv[1]](ast.literal_eval(sys.argv[2]))}
-except Refused as refusal:
-    result = {'refused': str(refusal)}
-except Exception as error:
-    result = {'error': '%s: %s' % (error.__class__.__name__, error)}
-sys.stdout.write(dumps(result))
+def answer(operation, arguments):
+    try:
+        if os.path.islink(ROOT) or not os.path.isdir(ROOT): raise Refused('the workspace folder was replaced')
+        return {'ok': OPERATIONS[operation](arguments)}
+    except Refused as refusal:
+        return {'refused': str(refusal)}
+    except Exception as error:
+        return {'error': '%s: %s' % (error.__class__.__name__, error)}
+
+# One answer per question, in order; each stands alone, so a refused one does not stop the others.
+sys.stdout.write(dumps([answer(operation, arguments) for operation, arguments in ast.literal_eval(sys.argv[1])]))
 `;

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { EngineClient } from './engine-client.js';
 import { buildTar } from './tar-archive.js';
@@ -44,12 +44,20 @@ export class WorkspaceContainers {
     return `skillbox-${digest}`;
   }
 
-  /** The container running the workspace's commands (with network when asked), created and started when missing. */
-  container(workspaceRoot: string, network: boolean): Promise<string> {
-    const name = `${WorkspaceContainers.baseName(workspaceRoot)}${network ? '-net' : ''}`;
+  /**
+   * The container running the workspace's commands (with network when asked; in `image` when one
+   * other than the runtime's is given), created and started when missing. Every container of a
+   * workspace shares its volume; the file helper always runs in the first, of the runtime's image.
+   */
+  async container(workspaceRoot: string, network: boolean, image?: string): Promise<string> {
+    const base = WorkspaceContainers.baseName(workspaceRoot);
+    const other = image !== undefined && image !== this.settings.image;
+    // The workspace's own container lays the volume out: one in another image comes after it.
+    if (other) await this.container(workspaceRoot, false);
+    const name = `${base}${other ? `-image-${createHash('sha256').update(image).digest('hex').slice(0, 12)}` : ''}${network ? '-net' : ''}`;
     let pending = this.ready.get(name);
     if (pending === undefined) {
-      pending = this.create(WorkspaceContainers.baseName(workspaceRoot), name, network, workspaceRoot);
+      pending = this.create(base, name, network, workspaceRoot, !other, other ? image : undefined);
       this.ready.set(name, pending);
       pending.catch(() => this.ready.delete(name));
     }
@@ -64,24 +72,67 @@ export class WorkspaceContainers {
     await this.client.call('POST', `/containers/${name}/restart?t=0`);
   }
 
-  /** Removes the workspace's containers (killing what runs there) and its volume. */
+  /**
+   * A fresh container for one background process of the workspace, on the same volume (made
+   * after the workspace's own, so the layout is there): a run's wrapper kills every process of
+   * its user in its container when it ends, so a background process lives in one of its own,
+   * where that kill, and its removal, reach only what it started.
+   */
+  async processContainer(workspaceRoot: string, network: boolean, image?: string): Promise<string> {
+    await this.container(workspaceRoot, false);
+    const base = WorkspaceContainers.baseName(workspaceRoot);
+    const name = `${base}-process-${randomBytes(6).toString('hex')}`;
+    await this.create(base, name, network, workspaceRoot, false, image);
+    return name;
+  }
+
+  /** Removes one container, killing what runs in it (the daemon kills its PID 1; nothing inside can refuse). */
+  async removeContainer(name: string): Promise<void> {
+    await this.client.call('DELETE', `/containers/${name}?force=true&v=true`, undefined, { allow: [404] });
+  }
+
+  /** The background-process containers of the workspace the daemon has, this runtime's or an earlier one's. */
+  async processContainers(workspaceRoot: string): Promise<string[]> {
+    const base = WorkspaceContainers.baseName(workspaceRoot);
+    return (await this.containersOf(workspaceRoot)).filter((name) => name.startsWith(`${base}-process-`));
+  }
+
+  /** Every container the daemon has on the workspace's volume (by its label). */
+  private async containersOf(workspaceRoot: string): Promise<string[]> {
+    const base = WorkspaceContainers.baseName(workspaceRoot);
+    const filters = encodeURIComponent(JSON.stringify({ label: [`io.skillbox.workspace=${base}`] }));
+    const listed = await this.client.json<Array<{ Names: string[] }>>(
+      'GET',
+      `/containers/json?all=true&filters=${filters}`,
+    );
+    return listed.flatMap((container) => container.Names.map((name) => name.replace(/^\//, '')));
+  }
+
+  /** Removes the workspace's containers (killing what runs there, background processes too) and its volume. */
   async remove(workspaceRoot: string): Promise<void> {
     const base = WorkspaceContainers.baseName(workspaceRoot);
-    for (const name of [base, `${base}-net`]) {
+    for (const name of new Set([base, `${base}-net`, ...(await this.containersOf(workspaceRoot))])) {
       this.ready.delete(name);
-      await this.client.call('DELETE', `/containers/${name}?force=true&v=true`, undefined, { allow: [404] });
+      await this.removeContainer(name);
     }
     await this.client.call('DELETE', `/volumes/${base}?force=true`, undefined, { allow: [404] });
   }
 
-  private async create(volume: string, name: string, network: boolean, workspaceRoot: string): Promise<string> {
+  private async create(
+    volume: string,
+    name: string,
+    network: boolean,
+    workspaceRoot: string,
+    layOut = true,
+    image = this.settings.image,
+  ): Promise<string> {
     const { settings } = this;
     await this.client.call('POST', '/volumes/create', { Name: volume, Labels: { 'io.skillbox.workspace': volume } });
     await this.client.call(
       'POST',
       `/containers/create?name=${name}`,
       {
-        Image: settings.image,
+        Image: image,
         // The keeper: the image's init (catatonit, docker-init) waiting on a sleep, as root without any
         // capability so that a command (another uid) can neither signal nor trace it.
         Cmd: ['sleep', 'infinity'],
@@ -124,7 +175,7 @@ export class WorkspaceContainers {
     );
     // 409: it exists already (a restarted agent); starting a running container answers 304.
     await this.client.call('POST', `/containers/${name}/start`, undefined, { allow: [304] });
-    await this.layOut(name);
+    if (layOut) await this.layOut(name);
     return name;
   }
 

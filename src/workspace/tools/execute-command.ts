@@ -54,6 +54,8 @@ export interface ExecuteCommandRequest {
   prepare?: (workspace: Workspace) => Promise<string[]>;
   /** The skill's scripts may run again after a lost run (`metadata.skillbox-retry: safe`); skill_run only. */
   retrySafe?: boolean;
+  /** The image the skill names for its scripts (`metadata.skillbox-image`); skill_run only. */
+  image?: string;
 }
 
 /** Files auto-collected from `out/` when the call names no output_files. */
@@ -132,6 +134,7 @@ export async function executeCommand(
             ? { runId: `${context.runIdPrefix}/${context.toolCallId}` }
             : {}),
           ...(request.retrySafe === true ? { retrySafe: true } : {}),
+          ...(request.image === undefined ? {} : { image: request.image }),
         })
         .finally(stopWatching);
       // Measured again after the run: a command faster than the watch still shows what it left.

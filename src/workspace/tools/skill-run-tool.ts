@@ -3,6 +3,7 @@ import { maxDescribedFiles } from '../../approvals/approval-gate.js';
 import { isSkillRunnable, runnableSkillNames } from '../../disclosure/skill-activation.js';
 import { skillInstructionsDigest } from '../../disclosure/skill-instructions-digest.js';
 import { isRetrySafeSkill } from '../../format/retry-safe.js';
+import { readSkillImage } from '../../format/skill-image.js';
 import type { Skill } from '../../repository/types.js';
 import { SkillToolError } from '../../tools/errors.js';
 import type { ToolCallDescription, ToolContext, ToolDefinition } from '../../tools/types.js';
@@ -123,12 +124,16 @@ export function createSkillRunTool(options: ResolvedExecutionOptions): ToolDefin
       const definition = await skillOfCall(options, skill, context);
       await refuseUnmetRequirements(options, definition, context);
       const retrySafe = declaresRetrySafe(definition, context);
+      // The image the skill names for its scripts (`metadata: { skillbox-image: IMAGE }`); the runtime
+      // decides whether it may run there (the requirement gate has already refused one it does not allow).
+      const image = definition === undefined ? undefined : readSkillImage(definition).image;
       return executeCommand(
         options,
         {
           tool: 'skill_run',
           command: input.command,
           ...(retrySafe ? { retrySafe } : {}),
+          ...(image === undefined ? {} : { image }),
           skill,
           cwd: input.cwd,
           env: input.env,
