@@ -1,18 +1,4 @@
-// Tokens per request and prompt-cache prefix share of the scripted 20-turn session
-// (twenty-turn-session.ts) through three agents, in the same run, on the same example skills:
-//   - createSkillAgent (the AI SDK runner, the reference);
-//   - LangChain's createAgent with skillbox's middleware (skillbox/langchain), MemorySaver keeping the thread;
-//   - LangChain's createAgent with deepagents' own SkillsMiddleware and filesystem tools, the
-//     skills read from the same folder: its catalog in the system prompt, a skill's SKILL.md read
-//     with read_file (the session's skill_load / skill_read / skill_select_docs become read_file calls).
-// Each request is what the provider receives (the scripted OpenAI-compatible server on loopback
-// records it); tokens are o200k_base over the serialised tool definitions and messages (in that
-// order, as a provider's prompt has them); the prefix share is the byte-identical prefix a request
-// shares with the previous one, over its length.
-import { fileURLToPath } from 'node:url';
-import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { countTokens } from '../src/disclosure/token-counter.js';
-import { createSkillAgent } from '../src/integrations/ai-sdk/index.js';
 import { createSkillMiddleware } from '../src/integrations/langchain/index.js';
 import { FsSkillRepository } from '../src/repository/fs-skill-repository.js';
 import {
@@ -20,10 +6,14 @@ import {
   type ScriptedResponse,
   startScriptedOpenAiServer,
 } from '../test/support/scripted-openai-server.js';
-import { commonPrefixLength, type ScriptedTurn, twentyTurnSession } from './twenty-turn-session.js';
-
-const examples = fileURLToPath(new URL('../examples/skills/', import.meta.url));
-const instructions = 'You are a helpful assistant.';
+import {
+  commonPrefixLength,
+  sessionSkills as examples,
+  sessionInstructions as instructions,
+  type ScriptedTurn,
+  throughSkillAgent,
+  twentyTurnSession,
+} from './twenty-turn-session.js';
 
 /**
  * What the provider tokenises of one request, in the order a provider's prompt puts it: the tool
@@ -66,26 +56,6 @@ function measure(requests: readonly RecordedRequest[]): Figures {
     meanShare: shareSum / Math.max(1, texts.length - 1),
     uncachedTokens,
   };
-}
-
-async function throughSkillAgent(turns: ScriptedTurn[]): Promise<RecordedRequest[]> {
-  const repository = await FsSkillRepository.open({ roots: [examples] });
-  const server = await startScriptedOpenAiServer(turns.flatMap((turn) => turn.responses));
-  try {
-    const provider = createOpenAICompatible({ name: 'bench', baseURL: server.baseUrl, apiKey: 'bench' });
-    const agent = createSkillAgent({
-      model: provider.chatModel('bench-model'),
-      repository,
-      materialize: 'tool-result',
-      loadMode: 'session',
-      instructions,
-    });
-    for (const turn of turns)
-      for await (const _ of agent.run({ userId: 'bench', sessionId: 'adapter-langchain', message: turn.message }));
-    return [...server.requests];
-  } finally {
-    await server.close();
-  }
 }
 
 async function throughLangChain(

@@ -9,10 +9,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { countTokens } from '../src/disclosure/token-counter.js';
-import { createSkillAgent } from '../src/integrations/ai-sdk/index.js';
 import { createAgentSkills } from '../src/integrations/openai-agents/index.js';
 import { FsSkillRepository } from '../src/repository/fs-skill-repository.js';
 import { createMemorySessionStore } from '../src/sessions/memory-session-store.js';
@@ -22,10 +19,14 @@ import {
   startScriptedOpenAiServer,
 } from '../test/support/scripted-openai-server.js';
 import { pairedRatio, reportRatio } from './bench-support.js';
-import { commonPrefixLength, type ScriptedTurn, twentyTurnSession } from './twenty-turn-session.js';
-
-const examples = fileURLToPath(new URL('../examples/skills/', import.meta.url));
-const instructions = 'You are a helpful assistant.';
+import {
+  commonPrefixLength,
+  sessionSkills as examples,
+  sessionInstructions as instructions,
+  type ScriptedTurn,
+  throughSkillAgent,
+  twentyTurnSession,
+} from './twenty-turn-session.js';
 
 interface Figures {
   requests: number;
@@ -49,26 +50,6 @@ function measure(requests: readonly RecordedRequest[]): Figures {
     promptTokens: texts.map((text) => countTokens(text)),
     meanShare: shareSum / Math.max(1, texts.length - 1),
   };
-}
-
-async function throughSkillAgent(turns: readonly ScriptedTurn[]): Promise<RecordedRequest[]> {
-  const repository = await FsSkillRepository.open({ roots: [examples] });
-  const server = await startScriptedOpenAiServer(turns.flatMap((turn) => turn.responses));
-  try {
-    const provider = createOpenAICompatible({ name: 'bench', baseURL: server.baseUrl, apiKey: 'bench' });
-    const agent = createSkillAgent({
-      model: provider.chatModel('bench-model'),
-      repository,
-      materialize: 'tool-result',
-      loadMode: 'session',
-      instructions,
-    });
-    for (const turn of turns)
-      for await (const _ of agent.run({ userId: 'bench', sessionId: 'twenty', message: turn.message }));
-    return [...server.requests];
-  } finally {
-    await server.close();
-  }
 }
 
 async function throughAdapter(turns: readonly ScriptedTurn[]): Promise<RecordedRequest[]> {

@@ -1,7 +1,15 @@
 // The scripted 20-turn session every token and prompt-cache comparison runs (createSkillAgent with
 // and without compaction, and each framework adapter against its framework's own skills feature),
 // so all of them are measured on the same conversation.
-import type { ScriptedResponse } from '../test/support/scripted-openai-server.js';
+import { fileURLToPath } from 'node:url';
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import { createSkillAgent } from '../src/integrations/ai-sdk/index.js';
+import { FsSkillRepository } from '../src/repository/fs-skill-repository.js';
+import {
+  type RecordedRequest,
+  type ScriptedResponse,
+  startScriptedOpenAiServer,
+} from '../test/support/scripted-openai-server.js';
 
 export interface ScriptedTurn {
   message: string;
@@ -74,4 +82,35 @@ export function twentyTurnSession(): ScriptedTurn[] {
   ];
   if (turns.length !== 20) throw new Error(`the scripted session has ${turns.length} turns, not 20`);
   return turns;
+}
+
+/** The example skills every run of the session uses. */
+export const sessionSkills = fileURLToPath(new URL('../examples/skills/', import.meta.url));
+
+/** The instructions every agent of the comparison gets. */
+export const sessionInstructions = 'You are a helpful assistant.';
+
+/**
+ * The session through `createSkillAgent` (tool-result materialisation, session load mode) and the
+ * OpenAI-compatible provider against the scripted server on loopback: the reference every adapter
+ * is compared with. Returns every request the server received.
+ */
+export async function throughSkillAgent(turns: readonly ScriptedTurn[]): Promise<RecordedRequest[]> {
+  const repository = await FsSkillRepository.open({ roots: [sessionSkills] });
+  const server = await startScriptedOpenAiServer(turns.flatMap((turn) => turn.responses));
+  try {
+    const provider = createOpenAICompatible({ name: 'bench', baseURL: server.baseUrl, apiKey: 'bench' });
+    const agent = createSkillAgent({
+      model: provider.chatModel('bench-model'),
+      repository,
+      materialize: 'tool-result',
+      loadMode: 'session',
+      instructions: sessionInstructions,
+    });
+    for (const turn of turns)
+      for await (const _ of agent.run({ userId: 'bench', sessionId: 'twenty', message: turn.message }));
+    return [...server.requests];
+  } finally {
+    await server.close();
+  }
 }

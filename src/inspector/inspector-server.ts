@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { SkillRepository } from '../repository/types.js';
 import type { SessionStore } from '../sessions/session-store.js';
+import type { SessionsListView } from './inspector-views.js';
 import { createRequestGuard, isLoopbackHost } from './request-guard.js';
 import { describeSession, describeSessions } from './sessions-view.js';
 import { describeCatalog, describeSkills } from './skills-view.js';
@@ -86,9 +87,15 @@ export async function startInspector(options: InspectorOptions): Promise<Running
       return json(response, await describeCatalog(options.repository, tokens));
     }
     if (url.pathname === '/api/sessions') {
-      if (options.store === undefined) return json(response, { store: false, user: options.userId, sessions: [] });
-      const sessions = await describeSessions(options.store, options.userId, options.appName);
-      return json(response, { store: true, user: options.userId, sessions });
+      const view: SessionsListView =
+        options.store === undefined
+          ? { store: false, user: options.userId, sessions: [] }
+          : {
+              store: true,
+              user: options.userId,
+              sessions: await describeSessions(options.store, options.userId, options.appName),
+            };
+      return json(response, view);
     }
     const sessionMatch = /^\/api\/sessions\/([^/]+)$/.exec(url.pathname);
     if (sessionMatch !== null && options.store !== undefined) {

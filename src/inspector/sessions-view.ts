@@ -1,44 +1,5 @@
 import type { SessionEvent, SessionStore, SessionSummary } from '../sessions/session-store.js';
-
-/** One thing that happened in a session, as a line of its timeline. */
-export interface TimelineItem {
-  /** The event's 1-based position in the session. */
-  version: number;
-  timestamp: number;
-  author: string;
-  kind: 'user' | 'assistant' | 'tool-call' | 'tool-result' | 'load' | 'unload' | 'state' | 'error' | 'other';
-  /** What a person reads first: the text, the tool's name, the skill loaded. */
-  title: string;
-  /** The rest (a tool's input or output, a state change), as JSON text where it is data. */
-  detail?: string;
-}
-
-/** One command a `skill_run` or `workspace_exec` call ran, from its call and its result. */
-export interface RunView {
-  /** The version of the event holding the result. */
-  version: number;
-  tool: string;
-  skill?: string;
-  command: string;
-  exitCode?: number;
-  timedOut?: boolean;
-  durationMs?: number;
-  stdout?: string;
-  stderr?: string;
-  outputFiles: Array<{ name: string; mimeType?: string; sizeBytes?: number; content?: string; truncated?: boolean }>;
-  warnings: string[];
-  limitsHit: string[];
-  /** Set when the call failed before a result (a refusal, an error): its message. */
-  error?: string;
-}
-
-/** A session with its events turned into a timeline, and the commands its calls ran. */
-export interface SessionView extends SessionSummary {
-  timeline: TimelineItem[];
-  runs: RunView[];
-  /** The session's state after its last event. */
-  state: Record<string, string>;
-}
+import type { RunView, SessionView, TimelineItem } from './inspector-views.js';
 
 const runTools = new Set(['skill_run', 'workspace_exec']);
 

@@ -3,38 +3,8 @@ import { buildTokenReport } from '../disclosure/token-report.js';
 import { modelHiddenReason } from '../format/model-invocation.js';
 import { validateSkillDirectory } from '../format/validate-skill-directory.js';
 import type { Skill, SkillRepository } from '../repository/types.js';
-import { readSkillRequirements, type SkillRequirements } from '../requirements/skill-requirements.js';
-
-/** One skill as the inspector shows it: what the model sees of it, what it costs, what is wrong with it. */
-export interface InspectedSkill {
-  name: string;
-  description: string;
-  /** The SKILL.md's folder on the host, or undefined for a skill from elsewhere (code, MCP). */
-  path?: string;
-  root?: string;
-  docs: string[];
-  tools: string[];
-  /** Whether the model sees it in the catalog, and why not. */
-  modelVisible: boolean;
-  hiddenReason?: string;
-  /** o200k_base tokens: its catalog entry, its body, its docs together. */
-  tokens: { catalog: number; body: number; docs: number };
-  /** Problems lenient loading worked around (the skill still loads). */
-  lenientWarnings: string[];
-  /** The specification's strict verdict (`skillbox validate`); undefined for a skill without a folder. */
-  strict?: { valid: boolean; errors: string[]; warnings: string[] };
-  /** What the skill declares it needs (`metadata.requires`), if anything. */
-  requires?: SkillRequirements;
-}
-
-/** Every skill of a repository with its figures, and what the scan left out. */
-export interface SkillsView {
-  skills: InspectedSkill[];
-  skipped: Array<{ path: string; reason: string }>;
-  shadowed: Array<{ name: string; path: string; winner: string }>;
-  warnings: string[];
-  totals: { catalog: number; bodies: number; bodiesAndDocs: number };
-}
+import { readSkillRequirements } from '../requirements/skill-requirements.js';
+import type { CatalogView, InspectedSkill, SkillsView } from './inspector-views.js';
 
 /**
  * What the inspector's skills page shows, built from the repository's public methods only (list,
@@ -93,16 +63,6 @@ async function inspectSkill(skill: Skill, tokens: InspectedSkill['tokens']): Pro
       : { strict: { valid: strict.valid, errors: strict.errors, warnings: strict.warnings } }),
     ...(requires === undefined ? {} : { requires }),
   };
-}
-
-/** The catalog exactly as the model receives it under a budget, with what the budget did. */
-export interface CatalogView {
-  text: string;
-  tokens: number;
-  described: number;
-  total: number;
-  shortened: boolean;
-  overBudget: boolean;
 }
 
 /** The catalog the model sees for this repository, under a token budget when one is given. */

@@ -4,76 +4,14 @@
 // it), never as markup.
 import { type ComponentChildren, h, render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-
-interface InspectedSkill {
-  name: string;
-  description: string;
-  path?: string;
-  docs: string[];
-  tools: string[];
-  modelVisible: boolean;
-  hiddenReason?: string;
-  tokens: { catalog: number; body: number; docs: number };
-  lenientWarnings: string[];
-  strict?: { valid: boolean; errors: string[]; warnings: string[] };
-  requires?: { programs: string[]; anyPrograms: string[]; env: string[]; os: string[] };
-}
-
-interface SkillsView {
-  skills: InspectedSkill[];
-  skipped: Array<{ path: string; reason: string }>;
-  shadowed: Array<{ name: string; path: string; winner: string }>;
-  warnings: string[];
-  totals: { catalog: number; bodies: number; bodiesAndDocs: number };
-}
-
-interface CatalogView {
-  text: string;
-  tokens: number;
-  described: number;
-  total: number;
-  shortened: boolean;
-  overBudget: boolean;
-}
-
-interface SessionSummary {
-  appName: string;
-  userId: string;
-  sessionId: string;
-  version: number;
-  createdAt: number;
-  updatedAt: number;
-}
-
-interface TimelineItem {
-  version: number;
-  timestamp: number;
-  author: string;
-  kind: string;
-  title: string;
-  detail?: string;
-}
-
-interface RunView {
-  version: number;
-  tool: string;
-  skill?: string;
-  command: string;
-  exitCode?: number;
-  timedOut?: boolean;
-  durationMs?: number;
-  stdout?: string;
-  stderr?: string;
-  outputFiles: Array<{ name: string; mimeType?: string; sizeBytes?: number; content?: string; truncated?: boolean }>;
-  warnings: string[];
-  limitsHit: string[];
-  error?: string;
-}
-
-interface SessionView extends SessionSummary {
-  timeline: TimelineItem[];
-  runs: RunView[];
-}
+import type {
+  CatalogView,
+  InspectedSkill,
+  RunView,
+  SessionsListView,
+  SessionView,
+  SkillsView,
+} from '../inspector-views.js';
 
 /** How often an open session asks for what came after its last event. */
 const followEveryMs = 2000;
@@ -278,7 +216,7 @@ function CatalogPage() {
 }
 
 function SessionsPage() {
-  const { data, error } = useData<{ store: boolean; user: string; sessions: SessionSummary[] }>('/api/sessions');
+  const { data, error } = useData<SessionsListView>('/api/sessions');
   if (data === undefined) return h(Loading, { what: 'sessions', error });
   if (!data.store) return h('p', null, 'No session store was given: start the inspector with --store.');
   return h(

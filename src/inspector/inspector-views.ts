@@ -1,0 +1,101 @@
+// What the inspector's JSON answers hold: the server builds them (skills-view.ts, sessions-view.ts)
+// and the page reads them (ui/inspector-app.ts). Declared once, here, without imports, so the
+// browser code can use the same types without Node's.
+
+/** One skill as the inspector shows it: what the model sees of it, what it costs, what is wrong with it. */
+export interface InspectedSkill {
+  name: string;
+  description: string;
+  /** The SKILL.md's folder on the host, or undefined for a skill from elsewhere (code, MCP). */
+  path?: string;
+  root?: string;
+  docs: string[];
+  tools: string[];
+  /** Whether the model sees it in the catalog, and why not. */
+  modelVisible: boolean;
+  hiddenReason?: string;
+  /** o200k_base tokens: its catalog entry, its body, its docs together. */
+  tokens: { catalog: number; body: number; docs: number };
+  /** Problems lenient loading worked around (the skill still loads). */
+  lenientWarnings: string[];
+  /** The specification's strict verdict (`skillbox validate`); undefined for a skill without a folder. */
+  strict?: { valid: boolean; errors: string[]; warnings: string[] };
+  /** What the skill declares it needs (`metadata.requires`), if anything. */
+  requires?: { programs: string[]; anyPrograms: string[]; env: string[]; os: string[]; network?: boolean };
+}
+
+/** Every skill of a repository with its figures, and what the scan left out. */
+export interface SkillsView {
+  skills: InspectedSkill[];
+  skipped: Array<{ path: string; reason: string }>;
+  shadowed: Array<{ name: string; path: string; winner: string }>;
+  warnings: string[];
+  totals: { catalog: number; bodies: number; bodiesAndDocs: number };
+}
+
+/** The catalog exactly as the model receives it under a budget, with what the budget did. */
+export interface CatalogView {
+  text: string;
+  tokens: number;
+  described: number;
+  total: number;
+  shortened: boolean;
+  overBudget: boolean;
+}
+
+/** One thing that happened in a session, as a line of its timeline. */
+export interface TimelineItem {
+  /** The event's 1-based position in the session. */
+  version: number;
+  timestamp: number;
+  author: string;
+  kind: 'user' | 'assistant' | 'tool-call' | 'tool-result' | 'load' | 'unload' | 'state' | 'error' | 'other';
+  /** What a person reads first: the text, the tool's name, the skill loaded. */
+  title: string;
+  /** The rest (a tool's input or output, a state change), as JSON text where it is data. */
+  detail?: string;
+}
+
+/** One command a `skill_run` or `workspace_exec` call ran, from its call and its result. */
+export interface RunView {
+  /** The version of the event holding the result. */
+  version: number;
+  tool: string;
+  skill?: string;
+  command: string;
+  exitCode?: number;
+  timedOut?: boolean;
+  durationMs?: number;
+  stdout?: string;
+  stderr?: string;
+  outputFiles: Array<{ name: string; mimeType?: string; sizeBytes?: number; content?: string; truncated?: boolean }>;
+  warnings: string[];
+  limitsHit: string[];
+  /** Set when the call failed before a result (a refusal, an error): its message. */
+  error?: string;
+}
+
+/** A session with its events turned into a timeline, and the commands its calls ran. */
+export interface SessionView {
+  appName: string;
+  userId: string;
+  sessionId: string;
+  /** Events in the session (the version of its last event). */
+  version: number;
+  createdAt: number;
+  updatedAt: number;
+  timeline: TimelineItem[];
+  runs: RunView[];
+  /** The session's state after its last event. */
+  state: Record<string, string>;
+}
+
+/** A session as the sessions list shows it: its identity, size and times. */
+export type SessionListEntry = Omit<SessionView, 'timeline' | 'runs' | 'state'>;
+
+/** What `/api/sessions` answers: whose sessions, whether a store was given, and the sessions. */
+export interface SessionsListView {
+  store: boolean;
+  user: string;
+  sessions: SessionListEntry[];
+}
