@@ -4,10 +4,12 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { SkillRepository } from '../repository/types.js';
+import { createRequirementChecker } from '../requirements/check-requirements.js';
+import type { WorkspaceRuntime } from '../runtime/runtime-types.js';
 import type { SessionStore } from '../sessions/session-store.js';
 import { createRequestGuard, isLoopbackHost } from './request-guard.js';
 import { describeSession, describeSessions } from './sessions-view.js';
-import { describeCatalog, describeSkills } from './skills-view.js';
+import { describeCatalog, describeSkills, type RequirementCheckerSource } from './skills-view.js';
 
 /** What `startInspector` serves. */
 export interface InspectorOptions {
@@ -21,6 +23,12 @@ export interface InspectorOptions {
   host?: string;
   /** Default 0: a free port. */
   port?: number;
+  /**
+   * Where skills' declared requirements are checked, as skill_run sees them with default options (no
+   * host variables, no network). Default: made when a skill first declares any, by
+   * `createRuntime({ kind: 'auto', hostFallback: true })`, as `skillbox list` does.
+   */
+  requirementsRuntime?: WorkspaceRuntime;
   /** The built page (app.js, app.css): dist/inspector in the package. */
   assetsDir: string;
 }
@@ -69,6 +77,7 @@ export async function startInspector(options: InspectorOptions): Promise<Running
     ['/assets/app.css', { type: 'text/css; charset=utf-8', body: readFile(join(options.assetsDir, 'app.css')) }],
   ]);
   for (const asset of assets.values()) asset.body.catch(() => undefined);
+  const requirementChecker = lazyRequirementChecker(options.requirementsRuntime);
 
   const answer = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     const url = new URL(request.url ?? '/', 'http://inspector');
@@ -77,7 +86,8 @@ export async function startInspector(options: InspectorOptions): Promise<Running
     if (url.pathname === '/') return send(response, 200, 'text/html; charset=utf-8', page);
     const asset = assets.get(url.pathname);
     if (asset !== undefined) return send(response, 200, asset.type, await asset.body);
-    if (url.pathname === '/api/skills') return json(response, await describeSkills(options.repository));
+    if (url.pathname === '/api/skills')
+      return json(response, await describeSkills(options.repository, requirementChecker));
     if (url.pathname === '/api/catalog') {
       const budget = url.searchParams.get('budget');
       const tokens = budget === null || budget === '' ? undefined : Number(budget);
@@ -144,4 +154,22 @@ function send(response: ServerResponse, status: number, type: string, body: stri
 
 function json(response: ServerResponse, value: unknown): void {
   send(response, 200, 'application/json; charset=utf-8', JSON.stringify(value));
+}
+
+/** One checker for the server's life (its probes are cached per runtime), its runtime made on first use. */
+function lazyRequirementChecker(given: WorkspaceRuntime | undefined): RequirementCheckerSource {
+  let made: ReturnType<RequirementCheckerSource> | undefined;
+  return () => {
+    made ??= (async () => {
+      // Loaded only here: the runtimes bring their option schemas, and most libraries declare nothing.
+      const runtime =
+        given ?? (await import('../runtime/create-runtime.js')).createRuntime({ kind: 'auto', hostFallback: true });
+      return { checker: createRequirementChecker({ runtime, environment: {}, network: false }), where: runtime.kind };
+    })();
+    // A failure (a container engine down) is said on this request and tried again on the next.
+    made.catch(() => {
+      made = undefined;
+    });
+    return made;
+  };
 }

@@ -3,6 +3,7 @@ import { buildTokenReport } from '../disclosure/token-report.js';
 import { modelHiddenReason } from '../format/model-invocation.js';
 import { validateSkillDirectory } from '../format/validate-skill-directory.js';
 import type { Skill, SkillRepository } from '../repository/types.js';
+import type { RequirementCheck, RequirementChecker } from '../requirements/check-requirements.js';
 import { readSkillRequirements, type SkillRequirements } from '../requirements/skill-requirements.js';
 
 /** One skill as the inspector shows it: what the model sees of it, what it costs, what is wrong with it. */
@@ -25,6 +26,8 @@ export interface InspectedSkill {
   strict?: { valid: boolean; errors: string[]; warnings: string[] };
   /** What the skill declares it needs (`metadata.requires`), if anything. */
   requires?: SkillRequirements;
+  /** Whether what it declares is there where its commands run (as `skillbox list` checks it). */
+  requirementCheck?: Pick<RequirementCheck, 'met' | 'missing'>;
 }
 
 /** Every skill of a repository with its figures, and what the scan left out. */
@@ -34,32 +37,44 @@ export interface SkillsView {
   shadowed: Array<{ name: string; path: string; winner: string }>;
   warnings: string[];
   totals: { catalog: number; bodies: number; bodiesAndDocs: number };
+  /** The runtime kind the requirements were checked in; absent when no skill declares any. */
+  requirementsCheckedIn?: string;
 }
+
+/** Where declared requirements are checked: asked for only when a skill declares some. */
+export type RequirementCheckerSource = () => Promise<{ checker: RequirementChecker; where: string }>;
 
 /**
  * What the inspector's skills page shows, built from the repository's public methods only (list,
  * get, report), the token report and the strict validator: everything here is what a user of the
  * library can compute the same way.
  */
-export async function describeSkills(repository: SkillRepository): Promise<SkillsView> {
+export async function describeSkills(
+  repository: SkillRepository,
+  requirementChecker?: RequirementCheckerSource,
+): Promise<SkillsView> {
   const [summaries, report, tokens] = await Promise.all([
     repository.list(),
     repository.report(),
     buildTokenReport({ repository, includeNonModelInvocable: true }),
   ]);
   const figures = new Map(tokens.skills.map((figure) => [figure.name, figure]));
+  const loaded = await Promise.all(summaries.map((summary) => repository.get(summary.name)));
+  const declaring = loaded.some((skill) => readSkillRequirements(skill.metadata).requirements !== undefined);
+  // Most libraries declare nothing: then no runtime is made and no probe runs.
+  const checking = declaring && requirementChecker !== undefined ? await requirementChecker() : undefined;
   const skills = await Promise.all(
-    summaries.map(async (summary) => {
-      const skill = await repository.get(summary.name);
+    loaded.map((skill) => {
       const figure = figures.get(skill.name);
-      return inspectSkill(skill, {
-        catalog: figure?.catalog_tokens ?? 0,
-        body: figure?.body_tokens ?? 0,
-        docs: figure?.docs_tokens ?? 0,
-      });
+      return inspectSkill(
+        skill,
+        { catalog: figure?.catalog_tokens ?? 0, body: figure?.body_tokens ?? 0, docs: figure?.docs_tokens ?? 0 },
+        checking === undefined ? undefined : (declared) => checking.checker.checkSkill(declared, repository),
+      );
     }),
   );
   return {
+    ...(checking === undefined ? {} : { requirementsCheckedIn: checking.where }),
     skills,
     skipped: report.skipped.map(({ path, reason }) => ({ path, reason })),
     shadowed: report.shadowed.map(({ name, path, winner }) => ({ name, path, winner })),
@@ -72,11 +87,16 @@ export async function describeSkills(repository: SkillRepository): Promise<Skill
   };
 }
 
-async function inspectSkill(skill: Skill, tokens: InspectedSkill['tokens']): Promise<InspectedSkill> {
+async function inspectSkill(
+  skill: Skill,
+  tokens: InspectedSkill['tokens'],
+  check: ((skill: Skill) => Promise<RequirementCheck>) | undefined,
+): Promise<InspectedSkill> {
   const hiddenReason =
     skill.modelInvocable === false ? (modelHiddenReason(skill.frontmatter) ?? 'not model-invocable') : undefined;
   const strict = skill.path === undefined ? undefined : await validateSkillDirectory(skill.path);
   const requires = readSkillRequirements(skill.metadata).requirements;
+  const requirementCheck = requires === undefined || check === undefined ? undefined : await check(skill);
   return {
     name: skill.name,
     description: skill.description,
@@ -92,6 +112,9 @@ async function inspectSkill(skill: Skill, tokens: InspectedSkill['tokens']): Pro
       ? {}
       : { strict: { valid: strict.valid, errors: strict.errors, warnings: strict.warnings } }),
     ...(requires === undefined ? {} : { requires }),
+    ...(requirementCheck === undefined
+      ? {}
+      : { requirementCheck: { met: requirementCheck.met, missing: requirementCheck.missing } }),
   };
 }
 

@@ -86,6 +86,17 @@ beforeAll(async () => {
     join(root, 'hostile', 'SKILL.md'),
     '---\nname: hostile\ndescription: "<img src=x onerror=window.owned=1> and a bell \\u0007 here"\n---\nbody\n',
   );
+  // Two skills that declare requirements: one the runtime has, one it cannot have.
+  mkdirSync(join(root, 'needs-shell'));
+  writeFileSync(
+    join(root, 'needs-shell', 'SKILL.md'),
+    '---\nname: needs-shell\ndescription: Runs shell scripts.\nmetadata:\n  requires:\n    bins: [sh]\n---\nbody\n',
+  );
+  mkdirSync(join(root, 'needs-missing'));
+  writeFileSync(
+    join(root, 'needs-missing', 'SKILL.md'),
+    '---\nname: needs-missing\ndescription: Needs what no host has.\nmetadata:\n  requires:\n    bins: [sh, no-such-program-skillbox]\n    env: [SKILLBOX_INSPECT_KEY]\n---\nbody\n',
+  );
   const repository = await FsSkillRepository.open({ roots: [root] });
   await recordSession(repository);
   const assets = join(folder, 'assets');
@@ -125,11 +136,33 @@ describe.runIf(runs)('the inspector in a browser', () => {
     await page.close();
   });
 
+  it('says per skill whether its declared requirements are met where its commands run, and what is missing', async () => {
+    const page = await browser.newPage();
+    await page.goto(inspector.url);
+    const met = page.locator('tr[data-skill="needs-shell"] td.requirements');
+    await expect.poll(() => met.count(), { timeout: 20_000 }).toBe(1);
+    expect(await met.textContent()).toBe('shmet');
+    expect(await met.locator('[data-requirements]').getAttribute('data-requirements')).toBe('met');
+    const missing = page.locator('tr[data-skill="needs-missing"] td.requirements');
+    expect(await missing.locator('[data-requirements]').getAttribute('data-requirements')).toBe('missing');
+    const lines = await missing.locator('li').allTextContents();
+    expect(lines.join('\n')).toContain('no-such-program-skillbox');
+    expect(lines.join('\n')).toContain('SKILLBOX_INSPECT_KEY');
+    expect(lines.join('\n')).not.toMatch(/"sh"/);
+    // A skill that declares nothing is not checked, and says so.
+    expect(await page.locator('tr[data-skill="python-math"] td.requirements').textContent()).toBe('—');
+    expect(await page.locator('p.totals').first().textContent()).toMatch(
+      /Requirements checked in the (sandbox|local) runtime/,
+    );
+    await page.screenshot({ path: join(artifacts, 'requirements.png'), fullPage: true });
+    await page.close();
+  });
+
   it('shows the catalog as the model receives it, and shortens it under a budget typed in', async () => {
     const page = await browser.newPage();
     await page.goto(`${inspector.url}#/catalog`);
     const status = page.locator('p.totals[role="status"]');
-    await expect.poll(() => status.textContent(), { timeout: 20_000 }).toMatch(/5 of 5 skills described\.$/);
+    await expect.poll(() => status.textContent(), { timeout: 20_000 }).toMatch(/7 of 7 skills described\.$/);
     expect(await page.locator('pre.catalog').textContent()).toContain('python-math');
     await page.getByLabel('Token budget').fill('40');
     await expect.poll(() => status.textContent(), { timeout: 20_000 }).toContain('shortened to fit');

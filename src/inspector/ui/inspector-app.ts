@@ -16,7 +16,8 @@ interface InspectedSkill {
   tokens: { catalog: number; body: number; docs: number };
   lenientWarnings: string[];
   strict?: { valid: boolean; errors: string[]; warnings: string[] };
-  requires?: { programs: string[]; anyPrograms: string[]; env: string[]; os: string[] };
+  requires?: { programs: string[]; anyPrograms: string[]; env: string[]; os: string[]; network: boolean };
+  requirementCheck?: { met: boolean; missing: string[] };
 }
 
 interface SkillsView {
@@ -25,6 +26,7 @@ interface SkillsView {
   shadowed: Array<{ name: string; path: string; winner: string }>;
   warnings: string[];
   totals: { catalog: number; bodies: number; bodiesAndDocs: number };
+  requirementsCheckedIn?: string;
 }
 
 interface CatalogView {
@@ -158,15 +160,39 @@ function SkillRow(props: { skill: InspectedSkill; most: number }) {
             problems.map((problem) => h('li', null, problem)),
           ),
     ),
-    h(
-      'td',
-      null,
-      skill.requires === undefined
-        ? '—'
-        : [...skill.requires.programs, ...skill.requires.anyPrograms, ...skill.requires.env, ...skill.requires.os].join(
-            ', ',
+    h('td', { class: 'requirements' }, h(Requirements, { skill })),
+  );
+}
+
+/** What a skill declares it needs, and whether that is there where its commands run. */
+function Requirements(props: { skill: InspectedSkill }) {
+  const { requires, requirementCheck } = props.skill;
+  if (requires === undefined) return '—';
+  const declared = [
+    ...requires.programs,
+    ...(requires.anyPrograms.length === 0 ? [] : [`one of ${requires.anyPrograms.join(' ')}`]),
+    ...requires.env.map((name) => `$${name}`),
+    ...requires.os.map((os) => `OS ${os}`),
+    ...(requires.network ? ['network'] : []),
+  ].join(', ');
+  return h(
+    'div',
+    null,
+    h('span', null, declared),
+    requirementCheck === undefined
+      ? null
+      : requirementCheck.met
+        ? h('p', { class: 'met', 'data-requirements': 'met' }, 'met')
+        : h(
+            'div',
+            { class: 'missing', 'data-requirements': 'missing' },
+            'missing: ',
+            h(
+              'ul',
+              { class: 'problems' },
+              requirementCheck.missing.map((line) => h('li', null, line)),
+            ),
           ),
-    ),
   );
 }
 
@@ -182,6 +208,9 @@ function SkillsPage() {
       'p',
       { class: 'totals' },
       `Catalog: ${data.totals.catalog} tokens. All bodies at once: ${data.totals.bodies} tokens; with docs: ${data.totals.bodiesAndDocs}.`,
+      data.requirementsCheckedIn === undefined
+        ? ''
+        : ` Requirements checked in the ${data.requirementsCheckedIn} runtime, as skill_run sees them with default options (no host variables, no network).`,
     ),
     h(
       'table',
