@@ -95,24 +95,24 @@ export async function startInspector(options: InspectorOptions): Promise<Running
         return send(response, 400, 'text/plain; charset=utf-8', 'budget must be a positive whole number of tokens');
       return json(response, await describeCatalog(options.repository, tokens));
     }
-    if (url.pathname === '/api/sessions') {
-      if (options.store === undefined) return json(response, { store: false, user: options.userId, sessions: [] });
-      const sessions = await describeSessions(options.store, options.userId, options.appName);
-      return json(response, { store: true, user: options.userId, sessions });
-    }
-    const sessionMatch = /^\/api\/sessions\/([^/]+)$/.exec(url.pathname);
-    if (sessionMatch !== null && options.store !== undefined) {
+    if (url.pathname === '/api/sessions' || url.pathname.startsWith('/api/sessions/')) {
+      const owner = sessionOwner(url, options);
+      if (typeof owner === 'string') return send(response, 400, 'text/plain; charset=utf-8', owner);
+      if (url.pathname === '/api/sessions') {
+        if (options.store === undefined) return json(response, { store: false, ...owner, sessions: [] });
+        const sessions = await describeSessions(options.store, owner.user, owner.app);
+        return json(response, { store: true, ...owner, sessions });
+      }
+      const sessionMatch = /^\/api\/sessions\/([^/]+)$/.exec(url.pathname);
+      if (sessionMatch === null || options.store === undefined)
+        return send(response, 404, 'text/plain; charset=utf-8', 'not found');
       const after = url.searchParams.get('after');
       const afterVersion = after === null ? undefined : Number(after);
       if (afterVersion !== undefined && !(Number.isInteger(afterVersion) && afterVersion >= 0))
         return send(response, 400, 'text/plain; charset=utf-8', 'after must be a session version (a whole number)');
       const view = await describeSession(
         options.store,
-        {
-          ...(options.appName === undefined ? {} : { appName: options.appName }),
-          userId: options.userId,
-          sessionId: decodeURIComponent(sessionMatch[1] as string),
-        },
+        { appName: owner.app, userId: owner.user, sessionId: decodeURIComponent(sessionMatch[1] as string) },
         afterVersion,
       );
       if (view === undefined) return send(response, 404, 'text/plain; charset=utf-8', 'no such session');
@@ -141,6 +141,27 @@ export async function startInspector(options: InspectorOptions): Promise<Running
         server.closeAllConnections();
       }),
   };
+}
+
+/** Longest user or app name a request may ask for: names are keys, not text. */
+const longestOwnerName = 256;
+
+/**
+ * Whose sessions a request asks for: `user` and `app` from its query, else the server's defaults
+ * (`--user`, `--app`); the store's public API lists one user's sessions in one app, never all of
+ * them, so the page filters by naming them. A string is the refusal.
+ */
+function sessionOwner(url: URL, options: InspectorOptions): { user: string; app: string } | string {
+  const user = url.searchParams.get('user') ?? options.userId;
+  const app = url.searchParams.get('app') ?? options.appName ?? 'default';
+  for (const [field, value] of [
+    ['user', user],
+    ['app', app],
+  ] as const) {
+    if (value.trim() === '' || value.length > longestOwnerName || /\p{Cc}/u.test(value))
+      return `${field} must be a name of 1 to ${longestOwnerName} characters without control characters`;
+  }
+  return { user, app };
 }
 
 function send(response: ServerResponse, status: number, type: string, body: string | Buffer): void {

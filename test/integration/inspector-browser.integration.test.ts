@@ -102,6 +102,13 @@ beforeAll(async () => {
   const assets = join(folder, 'assets');
   await buildInspectorAssets(assets);
   const store = await openSqliteSessionStore({ path: databaseFile });
+  // A session of the same user in another app: listed only when the page asks for that app.
+  await store.createSession({ appName: 'other-app', userId: 'ada', sessionId: 'elsewhere' });
+  await store.appendEvents(
+    { appName: 'other-app', userId: 'ada', sessionId: 'elsewhere' },
+    [{ author: 'user', type: 'message', content: { role: 'user', content: 'Hello from the other app' } }],
+    { expectedVersion: 0 },
+  );
   inspector = await startInspector({ repository, store, userId: 'ada', assetsDir: assets });
   browser = await chromium.launch({ executablePath: chromiumPath, args: ['--no-sandbox'] });
   mkdirSync(artifacts, { recursive: true });
@@ -201,6 +208,58 @@ describe.runIf(runs)('the inspector in a browser', () => {
     await page.close();
     // Reading the session wrote nothing to its store.
     expect(statSync(databaseFile).mtimeMs).toBe(before);
+  });
+
+  it('lists the sessions of another app and user typed in, and opens one of them', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${inspector.url}#/sessions`);
+    await expect.poll(() => page.getByRole('link', { name: 'counting-words' }).count(), { timeout: 20_000 }).toBe(1);
+    expect(await page.getByRole('link', { name: 'elsewhere' }).count()).toBe(0);
+    expect(await page.getByLabel('User').inputValue()).toBe('ada');
+    expect(await page.getByLabel('App').inputValue()).toBe('default');
+    await page.getByLabel('App').fill('other-app');
+    await page.getByLabel('App').press('Enter');
+    await expect.poll(() => page.getByRole('link', { name: 'elsewhere' }).count(), { timeout: 20_000 }).toBe(1);
+    expect(await page.getByRole('link', { name: 'counting-words' }).count()).toBe(0);
+    expect(await page.locator('#sessions-title').textContent()).toBe('Sessions of ada in other-app (1)');
+    await page.getByRole('link', { name: 'elsewhere' }).click();
+    await expect
+      .poll(() => page.locator('li[data-kind="user"] .title').first().textContent(), { timeout: 20_000 })
+      .toBe('Hello from the other app');
+    await page.getByRole('link', { name: '← All sessions' }).click();
+    await expect.poll(() => page.getByRole('link', { name: 'elsewhere' }).count(), { timeout: 20_000 }).toBe(1);
+    await page.close();
+  });
+
+  it('searches a timeline from the keyboard: only the entries holding the words stay, clearing brings all back', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${inspector.url}#/sessions/counting-words`);
+    const items = page.locator('ol.timeline li');
+    await expect.poll(() => items.count(), { timeout: 20_000 }).toBeGreaterThanOrEqual(4);
+    const all = await items.count();
+    // The search box is the next stop after the way back to the list, and says what it is.
+    await page.getByRole('link', { name: '← All sessions' }).focus();
+    await page.keyboard.press('Tab');
+    expect(await page.locator('#timeline-search').evaluate((node) => node === node.ownerDocument.activeElement)).toBe(
+      true,
+    );
+    expect(await page.getByRole('searchbox', { name: 'Search the timeline' }).count()).toBe(1);
+    await page.keyboard.type('FIB.PY');
+    await expect.poll(() => items.count(), { timeout: 5_000 }).toBeLessThan(all);
+    const kept = await items.evaluateAll((nodes) => nodes.map((node) => node.textContent ?? ''));
+    expect(kept.length).toBeGreaterThan(0);
+    for (const text of kept) expect(text.toLowerCase()).toContain('fib.py');
+    expect(await page.locator('#timeline-matches').textContent()).toBe(`${kept.length} of ${all} entries match`);
+    await page.keyboard.type('-no-such-words');
+    await expect.poll(() => items.count(), { timeout: 5_000 }).toBe(0);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => items.count(), { timeout: 5_000 }).toBe(all);
+    await page.screenshot({ path: join(artifacts, 'timeline-search.png'), fullPage: true });
+    const serious = (await axeViolations(page)).filter((violation) =>
+      ['serious', 'critical'].includes(violation.impact ?? ''),
+    );
+    expect(serious).toEqual([]);
+    await page.close();
   });
 
   it('follows a live session: an event appended while the page is open appears without a reload', async () => {

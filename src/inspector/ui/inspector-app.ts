@@ -105,6 +105,25 @@ function useData<T>(path: string): { data?: T; error?: string } {
   return state;
 }
 
+/** A route's path and its query: `#/sessions/ID?user=ada&app=default`. */
+function splitRoute(route: string): { path: string; query: URLSearchParams } {
+  const at = route.indexOf('?');
+  return at === -1
+    ? { path: route, query: new URLSearchParams() }
+    : { path: route.slice(0, at), query: new URLSearchParams(route.slice(at + 1)) };
+}
+
+/** `user` and `app` of a route's query, as the API takes them (absent: the server's --user and --app). */
+function ownerQuery(query: URLSearchParams): string {
+  const owner = new URLSearchParams();
+  for (const field of ['user', 'app']) {
+    const value = query.get(field);
+    if (value !== null && value !== '') owner.set(field, value);
+  }
+  const text = owner.toString();
+  return text === '' ? '' : `?${text}`;
+}
+
 function useRoute(): string {
   const [route, setRoute] = useState(location.hash.slice(1) || '/skills');
   useEffect(() => {
@@ -306,14 +325,18 @@ function CatalogPage() {
   );
 }
 
-function SessionsPage() {
-  const { data, error } = useData<{ store: boolean; user: string; sessions: SessionSummary[] }>('/api/sessions');
+function SessionsPage(props: { query: URLSearchParams }) {
+  const owner = ownerQuery(props.query);
+  const { data, error } = useData<{ store: boolean; user: string; app: string; sessions: SessionSummary[] }>(
+    `/api/sessions${owner}`,
+  );
   if (data === undefined) return h(Loading, { what: 'sessions', error });
   if (!data.store) return h('p', null, 'No session store was given: start the inspector with --store.');
   return h(
     'section',
     { 'aria-labelledby': 'sessions-title' },
-    h('h2', { id: 'sessions-title' }, `Sessions of ${data.user} (${data.sessions.length})`),
+    h('h2', { id: 'sessions-title' }, `Sessions of ${data.user} in ${data.app} (${data.sessions.length})`),
+    h(OwnerForm, { user: data.user, app: data.app }),
     h(
       'ul',
       { class: 'sessions' },
@@ -321,7 +344,7 @@ function SessionsPage() {
         h(
           'li',
           null,
-          h('a', { href: `#/sessions/${encodeURIComponent(session.sessionId)}` }, session.sessionId),
+          h('a', { href: `#/sessions/${encodeURIComponent(session.sessionId)}${owner}` }, session.sessionId),
           ` — ${session.version} events, last ${new Date(session.updatedAt).toLocaleString()}`,
         ),
       ),
@@ -330,20 +353,59 @@ function SessionsPage() {
 }
 
 /**
+ * Whose sessions to list. A store's public API lists one user's sessions in one app and cannot
+ * name its users or apps, so both are typed in (starting from --user and --app), not picked.
+ */
+function OwnerForm(props: { user: string; app: string }) {
+  const [user, setUser] = useState(props.user);
+  const [app, setApp] = useState(props.app);
+  const field = (id: string, label: string, value: string, set: (value: string) => void) =>
+    h(
+      'label',
+      { for: id },
+      `${label} `,
+      h('input', {
+        id,
+        type: 'text',
+        value,
+        required: true,
+        onInput: (event: Event) => set((event.target as HTMLInputElement).value),
+      }),
+    );
+  return h(
+    'form',
+    {
+      class: 'owner',
+      'aria-label': 'Whose sessions',
+      onSubmit: (event: Event) => {
+        // Shown by changing the route, not by posting: the page asks the API itself.
+        event.preventDefault();
+        location.hash = `#/sessions?${new URLSearchParams({ user: user.trim(), app: app.trim() })}`;
+      },
+    },
+    field('owner-user', 'User', user, setUser),
+    field('owner-app', 'App', app, setApp),
+    h('button', { type: 'submit' }, 'List sessions'),
+  );
+}
+
+/**
  * A session, followed live: after the first answer, the page asks every `followEveryMs` for the
  * events after the last one it has, and appends them (a session being served by `skillbox chat`,
  * `skillbox mcp` or an agent grows while it is looked at).
  */
-function useFollowedSession(sessionId: string): { data?: SessionView; error?: string } {
+function useFollowedSession(sessionId: string, owner: string): { data?: SessionView; error?: string } {
   const [state, setState] = useState<{ data?: SessionView; error?: string }>({});
   useEffect(() => {
     let current: SessionView | undefined;
     let stopped = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const path = `/api/sessions/${encodeURIComponent(sessionId)}`;
+    const path = `/api/sessions/${encodeURIComponent(sessionId)}${owner}`;
     const ask = async () => {
       try {
-        const next = await fetchJson<SessionView>(current === undefined ? path : `${path}?after=${current.version}`);
+        const next = await fetchJson<SessionView>(
+          current === undefined ? path : `${path}${owner === '' ? '?' : '&'}after=${current.version}`,
+        );
         if (stopped) return;
         if (current === undefined || next.version > current.version) {
           current =
@@ -362,7 +424,7 @@ function useFollowedSession(sessionId: string): { data?: SessionView; error?: st
       stopped = true;
       if (timer !== undefined) clearTimeout(timer);
     };
-  }, [sessionId]);
+  }, [sessionId, owner]);
   return state;
 }
 
@@ -408,13 +470,23 @@ function RunCard(props: { run: RunView }) {
   );
 }
 
-function TimelinePage(props: { sessionId: string }) {
-  const { data, error } = useFollowedSession(props.sessionId);
+/** Whether a timeline entry holds `words` (case-insensitive) in its kind, title or details. */
+function matches(item: TimelineItem, words: string): boolean {
+  const wanted = words.trim().toLocaleLowerCase();
+  if (wanted === '') return true;
+  return [item.kind, item.title, item.detail ?? ''].some((text) => text.toLocaleLowerCase().includes(wanted));
+}
+
+function TimelinePage(props: { sessionId: string; query: URLSearchParams }) {
+  const owner = ownerQuery(props.query);
+  const { data, error } = useFollowedSession(props.sessionId, owner);
+  const [search, setSearch] = useState('');
   if (data === undefined) return h(Loading, { what: 'the session', error });
+  const shown = data.timeline.filter((item) => matches(item, search));
   return h(
     'section',
     { 'aria-labelledby': 'timeline-title' },
-    h('p', null, h('a', { href: '#/sessions' }, '← All sessions')),
+    h('p', null, h('a', { href: `#/sessions${owner}` }, '← All sessions')),
     h('h2', { id: 'timeline-title' }, `Session ${data.sessionId}`),
     h(
       'p',
@@ -422,9 +494,30 @@ function TimelinePage(props: { sessionId: string }) {
       `${data.version} events, ${data.timeline.length} timeline entries, ${data.runs.length} runs`,
     ),
     h(
+      'div',
+      { class: 'search', role: 'search' },
+      h(
+        'label',
+        { for: 'timeline-search' },
+        'Search the timeline ',
+        h('input', {
+          id: 'timeline-search',
+          type: 'search',
+          value: search,
+          'aria-describedby': 'timeline-matches',
+          onInput: (event: Event) => setSearch((event.target as HTMLInputElement).value),
+        }),
+      ),
+      h(
+        'p',
+        { id: 'timeline-matches', class: 'totals', 'aria-live': 'polite' },
+        search.trim() === '' ? '' : `${shown.length} of ${data.timeline.length} entries match`,
+      ),
+    ),
+    h(
       'ol',
       { class: 'timeline' },
-      data.timeline.map((item) =>
+      shown.map((item) =>
         h(
           'li',
           { class: `item ${item.kind}`, 'data-kind': item.kind },
@@ -453,11 +546,12 @@ function TimelinePage(props: { sessionId: string }) {
 
 function App() {
   const route = useRoute();
-  const session = /^\/sessions\/(.+)$/.exec(route);
+  const { path, query } = splitRoute(route);
+  const session = /^\/sessions\/(.+)$/.exec(path);
   let content: ComponentChildren;
-  if (session !== null) content = h(TimelinePage, { sessionId: decodeURIComponent(session[1] as string) });
-  else if (route === '/catalog') content = h(CatalogPage, null);
-  else if (route === '/sessions') content = h(SessionsPage, null);
+  if (session !== null) content = h(TimelinePage, { sessionId: decodeURIComponent(session[1] as string), query });
+  else if (path === '/catalog') content = h(CatalogPage, null);
+  else if (path === '/sessions') content = h(SessionsPage, { query });
   else content = h(SkillsPage, null);
   const link = (href: string, label: string) =>
     h('a', { href: `#${href}`, 'aria-current': route.startsWith(href) ? 'page' : undefined }, label);
