@@ -9,6 +9,7 @@ import type { WorkspaceRuntime } from '../runtime/runtime-types.js';
 import type { SessionStore } from '../sessions/session-store.js';
 import { createRequestGuard, isLoopbackHost } from './request-guard.js';
 import { describeSession, describeSessions } from './sessions-view.js';
+import { createLockStatusReader } from './skill-origin.js';
 import { describeCatalog, describeSkills, type RequirementCheckerSource } from './skills-view.js';
 
 /** What `startInspector` serves. */
@@ -78,6 +79,7 @@ export async function startInspector(options: InspectorOptions): Promise<Running
   ]);
   for (const asset of assets.values()) asset.body.catch(() => undefined);
   const requirementChecker = lazyRequirementChecker(options.requirementsRuntime);
+  const lockStatus = createLockStatusReader();
 
   const answer = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     const url = new URL(request.url ?? '/', 'http://inspector');
@@ -87,7 +89,7 @@ export async function startInspector(options: InspectorOptions): Promise<Running
     const asset = assets.get(url.pathname);
     if (asset !== undefined) return send(response, 200, asset.type, await asset.body);
     if (url.pathname === '/api/skills')
-      return json(response, await describeSkills(options.repository, requirementChecker));
+      return json(response, await describeSkills(options.repository, { requirementChecker, lockStatus }));
     if (url.pathname === '/api/catalog') {
       const budget = url.searchParams.get('budget');
       const tokens = budget === null || budget === '' ? undefined : Number(budget);

@@ -1,10 +1,12 @@
 import { renderCatalogWithReport } from '../disclosure/catalog.js';
 import { buildTokenReport } from '../disclosure/token-report.js';
+import { isSkillboxError } from '../errors.js';
 import { modelHiddenReason } from '../format/model-invocation.js';
 import { validateSkillDirectory } from '../format/validate-skill-directory.js';
 import type { Skill, SkillRepository } from '../repository/types.js';
 import type { RequirementCheck, RequirementChecker } from '../requirements/check-requirements.js';
 import { readSkillRequirements, type SkillRequirements } from '../requirements/skill-requirements.js';
+import { type SkillLockStatus, type SkillSource, sourceOf } from './skill-origin.js';
 
 /** One skill as the inspector shows it: what the model sees of it, what it costs, what is wrong with it. */
 export interface InspectedSkill {
@@ -13,6 +15,10 @@ export interface InspectedSkill {
   /** The SKILL.md's folder on the host, or undefined for a skill from elsewhere (code, MCP). */
   path?: string;
   root?: string;
+  /** Where it came from: a folder root, a URL root, an MCP server. */
+  source: SkillSource;
+  /** Set when a skills-lock.json governs its folder: its entry and whether the folder matches it. */
+  lock?: SkillLockStatus;
   docs: string[];
   tools: string[];
   /** Whether the model sees it in the catalog, and why not. */
@@ -44,6 +50,12 @@ export interface SkillsView {
 /** Where declared requirements are checked: asked for only when a skill declares some. */
 export type RequirementCheckerSource = () => Promise<{ checker: RequirementChecker; where: string }>;
 
+/** What `describeSkills` adds beyond the repository: requirement checks and lock status. */
+export interface DescribeSkillsOptions {
+  requirementChecker?: RequirementCheckerSource;
+  lockStatus?: (skill: Skill) => Promise<SkillLockStatus | undefined>;
+}
+
 /**
  * What the inspector's skills page shows, built from the repository's public methods only (list,
  * get, report), the token report and the strict validator: everything here is what a user of the
@@ -51,15 +63,29 @@ export type RequirementCheckerSource = () => Promise<{ checker: RequirementCheck
  */
 export async function describeSkills(
   repository: SkillRepository,
-  requirementChecker?: RequirementCheckerSource,
+  options: DescribeSkillsOptions = {},
 ): Promise<SkillsView> {
+  const { requirementChecker, lockStatus } = options;
   const [summaries, report, tokens] = await Promise.all([
     repository.list(),
     repository.report(),
     buildTokenReport({ repository, includeNonModelInvocable: true }),
   ]);
   const figures = new Map(tokens.skills.map((figure) => [figure.name, figure]));
-  const loaded = await Promise.all(summaries.map((summary) => repository.get(summary.name)));
+  // A skill an MCP server lists but whose SKILL.md fails verification is shown as skipped, as
+  // `skillbox list` shows it, not a failed page.
+  const unverified: Array<{ path: string; reason: string }> = [];
+  const loaded = (
+    await Promise.all(
+      summaries.map((summary) =>
+        repository.get(summary.name).catch((error: unknown) => {
+          if (!isSkillboxError(error) || !error.code.startsWith('MCP_SKILL_')) throw error;
+          unverified.push({ path: `${summary.root ?? 'mcp'} ${summary.name}`, reason: error.message });
+          return undefined;
+        }),
+      ),
+    )
+  ).filter((skill) => skill !== undefined);
   const declaring = loaded.some((skill) => readSkillRequirements(skill.metadata).requirements !== undefined);
   // Most libraries declare nothing: then no runtime is made and no probe runs.
   const checking = declaring && requirementChecker !== undefined ? await requirementChecker() : undefined;
@@ -70,13 +96,14 @@ export async function describeSkills(
         skill,
         { catalog: figure?.catalog_tokens ?? 0, body: figure?.body_tokens ?? 0, docs: figure?.docs_tokens ?? 0 },
         checking === undefined ? undefined : (declared) => checking.checker.checkSkill(declared, repository),
+        lockStatus,
       );
     }),
   );
   return {
     ...(checking === undefined ? {} : { requirementsCheckedIn: checking.where }),
     skills,
-    skipped: report.skipped.map(({ path, reason }) => ({ path, reason })),
+    skipped: [...report.skipped.map(({ path, reason }) => ({ path, reason })), ...unverified],
     shadowed: report.shadowed.map(({ name, path, winner }) => ({ name, path, winner })),
     warnings: [...report.warnings],
     totals: {
@@ -91,17 +118,21 @@ async function inspectSkill(
   skill: Skill,
   tokens: InspectedSkill['tokens'],
   check: ((skill: Skill) => Promise<RequirementCheck>) | undefined,
+  lockStatus: DescribeSkillsOptions['lockStatus'],
 ): Promise<InspectedSkill> {
   const hiddenReason =
     skill.modelInvocable === false ? (modelHiddenReason(skill.frontmatter) ?? 'not model-invocable') : undefined;
   const strict = skill.path === undefined ? undefined : await validateSkillDirectory(skill.path);
   const requires = readSkillRequirements(skill.metadata).requirements;
   const requirementCheck = requires === undefined || check === undefined ? undefined : await check(skill);
+  const lock = await lockStatus?.(skill);
   return {
     name: skill.name,
     description: skill.description,
     ...(skill.path === undefined ? {} : { path: skill.path }),
     ...(skill.root === undefined ? {} : { root: skill.root }),
+    source: sourceOf(skill),
+    ...(lock === undefined ? {} : { lock }),
     docs: [...skill.docs],
     tools: [...skill.tools],
     modelVisible: hiddenReason === undefined,

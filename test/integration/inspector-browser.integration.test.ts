@@ -128,6 +128,7 @@ describe.runIf(runs)('the inspector in a browser', () => {
     await expect.poll(() => row.count(), { timeout: 20_000 }).toBe(1);
     expect(await row.locator('th').textContent()).toContain('python-math');
     expect(await row.locator('td').first().textContent()).toBe('visible');
+    expect(await row.locator('td.source').textContent()).toBe(`folder ${join(folder, 'skills')}`);
     const catalogTokens = Number(await row.locator('.figure').textContent());
     expect(catalogTokens).toBeGreaterThan(5);
     // The description is markup-shaped text: shown as written, no element made from it.

@@ -9,6 +9,8 @@ interface InspectedSkill {
   name: string;
   description: string;
   path?: string;
+  source: { kind: 'folder' | 'url' | 'mcp' | 'code'; label: string };
+  lock?: { lockFile: string; entry?: string; source?: string; ref?: string; matches: boolean; differences: string[] };
   docs: string[];
   tools: string[];
   modelVisible: boolean;
@@ -164,6 +166,7 @@ function SkillRow(props: { skill: InspectedSkill; most: number }) {
       h('p', { class: 'description' }, skill.description),
     ),
     h('td', null, skill.modelVisible ? 'visible' : `hidden: ${skill.hiddenReason ?? ''}`),
+    h('td', { class: 'source' }, h(Source, { skill })),
     h('td', null, h(CostBar, { value: skill.tokens.catalog, most: props.most, label: 'catalog tokens' })),
     h('td', null, String(skill.tokens.body)),
     h('td', null, `${skill.tokens.docs} (${skill.docs.length} docs)`),
@@ -180,6 +183,35 @@ function SkillRow(props: { skill: InspectedSkill; most: number }) {
           ),
     ),
     h('td', { class: 'requirements' }, h(Requirements, { skill })),
+  );
+}
+
+const sourceKinds = { folder: 'folder', url: 'URL', mcp: 'MCP server', code: 'code' } as const;
+
+/** Where a skill came from and, under a skills-lock.json, whether its folder is what was installed. */
+function Source(props: { skill: InspectedSkill }) {
+  const { source, lock } = props.skill;
+  return h(
+    'div',
+    null,
+    h('span', { 'data-source': source.kind }, `${sourceKinds[source.kind]} `),
+    h('code', null, source.label),
+    lock === undefined
+      ? null
+      : h(
+          'div',
+          { class: lock.matches ? 'met' : 'missing', 'data-lock': lock.matches ? 'matches' : 'differs' },
+          lock.matches
+            ? `locked: matches ${lock.entry ?? ''} in skills-lock.json${lock.source === undefined ? '' : ` (from ${lock.source}${lock.ref === undefined ? '' : ` at ${lock.ref}`})`}`
+            : 'differs from its lock: ',
+          lock.matches
+            ? null
+            : h(
+                'ul',
+                { class: 'problems' },
+                lock.differences.map((line) => h('li', null, line)),
+              ),
+        ),
   );
 }
 
@@ -241,8 +273,8 @@ function SkillsPage() {
         h(
           'tr',
           null,
-          ['Skill', 'Model', 'Catalog tokens', 'Body tokens', 'Docs tokens', 'Validation', 'Requires'].map((title) =>
-            h('th', { scope: 'col' }, title),
+          ['Skill', 'Model', 'Source', 'Catalog tokens', 'Body tokens', 'Docs tokens', 'Validation', 'Requires'].map(
+            (title) => h('th', { scope: 'col' }, title),
           ),
         ),
       ),
