@@ -29,5 +29,9 @@ export async function buildInspectorAssets(outDir) {
 if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const outDir = resolve(process.argv[2] ?? join(root, 'dist', 'inspector'));
   const sizes = await buildInspectorAssets(outDir);
-  console.log(`build-inspector: ${Object.entries(sizes).map(([file, bytes]) => `${file} ${bytes} bytes`).join(', ')}`);
+  console.log(
+    `build-inspector: ${Object.entries(sizes)
+      .map(([file, bytes]) => `${file} ${bytes} bytes`)
+      .join(', ')}`,
+  );
 }
