@@ -95,7 +95,9 @@ export async function describeSkills(
       return inspectSkill(
         skill,
         { catalog: figure?.catalog_tokens ?? 0, body: figure?.body_tokens ?? 0, docs: figure?.docs_tokens ?? 0 },
-        checking === undefined ? undefined : (declared) => checking.checker.checkSkill(declared, repository),
+        checking === undefined
+          ? undefined
+          : oneAtATime((declared) => checking.checker.checkSkill(declared, repository)),
         lockStatus,
       );
     }),
@@ -111,6 +113,20 @@ export async function describeSkills(
       bodies: tokens.totals.bodies,
       bodiesAndDocs: tokens.totals.bodies_and_docs,
     },
+  };
+}
+
+/**
+ * `check` run one call at a time, as `skillbox list` runs it: each program not yet probed starts a
+ * probe command in the runtime (a sandbox each), and a library of skills declaring different
+ * programs would otherwise start them all at once.
+ */
+function oneAtATime<Result>(check: (skill: Skill) => Promise<Result>): (skill: Skill) => Promise<Result> {
+  let queue: Promise<unknown> = Promise.resolve();
+  return (skill) => {
+    const result = queue.then(() => check(skill));
+    queue = result.catch(() => undefined);
+    return result;
   };
 }
 
