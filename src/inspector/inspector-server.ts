@@ -4,11 +4,14 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { SkillRepository } from '../repository/types.js';
+import { createRequirementChecker } from '../requirements/check-requirements.js';
+import type { WorkspaceRuntime } from '../runtime/runtime-types.js';
 import type { SessionStore } from '../sessions/session-store.js';
 import type { SessionsListView } from './inspector-views.js';
 import { createRequestGuard, isLoopbackHost } from './request-guard.js';
 import { describeSession, describeSessions } from './sessions-view.js';
-import { describeCatalog, describeSkills } from './skills-view.js';
+import { createLockStatusReader } from './skill-origin.js';
+import { describeCatalog, describeSkills, type RequirementCheckerSource } from './skills-view.js';
 
 /** What `startInspector` serves. */
 export interface InspectorOptions {
@@ -22,6 +25,12 @@ export interface InspectorOptions {
   host?: string;
   /** Default 0: a free port. */
   port?: number;
+  /**
+   * Where skills' declared requirements are checked, as skill_run sees them with default options (no
+   * host variables, no network). Default: made when a skill first declares any, by
+   * `createRuntime({ kind: 'auto', hostFallback: true })`, as `skillbox list` does.
+   */
+  requirementsRuntime?: WorkspaceRuntime;
   /** The built page (app.js, app.css): dist/inspector in the package. */
   assetsDir: string;
 }
@@ -70,6 +79,8 @@ export async function startInspector(options: InspectorOptions): Promise<Running
     ['/assets/app.css', { type: 'text/css; charset=utf-8', body: readFile(join(options.assetsDir, 'app.css')) }],
   ]);
   for (const asset of assets.values()) asset.body.catch(() => undefined);
+  const requirementChecker = lazyRequirementChecker(options.requirementsRuntime);
+  const lockStatus = createLockStatusReader();
 
   const answer = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     const url = new URL(request.url ?? '/', 'http://inspector');
@@ -78,7 +89,8 @@ export async function startInspector(options: InspectorOptions): Promise<Running
     if (url.pathname === '/') return send(response, 200, 'text/html; charset=utf-8', page);
     const asset = assets.get(url.pathname);
     if (asset !== undefined) return send(response, 200, asset.type, await asset.body);
-    if (url.pathname === '/api/skills') return json(response, await describeSkills(options.repository));
+    if (url.pathname === '/api/skills')
+      return json(response, await describeSkills(options.repository, { requirementChecker, lockStatus }));
     if (url.pathname === '/api/catalog') {
       const budget = url.searchParams.get('budget');
       const tokens = budget === null || budget === '' ? undefined : Number(budget);
@@ -86,30 +98,26 @@ export async function startInspector(options: InspectorOptions): Promise<Running
         return send(response, 400, 'text/plain; charset=utf-8', 'budget must be a positive whole number of tokens');
       return json(response, await describeCatalog(options.repository, tokens));
     }
-    if (url.pathname === '/api/sessions') {
-      const view: SessionsListView =
-        options.store === undefined
-          ? { store: false, user: options.userId, sessions: [] }
-          : {
-              store: true,
-              user: options.userId,
-              sessions: await describeSessions(options.store, options.userId, options.appName),
-            };
-      return json(response, view);
-    }
-    const sessionMatch = /^\/api\/sessions\/([^/]+)$/.exec(url.pathname);
-    if (sessionMatch !== null && options.store !== undefined) {
+    if (url.pathname === '/api/sessions' || url.pathname.startsWith('/api/sessions/')) {
+      const owner = sessionOwner(url, options);
+      if (typeof owner === 'string') return send(response, 400, 'text/plain; charset=utf-8', owner);
+      if (url.pathname === '/api/sessions') {
+        const view: SessionsListView =
+          options.store === undefined
+            ? { store: false, ...owner, sessions: [] }
+            : { store: true, ...owner, sessions: await describeSessions(options.store, owner.user, owner.app) };
+        return json(response, view);
+      }
+      const sessionMatch = /^\/api\/sessions\/([^/]+)$/.exec(url.pathname);
+      if (sessionMatch === null || options.store === undefined)
+        return send(response, 404, 'text/plain; charset=utf-8', 'not found');
       const after = url.searchParams.get('after');
       const afterVersion = after === null ? undefined : Number(after);
       if (afterVersion !== undefined && !(Number.isInteger(afterVersion) && afterVersion >= 0))
         return send(response, 400, 'text/plain; charset=utf-8', 'after must be a session version (a whole number)');
       const view = await describeSession(
         options.store,
-        {
-          ...(options.appName === undefined ? {} : { appName: options.appName }),
-          userId: options.userId,
-          sessionId: decodeURIComponent(sessionMatch[1] as string),
-        },
+        { appName: owner.app, userId: owner.user, sessionId: decodeURIComponent(sessionMatch[1] as string) },
         afterVersion,
       );
       if (view === undefined) return send(response, 404, 'text/plain; charset=utf-8', 'no such session');
@@ -140,6 +148,27 @@ export async function startInspector(options: InspectorOptions): Promise<Running
   };
 }
 
+/** Longest user or app name a request may ask for: names are keys, not text. */
+const longestOwnerName = 256;
+
+/**
+ * Whose sessions a request asks for: `user` and `app` from its query, else the server's defaults
+ * (`--user`, `--app`); the store's public API lists one user's sessions in one app, never all of
+ * them, so the page filters by naming them. A string is the refusal.
+ */
+function sessionOwner(url: URL, options: InspectorOptions): { user: string; app: string } | string {
+  const user = url.searchParams.get('user') ?? options.userId;
+  const app = url.searchParams.get('app') ?? options.appName ?? 'default';
+  for (const [field, value] of [
+    ['user', user],
+    ['app', app],
+  ] as const) {
+    if (value.trim() === '' || value.length > longestOwnerName || /\p{Cc}/u.test(value))
+      return `${field} must be a name of 1 to ${longestOwnerName} characters without control characters`;
+  }
+  return { user, app };
+}
+
 function send(response: ServerResponse, status: number, type: string, body: string | Buffer): void {
   if (response.headersSent) {
     response.end();
@@ -151,4 +180,22 @@ function send(response: ServerResponse, status: number, type: string, body: stri
 
 function json(response: ServerResponse, value: unknown): void {
   send(response, 200, 'application/json; charset=utf-8', JSON.stringify(value));
+}
+
+/** One checker for the server's life (its probes are cached per runtime), its runtime made on first use. */
+function lazyRequirementChecker(given: WorkspaceRuntime | undefined): RequirementCheckerSource {
+  let made: ReturnType<RequirementCheckerSource> | undefined;
+  return () => {
+    made ??= (async () => {
+      // Loaded only here: the runtimes bring their option schemas, and most libraries declare nothing.
+      const runtime =
+        given ?? (await import('../runtime/create-runtime.js')).createRuntime({ kind: 'auto', hostFallback: true });
+      return { checker: createRequirementChecker({ runtime, environment: {}, network: false }), where: runtime.kind };
+    })();
+    // A failure (a container engine down) is said on this request and tried again on the next.
+    made.catch(() => {
+      made = undefined;
+    });
+    return made;
+  };
 }

@@ -9,6 +9,10 @@ export interface InspectedSkill {
   /** The SKILL.md's folder on the host, or undefined for a skill from elsewhere (code, MCP). */
   path?: string;
   root?: string;
+  /** Where it came from: a folder root, a URL root, an MCP server. */
+  source: SkillSource;
+  /** Set when a skills-lock.json governs its folder: its entry and whether the folder matches it. */
+  lock?: SkillLockStatus;
   docs: string[];
   tools: string[];
   /** Whether the model sees it in the catalog, and why not. */
@@ -22,6 +26,29 @@ export interface InspectedSkill {
   strict?: { valid: boolean; errors: string[]; warnings: string[] };
   /** What the skill declares it needs (`metadata.requires`), if anything. */
   requires?: { programs: string[]; anyPrograms: string[]; env: string[]; os: string[]; network?: boolean };
+  /** Whether what it declares is there where its commands run (as `skillbox list` checks it). */
+  requirementCheck?: { met: boolean; missing: string[] };
+}
+
+/** Where a skill came from, as the page names it. */
+export interface SkillSource {
+  /** A folder root, an http(s) URL root (downloaded into the cache), an MCP server, or code (no root). */
+  kind: 'folder' | 'url' | 'mcp' | 'code';
+  /** The root's folder, the URL as shown (no credentials), the server's label. */
+  label: string;
+}
+
+/** A skill installed under a skills-lock.json: its entry and whether the folder still matches it. */
+export interface SkillLockStatus {
+  lockFile: string;
+  /** The lock's key for the folder; undefined when the lock has no entry for it. */
+  entry?: string;
+  source?: string;
+  ref?: string;
+  /** The folder is what was installed (the check `skillbox list --locked` makes before handing a skill out). */
+  matches: boolean;
+  /** Each way it differs, one per line (as `skillbox verify` says them). */
+  differences: string[];
 }
 
 /** Every skill of a repository with its figures, and what the scan left out. */
@@ -31,6 +58,8 @@ export interface SkillsView {
   shadowed: Array<{ name: string; path: string; winner: string }>;
   warnings: string[];
   totals: { catalog: number; bodies: number; bodiesAndDocs: number };
+  /** The runtime kind the requirements were checked in; absent when no skill declares any. */
+  requirementsCheckedIn?: string;
 }
 
 /** The catalog exactly as the model receives it under a budget, with what the budget did. */
@@ -93,9 +122,10 @@ export interface SessionView {
 /** A session as the sessions list shows it: its identity, size and times. */
 export type SessionListEntry = Omit<SessionView, 'timeline' | 'runs' | 'state'>;
 
-/** What `/api/sessions` answers: whose sessions, whether a store was given, and the sessions. */
+/** What `/api/sessions` answers: whose sessions (user and app), whether a store was given, and the sessions. */
 export interface SessionsListView {
   store: boolean;
   user: string;
+  app: string;
   sessions: SessionListEntry[];
 }

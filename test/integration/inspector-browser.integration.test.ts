@@ -86,11 +86,29 @@ beforeAll(async () => {
     join(root, 'hostile', 'SKILL.md'),
     '---\nname: hostile\ndescription: "<img src=x onerror=window.owned=1> and a bell \\u0007 here"\n---\nbody\n',
   );
+  // Two skills that declare requirements: one the runtime has, one it cannot have.
+  mkdirSync(join(root, 'needs-shell'));
+  writeFileSync(
+    join(root, 'needs-shell', 'SKILL.md'),
+    '---\nname: needs-shell\ndescription: Runs shell scripts.\nmetadata:\n  requires:\n    bins: [sh]\n---\nbody\n',
+  );
+  mkdirSync(join(root, 'needs-missing'));
+  writeFileSync(
+    join(root, 'needs-missing', 'SKILL.md'),
+    '---\nname: needs-missing\ndescription: Needs what no host has.\nmetadata:\n  requires:\n    bins: [sh, no-such-program-skillbox]\n    env: [SKILLBOX_INSPECT_KEY]\n---\nbody\n',
+  );
   const repository = await FsSkillRepository.open({ roots: [root] });
   await recordSession(repository);
   const assets = join(folder, 'assets');
   await buildInspectorAssets(assets);
   const store = await openSqliteSessionStore({ path: databaseFile });
+  // A session of the same user in another app: listed only when the page asks for that app.
+  await store.createSession({ appName: 'other-app', userId: 'ada', sessionId: 'elsewhere' });
+  await store.appendEvents(
+    { appName: 'other-app', userId: 'ada', sessionId: 'elsewhere' },
+    [{ author: 'user', type: 'message', content: { role: 'user', content: 'Hello from the other app' } }],
+    { expectedVersion: 0 },
+  );
   inspector = await startInspector({ repository, store, userId: 'ada', assetsDir: assets });
   browser = await chromium.launch({ executablePath: chromiumPath, args: ['--no-sandbox'] });
   mkdirSync(artifacts, { recursive: true });
@@ -110,6 +128,7 @@ describe.runIf(runs)('the inspector in a browser', () => {
     await expect.poll(() => row.count(), { timeout: 20_000 }).toBe(1);
     expect(await row.locator('th').textContent()).toContain('python-math');
     expect(await row.locator('td').first().textContent()).toBe('visible');
+    expect(await row.locator('td.source').textContent()).toBe(`folder ${join(folder, 'skills')}`);
     const catalogTokens = Number(await row.locator('.figure').textContent());
     expect(catalogTokens).toBeGreaterThan(5);
     // The description is markup-shaped text: shown as written, no element made from it.
@@ -125,11 +144,33 @@ describe.runIf(runs)('the inspector in a browser', () => {
     await page.close();
   });
 
+  it('says per skill whether its declared requirements are met where its commands run, and what is missing', async () => {
+    const page = await browser.newPage();
+    await page.goto(inspector.url);
+    const met = page.locator('tr[data-skill="needs-shell"] td.requirements');
+    await expect.poll(() => met.count(), { timeout: 20_000 }).toBe(1);
+    expect(await met.textContent()).toBe('shmet');
+    expect(await met.locator('[data-requirements]').getAttribute('data-requirements')).toBe('met');
+    const missing = page.locator('tr[data-skill="needs-missing"] td.requirements');
+    expect(await missing.locator('[data-requirements]').getAttribute('data-requirements')).toBe('missing');
+    const lines = await missing.locator('li').allTextContents();
+    expect(lines.join('\n')).toContain('no-such-program-skillbox');
+    expect(lines.join('\n')).toContain('SKILLBOX_INSPECT_KEY');
+    expect(lines.join('\n')).not.toMatch(/"sh"/);
+    // A skill that declares nothing is not checked, and says so.
+    expect(await page.locator('tr[data-skill="python-math"] td.requirements').textContent()).toBe('—');
+    expect(await page.locator('p.totals').first().textContent()).toMatch(
+      /Requirements checked in the (sandbox|local) runtime/,
+    );
+    await page.screenshot({ path: join(artifacts, 'requirements.png'), fullPage: true });
+    await page.close();
+  });
+
   it('shows the catalog as the model receives it, and shortens it under a budget typed in', async () => {
     const page = await browser.newPage();
     await page.goto(`${inspector.url}#/catalog`);
     const status = page.locator('p.totals[role="status"]');
-    await expect.poll(() => status.textContent(), { timeout: 20_000 }).toMatch(/5 of 5 skills described\.$/);
+    await expect.poll(() => status.textContent(), { timeout: 20_000 }).toMatch(/7 of 7 skills described\.$/);
     expect(await page.locator('pre.catalog').textContent()).toContain('python-math');
     await page.getByLabel('Token budget').fill('40');
     await expect.poll(() => status.textContent(), { timeout: 20_000 }).toContain('shortened to fit');
@@ -168,6 +209,58 @@ describe.runIf(runs)('the inspector in a browser', () => {
     await page.close();
     // Reading the session wrote nothing to its store.
     expect(statSync(databaseFile).mtimeMs).toBe(before);
+  });
+
+  it('lists the sessions of another app and user typed in, and opens one of them', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${inspector.url}#/sessions`);
+    await expect.poll(() => page.getByRole('link', { name: 'counting-words' }).count(), { timeout: 20_000 }).toBe(1);
+    expect(await page.getByRole('link', { name: 'elsewhere' }).count()).toBe(0);
+    expect(await page.getByLabel('User').inputValue()).toBe('ada');
+    expect(await page.getByLabel('App').inputValue()).toBe('default');
+    await page.getByLabel('App').fill('other-app');
+    await page.getByLabel('App').press('Enter');
+    await expect.poll(() => page.getByRole('link', { name: 'elsewhere' }).count(), { timeout: 20_000 }).toBe(1);
+    expect(await page.getByRole('link', { name: 'counting-words' }).count()).toBe(0);
+    expect(await page.locator('#sessions-title').textContent()).toBe('Sessions of ada in other-app (1)');
+    await page.getByRole('link', { name: 'elsewhere' }).click();
+    await expect
+      .poll(() => page.locator('li[data-kind="user"] .title').first().textContent(), { timeout: 20_000 })
+      .toBe('Hello from the other app');
+    await page.getByRole('link', { name: '← All sessions' }).click();
+    await expect.poll(() => page.getByRole('link', { name: 'elsewhere' }).count(), { timeout: 20_000 }).toBe(1);
+    await page.close();
+  });
+
+  it('searches a timeline from the keyboard: only the entries holding the words stay, clearing brings all back', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${inspector.url}#/sessions/counting-words`);
+    const items = page.locator('ol.timeline li');
+    await expect.poll(() => items.count(), { timeout: 20_000 }).toBeGreaterThanOrEqual(4);
+    const all = await items.count();
+    // The search box is the next stop after the way back to the list, and says what it is.
+    await page.getByRole('link', { name: '← All sessions' }).focus();
+    await page.keyboard.press('Tab');
+    expect(await page.locator('#timeline-search').evaluate((node) => node === node.ownerDocument.activeElement)).toBe(
+      true,
+    );
+    expect(await page.getByRole('searchbox', { name: 'Search the timeline' }).count()).toBe(1);
+    await page.keyboard.type('FIB.PY');
+    await expect.poll(() => items.count(), { timeout: 5_000 }).toBeLessThan(all);
+    const kept = await items.evaluateAll((nodes) => nodes.map((node) => node.textContent ?? ''));
+    expect(kept.length).toBeGreaterThan(0);
+    for (const text of kept) expect(text.toLowerCase()).toContain('fib.py');
+    expect(await page.locator('#timeline-matches').textContent()).toBe(`${kept.length} of ${all} entries match`);
+    await page.keyboard.type('-no-such-words');
+    await expect.poll(() => items.count(), { timeout: 5_000 }).toBe(0);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => items.count(), { timeout: 5_000 }).toBe(all);
+    await page.screenshot({ path: join(artifacts, 'timeline-search.png'), fullPage: true });
+    const serious = (await axeViolations(page)).filter((violation) =>
+      ['serious', 'critical'].includes(violation.impact ?? ''),
+    );
+    expect(serious).toEqual([]);
+    await page.close();
   });
 
   it('follows a live session: an event appended while the page is open appears without a reload', async () => {

@@ -120,6 +120,24 @@ describe('inspector: requests turned away before anything is read', () => {
     );
   });
 
+  it('takes the user and app a request names only as names, and only past the same guard', async () => {
+    // The page may ask for another user's or app's sessions (the store cannot list them; they are typed in):
+    // that is no way around the token, and a name holding control characters or 10 kB is no name.
+    expect((await ask(elsewhere.url, '/api/sessions?user=ada&app=default')).status).toBe(401);
+    expect((await ask(elsewhere.url, '/api/sessions/private?user=ada')).status).toBe(401);
+    const control = await ask(loopback.url, '/api/sessions?user=ada%0d%0aX-Injected:%201');
+    expect(control.status).toBe(400);
+    expect(control.body).toContain('user must be a name');
+    expect(control.headers['x-injected']).toBeUndefined();
+    const long = await ask(loopback.url, `/api/sessions/private?app=${'a'.repeat(10_000)}`);
+    expect(long.status).toBe(400);
+    expect(long.body).toContain('app must be a name');
+    expect((await ask(loopback.url, '/api/sessions?user=%20')).status).toBe(400);
+    // Named rightly, the same session is read.
+    expect((await ask(loopback.url, '/api/sessions/private?user=ada&app=default')).status).toBe(200);
+    expect((await ask(loopback.url, '/api/sessions/private?user=eve')).status).toBe(404);
+  });
+
   it('serves nothing outside its two assets: a climbing path is a 404', async () => {
     for (const path of [
       '/assets/../../../../etc/passwd',

@@ -2,12 +2,15 @@ import { existsSync } from 'node:fs';
 import { homedir, userInfo } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ownPackage } from '../../config/own-package.js';
+import type { SkillRepository } from '../../repository/types.js';
 import type { SessionStore } from '../../sessions/session-store.js';
 import { type CliCommand, type CliIo, CliUsageError } from '../command.js';
+import { addMcpSkillServers } from '../mcp-skill-sources.js';
 import { parseCommandArguments } from '../parse-command-arguments.js';
 import { openRepositoryFromArgs } from '../skill-roots.js';
 
-const usage = `Usage: skillbox inspect [--root DIR]... [--store sqlite:PATH|redis://...|postgres://...]
+const usage = `Usage: skillbox inspect [--root DIR|URL]... [--mcp [LABEL=]CMD|URL]...
+                       [--store sqlite:PATH|redis://...|postgres://...]
                        [--user ID] [--app NAME] [--host HOST] [--port N]
 
 Serves a local web page that shows the skills under the roots (what the model sees of each, its
@@ -16,7 +19,11 @@ a budget, and the sessions of a store as timelines of messages, tool calls, load
 changes. It only reads: nothing is written to the roots or the store.
 
 Options:
-  --root DIR     a skills folder; repeat for several (default: the standard roots)
+  --root DIR     a skills folder or an http(s) URL of an archive of one; repeat for several
+                 (default: the standard roots)
+  --mcp SERVER   also show the skills of an MCP server that serves the Skills Extension, as
+                 skillbox list: a command line or an http(s) URL (SKILLBOX_MCP_TOKEN is its
+                 bearer token), LABEL= names it. Repeatable.
   --store URL    the sessions: sqlite:PATH, redis://..., postgres://... (default: the SQLite file
                  skillbox chat keeps, ~/.skillbox/sessions.db, when it exists)
   --user ID      whose sessions (default $USER, else "local", as skillbox chat)
@@ -30,6 +37,7 @@ The URL is printed on standard output; stop with Ctrl-C.
 
 interface InspectArguments {
   roots: string[];
+  mcp: string[];
   store?: string;
   userId: string;
   appName?: string;
@@ -42,6 +50,7 @@ function parse(args: string[], io: CliIo): InspectArguments {
     args,
     options: {
       root: { type: 'string', multiple: true },
+      mcp: { type: 'string', multiple: true },
       store: { type: 'string' },
       user: { type: 'string' },
       app: { type: 'string' },
@@ -56,6 +65,7 @@ function parse(args: string[], io: CliIo): InspectArguments {
     throw new CliUsageError(`--port must be a port number (0-65535), got "${values.port}"`);
   return {
     roots: (values.root as string[] | undefined) ?? [],
+    mcp: (values.mcp as string[] | undefined) ?? [],
     ...(values.store === undefined ? {} : { store: values.store as string }),
     userId: (values.user as string | undefined) ?? io.env.USER ?? safeUserName() ?? 'local',
     ...(values.app === undefined ? {} : { appName: values.app as string }),
@@ -98,7 +108,16 @@ async function openStore(spec: string | undefined, io: CliIo): Promise<SessionSt
 
 async function run(args: string[], io: CliIo): Promise<number> {
   const parsed = parse(args, io);
-  const repository = await openRepositoryFromArgs(parsed.roots, io, 'inspect');
+  const local = await openRepositoryFromArgs(parsed.roots, io, 'inspect');
+  const sources = await addMcpSkillServers(local, parsed.mcp, io, 'inspect');
+  try {
+    return await serve(sources.repository, parsed, io);
+  } finally {
+    await sources.close();
+  }
+}
+
+async function serve(repository: SkillRepository, parsed: InspectArguments, io: CliIo): Promise<number> {
   const store = await openStore(parsed.store, io);
   const { startInspector } = await import('../../inspector/inspector-server.js');
   const inspector = await startInspector({

@@ -11,6 +11,7 @@ import type {
   SessionsListView,
   SessionView,
   SkillsView,
+  TimelineItem,
 } from '../inspector-views.js';
 
 /** How often an open session asks for what came after its last event. */
@@ -39,6 +40,25 @@ function useData<T>(path: string): { data?: T; error?: string } {
     };
   }, [path]);
   return state;
+}
+
+/** A route's path and its query: `#/sessions/ID?user=ada&app=default`. */
+function splitRoute(route: string): { path: string; query: URLSearchParams } {
+  const at = route.indexOf('?');
+  return at === -1
+    ? { path: route, query: new URLSearchParams() }
+    : { path: route.slice(0, at), query: new URLSearchParams(route.slice(at + 1)) };
+}
+
+/** `user` and `app` of a route's query, as the API takes them (absent: the server's --user and --app). */
+function ownerQuery(query: URLSearchParams): string {
+  const owner = new URLSearchParams();
+  for (const field of ['user', 'app']) {
+    const value = query.get(field);
+    if (value !== null && value !== '') owner.set(field, value);
+  }
+  const text = owner.toString();
+  return text === '' ? '' : `?${text}`;
 }
 
 function useRoute(): string {
@@ -81,6 +101,7 @@ function SkillRow(props: { skill: InspectedSkill; most: number }) {
       h('p', { class: 'description' }, skill.description),
     ),
     h('td', null, skill.modelVisible ? 'visible' : `hidden: ${skill.hiddenReason ?? ''}`),
+    h('td', { class: 'source' }, h(Source, { skill })),
     h('td', null, h(CostBar, { value: skill.tokens.catalog, most: props.most, label: 'catalog tokens' })),
     h('td', null, String(skill.tokens.body)),
     h('td', null, `${skill.tokens.docs} (${skill.docs.length} docs)`),
@@ -96,15 +117,68 @@ function SkillRow(props: { skill: InspectedSkill; most: number }) {
             problems.map((problem) => h('li', null, problem)),
           ),
     ),
-    h(
-      'td',
-      null,
-      skill.requires === undefined
-        ? '—'
-        : [...skill.requires.programs, ...skill.requires.anyPrograms, ...skill.requires.env, ...skill.requires.os].join(
-            ', ',
+    h('td', { class: 'requirements' }, h(Requirements, { skill })),
+  );
+}
+
+const sourceKinds = { folder: 'folder', url: 'URL', mcp: 'MCP server', code: 'code' } as const;
+
+/** Where a skill came from and, under a skills-lock.json, whether its folder is what was installed. */
+function Source(props: { skill: InspectedSkill }) {
+  const { source, lock } = props.skill;
+  return h(
+    'div',
+    null,
+    h('span', { 'data-source': source.kind }, `${sourceKinds[source.kind]} `),
+    h('code', null, source.label),
+    lock === undefined
+      ? null
+      : h(
+          'div',
+          { class: lock.matches ? 'met' : 'missing', 'data-lock': lock.matches ? 'matches' : 'differs' },
+          lock.matches
+            ? `locked: matches ${lock.entry ?? ''} in skills-lock.json${lock.source === undefined ? '' : ` (from ${lock.source}${lock.ref === undefined ? '' : ` at ${lock.ref}`})`}`
+            : 'differs from its lock: ',
+          lock.matches
+            ? null
+            : h(
+                'ul',
+                { class: 'problems' },
+                lock.differences.map((line) => h('li', null, line)),
+              ),
+        ),
+  );
+}
+
+/** What a skill declares it needs, and whether that is there where its commands run. */
+function Requirements(props: { skill: InspectedSkill }) {
+  const { requires, requirementCheck } = props.skill;
+  if (requires === undefined) return '—';
+  const declared = [
+    ...requires.programs,
+    ...(requires.anyPrograms.length === 0 ? [] : [`one of ${requires.anyPrograms.join(' ')}`]),
+    ...requires.env.map((name) => `$${name}`),
+    ...requires.os.map((os) => `OS ${os}`),
+    ...(requires.network ? ['network'] : []),
+  ].join(', ');
+  return h(
+    'div',
+    null,
+    h('span', null, declared),
+    requirementCheck === undefined
+      ? null
+      : requirementCheck.met
+        ? h('p', { class: 'met', 'data-requirements': 'met' }, 'met')
+        : h(
+            'div',
+            { class: 'missing', 'data-requirements': 'missing' },
+            'missing: ',
+            h(
+              'ul',
+              { class: 'problems' },
+              requirementCheck.missing.map((line) => h('li', null, line)),
+            ),
           ),
-    ),
   );
 }
 
@@ -120,6 +194,9 @@ function SkillsPage() {
       'p',
       { class: 'totals' },
       `Catalog: ${data.totals.catalog} tokens. All bodies at once: ${data.totals.bodies} tokens; with docs: ${data.totals.bodiesAndDocs}.`,
+      data.requirementsCheckedIn === undefined
+        ? ''
+        : ` Requirements checked in the ${data.requirementsCheckedIn} runtime, as skill_run sees them with default options (no host variables, no network).`,
     ),
     h(
       'table',
@@ -131,8 +208,8 @@ function SkillsPage() {
         h(
           'tr',
           null,
-          ['Skill', 'Model', 'Catalog tokens', 'Body tokens', 'Docs tokens', 'Validation', 'Requires'].map((title) =>
-            h('th', { scope: 'col' }, title),
+          ['Skill', 'Model', 'Source', 'Catalog tokens', 'Body tokens', 'Docs tokens', 'Validation', 'Requires'].map(
+            (title) => h('th', { scope: 'col' }, title),
           ),
         ),
       ),
@@ -215,14 +292,16 @@ function CatalogPage() {
   );
 }
 
-function SessionsPage() {
-  const { data, error } = useData<SessionsListView>('/api/sessions');
+function SessionsPage(props: { query: URLSearchParams }) {
+  const owner = ownerQuery(props.query);
+  const { data, error } = useData<SessionsListView>(`/api/sessions${owner}`);
   if (data === undefined) return h(Loading, { what: 'sessions', error });
   if (!data.store) return h('p', null, 'No session store was given: start the inspector with --store.');
   return h(
     'section',
     { 'aria-labelledby': 'sessions-title' },
-    h('h2', { id: 'sessions-title' }, `Sessions of ${data.user} (${data.sessions.length})`),
+    h('h2', { id: 'sessions-title' }, `Sessions of ${data.user} in ${data.app} (${data.sessions.length})`),
+    h(OwnerForm, { user: data.user, app: data.app }),
     h(
       'ul',
       { class: 'sessions' },
@@ -230,7 +309,7 @@ function SessionsPage() {
         h(
           'li',
           null,
-          h('a', { href: `#/sessions/${encodeURIComponent(session.sessionId)}` }, session.sessionId),
+          h('a', { href: `#/sessions/${encodeURIComponent(session.sessionId)}${owner}` }, session.sessionId),
           ` — ${session.version} events, last ${new Date(session.updatedAt).toLocaleString()}`,
         ),
       ),
@@ -239,20 +318,59 @@ function SessionsPage() {
 }
 
 /**
+ * Whose sessions to list. A store's public API lists one user's sessions in one app and cannot
+ * name its users or apps, so both are typed in (starting from --user and --app), not picked.
+ */
+function OwnerForm(props: { user: string; app: string }) {
+  const [user, setUser] = useState(props.user);
+  const [app, setApp] = useState(props.app);
+  const field = (id: string, label: string, value: string, set: (value: string) => void) =>
+    h(
+      'label',
+      { for: id },
+      `${label} `,
+      h('input', {
+        id,
+        type: 'text',
+        value,
+        required: true,
+        onInput: (event: Event) => set((event.target as HTMLInputElement).value),
+      }),
+    );
+  return h(
+    'form',
+    {
+      class: 'owner',
+      'aria-label': 'Whose sessions',
+      onSubmit: (event: Event) => {
+        // Shown by changing the route, not by posting: the page asks the API itself.
+        event.preventDefault();
+        location.hash = `#/sessions?${new URLSearchParams({ user: user.trim(), app: app.trim() })}`;
+      },
+    },
+    field('owner-user', 'User', user, setUser),
+    field('owner-app', 'App', app, setApp),
+    h('button', { type: 'submit' }, 'List sessions'),
+  );
+}
+
+/**
  * A session, followed live: after the first answer, the page asks every `followEveryMs` for the
  * events after the last one it has, and appends them (a session being served by `skillbox chat`,
  * `skillbox mcp` or an agent grows while it is looked at).
  */
-function useFollowedSession(sessionId: string): { data?: SessionView; error?: string } {
+function useFollowedSession(sessionId: string, owner: string): { data?: SessionView; error?: string } {
   const [state, setState] = useState<{ data?: SessionView; error?: string }>({});
   useEffect(() => {
     let current: SessionView | undefined;
     let stopped = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const path = `/api/sessions/${encodeURIComponent(sessionId)}`;
+    const path = `/api/sessions/${encodeURIComponent(sessionId)}${owner}`;
     const ask = async () => {
       try {
-        const next = await fetchJson<SessionView>(current === undefined ? path : `${path}?after=${current.version}`);
+        const next = await fetchJson<SessionView>(
+          current === undefined ? path : `${path}${owner === '' ? '?' : '&'}after=${current.version}`,
+        );
         if (stopped) return;
         if (current === undefined || next.version > current.version) {
           current =
@@ -271,7 +389,7 @@ function useFollowedSession(sessionId: string): { data?: SessionView; error?: st
       stopped = true;
       if (timer !== undefined) clearTimeout(timer);
     };
-  }, [sessionId]);
+  }, [sessionId, owner]);
   return state;
 }
 
@@ -317,13 +435,23 @@ function RunCard(props: { run: RunView }) {
   );
 }
 
-function TimelinePage(props: { sessionId: string }) {
-  const { data, error } = useFollowedSession(props.sessionId);
+/** Whether a timeline entry holds `words` (case-insensitive) in its kind, title or details. */
+function matches(item: TimelineItem, words: string): boolean {
+  const wanted = words.trim().toLocaleLowerCase();
+  if (wanted === '') return true;
+  return [item.kind, item.title, item.detail ?? ''].some((text) => text.toLocaleLowerCase().includes(wanted));
+}
+
+function TimelinePage(props: { sessionId: string; query: URLSearchParams }) {
+  const owner = ownerQuery(props.query);
+  const { data, error } = useFollowedSession(props.sessionId, owner);
+  const [search, setSearch] = useState('');
   if (data === undefined) return h(Loading, { what: 'the session', error });
+  const shown = data.timeline.filter((item) => matches(item, search));
   return h(
     'section',
     { 'aria-labelledby': 'timeline-title' },
-    h('p', null, h('a', { href: '#/sessions' }, '← All sessions')),
+    h('p', null, h('a', { href: `#/sessions${owner}` }, '← All sessions')),
     h('h2', { id: 'timeline-title' }, `Session ${data.sessionId}`),
     h(
       'p',
@@ -331,9 +459,30 @@ function TimelinePage(props: { sessionId: string }) {
       `${data.version} events, ${data.timeline.length} timeline entries, ${data.runs.length} runs`,
     ),
     h(
+      'div',
+      { class: 'search', role: 'search' },
+      h(
+        'label',
+        { for: 'timeline-search' },
+        'Search the timeline ',
+        h('input', {
+          id: 'timeline-search',
+          type: 'search',
+          value: search,
+          'aria-describedby': 'timeline-matches',
+          onInput: (event: Event) => setSearch((event.target as HTMLInputElement).value),
+        }),
+      ),
+      h(
+        'p',
+        { id: 'timeline-matches', class: 'totals', 'aria-live': 'polite' },
+        search.trim() === '' ? '' : `${shown.length} of ${data.timeline.length} entries match`,
+      ),
+    ),
+    h(
       'ol',
       { class: 'timeline' },
-      data.timeline.map((item) =>
+      shown.map((item) =>
         h(
           'li',
           { class: `item ${item.kind}`, 'data-kind': item.kind },
@@ -362,11 +511,12 @@ function TimelinePage(props: { sessionId: string }) {
 
 function App() {
   const route = useRoute();
-  const session = /^\/sessions\/(.+)$/.exec(route);
+  const { path, query } = splitRoute(route);
+  const session = /^\/sessions\/(.+)$/.exec(path);
   let content: ComponentChildren;
-  if (session !== null) content = h(TimelinePage, { sessionId: decodeURIComponent(session[1] as string) });
-  else if (route === '/catalog') content = h(CatalogPage, null);
-  else if (route === '/sessions') content = h(SessionsPage, null);
+  if (session !== null) content = h(TimelinePage, { sessionId: decodeURIComponent(session[1] as string), query });
+  else if (path === '/catalog') content = h(CatalogPage, null);
+  else if (path === '/sessions') content = h(SessionsPage, { query });
   else content = h(SkillsPage, null);
   const link = (href: string, label: string) =>
     h('a', { href: `#${href}`, 'aria-current': route.startsWith(href) ? 'page' : undefined }, label);
