@@ -1,4 +1,4 @@
-import { lstatSync, mkdirSync, renameSync } from 'node:fs';
+import { lstatSync, mkdirSync, renameSync, rmdirSync } from 'node:fs';
 import { lstat, readdir, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { openFileInside, openFolderInside, readHead, withFolderInside } from './anchored-folder.js';
@@ -231,6 +231,20 @@ export class HostWorkspaceFiles implements WorkspaceFiles {
       if (error instanceof WorkspacePathError && /does not exist/.test(error.message)) return;
       throw error;
     });
+  }
+
+  async removeEmptyFolder(target: string): Promise<boolean> {
+    if (target === '') return false;
+    const { parent: parentPath, name } = splitPath(target);
+    try {
+      // rmdir removes only an empty folder and never follows a link in the last name.
+      return await withFolderInside(this.root, parentPath, { create: false }, (parent) => {
+        rmdirSync(parent.entry(name));
+        return true;
+      });
+    } catch {
+      return false;
+    }
   }
 
   async measure(limits: WorkspaceSizeLimits): Promise<WorkspaceUsage> {

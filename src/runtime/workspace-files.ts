@@ -158,6 +158,12 @@ export interface WorkspaceFiles {
   copy(from: string, to: string): Promise<void>;
   /** Removes a file or tree; `''` removes the whole workspace. Nothing there is not an error. */
   remove(path: string): Promise<void>;
+  /**
+   * Removes the folder at `path` only when it is an empty folder (not a link, not a file); true when
+   * it did. Optional: where it costs a round trip (a remote worker, a container) a runtime leaves it
+   * out, and empty run folders then stay.
+   */
+  removeEmptyFolder?(path: string): Promise<boolean>;
   /** Counts what the workspace holds (each inode once, links not followed), stopping past a limit. */
   measure(limits: WorkspaceSizeLimits): Promise<WorkspaceUsage>;
 }

@@ -147,4 +147,23 @@ function describeRuntimeTreeCases(
     expect(usage.exceeded).toBeUndefined();
     expect((await files.measure({ maxBytes: Infinity, maxFiles: 2 })).exceeded).toBe('files');
   });
+
+  it('removes an empty folder where it offers to, and nothing else: not a file, a link, or a folder with entries', async () => {
+    const { files } = current();
+    if (files.removeEmptyFolder === undefined) return;
+    expect(
+      (await sh('mkdir -p empty full/inner target && echo x > file && ln -s target linked && ln -s / rooted')).exitCode,
+    ).toBe(0);
+    expect(await files.removeEmptyFolder('empty')).toBe(true);
+    expect(await files.inspect('empty')).toBeUndefined();
+    expect(await files.removeEmptyFolder('full')).toBe(false);
+    expect(await files.removeEmptyFolder('file')).toBe(false);
+    expect(await files.removeEmptyFolder('linked')).toBe(false);
+    expect(await files.removeEmptyFolder('rooted')).toBe(false);
+    expect(await files.removeEmptyFolder('missing')).toBe(false);
+    expect((await files.inspect('full/inner'))?.kind).toBe('directory');
+    expect((await files.inspect('file'))?.kind).toBe('file');
+    expect((await files.inspect('linked'))?.kind).toBe('link');
+    expect((await files.inspect('target'))?.kind).toBe('directory');
+  });
 }
