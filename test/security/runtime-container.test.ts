@@ -1,10 +1,19 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createContainerRuntime } from '../../src/runtime/container/container-runtime.js';
 import { WorkspaceContainers } from '../../src/runtime/container/workspace-containers.js';
-import { containerEngineWorks, containerSocket, dockerdSocket, dockerdWorks } from '../support/services.js';
+import {
+  containerEngineWorks,
+  containerImage,
+  containerSocket,
+  dockerdSocket,
+  dockerdWorks,
+} from '../support/services.js';
 import { containerFixture, hostProcessesMentioning, sleep } from './runtime-fixture.js';
 
 // The attacks of the sandbox suite that a container can be held to, against the container runtime
@@ -194,6 +203,35 @@ describe.runIf(containerEngineWorks)('container runtime: what the runs leave on 
       left = execMonitors(containerId).length;
     }
     expect(left).toBe(0);
+  });
+});
+
+describe.runIf(containerEngineWorks)('container runtime: the OCI runtime asked for is the one used', () => {
+  it('refuses to run a command in a container the daemon made with another runtime than the one asked for', async () => {
+    // podman 4.3's Docker-compatible API takes HostConfig.Runtime and ignores it: on the code before,
+    // a runtime asking for gVisor ran every command under runc (the kernel's own release showed).
+    const runtime = createContainerRuntime({ image: containerImage, socketPath: containerSocket, ociRuntime: 'runsc' });
+    const workspace = mkdtempSync(join(tmpdir(), 'skillbox-oci-runtime-'));
+    try {
+      await expect(
+        runtime.run({
+          command: 'uname -r',
+          workspaceRoot: workspace,
+          cwd: workspace,
+          env: { PATH: '/usr/bin:/bin' },
+          timeoutMs: 60_000,
+          maxOutputBytes: 4096,
+        }),
+      ).rejects.toMatchObject({ code: 'CONTAINER_ENGINE_FAILED', message: expect.stringContaining('"runsc"') });
+      const names = execFileSync('podman', ['ps', '-a', '--format', '{{.Labels}}'], { encoding: 'utf8' });
+      expect(names).not.toContain(workspace);
+    } finally {
+      await runtime
+        .files(workspace)
+        .remove('')
+        .catch(() => undefined);
+      rmSync(workspace, { recursive: true, force: true });
+    }
   });
 });
 

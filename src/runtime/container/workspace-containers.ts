@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { EngineClient } from './engine-client.js';
+import { checkOciRuntime } from './oci-runtime-check.js';
 import { buildTar } from './tar-archive.js';
 
 /** Where a container's workspace volume is mounted; commands see the workspace below it. */
@@ -173,6 +174,12 @@ export class WorkspaceContainers {
       },
       { allow: [409] },
     );
+    if (settings.ociRuntime !== undefined) {
+      await checkOciRuntime(this.client, name, settings.ociRuntime).catch(async (error: unknown) => {
+        await this.client.call('DELETE', `/containers/${name}?force=true`, undefined, { allow: [404] });
+        throw error;
+      });
+    }
     // 409: it exists already (a restarted agent); starting a running container answers 304.
     await this.client.call('POST', `/containers/${name}/start`, undefined, { allow: [304] });
     if (layOut) await this.layOut(name);
