@@ -39,7 +39,8 @@ describe.runIf(sandboxWorks)('a sandbox worker stopping mid-run', () => {
     const toFirst = createRemoteRuntime({ url: first.url, secret });
     const cut = toFirst.run(command);
     for (let tries = 0; tries < 100; tries += 1) {
-      if ((await toFirst.files(workspace).inspect('count')) !== undefined) break;
+      // Written, not only created: the shell makes the file before `echo` writes into it.
+      if (((await toFirst.files(workspace).inspect('count'))?.sizeBytes ?? 0) > 0) break;
       await sleep(50);
     }
     await first.close();

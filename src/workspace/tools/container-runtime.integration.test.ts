@@ -67,7 +67,13 @@ describe.runIf(containerEngineWorks)('skill_run on the container runtime', () =>
     const secondCounts = log.countsSince(mark);
     // On ff82bcd: 23 execs and 5 archive uploads for the first run, 20 and 1 for the second. File
     // calls made together now share an exec, and an upload makes its own staging folder.
-    expect(firstCounts).toMatchObject({ execs: 17, archivePuts: 5 });
-    expect(secondCounts).toMatchObject({ execs: 14, archivePuts: 1 });
+    // Calls share an exec only when they are made in the same turn of the event loop, so the count
+    // moves by one with how the workspace layer's awaits fall (14 on the branch, 15 after the host
+    // file calls became direct): a bound, not an exact figure, until the workspace layer asks its
+    // questions in one batch.
+    expect(firstCounts.archivePuts).toBe(5);
+    expect(firstCounts.execs).toBeLessThanOrEqual(17);
+    expect(secondCounts.archivePuts).toBe(1);
+    expect(secondCounts.execs).toBeLessThanOrEqual(15);
   }, 120_000);
 });
