@@ -7,21 +7,23 @@ import { guestWorkspace } from './workspace-containers.js';
  * the exec itself inherits the image's), and, when the program ends, kills every process the
  * user has in the container (kill -1 spares the caller and PID 1), so background jobs end with
  * the command and none can outlive it by leaving the process group. Its exit status ends stderr
- * as well (exit-status-trailer.ts), for a daemon that removed the session before it was inspected.
+ * as well (exit-status-trailer.ts), for a daemon that removed the session before it was inspected:
+ * on every way out, the refusals included (a refused cwd without it was taken for a run that ended
+ * well when the session was gone first, under load).
  * Stdin is a file it opens and removes first thing (see engine-exec.ts), or `-`: the exec's own,
  * attached (a background process).
  */
 const commandWrapper = `nonce=$1; cwd=$2; input=$3; shift 3
-if ! cd -P -- "$cwd" 2>/dev/null; then echo "skillbox-cwd-refused-$nonce" >&2; exit 125; fi
-case "$(pwd -P)/" in ${guestWorkspace}/*) ;; *) echo "skillbox-cwd-refused-$nonce" >&2; exit 125;; esac
+finish() { printf 'skillbox-exit-%s:%d' "$nonce" "$1" >&2; exit "$1"; }
+if ! cd -P -- "$cwd" 2>/dev/null; then echo "skillbox-cwd-refused-$nonce" >&2; finish 125; fi
+case "$(pwd -P)/" in ${guestWorkspace}/*) ;; *) echo "skillbox-cwd-refused-$nonce" >&2; finish 125;; esac
 if [ "$input" != - ]; then
-  exec 0<"$input" || exit 126
+  exec 0<"$input" || finish 126
   [ "$input" = /dev/null ] || rm -f -- "$input"
 fi
 /usr/bin/env -i -- "$@"; code=$?
 kill -KILL -1 2>/dev/null
-printf 'skillbox-exit-%s:%d' "$nonce" "$code" >&2
-exit $code`;
+finish $code`;
 
 /** One command as the wrapper takes it. */
 export interface WrappedCommand {
