@@ -81,10 +81,11 @@ function cacheFile(env: NodeJS.ProcessEnv): string | undefined {
   return join(cacheHome, 'skillbox', 'host-probes.json');
 }
 
-/** This user's alone: owned by them, not writable by group or others. */
-function ownedAlone(path: string): boolean {
+/** This user's alone: owned by them, not writable by group or others; with `kind`, also of that kind (lstat: a link is not). */
+function ownedAlone(path: string, kind?: 'file'): boolean {
   try {
     const stats = lstatSync(path);
+    if (kind === 'file' && !stats.isFile()) return false;
     return stats.uid === process.getuid?.() && (stats.mode & 0o022) === 0;
   } catch {
     return false;
@@ -94,7 +95,7 @@ function ownedAlone(path: string): boolean {
 type Entries = Record<string, { identity: string; answer: unknown }>;
 
 function readEntries(file: string): Entries {
-  if (!ownedAlone(file) || !lstatSync(file).isFile()) return {};
+  if (!ownedAlone(file, 'file')) return {};
   try {
     const parsed = JSON.parse(readFileSync(file, 'utf8')) as unknown;
     return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Entries) : {};
