@@ -64,18 +64,24 @@ export class ContainerWorkspaceFiles implements WorkspaceFiles {
   /** Questions asked since the last exec was sent: they travel together in the next one. */
   private pending: HelperQuestion[] = [];
 
+  /** Helper execs on their way: while one is, new questions wait for it and then go together. */
+  private sending = 0;
+
   /**
    * Asks the file helper one question. Questions asked in the same turn of the event loop (a
-   * `Promise.all` of inspects, a measure beside a read) are answered by one exec, since each exec
-   * costs a round trip to the daemon and, on podman, a process pair on its host.
+   * `Promise.all` of inspects, a measure beside a read), or while an earlier exec is still on its
+   * way, are answered by one exec, since each exec costs a round trip to the daemon and, on podman,
+   * a process pair on its host. Waiting for the exec in flight makes the batching depend on the
+   * order of the calls rather than on which turn of the loop each lands in, which a loaded host
+   * shuffles.
    */
   private helper<T>(operation: string, args: object, path: string, answerBytes = 1024 * 1024): Promise<T> {
     return new Promise<unknown>((resolve, reject) => {
       const literal = pythonLiteral(args);
-      // An argument of the exec is capped by the kernel (128 KiB): a large question travels alone.
-      if (this.pending.length > 0 && this.pendingLength() + literal.length > maxBatchArgumentBytes) this.flush();
+      // An argument of the exec is capped by the kernel (128 KiB): a full batch goes at once.
+      if (this.pending.length > 0 && this.pendingLength() + literal.length > maxBatchArgumentBytes) this.send();
       this.pending.push({ operation, literal, path, answerBytes, resolve, reject });
-      if (this.pending.length === 1) setImmediate(() => this.flush());
+      if (this.pending.length === 1 && this.sending === 0) setImmediate(() => this.flush());
     }) as Promise<T>;
   }
 
@@ -84,12 +90,22 @@ export class ContainerWorkspaceFiles implements WorkspaceFiles {
   }
 
   private flush(): void {
+    if (this.sending === 0) this.send();
+  }
+
+  private send(): void {
     const questions = this.pending;
     if (questions.length === 0) return;
     this.pending = [];
-    this.ask(questions).catch((error: unknown) => {
-      for (const question of questions) question.reject(error);
-    });
+    this.sending += 1;
+    this.ask(questions)
+      .catch((error: unknown) => {
+        for (const question of questions) question.reject(error);
+      })
+      .finally(() => {
+        this.sending -= 1;
+        if (this.pending.length > 0) setImmediate(() => this.flush());
+      });
   }
 
   private async ask(questions: HelperQuestion[]): Promise<void> {

@@ -66,14 +66,17 @@ describe.runIf(containerEngineWorks)('skill_run on the container runtime', () =>
     expect(second.output_files.map((file) => file.name)).toEqual(['out/again.txt']);
     const secondCounts = log.countsSince(mark);
     // On ff82bcd: 23 execs and 5 archive uploads for the first run, 20 and 1 for the second. File
-    // calls made together now share an exec, and an upload makes its own staging folder.
-    // Calls share an exec only when they are made in the same turn of the event loop, so the count
-    // moves by one with how the workspace layer's awaits fall (14 on the branch, 15 after the host
-    // file calls became direct): a bound, not an exact figure, until the workspace layer asks its
-    // questions in one batch.
+    // calls made together, or while the file helper's exec is on its way, now share an exec, and an
+    // upload makes its own staging folder. One more exec kills every process of the user when the
+    // daemon removed the command's exec session before it was inspected (the wrapper's own report
+    // of its kill could be forged by the command): whether that happens is a race inside the
+    // daemon, so it is counted apart and allowed once per run.
     expect(firstCounts.archivePuts).toBe(5);
-    expect(firstCounts.execs).toBeLessThanOrEqual(17);
+    expect(firstCounts.kills).toBeLessThanOrEqual(1);
+    expect(firstCounts.execs - firstCounts.kills).toBeLessThanOrEqual(17);
     expect(secondCounts.archivePuts).toBe(1);
-    expect(secondCounts.execs).toBeLessThanOrEqual(15);
+    expect(secondCounts.kills).toBeLessThanOrEqual(1);
+    expect(secondCounts.execs - secondCounts.kills).toBeLessThanOrEqual(15);
+    if (process.env.SKILLBOX_SHOW_COUNTS) console.log(firstCounts, secondCounts);
   }, 120_000);
 });
