@@ -5,7 +5,8 @@
 # container, and with vfs storage every container is a full copy of the image. dockerd runs only for these tests, on a
 # socket of its own (podman's service keeps /run/podman/podman.sock), with vfs storage, no bridge
 # and no iptables; the test image is imported from the root file system .ci/services.sh cached, or
-# copied from podman's store. Root only (a rootful daemon); elsewhere it says so and does nothing.
+# copied from podman's store. gVisor's runsc is registered as the runtime `runsc`
+# (.ci/dockerd-daemon.json), for the attacks run again under gVisor. Root only (a rootful daemon); elsewhere it says so and does nothing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ "$(id -u)" != 0 ] || ! command -v dockerd >/dev/null; then
@@ -19,7 +20,7 @@ docker=(docker -H "unix://$socket")
 started=
 if ! curl -fsS --unix-socket "$socket" http://d/v1.41/_ping >/dev/null 2>&1; then
   mkdir -p "$state"
-  dockerd --storage-driver vfs --bridge none --iptables=false --ip6tables=false --host "unix://$socket" \
+  dockerd --config-file .ci/dockerd-daemon.json --storage-driver vfs --bridge none --iptables=false --ip6tables=false --host "unix://$socket" \
     --pidfile "$state/dockerd.pid" --exec-root "$state/exec" --data-root /var/lib/skillbox-docker \
     >/var/log/skillbox-dockerd.log 2>&1 &
   started=$!

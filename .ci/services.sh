@@ -28,6 +28,9 @@ for tool in podman runc debootstrap; do command -v "$tool" >/dev/null || need+=(
 # Docker's own daemon (Debian's docker.io, dockerd 20.10) for the smaller set of container tests that
 # shows both daemons work; .ci/dockerd.sh starts it on a socket of its own only for them.
 command -v dockerd >/dev/null || need+=(docker.io)
+# gVisor's runsc (Debian's, ptrace platform), registered with that dockerd: podman 4.3's compatible
+# API ignores the OCI runtime a container asks for, Docker's daemon honours it.
+command -v runsc >/dev/null || need+=(runsc)
 # The inspector's pages are tested in Debian's headless Chromium, driven by playwright-core.
 command -v chromium >/dev/null || need+=(chromium)
 if [ "${#need[@]}" -gt 0 ]; then

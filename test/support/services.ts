@@ -94,6 +94,32 @@ export const containerEngineWorks: boolean = await containerEngineReady(containe
 export const dockerdSocket: string = process.env.SKILLBOX_TEST_DOCKERD_SOCKET ?? '/run/skillbox-docker.sock';
 export const dockerdWorks: boolean = await containerEngineReady(dockerdSocket);
 
+/** Whether that dockerd knows gVisor's `runsc` as an OCI runtime (.ci/dockerd.sh registers Debian's). */
+function engineKnowsRuntime(socketPath: string, runtime: string): Promise<boolean> {
+  return new Promise((done) => {
+    const probe = httpRequest({ socketPath, path: '/v1.41/info', timeout: 3000 }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => {
+        try {
+          const info = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { Runtimes?: Record<string, unknown> };
+          done(response.statusCode === 200 && Object.hasOwn(info.Runtimes ?? {}, runtime));
+        } catch {
+          done(false);
+        }
+      });
+    });
+    probe.once('error', () => done(false));
+    probe.once('timeout', () => {
+      probe.destroy();
+      done(false);
+    });
+    probe.end();
+  });
+}
+
+export const dockerdHasGvisor: boolean = dockerdWorks && (await engineKnowsRuntime(dockerdSocket, 'runsc'));
+
 /** A headless Chromium for the inspector's page tests (Debian's `chromium`, driven by playwright-core). */
 export const chromiumPath: string = process.env.SKILLBOX_TEST_CHROMIUM ?? '/usr/bin/chromium';
 export const hasChromium: boolean = existsSync(chromiumPath);
@@ -151,6 +177,12 @@ export function serviceChecks(): ServiceCheck[] {
       // Started only for its own tests (.ci/dockerd.sh sets SKILLBOX_TEST_DOCKERD_SOCKET): the other runs skip them.
       requiredUnderCi: process.env.SKILLBOX_TEST_DOCKERD_SOCKET !== undefined,
       howToRun: `no dockerd with the image ${containerImage} answers at ${dockerdSocket} (as root: bash .ci/dockerd.sh starts one and runs its tests), or set SKILLBOX_TEST_DOCKERD_SOCKET`,
+    },
+    {
+      name: 'gVisor',
+      available: dockerdHasGvisor,
+      requiredUnderCi: process.env.SKILLBOX_TEST_DOCKERD_SOCKET !== undefined,
+      howToRun: `the dockerd at ${dockerdSocket} has no OCI runtime "runsc" (bash .ci/services.sh installs Debian's runsc, bash .ci/dockerd.sh registers it)`,
     },
   ];
 }

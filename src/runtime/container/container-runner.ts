@@ -8,6 +8,9 @@ import { guestPath } from './guest-path.js';
 import { buildTar } from './tar-archive.js';
 import { guestStaging, type WorkspaceContainers } from './workspace-containers.js';
 
+/** How long a run waits, after killing a command, for the engine to end its exec. */
+const abandonAfterKillMs = 10_000;
+
 /**
  * Runs one command in its workspace's container (`WorkspaceRuntime.run` of the container
  * runtime): the stdin file, the wrapped exec, the kill after a timeout, an abort or a killed
@@ -50,10 +53,17 @@ export class ContainerRunner {
     let aborted = false;
     // The kill is waited for before the run returns: a restart still under way would refuse the next exec.
     let killing: Promise<void> = Promise.resolve();
+    // A daemon whose container stopped answering (gVisor starved by a low pids cap does this) never
+    // ends the exec nor the restart: the run gives up on both a grace period after the kill.
+    const abandon = new AbortController();
+    let abandonTimer: NodeJS.Timeout | undefined;
+    const abandoned = new Promise<void>((resolve) => abandon.signal.addEventListener('abort', () => resolve()));
     const stop = (why: 'timeout' | 'abort') => {
+      if (timedOut || aborted) return;
       if (why === 'timeout') timedOut = true;
       else aborted = true;
       killing = this.killAll(container).catch(() => undefined);
+      abandonTimer = setTimeout(() => abandon.abort(), abandonAfterKillMs);
     };
     const timer = setTimeout(() => stop('timeout'), command.timeoutMs);
     const onAbort = () => stop('abort');
@@ -74,21 +84,34 @@ export class ContainerRunner {
         user: this.user,
         maxOutputBytes: command.maxOutputBytes,
         exitMarker: exitMarker(nonce),
+        abandon: abandon.signal,
       });
     } catch (error) {
       return engineLost(error, performance.now() - started);
     } finally {
       clearTimeout(timer);
       command.abortSignal?.removeEventListener('abort', onAbort);
-      await killing;
+      await Promise.race([killing, abandoned]);
+      clearTimeout(abandonTimer);
     }
+    if (abandon.signal.aborted)
+      warnings.push(
+        `the engine had not ended the command ${abandonAfterKillMs / 1000} s after it was killed: the run stopped waiting for it (the container may need removing)`,
+      );
     if (cwdRefused(exec.exitCode, exec.stderr.text, nonce))
       throw new RuntimeCommandError('cwd', `"${command.cwd}" does not exist or leads out of the workspace`);
     const memoryHit = exec.exitCode === 137 && !timedOut && !aborted && (await this.oomKillsGrew(container));
     // The wrapper itself was killed (a command can signal it): its kill -1 did not run, so it is done here. A
     // session gone before its inspect leaves only the wrapper's report, which the command could forge: kill too.
-    if ((exec.exitCode > 128 || exec.sessionGone) && !timedOut && !aborted)
+    // A wrapper that never reported its end did not run its kill either, and its container may have
+    // died under it (gVisor's sandbox does when a fork bomb starves it): the kill restarts a dead one.
+    if ((exec.exitCode > 128 || exec.sessionGone || exec.reported === false) && !timedOut && !aborted) {
       await this.killAll(container).catch(() => undefined);
+      if (exec.reported === false)
+        warnings.push(
+          `the command's wrapper did not report its end (exit ${exec.exitCode}): every process of the container was killed, or the container restarted`,
+        );
+    }
     let exitCode = exec.exitCode;
     if (timedOut || aborted) {
       exitCode = 137;

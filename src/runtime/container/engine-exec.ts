@@ -16,6 +16,12 @@ export interface EngineExecSpec {
    * was inspected.
    */
   exitMarker?: string;
+  /**
+   * Stops waiting for the output: the connection is dropped and the exec reported as abandoned
+   * with what it printed so far. For a daemon that does not end an exec whose processes were
+   * killed (a container whose runtime stopped answering).
+   */
+  abandon?: AbortSignal;
 }
 
 /** What an exec reported: its exit code and its capped output. */
@@ -27,6 +33,13 @@ export interface EngineExecResult {
    * own report (which the program could have forged) or -1.
    */
   sessionGone: boolean;
+  /**
+   * With an `exitMarker`: whether the wrapper's report ended stderr. Without one the wrapper never
+   * ran to its end (the runtime failed to start it, or the container died under it).
+   */
+  reported?: boolean;
+  /** `abandon` fired before the output ended: the exit code is -1 and the output what came before. */
+  abandoned?: boolean;
   stdout: { text: string; truncated: boolean; droppedBytes: number };
   stderr: { text: string; truncated: boolean; droppedBytes: number };
 }
@@ -61,16 +74,32 @@ export async function runEngineExec(client: EngineClient, spec: EngineExecSpec):
     response.resume();
     throw new ContainerEngineError('starting an exec', response.statusCode, `in container ${spec.container}`);
   }
-  await new Promise<void>((resolve, reject) => {
+  const abandoned = await new Promise<boolean>((resolve, reject) => {
+    const onAbandon = () => {
+      response.destroy();
+      resolve(true);
+    };
+    if (spec.abandon?.aborted === true) return onAbandon();
+    spec.abandon?.addEventListener('abort', onAbandon, { once: true });
     response.on('data', (chunk: Buffer) => reader.push(chunk));
-    response.once('end', resolve);
-    response.once('error', (error) => reject(new ContainerEngineError('reading an exec', undefined, error.message)));
+    response.once('end', () => {
+      spec.abandon?.removeEventListener('abort', onAbandon);
+      resolve(false);
+    });
+    response.once('error', (error) => {
+      spec.abandon?.removeEventListener('abort', onAbandon);
+      if (spec.abandon?.aborted === true) resolve(true);
+      else reject(new ContainerEngineError('reading an exec', undefined, error.message));
+    });
   });
+  if (abandoned)
+    return { exitCode: -1, sessionGone: false, abandoned: true, stdout: stdout.finish(), stderr: stderr.finish() };
   const reported = trailer?.finish();
   const inspected = await inspectExec(client, created.Id);
   return {
     exitCode: inspected.exitCode ?? reported ?? -1,
     sessionGone: inspected.gone,
+    ...(trailer === undefined ? {} : { reported: reported !== undefined }),
     stdout: stdout.finish(),
     stderr: stderr.finish(),
   };
