@@ -64,6 +64,48 @@ async function recordSession(repository: FsSkillRepository): Promise<void> {
   await workspaces.close();
 }
 
+/**
+ * Two sessions with approvals, recorded by the agent: one whose skill_run a person allowed once, one
+ * stopped at the AI SDK's approval request nobody has answered yet.
+ */
+async function recordApprovals(repository: FsSkillRepository): Promise<void> {
+  const sessions = await openSqliteSessionStore({ path: databaseFile });
+  const workspaces = createWorkspaceManager({
+    runtime: new LocalRuntime(),
+    repository,
+    baseDir: join(folder, 'approval-workspaces'),
+  });
+  const steps = () =>
+    createScriptedModel([
+      { toolCalls: [{ name: 'skill_load', input: { skill: 'python-math' }, id: 'load-1' }] },
+      {
+        toolCalls: [
+          { name: 'skill_run', input: { skill: 'python-math', command: 'python3 scripts/fib.py 3' }, id: 'run-1' },
+        ],
+      },
+      { text: 'Done.' },
+    ]).model;
+  const options = {
+    repository,
+    sessions,
+    workspaces,
+    loadMode: 'session' as const,
+  };
+  const allowed = createSkillAgent({
+    ...options,
+    model: steps(),
+    approval: { skills: ['python-math'], decide: () => 'allow-once' as const },
+  });
+  for await (const _ of allowed.run({ userId: 'ada', sessionId: 'approved', message: 'Three, please.' }));
+  const asking = createSkillAgent({ ...options, model: steps(), approval: { skills: ['python-math'] } }).asAiSdkAgent();
+  await asking.generate({
+    messages: [{ role: 'user', content: 'Three, please.' }],
+    options: { userId: 'ada', sessionId: 'waiting' },
+  });
+  await sessions.close();
+  await workspaces.close();
+}
+
 async function axeViolations(page: Page): Promise<Array<{ id: string; impact: string | null }>> {
   // Evaluated by the browser's debugging protocol, which the page's Content-Security-Policy does not
   // govern (a script tag would be refused by it, as any injected script must be).
@@ -99,6 +141,7 @@ beforeAll(async () => {
   );
   const repository = await FsSkillRepository.open({ roots: [root] });
   await recordSession(repository);
+  await recordApprovals(repository);
   const assets = join(folder, 'assets');
   await buildInspectorAssets(assets);
   const store = await openSqliteSessionStore({ path: databaseFile });
@@ -260,6 +303,51 @@ describe.runIf(runs)('the inspector in a browser', () => {
       ['serious', 'critical'].includes(violation.impact ?? ''),
     );
     expect(serious).toEqual([]);
+    await page.close();
+  });
+
+  it('shows approvals asked and answered, each answer linked to its request, and a request still waiting', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${inspector.url}#/sessions/approved`);
+    const request = page.locator('li[data-kind="approval-request"]');
+    await expect.poll(() => request.count(), { timeout: 20_000 }).toBe(1);
+    expect(await request.locator('.title').textContent()).toBe(
+      'skill_run of skill python-math: python3 scripts/fib.py 3',
+    );
+    await request.locator('summary').click();
+    const asked = await request.locator('pre').textContent();
+    expect(asked).toContain('why: skill python-math needs approval');
+    expect(asked).toContain('"command": "python3 scripts/fib.py 3"');
+    const answer = page.locator('li[data-kind="approval-decision"]');
+    expect(await answer.locator('.title').textContent()).toBe('allow-once by a person');
+    const status = request.locator('.approval-status');
+    expect(await status.getAttribute('data-waiting')).toBe('false');
+    expect(await status.textContent()).toMatch(/^answered in event \d+: allow-once by a person \(call run-1\)$/);
+    const requestEvent = Number((await answer.locator('.approval-status').textContent())?.match(/event (\d+)/)?.[1]);
+    expect(await answer.locator('.approval-status').getAttribute('data-approval')).toBe(
+      await status.getAttribute('data-approval'),
+    );
+    // The answer points at the request's event, and the run it allowed follows.
+    const timeline = await page
+      .locator('ol.timeline li')
+      .evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-kind')));
+    expect(timeline.indexOf('approval-request')).toBeLessThan(timeline.indexOf('approval-decision'));
+    expect(requestEvent).toBeGreaterThan(0);
+    expect(await page.locator('li.run').first().getAttribute('data-exit')).toBe('0');
+    await page.screenshot({ path: join(artifacts, 'approvals.png'), fullPage: true });
+    const serious = (await axeViolations(page)).filter((violation) =>
+      ['serious', 'critical'].includes(violation.impact ?? ''),
+    );
+    expect(serious).toEqual([]);
+
+    await page.goto(`${inspector.url}#/sessions/waiting`);
+    const waiting = page.locator('li[data-kind="approval-request"] .approval-status');
+    await expect.poll(() => waiting.count(), { timeout: 20_000 }).toBe(1);
+    expect(await waiting.getAttribute('data-waiting')).toBe('true');
+    expect(await waiting.textContent()).toBe('waiting for an answer (call run-1)');
+    expect(await page.locator('li[data-kind="approval-decision"]').count()).toBe(0);
+    expect(await page.locator('li.run').count()).toBe(0);
+    await page.screenshot({ path: join(artifacts, 'approval-waiting.png'), fullPage: true });
     await page.close();
   });
 

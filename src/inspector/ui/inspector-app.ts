@@ -4,6 +4,7 @@
 // it), never as markup.
 import { type ComponentChildren, h, render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
+import { linkApprovals } from '../approval-links.js';
 import type {
   CatalogView,
   InspectedSkill,
@@ -376,7 +377,12 @@ function useFollowedSession(sessionId: string, owner: string): { data?: SessionV
           current =
             current === undefined
               ? next
-              : { ...next, timeline: [...current.timeline, ...next.timeline], runs: [...current.runs, ...next.runs] };
+              : {
+                  ...next,
+                  // Linked again over the whole timeline: an answer that arrived now settles an earlier request.
+                  timeline: linkApprovals([...current.timeline, ...next.timeline]),
+                  runs: [...current.runs, ...next.runs],
+                };
           setState({ data: current });
         }
       } catch (error) {
@@ -435,11 +441,38 @@ function RunCard(props: { run: RunView }) {
   );
 }
 
+/** Where an approval request was answered (or that it waits), and which request an answer answers. */
+function ApprovalStatus(props: { item: TimelineItem }) {
+  const { item } = props;
+  const link = item.approval;
+  if (link === undefined) return null;
+  const call = link.toolCallId === undefined ? '' : ` (call ${link.toolCallId})`;
+  const status =
+    item.kind === 'approval-request'
+      ? link.waiting
+        ? `waiting for an answer${call}`
+        : `answered in event ${link.answeredIn}: ${link.answer}${call}`
+      : link.requestIn === undefined
+        ? `no request for it in this session${call}`
+        : `answers the request of event ${link.requestIn}${call}`;
+  return h(
+    'span',
+    {
+      class: `approval-status${link.waiting ? ' waiting' : ''}`,
+      'data-approval': link.id,
+      ...(item.kind === 'approval-request' ? { 'data-waiting': String(link.waiting === true) } : {}),
+    },
+    status,
+  );
+}
+
 /** Whether a timeline entry holds `words` (case-insensitive) in its kind, title or details. */
 function matches(item: TimelineItem, words: string): boolean {
   const wanted = words.trim().toLocaleLowerCase();
   if (wanted === '') return true;
-  return [item.kind, item.title, item.detail ?? ''].some((text) => text.toLocaleLowerCase().includes(wanted));
+  return [item.kind, item.title, item.detail ?? '', item.approval?.answer ?? ''].some((text) =>
+    text.toLocaleLowerCase().includes(wanted),
+  );
 }
 
 function TimelinePage(props: { sessionId: string; query: URLSearchParams }) {
@@ -488,6 +521,7 @@ function TimelinePage(props: { sessionId: string; query: URLSearchParams }) {
           { class: `item ${item.kind}`, 'data-kind': item.kind },
           h('span', { class: 'kind' }, item.kind),
           h('span', { class: 'title' }, item.title),
+          item.approval === undefined ? null : h(ApprovalStatus, { item }),
           item.detail === undefined
             ? null
             : h('details', null, h('summary', null, 'details'), h('pre', null, item.detail)),
