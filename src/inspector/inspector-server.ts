@@ -12,6 +12,7 @@ import { createRequestGuard, isLoopbackHost } from './request-guard.js';
 import { describeSession, describeSessions } from './sessions-view.js';
 import { createLockStatusReader } from './skill-origin.js';
 import { describeCatalog, describeSkills, type RequirementCheckerSource } from './skills-view.js';
+import { createSkillsViewCache } from './skills-view-cache.js';
 
 /** What `startInspector` serves. */
 export interface InspectorOptions {
@@ -81,6 +82,9 @@ export async function startInspector(options: InspectorOptions): Promise<Running
   for (const asset of assets.values()) asset.body.catch(() => undefined);
   const requirementChecker = lazyRequirementChecker(options.requirementsRuntime);
   const lockStatus = createLockStatusReader();
+  const skillsView = createSkillsViewCache(options.repository, () =>
+    describeSkills(options.repository, { requirementChecker, lockStatus }),
+  );
 
   const answer = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     const url = new URL(request.url ?? '/', 'http://inspector');
@@ -89,8 +93,12 @@ export async function startInspector(options: InspectorOptions): Promise<Running
     if (url.pathname === '/') return send(response, 200, 'text/html; charset=utf-8', page);
     const asset = assets.get(url.pathname);
     if (asset !== undefined) return send(response, 200, asset.type, await asset.body);
-    if (url.pathname === '/api/skills')
-      return json(response, await describeSkills(options.repository, { requirementChecker, lockStatus }));
+    if (url.pathname === '/api/skills') {
+      const rescan = url.searchParams.get('rescan');
+      if (rescan !== null && rescan !== '1')
+        return send(response, 400, 'text/plain; charset=utf-8', 'rescan must be 1 or absent');
+      return json(response, await skillsView({ rescan: rescan === '1' }));
+    }
     if (url.pathname === '/api/catalog') {
       const budget = url.searchParams.get('budget');
       const tokens = budget === null || budget === '' ? undefined : Number(budget);

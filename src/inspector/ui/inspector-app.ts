@@ -26,8 +26,8 @@ async function fetchJson<T>(path: string): Promise<T> {
   return (await response.json()) as T;
 }
 
-/** The data at `path`, with its loading and error states. */
-function useData<T>(path: string): { data?: T; error?: string } {
+/** The data at `path`, with its loading and error states; asked again when `path` or `again` changes. */
+function useData<T>(path: string, again = 0): { data?: T; error?: string } {
   const [state, setState] = useState<{ data?: T; error?: string }>({});
   useEffect(() => {
     let current = true;
@@ -39,7 +39,7 @@ function useData<T>(path: string): { data?: T; error?: string } {
     return () => {
       current = false;
     };
-  }, [path]);
+  }, [path, again]);
   return state;
 }
 
@@ -184,7 +184,9 @@ function Requirements(props: { skill: InspectedSkill }) {
 }
 
 function SkillsPage() {
-  const { data, error } = useData<SkillsView>('/api/skills');
+  // The server keeps this page's data until the repository changes; a rescan reads the roots again.
+  const [rescans, setRescans] = useState(0);
+  const { data, error } = useData<SkillsView>(rescans === 0 ? '/api/skills' : '/api/skills?rescan=1', rescans);
   if (data === undefined) return h(Loading, { what: 'skills', error });
   const most = Math.max(0, ...data.skills.map((skill) => skill.tokens.catalog));
   return h(
@@ -198,6 +200,12 @@ function SkillsPage() {
       data.requirementsCheckedIn === undefined
         ? ''
         : ` Requirements checked in the ${data.requirementsCheckedIn} runtime, as skill_run sees them with default options (no host variables, no network).`,
+    ),
+    h(
+      'p',
+      null,
+      h('button', { type: 'button', onClick: () => setRescans((count) => count + 1) }, 'Scan the roots again'),
+      ' (a body, doc or new folder changed since this page was computed)',
     ),
     h(
       'table',
