@@ -9,6 +9,7 @@ import type { WorkspaceRuntime } from '../runtime/runtime-types.js';
 import type { SessionStore } from '../sessions/session-store.js';
 import type { SessionsListView } from './inspector-views.js';
 import { createRequestGuard, isLoopbackHost } from './request-guard.js';
+import { readRunOutputFile } from './run-output-files.js';
 import { describeSession, describeSessions } from './sessions-view.js';
 import { createLockStatusReader } from './skill-origin.js';
 import { describeCatalog, describeSkills, type RequirementCheckerSource } from './skills-view.js';
@@ -32,6 +33,14 @@ export interface InspectorOptions {
    * `createRuntime({ kind: 'auto', hostFallback: true })`, as `skillbox list` does.
    */
   requirementsRuntime?: WorkspaceRuntime;
+  /**
+   * The workspace manager's folder (`baseDir`) the sessions' runs used: with it, an output file a
+   * stored run result names is served from the session's workspace (images shown, others
+   * downloaded), read-only and confined (run-output-files.ts). Without it, output files are named only.
+   */
+  workspacesDir?: string;
+  /** Largest output file served, in bytes (default 16 MiB). */
+  maxOutputFileBytes?: number;
   /** The built page (app.js, app.css): dist/inspector in the package. */
   assetsDir: string;
 }
@@ -116,6 +125,13 @@ export async function startInspector(options: InspectorOptions): Promise<Running
             : { store: true, ...owner, sessions: await describeSessions(options.store, owner.user, owner.app) };
         return json(response, view);
       }
+      const outputsMatch = /^\/api\/sessions\/([^/]+)\/outputs$/.exec(url.pathname);
+      if (outputsMatch !== null && options.store !== undefined)
+        return serveOutputFile(response, url, options, {
+          appName: owner.app,
+          userId: owner.user,
+          sessionId: decodeURIComponent(outputsMatch[1] as string),
+        });
       const sessionMatch = /^\/api\/sessions\/([^/]+)$/.exec(url.pathname);
       if (sessionMatch === null || options.store === undefined)
         return send(response, 404, 'text/plain; charset=utf-8', 'not found');
@@ -129,7 +145,7 @@ export async function startInspector(options: InspectorOptions): Promise<Running
         afterVersion,
       );
       if (view === undefined) return send(response, 404, 'text/plain; charset=utf-8', 'no such session');
-      return json(response, view);
+      return json(response, { ...view, outputFilesServed: options.workspacesDir !== undefined });
     }
     return send(response, 404, 'text/plain; charset=utf-8', 'not found');
   };
@@ -154,6 +170,54 @@ export async function startInspector(options: InspectorOptions): Promise<Running
         server.closeAllConnections();
       }),
   };
+}
+
+/**
+ * One output file of one run (`?run=<event version>&file=<name>`), when the server was given the
+ * workspaces folder. The answer is never a page: a raster image its bytes prove is sent inline
+ * (for an <img>), anything else as a download of untyped bytes, each with a sandboxing CSP.
+ */
+async function serveOutputFile(
+  response: ServerResponse,
+  url: URL,
+  options: InspectorOptions,
+  key: { appName: string; userId: string; sessionId: string },
+): Promise<void> {
+  if (options.workspacesDir === undefined || options.store === undefined)
+    return send(
+      response,
+      404,
+      'text/plain; charset=utf-8',
+      'output files are not served: the inspector was started without --workspaces',
+    );
+  const run = Number(url.searchParams.get('run'));
+  if (!(Number.isInteger(run) && run >= 1))
+    return send(
+      response,
+      400,
+      'text/plain; charset=utf-8',
+      'run must be the version of the event holding the run (a whole number from 1)',
+    );
+  const name = url.searchParams.get('file');
+  if (name === null)
+    return send(response, 400, 'text/plain; charset=utf-8', 'file must name an output file of the run');
+  const served = await readRunOutputFile(
+    options.store,
+    options.workspacesDir,
+    { key, runVersion: run, name },
+    options.maxOutputFileBytes,
+  );
+  if ('status' in served) return send(response, served.status, 'text/plain; charset=utf-8', served.reason);
+  const disposition = `${served.inline ? 'inline' : 'attachment'}; filename="${served.fileName.replace(/[^\x20-\x7e]|["\\]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(served.fileName)}`;
+  response.writeHead(200, {
+    'content-type': served.contentType,
+    'content-length': served.data.length,
+    'content-disposition': disposition,
+    ...securityHeaders,
+    // Opened on its own, it is still no document: no script, no plugins, a unique origin.
+    'content-security-policy': "default-src 'none'; sandbox",
+  });
+  response.end(served.data);
 }
 
 /** Longest user or app name a request may ask for: names are keys, not text. */

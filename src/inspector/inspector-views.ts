@@ -150,10 +150,12 @@ export interface SessionView {
   runs: RunView[];
   /** The session's state after its last event. */
   state: Record<string, string>;
+  /** Whether the server can serve the runs' output files (it was given the workspaces folder). */
+  outputFilesServed?: boolean;
 }
 
 /** A session as the sessions list shows it: its identity, size and times. */
-export type SessionListEntry = Omit<SessionView, 'timeline' | 'runs' | 'state'>;
+export type SessionListEntry = Omit<SessionView, 'timeline' | 'runs' | 'state' | 'outputFilesServed'>;
 
 /** What `/api/sessions` answers: whose sessions (user and app), whether a store was given, and the sessions. */
 export interface SessionsListView {
