@@ -26,6 +26,7 @@ const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/
 const runs = hasChromium && availableSqliteDriver() !== undefined;
 const folder = mkdtempSync(join(tmpdir(), 'skillbox-inspector-page-'));
 const databaseFile = join(folder, 'sessions.db');
+const workspacesDir = join(folder, 'workspaces');
 let browser: Browser;
 let inspector: RunningInspector;
 
@@ -49,7 +50,7 @@ async function recordSession(repository: FsSkillRepository): Promise<void> {
   const workspaces = createWorkspaceManager({
     runtime: new LocalRuntime(),
     repository,
-    baseDir: join(folder, 'workspaces'),
+    baseDir: workspacesDir,
   });
   const agent = createSkillAgent({
     model,
@@ -106,6 +107,31 @@ async function recordApprovals(repository: FsSkillRepository): Promise<void> {
   await workspaces.close();
 }
 
+/** python3's standard library writes a 4x4 red PNG (zlib and struct), and 16 bytes that are no image. */
+const drawCommand = `python3 - <<'PY'
+import struct, zlib
+def chunk(kind, data):
+    return struct.pack('>I', len(data)) + kind + data + struct.pack('>I', zlib.crc32(kind + data))
+rows = b''.join(b'\\x00' + b'\\xff\\x00\\x00' * 4 for _ in range(4))
+png = b'\\x89PNG\\r\\n\\x1a\\n' + chunk(b'IHDR', struct.pack('>IIBBBBB', 4, 4, 8, 2, 0, 0, 0)) + chunk(b'IDAT', zlib.compress(rows)) + chunk(b'IEND', b'')
+open('out/dot.png', 'wb').write(png)
+open('out/data.bin', 'wb').write(bytes(range(16)))
+PY`;
+
+/** A session whose run made a PNG and a binary file; its workspace is kept, as skillbox chat keeps it. */
+async function recordDrawing(repository: FsSkillRepository): Promise<void> {
+  const sessions = await openSqliteSessionStore({ path: databaseFile });
+  const workspaces = createWorkspaceManager({ runtime: new LocalRuntime(), repository, baseDir: workspacesDir });
+  const { model } = createScriptedModel([
+    { toolCalls: [{ name: 'workspace_exec', input: { command: drawCommand }, id: 'draw-1' }] },
+    { text: 'A red dot is in out/dot.png.' },
+  ]);
+  const agent = createSkillAgent({ model, repository, sessions, workspaces, instructions: 'Be brief.' });
+  for await (const _ of agent.run({ userId: 'ada', sessionId: 'drawing', message: 'Draw me a dot.' }));
+  await sessions.close();
+  await workspaces.close({ keepWorkspaces: true });
+}
+
 async function axeViolations(page: Page): Promise<Array<{ id: string; impact: string | null }>> {
   // Evaluated by the browser's debugging protocol, which the page's Content-Security-Policy does not
   // govern (a script tag would be refused by it, as any injected script must be).
@@ -142,6 +168,7 @@ beforeAll(async () => {
   const repository = await FsSkillRepository.open({ roots: [root] });
   await recordSession(repository);
   await recordApprovals(repository);
+  await recordDrawing(repository);
   const assets = join(folder, 'assets');
   await buildInspectorAssets(assets);
   const store = await openSqliteSessionStore({ path: databaseFile });
@@ -152,7 +179,7 @@ beforeAll(async () => {
     [{ author: 'user', type: 'message', content: { role: 'user', content: 'Hello from the other app' } }],
     { expectedVersion: 0 },
   );
-  inspector = await startInspector({ repository, store, userId: 'ada', assetsDir: assets });
+  inspector = await startInspector({ repository, store, userId: 'ada', assetsDir: assets, workspacesDir });
   browser = await chromium.launch({ executablePath: chromiumPath, args: ['--no-sandbox'] });
   mkdirSync(artifacts, { recursive: true });
 }, 120_000);
@@ -348,6 +375,53 @@ describe.runIf(runs)('the inspector in a browser', () => {
     expect(await page.locator('li[data-kind="approval-decision"]').count()).toBe(0);
     expect(await page.locator('li.run').count()).toBe(0);
     await page.screenshot({ path: join(artifacts, 'approval-waiting.png'), fullPage: true });
+    await page.close();
+  });
+
+  it('renders the image a run made, and offers its other output for download', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${inspector.url}#/sessions/drawing`);
+    const image = page.locator('li.run img.output-image');
+    await expect.poll(() => image.count(), { timeout: 20_000 }).toBe(1);
+    expect(await image.getAttribute('alt')).toBe('out/dot.png, an image the run made');
+    await expect
+      .poll(
+        () =>
+          image.evaluate((node) => {
+            // Loaded and decoded: a broken or refused image has naturalWidth 0.
+            const loaded = node as unknown as { complete: boolean; naturalWidth: number };
+            return loaded.complete ? loaded.naturalWidth : -1;
+          }),
+        { timeout: 20_000 },
+      )
+      .toBe(4);
+    // The binary output is a link, not an image, and downloads as untyped bytes.
+    const link = page.getByRole('link', { name: 'download out/data.bin' });
+    expect(await link.getAttribute('download')).toBe('data.bin');
+    const answer = await page.evaluate(
+      async (href) => {
+        const response = await fetch(href);
+        return {
+          status: response.status,
+          type: response.headers.get('content-type'),
+          disposition: response.headers.get('content-disposition'),
+          bytes: [...new Uint8Array(await response.arrayBuffer())],
+        };
+      },
+      (await link.getAttribute('href')) as string,
+    );
+    expect(answer).toEqual({
+      status: 200,
+      type: 'application/octet-stream',
+      disposition: expect.stringMatching(/^attachment; filename="data.bin"/),
+      bytes: [...Array(16).keys()],
+    });
+    expect(await page.locator('li.run img[alt^="out/data.bin"]').count()).toBe(0);
+    await page.screenshot({ path: join(artifacts, 'run-image.png'), fullPage: true });
+    const serious = (await axeViolations(page)).filter((violation) =>
+      ['serious', 'critical'].includes(violation.impact ?? ''),
+    );
+    expect(serious).toEqual([]);
     await page.close();
   });
 

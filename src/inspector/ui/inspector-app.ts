@@ -407,8 +407,20 @@ function useFollowedSession(sessionId: string, owner: string): { data?: SessionV
   return state;
 }
 
-function RunCard(props: { run: RunView }) {
-  const { run } = props;
+/** Output types the page shows as pictures; the server serves them inline only when the bytes agree. */
+const shownImageTypes = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
+
+/** The address of one output file of a run (with the token: an <img> sends no Authorization header). */
+function outputFileUrl(sessionId: string, owner: string, run: RunView, name: string): string {
+  const query = new URLSearchParams(owner.slice(1));
+  query.set('run', String(run.version));
+  query.set('file', name);
+  if (token !== null) query.set('token', token);
+  return `/api/sessions/${encodeURIComponent(sessionId)}/outputs?${query}`;
+}
+
+function RunCard(props: { run: RunView; fileUrl?: ((name: string) => string) | undefined }) {
+  const { run, fileUrl } = props;
   const status =
     run.error !== undefined
       ? `failed: ${run.error}`
@@ -442,6 +454,19 @@ function RunCard(props: { run: RunView }) {
               null,
               h('code', null, file.name),
               ` (${file.mimeType ?? 'unknown type'}, ${file.sizeBytes ?? '?'} bytes${file.truncated ? ', cut' : ''})`,
+              fileUrl === undefined
+                ? null
+                : [
+                    ' ',
+                    h('a', { href: fileUrl(file.name), download: file.name.split('/').pop() }, `download ${file.name}`),
+                    shownImageTypes.has(file.mimeType ?? '')
+                      ? h('img', {
+                          class: 'output-image',
+                          src: fileUrl(file.name),
+                          alt: `${file.name}, an image the run made`,
+                        })
+                      : null,
+                  ],
               file.content === undefined ? null : h('pre', { class: 'output-content' }, file.content),
             ),
           ),
@@ -545,7 +570,14 @@ function TimelinePage(props: { sessionId: string; query: URLSearchParams }) {
           h(
             'ol',
             { class: 'runs' },
-            data.runs.map((run) => h(RunCard, { run })),
+            data.runs.map((run) =>
+              h(RunCard, {
+                run,
+                fileUrl: data.outputFilesServed
+                  ? (name: string) => outputFileUrl(props.sessionId, owner, run, name)
+                  : undefined,
+              }),
+            ),
           ),
         ),
   );
