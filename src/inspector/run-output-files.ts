@@ -92,7 +92,8 @@ export async function readRunOutputFile(
           reason: `the output file has changed since the run (${named.sizeBytes} bytes then, ${size} now)`,
         };
       const { data } = await readHead(opened, maxBytes);
-      const judged = detectMimeType(request.name, data.subarray(0, 64));
+      // No name given: detectMimeType would take a binary's type from its extension (junk named .png).
+      const judged = detectMimeType('', data.subarray(0, 64));
       const inline = inlineImageTypes.has(judged);
       return {
         data,

@@ -199,6 +199,7 @@ describe('inspector: output files of runs, served only as the runs name them', (
     writeFileSync(join(out, 'secret.txt'), 'not named by any run');
     writeFileSync(join(out, 'drawing.svg'), '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>');
     writeFileSync(join(out, 'page.png'), '<html><script>alert(1)</script></html>');
+    writeFileSync(join(out, 'junk.png'), Buffer.from([0, 1, 2, 3, 0xfe, 0xff, 0, 0x80]));
     writeFileSync(join(out, 'big.png'), Buffer.concat([tinyPng(), Buffer.alloc(4096)]));
     symlinkSync('/etc/passwd', join(out, 'passwd.png'));
     symlinkSync('/etc', join(out, 'up'));
@@ -207,6 +208,7 @@ describe('inspector: output files of runs, served only as the runs name them', (
       ['out/plot.png', tinyPng().length],
       ['out/drawing.svg', undefined],
       ['out/page.png', undefined],
+      ['out/junk.png', undefined],
       ['out/big.png', undefined],
       ['out/passwd.png', undefined],
       ['out/up/passwd', undefined],
@@ -319,7 +321,7 @@ describe('inspector: output files of runs, served only as the runs name them', (
   });
 
   it('never serves SVG or markup as a page: a download of untyped bytes, whatever the name or the stored type', async () => {
-    for (const name of ['out/drawing.svg', 'out/page.png']) {
+    for (const name of ['out/drawing.svg', 'out/page.png', 'out/junk.png']) {
       const answer = await fetchBytes(file(name));
       expect(answer.status, name).toBe(200);
       expect(answer.headers.get('content-type')).toBe('application/octet-stream');
