@@ -360,6 +360,12 @@ describe.runIf(runs)('the inspector in a browser', () => {
       .evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-kind')));
     expect(timeline.indexOf('approval-request')).toBeLessThan(timeline.indexOf('approval-decision'));
     expect(requestEvent).toBeGreaterThan(0);
+    // From the answer to its request and back, from the keyboard: focus lands on the other entry.
+    await answer.getByRole('button', { name: 'Go to its request' }).focus();
+    await page.keyboard.press('Enter');
+    expect(await request.evaluate((node) => node === node.ownerDocument.activeElement)).toBe(true);
+    await request.getByRole('button', { name: 'Go to its answer' }).click();
+    expect(await answer.evaluate((node) => node === node.ownerDocument.activeElement)).toBe(true);
     expect(await page.locator('li.run').first().getAttribute('data-exit')).toBe('0');
     await page.screenshot({ path: join(artifacts, 'approvals.png'), fullPage: true });
     const serious = (await axeViolations(page)).filter((violation) =>
@@ -368,11 +374,14 @@ describe.runIf(runs)('the inspector in a browser', () => {
     expect(serious).toEqual([]);
 
     await page.goto(`${inspector.url}#/sessions/waiting`);
+    // Only the hash changes: wait until the page shows the other session, not the one before.
+    await expect.poll(() => page.locator('#timeline-title').textContent(), { timeout: 20_000 }).toBe('Session waiting');
     const waiting = page.locator('li[data-kind="approval-request"] .approval-status');
     await expect.poll(() => waiting.count(), { timeout: 20_000 }).toBe(1);
     expect(await waiting.getAttribute('data-waiting')).toBe('true');
     expect(await waiting.textContent()).toBe('waiting for an answer (call run-1)');
     expect(await page.locator('li[data-kind="approval-decision"]').count()).toBe(0);
+    expect(await page.locator('li[data-kind="approval-request"] button').count()).toBe(0);
     expect(await page.locator('li.run').count()).toBe(0);
     await page.screenshot({ path: join(artifacts, 'approval-waiting.png'), fullPage: true });
     await page.close();

@@ -475,8 +475,22 @@ function RunCard(props: { run: RunView; fileUrl?: ((name: string) => string) | u
 }
 
 /** Where an approval request was answered (or that it waits), and which request an answer answers. */
-function ApprovalStatus(props: { item: TimelineItem }) {
-  const { item } = props;
+/**
+ * Where an approval entry's counterpart is on the page: element ids per approval, `approval-<n>-request`
+ * and `approval-<n>-answer`, numbered in the order the timeline first names each approval.
+ */
+function approvalElementIds(timeline: readonly TimelineItem[]): (item: TimelineItem, counterpart?: boolean) => string {
+  const numbers = new Map<string, number>();
+  for (const item of timeline)
+    if (item.approval !== undefined && !numbers.has(item.approval.id)) numbers.set(item.approval.id, numbers.size + 1);
+  return (item, counterpart = false) => {
+    const request = (item.kind === 'approval-request') !== counterpart;
+    return `approval-${numbers.get(item.approval?.id ?? '')}-${request ? 'request' : 'answer'}`;
+  };
+}
+
+function ApprovalStatus(props: { item: TimelineItem; counterpart: string | undefined }) {
+  const { item, counterpart } = props;
   const link = item.approval;
   if (link === undefined) return null;
   const call = link.toolCallId === undefined ? '' : ` (call ${link.toolCallId})`;
@@ -488,15 +502,25 @@ function ApprovalStatus(props: { item: TimelineItem }) {
       : link.requestIn === undefined
         ? `no request for it in this session${call}`
         : `answers the request of event ${link.requestIn}${call}`;
-  return h(
-    'span',
-    {
-      class: `approval-status${link.waiting ? ' waiting' : ''}`,
-      'data-approval': link.id,
-      ...(item.kind === 'approval-request' ? { 'data-waiting': String(link.waiting === true) } : {}),
-    },
-    status,
-  );
+  return [
+    h(
+      'span',
+      {
+        class: `approval-status${link.waiting ? ' waiting' : ''}`,
+        'data-approval': link.id,
+        ...(item.kind === 'approval-request' ? { 'data-waiting': String(link.waiting === true) } : {}),
+      },
+      status,
+    ),
+    // Focusing the entry scrolls it into view and moves a keyboard user there, as a link would.
+    counterpart === undefined
+      ? null
+      : h(
+          'button',
+          { type: 'button', class: 'to-counterpart', onClick: () => document.getElementById(counterpart)?.focus() },
+          item.kind === 'approval-request' ? 'Go to its answer' : 'Go to its request',
+        ),
+  ];
 }
 
 /** Whether a timeline entry holds `words` (case-insensitive) in its kind, title or details. */
@@ -514,6 +538,7 @@ function TimelinePage(props: { sessionId: string; query: URLSearchParams }) {
   const [search, setSearch] = useState('');
   if (data === undefined) return h(Loading, { what: 'the session', error });
   const shown = data.timeline.filter((item) => matches(item, search));
+  const approvalId = approvalElementIds(data.timeline);
   return h(
     'section',
     { 'aria-labelledby': 'timeline-title' },
@@ -551,10 +576,24 @@ function TimelinePage(props: { sessionId: string; query: URLSearchParams }) {
       shown.map((item) =>
         h(
           'li',
-          { class: `item ${item.kind}`, 'data-kind': item.kind },
+          {
+            class: `item ${item.kind}`,
+            'data-kind': item.kind,
+            ...(item.approval === undefined ? {} : { id: approvalId(item), tabIndex: -1 }),
+          },
           h('span', { class: 'kind' }, item.kind),
           h('span', { class: 'title' }, item.title),
-          item.approval === undefined ? null : h(ApprovalStatus, { item }),
+          item.approval === undefined
+            ? null
+            : h(ApprovalStatus, {
+                item,
+                // Only a counterpart on the page now (a search may hide it, a waiting request has none).
+                counterpart:
+                  (item.approval.requestIn ?? item.approval.answeredIn) !== undefined &&
+                  shown.some((other) => other.approval?.id === item.approval?.id && other.kind !== item.kind)
+                    ? approvalId(item, true)
+                    : undefined,
+              }),
           item.detail === undefined
             ? null
             : h('details', null, h('summary', null, 'details'), h('pre', null, item.detail)),
