@@ -7,9 +7,11 @@ import type { SkillRepository } from '../repository/types.js';
 import { createRequirementChecker } from '../requirements/check-requirements.js';
 import type { WorkspaceRuntime } from '../runtime/runtime-types.js';
 import type { SessionStore } from '../sessions/session-store.js';
+import type { ArtifactStore } from '../workspace/outputs/artifact-store.js';
+import { createFilesystemArtifactStore } from '../workspace/outputs/filesystem-artifact-store.js';
 import type { SessionsListView } from './inspector-views.js';
-import { createRequestGuard, isLoopbackHost } from './request-guard.js';
-import { readRunOutputFile } from './run-output-files.js';
+import { createRequestGuard, isLoopbackHost, type Refusal } from './request-guard.js';
+import { readRunArtifact, readRunOutputFile, type ServedOutputFile } from './run-output-files.js';
 import { describeSession, describeSessions } from './sessions-view.js';
 import { createLockStatusReader } from './skill-origin.js';
 import { describeCatalog, describeSkills, type RequirementCheckerSource } from './skills-view.js';
@@ -39,6 +41,12 @@ export interface InspectorOptions {
    * downloaded), read-only and confined (run-output-files.ts). Without it, output files are named only.
    */
   workspacesDir?: string;
+  /**
+   * The artifact store folder (`createFilesystemArtifactStore({ dir })`) the runs saved to with
+   * `save_as_artifacts`; default `<workspacesDir>/artifacts`, where a workspace manager keeps it.
+   * Artifacts a stored run result names are served from it, read-only, as output files are.
+   */
+  artifactsDir?: string;
   /** Largest output file served, in bytes (default 16 MiB). */
   maxOutputFileBytes?: number;
   /** The built page (app.js, app.css): dist/inspector in the package. */
@@ -91,6 +99,11 @@ export async function startInspector(options: InspectorOptions): Promise<Running
   for (const asset of assets.values()) asset.body.catch(() => undefined);
   const requirementChecker = lazyRequirementChecker(options.requirementsRuntime);
   const lockStatus = createLockStatusReader();
+  const artifactsDir =
+    options.artifactsDir ??
+    (options.workspacesDir === undefined ? undefined : join(options.workspacesDir, 'artifacts'));
+  // Only versions() and load() are called: they read, and a missing folder is no artifacts.
+  const artifacts = artifactsDir === undefined ? undefined : createFilesystemArtifactStore({ dir: artifactsDir });
   const skillsView = createSkillsViewCache(options.repository, () =>
     describeSkills(options.repository, { requirementChecker, lockStatus }),
   );
@@ -125,13 +138,13 @@ export async function startInspector(options: InspectorOptions): Promise<Running
             : { store: true, ...owner, sessions: await describeSessions(options.store, owner.user, owner.app) };
         return json(response, view);
       }
-      const outputsMatch = /^\/api\/sessions\/([^/]+)\/outputs$/.exec(url.pathname);
-      if (outputsMatch !== null && options.store !== undefined)
-        return serveOutputFile(response, url, options, {
-          appName: owner.app,
-          userId: owner.user,
-          sessionId: decodeURIComponent(outputsMatch[1] as string),
-        });
+      const filesMatch = /^\/api\/sessions\/([^/]+)\/(outputs|artifacts)$/.exec(url.pathname);
+      if (filesMatch !== null && options.store !== undefined) {
+        const key = { appName: owner.app, userId: owner.user, sessionId: decodeURIComponent(filesMatch[1] as string) };
+        return filesMatch[2] === 'outputs'
+          ? serveOutputFile(response, url, options, key)
+          : serveArtifact(response, url, options.store, artifacts, key, options.maxOutputFileBytes);
+      }
       const sessionMatch = /^\/api\/sessions\/([^/]+)$/.exec(url.pathname);
       if (sessionMatch === null || options.store === undefined)
         return send(response, 404, 'text/plain; charset=utf-8', 'not found');
@@ -145,7 +158,11 @@ export async function startInspector(options: InspectorOptions): Promise<Running
         afterVersion,
       );
       if (view === undefined) return send(response, 404, 'text/plain; charset=utf-8', 'no such session');
-      return json(response, { ...view, outputFilesServed: options.workspacesDir !== undefined });
+      return json(response, {
+        ...view,
+        outputFilesServed: options.workspacesDir !== undefined,
+        artifactsServed: artifacts !== undefined,
+      });
     }
     return send(response, 404, 'text/plain; charset=utf-8', 'not found');
   };
@@ -207,7 +224,38 @@ async function serveOutputFile(
     { key, runVersion: run, name },
     options.maxOutputFileBytes,
   );
-  if ('status' in served) return send(response, served.status, 'text/plain; charset=utf-8', served.reason);
+  sendFile(response, served);
+}
+
+/** One artifact a run saved (`?run=<event version>&name=<name>&version=<n>`), as output files are served. */
+async function serveArtifact(
+  response: ServerResponse,
+  url: URL,
+  store: SessionStore,
+  artifacts: ArtifactStore | undefined,
+  key: { appName: string; userId: string; sessionId: string },
+  maxBytes: number | undefined,
+): Promise<void> {
+  const text = 'text/plain; charset=utf-8';
+  if (artifacts === undefined)
+    return send(response, 404, text, 'artifacts are not served: the inspector was started without --workspaces');
+  const run = Number(url.searchParams.get('run'));
+  if (!(Number.isInteger(run) && run >= 1))
+    return send(response, 400, text, 'run must be the version of the event holding the run (a whole number from 1)');
+  const version = Number(url.searchParams.get('version'));
+  if (!(Number.isInteger(version) && version >= 1))
+    return send(response, 400, text, 'version must be the artifact version (a whole number from 1)');
+  const name = url.searchParams.get('name');
+  if (name === null || name === '') return send(response, 400, text, 'name must name an artifact the run saved');
+  sendFile(response, await readRunArtifact(store, artifacts, { key, runVersion: run, name, version }, maxBytes));
+}
+
+/** A served file, or the refusal in words. Never a page: see serveOutputFile. */
+function sendFile(response: ServerResponse, served: ServedOutputFile | Refusal): void {
+  if ('status' in served) {
+    send(response, served.status, 'text/plain; charset=utf-8', served.reason);
+    return;
+  }
   const disposition = `${served.inline ? 'inline' : 'attachment'}; filename="${served.fileName.replace(/[^\x20-\x7e]|["\\]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(served.fileName)}`;
   response.writeHead(200, {
     'content-type': served.contentType,

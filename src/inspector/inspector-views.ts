@@ -131,6 +131,8 @@ export interface RunView {
   stdout?: string;
   stderr?: string;
   outputFiles: Array<{ name: string; mimeType?: string; sizeBytes?: number; content?: string; truncated?: boolean }>;
+  /** The output files the run saved to the artifact store (`save_as_artifacts`): name and version. */
+  artifactFiles: Array<{ name: string; version: number }>;
   warnings: string[];
   limitsHit: string[];
   /** Set when the call failed before a result (a refusal, an error): its message. */
@@ -152,10 +154,15 @@ export interface SessionView {
   state: Record<string, string>;
   /** Whether the server can serve the runs' output files (it was given the workspaces folder). */
   outputFilesServed?: boolean;
+  /** Whether the server can serve the artifacts the runs saved (it knows the artifact store's folder). */
+  artifactsServed?: boolean;
 }
 
 /** A session as the sessions list shows it: its identity, size and times. */
-export type SessionListEntry = Omit<SessionView, 'timeline' | 'runs' | 'state' | 'outputFilesServed'>;
+export type SessionListEntry = Omit<
+  SessionView,
+  'timeline' | 'runs' | 'state' | 'outputFilesServed' | 'artifactsServed'
+>;
 
 /** What `/api/sessions` answers: whose sessions (user and app), whether a store was given, and the sessions. */
 export interface SessionsListView {

@@ -3,8 +3,10 @@ import path from 'node:path';
 import { openFileInside, readHead, withFolderInside } from '../runtime/anchored-folder.js';
 import { WorkspacePathError } from '../runtime/errors.js';
 import type { SessionStore } from '../sessions/session-store.js';
+import { ArtifactNameError } from '../workspace/errors.js';
+import type { ArtifactStore } from '../workspace/outputs/artifact-store.js';
 import { detectMimeType } from '../workspace/outputs/mime-type.js';
-import type { WorkspaceKey } from '../workspace/workspace-key.js';
+import { type WorkspaceKey, workspaceKeyId } from '../workspace/workspace-key.js';
 import { workspaceFolderPrefix } from '../workspace/workspace-manager.js';
 import type { Refusal } from './request-guard.js';
 import { runsOf } from './sessions-view.js';
@@ -92,15 +94,7 @@ export async function readRunOutputFile(
           reason: `the output file has changed since the run (${named.sizeBytes} bytes then, ${size} now)`,
         };
       const { data } = await readHead(opened, maxBytes);
-      // No name given: detectMimeType would take a binary's type from its extension (junk named .png).
-      const judged = detectMimeType('', data.subarray(0, 64));
-      const inline = inlineImageTypes.has(judged);
-      return {
-        data,
-        fileName: path.posix.basename(request.name),
-        contentType: inline ? judged : 'application/octet-stream',
-        inline,
-      };
+      return servedAs(data, request.name);
     } finally {
       await opened.close();
     }
@@ -140,4 +134,72 @@ async function workspaceFolders(workspacesDir: string, key: OutputFileRequest['k
     }
   }
   return found.sort((a, b) => b[0] - a[0]).map(([, root]) => root);
+}
+
+/** What names one saved artifact of one run: the session, the event holding the run's result, the artifact's name and version in it. */
+export interface ArtifactFileRequest {
+  key: { appName: string; userId: string; sessionId: string };
+  runVersion: number;
+  name: string;
+  version: number;
+}
+
+/**
+ * Reads one artifact a run saved (`artifact_files` of its stored result), read-only, through the
+ * artifact store's public `versions` and `load`, or says why not. Only an artifact that the stored
+ * result of that run names, with that version, is served; a version once saved never changes, so
+ * it is what the run made even after its workspace is gone. Its recorded size is checked against
+ * `maxBytes` before its bytes are read; its type is judged from its bytes alone, as for a
+ * workspace file. The store is the host's own (the workspace manager writes it; no command does).
+ */
+export async function readRunArtifact(
+  store: SessionStore,
+  artifacts: ArtifactStore,
+  request: ArtifactFileRequest,
+  maxBytes = defaultMaxServedOutputBytes,
+): Promise<ServedOutputFile | Refusal> {
+  const session = await store.getSession(request.key, { afterVersion: request.runVersion - 1 });
+  const run = runsOf(session?.events ?? []).find((candidate) => candidate.version === request.runVersion);
+  const named = run?.artifactFiles.some((file) => file.name === request.name && file.version === request.version);
+  if (named !== true)
+    return { status: 404, reason: `no run of this session at event ${request.runVersion} names the artifact` };
+  const scopes = [workspaceKeyId(request.key)];
+  if (request.key.appName === 'default')
+    scopes.push(workspaceKeyId({ userId: request.key.userId, sessionId: request.key.sessionId }));
+  for (const scope of scopes) {
+    const address = { scope, name: request.name };
+    let saved: Awaited<ReturnType<ArtifactStore['versions']>>;
+    try {
+      saved = await artifacts.versions(address);
+    } catch (error) {
+      // A name the store could never have saved ("..", too long): a forged result.
+      if (error instanceof ArtifactNameError) return { status: 400, reason: `name ${error.message}` };
+      throw error;
+    }
+    const recorded = saved.find((candidate) => candidate.version === request.version);
+    if (recorded === undefined) continue;
+    if (recorded.sizeBytes > maxBytes)
+      return {
+        status: 413,
+        reason: `the artifact has ${recorded.sizeBytes} bytes; the inspector serves at most ${maxBytes}`,
+      };
+    const { data } = await artifacts.load(address, request.version);
+    if (data.length > maxBytes)
+      return { status: 413, reason: `the artifact has ${data.length} bytes; the inspector serves at most ${maxBytes}` };
+    return servedAs(data, request.name);
+  }
+  return { status: 404, reason: 'the artifact is not in the artifact store' };
+}
+
+/** The bytes as they are sent: typed by their content alone, inline only when they are a raster image. */
+function servedAs(data: Buffer, name: string): ServedOutputFile {
+  // No name given: detectMimeType would take a binary's type from its extension (junk named .png).
+  const judged = detectMimeType('', data.subarray(0, 64));
+  const inline = inlineImageTypes.has(judged);
+  return {
+    data,
+    fileName: path.posix.basename(name),
+    contentType: inline ? judged : 'application/octet-stream',
+    inline,
+  };
 }

@@ -56,6 +56,15 @@ export function runsOf(events: readonly SessionEvent[]): RunView[] {
           ...(typeof file.content === 'string' ? { content: file.content } : {}),
           ...(typeof file.truncated === 'boolean' ? { truncated: file.truncated } : {}),
         })),
+        artifactFiles: (Array.isArray(result.artifact_files) ? (result.artifact_files as unknown[]) : []).flatMap(
+          (entry) => {
+            const { name, version } = (typeof entry === 'object' && entry !== null ? entry : {}) as Record<
+              string,
+              unknown
+            >;
+            return typeof name === 'string' && Number.isInteger(version) ? [{ name, version: version as number }] : [];
+          },
+        ),
         warnings: Array.isArray(result.warnings) ? result.warnings.map(String) : [],
         limitsHit: Array.isArray(result.limits_hit) ? result.limits_hit.map(String) : [],
         ...(typeof value === 'string' ? { error: value } : {}),

@@ -132,6 +132,29 @@ async function recordDrawing(repository: FsSkillRepository): Promise<void> {
   await workspaces.close({ keepWorkspaces: true });
 }
 
+/** A session whose skill_run saved its PNG as an artifact; its workspace is removed, the artifact stays. */
+async function recordSavedDrawing(repository: FsSkillRepository): Promise<void> {
+  const sessions = await openSqliteSessionStore({ path: databaseFile });
+  const workspaces = createWorkspaceManager({ runtime: new LocalRuntime(), repository, baseDir: workspacesDir });
+  const { model } = createScriptedModel([
+    { toolCalls: [{ name: 'skill_load', input: { skill: 'python-math' }, id: 'load-1' }] },
+    {
+      toolCalls: [
+        {
+          name: 'skill_run',
+          input: { skill: 'python-math', command: drawCommand, save_as_artifacts: true },
+          id: 'draw-1',
+        },
+      ],
+    },
+    { text: 'Saved.' },
+  ]);
+  const agent = createSkillAgent({ model, repository, sessions, workspaces, instructions: 'Be brief.' });
+  for await (const _ of agent.run({ userId: 'ada', sessionId: 'saved-drawing', message: 'Draw and keep it.' }));
+  await sessions.close();
+  await workspaces.close();
+}
+
 async function axeViolations(page: Page): Promise<Array<{ id: string; impact: string | null }>> {
   // Evaluated by the browser's debugging protocol, which the page's Content-Security-Policy does not
   // govern (a script tag would be refused by it, as any injected script must be).
@@ -169,6 +192,7 @@ beforeAll(async () => {
   await recordSession(repository);
   await recordApprovals(repository);
   await recordDrawing(repository);
+  await recordSavedDrawing(repository);
   const assets = join(folder, 'assets');
   await buildInspectorAssets(assets);
   const store = await openSqliteSessionStore({ path: databaseFile });
@@ -431,6 +455,32 @@ describe.runIf(runs)('the inspector in a browser', () => {
       ['serious', 'critical'].includes(violation.impact ?? ''),
     );
     expect(serious).toEqual([]);
+    await page.close();
+  });
+
+  it('renders an image a run saved as an artifact after its workspace is gone', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${inspector.url}#/sessions/saved-drawing`);
+    const image = page.locator('li.run .artifacts img.output-image[alt^="artifact out/dot.png"]');
+    await expect.poll(() => image.count(), { timeout: 20_000 }).toBe(1);
+    await expect
+      .poll(
+        () =>
+          image.evaluate((node) => {
+            const loaded = node as unknown as { complete: boolean; naturalWidth: number };
+            return loaded.complete ? loaded.naturalWidth : -1;
+          }),
+        { timeout: 20_000 },
+      )
+      .toBe(4);
+    expect(await page.locator('li.run .artifacts code').allTextContents()).toEqual([
+      'artifact://out/data.bin@1',
+      'artifact://out/dot.png@1',
+    ]);
+    // The workspace copy is gone with the workspace: the page says it is not shown, the artifact is.
+    await expect.poll(() => page.locator('li.run .outputs .output-missing').count(), { timeout: 20_000 }).toBe(1);
+    expect(await page.locator('li.run .outputs img').count()).toBe(0);
+    await page.screenshot({ path: join(artifacts, 'run-artifact.png'), fullPage: true });
     await page.close();
   });
 

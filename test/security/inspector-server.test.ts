@@ -14,6 +14,8 @@ import { type RunningInspector, startInspector } from '../../src/inspector/inspe
 import { FsSkillRepository } from '../../src/repository/fs-skill-repository.js';
 import { LocalRuntime } from '../../src/runtime/local-runtime.js';
 import { createMemorySessionStore } from '../../src/sessions/memory-session-store.js';
+import { createFilesystemArtifactStore } from '../../src/workspace/outputs/filesystem-artifact-store.js';
+import { workspaceKeyId } from '../../src/workspace/workspace-key.js';
 import { createWorkspaceManager } from '../../src/workspace/workspace-manager.js';
 
 const folder = mkdtempSync(join(tmpdir(), 'skillbox-inspector-attack-'));
@@ -204,6 +206,18 @@ describe('inspector: output files of runs, served only as the runs name them', (
     symlinkSync('/etc/passwd', join(out, 'passwd.png'));
     symlinkSync('/etc', join(out, 'up'));
     await workspaces.close({ keepWorkspaces: true });
+    // Artifacts the runs saved, where the workspace manager keeps them; one saved by no run named here.
+    const saved = createFilesystemArtifactStore({ dir: join(workspacesDir, 'artifacts') });
+    const scope = workspaceKeyId(key);
+    await saved.save({ scope, name: 'out/plot.png' }, tinyPng(), 'image/png');
+    await saved.save({ scope, name: 'out/plot.png' }, Buffer.from('version two'), 'image/png');
+    await saved.save(
+      { scope, name: 'out/drawing.svg' },
+      Buffer.from('<svg><script>alert(1)</script></svg>'),
+      'image/png',
+    );
+    await saved.save({ scope, name: 'out/big.png' }, Buffer.concat([tinyPng(), Buffer.alloc(4096)]), 'image/png');
+    await saved.save({ scope, name: 'out/secret.txt' }, Buffer.from('saved by no run named here'), 'text/plain');
     const names = [
       ['out/plot.png', tinyPng().length],
       ['out/drawing.svg', undefined],
@@ -245,6 +259,12 @@ describe('inspector: output files of runs, served only as the runs name them', (
                     exit_code: 0,
                     stdout: '',
                     stderr: '',
+                    artifact_files: [
+                      { name: 'out/plot.png', version: 1 },
+                      { name: 'out/drawing.svg', version: 1 },
+                      { name: 'out/big.png', version: 1 },
+                      { name: '..', version: 1 },
+                    ].map((artifact) => ({ ...artifact, ref: `artifact://${artifact.name}@${artifact.version}` })),
                     output_files: names.map(([name, size]) => ({
                       name,
                       mime_type: 'image/png',
@@ -336,8 +356,44 @@ describe('inspector: output files of runs, served only as the runs name them', (
     expect(answer.body.toString()).toContain('at most 1024');
   });
 
+  const artifact = (name: string, version: number, run = 2) =>
+    `/api/sessions/made-files/artifacts?run=${run}&name=${encodeURIComponent(name)}&version=${version}`;
+
+  it('serves an artifact only as a run names it (name and version), typed by its bytes, never as a page', async () => {
+    const image = await fetchBytes(artifact('out/plot.png', 1));
+    expect(image.status).toBe(200);
+    expect(image.body.equals(tinyPng())).toBe(true);
+    expect(image.headers.get('content-type')).toBe('image/png');
+    expect(image.headers.get('content-disposition')).toMatch(/^inline; /);
+    // Saved, but not by a run named here: version 2 of the same name, another name, another event.
+    for (const path of [
+      artifact('out/plot.png', 2),
+      artifact('out/secret.txt', 1),
+      artifact('out/plot.png', 1, 1),
+      artifact('../made-files/out/plot.png', 1),
+    ]) {
+      const answer = await fetchBytes(path);
+      expect(answer.status, path).toBe(404);
+      expect(answer.body.toString()).not.toContain('version two');
+      expect(answer.body.toString()).not.toContain('saved by no run');
+    }
+    // A name the store could never have saved, though a (forged) result names it.
+    expect((await fetchBytes(artifact('..', 1))).status).toBe(400);
+    const svg = await fetchBytes(artifact('out/drawing.svg', 1));
+    expect(svg.status).toBe(200);
+    expect(svg.headers.get('content-type')).toBe('application/octet-stream');
+    expect(svg.headers.get('content-disposition')).toMatch(/^attachment; /);
+    expect(svg.headers.get('content-security-policy')).toBe("default-src 'none'; sandbox");
+    const big = await fetchBytes(artifact('out/big.png', 1));
+    expect(big.status).toBe(413);
+    expect((await fetchBytes('/api/sessions/made-files/artifacts?run=2&name=out/plot.png&version=x')).status).toBe(400);
+  });
+
   it('serves no output file when not given the workspaces folder, and asks the same guard first', async () => {
     expect((await ask(loopback.url, '/api/sessions/made-files/outputs?run=2&file=out/plot.png')).status).toBe(404);
+    expect(
+      (await ask(loopback.url, '/api/sessions/made-files/artifacts?run=2&name=out/plot.png&version=1')).status,
+    ).toBe(404);
     const foreign = await fetchBytes(file('out/plot.png'));
     expect(foreign.status).toBe(200);
     const refused = await new Promise<number>((resolve, reject) => {

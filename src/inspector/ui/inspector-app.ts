@@ -419,8 +419,34 @@ function outputFileUrl(sessionId: string, owner: string, run: RunView, name: str
   return `/api/sessions/${encodeURIComponent(sessionId)}/outputs?${query}`;
 }
 
-function RunCard(props: { run: RunView; fileUrl?: ((name: string) => string) | undefined }) {
+/** The address of one artifact a run saved. */
+function artifactUrl(sessionId: string, owner: string, run: RunView, name: string, version: number): string {
+  const query = new URLSearchParams(owner.slice(1));
+  query.set('run', String(run.version));
+  query.set('name', name);
+  query.set('version', String(version));
+  if (token !== null) query.set('token', token);
+  return `/api/sessions/${encodeURIComponent(sessionId)}/artifacts?${query}`;
+}
+
+/** Names that are shown as pictures when saved as artifacts (the server sends them inline only when the bytes agree). */
+const imageNamePattern = /\.(png|jpe?g|gif|webp)$/i;
+
+/** An output image; one the server does not serve (the workspace is gone, a link was refused) says so instead. */
+function OutputImage(props: { src: string; alt: string }) {
+  const [failed, setFailed] = useState(false);
+  return failed
+    ? h('span', { class: 'output-missing' }, ' (not shown: the inspector did not serve it; the download link says why)')
+    : h('img', { class: 'output-image', src: props.src, alt: props.alt, onError: () => setFailed(true) });
+}
+
+function RunCard(props: {
+  run: RunView;
+  fileUrl?: ((name: string) => string) | undefined;
+  artifactUrl?: ((name: string, version: number) => string) | undefined;
+}) {
   const { run, fileUrl } = props;
+  const savedUrl = props.artifactUrl;
   const status =
     run.error !== undefined
       ? `failed: ${run.error}`
@@ -460,14 +486,40 @@ function RunCard(props: { run: RunView; fileUrl?: ((name: string) => string) | u
                     ' ',
                     h('a', { href: fileUrl(file.name), download: file.name.split('/').pop() }, `download ${file.name}`),
                     shownImageTypes.has(file.mimeType ?? '')
-                      ? h('img', {
-                          class: 'output-image',
-                          src: fileUrl(file.name),
-                          alt: `${file.name}, an image the run made`,
-                        })
+                      ? h(OutputImage, { src: fileUrl(file.name), alt: `${file.name}, an image the run made` })
                       : null,
                   ],
               file.content === undefined ? null : h('pre', { class: 'output-content' }, file.content),
+            ),
+          ),
+        ),
+    run.artifactFiles.length === 0
+      ? null
+      : h(
+          'ul',
+          { class: 'artifacts', 'aria-label': 'Saved as artifacts' },
+          run.artifactFiles.map((saved) =>
+            h(
+              'li',
+              null,
+              'saved as ',
+              h('code', null, `artifact://${saved.name}@${saved.version}`),
+              savedUrl === undefined
+                ? null
+                : [
+                    ' ',
+                    h(
+                      'a',
+                      { href: savedUrl(saved.name, saved.version), download: saved.name.split('/').pop() },
+                      `download artifact ${saved.name}@${saved.version}`,
+                    ),
+                    imageNamePattern.test(saved.name)
+                      ? h(OutputImage, {
+                          src: savedUrl(saved.name, saved.version),
+                          alt: `artifact ${saved.name} version ${saved.version}, an image the run saved`,
+                        })
+                      : null,
+                  ],
             ),
           ),
         ),
@@ -614,6 +666,9 @@ function TimelinePage(props: { sessionId: string; query: URLSearchParams }) {
                 run,
                 fileUrl: data.outputFilesServed
                   ? (name: string) => outputFileUrl(props.sessionId, owner, run, name)
+                  : undefined,
+                artifactUrl: data.artifactsServed
+                  ? (name: string, version: number) => artifactUrl(props.sessionId, owner, run, name, version)
                   : undefined,
               }),
             ),
