@@ -7,11 +7,15 @@ import type { SkillRepository } from '../repository/types.js';
 import { createRequirementChecker } from '../requirements/check-requirements.js';
 import type { WorkspaceRuntime } from '../runtime/runtime-types.js';
 import type { SessionStore } from '../sessions/session-store.js';
+import type { ArtifactStore } from '../workspace/outputs/artifact-store.js';
+import { createFilesystemArtifactStore } from '../workspace/outputs/filesystem-artifact-store.js';
 import type { SessionsListView } from './inspector-views.js';
-import { createRequestGuard, isLoopbackHost } from './request-guard.js';
+import { createRequestGuard, isLoopbackHost, type Refusal } from './request-guard.js';
+import { readRunArtifact, readRunOutputFile, type ServedOutputFile } from './run-output-files.js';
 import { describeSession, describeSessions } from './sessions-view.js';
 import { createLockStatusReader } from './skill-origin.js';
 import { describeCatalog, describeSkills, type RequirementCheckerSource } from './skills-view.js';
+import { createSkillsViewCache } from './skills-view-cache.js';
 
 /** What `startInspector` serves. */
 export interface InspectorOptions {
@@ -31,6 +35,20 @@ export interface InspectorOptions {
    * `createRuntime({ kind: 'auto', hostFallback: true })`, as `skillbox list` does.
    */
   requirementsRuntime?: WorkspaceRuntime;
+  /**
+   * The workspace manager's folder (`baseDir`) the sessions' runs used: with it, an output file a
+   * stored run result names is served from the session's workspace (images shown, others
+   * downloaded), read-only and confined (run-output-files.ts). Without it, output files are named only.
+   */
+  workspacesDir?: string;
+  /**
+   * The artifact store folder (`createFilesystemArtifactStore({ dir })`) the runs saved to with
+   * `save_as_artifacts`; default `<workspacesDir>/artifacts`, where a workspace manager keeps it.
+   * Artifacts a stored run result names are served from it, read-only, as output files are.
+   */
+  artifactsDir?: string;
+  /** Largest output file served, in bytes (default 16 MiB). */
+  maxOutputFileBytes?: number;
   /** The built page (app.js, app.css): dist/inspector in the package. */
   assetsDir: string;
 }
@@ -81,6 +99,14 @@ export async function startInspector(options: InspectorOptions): Promise<Running
   for (const asset of assets.values()) asset.body.catch(() => undefined);
   const requirementChecker = lazyRequirementChecker(options.requirementsRuntime);
   const lockStatus = createLockStatusReader();
+  const artifactsDir =
+    options.artifactsDir ??
+    (options.workspacesDir === undefined ? undefined : join(options.workspacesDir, 'artifacts'));
+  // Only versions() and load() are called: they read, and a missing folder is no artifacts.
+  const artifacts = artifactsDir === undefined ? undefined : createFilesystemArtifactStore({ dir: artifactsDir });
+  const skillsView = createSkillsViewCache(options.repository, () =>
+    describeSkills(options.repository, { requirementChecker, lockStatus }),
+  );
 
   const answer = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     const url = new URL(request.url ?? '/', 'http://inspector');
@@ -89,8 +115,12 @@ export async function startInspector(options: InspectorOptions): Promise<Running
     if (url.pathname === '/') return send(response, 200, 'text/html; charset=utf-8', page);
     const asset = assets.get(url.pathname);
     if (asset !== undefined) return send(response, 200, asset.type, await asset.body);
-    if (url.pathname === '/api/skills')
-      return json(response, await describeSkills(options.repository, { requirementChecker, lockStatus }));
+    if (url.pathname === '/api/skills') {
+      const rescan = url.searchParams.get('rescan');
+      if (rescan !== null && rescan !== '1')
+        return send(response, 400, 'text/plain; charset=utf-8', 'rescan must be 1 or absent');
+      return json(response, await skillsView({ rescan: rescan === '1' }));
+    }
     if (url.pathname === '/api/catalog') {
       const budget = url.searchParams.get('budget');
       const tokens = budget === null || budget === '' ? undefined : Number(budget);
@@ -108,6 +138,13 @@ export async function startInspector(options: InspectorOptions): Promise<Running
             : { store: true, ...owner, sessions: await describeSessions(options.store, owner.user, owner.app) };
         return json(response, view);
       }
+      const filesMatch = /^\/api\/sessions\/([^/]+)\/(outputs|artifacts)$/.exec(url.pathname);
+      if (filesMatch !== null && options.store !== undefined) {
+        const key = { appName: owner.app, userId: owner.user, sessionId: decodeURIComponent(filesMatch[1] as string) };
+        return filesMatch[2] === 'outputs'
+          ? serveOutputFile(response, url, options, key)
+          : serveArtifact(response, url, options.store, artifacts, key, options.maxOutputFileBytes);
+      }
       const sessionMatch = /^\/api\/sessions\/([^/]+)$/.exec(url.pathname);
       if (sessionMatch === null || options.store === undefined)
         return send(response, 404, 'text/plain; charset=utf-8', 'not found');
@@ -121,7 +158,11 @@ export async function startInspector(options: InspectorOptions): Promise<Running
         afterVersion,
       );
       if (view === undefined) return send(response, 404, 'text/plain; charset=utf-8', 'no such session');
-      return json(response, view);
+      return json(response, {
+        ...view,
+        outputFilesServed: options.workspacesDir !== undefined,
+        artifactsServed: artifacts !== undefined,
+      });
     }
     return send(response, 404, 'text/plain; charset=utf-8', 'not found');
   };
@@ -146,6 +187,85 @@ export async function startInspector(options: InspectorOptions): Promise<Running
         server.closeAllConnections();
       }),
   };
+}
+
+/**
+ * One output file of one run (`?run=<event version>&file=<name>`), when the server was given the
+ * workspaces folder. The answer is never a page: a raster image its bytes prove is sent inline
+ * (for an <img>), anything else as a download of untyped bytes, each with a sandboxing CSP.
+ */
+async function serveOutputFile(
+  response: ServerResponse,
+  url: URL,
+  options: InspectorOptions,
+  key: { appName: string; userId: string; sessionId: string },
+): Promise<void> {
+  if (options.workspacesDir === undefined || options.store === undefined)
+    return send(
+      response,
+      404,
+      'text/plain; charset=utf-8',
+      'output files are not served: the inspector was started without --workspaces',
+    );
+  const run = Number(url.searchParams.get('run'));
+  if (!(Number.isInteger(run) && run >= 1))
+    return send(
+      response,
+      400,
+      'text/plain; charset=utf-8',
+      'run must be the version of the event holding the run (a whole number from 1)',
+    );
+  const name = url.searchParams.get('file');
+  if (name === null)
+    return send(response, 400, 'text/plain; charset=utf-8', 'file must name an output file of the run');
+  const served = await readRunOutputFile(
+    options.store,
+    options.workspacesDir,
+    { key, runVersion: run, name },
+    options.maxOutputFileBytes,
+  );
+  sendFile(response, served);
+}
+
+/** One artifact a run saved (`?run=<event version>&name=<name>&version=<n>`), as output files are served. */
+async function serveArtifact(
+  response: ServerResponse,
+  url: URL,
+  store: SessionStore,
+  artifacts: ArtifactStore | undefined,
+  key: { appName: string; userId: string; sessionId: string },
+  maxBytes: number | undefined,
+): Promise<void> {
+  const text = 'text/plain; charset=utf-8';
+  if (artifacts === undefined)
+    return send(response, 404, text, 'artifacts are not served: the inspector was started without --workspaces');
+  const run = Number(url.searchParams.get('run'));
+  if (!(Number.isInteger(run) && run >= 1))
+    return send(response, 400, text, 'run must be the version of the event holding the run (a whole number from 1)');
+  const version = Number(url.searchParams.get('version'));
+  if (!(Number.isInteger(version) && version >= 1))
+    return send(response, 400, text, 'version must be the artifact version (a whole number from 1)');
+  const name = url.searchParams.get('name');
+  if (name === null || name === '') return send(response, 400, text, 'name must name an artifact the run saved');
+  sendFile(response, await readRunArtifact(store, artifacts, { key, runVersion: run, name, version }, maxBytes));
+}
+
+/** A served file, or the refusal in words. Never a page: see serveOutputFile. */
+function sendFile(response: ServerResponse, served: ServedOutputFile | Refusal): void {
+  if ('status' in served) {
+    send(response, served.status, 'text/plain; charset=utf-8', served.reason);
+    return;
+  }
+  const disposition = `${served.inline ? 'inline' : 'attachment'}; filename="${served.fileName.replace(/[^\x20-\x7e]|["\\]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(served.fileName)}`;
+  response.writeHead(200, {
+    'content-type': served.contentType,
+    'content-length': served.data.length,
+    'content-disposition': disposition,
+    ...securityHeaders,
+    // Opened on its own, it is still no document: no script, no plugins, a unique origin.
+    'content-security-policy': "default-src 'none'; sandbox",
+  });
+  response.end(served.data);
 }
 
 /** Longest user or app name a request may ask for: names are keys, not text. */

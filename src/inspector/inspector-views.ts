@@ -78,11 +78,44 @@ export interface TimelineItem {
   version: number;
   timestamp: number;
   author: string;
-  kind: 'user' | 'assistant' | 'tool-call' | 'tool-result' | 'load' | 'unload' | 'state' | 'error' | 'other';
+  kind:
+    | 'user'
+    | 'assistant'
+    | 'tool-call'
+    | 'tool-result'
+    | 'approval-request'
+    | 'approval-decision'
+    | 'load'
+    | 'unload'
+    | 'state'
+    | 'error'
+    | 'other';
   /** What a person reads first: the text, the tool's name, the skill loaded. */
   title: string;
   /** The rest (a tool's input or output, a state change), as JSON text where it is data. */
   detail?: string;
+  /** Set on approval entries: what ties a request to its answer. */
+  approval?: ApprovalLink;
+}
+
+/**
+ * How an approval request and its answer find each other. Both carry the approval's id (skillbox's
+ * request id, or the AI SDK's approvalId) and the tool call it is about; once the whole timeline is
+ * known (approval-links.ts), a request says where it was answered or that it is still waiting, and an
+ * answer says where its request is.
+ */
+export interface ApprovalLink {
+  /** `skillbox:<request id>` for the runner's approval events, `ai-sdk:<approvalId>` for the SDK's parts. */
+  id: string;
+  toolCallId?: string;
+  /** On a request: the version of the event holding its answer. */
+  answeredIn?: number;
+  /** On a request: the answer in a few words (`deny by a person`). */
+  answer?: string;
+  /** On a request: nobody has answered it (yet). */
+  waiting?: boolean;
+  /** On an answer: the version of the event holding its request. */
+  requestIn?: number;
 }
 
 /** One command a `skill_run` or `workspace_exec` call ran, from its call and its result. */
@@ -98,6 +131,8 @@ export interface RunView {
   stdout?: string;
   stderr?: string;
   outputFiles: Array<{ name: string; mimeType?: string; sizeBytes?: number; content?: string; truncated?: boolean }>;
+  /** The output files the run saved to the artifact store (`save_as_artifacts`): name and version. */
+  artifactFiles: Array<{ name: string; version: number }>;
   warnings: string[];
   limitsHit: string[];
   /** Set when the call failed before a result (a refusal, an error): its message. */
@@ -117,10 +152,17 @@ export interface SessionView {
   runs: RunView[];
   /** The session's state after its last event. */
   state: Record<string, string>;
+  /** Whether the server can serve the runs' output files (it was given the workspaces folder). */
+  outputFilesServed?: boolean;
+  /** Whether the server can serve the artifacts the runs saved (it knows the artifact store's folder). */
+  artifactsServed?: boolean;
 }
 
 /** A session as the sessions list shows it: its identity, size and times. */
-export type SessionListEntry = Omit<SessionView, 'timeline' | 'runs' | 'state'>;
+export type SessionListEntry = Omit<
+  SessionView,
+  'timeline' | 'runs' | 'state' | 'outputFilesServed' | 'artifactsServed'
+>;
 
 /** What `/api/sessions` answers: whose sessions (user and app), whether a store was given, and the sessions. */
 export interface SessionsListView {

@@ -1,4 +1,5 @@
 import type { SessionEvent, SessionStore, SessionSummary } from '../sessions/session-store.js';
+import { linkApprovals } from './approval-links.js';
 import type { RunView, SessionView, TimelineItem } from './inspector-views.js';
 
 const runTools = new Set(['skill_run', 'workspace_exec']);
@@ -55,6 +56,15 @@ export function runsOf(events: readonly SessionEvent[]): RunView[] {
           ...(typeof file.content === 'string' ? { content: file.content } : {}),
           ...(typeof file.truncated === 'boolean' ? { truncated: file.truncated } : {}),
         })),
+        artifactFiles: (Array.isArray(result.artifact_files) ? (result.artifact_files as unknown[]) : []).flatMap(
+          (entry) => {
+            const { name, version } = (typeof entry === 'object' && entry !== null ? entry : {}) as Record<
+              string,
+              unknown
+            >;
+            return typeof name === 'string' && Number.isInteger(version) ? [{ name, version: version as number }] : [];
+          },
+        ),
         warnings: Array.isArray(result.warnings) ? result.warnings.map(String) : [],
         limitsHit: Array.isArray(result.limits_hit) ? result.limits_hit.map(String) : [],
         ...(typeof value === 'string' ? { error: value } : {}),
@@ -70,12 +80,113 @@ function text(value: unknown): string {
   return typeof value === 'string' ? value : JSON.stringify(value, null, 2);
 }
 
+function record(value: unknown): Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}
+
+function optionalString(value: unknown): string | undefined {
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+/** Who answered, as `ApprovalSource` names it (approval-types.ts), in words. */
+const answeredBy: Record<string, string> = {
+  person: 'a person',
+  remembered: 'an earlier allow-always of this session',
+  'ai-sdk-response': 'the application (AI SDK approval response)',
+  'openai-agents-approval': 'the application (OpenAI Agents SDK approval)',
+  unanswered: 'nobody: no one could be asked',
+  policy: 'policy, before anyone was asked',
+};
+
+/** Why a call needed approval, from what an allow-always would remember (`skill:<name>`, `tool:<name>`). */
+function whyAsked(remembers: unknown): string {
+  const names = Array.isArray(remembers) ? remembers.map(String) : [];
+  if (names.length === 0) return 'not said';
+  return names
+    .map((name) =>
+      name.startsWith('skill:')
+        ? `skill ${name.slice('skill:'.length)} needs approval`
+        : name.startsWith('tool:')
+          ? `tool ${name.slice('tool:'.length)} needs approval`
+          : name,
+    )
+    .join('; ');
+}
+
+/** An `approval-request` event (its content an `ApprovalRequest`) as a timeline item. */
+function approvalRequestItem(base: Omit<TimelineItem, 'kind' | 'title'>, content: unknown): TimelineItem {
+  const request = record(content);
+  const tool = optionalString(request.tool) ?? 'a tool';
+  const skill = optionalString(request.skill);
+  const command = optionalString(request.command);
+  const toolCallId = optionalString(request.toolCallId);
+  const lines = [
+    `why: ${whyAsked(request.remembers)}`,
+    ...(toolCallId === undefined ? [] : [`call: ${toolCallId}`]),
+    ...(command === undefined ? [] : [`command: ${command}`]),
+    ...(typeof request.cwd === 'string' ? [`cwd: ${request.cwd}`] : []),
+    ...(Array.isArray(request.stagedSkills) && request.stagedSkills.length > 0
+      ? [`skills staged: ${request.stagedSkills.map(String).join(', ')}`]
+      : []),
+    ...(Array.isArray(request.skillsInWorkspace) && request.skillsInWorkspace.length > 0
+      ? [`skills already in the workspace: ${request.skillsInWorkspace.map(String).join(', ')}`]
+      : []),
+    `input: ${text(request.input ?? null)}`,
+  ];
+  return {
+    ...base,
+    kind: 'approval-request',
+    title: `${tool}${skill === undefined ? '' : ` of skill ${skill}`}${command === undefined ? '' : `: ${command}`}`,
+    detail: lines.join('\n'),
+    approval: {
+      id: `skillbox:${String(request.id ?? '')}`,
+      ...(toolCallId === undefined ? {} : { toolCallId }),
+    },
+  };
+}
+
+/** An `approval-decision` event (its content an `ApprovalOutcome`) as a timeline item. */
+function approvalDecisionItem(base: Omit<TimelineItem, 'kind' | 'title'>, content: unknown): TimelineItem {
+  const outcome = record(content);
+  const source = String(outcome.source ?? '');
+  const toolCallId = optionalString(outcome.toolCallId);
+  const reason = optionalString(outcome.reason);
+  const lines = [
+    `tool: ${String(outcome.tool ?? '')}`,
+    ...(toolCallId === undefined ? [] : [`call: ${toolCallId}`]),
+    ...(Array.isArray(outcome.remembers) ? [`covers: ${outcome.remembers.map(String).join(', ')}`] : []),
+    ...(reason === undefined ? [] : [`reason: ${reason}`]),
+  ];
+  return {
+    ...base,
+    kind: 'approval-decision',
+    title: `${String(outcome.decision ?? 'no decision')} by ${answeredBy[source] ?? (source || 'someone not named')}`,
+    detail: lines.join('\n'),
+    approval: {
+      id: `skillbox:${String(outcome.requestId ?? '')}`,
+      ...(toolCallId === undefined ? {} : { toolCallId }),
+    },
+  };
+}
+
 /**
- * A session event as timeline items: a message's parts (text, tool calls, tool results) one by
- * one, a state change as the skills it loaded and unloaded plus the rest of its keys. Content is
- * kept as the store gives it; the page shows every string as text, never as markup.
+ * A session's events as timeline items: a message's parts (text, tool calls, tool results, the AI
+ * SDK's tool-approval request and response) one by one, an approval request or decision the runner
+ * stored, a state change as the skills it loaded and unloaded plus the rest of its keys. Approval
+ * requests are linked to their answers (approval-links.ts). Content is kept as the store gives it;
+ * the page shows every string as text, never as markup.
+ *
+ * `calls` holds the tool calls of earlier events (their name and input by call id): an AI SDK
+ * approval request names only its call. Pass the same map for a live session's later events.
  */
-export function timelineOf(event: SessionEvent): TimelineItem[] {
+export function timelineOf(
+  events: readonly SessionEvent[],
+  calls: Map<string, { toolName: string; input: unknown }> = new Map(),
+): TimelineItem[] {
+  return linkApprovals(events.flatMap((event) => eventItems(event, calls)));
+}
+
+function eventItems(event: SessionEvent, calls: Map<string, { toolName: string; input: unknown }>): TimelineItem[] {
   const base = { version: event.version, timestamp: event.timestamp, author: event.author };
   const items: TimelineItem[] = [];
   const content = event.content as { role?: unknown; content?: unknown } | undefined;
@@ -87,7 +198,9 @@ export function timelineOf(event: SessionEvent): TimelineItem[] {
         if (part.text.trim() === '') continue;
         items.push({ ...base, kind: role === 'user' ? 'user' : 'assistant', title: part.text });
       } else if (part.type === 'tool-call') {
-        items.push({ ...base, kind: 'tool-call', title: String(part.toolName), detail: text(part.input ?? part.args) });
+        const input = part.input ?? part.args;
+        calls.set(String(part.toolCallId), { toolName: String(part.toolName), input });
+        items.push({ ...base, kind: 'tool-call', title: String(part.toolName), detail: text(input) });
       } else if (part.type === 'tool-result') {
         items.push({
           ...base,
@@ -95,8 +208,37 @@ export function timelineOf(event: SessionEvent): TimelineItem[] {
           title: String(part.toolName),
           detail: text(part.output ?? part.result),
         });
+      } else if (part.type === 'tool-approval-request') {
+        const toolCallId = optionalString(part.toolCallId);
+        const call = toolCallId === undefined ? undefined : calls.get(toolCallId);
+        items.push({
+          ...base,
+          kind: 'approval-request',
+          title: `${call?.toolName ?? 'a tool call'} (the AI SDK asks the application)`,
+          detail: [
+            ...(toolCallId === undefined ? [] : [`call: ${toolCallId}`]),
+            `input: ${text(call?.input ?? null)}`,
+          ].join('\n'),
+          approval: {
+            id: `ai-sdk:${String(part.approvalId ?? '')}`,
+            ...(toolCallId === undefined ? {} : { toolCallId }),
+          },
+        });
+      } else if (part.type === 'tool-approval-response') {
+        const reason = optionalString(part.reason);
+        items.push({
+          ...base,
+          kind: 'approval-decision',
+          title: `${part.approved === true ? 'approved' : 'denied'} by the application (AI SDK approval response)`,
+          ...(reason === undefined ? {} : { detail: `reason: ${reason}` }),
+          approval: { id: `ai-sdk:${String(part.approvalId ?? '')}` },
+        });
       }
     }
+  } else if (event.type === 'approval-request') {
+    items.push(approvalRequestItem(base, event.content));
+  } else if (event.type === 'approval-decision') {
+    items.push(approvalDecisionItem(base, event.content));
   } else if (event.type === 'error') {
     items.push({ ...base, kind: 'error', title: text(event.content ?? 'error') });
   } else if (event.type !== 'state' && event.type !== 'message') {
@@ -140,5 +282,5 @@ export async function describeSession(
   const session = await store.getSession(key, afterVersion === undefined ? {} : { afterVersion });
   if (session === undefined) return undefined;
   const { events, state, ...summary } = session;
-  return { ...summary, state: { ...state }, timeline: events.flatMap(timelineOf), runs: runsOf(events) };
+  return { ...summary, state: { ...state }, timeline: timelineOf(events), runs: runsOf(events) };
 }

@@ -275,7 +275,7 @@ export class WorkspaceManager {
       const base = await realpath(this.baseDir);
       let root: string;
       for (let stamp = Date.now(); ; stamp += 1) {
-        root = path.join(base, `${folderPrefix(key)}${stamp}`);
+        root = path.join(base, `${workspaceFolderPrefix(key)}${stamp}`);
         try {
           await mkdir(root, { mode: 0o700 });
           break;
@@ -320,7 +320,7 @@ export class WorkspaceManager {
 
   /** Workspace folders of one key, newest first (there is normally one). The folder name alone decides. */
   private async findRoots(key: WorkspaceKey): Promise<string[]> {
-    const prefix = folderPrefix(key);
+    const prefix = workspaceFolderPrefix(key);
     const matches: Array<[number, string]> = [];
     for (const root of await this.allRoots()) {
       const name = path.basename(root);
@@ -386,7 +386,7 @@ const lastUseFolderName = '.last-use';
  * `ws_<readable session>-<digest of the key>_`: the readable part is for people listing the folder;
  * the 128-bit digest of the escaped (app, user, session) triple is what keeps keys apart.
  */
-function folderPrefix(key: WorkspaceKey): string {
+export function workspaceFolderPrefix(key: WorkspaceKey): string {
   const readable = key.sessionId.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, maxSessionSegment) || 'anon';
   return `ws_${readable}-${workspaceKeyDigest(key)}_`;
 }

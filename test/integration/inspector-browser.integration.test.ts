@@ -26,6 +26,7 @@ const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/
 const runs = hasChromium && availableSqliteDriver() !== undefined;
 const folder = mkdtempSync(join(tmpdir(), 'skillbox-inspector-page-'));
 const databaseFile = join(folder, 'sessions.db');
+const workspacesDir = join(folder, 'workspaces');
 let browser: Browser;
 let inspector: RunningInspector;
 
@@ -49,7 +50,7 @@ async function recordSession(repository: FsSkillRepository): Promise<void> {
   const workspaces = createWorkspaceManager({
     runtime: new LocalRuntime(),
     repository,
-    baseDir: join(folder, 'workspaces'),
+    baseDir: workspacesDir,
   });
   const agent = createSkillAgent({
     model,
@@ -60,6 +61,96 @@ async function recordSession(repository: FsSkillRepository): Promise<void> {
     instructions: 'Be brief.',
   });
   for await (const _ of agent.run({ userId: 'ada', sessionId: 'counting-words', message: 'Fibonacci, six of them?' }));
+  await sessions.close();
+  await workspaces.close();
+}
+
+/**
+ * Two sessions with approvals, recorded by the agent: one whose skill_run a person allowed once, one
+ * stopped at the AI SDK's approval request nobody has answered yet.
+ */
+async function recordApprovals(repository: FsSkillRepository): Promise<void> {
+  const sessions = await openSqliteSessionStore({ path: databaseFile });
+  const workspaces = createWorkspaceManager({
+    runtime: new LocalRuntime(),
+    repository,
+    baseDir: join(folder, 'approval-workspaces'),
+  });
+  const steps = () =>
+    createScriptedModel([
+      { toolCalls: [{ name: 'skill_load', input: { skill: 'python-math' }, id: 'load-1' }] },
+      {
+        toolCalls: [
+          { name: 'skill_run', input: { skill: 'python-math', command: 'python3 scripts/fib.py 3' }, id: 'run-1' },
+        ],
+      },
+      { text: 'Done.' },
+    ]).model;
+  const options = {
+    repository,
+    sessions,
+    workspaces,
+    loadMode: 'session' as const,
+  };
+  const allowed = createSkillAgent({
+    ...options,
+    model: steps(),
+    approval: { skills: ['python-math'], decide: () => 'allow-once' as const },
+  });
+  for await (const _ of allowed.run({ userId: 'ada', sessionId: 'approved', message: 'Three, please.' }));
+  const asking = createSkillAgent({ ...options, model: steps(), approval: { skills: ['python-math'] } }).asAiSdkAgent();
+  await asking.generate({
+    messages: [{ role: 'user', content: 'Three, please.' }],
+    options: { userId: 'ada', sessionId: 'waiting' },
+  });
+  await sessions.close();
+  await workspaces.close();
+}
+
+/** python3's standard library writes a 4x4 red PNG (zlib and struct), and 16 bytes that are no image. */
+const drawCommand = `python3 - <<'PY'
+import struct, zlib
+def chunk(kind, data):
+    return struct.pack('>I', len(data)) + kind + data + struct.pack('>I', zlib.crc32(kind + data))
+rows = b''.join(b'\\x00' + b'\\xff\\x00\\x00' * 4 for _ in range(4))
+png = b'\\x89PNG\\r\\n\\x1a\\n' + chunk(b'IHDR', struct.pack('>IIBBBBB', 4, 4, 8, 2, 0, 0, 0)) + chunk(b'IDAT', zlib.compress(rows)) + chunk(b'IEND', b'')
+open('out/dot.png', 'wb').write(png)
+open('out/data.bin', 'wb').write(bytes(range(16)))
+PY`;
+
+/** A session whose run made a PNG and a binary file; its workspace is kept, as skillbox chat keeps it. */
+async function recordDrawing(repository: FsSkillRepository): Promise<void> {
+  const sessions = await openSqliteSessionStore({ path: databaseFile });
+  const workspaces = createWorkspaceManager({ runtime: new LocalRuntime(), repository, baseDir: workspacesDir });
+  const { model } = createScriptedModel([
+    { toolCalls: [{ name: 'workspace_exec', input: { command: drawCommand }, id: 'draw-1' }] },
+    { text: 'A red dot is in out/dot.png.' },
+  ]);
+  const agent = createSkillAgent({ model, repository, sessions, workspaces, instructions: 'Be brief.' });
+  for await (const _ of agent.run({ userId: 'ada', sessionId: 'drawing', message: 'Draw me a dot.' }));
+  await sessions.close();
+  await workspaces.close({ keepWorkspaces: true });
+}
+
+/** A session whose skill_run saved its PNG as an artifact; its workspace is removed, the artifact stays. */
+async function recordSavedDrawing(repository: FsSkillRepository): Promise<void> {
+  const sessions = await openSqliteSessionStore({ path: databaseFile });
+  const workspaces = createWorkspaceManager({ runtime: new LocalRuntime(), repository, baseDir: workspacesDir });
+  const { model } = createScriptedModel([
+    { toolCalls: [{ name: 'skill_load', input: { skill: 'python-math' }, id: 'load-1' }] },
+    {
+      toolCalls: [
+        {
+          name: 'skill_run',
+          input: { skill: 'python-math', command: drawCommand, save_as_artifacts: true },
+          id: 'draw-1',
+        },
+      ],
+    },
+    { text: 'Saved.' },
+  ]);
+  const agent = createSkillAgent({ model, repository, sessions, workspaces, instructions: 'Be brief.' });
+  for await (const _ of agent.run({ userId: 'ada', sessionId: 'saved-drawing', message: 'Draw and keep it.' }));
   await sessions.close();
   await workspaces.close();
 }
@@ -99,6 +190,9 @@ beforeAll(async () => {
   );
   const repository = await FsSkillRepository.open({ roots: [root] });
   await recordSession(repository);
+  await recordApprovals(repository);
+  await recordDrawing(repository);
+  await recordSavedDrawing(repository);
   const assets = join(folder, 'assets');
   await buildInspectorAssets(assets);
   const store = await openSqliteSessionStore({ path: databaseFile });
@@ -109,7 +203,7 @@ beforeAll(async () => {
     [{ author: 'user', type: 'message', content: { role: 'user', content: 'Hello from the other app' } }],
     { expectedVersion: 0 },
   );
-  inspector = await startInspector({ repository, store, userId: 'ada', assetsDir: assets });
+  inspector = await startInspector({ repository, store, userId: 'ada', assetsDir: assets, workspacesDir });
   browser = await chromium.launch({ executablePath: chromiumPath, args: ['--no-sandbox'] });
   mkdirSync(artifacts, { recursive: true });
 }, 120_000);
@@ -260,6 +354,133 @@ describe.runIf(runs)('the inspector in a browser', () => {
       ['serious', 'critical'].includes(violation.impact ?? ''),
     );
     expect(serious).toEqual([]);
+    await page.close();
+  });
+
+  it('shows approvals asked and answered, each answer linked to its request, and a request still waiting', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${inspector.url}#/sessions/approved`);
+    const request = page.locator('li[data-kind="approval-request"]');
+    await expect.poll(() => request.count(), { timeout: 20_000 }).toBe(1);
+    expect(await request.locator('.title').textContent()).toBe(
+      'skill_run of skill python-math: python3 scripts/fib.py 3',
+    );
+    await request.locator('summary').click();
+    const asked = await request.locator('pre').textContent();
+    expect(asked).toContain('why: skill python-math needs approval');
+    expect(asked).toContain('"command": "python3 scripts/fib.py 3"');
+    const answer = page.locator('li[data-kind="approval-decision"]');
+    expect(await answer.locator('.title').textContent()).toBe('allow-once by a person');
+    const status = request.locator('.approval-status');
+    expect(await status.getAttribute('data-waiting')).toBe('false');
+    expect(await status.textContent()).toMatch(/^answered in event \d+: allow-once by a person \(call run-1\)$/);
+    const requestEvent = Number((await answer.locator('.approval-status').textContent())?.match(/event (\d+)/)?.[1]);
+    expect(await answer.locator('.approval-status').getAttribute('data-approval')).toBe(
+      await status.getAttribute('data-approval'),
+    );
+    // The answer points at the request's event, and the run it allowed follows.
+    const timeline = await page
+      .locator('ol.timeline li')
+      .evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-kind')));
+    expect(timeline.indexOf('approval-request')).toBeLessThan(timeline.indexOf('approval-decision'));
+    expect(requestEvent).toBeGreaterThan(0);
+    // From the answer to its request and back, from the keyboard: focus lands on the other entry.
+    await answer.getByRole('button', { name: 'Go to its request' }).focus();
+    await page.keyboard.press('Enter');
+    expect(await request.evaluate((node) => node === node.ownerDocument.activeElement)).toBe(true);
+    await request.getByRole('button', { name: 'Go to its answer' }).click();
+    expect(await answer.evaluate((node) => node === node.ownerDocument.activeElement)).toBe(true);
+    expect(await page.locator('li.run').first().getAttribute('data-exit')).toBe('0');
+    await page.screenshot({ path: join(artifacts, 'approvals.png'), fullPage: true });
+    const serious = (await axeViolations(page)).filter((violation) =>
+      ['serious', 'critical'].includes(violation.impact ?? ''),
+    );
+    expect(serious).toEqual([]);
+
+    await page.goto(`${inspector.url}#/sessions/waiting`);
+    // Only the hash changes: wait until the page shows the other session, not the one before.
+    await expect.poll(() => page.locator('#timeline-title').textContent(), { timeout: 20_000 }).toBe('Session waiting');
+    const waiting = page.locator('li[data-kind="approval-request"] .approval-status');
+    await expect.poll(() => waiting.count(), { timeout: 20_000 }).toBe(1);
+    expect(await waiting.getAttribute('data-waiting')).toBe('true');
+    expect(await waiting.textContent()).toBe('waiting for an answer (call run-1)');
+    expect(await page.locator('li[data-kind="approval-decision"]').count()).toBe(0);
+    expect(await page.locator('li[data-kind="approval-request"] button').count()).toBe(0);
+    expect(await page.locator('li.run').count()).toBe(0);
+    await page.screenshot({ path: join(artifacts, 'approval-waiting.png'), fullPage: true });
+    await page.close();
+  });
+
+  it('renders the image a run made, and offers its other output for download', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${inspector.url}#/sessions/drawing`);
+    const image = page.locator('li.run img.output-image');
+    await expect.poll(() => image.count(), { timeout: 20_000 }).toBe(1);
+    expect(await image.getAttribute('alt')).toBe('out/dot.png, an image the run made');
+    await expect
+      .poll(
+        () =>
+          image.evaluate((node) => {
+            // Loaded and decoded: a broken or refused image has naturalWidth 0.
+            const loaded = node as unknown as { complete: boolean; naturalWidth: number };
+            return loaded.complete ? loaded.naturalWidth : -1;
+          }),
+        { timeout: 20_000 },
+      )
+      .toBe(4);
+    // The binary output is a link, not an image, and downloads as untyped bytes.
+    const link = page.getByRole('link', { name: 'download out/data.bin' });
+    expect(await link.getAttribute('download')).toBe('data.bin');
+    const answer = await page.evaluate(
+      async (href) => {
+        const response = await fetch(href);
+        return {
+          status: response.status,
+          type: response.headers.get('content-type'),
+          disposition: response.headers.get('content-disposition'),
+          bytes: [...new Uint8Array(await response.arrayBuffer())],
+        };
+      },
+      (await link.getAttribute('href')) as string,
+    );
+    expect(answer).toEqual({
+      status: 200,
+      type: 'application/octet-stream',
+      disposition: expect.stringMatching(/^attachment; filename="data.bin"/),
+      bytes: [...Array(16).keys()],
+    });
+    expect(await page.locator('li.run img[alt^="out/data.bin"]').count()).toBe(0);
+    await page.screenshot({ path: join(artifacts, 'run-image.png'), fullPage: true });
+    const serious = (await axeViolations(page)).filter((violation) =>
+      ['serious', 'critical'].includes(violation.impact ?? ''),
+    );
+    expect(serious).toEqual([]);
+    await page.close();
+  });
+
+  it('renders an image a run saved as an artifact after its workspace is gone', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${inspector.url}#/sessions/saved-drawing`);
+    const image = page.locator('li.run .artifacts img.output-image[alt^="artifact out/dot.png"]');
+    await expect.poll(() => image.count(), { timeout: 20_000 }).toBe(1);
+    await expect
+      .poll(
+        () =>
+          image.evaluate((node) => {
+            const loaded = node as unknown as { complete: boolean; naturalWidth: number };
+            return loaded.complete ? loaded.naturalWidth : -1;
+          }),
+        { timeout: 20_000 },
+      )
+      .toBe(4);
+    expect(await page.locator('li.run .artifacts code').allTextContents()).toEqual([
+      'artifact://out/data.bin@1',
+      'artifact://out/dot.png@1',
+    ]);
+    // The workspace copy is gone with the workspace: the page says it is not shown, the artifact is.
+    await expect.poll(() => page.locator('li.run .outputs .output-missing').count(), { timeout: 20_000 }).toBe(1);
+    expect(await page.locator('li.run .outputs img').count()).toBe(0);
+    await page.screenshot({ path: join(artifacts, 'run-artifact.png'), fullPage: true });
     await page.close();
   });
 

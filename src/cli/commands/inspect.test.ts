@@ -52,4 +52,17 @@ describe('skillbox inspect', () => {
     expect(code).toBe(2);
     expect(stderr).toContain('--store must be sqlite:PATH, redis://... or postgres://...');
   });
+
+  it('refuses a --workspaces that is not a folder, naming the flag and the path', async () => {
+    let stderr = '';
+    const missing = path.join(os.tmpdir(), 'skillbox-no-such-workspaces');
+    const code = await main(['inspect', '--root', examples, '--workspaces', missing], {
+      stdout: () => undefined,
+      stderr: (text) => void (stderr += text),
+      cwd: os.tmpdir(),
+      env: {},
+    });
+    expect(code).toBe(2);
+    expect(stderr).toContain(`--workspaces: no folder at ${missing}`);
+  });
 });

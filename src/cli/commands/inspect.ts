@@ -1,9 +1,10 @@
-import { existsSync } from 'node:fs';
+import { existsSync, lstatSync, statSync } from 'node:fs';
 import { homedir, userInfo } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ownPackage } from '../../config/own-package.js';
 import type { SkillRepository } from '../../repository/types.js';
 import type { SessionStore } from '../../sessions/session-store.js';
+import { defaultBaseDir } from '../../workspace/workspace-manager.js';
 import { type CliCommand, type CliIo, CliUsageError } from '../command.js';
 import { addMcpSkillServers } from '../mcp-skill-sources.js';
 import { parseCommandArguments } from '../parse-command-arguments.js';
@@ -11,7 +12,7 @@ import { openRepositoryFromArgs } from '../skill-roots.js';
 
 const usage = `Usage: skillbox inspect [--root DIR|URL]... [--mcp [LABEL=]CMD|URL]...
                        [--store sqlite:PATH|redis://...|postgres://...]
-                       [--user ID] [--app NAME] [--host HOST] [--port N]
+                       [--workspaces DIR] [--user ID] [--app NAME] [--host HOST] [--port N]
 
 Serves a local web page that shows the skills under the roots (what the model sees of each, its
 token costs, its validation problems, what it requires), the catalog as the model receives it under
@@ -26,6 +27,10 @@ Options:
                  bearer token), LABEL= names it. Repeatable.
   --store URL    the sessions: sqlite:PATH, redis://..., postgres://... (default: the SQLite file
                  skillbox chat keeps, ~/.skillbox/sessions.db, when it exists)
+  --workspaces DIR
+                 the workspaces folder the sessions' runs used, so that their output files are
+                 shown (images) or downloadable, each only as a stored run result names it
+                 (default: skillbox chat's, when it exists and is this user's own)
   --user ID      whose sessions (default $USER, else "local", as skillbox chat)
   --app NAME     the application the sessions belong to (default "default")
   --host HOST    the address to listen on (default 127.0.0.1); any other needs the random token
@@ -39,6 +44,7 @@ interface InspectArguments {
   roots: string[];
   mcp: string[];
   store?: string;
+  workspaces?: string;
   userId: string;
   appName?: string;
   host: string;
@@ -52,6 +58,7 @@ function parse(args: string[], io: CliIo): InspectArguments {
       root: { type: 'string', multiple: true },
       mcp: { type: 'string', multiple: true },
       store: { type: 'string' },
+      workspaces: { type: 'string' },
       user: { type: 'string' },
       app: { type: 'string' },
       host: { type: 'string' },
@@ -67,6 +74,7 @@ function parse(args: string[], io: CliIo): InspectArguments {
     roots: (values.root as string[] | undefined) ?? [],
     mcp: (values.mcp as string[] | undefined) ?? [],
     ...(values.store === undefined ? {} : { store: values.store as string }),
+    ...(values.workspaces === undefined ? {} : { workspaces: values.workspaces as string }),
     userId: (values.user as string | undefined) ?? io.env.USER ?? safeUserName() ?? 'local',
     ...(values.app === undefined ? {} : { appName: values.app as string }),
     host: (values.host as string | undefined) ?? '127.0.0.1',
@@ -106,6 +114,24 @@ async function openStore(spec: string | undefined, io: CliIo): Promise<SessionSt
   throw new CliUsageError(`--store must be sqlite:PATH, redis://... or postgres://..., got "${spec}"`);
 }
 
+/**
+ * The workspaces folder `--workspaces` names (it must be a folder), else skillbox chat's when it is a
+ * real folder of this user's that nobody else may write to: files in it are then what this user's
+ * runs left. Undefined: output files are named, not served.
+ */
+function workspacesFolder(given: string | undefined, io: CliIo): string | undefined {
+  if (given !== undefined) {
+    const folder = resolve(io.cwd, given);
+    if (!statSync(folder, { throwIfNoEntry: false })?.isDirectory())
+      throw new CliUsageError(`--workspaces: no folder at ${folder}`);
+    return folder;
+  }
+  const chat = defaultBaseDir();
+  const stat = lstatSync(chat, { throwIfNoEntry: false });
+  const own = typeof process.getuid !== 'function' || stat?.uid === process.getuid();
+  return stat?.isDirectory() && own && (stat.mode & 0o022) === 0 ? chat : undefined;
+}
+
 async function run(args: string[], io: CliIo): Promise<number> {
   const parsed = parse(args, io);
   const local = await openRepositoryFromArgs(parsed.roots, io, 'inspect');
@@ -119,10 +145,12 @@ async function run(args: string[], io: CliIo): Promise<number> {
 
 async function serve(repository: SkillRepository, parsed: InspectArguments, io: CliIo): Promise<number> {
   const store = await openStore(parsed.store, io);
+  const workspacesDir = workspacesFolder(parsed.workspaces, io);
   const { startInspector } = await import('../../inspector/inspector-server.js');
   const inspector = await startInspector({
     repository,
     ...(store === undefined ? {} : { store }),
+    ...(workspacesDir === undefined ? {} : { workspacesDir }),
     userId: parsed.userId,
     ...(parsed.appName === undefined ? {} : { appName: parsed.appName }),
     host: parsed.host,

@@ -4,6 +4,7 @@
 // it), never as markup.
 import { type ComponentChildren, h, render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
+import { linkApprovals } from '../approval-links.js';
 import type {
   CatalogView,
   InspectedSkill,
@@ -25,8 +26,8 @@ async function fetchJson<T>(path: string): Promise<T> {
   return (await response.json()) as T;
 }
 
-/** The data at `path`, with its loading and error states. */
-function useData<T>(path: string): { data?: T; error?: string } {
+/** The data at `path`, with its loading and error states; asked again when `path` or `again` changes. */
+function useData<T>(path: string, again = 0): { data?: T; error?: string } {
   const [state, setState] = useState<{ data?: T; error?: string }>({});
   useEffect(() => {
     let current = true;
@@ -38,7 +39,7 @@ function useData<T>(path: string): { data?: T; error?: string } {
     return () => {
       current = false;
     };
-  }, [path]);
+  }, [path, again]);
   return state;
 }
 
@@ -183,7 +184,9 @@ function Requirements(props: { skill: InspectedSkill }) {
 }
 
 function SkillsPage() {
-  const { data, error } = useData<SkillsView>('/api/skills');
+  // The server keeps this page's data until the repository changes; a rescan reads the roots again.
+  const [rescans, setRescans] = useState(0);
+  const { data, error } = useData<SkillsView>(rescans === 0 ? '/api/skills' : '/api/skills?rescan=1', rescans);
   if (data === undefined) return h(Loading, { what: 'skills', error });
   const most = Math.max(0, ...data.skills.map((skill) => skill.tokens.catalog));
   return h(
@@ -197,6 +200,12 @@ function SkillsPage() {
       data.requirementsCheckedIn === undefined
         ? ''
         : ` Requirements checked in the ${data.requirementsCheckedIn} runtime, as skill_run sees them with default options (no host variables, no network).`,
+    ),
+    h(
+      'p',
+      null,
+      h('button', { type: 'button', onClick: () => setRescans((count) => count + 1) }, 'Scan the roots again'),
+      ' (a body, doc or new folder changed since this page was computed)',
     ),
     h(
       'table',
@@ -376,7 +385,12 @@ function useFollowedSession(sessionId: string, owner: string): { data?: SessionV
           current =
             current === undefined
               ? next
-              : { ...next, timeline: [...current.timeline, ...next.timeline], runs: [...current.runs, ...next.runs] };
+              : {
+                  ...next,
+                  // Linked again over the whole timeline: an answer that arrived now settles an earlier request.
+                  timeline: linkApprovals([...current.timeline, ...next.timeline]),
+                  runs: [...current.runs, ...next.runs],
+                };
           setState({ data: current });
         }
       } catch (error) {
@@ -393,8 +407,46 @@ function useFollowedSession(sessionId: string, owner: string): { data?: SessionV
   return state;
 }
 
-function RunCard(props: { run: RunView }) {
-  const { run } = props;
+/** Output types the page shows as pictures; the server serves them inline only when the bytes agree. */
+const shownImageTypes = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
+
+/** The address of one output file of a run (with the token: an <img> sends no Authorization header). */
+function outputFileUrl(sessionId: string, owner: string, run: RunView, name: string): string {
+  const query = new URLSearchParams(owner.slice(1));
+  query.set('run', String(run.version));
+  query.set('file', name);
+  if (token !== null) query.set('token', token);
+  return `/api/sessions/${encodeURIComponent(sessionId)}/outputs?${query}`;
+}
+
+/** The address of one artifact a run saved. */
+function artifactUrl(sessionId: string, owner: string, run: RunView, name: string, version: number): string {
+  const query = new URLSearchParams(owner.slice(1));
+  query.set('run', String(run.version));
+  query.set('name', name);
+  query.set('version', String(version));
+  if (token !== null) query.set('token', token);
+  return `/api/sessions/${encodeURIComponent(sessionId)}/artifacts?${query}`;
+}
+
+/** Names that are shown as pictures when saved as artifacts (the server sends them inline only when the bytes agree). */
+const imageNamePattern = /\.(png|jpe?g|gif|webp)$/i;
+
+/** An output image; one the server does not serve (the workspace is gone, a link was refused) says so instead. */
+function OutputImage(props: { src: string; alt: string }) {
+  const [failed, setFailed] = useState(false);
+  return failed
+    ? h('span', { class: 'output-missing' }, ' (not shown: the inspector did not serve it; the download link says why)')
+    : h('img', { class: 'output-image', src: props.src, alt: props.alt, onError: () => setFailed(true) });
+}
+
+function RunCard(props: {
+  run: RunView;
+  fileUrl?: ((name: string) => string) | undefined;
+  artifactUrl?: ((name: string, version: number) => string) | undefined;
+}) {
+  const { run, fileUrl } = props;
+  const savedUrl = props.artifactUrl;
   const status =
     run.error !== undefined
       ? `failed: ${run.error}`
@@ -428,18 +480,108 @@ function RunCard(props: { run: RunView }) {
               null,
               h('code', null, file.name),
               ` (${file.mimeType ?? 'unknown type'}, ${file.sizeBytes ?? '?'} bytes${file.truncated ? ', cut' : ''})`,
+              fileUrl === undefined
+                ? null
+                : [
+                    ' ',
+                    h('a', { href: fileUrl(file.name), download: file.name.split('/').pop() }, `download ${file.name}`),
+                    shownImageTypes.has(file.mimeType ?? '')
+                      ? h(OutputImage, { src: fileUrl(file.name), alt: `${file.name}, an image the run made` })
+                      : null,
+                  ],
               file.content === undefined ? null : h('pre', { class: 'output-content' }, file.content),
+            ),
+          ),
+        ),
+    run.artifactFiles.length === 0
+      ? null
+      : h(
+          'ul',
+          { class: 'artifacts', 'aria-label': 'Saved as artifacts' },
+          run.artifactFiles.map((saved) =>
+            h(
+              'li',
+              null,
+              'saved as ',
+              h('code', null, `artifact://${saved.name}@${saved.version}`),
+              savedUrl === undefined
+                ? null
+                : [
+                    ' ',
+                    h(
+                      'a',
+                      { href: savedUrl(saved.name, saved.version), download: saved.name.split('/').pop() },
+                      `download artifact ${saved.name}@${saved.version}`,
+                    ),
+                    imageNamePattern.test(saved.name)
+                      ? h(OutputImage, {
+                          src: savedUrl(saved.name, saved.version),
+                          alt: `artifact ${saved.name} version ${saved.version}, an image the run saved`,
+                        })
+                      : null,
+                  ],
             ),
           ),
         ),
   );
 }
 
+/** Where an approval request was answered (or that it waits), and which request an answer answers. */
+/**
+ * Where an approval entry's counterpart is on the page: element ids per approval, `approval-<n>-request`
+ * and `approval-<n>-answer`, numbered in the order the timeline first names each approval.
+ */
+function approvalElementIds(timeline: readonly TimelineItem[]): (item: TimelineItem, counterpart?: boolean) => string {
+  const numbers = new Map<string, number>();
+  for (const item of timeline)
+    if (item.approval !== undefined && !numbers.has(item.approval.id)) numbers.set(item.approval.id, numbers.size + 1);
+  return (item, counterpart = false) => {
+    const request = (item.kind === 'approval-request') !== counterpart;
+    return `approval-${numbers.get(item.approval?.id ?? '')}-${request ? 'request' : 'answer'}`;
+  };
+}
+
+function ApprovalStatus(props: { item: TimelineItem; counterpart: string | undefined }) {
+  const { item, counterpart } = props;
+  const link = item.approval;
+  if (link === undefined) return null;
+  const call = link.toolCallId === undefined ? '' : ` (call ${link.toolCallId})`;
+  const status =
+    item.kind === 'approval-request'
+      ? link.waiting
+        ? `waiting for an answer${call}`
+        : `answered in event ${link.answeredIn}: ${link.answer}${call}`
+      : link.requestIn === undefined
+        ? `no request for it in this session${call}`
+        : `answers the request of event ${link.requestIn}${call}`;
+  return [
+    h(
+      'span',
+      {
+        class: `approval-status${link.waiting ? ' waiting' : ''}`,
+        'data-approval': link.id,
+        ...(item.kind === 'approval-request' ? { 'data-waiting': String(link.waiting === true) } : {}),
+      },
+      status,
+    ),
+    // Focusing the entry scrolls it into view and moves a keyboard user there, as a link would.
+    counterpart === undefined
+      ? null
+      : h(
+          'button',
+          { type: 'button', class: 'to-counterpart', onClick: () => document.getElementById(counterpart)?.focus() },
+          item.kind === 'approval-request' ? 'Go to its answer' : 'Go to its request',
+        ),
+  ];
+}
+
 /** Whether a timeline entry holds `words` (case-insensitive) in its kind, title or details. */
 function matches(item: TimelineItem, words: string): boolean {
   const wanted = words.trim().toLocaleLowerCase();
   if (wanted === '') return true;
-  return [item.kind, item.title, item.detail ?? ''].some((text) => text.toLocaleLowerCase().includes(wanted));
+  return [item.kind, item.title, item.detail ?? '', item.approval?.answer ?? ''].some((text) =>
+    text.toLocaleLowerCase().includes(wanted),
+  );
 }
 
 function TimelinePage(props: { sessionId: string; query: URLSearchParams }) {
@@ -448,6 +590,7 @@ function TimelinePage(props: { sessionId: string; query: URLSearchParams }) {
   const [search, setSearch] = useState('');
   if (data === undefined) return h(Loading, { what: 'the session', error });
   const shown = data.timeline.filter((item) => matches(item, search));
+  const approvalId = approvalElementIds(data.timeline);
   return h(
     'section',
     { 'aria-labelledby': 'timeline-title' },
@@ -485,9 +628,24 @@ function TimelinePage(props: { sessionId: string; query: URLSearchParams }) {
       shown.map((item) =>
         h(
           'li',
-          { class: `item ${item.kind}`, 'data-kind': item.kind },
+          {
+            class: `item ${item.kind}`,
+            'data-kind': item.kind,
+            ...(item.approval === undefined ? {} : { id: approvalId(item), tabIndex: -1 }),
+          },
           h('span', { class: 'kind' }, item.kind),
           h('span', { class: 'title' }, item.title),
+          item.approval === undefined
+            ? null
+            : h(ApprovalStatus, {
+                item,
+                // Only a counterpart on the page now (a search may hide it, a waiting request has none).
+                counterpart:
+                  (item.approval.requestIn ?? item.approval.answeredIn) !== undefined &&
+                  shown.some((other) => other.approval?.id === item.approval?.id && other.kind !== item.kind)
+                    ? approvalId(item, true)
+                    : undefined,
+              }),
           item.detail === undefined
             ? null
             : h('details', null, h('summary', null, 'details'), h('pre', null, item.detail)),
@@ -503,7 +661,17 @@ function TimelinePage(props: { sessionId: string; query: URLSearchParams }) {
           h(
             'ol',
             { class: 'runs' },
-            data.runs.map((run) => h(RunCard, { run })),
+            data.runs.map((run) =>
+              h(RunCard, {
+                run,
+                fileUrl: data.outputFilesServed
+                  ? (name: string) => outputFileUrl(props.sessionId, owner, run, name)
+                  : undefined,
+                artifactUrl: data.artifactsServed
+                  ? (name: string, version: number) => artifactUrl(props.sessionId, owner, run, name, version)
+                  : undefined,
+              }),
+            ),
           ),
         ),
   );
