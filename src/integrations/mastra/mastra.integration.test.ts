@@ -1,8 +1,13 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  assistantInstructions,
+  exampleSkillsRoot as examples,
+  toolResultText,
+} from '../../../test/support/example-skill-conversations.js';
+import { expectNoHostLeak, plantHostSecrets } from '../../../test/support/host-leak-probe.js';
 import { startScriptedOpenAiServer } from '../../../test/support/scripted-openai-server.js';
 import { FsSkillRepository } from '../../repository/fs-skill-repository.js';
 import { createRuntime } from '../../runtime/create-runtime.js';
@@ -13,7 +18,6 @@ import { createRepositorySkillSource, createWorkspaceSandbox } from './index.js'
 // server on loopback; skills from a skillbox repository, commands in skillbox's sandbox.
 const present = (await import('@mastra/core/agent').catch(() => undefined)) !== undefined;
 
-const examples = fileURLToPath(new URL('../../../examples/skills/', import.meta.url));
 let scratch: string;
 
 beforeAll(async () => {
@@ -28,16 +32,14 @@ describe.skipIf(!present)('Mastra Agent with a skillbox skill source and workspa
     const { Agent } = await import('@mastra/core/agent');
     const { Workspace } = await import('@mastra/core/workspace');
     const { createOpenAICompatible } = await import('@ai-sdk/openai-compatible');
-    const hostFile = join(scratch, 'host-secret.txt');
-    await writeFile(hostFile, 'host secret\n');
-    process.env.SKILLBOX_TEST_HOST_SECRET = 'visible-on-the-host';
+    const probe = await plantHostSecrets(scratch);
     const repository = await FsSkillRepository.open({ roots: [examples] });
     const workspaces = createWorkspaceManager({
       runtime: createRuntime({ kind: 'sandbox' }),
       repository,
       baseDir: join(scratch, 'workspaces'),
     });
-    const command = `echo "env=[$SKILLBOX_TEST_HOST_SECRET]"; cat ${hostFile} || echo "host file: unreadable"; seq 3 > /workspace/out/seq.txt; pwd`;
+    const command = [...probe.commands, 'seq 3 > /workspace/out/seq.txt', 'pwd'].join('; ');
     const server = await startScriptedOpenAiServer([
       { toolCalls: [{ id: 'activate-1', name: 'skill', arguments: { name: 'python-math' } }] },
       {
@@ -59,7 +61,7 @@ describe.skipIf(!present)('Mastra Agent with a skillbox skill source and workspa
       const agent = new Agent({
         id: 'skills',
         name: 'skills',
-        instructions: 'You are a helpful assistant.',
+        instructions: assistantInstructions,
         // Mastra accepts an AI SDK model; its declared type narrows doGenerate's result where the provider's does not.
         model: provider.chatModel('scripted') as never,
         workspace: mastraWorkspace,
@@ -69,20 +71,17 @@ describe.skipIf(!present)('Mastra Agent with a skillbox skill source and workspa
 
       const first = JSON.stringify(server.requests[0]?.body.messages);
       for (const summary of await repository.list()) expect(first).toContain(`<name>${summary.name}</name>`);
-      const toolText = (index: number, id: string) =>
-        String(server.requests[index]?.body.messages.find((message) => message.tool_call_id === id)?.content);
+      const toolText = (index: number, id: string) => String(toolResultText(server.requests[index], id));
       const body = (await repository.get('python-math')).body.trim();
       expect(toolText(1, 'activate-1')).toContain(body.split('\n')[0]!);
       const usage = (await repository.readFile('python-math', 'docs/usage.md')).toString('utf8');
       expect(toolText(2, 'read-1')).toContain(usage.split('\n')[0]!);
       const output = toolText(3, 'exec-1');
-      expect(output).toContain('env=[]');
-      expect(output).toContain('host file: unreadable');
-      expect(output).not.toContain('host secret');
+      expectNoHostLeak(output);
       expect(output).toContain('/workspace');
       expect(await readFile(join(workspace.root, 'out', 'seq.txt'), 'utf8')).toBe('1\n2\n3\n');
     } finally {
-      delete process.env.SKILLBOX_TEST_HOST_SECRET;
+      probe.remove();
       await server.close();
       await workspaces.close();
     }
