@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { importOptionalPeer } from '../../test/support/optional-peer.js';
 import { SkillboxConfigError } from '../config/config-error.js';
 import { createMemorySkillRepository } from '../repository/memory-skill-repository.js';
 import { createRuntime } from '../runtime/create-runtime.js';
@@ -6,14 +7,8 @@ import { createSkillAgent } from './ai-sdk/index.js';
 import { createScriptedModel } from './ai-sdk/testing/scripted-model.js';
 
 // The shared option checks reach every factory that composes them, each naming itself and the field.
-const langchain = await import('langchain').then(
-  () => import('./langchain/index.js'),
-  () => undefined,
-);
-const openaiAgents = await import('@openai/agents').then(
-  () => import('./openai-agents/index.js'),
-  () => undefined,
-);
+const langchain = await importOptionalPeer('createSkillMiddleware option', () => import('./langchain/index.js'));
+const openaiAgents = await importOptionalPeer('createAgentSkills option', () => import('./openai-agents/index.js'));
 
 const repository = createMemorySkillRepository([{ name: 'notes', description: 'Take notes.', body: 'Be terse.' }]);
 const factories: Array<{ name: string; create?: (options: Record<string, unknown>) => unknown }> = [

@@ -8,6 +8,7 @@ import {
   toolResultText,
 } from '../../../test/support/example-skill-conversations.js';
 import { expectNoHostLeak, plantHostSecrets } from '../../../test/support/host-leak-probe.js';
+import { importOptionalPeer } from '../../../test/support/optional-peer.js';
 import { startScriptedOpenAiServer } from '../../../test/support/scripted-openai-server.js';
 import { FsSkillRepository } from '../../repository/fs-skill-repository.js';
 import { createRuntime } from '../../runtime/create-runtime.js';
@@ -15,11 +16,10 @@ import { createWorkspaceManager } from '../../workspace/workspace-manager.js';
 
 // deepagents' own agent (createDeepAgent) with skillbox's backend: its execute and file tools
 // run through the real bubblewrap sandbox of one workspace.
-const peers = await Promise.all([
-  import('deepagents').catch(() => undefined),
-  import('@langchain/openai').catch(() => undefined),
-]);
-const present = peers.every((peer) => peer !== undefined);
+const present =
+  (await importOptionalPeer('deepagents backend', () =>
+    Promise.all([import('deepagents'), import('@langchain/openai')]),
+  )) !== undefined;
 const { createSandboxBackend } = present ? await import('./index.js') : ({} as typeof import('./index.js'));
 
 let scratch: string;

@@ -19,6 +19,7 @@ import {
   weatherPoolAnswers,
   weatherSelectedTools,
 } from '../../../test/support/example-skill-conversations.js';
+import { importOptionalPeer } from '../../../test/support/optional-peer.js';
 import { type ScriptedResponse, startScriptedOpenAiServer } from '../../../test/support/scripted-openai-server.js';
 import { renderCatalog } from '../../disclosure/catalog.js';
 import { FsSkillRepository } from '../../repository/fs-skill-repository.js';
@@ -28,12 +29,10 @@ import { createWorkspaceManager } from '../../workspace/workspace-manager.js';
 
 // The real createAgent, ChatOpenAI against the scripted chat-completions server on loopback, the
 // real skills, sandbox and MemorySaver: each test reads what the model was sent.
-const peers = await Promise.all([
-  import('langchain').catch(() => undefined),
-  import('@langchain/openai').catch(() => undefined),
-  import('@langchain/langgraph').catch(() => undefined),
-]);
-const present = peers.every((peer) => peer !== undefined);
+const present =
+  (await importOptionalPeer('LangChain middleware', () =>
+    Promise.all([import('langchain'), import('@langchain/openai'), import('@langchain/langgraph')]),
+  )) !== undefined;
 const { createSkillMiddleware } = present ? await import('./index.js') : ({} as typeof import('./index.js'));
 
 const execFileAsync = promisify(execFile);

@@ -22,6 +22,7 @@ import {
   weatherQuestion,
   weatherSelectedTools,
 } from '../../../test/support/example-skill-conversations.js';
+import { importOptionalPeer } from '../../../test/support/optional-peer.js';
 import { type ScriptedOpenAiServer, startScriptedOpenAiServer } from '../../../test/support/scripted-openai-server.js';
 import { renderCatalog } from '../../disclosure/catalog.js';
 import { FsSkillRepository } from '../../repository/fs-skill-repository.js';
@@ -33,10 +34,7 @@ import { createWorkspaceManager } from '../../workspace/workspace-manager.js';
 
 // The OpenAI Agents SDK's own runner (`run`, chat completions through the `openai` client) against a
 // scripted model on loopback; everything else is real: skills on disk, bubblewrap, SQLite.
-const peer = await import('@openai/agents').then(
-  (sdk) => sdk,
-  () => undefined,
-);
+const peer = await importOptionalPeer('OpenAI Agents SDK', () => import('@openai/agents'));
 const adapter = peer === undefined ? undefined : await import('./index.js');
 const { OpenAIProvider } = peer === undefined ? ({} as never) : await import('@openai/agents-openai');
 
