@@ -6,10 +6,7 @@ import type { LoadMode } from '../../disclosure/load-mode.js';
 import type { MaterializationMode } from '../../disclosure/materialize-request.js';
 import type { ModelInvocationOptions } from '../../disclosure/model-invocable-skills.js';
 import type { SkillContext, SkillRepository } from '../../repository/types.js';
-import type { WorkspaceRuntime } from '../../runtime/runtime-types.js';
-import type { ToolDefinition } from '../../tools/types.js';
-import type { ExecutionToolsOptions } from '../../workspace/tools/execution-options.js';
-import type { WorkspaceManager } from '../../workspace/workspace-manager.js';
+import type { ExecutionSetupOptions } from '../../workspace/tools/execution-setup.js';
 import {
   disclosureOptionsShape,
   executionOptionRules,
@@ -33,20 +30,8 @@ export interface SkillCallRuntime {
 }
 
 /** Options of `createSkillMiddleware`. */
-export interface SkillMiddlewareOptions extends ModelInvocationOptions {
+export interface SkillMiddlewareOptions extends ModelInvocationOptions, ExecutionSetupOptions {
   repository: SkillRepository;
-  /**
-   * Runs skill scripts: with a runtime (`createRuntime({ kind: 'sandbox' })`) a workspace manager
-   * and `skill_run` / `workspace_exec` are made. Without one (and without `workspaces` or
-   * `executionTools`) the skills are knowledge only.
-   */
-  runtime?: WorkspaceRuntime;
-  /** A workspace manager to use instead of one made from `runtime`. */
-  workspaces?: WorkspaceManager;
-  /** Options of the execution tools (command policy, host inputs, limits, network). */
-  execution?: Omit<ExecutionToolsOptions, 'workspaces'>;
-  /** `skill_run` / `workspace_exec` made by you, instead of `runtime` / `workspaces`. */
-  executionTools?: readonly ToolDefinition[];
   /**
    * LangChain tools that are offered to the model only while a loaded skill's `Tools:` section
    * names them (dynamic tool selection). Tools given to `createAgent` itself are always offered.

@@ -12,11 +12,8 @@ import { evictLeastRecentlyTouched } from '../../disclosure/skill-transitions.js
 import { afterModelRequest, beginTurn } from '../../disclosure/turn-lifecycle.js';
 import { describeUnavailableTool } from '../../disclosure/unavailable-tool-message.js';
 import type { StateDelta } from '../../state/state-delta.js';
-import { createCheckedSkillTools, knowledgeToolNames, toolSelectionToolNames } from '../../tools/create-skill-tools.js';
-import type { ToolDefinition } from '../../tools/types.js';
-import { applyExecutionDefaults } from '../../workspace/tools/execution-options.js';
-import { executionToolsOf } from '../../workspace/tools/execution-tools.js';
-import { WorkspaceManager } from '../../workspace/workspace-manager.js';
+import { createCheckedSkillTools, integrationSkillToolProfile } from '../../tools/create-skill-tools.js';
+import { executionSetup } from '../../workspace/tools/execution-setup.js';
 import {
   createSkillboxStateSchema,
   readerOf,
@@ -38,15 +35,6 @@ import { StepStateWrites } from './step-state-writes.js';
 const defaultAgentName = 'assistant';
 
 /** The execution tools the options ask for, made here from a runtime or a workspace manager. */
-function executionToolsOfOptions(options: SkillMiddlewareOptions): readonly ToolDefinition[] | undefined {
-  if (options.executionTools !== undefined) return options.executionTools;
-  if (options.runtime === undefined && options.workspaces === undefined) return undefined;
-  const workspaces =
-    options.workspaces ?? new WorkspaceManager({ runtime: options.runtime!, repository: options.repository });
-  // The middleware's repository, not the manager's: a skill hidden from a user must not reach the user's workspace.
-  return executionToolsOf(applyExecutionDefaults({ ...options.execution, workspaces, repository: options.repository }));
-}
-
 function nameOf(tool: unknown): string {
   return (tool as { name?: unknown }).name as string;
 }
@@ -75,18 +63,12 @@ export function createSkillMiddleware(options: SkillMiddlewareOptions) {
   const agentName = options.agentName ?? defaultAgentName;
   const loadMode = options.loadMode ?? defaultLoadMode;
   const maxLoadedSkills = options.maxLoadedSkills || undefined;
-  const executionTools = executionToolsOfOptions(options);
+  const { executionTools } = executionSetup(options, options.repository);
   const pool = options.toolPool ?? [];
   const poolToolNames = pool.map(nameOf);
   const definitions = createCheckedSkillTools({
     repository: options.repository,
-    // As createSkillToolkit: knowledge with a pool also gets skill_list_tools / skill_select_tools.
-    profile:
-      executionTools !== undefined
-        ? 'full'
-        : poolToolNames.length > 0
-          ? [...knowledgeToolNames, ...toolSelectionToolNames]
-          : 'knowledge',
+    profile: integrationSkillToolProfile(undefined, executionTools !== undefined, poolToolNames.length > 0),
     ...(executionTools !== undefined ? { executionTools } : {}),
     ...(poolToolNames.length > 0 ? { toolPool: poolToolNames } : {}),
     ...(maxLoadedSkills !== undefined ? { maxLoadedSkills } : {}),
