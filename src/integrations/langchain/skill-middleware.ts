@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { ToolMessage } from '@langchain/core/messages';
 import { createMiddleware } from 'langchain';
 import { validateOptions } from '../../config/validate-options.js';
-import { createCachedCatalog } from '../../disclosure/cached-catalog.js';
+import { cachedCatalogOfOption } from '../../disclosure/cached-catalog.js';
 import { selectActiveTools } from '../../disclosure/dynamic-tool-selection.js';
 import { defaultLoadMode } from '../../disclosure/load-mode.js';
 import { materializeRequest } from '../../disclosure/materialize-request.js';
@@ -86,16 +86,10 @@ export function createSkillMiddleware(options: SkillMiddlewareOptions) {
       options,
     );
   const managed = new Set([...skillToolNames, ...poolToolNames]);
-  const catalog =
-    options.catalog === false
-      ? undefined
-      : createCachedCatalog(options.repository, {
-          tools: skillToolNames,
-          ...(options.catalog?.format !== undefined ? { format: options.catalog.format } : {}),
-          ...(options.catalog?.budget !== undefined ? { budget: options.catalog.budget } : {}),
-          ...(options.catalog?.guidance !== undefined ? { guidance: options.catalog.guidance } : {}),
-          ...(includesNonModelInvocable(options) ? { includeNonModelInvocable: true } : {}),
-        });
+  const catalog = cachedCatalogOfOption(options.repository, options.catalog, {
+    tools: skillToolNames,
+    ...(includesNonModelInvocable(options) ? { includeNonModelInvocable: true } : {}),
+  });
   const writes = new StepStateWrites();
 
   const sessionOf = (runtime: SkillCallRuntime, invocation: string): SkillSessionOfCall => {

@@ -4,7 +4,7 @@ import type { Agent, CallModelInputFilter, RunContext, ToolErrorFormatter } from
 import type { ApprovalOptions } from '../../approvals/approval-types.js';
 import { SkillboxConfigError } from '../../config/config-error.js';
 import { validateOptions } from '../../config/validate-options.js';
-import { createCachedCatalog } from '../../disclosure/cached-catalog.js';
+import { cachedCatalogOfOption } from '../../disclosure/cached-catalog.js';
 import type { CatalogBudget, CatalogFormat } from '../../disclosure/catalog.js';
 import type { DeclaredSkillLoad } from '../../disclosure/declared-loads.js';
 import { defaultLoadMode, type LoadMode } from '../../disclosure/load-mode.js';
@@ -153,15 +153,7 @@ export function createAgentSkills(options: AgentSkillsOptions): AgentSkills {
     enforceAllowedTools: options.enforceAllowedTools === true,
     ...(options.allowedToolAliases !== undefined ? { allowedToolAliases: options.allowedToolAliases } : {}),
   };
-  const catalog =
-    options.catalog === false
-      ? undefined
-      : createCachedCatalog(repository, {
-          tools: skillToolNames,
-          ...(options.catalog?.format !== undefined ? { format: options.catalog.format } : {}),
-          ...(options.catalog?.budget !== undefined ? { budget: options.catalog.budget } : {}),
-          ...(options.catalog?.guidance !== undefined ? { guidance: options.catalog.guidance } : {}),
-        });
+  const catalog = cachedCatalogOfOption(repository, options.catalog, { tools: skillToolNames });
   const materialize = options.materialize ?? 'tool-result';
   const loadMode = settings.loadMode;
   let ownStore: Promise<SessionStore> | undefined;
