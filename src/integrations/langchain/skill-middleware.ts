@@ -115,8 +115,10 @@ export function createSkillMiddleware(options: SkillMiddlewareOptions) {
     const next = withDelta(state, delta, invocation);
     return next === state ? undefined : { [skillboxStateField]: next };
   };
-  /** The loaded skills and the tools they select, from the state the step starts with. */
-  const stepSelection = async (state: SkillboxGraphState, skillContext: SkillSessionOfCall['skillContext']) => {
+  /** The caller's visibility context, the loaded skills and the tools they select, as the step starts. */
+  const stepSelection = async (request: { state: Record<string, unknown>; runtime: unknown }) => {
+    const state = skillboxStateOf(request.state);
+    const { skillContext } = sessionOf(callRuntimeOf(request.runtime as SkillCallRuntime), state.invocation);
     const reader = readerOf(state);
     const loadedSkills = await resolveLoadedSkills(reader, agentName, options.repository, skillContext);
     const selection = await selectActiveTools({
@@ -130,7 +132,7 @@ export function createSkillMiddleware(options: SkillMiddlewareOptions) {
       ...(options.enforceAllowedTools ? { enforceAllowedTools: true } : {}),
       ...(options.allowedToolAliases ? { allowedToolAliases: options.allowedToolAliases } : {}),
     });
-    return { reader, loadedSkills, selection };
+    return { skillContext, reader, loadedSkills, selection };
   };
 
   return createMiddleware({
@@ -148,12 +150,7 @@ export function createSkillMiddleware(options: SkillMiddlewareOptions) {
       return update(current, evictLeastRecentlyTouched(readerOf(current), { agentName, maxLoadedSkills }));
     },
     wrapModelCall: async (request, handler) => {
-      const current = skillboxStateOf(request.state);
-      const skillContext = sessionOf(
-        callRuntimeOf(request.runtime as SkillCallRuntime),
-        current.invocation,
-      ).skillContext;
-      const { reader, loadedSkills, selection } = await stepSelection(current, skillContext);
+      const { skillContext, reader, loadedSkills, selection } = await stepSelection(request);
       const active = new Set(selection.activeTools);
       const catalogText = (await catalog?.renderWithOutcome(skillContext))?.text ?? '';
       const materialized = await materializeRequest({
@@ -185,12 +182,7 @@ export function createSkillMiddleware(options: SkillMiddlewareOptions) {
       const toolName = request.toolCall.name;
       // The caller's own tools are not skillbox's to refuse; every skill and pool tool is, allowed-tools included.
       if (!managed.has(toolName)) return handler(request);
-      const current = skillboxStateOf(request.state);
-      const skillContext = sessionOf(
-        callRuntimeOf(request.runtime as SkillCallRuntime),
-        current.invocation,
-      ).skillContext;
-      const { loadedSkills, selection } = await stepSelection(current, skillContext);
+      const { skillContext, loadedSkills, selection } = await stepSelection(request);
       if (selection.activeTools.includes(toolName)) return handler(request);
       // The model was not offered this tool in this step: it learns what to load instead.
       const withheldBy = selection.withheld.includes(toolName)
