@@ -11,18 +11,10 @@ import {
   sessionSkills as examples,
   sessionInstructions as instructions,
   type ScriptedTurn,
+  serialisedRequest,
   throughSkillAgent,
   twentyTurnSession,
 } from './twenty-turn-session.js';
-
-/**
- * What the provider tokenises of one request, in the order a provider's prompt puts it: the tool
- * definitions first, then the messages. A tool list that changes (dynamic tool selection) thus
- * costs the prefix, as it does at the provider.
- */
-function serialised(request: RecordedRequest): string {
-  return JSON.stringify({ tools: request.body.tools ?? [], messages: request.body.messages });
-}
 
 interface Figures {
   requests: number;
@@ -34,7 +26,7 @@ interface Figures {
 }
 
 function measure(requests: readonly RecordedRequest[]): Figures {
-  const texts = requests.map(serialised);
+  const texts = requests.map(serialisedRequest);
   let tokens = 0;
   let shareSum = 0;
   let uncachedTokens = 0;

@@ -24,6 +24,7 @@ import {
   sessionSkills as examples,
   sessionInstructions as instructions,
   type ScriptedTurn,
+  serialisedRequest,
   throughSkillAgent,
   twentyTurnSession,
 } from './twenty-turn-session.js';
@@ -34,13 +35,8 @@ interface Figures {
   meanShare: number;
 }
 
-/** What the provider tokenises of one request, in the order it reads it: the tools, then the messages. */
-function serialised(request: RecordedRequest): string {
-  return JSON.stringify({ tools: request.body.tools ?? [], messages: request.body.messages });
-}
-
 function measure(requests: readonly RecordedRequest[]): Figures {
-  const texts = requests.map(serialised);
+  const texts = requests.map(serialisedRequest);
   let shareSum = 0;
   texts.forEach((text, index) => {
     if (index > 0) shareSum += commonPrefixLength(texts[index - 1]!, text) / text.length;

@@ -16,6 +16,15 @@ export interface ScriptedTurn {
   responses: ScriptedResponse[];
 }
 
+/**
+ * What the provider tokenises of one request, in the order a provider's prompt puts it: the tool
+ * definitions first, then the messages. A tool list that changes (dynamic tool selection) thus
+ * costs the prefix, as it does at the provider.
+ */
+export function serialisedRequest(request: RecordedRequest): string {
+  return JSON.stringify({ tools: request.body.tools ?? [], messages: request.body.messages });
+}
+
 /** Characters two serialised requests share from the start: what a provider's prefix cache could reuse. */
 export function commonPrefixLength(a: string, b: string): number {
   const limit = Math.min(a.length, b.length);

@@ -85,3 +85,24 @@ export function createCachedCatalog(
     },
   };
 }
+
+/** An integration's `catalog` option: `false` leaves the catalog out, an object says how it is rendered. */
+export type CatalogOption = false | Pick<CatalogOptions, 'format' | 'budget' | 'guidance'>;
+
+/**
+ * The cached catalog an integration's `catalog` option asks for (none for `false`): its format,
+ * budget and guidance over the integration's own `settings` (the tools it registered, ...).
+ */
+export function cachedCatalogOfOption(
+  repository: SkillRepository,
+  option: CatalogOption | undefined,
+  settings: Omit<CatalogOptions, 'skills' | 'format' | 'budget' | 'guidance'>,
+): CachedCatalog | undefined {
+  if (option === false) return undefined;
+  return createCachedCatalog(repository, {
+    ...settings,
+    ...(option?.format !== undefined ? { format: option.format } : {}),
+    ...(option?.budget !== undefined ? { budget: option.budget } : {}),
+    ...(option?.guidance !== undefined ? { guidance: option.guidance } : {}),
+  });
+}

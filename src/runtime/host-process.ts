@@ -1,13 +1,13 @@
 import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import type { Readable, Writable } from 'node:stream';
-import { RuntimeCommandError } from './errors.js';
+import { BackgroundOutput, checkStdinWritable } from './background-output.js';
 import { exitCodeOf, type ProcessEnding } from './process-exit-code.js';
 import { killProcessTree } from './process-tree.js';
-import type { RuntimeProcess, RuntimeProcessExit, RuntimeProcessOutput } from './runtime-process.js';
+import type { RuntimeProcess, RuntimeProcessExit } from './runtime-process.js';
 import type { RuntimeResult } from './runtime-types.js';
 import { spawnWithPipes } from './spawn-with-pipes.js';
-import { UnreadOutput } from './unread-output.js';
+import type { UnreadOutput } from './unread-output.js';
 import { watchProcessEnd } from './watch-process-end.js';
 
 /** How to start one background host process (the local runtime's program, or bubblewrap for the sandbox). */
@@ -32,12 +32,6 @@ export interface HostProcessSpec {
   displayName: string;
 }
 
-/** More than this much written input the process has not read yet refuses further writes. */
-export const maxPendingStdinBytes = 1024 * 1024;
-
-/** After output arrives, a read waits this long for more, so one line printed in pieces comes back whole. */
-const READ_SETTLE_MS = 50;
-
 /**
  * Starts one host process detached (its own process group) with stdin, stdout and stderr on
  * pipes and returns the handle. It mirrors runProcess (run-process.ts) — same group kill when the
@@ -47,22 +41,12 @@ const READ_SETTLE_MS = 50;
  */
 export function startHostProcess(spec: HostProcessSpec): RuntimeProcess {
   const started = performance.now();
-  const stdout = new UnreadOutput(spec.maxUnreadBytes);
-  const stderr = new UnreadOutput(spec.maxUnreadBytes);
+  const output = new BackgroundOutput(spec.maxUnreadBytes);
   const warnings: string[] = [];
   let timedOut = false;
   let killed = false;
   let stdinClosed = false;
   let setUpError: string | undefined;
-  let finished: RuntimeProcessExit | undefined;
-  let wake: (() => void) | undefined;
-  let resolveExited = (_exit: RuntimeProcessExit): void => undefined;
-  const exited = new Promise<RuntimeProcessExit>((resolve) => {
-    resolveExited = resolve;
-  });
-  const notify = (): void => {
-    wake?.();
-  };
 
   const child = spawnWithPipes(spec, 'pipe');
   const input = child.stdin as Writable;
@@ -86,25 +70,24 @@ export function startHostProcess(spec: HostProcessSpec): RuntimeProcess {
     if (drainWarning !== undefined) warnings.push(drainWarning);
     stdinClosed = true;
     input.destroy();
-    finished = await describeProcessExit(spec, {
+    const exit = await describeProcessExit(spec, {
       ...ending,
       setUpError,
       timedOut,
       killed,
       warnings,
-      stderr,
+      stderr: output.stderr,
       durationMs: Math.round((performance.now() - started) * 1000) / 1000,
     });
-    resolveExited(finished);
-    notify();
+    output.end(exit);
   };
   outPipe.on('data', (chunk: Buffer) => {
-    stdout.push(chunk);
-    notify();
+    output.stdout.push(chunk);
+    output.changed();
   });
   errPipe.on('data', (chunk: Buffer) => {
-    stderr.push(chunk);
-    notify();
+    output.stderr.push(chunk);
+    output.changed();
   });
   watchProcessEnd(child, 'process', (ending, drainWarning) => void finish(ending, drainWarning));
   if (spec.onSpawn && child.pid !== undefined) {
@@ -114,52 +97,29 @@ export function startHostProcess(spec: HostProcessSpec): RuntimeProcess {
     });
   }
 
-  const waitForChange = (ms: number): Promise<void> =>
-    new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done(): void {
-        clearTimeout(timer);
-        if (wake === done) wake = undefined;
-        resolve();
-      }
-      wake = done;
-    });
-  // Reads are taken one at a time: two callers waiting at once would split the output between them unpredictably.
-  let lastRead: Promise<unknown> = Promise.resolve();
-
   return {
     id: randomUUID(),
-    exited,
+    exited: output.exited,
     async writeStdin(data) {
-      // Set by Node as the process exits, before its output is in: no write after that.
-      const hasExited = child.exitCode !== null || child.signalCode !== null;
-      if (finished !== undefined || hasExited) throw new RuntimeCommandError('stdin', 'the process has ended');
-      if (stdinClosed) throw new RuntimeCommandError('stdin', 'stdin was closed');
-      if (input.writableLength > maxPendingStdinBytes) {
-        throw new RuntimeCommandError(
-          'stdin',
-          `the process has not read ${input.writableLength} bytes written earlier; wait for it to read them`,
-        );
-      }
+      checkStdinWritable({
+        // Node sets the exit code as the process exits, before its output is in: no write after that.
+        ended: output.exit !== undefined || child.exitCode !== null || child.signalCode !== null,
+        closed: stdinClosed,
+        pendingBytes: input.writableLength,
+      });
       input.write(typeof data === 'string' ? Buffer.from(data, 'utf8') : data);
     },
     async closeStdin() {
       stdinClosed = true;
       input.end();
     },
-    read(waitMs) {
-      const next = lastRead.then(() =>
-        readWhenReady({ stdout, stderr, finished: () => finished, waitForChange }, waitMs),
-      );
-      lastRead = next.catch(() => undefined);
-      return next;
-    },
+    read: (waitMs) => output.read(waitMs),
     async kill() {
-      if (finished === undefined) {
+      if (output.exit === undefined) {
         killed = true;
         killTree();
       }
-      return exited;
+      return output.exited;
     },
   };
 }
@@ -201,36 +161,5 @@ async function describeProcessExit(spec: HostProcessSpec, ending: BackgroundEndi
     durationMs: ending.durationMs,
     ...(limitsHit && limitsHit.length > 0 ? { limitsHit } : {}),
     warnings: [...(released?.warnings ?? []), ...warnings],
-  };
-}
-
-/** One read of a background process's output: waits up to `waitMs` for some (or the exit), then lets more settle. */
-export async function readWhenReady(
-  process: {
-    stdout: UnreadOutput;
-    stderr: UnreadOutput;
-    finished: () => RuntimeProcessExit | undefined;
-    waitForChange: (ms: number) => Promise<void>;
-  },
-  waitMs: number,
-): Promise<RuntimeProcessOutput> {
-  const { stdout, stderr, finished, waitForChange } = process;
-  const hasOutput = (): boolean => stdout.size > 0 || stderr.size > 0;
-  const deadline = performance.now() + Math.max(0, waitMs);
-  if (!hasOutput() && finished() === undefined && waitMs > 0) await waitForChange(waitMs);
-  // More often arrives right behind the first piece: a short settle returns it together.
-  if (hasOutput() && finished() === undefined) {
-    const settle = Math.min(READ_SETTLE_MS, deadline - performance.now());
-    if (settle > 0) await waitForChange(settle);
-  }
-  const done = finished();
-  const out = stdout.take(done !== undefined);
-  const err = stderr.take(done !== undefined);
-  return {
-    stdout: out.text,
-    stderr: err.text,
-    stdoutDroppedBytes: out.droppedBytes,
-    stderrDroppedBytes: err.droppedBytes,
-    ...(done !== undefined ? { exit: done } : {}),
   };
 }

@@ -54,6 +54,20 @@ export const knowledgeToolNames: readonly DisclosureToolName[] = [
 /** The tool-selection pair, registered by `full` when a tool pool is configured. */
 export const toolSelectionToolNames: readonly DisclosureToolName[] = ['skill_list_tools', 'skill_select_tools'];
 
+/**
+ * The profile an agent integration registers: the one asked for, else `full` with execution tools
+ * and `knowledge` without; `knowledge` with a tool pool also gets the tool-selection pair, so the
+ * model can see and select what a skill offers from the pool.
+ */
+export function integrationSkillToolProfile(
+  profile: SkillToolProfile | readonly string[] | undefined,
+  hasExecution: boolean,
+  hasPool: boolean,
+): SkillToolProfile | readonly string[] {
+  const chosen = profile ?? (hasExecution ? 'full' : 'knowledge');
+  return chosen === 'knowledge' && hasPool ? [...knowledgeToolNames, ...toolSelectionToolNames] : chosen;
+}
+
 // Keyed by the name union, so a name without a builder (or a builder without a name) fails to compile.
 const builders: Record<DisclosureToolName, (settings: SkillToolSettings) => ToolDefinition> = {
   skill_list: createSkillListTool as (settings: SkillToolSettings) => ToolDefinition,

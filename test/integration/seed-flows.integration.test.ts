@@ -1,7 +1,6 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { jsonSchema, type Tool, tool } from 'ai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderCatalog } from '../../src/disclosure/catalog.js';
@@ -11,18 +10,33 @@ import { FsSkillRepository } from '../../src/repository/fs-skill-repository.js';
 import { createRuntime } from '../../src/runtime/create-runtime.js';
 import { createMemorySessionStore } from '../../src/sessions/memory-session-store.js';
 import { createWorkspaceManager } from '../../src/workspace/workspace-manager.js';
+import {
+  askNameUnavailable,
+  exampleSkillsRoot,
+  executionSkillToolNames,
+  fibonacciTen,
+  assistantInstructions as instructions,
+  pythonMathConversation,
+  pythonMathLoadResult,
+  pythonMathRunInput,
+  skillToolNames,
+  weatherAnswer,
+  weatherConversation,
+  weatherLoadResult,
+  weatherPoolAnswers,
+  weatherQuestion,
+  weatherSelectedTools,
+} from '../support/example-skill-conversations.js';
 
 // Example agent flows end to end: the AI SDK's mock model plays the model, everything else is
 // real (skills on disk, the tools, the sandbox, the session store). Each test pins the exact
 // messages the model received at every step.
 
-const examples = fileURLToPath(new URL('../../examples/skills/', import.meta.url));
-const instructions = 'You are a helpful assistant.';
 let repository: FsSkillRepository;
 let scratch: string;
 
 beforeAll(async () => {
-  repository = await FsSkillRepository.open({ roots: [examples] });
+  repository = await FsSkillRepository.open({ roots: [exampleSkillsRoot] });
   scratch = await mkdtemp(join(tmpdir(), 'skillbox-seed-flows-'));
 });
 afterAll(async () => {
@@ -38,15 +52,6 @@ async function collect(events: AsyncIterable<SkillAgentEvent>): Promise<SkillAge
 async function skillBody(name: string): Promise<string> {
   return (await repository.get(name)).body.trim();
 }
-
-const executionSkillTools = [
-  'skill_load',
-  'skill_list_docs',
-  'skill_select_docs',
-  'skill_read',
-  'skill_run',
-  'workspace_exec',
-];
 
 async function systemMessage(tools: readonly string[]): Promise<{ role: 'system'; content: string }> {
   return { role: 'system', content: `${instructions}\n\n${renderCatalog({ skills: await repository.list(), tools })}` };
@@ -104,81 +109,27 @@ function weatherTool(name: string, result: (input: Record<string, unknown>) => u
 
 describe('seed flows with the AI SDK mock model', () => {
   it('weather-tools: the pool tools appear after skill_load; ask_name_information stays unavailable with a clear error', async () => {
-    const toolPool = {
-      get_current_weather: weatherTool('get_current_weather', ({ city }) => ({
-        city,
-        temperature: 22,
-        condition: 'Partly Cloudy',
-      })),
-      get_weather_forecast: weatherTool('get_weather_forecast', ({ city, days }) => ({ city, days })),
-      search_city_by_name: weatherTool('search_city_by_name', ({ name }) => ({ name, country: 'China' })),
-      ask_name_information: weatherTool('ask_name_information', ({ name }) => ({ name, age: 20 })),
-    };
-    const { model, calls } = createScriptedModel([
-      { toolCalls: [{ name: 'skill_load', input: { skill: 'weather-tools' }, id: 'load-1' }] },
-      {
-        toolCalls: [
-          { name: 'get_current_weather', input: { city: 'Beijing' }, id: 'weather-1' },
-          { name: 'ask_name_information', input: { name: 'Alice' }, id: 'ask-1' },
-        ],
-      },
-      { text: 'Beijing is 22°C and partly cloudy. I cannot look up people.' },
-    ]);
-    const agent = createSkillAgent({ model, repository, toolPool, instructions, loadMode: 'turn' });
-    const events = await collect(
-      agent.run({
-        userId: 'demo',
-        sessionId: 'weather',
-        message: "What's the weather in Beijing? Also ask about Alice.",
-      }),
+    const toolPool = Object.fromEntries(
+      Object.entries(weatherPoolAnswers).map(([name, answer]) => [name, weatherTool(name, answer)]),
     );
+    const { model, calls } = createScriptedModel(weatherConversation);
+    const agent = createSkillAgent({ model, repository, toolPool, instructions, loadMode: 'turn' });
+    const events = await collect(agent.run({ userId: 'demo', sessionId: 'weather', message: weatherQuestion }));
 
-    const skillTools = [
-      'skill_load',
-      'skill_list_docs',
-      'skill_select_docs',
-      'skill_read',
-      'skill_list_tools',
-      'skill_select_tools',
-    ];
-    const system = {
-      role: 'system',
-      content: `${instructions}\n\n${renderCatalog({ skills: await repository.list(), tools: skillTools })}`,
-    };
-    const user = {
-      role: 'user',
-      content: [{ type: 'text', text: "What's the weather in Beijing? Also ask about Alice." }],
-    };
-    const loadCall = {
-      role: 'assistant',
-      content: [{ type: 'tool-call', toolCallId: 'load-1', toolName: 'skill_load', input: { skill: 'weather-tools' } }],
-    };
-    const loadedBlock =
-      `[Loaded] weather-tools\n\n${await skillBody('weather-tools')}\n\nDocs loaded: none\n` +
-      'Tools selected: get_current_weather, get_weather_forecast, search_city_by_name';
-    const loadResult = {
-      role: 'tool',
-      content: [
-        {
-          type: 'tool-result',
-          toolCallId: 'load-1',
-          toolName: 'skill_load',
-          output: { type: 'text', value: loadedBlock },
-        },
-      ],
-    };
+    const system = await systemMessage(skillToolNames);
+    const user = userText(weatherQuestion);
+    const loadCall = toolCallMessage('load-1', 'skill_load', { skill: 'weather-tools' });
+    const loadResult = toolResultMessage('load-1', 'skill_load', {
+      type: 'text',
+      value: await weatherLoadResult(repository),
+    });
 
     expect(calls).toHaveLength(3);
     expect(calls[0]?.prompt).toEqual([system, user]);
-    expect(calls[0]?.tools?.map((entry) => entry.name)).toEqual(skillTools);
+    expect(calls[0]?.tools?.map((entry) => entry.name)).toEqual(skillToolNames);
 
     expect(calls[1]?.prompt).toEqual([system, user, loadCall, loadResult]);
-    expect(calls[1]?.tools?.map((entry) => entry.name)).toEqual([
-      ...skillTools,
-      'get_current_weather',
-      'get_weather_forecast',
-      'search_city_by_name',
-    ]);
+    expect(calls[1]?.tools?.map((entry) => entry.name)).toEqual([...skillToolNames, ...weatherSelectedTools]);
 
     expect(calls[2]?.prompt).toEqual([
       system,
@@ -207,8 +158,7 @@ describe('seed flows with the AI SDK mock model', () => {
             toolName: 'ask_name_information',
             output: {
               type: 'error-text',
-              value:
-                'tool "ask_name_information" is not available: no skill lists it in its Tools: section, so it cannot be used in this conversation. Continue with the tools you have.',
+              value: askNameUnavailable,
             },
           },
         ],
@@ -219,7 +169,7 @@ describe('seed flows with the AI SDK mock model', () => {
     ).toMatchObject({ error: expect.stringContaining('not available') });
     expect(events.at(-1)).toMatchObject({
       type: 'done',
-      text: 'Beijing is 22°C and partly cloudy. I cannot look up people.',
+      text: weatherAnswer,
       steps: 3,
     });
   });
@@ -261,7 +211,7 @@ describe('seed flows with the AI SDK mock model', () => {
       '     3\tdelta epsilon zeta',
       '',
     ].join('\n');
-    const system = await systemMessage(executionSkillTools);
+    const system = await systemMessage(executionSkillToolNames);
     const user = userText(`Summarize ${inputFile}`);
     const loadCall = toolCallMessage('load-1', 'skill_load', { skill: 'user-file-ops' });
     const loadResult = toolResultMessage('load-1', 'skill_load', {
@@ -279,7 +229,7 @@ describe('seed flows with the AI SDK mock model', () => {
     expect(calls[0]?.prompt).toEqual([system, user]);
     expect(calls[1]?.prompt).toEqual([system, user, loadCall, loadResult]);
     expect(calls[2]?.prompt).toEqual([system, user, loadCall, loadResult, runCall, runResult]);
-    for (const call of calls) expect(call.tools?.map((entry) => entry.name)).toEqual(executionSkillTools);
+    for (const call of calls) expect(call.tools?.map((entry) => entry.name)).toEqual(executionSkillToolNames);
 
     const workspace = await workspaces.workspace({ userId: 'demo', sessionId: 'files' });
     expect(await readFile(join(workspace.root, 'out', 'notes-summary.txt'), 'utf8')).toBe(expectedSummary);
@@ -290,33 +240,22 @@ describe('seed flows with the AI SDK mock model', () => {
     const sessions = createMemorySessionStore();
     const runtime = createRuntime({ kind: 'auto' });
     const workspaces = createWorkspaceManager({ runtime, repository, baseDir: join(scratch, 'workspaces-math') });
-    const runInput = {
-      skill: 'python-math',
-      command: 'python3 scripts/fib.py 10 > out/fib.txt',
-      output_files: ['out/fib.txt'],
-    };
-    const { model, calls } = createScriptedModel([
-      { toolCalls: [{ name: 'skill_load', input: { skill: 'python-math', docs: ['docs/usage.md'] }, id: 'load-1' }] },
-      { toolCalls: [{ name: 'skill_run', input: runInput, id: 'run-1' }] },
-      { text: 'The first ten Fibonacci numbers end with 34.' },
-      { text: 'You are welcome.' },
-    ]);
+    const { model, calls } = createScriptedModel(pythonMathConversation);
     const agent = createSkillAgent({ model, repository, workspaces, sessions, instructions });
     await collect(agent.run({ userId: 'demo', sessionId: 'math', message: 'First 10 Fibonacci numbers?' }));
 
-    const usage = (await repository.readFile('python-math', 'docs/usage.md')).toString('utf8');
-    const system = await systemMessage(executionSkillTools);
+    const system = await systemMessage(executionSkillToolNames);
     const user = userText('First 10 Fibonacci numbers?');
     const loadCall = toolCallMessage('load-1', 'skill_load', { skill: 'python-math', docs: ['docs/usage.md'] });
     const loadResult = toolResultMessage('load-1', 'skill_load', {
       type: 'text',
-      value: `[Loaded] python-math\n\n${await skillBody('python-math')}\n\nDocs loaded: docs/usage.md\n\n[Doc] docs/usage.md\n\n${usage.trim()}`,
+      value: await pythonMathLoadResult(repository),
     });
-    const runCall = toolCallMessage('run-1', 'skill_run', runInput);
+    const runCall = toolCallMessage('run-1', 'skill_run', pythonMathRunInput);
     const runResult = toolResultMessage(
       'run-1',
       'skill_run',
-      runResultValue({ name: 'out/fib.txt', content: '0\n1\n1\n2\n3\n5\n8\n13\n21\n34\n' }, runtime.isolated),
+      runResultValue({ name: 'out/fib.txt', content: fibonacciTen }, runtime.isolated),
     );
 
     expect(calls).toHaveLength(3);
@@ -336,7 +275,7 @@ describe('seed flows with the AI SDK mock model', () => {
       { role: 'assistant', content: [{ type: 'text', text: 'The first ten Fibonacci numbers end with 34.' }] },
       userText('Thanks!'),
     ]);
-    for (const call of calls) expect(call.tools?.map((entry) => entry.name)).toEqual(executionSkillTools);
+    for (const call of calls) expect(call.tools?.map((entry) => entry.name)).toEqual(executionSkillToolNames);
     const stored = await sessions.getSession({ userId: 'demo', sessionId: 'math' });
     expect(Object.keys(stored?.state ?? {}).filter((key) => key.startsWith('temp:skill:'))).toEqual([]);
   });

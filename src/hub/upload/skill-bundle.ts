@@ -1,6 +1,7 @@
-import { constants, existsSync } from 'node:fs';
-import { type FileHandle, lstat, open, readdir, readlink, realpath } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { lstat, readdir, realpath } from 'node:fs/promises';
 import { join } from 'node:path';
+import { openExactly, pathThroughHandle } from '../../repository/open-exactly.js';
 import { type HashedSkillFile, skillDigest, unhashedFolderNames } from '../../repository/skill-digest.js';
 import { SkillUploadRefusedError } from './upload-errors.js';
 
@@ -13,35 +14,21 @@ export interface SkillBundle {
   readonly digest: string;
 }
 
-const procFdAvailable = existsSync('/proc/self/fd');
-
 /**
- * Opens what `relative` names below the skill's real path and keeps it only when the descriptor is
- * that very path: a file or a folder swapped for a link after the scan (anywhere along the path)
- * opens something else, which refuses the upload instead of sending a host file the uploader can
- * read. The kernel's answer (`/proc/self/fd`) is compared; without /proc, the real path now. The
- * worker's snapshot writer (worker/custody/snapshot-tar-writer.ts) guards its walk the same way.
+ * Opens a folder or file of the skill only when it is still the very path the scan judged
+ * (openExactly): one swapped for a link since opens something else, which refuses the upload
+ * instead of sending a host file the uploader can read.
  */
-async function openExactly(skill: string, root: string, relative: string, flags: number): Promise<FileHandle> {
-  const expected = relative === '' ? root : join(root, relative);
-  const changed = (why: string) =>
-    new SkillUploadRefusedError(
-      `skill "${skill}": ${relative === '' ? 'its folder' : relative} changed while it was read (${why}); nothing was uploaded`,
-    );
-  let handle: FileHandle;
-  try {
-    handle = await open(expected, flags | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-  } catch (error) {
-    throw changed((error as Error).message);
-  }
-  try {
-    const opened = procFdAvailable ? await readlink(`/proc/self/fd/${handle.fd}`) : await realpath(expected);
-    if (opened !== expected) throw changed(`it now opens ${JSON.stringify(opened)}`);
-    return handle;
-  } catch (error) {
-    await handle.close();
-    throw error;
-  }
+function openUnchanged(skill: string, root: string, relative: string, flags: number) {
+  return openExactly(
+    root,
+    relative,
+    flags,
+    (cause) =>
+      new SkillUploadRefusedError(
+        `skill "${skill}": ${relative === '' ? 'its folder' : relative} changed while it was read (${typeof cause === 'string' ? cause : cause.message}); nothing was uploaded`,
+      ),
+  );
 }
 
 /**
@@ -53,10 +40,10 @@ export async function readSkillBundle(name: string, folder: string): Promise<Ski
   const root = await realpath(folder);
   const files: HashedSkillFile[] = [];
   const visit = async (relative: string): Promise<void> => {
-    const directory = await openExactly(name, root, relative, constants.O_RDONLY | constants.O_DIRECTORY);
+    const directory = await openUnchanged(name, root, relative, constants.O_RDONLY | constants.O_DIRECTORY);
     let entries: string[];
     try {
-      entries = (await readdir(procFdAvailable ? `/proc/self/fd/${directory.fd}` : join(root, relative))).sort();
+      entries = (await readdir(pathThroughHandle(directory, join(root, relative)))).sort();
     } finally {
       await directory.close();
     }
@@ -66,7 +53,7 @@ export async function readSkillBundle(name: string, folder: string): Promise<Ski
       if (stats.isDirectory()) {
         if (!unhashedFolderNames.has(entry)) await visit(path);
       } else if (stats.isFile()) {
-        const file = await openExactly(name, root, path, constants.O_RDONLY);
+        const file = await openUnchanged(name, root, path, constants.O_RDONLY);
         try {
           if (!(await file.stat()).isFile())
             throw new SkillUploadRefusedError(

@@ -12,8 +12,13 @@ import {
   removedOption,
 } from '../../config/option-schemas.js';
 import { omitInput } from '../../config/validate-options.js';
-import { executionLimits } from '../../workspace/tools/execution-options.js';
-import { executionSettingsSchema } from '../../workspace/workspace-options-schema.js';
+import {
+  disclosureOptionsShape,
+  type ExecutionOptionsInput,
+  executionOptionRules,
+  executionOptionsShape,
+  skillRepositorySchema,
+} from '../skill-integration-options-schema.js';
 
 // The options of the AI SDK integration's factories, shared in layers: `createSkillPrepareStep`
 // options, plus the repository and execution of `createSkillToolkit`, plus the toolkit cache of
@@ -21,19 +26,10 @@ import { executionSettingsSchema } from '../../workspace/workspace-options-schem
 // Each is the only check its factory runs: the toolkits, skill tools, workspace manager and execution
 // tools built from the options are not checked again, so a schema here covers what theirs would.
 
-// What the toolkit's parts call on a repository (the catalog lists, the tools get).
-const repositorySchema = objectWithMethods(['list', 'get'], 'must be a SkillRepository');
-
 const prepareStepShape = {
+  ...disclosureOptionsShape,
   toolPool: recordOption('must be a record of AI SDK tools by name').optional(),
-  materialize: oneOf(['system', 'tool-result']).optional(),
-  loadMode: oneOf(['turn', 'once', 'session']).optional(),
-  maxLoadedSkills: z
-    .int({ error: 'must be a positive integer (0 or undefined for no limit)' })
-    .min(0, { error: 'must be a positive integer (0 or undefined for no limit)' })
-    .optional(),
   instructions: z.string({ error: 'must be a string' }).optional(),
-  enforceAllowedTools: booleanOption().optional(),
   skillSearch: oneOf(['over-budget', 'always', 'never']).optional(),
 };
 
@@ -41,7 +37,7 @@ const prepareStepShape = {
 export const skillPrepareStepOptionsSchema = z.looseObject(
   {
     ...prepareStepShape,
-    repository: repositorySchema,
+    repository: skillRepositorySchema,
     skillToolNames: z.array(z.string(), { error: 'must be an array of tool names' }),
   },
   { error: 'must be an object' },
@@ -49,7 +45,9 @@ export const skillPrepareStepOptionsSchema = z.looseObject(
 
 const toolkitShape = {
   ...prepareStepShape,
-  repository: repositorySchema.optional(),
+  ...executionOptionsShape,
+  // Optional here and required by toolkitRules, which reports it beside the other problems.
+  repository: skillRepositorySchema.optional(),
   skills: removedOption('repository'),
   includeModelDisabled: removedOption('includeNonModelInvocable'),
   profile: z
@@ -58,38 +56,21 @@ const toolkitShape = {
     })
     .optional(),
   skillNames: z.array(z.string(), { error: 'must be an array of skill names' }).optional(),
-  // What the workspace manager made from it needs (workspaceManagerOptionsSchema), checked here once.
-  runtime: objectWithMethods(['run', 'guestPath', 'files'], 'must be a WorkspaceRuntime (createRuntime())').optional(),
-  workspaces: objectWithMethods(['workspace'], 'must be a WorkspaceManager (createWorkspaceManager())').optional(),
-  execution: executionSettingsSchema(executionLimits).optional(),
   unmetRequirements: oneOf(['mark', 'hide']).optional(),
   searchBodies: booleanOption().optional(),
-  executionTools: z.array(z.looseObject({ name: z.string() }), { error: 'must be an array of tools' }).optional(),
   approval: approvalOptionsSchema.optional(),
 };
 
-interface ToolkitRuleInput {
-  repository?: unknown;
-  runtime?: unknown;
-  workspaces?: unknown;
-  execution?: unknown;
-  executionTools?: unknown;
-}
-
 /** The rules between toolkit options: one repository, and execution tools either given or built. */
-function toolkitRules(options: ToolkitRuleInput, context: z.core.$RefinementCtx): void {
-  const issue = (option: string, message: string) =>
-    context.addIssue({ code: 'custom', path: [option], message, params: omitInput });
-  if (options.repository === undefined) issue('repository', 'is required: the SkillRepository skills come from');
-  if (options.executionTools !== undefined && (options.runtime !== undefined || options.workspaces !== undefined))
-    issue('executionTools', 'cannot be given with runtime or workspaces; give one or the other');
-  if (
-    options.execution !== undefined &&
-    options.executionTools === undefined &&
-    options.runtime === undefined &&
-    options.workspaces === undefined
-  )
-    issue('execution', 'needs a runtime or workspaces to run anything');
+function toolkitRules(options: ExecutionOptionsInput & { repository?: unknown }, context: z.core.$RefinementCtx): void {
+  if (options.repository === undefined)
+    context.addIssue({
+      code: 'custom',
+      path: ['repository'],
+      message: 'is required: the SkillRepository skills come from',
+      params: omitInput,
+    });
+  executionOptionRules(options, context);
 }
 
 /** `SkillToolkitOptions`. */

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { ModelMessage, PrepareStepFunction, PrepareStepResult, SystemModelMessage, Tool } from 'ai';
 import { SkillboxConfigError } from '../../config/config-error.js';
 import { validateOptions } from '../../config/validate-options.js';
-import { type CachedCatalog, createCachedCatalog } from '../../disclosure/cached-catalog.js';
+import { type CachedCatalog, cachedCatalogOfOption } from '../../disclosure/cached-catalog.js';
 import type { CatalogBudget, CatalogFormat } from '../../disclosure/catalog.js';
 import { applyDeclaredLoads } from '../../disclosure/declared-loads.js';
 import { selectActiveTools } from '../../disclosure/dynamic-tool-selection.js';
@@ -137,17 +137,11 @@ export function buildSkillPrepareStep(options: SkillPrepareStepOptions): Prepare
     materialize: options.materialize ?? 'tool-result',
     skillSearch,
     poolToolNames: Object.keys(options.toolPool ?? {}),
-    catalog:
-      options.catalog === false
-        ? undefined
-        : createCachedCatalog(options.repository, {
-            tools: options.skillToolNames,
-            ...(options.catalog?.format !== undefined ? { format: options.catalog.format } : {}),
-            ...(options.catalog?.budget !== undefined ? { budget: options.catalog.budget } : {}),
-            ...(options.catalog?.guidance !== undefined ? { guidance: options.catalog.guidance } : {}),
-            ...(includesNonModelInvocable(options) ? { includeNonModelInvocable: true } : {}),
-            ...(skillSearch === 'always' ? { skillSearch: 'always' as const } : {}),
-          }),
+    catalog: cachedCatalogOfOption(options.repository, options.catalog, {
+      tools: options.skillToolNames,
+      ...(includesNonModelInvocable(options) ? { includeNonModelInvocable: true } : {}),
+      ...(skillSearch === 'always' ? { skillSearch: 'always' as const } : {}),
+    }),
   };
   return ((step: { stepNumber: number; messages: ModelMessage[] }) =>
     prepareOneStep(settings, step)) as PrepareStepFunction<Record<string, Tool>>;

@@ -6,9 +6,8 @@ import type { SkillRepository } from '../../repository/types.js';
 import { gateRepository, type UnmetRequirementsMode } from '../../requirements/gated-repository.js';
 import {
   createCheckedSkillTools,
-  knowledgeToolNames,
+  integrationSkillToolProfile,
   type SkillToolProfile,
-  toolSelectionToolNames,
 } from '../../tools/create-skill-tools.js';
 import {
   type ExecutionSetup,
@@ -80,15 +79,6 @@ export interface SkillToolkit {
   contextOptions(context: SkillCallContext): SkillContextCallOptions;
 }
 
-function resolveProfile(
-  options: SkillToolkitOptions,
-  hasExecution: boolean,
-  hasPool: boolean,
-): SkillToolProfile | readonly string[] {
-  const profile = options.profile ?? (hasExecution ? 'full' : 'knowledge');
-  return profile === 'knowledge' && hasPool ? [...knowledgeToolNames, ...toolSelectionToolNames] : profile;
-}
-
 /**
  * Skills for an AI SDK tool loop in one call: the neutral skill tools adapted to AI SDK tools, the
  * pool tools, and the `prepareStep` that does progressive disclosure. Give each call its context
@@ -125,7 +115,7 @@ export function buildSkillToolkit(options: SkillToolkitOptions, setup?: Executio
       (options.catalog?.budget?.tokens !== undefined || options.catalog?.budget?.characters !== undefined));
   const definitions = createCheckedSkillTools({
     repository,
-    profile: resolveProfile(options, (executionTools?.length ?? 0) > 0, poolToolNames.length > 0),
+    profile: integrationSkillToolProfile(options.profile, (executionTools?.length ?? 0) > 0, poolToolNames.length > 0),
     ...(executionTools !== undefined ? { executionTools } : {}),
     ...(poolToolNames.length > 0 ? { toolPool: poolToolNames } : {}),
     ...(options.maxLoadedSkills !== undefined ? { maxLoadedSkills: options.maxLoadedSkills } : {}),

@@ -1,8 +1,14 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  exampleSkillsRoot as examples,
+  offeredToolNames,
+  toolResultText,
+} from '../../../test/support/example-skill-conversations.js';
+import { expectNoHostLeak, plantHostSecrets } from '../../../test/support/host-leak-probe.js';
+import { importOptionalPeer } from '../../../test/support/optional-peer.js';
 import { startScriptedOpenAiServer } from '../../../test/support/scripted-openai-server.js';
 import { FsSkillRepository } from '../../repository/fs-skill-repository.js';
 import { createRuntime } from '../../runtime/create-runtime.js';
@@ -10,14 +16,12 @@ import { createWorkspaceManager } from '../../workspace/workspace-manager.js';
 
 // deepagents' own agent (createDeepAgent) with skillbox's backend: its execute and file tools
 // run through the real bubblewrap sandbox of one workspace.
-const peers = await Promise.all([
-  import('deepagents').catch(() => undefined),
-  import('@langchain/openai').catch(() => undefined),
-]);
-const present = peers.every((peer) => peer !== undefined);
+const present =
+  (await importOptionalPeer('deepagents backend', () =>
+    Promise.all([import('deepagents'), import('@langchain/openai')]),
+  )) !== undefined;
 const { createSandboxBackend } = present ? await import('./index.js') : ({} as typeof import('./index.js'));
 
-const examples = fileURLToPath(new URL('../../../examples/skills/', import.meta.url));
 let scratch: string;
 
 beforeAll(async () => {
@@ -31,9 +35,7 @@ describe.skipIf(!present)('createSandboxBackend with the real createDeepAgent', 
   it("runs deepagents' execute and write_file in the sandbox: the workspace is there, the host's files and environment are not", async () => {
     const { createDeepAgent } = await import('deepagents');
     const { ChatOpenAI } = await import('@langchain/openai');
-    const hostFile = join(scratch, 'host-secret.txt');
-    await writeFile(hostFile, 'host secret\n');
-    process.env.SKILLBOX_TEST_HOST_SECRET = 'visible-on-the-host';
+    const probe = await plantHostSecrets(scratch);
     const repository = await FsSkillRepository.open({ roots: [examples] });
     const workspaces = createWorkspaceManager({
       runtime: createRuntime({ kind: 'sandbox' }),
@@ -42,8 +44,7 @@ describe.skipIf(!present)('createSandboxBackend with the real createDeepAgent', 
     });
     const command = [
       'cat /workspace/work/notes.txt > /workspace/out/copy.txt',
-      `echo "env=[$SKILLBOX_TEST_HOST_SECRET]"`,
-      `cat ${hostFile} || echo "host file: unreadable"`,
+      ...probe.commands,
       'echo "cwd=$(pwd)"',
     ].join('; ');
     const server = await startScriptedOpenAiServer([
@@ -66,18 +67,15 @@ describe.skipIf(!present)('createSandboxBackend with the real createDeepAgent', 
       const agent = createDeepAgent({ model, backend });
       await agent.invoke({ messages: [{ role: 'user', content: 'Copy the notes.' }] });
 
-      expect((server.requests[0]?.body.tools ?? []).map((entry) => entry.function.name)).toContain('execute');
-      const output = server.requests[2]?.body.messages.find((message) => message.tool_call_id === 'exec-1')
-        ?.content as string;
-      expect(output).toContain('env=[]');
-      expect(output).not.toContain('host secret');
-      expect(output).toContain('host file: unreadable');
+      expect(offeredToolNames(server.requests[0])).toContain('execute');
+      const output = toolResultText(server.requests[2], 'exec-1');
+      expectNoHostLeak(output);
       expect(output).toContain('cwd=/workspace');
       // Written by write_file through files(), copied by the sandboxed command, read on the host.
       expect(await readFile(join(workspace.root, 'work', 'notes.txt'), 'utf8')).toBe('from the agent\n');
       expect(await readFile(join(workspace.root, 'out', 'copy.txt'), 'utf8')).toBe('from the agent\n');
     } finally {
-      delete process.env.SKILLBOX_TEST_HOST_SECRET;
+      probe.remove();
       await server.close();
       await workspaces.close();
     }
@@ -107,13 +105,12 @@ describe.skipIf(!present)('createSandboxBackend with the real createDeepAgent', 
         middleware: [createSkillMiddleware({ repository })],
       });
       await agent.invoke({ messages: [{ role: 'user', content: 'Fibonacci?' }] });
-      const tools = (server.requests[0]?.body.tools ?? []).map((entry) => entry.function.name);
-      expect(tools).toEqual(expect.arrayContaining(['skill_load', 'execute', 'write_file']));
+      expect(offeredToolNames(server.requests[0])).toEqual(
+        expect.arrayContaining(['skill_load', 'execute', 'write_file']),
+      );
       const body = (await repository.get('python-math')).body.trim();
-      const loaded = server.requests[1]?.body.messages.find((message) => message.tool_call_id === 'load-1');
-      expect(loaded?.content).toContain(`[Loaded] python-math\n\n${body}`);
-      const ran = server.requests[2]?.body.messages.find((message) => message.tool_call_id === 'exec-1');
-      expect(JSON.stringify(ran?.content)).toContain('from-the-sandbox');
+      expect(toolResultText(server.requests[1], 'load-1')).toContain(`[Loaded] python-math\n\n${body}`);
+      expect(toolResultText(server.requests[2], 'exec-1')).toContain('from-the-sandbox');
     } finally {
       await server.close();
       await workspaces.close();

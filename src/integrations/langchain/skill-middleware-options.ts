@@ -1,16 +1,18 @@
 import type { ClientTool } from '@langchain/core/tools';
 import { z } from 'zod';
-import { booleanOption, nonEmptyString, objectWithMethods, oneOf } from '../../config/option-schemas.js';
+import { evenWithOtherProblems, nonEmptyString } from '../../config/option-schemas.js';
 import type { CatalogBudget, CatalogFormat } from '../../disclosure/catalog.js';
 import type { LoadMode } from '../../disclosure/load-mode.js';
 import type { MaterializationMode } from '../../disclosure/materialize-request.js';
 import type { ModelInvocationOptions } from '../../disclosure/model-invocable-skills.js';
 import type { SkillContext, SkillRepository } from '../../repository/types.js';
-import type { WorkspaceRuntime } from '../../runtime/runtime-types.js';
-import type { ToolDefinition } from '../../tools/types.js';
-import { type ExecutionToolsOptions, executionLimits } from '../../workspace/tools/execution-options.js';
-import type { WorkspaceManager } from '../../workspace/workspace-manager.js';
-import { executionSettingsSchema } from '../../workspace/workspace-options-schema.js';
+import type { ExecutionSetupOptions } from '../../workspace/tools/execution-setup.js';
+import {
+  disclosureOptionsShape,
+  executionOptionRules,
+  executionOptionsShape,
+  skillRepositorySchema,
+} from '../skill-integration-options-schema.js';
 
 /** Who a call runs for: the session picks the workspace and scopes the tools' per-session state. */
 export interface SkillSessionOfCall {
@@ -28,20 +30,8 @@ export interface SkillCallRuntime {
 }
 
 /** Options of `createSkillMiddleware`. */
-export interface SkillMiddlewareOptions extends ModelInvocationOptions {
+export interface SkillMiddlewareOptions extends ModelInvocationOptions, ExecutionSetupOptions {
   repository: SkillRepository;
-  /**
-   * Runs skill scripts: with a runtime (`createRuntime({ kind: 'sandbox' })`) a workspace manager
-   * and `skill_run` / `workspace_exec` are made. Without one (and without `workspaces` or
-   * `executionTools`) the skills are knowledge only.
-   */
-  runtime?: WorkspaceRuntime;
-  /** A workspace manager to use instead of one made from `runtime`. */
-  workspaces?: WorkspaceManager;
-  /** Options of the execution tools (command policy, host inputs, limits, network). */
-  execution?: Omit<ExecutionToolsOptions, 'workspaces'>;
-  /** `skill_run` / `workspace_exec` made by you, instead of `runtime` / `workspaces`. */
-  executionTools?: readonly ToolDefinition[];
   /**
    * LangChain tools that are offered to the model only while a loaded skill's `Tools:` section
    * names them (dynamic tool selection). Tools given to `createAgent` itself are always offered.
@@ -74,27 +64,15 @@ export interface SkillMiddlewareOptions extends ModelInvocationOptions {
 export const skillMiddlewareOptionsSchema = z
   .looseObject(
     {
-      repository: objectWithMethods(['list', 'get'], 'must be a SkillRepository'),
-      runtime: objectWithMethods(
-        ['run', 'guestPath', 'files'],
-        'must be a WorkspaceRuntime (createRuntime())',
-      ).optional(),
-      workspaces: objectWithMethods(['workspace'], 'must be a WorkspaceManager (createWorkspaceManager())').optional(),
-      execution: executionSettingsSchema(executionLimits).optional(),
-      executionTools: z.array(z.looseObject({ name: z.string() }), { error: 'must be an array of tools' }).optional(),
+      repository: skillRepositorySchema,
+      ...disclosureOptionsShape,
+      ...executionOptionsShape,
       toolPool: z
         .array(z.looseObject({ name: nonEmptyString('must be a LangChain tool with a name') }), {
           error: 'must be an array of LangChain tools',
         })
         .optional(),
-      materialize: oneOf(['system', 'tool-result']).optional(),
-      loadMode: oneOf(['turn', 'once', 'session']).optional(),
-      maxLoadedSkills: z
-        .int({ error: 'must be a positive integer (0 or undefined for no limit)' })
-        .min(0, { error: 'must be a positive integer (0 or undefined for no limit)' })
-        .optional(),
       instructions: z.string({ error: 'must be a string' }).optional(),
-      enforceAllowedTools: booleanOption().optional(),
       agentName: nonEmptyString().optional(),
       session: z
         .custom((value) => typeof value === 'function', { error: 'must be a function (runtime) => session' })
@@ -102,11 +80,4 @@ export const skillMiddlewareOptionsSchema = z
     },
     { error: 'must be an object' },
   )
-  .superRefine((options, context) => {
-    if (options.executionTools !== undefined && (options.runtime !== undefined || options.workspaces !== undefined))
-      context.addIssue({
-        code: 'custom',
-        path: ['executionTools'],
-        message: 'cannot be given with runtime or workspaces: the execution tools are made from those',
-      });
-  });
+  .superRefine(executionOptionRules, evenWithOtherProblems);

@@ -5,6 +5,21 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  exampleSkillsRoot as examples,
+  executionSkillToolNames,
+  fibonacciTen,
+  forScriptedServer,
+  pythonMathConversation,
+  skillToolNames,
+  systemPromptText,
+  offeredToolNames as toolNamesOf,
+  toolResultText,
+  weatherConversation,
+  weatherPoolAnswers,
+  weatherSelectedTools,
+} from '../../../test/support/example-skill-conversations.js';
+import { importOptionalPeer } from '../../../test/support/optional-peer.js';
 import { type ScriptedResponse, startScriptedOpenAiServer } from '../../../test/support/scripted-openai-server.js';
 import { renderCatalog } from '../../disclosure/catalog.js';
 import { FsSkillRepository } from '../../repository/fs-skill-repository.js';
@@ -14,16 +29,13 @@ import { createWorkspaceManager } from '../../workspace/workspace-manager.js';
 
 // The real createAgent, ChatOpenAI against the scripted chat-completions server on loopback, the
 // real skills, sandbox and MemorySaver: each test reads what the model was sent.
-const peers = await Promise.all([
-  import('langchain').catch(() => undefined),
-  import('@langchain/openai').catch(() => undefined),
-  import('@langchain/langgraph').catch(() => undefined),
-]);
-const present = peers.every((peer) => peer !== undefined);
+const present =
+  (await importOptionalPeer('LangChain middleware', () =>
+    Promise.all([import('langchain'), import('@langchain/openai'), import('@langchain/langgraph')]),
+  )) !== undefined;
 const { createSkillMiddleware } = present ? await import('./index.js') : ({} as typeof import('./index.js'));
 
 const execFileAsync = promisify(execFile);
-const examples = fileURLToPath(new URL('../../../examples/skills/', import.meta.url));
 const systemPrompt = 'You are a helpful assistant.';
 let repository: FsSkillRepository;
 let scratch: string;
@@ -43,79 +55,45 @@ async function modelFor(script: ScriptedResponse[]) {
   return { server, model };
 }
 
-type Sent = Array<Record<string, unknown>>;
-const toolNamesOf = (request: { body: { tools?: Array<{ function: { name: string } }> } }) =>
-  (request.body.tools ?? []).map((entry) => entry.function.name);
-/** The system message's text as sent: a string, or its text blocks one after another. */
-const systemTextOf = (messages: Sent) => {
-  const content = messages[0]?.content as Array<{ text: string }> | string;
-  return Array.isArray(content) ? content.map((block) => block.text).join('') : content;
-};
-
 async function weatherPool() {
   const { tool } = await import('langchain');
   const { z } = await import('zod');
-  const weather = (name: string) =>
-    tool(async ({ city }: { city?: string }) => JSON.stringify({ city, temperature: 22 }), {
+  return Object.entries(weatherPoolAnswers).map(([name, answer]) =>
+    tool(async (input: Record<string, unknown>) => JSON.stringify(answer(input)), {
       name,
       description: `${name} (weather pool tool)`,
-      schema: z.object({ city: z.string().optional() }),
-    });
-  return [
-    weather('get_current_weather'),
-    weather('get_weather_forecast'),
-    weather('search_city_by_name'),
-    weather('ask_name_information'),
-  ];
+      schema: z.object({ city: z.string().optional(), name: z.string().optional(), days: z.number().optional() }),
+    }),
+  );
 }
 
 describe.skipIf(!present)('createSkillMiddleware with the real createAgent and ChatOpenAI', () => {
   it('sends the catalog, materialises skill_load into its result, and offers pool tools only once a skill selects them', async () => {
     const { createAgent } = await import('langchain');
-    const { server, model } = await modelFor([
-      { toolCalls: [{ id: 'load-1', name: 'skill_load', arguments: { skill: 'weather-tools' } }] },
-      {
-        toolCalls: [
-          { id: 'weather-1', name: 'get_current_weather', arguments: { city: 'Beijing' } },
-          { id: 'ask-1', name: 'ask_name_information', arguments: { city: 'Alice' } },
-        ],
-      },
-      { text: 'Beijing is 22°C.' },
-    ]);
+    const { server, model } = await modelFor(forScriptedServer(weatherConversation));
     try {
       const middleware = createSkillMiddleware({ repository, toolPool: await weatherPool() });
       const agent = createAgent({ model, tools: [], middleware: [middleware], systemPrompt });
       const result = await agent.invoke({ messages: [{ role: 'user', content: 'Weather in Beijing?' }] });
 
-      const skillTools = [
-        'skill_load',
-        'skill_list_docs',
-        'skill_select_docs',
-        'skill_read',
-        'skill_list_tools',
-        'skill_select_tools',
-      ];
-      const catalog = renderCatalog({ skills: await repository.list(), tools: skillTools });
+      const catalog = renderCatalog({ skills: await repository.list(), tools: skillToolNames });
       expect(server.requests).toHaveLength(3);
-      for (const request of server.requests)
-        expect(systemTextOf(request.body.messages)).toBe(`${systemPrompt}${catalog}`);
-      expect(toolNamesOf(server.requests[0]!).sort()).toEqual([...skillTools].sort());
-      expect(toolNamesOf(server.requests[1]!).sort()).toEqual(
-        [...skillTools, 'get_current_weather', 'get_weather_forecast', 'search_city_by_name'].sort(),
-      );
+      for (const request of server.requests) expect(systemPromptText(request)).toBe(`${systemPrompt}${catalog}`);
+      expect(toolNamesOf(server.requests[0]!).sort()).toEqual([...skillToolNames].sort());
+      expect(toolNamesOf(server.requests[1]!).sort()).toEqual([...skillToolNames, ...weatherSelectedTools].sort());
       // The request carries the skill's body in the load result; the graph keeps the short stub.
       const body = (await repository.get('weather-tools')).body.trim();
-      const loadResult = server.requests[1]!.body.messages.find((message) => message.tool_call_id === 'load-1');
-      expect(loadResult?.content).toContain(`[Loaded] weather-tools\n\n${body}`);
+      const loadResult = toolResultText(server.requests[1], 'load-1');
+      expect(loadResult).toContain(`[Loaded] weather-tools\n\n${body}`);
       const stored = result.messages.find(
         (message) => (message as { tool_call_id?: string }).tool_call_id === 'load-1',
       );
       expect(stored?.content).toBe('loaded: weather-tools');
       // A tool the model was not offered is not run: it learns that no skill provides it.
-      const refused = server.requests[2]!.body.messages.find((message) => message.tool_call_id === 'ask-1');
-      expect(refused?.content).toContain('tool "ask_name_information" is not available: no skill lists it');
-      const answered = server.requests[2]!.body.messages.find((message) => message.tool_call_id === 'weather-1');
-      expect(answered?.content).toBe(JSON.stringify({ city: 'Beijing', temperature: 22 }));
+      const refused = toolResultText(server.requests[2], 'ask-1');
+      expect(refused).toContain('tool "ask_name_information" is not available: no skill lists it');
+      const answered = toolResultText(server.requests[2], 'weather-1');
+      expect(answered).toBe(JSON.stringify(weatherPoolAnswers.get_current_weather!({ city: 'Beijing' })));
       // Earlier messages are byte-identical in the next request: the prefix a provider caches.
       const earlier = server.requests[1]!.body.messages;
       expect(JSON.stringify(server.requests[2]!.body.messages.slice(0, earlier.length))).toBe(JSON.stringify(earlier));
@@ -153,9 +131,8 @@ describe.skipIf(!present)('createSkillMiddleware with the real createAgent and C
       expect(values[loadedKey('assistant', 'file-ops')]).toBe('1');
       expect(JSON.parse(values[loadedOrderKey('assistant')]!).sort()).toEqual(['file-ops', 'python-math']);
       // Both skills are in the next request, each in its own load result.
-      const sent = server.requests[1]!.body.messages;
-      expect(sent.find((message) => message.tool_call_id === 'load-a')?.content).toContain('[Loaded] python-math');
-      expect(sent.find((message) => message.tool_call_id === 'load-b')?.content).toContain('[Loaded] file-ops');
+      expect(toolResultText(server.requests[1], 'load-a')).toContain('[Loaded] python-math');
+      expect(toolResultText(server.requests[1], 'load-b')).toContain('[Loaded] file-ops');
     } finally {
       await server.close();
     }
@@ -166,19 +143,7 @@ describe.skipIf(!present)('createSkillMiddleware with the real createAgent and C
     const { MemorySaver } = await import('@langchain/langgraph');
     const runtime = createRuntime({ kind: 'sandbox' });
     const workspaces = createWorkspaceManager({ runtime, repository, baseDir: join(scratch, 'workspaces') });
-    const runInput = {
-      skill: 'python-math',
-      command: 'python3 scripts/fib.py 10 > out/fib.txt',
-      output_files: ['out/fib.txt'],
-    };
-    const { server, model } = await modelFor([
-      {
-        toolCalls: [{ id: 'load-1', name: 'skill_load', arguments: { skill: 'python-math', docs: ['docs/usage.md'] } }],
-      },
-      { toolCalls: [{ id: 'run-1', name: 'skill_run', arguments: runInput }] },
-      { text: 'The tenth is 34.' },
-      { text: 'You are welcome.' },
-    ]);
+    const { server, model } = await modelFor(forScriptedServer(pythonMathConversation));
     try {
       const checkpointer = new MemorySaver();
       const options = {
@@ -197,28 +162,15 @@ describe.skipIf(!present)('createSkillMiddleware with the real createAgent and C
       });
       await first.invoke({ messages: [{ role: 'user', content: 'First 10 Fibonacci numbers?' }] }, config);
 
-      const executionTools = [
-        'skill_load',
-        'skill_list_docs',
-        'skill_select_docs',
-        'skill_read',
-        'skill_run',
-        'workspace_exec',
-      ];
-      expect(toolNamesOf(server.requests[0]!).sort()).toEqual([...executionTools].sort());
+      expect(toolNamesOf(server.requests[0]!).sort()).toEqual([...executionSkillToolNames].sort());
       const usage = (await repository.readFile('python-math', 'docs/usage.md')).toString('utf8').trim();
-      const loadResult = server.requests[1]!.body.messages.find((message) => message.tool_call_id === 'load-1');
-      expect(loadResult?.content).toContain(`Docs loaded: docs/usage.md\n\n[Doc] docs/usage.md\n\n${usage}`);
-      const runResult = JSON.parse(
-        server.requests[2]!.body.messages.find((message) => message.tool_call_id === 'run-1')?.content as string,
-      );
+      const loadResult = toolResultText(server.requests[1], 'load-1');
+      expect(loadResult).toContain(`Docs loaded: docs/usage.md\n\n[Doc] docs/usage.md\n\n${usage}`);
+      const runResult = JSON.parse(toolResultText(server.requests[2], 'run-1') ?? '{}');
       expect(runResult).toMatchObject({ exit_code: 0 });
-      expect(runResult.output_files[0]).toMatchObject({
-        name: 'out/fib.txt',
-        content: '0\n1\n1\n2\n3\n5\n8\n13\n21\n34\n',
-      });
+      expect(runResult.output_files[0]).toMatchObject({ name: 'out/fib.txt', content: fibonacciTen });
       const workspace = await workspaces.workspace({ userId: 'demo', sessionId: 'math' });
-      expect(await readFile(join(workspace.root, 'out', 'fib.txt'), 'utf8')).toBe('0\n1\n1\n2\n3\n5\n8\n13\n21\n34\n');
+      expect(await readFile(join(workspace.root, 'out', 'fib.txt'), 'utf8')).toBe(fibonacciTen);
 
       // Another agent instance (another process would build the same): only the checkpointer is shared.
       const second = createAgent({
@@ -241,7 +193,7 @@ describe.skipIf(!present)('createSkillMiddleware with the real createAgent and C
         'user',
       ]);
       // Session mode: the skill loaded in the first turn is still loaded, materialised from the checkpointed state.
-      expect(resumed.find((message) => message.tool_call_id === 'load-1')?.content).toContain('[Loaded] python-math');
+      expect(toolResultText(server.requests[3], 'load-1')).toContain('[Loaded] python-math');
     } finally {
       await server.close();
       await workspaces.close?.();
@@ -287,7 +239,7 @@ describe.skipIf(!present)('createSkillMiddleware with the real createAgent and C
         'assistant',
         'user',
       ]);
-      expect(resumed.find((message) => message.tool_call_id === 'load-1')?.content).toContain('[Loaded] python-math');
+      expect(toolResultText(server.requests[2], 'load-1')).toContain('[Loaded] python-math');
     } finally {
       await server.close();
     }
@@ -314,12 +266,10 @@ describe.skipIf(!present)('createSkillMiddleware with the real createAgent and C
       await agent.invoke({ messages: [{ role: 'user', content: 'Load math.' }] }, config);
       await agent.invoke({ messages: [{ role: 'user', content: 'Hi.' }] }, config);
       const body = (await repository.get('python-math')).body.trim();
-      expect(systemTextOf(server.requests[0]!.body.messages)).not.toContain(body);
-      expect(systemTextOf(server.requests[1]!.body.messages)).toContain(`[Loaded] python-math\n\n${body}`);
-      expect(server.requests[1]!.body.messages.find((message) => message.tool_call_id === 'load-1')?.content).toBe(
-        'loaded: python-math',
-      );
-      expect(systemTextOf(server.requests[2]!.body.messages)).not.toContain(body);
+      expect(systemPromptText(server.requests[0])).not.toContain(body);
+      expect(systemPromptText(server.requests[1])).toContain(`[Loaded] python-math\n\n${body}`);
+      expect(toolResultText(server.requests[1], 'load-1')).toBe('loaded: python-math');
+      expect(systemPromptText(server.requests[2])).not.toContain(body);
     } finally {
       await server.close();
     }
@@ -347,9 +297,8 @@ describe.skipIf(!present)('createSkillMiddleware with the real createAgent and C
       });
       const config = { configurable: { thread_id: 'refused' } };
       await agent.invoke({ messages: [{ role: 'user', content: 'Load it.' }] }, config);
-      const sent = server.requests[1]!.body.messages;
-      expect(sent.find((message) => message.tool_call_id === 'bad-1')?.content).toContain('no-such-skill');
-      expect(String(sent.find((message) => message.tool_call_id === 'bad-2')?.content)).toMatch(/skill/);
+      expect(toolResultText(server.requests[1], 'bad-1')).toContain('no-such-skill');
+      expect(toolResultText(server.requests[1], 'bad-2')).toMatch(/skill/);
       const checkpoint = await checkpointer.getTuple(config);
       const values = (checkpoint?.checkpoint.channel_values.skillbox as { values: Record<string, string> }).values;
       expect(Object.keys(values).filter((key) => key.includes('loaded_by_agent'))).toEqual([]);
@@ -414,8 +363,8 @@ describe.skipIf(!present)('createSkillMiddleware with the real createAgent and C
       expect(toolNamesOf(server.requests[0]!)).toContain('skill_run');
       expect(toolNamesOf(server.requests[1]!)).toContain('save_note');
       expect(toolNamesOf(server.requests[1]!)).not.toContain('skill_run');
-      const refused = server.requests[2]!.body.messages.find((message) => message.tool_call_id === 'run-1');
-      expect(refused?.content).toContain('the loaded skill "notes" restricts the tools to its allowed-tools');
+      const refused = toolResultText(server.requests[2], 'run-1');
+      expect(refused).toContain('the loaded skill "notes" restricts the tools to its allowed-tools');
       expect(ran).toBe(1);
     } finally {
       await server.close();

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { ToolMessage } from '@langchain/core/messages';
 import { createMiddleware } from 'langchain';
 import { validateOptions } from '../../config/validate-options.js';
-import { createCachedCatalog } from '../../disclosure/cached-catalog.js';
+import { cachedCatalogOfOption } from '../../disclosure/cached-catalog.js';
 import { selectActiveTools } from '../../disclosure/dynamic-tool-selection.js';
 import { defaultLoadMode } from '../../disclosure/load-mode.js';
 import { materializeRequest } from '../../disclosure/materialize-request.js';
@@ -12,11 +12,8 @@ import { evictLeastRecentlyTouched } from '../../disclosure/skill-transitions.js
 import { afterModelRequest, beginTurn } from '../../disclosure/turn-lifecycle.js';
 import { describeUnavailableTool } from '../../disclosure/unavailable-tool-message.js';
 import type { StateDelta } from '../../state/state-delta.js';
-import { createCheckedSkillTools, knowledgeToolNames, toolSelectionToolNames } from '../../tools/create-skill-tools.js';
-import type { ToolDefinition } from '../../tools/types.js';
-import { applyExecutionDefaults } from '../../workspace/tools/execution-options.js';
-import { executionToolsOf } from '../../workspace/tools/execution-tools.js';
-import { WorkspaceManager } from '../../workspace/workspace-manager.js';
+import { createCheckedSkillTools, integrationSkillToolProfile } from '../../tools/create-skill-tools.js';
+import { executionSetup } from '../../workspace/tools/execution-setup.js';
 import {
   createSkillboxStateSchema,
   readerOf,
@@ -38,15 +35,6 @@ import { StepStateWrites } from './step-state-writes.js';
 const defaultAgentName = 'assistant';
 
 /** The execution tools the options ask for, made here from a runtime or a workspace manager. */
-function executionToolsOfOptions(options: SkillMiddlewareOptions): readonly ToolDefinition[] | undefined {
-  if (options.executionTools !== undefined) return options.executionTools;
-  if (options.runtime === undefined && options.workspaces === undefined) return undefined;
-  const workspaces =
-    options.workspaces ?? new WorkspaceManager({ runtime: options.runtime!, repository: options.repository });
-  // The middleware's repository, not the manager's: a skill hidden from a user must not reach the user's workspace.
-  return executionToolsOf(applyExecutionDefaults({ ...options.execution, workspaces, repository: options.repository }));
-}
-
 function nameOf(tool: unknown): string {
   return (tool as { name?: unknown }).name as string;
 }
@@ -75,18 +63,12 @@ export function createSkillMiddleware(options: SkillMiddlewareOptions) {
   const agentName = options.agentName ?? defaultAgentName;
   const loadMode = options.loadMode ?? defaultLoadMode;
   const maxLoadedSkills = options.maxLoadedSkills || undefined;
-  const executionTools = executionToolsOfOptions(options);
+  const { executionTools } = executionSetup(options, options.repository);
   const pool = options.toolPool ?? [];
   const poolToolNames = pool.map(nameOf);
   const definitions = createCheckedSkillTools({
     repository: options.repository,
-    // As createSkillToolkit: knowledge with a pool also gets skill_list_tools / skill_select_tools.
-    profile:
-      executionTools !== undefined
-        ? 'full'
-        : poolToolNames.length > 0
-          ? [...knowledgeToolNames, ...toolSelectionToolNames]
-          : 'knowledge',
+    profile: integrationSkillToolProfile(undefined, executionTools !== undefined, poolToolNames.length > 0),
     ...(executionTools !== undefined ? { executionTools } : {}),
     ...(poolToolNames.length > 0 ? { toolPool: poolToolNames } : {}),
     ...(maxLoadedSkills !== undefined ? { maxLoadedSkills } : {}),
@@ -104,16 +86,10 @@ export function createSkillMiddleware(options: SkillMiddlewareOptions) {
       options,
     );
   const managed = new Set([...skillToolNames, ...poolToolNames]);
-  const catalog =
-    options.catalog === false
-      ? undefined
-      : createCachedCatalog(options.repository, {
-          tools: skillToolNames,
-          ...(options.catalog?.format !== undefined ? { format: options.catalog.format } : {}),
-          ...(options.catalog?.budget !== undefined ? { budget: options.catalog.budget } : {}),
-          ...(options.catalog?.guidance !== undefined ? { guidance: options.catalog.guidance } : {}),
-          ...(includesNonModelInvocable(options) ? { includeNonModelInvocable: true } : {}),
-        });
+  const catalog = cachedCatalogOfOption(options.repository, options.catalog, {
+    tools: skillToolNames,
+    ...(includesNonModelInvocable(options) ? { includeNonModelInvocable: true } : {}),
+  });
   const writes = new StepStateWrites();
 
   const sessionOf = (runtime: SkillCallRuntime, invocation: string): SkillSessionOfCall => {
@@ -139,8 +115,10 @@ export function createSkillMiddleware(options: SkillMiddlewareOptions) {
     const next = withDelta(state, delta, invocation);
     return next === state ? undefined : { [skillboxStateField]: next };
   };
-  /** The loaded skills and the tools they select, from the state the step starts with. */
-  const stepSelection = async (state: SkillboxGraphState, skillContext: SkillSessionOfCall['skillContext']) => {
+  /** The caller's visibility context, the loaded skills and the tools they select, as the step starts. */
+  const stepSelection = async (request: { state: Record<string, unknown>; runtime: unknown }) => {
+    const state = skillboxStateOf(request.state);
+    const { skillContext } = sessionOf(callRuntimeOf(request.runtime as SkillCallRuntime), state.invocation);
     const reader = readerOf(state);
     const loadedSkills = await resolveLoadedSkills(reader, agentName, options.repository, skillContext);
     const selection = await selectActiveTools({
@@ -154,7 +132,7 @@ export function createSkillMiddleware(options: SkillMiddlewareOptions) {
       ...(options.enforceAllowedTools ? { enforceAllowedTools: true } : {}),
       ...(options.allowedToolAliases ? { allowedToolAliases: options.allowedToolAliases } : {}),
     });
-    return { reader, loadedSkills, selection };
+    return { skillContext, reader, loadedSkills, selection };
   };
 
   return createMiddleware({
@@ -172,12 +150,7 @@ export function createSkillMiddleware(options: SkillMiddlewareOptions) {
       return update(current, evictLeastRecentlyTouched(readerOf(current), { agentName, maxLoadedSkills }));
     },
     wrapModelCall: async (request, handler) => {
-      const current = skillboxStateOf(request.state);
-      const skillContext = sessionOf(
-        callRuntimeOf(request.runtime as SkillCallRuntime),
-        current.invocation,
-      ).skillContext;
-      const { reader, loadedSkills, selection } = await stepSelection(current, skillContext);
+      const { skillContext, reader, loadedSkills, selection } = await stepSelection(request);
       const active = new Set(selection.activeTools);
       const catalogText = (await catalog?.renderWithOutcome(skillContext))?.text ?? '';
       const materialized = await materializeRequest({
@@ -209,12 +182,7 @@ export function createSkillMiddleware(options: SkillMiddlewareOptions) {
       const toolName = request.toolCall.name;
       // The caller's own tools are not skillbox's to refuse; every skill and pool tool is, allowed-tools included.
       if (!managed.has(toolName)) return handler(request);
-      const current = skillboxStateOf(request.state);
-      const skillContext = sessionOf(
-        callRuntimeOf(request.runtime as SkillCallRuntime),
-        current.invocation,
-      ).skillContext;
-      const { loadedSkills, selection } = await stepSelection(current, skillContext);
+      const { skillContext, loadedSkills, selection } = await stepSelection(request);
       if (selection.activeTools.includes(toolName)) return handler(request);
       // The model was not offered this tool in this step: it learns what to load instead.
       const withheldBy = selection.withheld.includes(toolName)

@@ -4,7 +4,7 @@ import type { Agent, CallModelInputFilter, RunContext, ToolErrorFormatter } from
 import type { ApprovalOptions } from '../../approvals/approval-types.js';
 import { SkillboxConfigError } from '../../config/config-error.js';
 import { validateOptions } from '../../config/validate-options.js';
-import { createCachedCatalog } from '../../disclosure/cached-catalog.js';
+import { cachedCatalogOfOption } from '../../disclosure/cached-catalog.js';
 import type { CatalogBudget, CatalogFormat } from '../../disclosure/catalog.js';
 import type { DeclaredSkillLoad } from '../../disclosure/declared-loads.js';
 import { defaultLoadMode, type LoadMode } from '../../disclosure/load-mode.js';
@@ -16,9 +16,8 @@ import { gateRepository, type UnmetRequirementsMode } from '../../requirements/g
 import type { SessionStore } from '../../sessions/session-store.js';
 import {
   createCheckedSkillTools,
-  knowledgeToolNames,
+  integrationSkillToolProfile,
   type SkillToolProfile,
-  toolSelectionToolNames,
 } from '../../tools/create-skill-tools.js';
 import type { ToolDefinition } from '../../tools/types.js';
 import { type ExecutionSetupOptions, executionSetup } from '../../workspace/tools/execution-setup.js';
@@ -113,11 +112,6 @@ export interface AgentSkills {
   close(): Promise<void>;
 }
 
-function resolveProfile(options: AgentSkillsOptions, hasExecution: boolean, hasPool: boolean) {
-  const profile = options.profile ?? (hasExecution ? 'full' : 'knowledge');
-  return profile === 'knowledge' && hasPool ? [...knowledgeToolNames, ...toolSelectionToolNames] : profile;
-}
-
 /**
  * skillbox for the OpenAI Agents SDK. `forAgent(name)` gives an agent the skill tools as function
  * tools, the tool pool enabled per model call (`isEnabled`) and instructions with the catalog;
@@ -137,7 +131,7 @@ export function createAgentSkills(options: AgentSkillsOptions): AgentSkills {
       : gateRepository(listedRepository, requirementCheckerFor(execution), options.unmetRequirements ?? 'mark');
   const definitions: ToolDefinition[] = createCheckedSkillTools({
     repository,
-    profile: resolveProfile(options, (executionTools?.length ?? 0) > 0, pool.length > 0),
+    profile: integrationSkillToolProfile(options.profile, (executionTools?.length ?? 0) > 0, pool.length > 0),
     ...(executionTools !== undefined ? { executionTools } : {}),
     ...(pool.length > 0 ? { toolPool: pool.map((entry) => entry.name) } : {}),
     ...(options.maxLoadedSkills !== undefined ? { maxLoadedSkills: options.maxLoadedSkills } : {}),
@@ -159,15 +153,7 @@ export function createAgentSkills(options: AgentSkillsOptions): AgentSkills {
     enforceAllowedTools: options.enforceAllowedTools === true,
     ...(options.allowedToolAliases !== undefined ? { allowedToolAliases: options.allowedToolAliases } : {}),
   };
-  const catalog =
-    options.catalog === false
-      ? undefined
-      : createCachedCatalog(repository, {
-          tools: skillToolNames,
-          ...(options.catalog?.format !== undefined ? { format: options.catalog.format } : {}),
-          ...(options.catalog?.budget !== undefined ? { budget: options.catalog.budget } : {}),
-          ...(options.catalog?.guidance !== undefined ? { guidance: options.catalog.guidance } : {}),
-        });
+  const catalog = cachedCatalogOfOption(repository, options.catalog, { tools: skillToolNames });
   const materialize = options.materialize ?? 'tool-result';
   const loadMode = settings.loadMode;
   let ownStore: Promise<SessionStore> | undefined;

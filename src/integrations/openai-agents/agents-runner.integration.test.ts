@@ -1,13 +1,29 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  type RecordedRequest,
-  type ScriptedOpenAiServer,
-  startScriptedOpenAiServer,
-} from '../../../test/support/scripted-openai-server.js';
+  askNameUnavailable,
+  exampleSkillsRoot,
+  executionSkillToolNames,
+  fibonacciTen,
+  forScriptedServer,
+  assistantInstructions as instructions,
+  pythonMathConversation,
+  pythonMathLoadResult,
+  skillToolNames,
+  systemPromptText as systemText,
+  toolResultText as toolMessage,
+  offeredToolNames as toolNames,
+  weatherAnswer,
+  weatherConversation,
+  weatherLoadResult,
+  weatherPoolAnswers,
+  weatherQuestion,
+  weatherSelectedTools,
+} from '../../../test/support/example-skill-conversations.js';
+import { importOptionalPeer } from '../../../test/support/optional-peer.js';
+import { type ScriptedOpenAiServer, startScriptedOpenAiServer } from '../../../test/support/scripted-openai-server.js';
 import { renderCatalog } from '../../disclosure/catalog.js';
 import { FsSkillRepository } from '../../repository/fs-skill-repository.js';
 import { createMemorySkillRepository } from '../../repository/memory-skill-repository.js';
@@ -18,22 +34,17 @@ import { createWorkspaceManager } from '../../workspace/workspace-manager.js';
 
 // The OpenAI Agents SDK's own runner (`run`, chat completions through the `openai` client) against a
 // scripted model on loopback; everything else is real: skills on disk, bubblewrap, SQLite.
-const peer = await import('@openai/agents').then(
-  (sdk) => sdk,
-  () => undefined,
-);
+const peer = await importOptionalPeer('OpenAI Agents SDK', () => import('@openai/agents'));
 const adapter = peer === undefined ? undefined : await import('./index.js');
 const { OpenAIProvider } = peer === undefined ? ({} as never) : await import('@openai/agents-openai');
 
-const examples = fileURLToPath(new URL('../../../examples/skills/', import.meta.url));
-const instructions = 'You are a helpful assistant.';
 let repository: FsSkillRepository;
 let scratch: string;
 const servers: ScriptedOpenAiServer[] = [];
 const spans: Array<{ type: string; name?: string; data: Record<string, unknown> }> = [];
 
 beforeAll(async () => {
-  repository = await FsSkillRepository.open({ roots: [examples] });
+  repository = await FsSkillRepository.open({ roots: [exampleSkillsRoot] });
   scratch = await mkdtemp(join(tmpdir(), 'skillbox-openai-agents-'));
   // A local trace processor instead of the hosted exporter: the SDK's spans stay in this process.
   // vitest sets NODE_ENV=test, under which the SDK turns tracing off by default.
@@ -66,51 +77,16 @@ async function scripted(script: Parameters<typeof startScriptedOpenAiServer>[0])
   return { server, model };
 }
 
-function toolNames(request: RecordedRequest | undefined): string[] {
-  return (request?.body.tools ?? []).map((entry) => entry.function.name);
-}
-
-function systemText(request: RecordedRequest | undefined): string {
-  const first = request?.body.messages[0];
-  return first?.role === 'system' ? String(first.content) : '';
-}
-
-function toolMessage(request: RecordedRequest | undefined, callId: string): string | undefined {
-  const message = request?.body.messages.find((entry) => entry.role === 'tool' && entry.tool_call_id === callId);
-  return message === undefined ? undefined : String(message.content);
-}
-
 async function skillBody(name: string): Promise<string> {
   return (await repository.get(name)).body.trim();
 }
-
-const executionSkillTools = [
-  'skill_load',
-  'skill_list_docs',
-  'skill_select_docs',
-  'skill_read',
-  'skill_run',
-  'workspace_exec',
-];
 
 describe.skipIf(peer === undefined)('the OpenAI Agents SDK runner with skillbox (skillbox/openai-agents)', () => {
   it('python-math: loads with a doc, runs fib.py in the sandbox to an output file, and a second turn resumes from the SQLite store', async () => {
     const sdk = peer!;
     const runtime = createRuntime({ kind: 'sandbox' });
     const workspaces = createWorkspaceManager({ runtime, repository, baseDir: join(scratch, 'workspaces-math') });
-    const runInput = {
-      skill: 'python-math',
-      command: 'python3 scripts/fib.py 10 > out/fib.txt',
-      output_files: ['out/fib.txt'],
-    };
-    const { server, model } = await scripted([
-      {
-        toolCalls: [{ id: 'load-1', name: 'skill_load', arguments: { skill: 'python-math', docs: ['docs/usage.md'] } }],
-      },
-      { toolCalls: [{ id: 'run-1', name: 'skill_run', arguments: runInput }] },
-      { text: 'The first ten Fibonacci numbers end with 34.' },
-      { text: 'You are welcome.' },
-    ]);
+    const { server, model } = await scripted(forScriptedServer(pythonMathConversation));
     const path = join(scratch, 'math.db');
     const store = await openSqliteSessionStore({ path });
     const skills = adapter!.createAgentSkills({ repository, workspaces, sessions: store });
@@ -119,26 +95,24 @@ describe.skipIf(peer === undefined)('the OpenAI Agents SDK runner with skillbox 
     const result = await sdk.run(agent, 'First 10 Fibonacci numbers?', skills.runOptions(session));
     expect(result.finalOutput).toBe('The first ten Fibonacci numbers end with 34.');
 
-    const usage = (await repository.readFile('python-math', 'docs/usage.md')).toString('utf8');
-    const catalog = renderCatalog({ skills: await repository.list(), tools: executionSkillTools });
-    const loaded = `[Loaded] python-math\n\n${await skillBody('python-math')}\n\nDocs loaded: docs/usage.md\n\n[Doc] docs/usage.md\n\n${usage.trim()}`;
+    const catalog = renderCatalog({ skills: await repository.list(), tools: executionSkillToolNames });
     expect(server.requests).toHaveLength(3);
     for (const request of server.requests) {
       expect(systemText(request)).toBe(`${instructions}\n\n${catalog}`);
-      expect(toolNames(request)).toEqual(executionSkillTools);
+      expect(toolNames(request)).toEqual(executionSkillToolNames);
     }
-    expect(toolMessage(server.requests[1], 'load-1')).toBe(loaded);
+    expect(toolMessage(server.requests[1], 'load-1')).toBe(await pythonMathLoadResult(repository));
     const runOutput = JSON.parse(toolMessage(server.requests[2], 'run-1') ?? '{}');
     expect(runOutput).toMatchObject({
       exit_code: 0,
-      output_files: [{ name: 'out/fib.txt', content: '0\n1\n1\n2\n3\n5\n8\n13\n21\n34\n' }],
+      output_files: [{ name: 'out/fib.txt', content: fibonacciTen }],
     });
     // Ran confined (a non-root host may add that a cgroup limit could not be applied, never this).
     expect(JSON.stringify(runOutput.warnings)).not.toContain('NOT ISOLATED');
     // The earlier request is a prefix of the next one, byte for byte, up to the new items.
     expect(server.requests[2]!.body.messages.slice(0, 4)).toEqual(server.requests[1]!.body.messages);
     const workspace = await workspaces.workspace({ userId: 'demo', sessionId: 'math' });
-    expect(await readFile(join(workspace.root, 'out', 'fib.txt'), 'utf8')).toBe('0\n1\n1\n2\n3\n5\n8\n13\n21\n34\n');
+    expect(await readFile(join(workspace.root, 'out', 'fib.txt'), 'utf8')).toBe(fibonacciTen);
     // The SDK's own tracing saw each skill tool call as a function span, in a local processor.
     const functionSpans = spans.filter((span) => span.type === 'function').map((span) => span.name);
     expect(functionSpans).toEqual(expect.arrayContaining(['skill_load', 'skill_run']));
@@ -180,61 +154,25 @@ describe.skipIf(peer === undefined)('the OpenAI Agents SDK runner with skillbox 
 
   it('weather-tools: pool tools are enabled only after skill_load; a call of one no loaded skill names is explained to the model', async () => {
     const sdk = peer!;
-    const toolPool = [
-      poolTool('get_current_weather', ({ city }) => ({ city, temperature: 22, condition: 'Partly Cloudy' })),
-      poolTool('get_weather_forecast', ({ city }) => ({ city })),
-      poolTool('search_city_by_name', ({ name }) => ({ name, country: 'China' })),
-      poolTool('ask_name_information', ({ name }) => ({ name, age: 20 })),
-    ];
-    const { server, model } = await scripted([
-      { toolCalls: [{ id: 'load-1', name: 'skill_load', arguments: { skill: 'weather-tools' } }] },
-      {
-        toolCalls: [
-          { id: 'weather-1', name: 'get_current_weather', arguments: { city: 'Beijing' } },
-          { id: 'ask-1', name: 'ask_name_information', arguments: { name: 'Alice' } },
-        ],
-      },
-      { text: 'Beijing is 22°C and partly cloudy. I cannot look up people.' },
-    ]);
+    const toolPool = Object.entries(weatherPoolAnswers).map(([name, answer]) => poolTool(name, answer));
+    const { server, model } = await scripted(forScriptedServer(weatherConversation));
     const store = await openSqliteSessionStore({ path: join(scratch, 'weather.db') });
     const skills = adapter!.createAgentSkills({ repository, toolPool, sessions: store });
     const agent = new sdk.Agent({ ...skills.forAgent('assistant', { instructions }), model });
     const session = await skills.openSession({ userId: 'demo', sessionId: 'weather' });
-    const result = await sdk.run(
-      agent,
-      "What's the weather in Beijing? Also ask about Alice.",
-      skills.runOptions(session),
-    );
-    expect(result.finalOutput).toBe('Beijing is 22°C and partly cloudy. I cannot look up people.');
+    const result = await sdk.run(agent, weatherQuestion, skills.runOptions(session));
+    expect(result.finalOutput).toBe(weatherAnswer);
 
-    const skillTools = [
-      'skill_load',
-      'skill_list_docs',
-      'skill_select_docs',
-      'skill_read',
-      'skill_list_tools',
-      'skill_select_tools',
-    ];
     expect(server.requests).toHaveLength(3);
-    expect(toolNames(server.requests[0])).toEqual(skillTools);
-    expect(toolNames(server.requests[1])).toEqual([
-      ...skillTools,
-      'get_current_weather',
-      'get_weather_forecast',
-      'search_city_by_name',
-    ]);
-    expect(toolMessage(server.requests[1], 'load-1')).toBe(
-      `[Loaded] weather-tools\n\n${await skillBody('weather-tools')}\n\nDocs loaded: none\n` +
-        'Tools selected: get_current_weather, get_weather_forecast, search_city_by_name',
-    );
+    expect(toolNames(server.requests[0])).toEqual(skillToolNames);
+    expect(toolNames(server.requests[1])).toEqual([...skillToolNames, ...weatherSelectedTools]);
+    expect(toolMessage(server.requests[1], 'load-1')).toBe(await weatherLoadResult(repository));
     expect(JSON.parse(toolMessage(server.requests[2], 'weather-1') ?? '')).toEqual({
       city: 'Beijing',
       temperature: 22,
       condition: 'Partly Cloudy',
     });
-    expect(toolMessage(server.requests[2], 'ask-1')).toBe(
-      'tool "ask_name_information" is not available: no skill lists it in its Tools: section, so it cannot be used in this conversation. Continue with the tools you have.',
-    );
+    expect(toolMessage(server.requests[2], 'ask-1')).toBe(askNameUnavailable);
     await store.close();
   });
 

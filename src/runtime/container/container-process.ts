@@ -1,8 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { RuntimeCommandError } from '../errors.js';
-import { maxPendingStdinBytes, readWhenReady } from '../host-process.js';
-import type { RuntimeProcess, RuntimeProcessCommand, RuntimeProcessExit } from '../runtime-process.js';
-import { UnreadOutput } from '../unread-output.js';
+import { BackgroundOutput, checkStdinWritable } from '../background-output.js';
+import type { RuntimeProcess, RuntimeProcessCommand } from '../runtime-process.js';
 import { startAttachedExec } from './attached-exec.js';
 import { cwdRefused, exitMarker, wrapperArgv } from './command-wrapper.js';
 import type { EngineClient } from './engine-client.js';
@@ -36,9 +34,8 @@ export async function startContainerProcess(
   const started = performance.now();
   const container = await containers.processContainer(command.workspaceRoot, command.network === true, command.image);
   const nonce = randomBytes(8).toString('hex');
-  const stdout = new UnreadOutput(command.maxOutputBytes);
-  const stderr = new UnreadOutput(command.maxOutputBytes);
-  const trailer = new ExitStatusTrailer(exitMarker(nonce), (chunk) => stderr.push(chunk));
+  const output = new BackgroundOutput(command.maxOutputBytes);
+  const trailer = new ExitStatusTrailer(exitMarker(nonce), (chunk) => output.stderr.push(chunk));
   let attached: Awaited<ReturnType<typeof startAttachedExec>>;
   try {
     attached = await startAttachedExec(client, {
@@ -60,21 +57,15 @@ export async function startContainerProcess(
   let timedOut = false;
   let killed = false;
   let stdinClosed = false;
-  let finished: RuntimeProcessExit | undefined;
-  let wake: (() => void) | undefined;
-  let resolveExited = (_exit: RuntimeProcessExit): void => undefined;
-  const exited = new Promise<RuntimeProcessExit>((resolve) => {
-    resolveExited = resolve;
-  });
   // Only stdout keeps the last bytes of stderr for the trailer: the cwd refusal is read from what was kept.
   let stderrSeen = '';
   const reader = new MultiplexedStreamReader((stream, chunk) => {
-    if (stream === 'stdout') stdout.push(chunk);
+    if (stream === 'stdout') output.stdout.push(chunk);
     else {
       stderrSeen = (stderrSeen + chunk.toString('latin1')).slice(-200);
       trailer.push(chunk);
     }
-    wake?.();
+    output.changed();
   });
   const removeContainer = () => containers.removeContainer(container).catch(() => undefined);
   const lifetime = setTimeout(() => {
@@ -111,44 +102,24 @@ export async function startContainerProcess(
       );
     } else if (cwdRefused(exitCode, stderrSeen, nonce))
       warnings.push(`"${command.cwd}" did not exist or led out of the workspace when the process started`);
-    finished = {
+    output.end({
       exitCode,
       ...(exitCode > 128 && exitCode < 160 ? { signal: exitCode === 137 ? 'SIGKILL' : `SIG${exitCode - 128}` } : {}),
       timedOut,
       killed,
       durationMs: Math.round((performance.now() - started) * 1000) / 1000,
       warnings,
-    };
-    resolveExited(finished);
-    wake?.();
+    });
   };
   socket.on('data', (chunk: Buffer) => reader.push(chunk));
   socket.once('close', () => void finish());
   socket.on('error', () => socket.destroy());
 
-  const waitForChange = (ms: number): Promise<void> =>
-    new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done(): void {
-        clearTimeout(timer);
-        if (wake === done) wake = undefined;
-        resolve();
-      }
-      wake = done;
-    });
-  let lastRead: Promise<unknown> = Promise.resolve();
-
   return {
     id: `${container}-${attached.id.slice(0, 12)}`,
-    exited,
+    exited: output.exited,
     async writeStdin(data) {
-      if (finished !== undefined || ending) throw new RuntimeCommandError('stdin', 'the process has ended');
-      if (stdinClosed) throw new RuntimeCommandError('stdin', 'stdin was closed');
-      if (socket.writableLength > maxPendingStdinBytes)
-        throw new RuntimeCommandError(
-          'stdin',
-          `the process has not read ${socket.writableLength} bytes written earlier; wait for it to read them`,
-        );
+      checkStdinWritable({ ended: ending, closed: stdinClosed, pendingBytes: socket.writableLength });
       socket.write(typeof data === 'string' ? Buffer.from(data, 'utf8') : data);
     },
     async closeStdin() {
@@ -157,19 +128,13 @@ export async function startContainerProcess(
       // The writing side only: the output keeps coming until the process ends.
       socket.end();
     },
-    read(waitMs) {
-      const next = lastRead.then(() =>
-        readWhenReady({ stdout, stderr, finished: () => finished, waitForChange }, waitMs),
-      );
-      lastRead = next.catch(() => undefined);
-      return next;
-    },
+    read: (waitMs) => output.read(waitMs),
     async kill() {
-      if (finished === undefined && !ending) {
+      if (!ending) {
         killed = true;
         await removeContainer();
       }
-      return exited;
+      return output.exited;
     },
   };
 }

@@ -1,8 +1,8 @@
 import { constants } from 'node:fs';
-import { type FileHandle, lstat, open, readdir, readlink, realpath } from 'node:fs/promises';
+import { type FileHandle, lstat, readdir, readlink, realpath } from 'node:fs/promises';
 import { join } from 'node:path';
 import { tarBlockSize } from '../../repository/archive/tar-header.js';
-import { procFdAvailable } from '../../runtime/anchored-folder.js';
+import { openExactly, pathThroughHandle } from '../../repository/open-exactly.js';
 import { WorkspaceSnapshotError } from './custody-errors.js';
 import { linkTargetProblem } from './snapshot-links.js';
 
@@ -26,27 +26,12 @@ function compareBytes(left: string, right: string): number {
 }
 
 /**
- * Opens what `path` (below the workspace's real path `root`) names and returns it only when the
- * descriptor is that very path: a name a sandboxed process swapped for a link (anywhere along the
- * path) opens something else, which is refused as a change during the snapshot rather than read.
- * The kernel's own answer (`/proc/self/fd`) is what is compared; without /proc, the real path now.
+ * Opens what `relative` names below the workspace's real path only when it is still that very path
+ * (openExactly): a name a sandboxed process swapped for a link opens something else, which is
+ * refused as a change during the snapshot rather than read.
  */
-async function openExactly(root: string, relative: string, flags: number): Promise<FileHandle> {
-  const expected = relative === '' ? root : join(root, relative);
-  let handle: FileHandle;
-  try {
-    handle = await open(expected, flags | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-  } catch (error) {
-    throw changedDuringSnapshot(relative, error);
-  }
-  try {
-    const opened = procFdAvailable ? await readlink(`/proc/self/fd/${handle.fd}`) : await realpath(expected);
-    if (opened !== expected) throw changedDuringSnapshot(relative, `it now opens ${JSON.stringify(opened)}`);
-    return handle;
-  } catch (error) {
-    await handle.close();
-    throw error;
-  }
+function openUnchanged(root: string, relative: string, flags: number) {
+  return openExactly(root, relative, flags, (cause) => changedDuringSnapshot(relative, cause));
 }
 
 function changedDuringSnapshot(relative: string, cause: unknown): WorkspaceSnapshotError {
@@ -63,15 +48,15 @@ function changedDuringSnapshot(relative: string, cause: unknown): WorkspaceSnaps
  * Lists the workspace depth first, each folder's names sorted by their UTF-8 bytes, a folder before
  * what it holds: the order is the same on every machine, so equal content gives equal bytes.
  * Sockets, FIFOs and devices carry no content a restore could bring back and are left out. Each
- * folder is opened and checked to be itself (openExactly), and its entries are listed and examined
+ * folder is opened and checked to be itself (openUnchanged), and its entries are listed and examined
  * through that descriptor, so a folder swapped for a link to a host folder is never listed.
  */
 async function listWorkspace(root: string): Promise<SnapshotEntry[]> {
   const entries: SnapshotEntry[] = [];
   const visit = async (relative: string): Promise<void> => {
-    const handle = await openExactly(root, relative, constants.O_RDONLY | constants.O_DIRECTORY);
+    const handle = await openUnchanged(root, relative, constants.O_RDONLY | constants.O_DIRECTORY);
     try {
-      const through = procFdAvailable ? `/proc/self/fd/${handle.fd}` : join(root, relative);
+      const through = pathThroughHandle(handle, join(root, relative));
       const names = (
         await readdir(through, { encoding: 'buffer' }).catch((error: unknown) => {
           throw changedDuringSnapshot(relative, error);
@@ -214,7 +199,7 @@ export async function* writeWorkspaceSnapshot(folder: string): AsyncGenerator<Bu
       yield* entryHeaders(entry, 0);
       continue;
     }
-    const handle = await openExactly(root, entry.path, constants.O_RDONLY);
+    const handle = await openUnchanged(root, entry.path, constants.O_RDONLY);
     try {
       const stats = await handle.stat();
       if (!stats.isFile()) throw changedDuringSnapshot(entry.path, 'it is no longer a regular file');

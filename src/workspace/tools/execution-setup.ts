@@ -35,7 +35,8 @@ export interface ExecutionSetup {
 
 /** The workspace manager, the execution tools and their resolved options, for options a schema already checked. */
 export function executionSetup(options: ExecutionSetupOptions, repository: SkillRepository): ExecutionSetup {
-  // The factories that call this checked the combination first (toolkitRules in skill-agent-options-schema.ts).
+  // The factories that call this checked the combination first (executionOptionRules in
+  // integrations/skill-integration-options-schema.ts).
   if (options.executionTools !== undefined) return { workspaces: undefined, executionTools: options.executionTools };
   if (options.runtime === undefined && options.workspaces === undefined)
     return { workspaces: undefined, executionTools: undefined };
