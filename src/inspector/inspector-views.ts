@@ -80,6 +80,7 @@ export interface TimelineItem {
   author: string;
   kind:
     | 'user'
+    | 'model-request'
     | 'assistant'
     | 'tool-call'
     | 'tool-result'

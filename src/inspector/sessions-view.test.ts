@@ -236,3 +236,27 @@ describe('approvals in the session timeline', () => {
     expect(later[1]?.approval).toEqual({ id: 'skillbox:x', requestIn: 1 });
   });
 });
+
+describe('model requests in the session timeline', () => {
+  it("shows each step's request as the runner recorded it: the skills it held and where", async () => {
+    const sessions = createMemorySessionStore();
+    const { model } = createScriptedModel([
+      { toolCalls: [{ name: 'skill_load', input: { skill: 'writer' }, id: 'load' }] },
+      { text: 'done' },
+    ]);
+    const agent = createSkillAgent({ model, repository, sessions, loadMode: 'session', materialize: 'system' });
+    for await (const _ of agent.run({ userId: 'u', sessionId: 'requests', message: 'write' }));
+
+    const view = await describeSession(sessions, { userId: 'u', sessionId: 'requests' });
+    const requests = view?.timeline.filter((item) => item.kind === 'model-request') ?? [];
+    expect(requests.map((item) => item.title)).toEqual([
+      'model request, step 1: no skill loaded',
+      'model request, step 2: writer in the system message',
+    ]);
+    // Each sits just before the entries of the message its request produced.
+    const timeline = view?.timeline ?? [];
+    const second = timeline.indexOf(requests[1] as TimelineItem);
+    expect(timeline[second + 1]).toMatchObject({ kind: 'assistant', title: 'done' });
+    expect(JSON.parse(requests[1]?.detail ?? '{}')).toMatchObject({ step: 1, materialize: 'system' });
+  });
+});

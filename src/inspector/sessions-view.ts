@@ -186,11 +186,34 @@ export function timelineOf(
   return linkApprovals(events.flatMap((event) => eventItems(event, calls)));
 }
 
+/**
+ * The model request a step's first stored message records (`metadata.request`, written by the AI SDK
+ * runner): which skills it held and where they were put. Anything else there is not shown.
+ */
+function modelRequestItem(
+  base: Pick<TimelineItem, 'version' | 'timestamp' | 'author'>,
+  request: unknown,
+): TimelineItem | undefined {
+  if (typeof request !== 'object' || request === null) return undefined;
+  const { step, loadedSkills, materialize, tools } = request as Record<string, unknown>;
+  if (typeof step !== 'number' || !Array.isArray(loadedSkills)) return undefined;
+  const skills = loadedSkills.filter((skill): skill is string => typeof skill === 'string');
+  const where = materialize === 'system' ? 'in the system message' : 'as tool results';
+  return {
+    ...base,
+    kind: 'model-request',
+    title: `model request, step ${step + 1}: ${skills.length === 0 ? 'no skill loaded' : `${skills.join(', ')} ${where}`}`,
+    detail: text({ step, loadedSkills: skills, materialize, ...(typeof tools === 'number' ? { tools } : {}) }),
+  };
+}
+
 function eventItems(event: SessionEvent, calls: Map<string, { toolName: string; input: unknown }>): TimelineItem[] {
   const base = { version: event.version, timestamp: event.timestamp, author: event.author };
   const items: TimelineItem[] = [];
   const content = event.content as { role?: unknown; content?: unknown } | undefined;
   if (event.type === 'message' && content !== undefined && typeof content === 'object' && content !== null) {
+    const request = modelRequestItem(base, event.metadata?.request);
+    if (request !== undefined) items.push(request);
     const role = content.role;
     const parts = typeof content.content === 'string' ? [{ type: 'text', text: content.content }] : content.content;
     for (const part of Array.isArray(parts) ? (parts as Array<Record<string, unknown>>) : []) {

@@ -9,7 +9,7 @@ import { createInMemoryStateView, type InMemoryStateView } from '../../state/in-
 import type { StateDelta } from '../../state/state-delta.js';
 import type { SkillContextCallOptions } from './ai-sdk-versions.js';
 import type { SkillAgentCallSettings, SkillAgentOptions } from './skill-agent.js';
-import { createSkillCallContext, type SkillCallContext } from './skill-call-context.js';
+import { createSkillCallContext, type PreparedStep, type SkillCallContext } from './skill-call-context.js';
 import type { SkillToolkit } from './skill-toolkit.js';
 import type { TurnDurability } from './turn-durability.js';
 import type { VisibleSkillToolkits } from './visible-skill-toolkits.js';
@@ -65,6 +65,10 @@ export interface AgentCall {
   readonly context: SkillCallContext;
   /** The tools active in the current step, the caller's own tools included. */
   activeTools(): readonly string[];
+  /** What each step's preparation decided, by step number (stored with the step's first message). */
+  readonly preparedSteps: readonly (PreparedStep | undefined)[];
+  /** How many tools of the caller's own every step adds. */
+  readonly customToolCount: number;
   /** Approval requests and decisions of the call, as the events they are stored as. */
   readonly approvalEvents: NewSessionEvent[];
   /** What the agent sets in a `streamText` / `generateText` call: model, tools, steps and context (not `callSettings`). */
@@ -91,6 +95,7 @@ export async function openAgentCall(setup: AgentSetup, request: AgentCallRequest
   const state = createInMemoryStateView(session.state);
   const approvalEvents: NewSessionEvent[] = [];
   let activeTools: readonly string[] = [];
+  const preparedSteps: PreparedStep[] = [];
   const customToolNames = Object.keys(setup.customTools);
   // The workspace follows app, user and session: users may send the same session id.
   const context = createSkillCallContext({
@@ -110,6 +115,7 @@ export async function openAgentCall(setup: AgentSetup, request: AgentCallRequest
       : {}),
     onStepPrepared: (prepared) => {
       activeTools = [...prepared.activeTools, ...customToolNames];
+      preparedSteps[prepared.stepNumber] = prepared;
     },
     onApprovalEvent: (event) => approvalEvents.push(approvalSessionEvent(event)),
   });
@@ -124,6 +130,8 @@ export async function openAgentCall(setup: AgentSetup, request: AgentCallRequest
     context,
     approvalEvents,
     activeTools: () => activeTools,
+    preparedSteps,
+    customToolCount: customToolNames.length,
     modelSettings: () => ({
       model,
       tools: durability === undefined ? tools : durability.wrapTools(tools),

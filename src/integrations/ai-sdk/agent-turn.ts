@@ -13,6 +13,7 @@ import { responseMessagesAfterStep } from './ai-sdk-versions.js';
 import { windowHistory } from './history-window.js';
 import { type CompactionPlan, planCompaction } from './loaded-content-compaction.js';
 import type { SkillAgentRunOptions } from './skill-agent.js';
+import { stepRequestRecords } from './step-request-record.js';
 import type { TurnDurability } from './turn-durability.js';
 import { HeldTurnEvents, type TurnProgress, turnEventsOfStream } from './turn-event-mapping.js';
 import { isUnavailableToolError } from './unavailable-tool-calls.js';
@@ -60,12 +61,27 @@ export async function* runAgentTurn(
   const compaction = compactHistory(setup, call, history, runOptions, held);
   // The response messages of every finished step (the SDK's step results are cumulative).
   let completedMessages: ModelMessage[] = [];
+  // Where each finished step's messages start in completedMessages.
+  const completedStepStarts: number[] = [];
 
   /** The turn's events: the user message, the messages of `messages`, the net state change, and `extra`. */
-  const turnEvents = (messages: readonly ModelMessage[], extra: NewSessionEvent[]): NewSessionEvent[] => {
+  const turnEvents = (
+    messages: readonly ModelMessage[],
+    stepStarts: readonly number[],
+    extra: NewSessionEvent[],
+  ): NewSessionEvent[] => {
+    const requests = stepRequestRecords(stepStarts, call.preparedSteps, call.customToolCount);
     const events: NewSessionEvent[] = [
       { author: 'user', type: 'message', content: userMessage },
-      ...messages.map((message): NewSessionEvent => ({ author: setup.name, type: 'message', content: message })),
+      ...messages.map((message, index): NewSessionEvent => {
+        const request = requests.get(index);
+        return {
+          author: setup.name,
+          type: 'message',
+          content: message,
+          ...(request === undefined ? {} : { metadata: { request } }),
+        };
+      }),
     ];
     const last = events[events.length - 1]!;
     last.usage = { ...progress.usage };
@@ -79,6 +95,7 @@ export async function* runAgentTurn(
     ...call.modelSettings(),
     messages: [...(compaction?.messages ?? history), userMessage],
     onStepFinish: (step) => {
+      completedStepStarts.push(completedMessages.length);
       completedMessages = responseMessagesAfterStep(completedMessages, step);
     },
     // Errors are rethrown from the event stream; the SDK's default would also print them.
@@ -99,7 +116,7 @@ export async function* runAgentTurn(
     // The finished steps' side effects (files a script wrote, loaded skills) stay, so their
     // messages and state are stored with an error event: a retry sees a coherent history.
     // A turn that finished no step and changed no state stores nothing.
-    const partial = turnEvents(completedMessages, [
+    const partial = turnEvents(completedMessages, completedStepStarts, [
       {
         author: setup.name,
         type: 'error',
@@ -116,11 +133,12 @@ export async function* runAgentTurn(
   yield* held.all();
 
   // Every step's response messages (the final response alone holds only the last step's on ai 7).
-  const responseMessages = (await result.steps).reduce<ModelMessage[]>(
-    (messages, step) => responseMessagesAfterStep(messages, step),
-    [],
-  );
-  const version = await call.append(turnEvents(responseMessages, []));
+  const stepStarts: number[] = [];
+  const responseMessages = (await result.steps).reduce<ModelMessage[]>((messages, step) => {
+    stepStarts.push(messages.length);
+    return responseMessagesAfterStep(messages, step);
+  }, []);
+  const version = await call.append(turnEvents(responseMessages, stepStarts, []));
   const { stepNumber: steps, usage } = progress;
   yield { type: 'done', text: await result.text, steps, usage, sessionVersion: version };
 }

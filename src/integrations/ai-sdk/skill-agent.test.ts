@@ -88,6 +88,16 @@ describe('createSkillAgent', () => {
     ]);
     expect(JSON.stringify(stored?.events)).not.toContain('SECRET-BODY');
     expect(stored?.state[loadedKey('assistant', 'poetry')]).toBe('1');
+    // Each step's first message says what its request held: nothing loaded, then poetry as a tool result.
+    expect(stored?.events.map((event) => event.metadata?.request)).toEqual([
+      undefined,
+      { step: 0, loadedSkills: [], materialize: 'tool-result', tools: expect.any(Number) },
+      undefined,
+      { step: 1, loadedSkills: ['poetry'], materialize: 'tool-result', tools: expect.any(Number) },
+      undefined,
+      { step: 2, loadedSkills: ['poetry'], materialize: 'tool-result', tools: expect.any(Number) },
+      undefined,
+    ]);
   });
 
   it('carries history and session-mode state into the next turn; turn mode unloads at the next turn', async () => {

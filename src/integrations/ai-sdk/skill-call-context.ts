@@ -1,5 +1,6 @@
 import type { ApprovalEvent, ApprovalOptions } from '../../approvals/approval-types.js';
 import type { DeclaredSkillLoad } from '../../disclosure/declared-loads.js';
+import type { MaterializationMode } from '../../disclosure/materialize-request.js';
 import type { SkillContext } from '../../repository/types.js';
 import type { StateDelta } from '../../state/state-delta.js';
 import type { StateView } from '../../state/state-view.js';
@@ -69,6 +70,8 @@ export interface PreparedStep {
   loadedSkills: string[];
   /** Tools loaded skills name that the pool does not hold. */
   missingTools: Array<{ skill: string; tool: string }>;
+  /** Where the loaded skills were put in this step's request. */
+  materialize: MaterializationMode;
 }
 
 /** The agent name used when none is given (`assistant`); state keys are scoped by it. */

@@ -253,6 +253,7 @@ async function prepareOneStep(
     activeTools,
     loadedSkills: selection.loadedSkills,
     missingTools: selection.missing,
+    materialize: settings.materialize,
   });
   const carried = madeForCall === undefined ? {} : skillContextCallOptions(madeForCall, options.skillToolNames);
   return { ...stepRequest(step, callerSystem, explained), activeTools, ...carried };
