@@ -272,14 +272,17 @@ async function run(args: string[], io: CliIo): Promise<number> {
       ...(options.sessionReclaimAfterMs !== undefined ? { sessionReclaimAfterMs: options.sessionReclaimAfterMs } : {}),
       ...(options.sessionWaitMs !== undefined ? { sessionWaitMs: options.sessionWaitMs } : {}),
     });
+    // Listened for before the URL is printed: a client may be done, and stop the server, before the
+    // notes below are written (a SIGTERM then killed the process instead of closing the server).
+    const stopped = new Promise<void>((resolve) => {
+      process.once('SIGINT', resolve);
+      process.once('SIGTERM', resolve);
+    });
     io.stderr(servedLine(`${http.url}${token === undefined ? '' : ' (bearer token required)'}`));
     if (skills.length === 0)
       io.stderr(`skillbox mcp: no skill found; looked in ${describeRoots(repository, options.roots, io)}\n`);
     io.stderr(await describeLeftOutSkills(repository, skills, 'mcp'));
-    await new Promise<void>((resolve) => {
-      process.once('SIGINT', resolve);
-      process.once('SIGTERM', resolve);
-    });
+    await stopped;
     await http.close();
     // MCP sessions end with the server: their workspaces would only wait in /tmp for a TTL sweep.
     await workspaces?.close();
