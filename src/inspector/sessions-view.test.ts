@@ -238,11 +238,11 @@ describe('approvals in the session timeline', () => {
 });
 
 describe('model requests in the session timeline', () => {
-  it("shows each step's request as the runner recorded it: the skills it held and where", async () => {
+  it("shows each step's request as the runner recorded it: the skills it held, where, and the provider's cached share", async () => {
     const sessions = createMemorySessionStore();
     const { model } = createScriptedModel([
-      { toolCalls: [{ name: 'skill_load', input: { skill: 'writer' }, id: 'load' }] },
-      { text: 'done' },
+      { toolCalls: [{ name: 'skill_load', input: { skill: 'writer' }, id: 'load' }], inputTokens: 800 },
+      { text: 'done', inputTokens: 1000, cachedInputTokens: 600 },
     ]);
     const agent = createSkillAgent({ model, repository, sessions, loadMode: 'session', materialize: 'system' });
     for await (const _ of agent.run({ userId: 'u', sessionId: 'requests', message: 'write' }));
@@ -250,8 +250,8 @@ describe('model requests in the session timeline', () => {
     const view = await describeSession(sessions, { userId: 'u', sessionId: 'requests' });
     const requests = view?.timeline.filter((item) => item.kind === 'model-request') ?? [];
     expect(requests.map((item) => item.title)).toEqual([
-      'model request, step 1: no skill loaded',
-      'model request, step 2: writer in the system message',
+      'model request, step 1: no skill loaded; 0 of 800 input tokens from the prompt cache (0%)',
+      'model request, step 2: writer in the system message; 600 of 1000 input tokens from the prompt cache (60%)',
     ]);
     // Each sits just before the entries of the message its request produced.
     const timeline = view?.timeline ?? [];

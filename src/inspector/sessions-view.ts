@@ -195,15 +195,27 @@ function modelRequestItem(
   request: unknown,
 ): TimelineItem | undefined {
   if (typeof request !== 'object' || request === null) return undefined;
-  const { step, loadedSkills, materialize, tools } = request as Record<string, unknown>;
+  const { step, loadedSkills, materialize, tools, inputTokens, cachedInputTokens } = request as Record<string, unknown>;
   if (typeof step !== 'number' || !Array.isArray(loadedSkills)) return undefined;
   const skills = loadedSkills.filter((skill): skill is string => typeof skill === 'string');
   const where = materialize === 'system' ? 'in the system message' : 'as tool results';
+  // The provider's own count of the prefix it read from its prompt cache, when it reported one.
+  const cached =
+    typeof inputTokens === 'number' && inputTokens > 0 && typeof cachedInputTokens === 'number'
+      ? `; ${cachedInputTokens} of ${inputTokens} input tokens from the prompt cache (${Math.round((100 * cachedInputTokens) / inputTokens)}%)`
+      : '';
   return {
     ...base,
     kind: 'model-request',
-    title: `model request, step ${step + 1}: ${skills.length === 0 ? 'no skill loaded' : `${skills.join(', ')} ${where}`}`,
-    detail: text({ step, loadedSkills: skills, materialize, ...(typeof tools === 'number' ? { tools } : {}) }),
+    title: `model request, step ${step + 1}: ${skills.length === 0 ? 'no skill loaded' : `${skills.join(', ')} ${where}`}${cached}`,
+    detail: text({
+      step,
+      loadedSkills: skills,
+      materialize,
+      ...(typeof tools === 'number' ? { tools } : {}),
+      ...(typeof inputTokens === 'number' ? { inputTokens } : {}),
+      ...(typeof cachedInputTokens === 'number' ? { cachedInputTokens } : {}),
+    }),
   };
 }
 

@@ -38,7 +38,7 @@ export async function* runAgentTurn(
       { option: 'message', problem: 'must be a string or a user ModelMessage' },
     ]);
   const held = new HeldTurnEvents();
-  const progress: TurnProgress = { stepNumber: 0, usage: emptyUsage };
+  const progress: TurnProgress = { stepNumber: 0, usage: emptyUsage, stepUsages: [] };
   const { approval } = setup.options;
   const call = await openAgentCall(setup, {
     key,
@@ -70,7 +70,7 @@ export async function* runAgentTurn(
     stepStarts: readonly number[],
     extra: NewSessionEvent[],
   ): NewSessionEvent[] => {
-    const requests = stepRequestRecords(stepStarts, call.preparedSteps, call.customToolCount);
+    const requests = stepRequestRecords(stepStarts, call.preparedSteps, call.customToolCount, progress.stepUsages);
     const events: NewSessionEvent[] = [
       { author: 'user', type: 'message', content: userMessage },
       ...messages.map((message, index): NewSessionEvent => {

@@ -91,11 +91,32 @@ describe('createSkillAgent', () => {
     // Each step's first message says what its request held: nothing loaded, then poetry as a tool result.
     expect(stored?.events.map((event) => event.metadata?.request)).toEqual([
       undefined,
-      { step: 0, loadedSkills: [], materialize: 'tool-result', tools: expect.any(Number) },
+      {
+        step: 0,
+        loadedSkills: [],
+        materialize: 'tool-result',
+        tools: expect.any(Number),
+        inputTokens: 100,
+        cachedInputTokens: 0,
+      },
       undefined,
-      { step: 1, loadedSkills: ['poetry'], materialize: 'tool-result', tools: expect.any(Number) },
+      {
+        step: 1,
+        loadedSkills: ['poetry'],
+        materialize: 'tool-result',
+        tools: expect.any(Number),
+        inputTokens: 10,
+        cachedInputTokens: 0,
+      },
       undefined,
-      { step: 2, loadedSkills: ['poetry'], materialize: 'tool-result', tools: expect.any(Number) },
+      {
+        step: 2,
+        loadedSkills: ['poetry'],
+        materialize: 'tool-result',
+        tools: expect.any(Number),
+        inputTokens: 10,
+        cachedInputTokens: 0,
+      },
       undefined,
     ]);
   });

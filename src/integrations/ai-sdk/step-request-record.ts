@@ -1,4 +1,5 @@
 import type { MaterializationMode } from '../../disclosure/materialize-request.js';
+import type { TokenUsage } from './agent-events.js';
 import type { PreparedStep } from './skill-call-context.js';
 
 /**
@@ -16,6 +17,12 @@ export interface StepRequestRecord {
   materialize: MaterializationMode;
   /** How many tools the model was offered (skill tools and the caller's own). */
   tools: number;
+  /**
+   * The request's input tokens and how many of them the provider read from its prompt cache, as
+   * the provider reported them (absent when it reported none): the cached prefix's share.
+   */
+  inputTokens?: number;
+  cachedInputTokens?: number;
 }
 
 /**
@@ -26,6 +33,7 @@ export function stepRequestRecords(
   stepStarts: readonly number[],
   preparedSteps: readonly (PreparedStep | undefined)[],
   customTools: number,
+  stepUsages: readonly (TokenUsage | undefined)[] = [],
 ): Map<number, StepRequestRecord> {
   const records = new Map<number, StepRequestRecord>();
   stepStarts.forEach((start, step) => {
@@ -36,7 +44,13 @@ export function stepRequestRecords(
       loadedSkills: prepared.loadedSkills,
       materialize: prepared.materialize,
       tools: prepared.activeTools.length + customTools,
+      ...usageOfRequest(stepUsages[step]),
     });
   });
   return records;
+}
+
+function usageOfRequest(usage: TokenUsage | undefined): Pick<StepRequestRecord, 'inputTokens' | 'cachedInputTokens'> {
+  if (usage === undefined || usage.inputTokens === 0) return {};
+  return { inputTokens: usage.inputTokens, cachedInputTokens: usage.cachedInputTokens };
 }

@@ -44,6 +44,8 @@ export class HeldTurnEvents {
 export interface TurnProgress {
   stepNumber: number;
   usage: TokenUsage;
+  /** Each finished step's own usage, by step number. */
+  stepUsages: TokenUsage[];
 }
 
 /** How the mapping reaches the turn around it. */
@@ -102,6 +104,7 @@ export async function* turnEventsOfStream(
       case 'finish-step': {
         const stepUsage = usageOf(part.usage);
         progress.usage = addUsage(progress.usage, stepUsage);
+        progress.stepUsages[stepNumber] = stepUsage;
         yield {
           type: 'step-finish',
           stepNumber,

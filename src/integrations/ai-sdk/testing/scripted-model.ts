@@ -11,6 +11,8 @@ export interface ScriptedStep {
   text?: string;
   toolCalls?: Array<{ name: string; input: Record<string, unknown>; id?: string }>;
   inputTokens?: number;
+  /** Of `inputTokens`, how many the provider read from its prompt cache (0 when not given). */
+  cachedInputTokens?: number;
   outputTokens?: number;
 }
 
@@ -25,7 +27,12 @@ function usageOf(step: ScriptedStep): LanguageModelV3Usage {
   const input = step.inputTokens ?? 10;
   const output = step.outputTokens ?? 5;
   return {
-    inputTokens: { total: input, noCache: input, cacheRead: 0, cacheWrite: 0 },
+    inputTokens: {
+      total: input,
+      noCache: input - (step.cachedInputTokens ?? 0),
+      cacheRead: step.cachedInputTokens ?? 0,
+      cacheWrite: 0,
+    },
     outputTokens: { total: output, text: output, reasoning: 0 },
   };
 }
