@@ -57,8 +57,7 @@ export async function readRunOutputFile(
 ): Promise<ServedOutputFile | Refusal> {
   const shape = outputNameProblem(request.name);
   if (shape !== undefined) return { status: 400, reason: `file ${shape}` };
-  const session = await store.getSession(request.key, { afterVersion: request.runVersion - 1 });
-  const run = runsOf(session?.events ?? []).find((candidate) => candidate.version === request.runVersion);
+  const run = await runAt(store, request.key, request.runVersion);
   const named = run?.outputFiles.find((file) => file.name === request.name);
   if (named === undefined)
     return { status: 404, reason: `no run of this session at event ${request.runVersion} names the output file` };
@@ -158,8 +157,7 @@ export async function readRunArtifact(
   request: ArtifactFileRequest,
   maxBytes = defaultMaxServedOutputBytes,
 ): Promise<ServedOutputFile | Refusal> {
-  const session = await store.getSession(request.key, { afterVersion: request.runVersion - 1 });
-  const run = runsOf(session?.events ?? []).find((candidate) => candidate.version === request.runVersion);
+  const run = await runAt(store, request.key, request.runVersion);
   const named = run?.artifactFiles.some((file) => file.name === request.name && file.version === request.version);
   if (named !== true)
     return { status: 404, reason: `no run of this session at event ${request.runVersion} names the artifact` };
@@ -192,6 +190,12 @@ export async function readRunArtifact(
 }
 
 /** The bytes as they are sent: typed by their content alone, inline only when they are a raster image. */
+/** The run whose stored result is the event at `version` of the session, read from that event on. */
+async function runAt(store: SessionStore, key: OutputFileRequest['key'], version: number) {
+  const session = await store.getSession(key, { afterVersion: version - 1 });
+  return runsOf(session?.events ?? []).find((candidate) => candidate.version === version);
+}
+
 function servedAs(data: Buffer, name: string): ServedOutputFile {
   // No name given: detectMimeType would take a binary's type from its extension (junk named .png).
   const judged = detectMimeType('', data.subarray(0, 64));

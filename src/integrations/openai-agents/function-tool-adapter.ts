@@ -102,8 +102,8 @@ export function toAgentsFunctionTool(
       input,
       context: toolContextOf(binding, agentName, callId),
       ask: approval?.decide !== undefined ? askThroughDecide(approval.decide) : approvedBySdk,
-      record: (event) =>
-        binding.session.recordEvent({ author: event.author, type: event.type, content: event.content }),
+      // approveToolCall tells the policy's onEvent itself: only the session's log here.
+      record: (event) => recordApprovalEvent(binding, undefined, event),
       requestRecorded: approval?.decide === undefined,
     });
     if (verdict.run && Object.keys(verdict.remembered).length > 0) {

@@ -17,8 +17,8 @@ export interface EngineExecSpec {
    */
   exitMarker?: string;
   /**
-   * Stops waiting for the output: the connection is dropped and the exec reported as abandoned
-   * with what it printed so far. For a daemon that does not end an exec whose processes were
+   * Stops waiting for the output: the connection is dropped and the exec reported with exit code
+   * -1 and what it printed so far. For a daemon that does not end an exec whose processes were
    * killed (a container whose runtime stopped answering).
    */
   abandon?: AbortSignal;
@@ -38,8 +38,6 @@ export interface EngineExecResult {
    * ran to its end (the runtime failed to start it, or the container died under it).
    */
   reported?: boolean;
-  /** `abandon` fired before the output ended: the exit code is -1 and the output what came before. */
-  abandoned?: boolean;
   stdout: { text: string; truncated: boolean; droppedBytes: number };
   stderr: { text: string; truncated: boolean; droppedBytes: number };
 }
@@ -92,8 +90,8 @@ export async function runEngineExec(client: EngineClient, spec: EngineExecSpec):
       else reject(new ContainerEngineError('reading an exec', undefined, error.message));
     });
   });
-  if (abandoned)
-    return { exitCode: -1, sessionGone: false, abandoned: true, stdout: stdout.finish(), stderr: stderr.finish() };
+  // The caller, which owns the signal, knows it was abandoned: the output so far, with no exit code.
+  if (abandoned) return { exitCode: -1, sessionGone: false, stdout: stdout.finish(), stderr: stderr.finish() };
   const reported = trailer?.finish();
   const inspected = await inspectExec(client, created.Id);
   return {
