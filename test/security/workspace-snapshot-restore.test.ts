@@ -119,6 +119,17 @@ describe('restoring a hostile workspace snapshot', () => {
     expect(await files.resolve(['absolute', 'notes/b'])).toEqual([{ inside: false }, { inside: false }]);
   });
 
+  it('refuses a file or a link with an empty name, rather than restoring it under a made-up one', async () => {
+    for (const member of [
+      { name: '', type: '2', linkName: '..' },
+      { name: '', data: 'nameless' },
+    ] satisfies TarMember[]) {
+      const error = await refusal([...ordinary, member]);
+      expect(error.entry).toBe('(empty name)');
+      expect(error.message).toContain('no name');
+    }
+  });
+
   it('refuses an empty link target', async () => {
     const error = await refusal([...ordinary, { name: 'nowhere', type: '2', linkName: '' }]);
     expect(error.entry).toBe('nowhere');

@@ -120,6 +120,20 @@ describe('readArchive: links, devices and duplicates', () => {
     });
   }
 
+  it('refuses a tar file with an empty name, rather than reading it under a made-up one', async () => {
+    const error = await refusal(
+      readArchive(
+        tarArchive([
+          { name: 'skill/SKILL.md', data: 'x' },
+          { name: '', data: 'y' },
+        ]),
+        'tar',
+      ),
+    );
+    expect(error.entry).toBe('(empty name)');
+    expect(error.message).toContain('no name');
+  });
+
   it('refuses a zip symlink, FIFO or socket by its Unix mode', async () => {
     for (const [unixMode, reason] of [
       [0o120777, /symbolic links/],

@@ -32,7 +32,9 @@ export function readTarEntries(tar: Uint8Array, budget: ArchiveBudget): ArchiveE
     const headerName = decodeEntryName(field(header, 0, 100));
     const magic = Buffer.from(header.subarray(257, 263)).toString('latin1');
     const prefix = magic.startsWith('ustar') ? decodeEntryName(field(header, 345, 155)) : '';
-    let rawName = pending.path ?? (prefix === '' ? headerName : `${prefix}/${headerName}`);
+    const entryName = pending.path ?? (prefix === '' ? headerName : `${prefix}/${headerName}`);
+    // The placeholder only labels errors; the entry itself keeps its empty name and is judged by it.
+    const rawName = entryName || '(empty name)';
     if (!checksumMatches(header, parseNumber(header, 148, 8, 'checksum', rawName))) {
       throw new UnsafeArchiveError(
         `the header at byte ${offset} fails its checksum (not a tar, or corrupted)`,
@@ -57,7 +59,6 @@ export function readTarEntries(tar: Uint8Array, budget: ArchiveBudget): ArchiveE
       continue;
     }
     pending = {};
-    rawName ||= '(empty name)';
     if (type === '1' || type === '2')
       throw new UnsafeArchiveError(`${type === '1' ? 'hard' : 'symbolic'} links are not allowed`, rawName);
     if (type === '3' || type === '4' || type === '6')
@@ -66,7 +67,7 @@ export function readTarEntries(tar: Uint8Array, budget: ArchiveBudget): ArchiveE
     if (!isDirectory && type !== '0' && type !== '\0' && type !== '7') {
       throw new UnsafeArchiveError(`tar entry type ${JSON.stringify(type)} is not supported`, rawName);
     }
-    const path = cleanArchivePath(rawName);
+    const path = cleanArchivePath(entryName);
     if (path === undefined) {
       if (!isDirectory) throw new UnsafeArchiveError('a file entry has no name', rawName);
       continue;

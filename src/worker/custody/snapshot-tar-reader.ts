@@ -214,7 +214,9 @@ async function extractEntries(reader: ChunkReader, folder: string, budget: Archi
     const headerName = decodeEntryName(field(block, 0, 100));
     const magic = block.subarray(257, 263).toString('latin1');
     const prefix = magic.startsWith('ustar') ? decodeEntryName(field(block, 345, 155)) : '';
-    const rawName = (pending.path ?? (prefix === '' ? headerName : `${prefix}/${headerName}`)) || '(empty name)';
+    const entryName = pending.path ?? (prefix === '' ? headerName : `${prefix}/${headerName}`);
+    // The placeholder only labels errors; the entry itself keeps its empty name and is judged by it.
+    const rawName = entryName || '(empty name)';
     if (!checksumMatches(block, parseNumber(block, 148, 8, 'checksum', rawName)))
       throw new UnsafeArchiveError(
         `the header at byte ${offset} fails its checksum (not a tar, or corrupted)`,
@@ -252,7 +254,7 @@ async function extractEntries(reader: ChunkReader, folder: string, budget: Archi
             : undefined;
     if (kind === undefined)
       throw new UnsafeArchiveError(`tar entry type ${JSON.stringify(type)} is not supported`, rawName);
-    const path = cleanSnapshotPath(rawName);
+    const path = cleanSnapshotPath(entryName);
     if (path === undefined) {
       if (kind !== 'directory') throw new UnsafeArchiveError('an entry other than a folder has no name', rawName);
       continue;
