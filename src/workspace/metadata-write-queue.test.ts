@@ -42,8 +42,8 @@ function store(initial?: WorkspaceMetadata) {
   };
 }
 
-const addRun = (name: string) => (metadata: WorkspaceMetadata) => {
-  metadata.runs.push({ run_dir: name, exit_code: 0, timed_out: false, duration_ms: 1, started_at: 'x' });
+const addInput = (name: string) => (metadata: WorkspaceMetadata) => {
+  metadata.inputs.push({ from: name, to: `work/inputs/${name}`, mode: 'copy', ts: 'x' });
   return metadata;
 };
 
@@ -59,16 +59,16 @@ describe('MetadataWriteQueue', () => {
 
   it('coalesces changes made while a write is under way into one next write, losing none', async () => {
     const { queue, written, hold, release } = store();
-    await queue.change(addRun('first'));
+    await queue.change(addInput('first'));
     expect(written).toHaveLength(1);
     hold();
-    const second = queue.change(addRun('second'));
+    const second = queue.change(addInput('second'));
     // Let the second write start (and wait on the held store) before the rest arrive.
     await new Promise((resolve) => setTimeout(resolve, 10));
-    const rest = ['third', 'fourth', 'fifth'].map((name) => queue.change(addRun(name)));
+    const rest = ['third', 'fourth', 'fifth'].map((name) => queue.change(addInput(name)));
     release();
     await Promise.all([second, ...rest]);
-    expect(written.map((metadata) => metadata.runs.map((run) => run.run_dir))).toEqual([
+    expect(written.map((metadata) => metadata.inputs.map((input) => input.from))).toEqual([
       ['first'],
       ['first', 'second'],
       ['first', 'second', 'third', 'fourth', 'fifth'],
@@ -77,7 +77,7 @@ describe('MetadataWriteQueue', () => {
 
   it('stamps updated_at and last_access on every change; a change that throws changes nothing', async () => {
     const { queue, written } = store();
-    await queue.change(addRun('one'));
+    await queue.change(addInput('one'));
     expect(written[0]?.updated_at).not.toBe('2026-01-01T00:00:00.000Z');
     expect(written[0]?.last_access).toBe(written[0]?.updated_at);
     await expect(
@@ -85,24 +85,24 @@ describe('MetadataWriteQueue', () => {
         throw new Error('refused');
       }),
     ).rejects.toThrow('refused');
-    expect((await queue.current()).runs).toHaveLength(1);
+    expect((await queue.current()).inputs).toHaveLength(1);
     expect(written).toHaveLength(1);
   });
 
   it('reports a failed write from flush, and the next write stores everything', async () => {
     const { queue, written, fail } = store();
     fail(true);
-    await expect(queue.change(addRun('lost?'))).rejects.toThrow('disk full');
+    await expect(queue.change(addInput('lost?'))).rejects.toThrow('disk full');
     await expect(queue.flush()).rejects.toThrow('disk full');
     fail(false);
     await queue.flush();
-    expect(written.at(-1)?.runs.map((run) => run.run_dir)).toEqual(['lost?']);
+    expect(written.at(-1)?.inputs.map((input) => input.from)).toEqual(['lost?']);
   });
 
   it('flush waits for changes still waiting on the first read', async () => {
     const { queue, written } = store();
-    void queue.change(addRun('early'));
+    void queue.change(addInput('early'));
     await queue.flush();
-    expect(written.at(-1)?.runs.map((run) => run.run_dir)).toEqual(['early']);
+    expect(written.at(-1)?.inputs.map((input) => input.from)).toEqual(['early']);
   });
 });

@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -37,9 +37,22 @@ async function open(sessionId = 's1') {
 const run = { timeoutMs: 10_000, maxOutputBytes: 4096 };
 
 describe('workspace metadata', () => {
-  it('records every run on disk once flushed, and loses none of several concurrent changes', async () => {
+  it('writes nothing for a run: the record and metadata.json stay as staging left them', async () => {
     const workspace = await open();
-    await Promise.all([1, 2, 3].map(() => workspace.run({ ...run, command: 'true' })));
+    await workspace.stageSkill('alpha');
+    await workspace.flushMetadata();
+    const record = await stat(hostRecordPath(workspace.root));
+    const copy = await readFile(path.join(workspace.root, 'metadata.json'), 'utf8');
+    for (let index = 0; index < 3; index += 1) await workspace.run({ ...run, command: 'true', skill: 'alpha' });
+    await workspace.flushMetadata();
+    const after = await stat(hostRecordPath(workspace.root));
+    expect([after.ino, after.mtimeMs]).toEqual([record.ino, record.mtimeMs]);
+    expect(await readFile(path.join(workspace.root, 'metadata.json'), 'utf8')).toBe(copy);
+    expect(JSON.parse(copy)).not.toHaveProperty('runs');
+  });
+
+  it('records every change on disk once flushed, and loses none of several concurrent ones', async () => {
+    const workspace = await open();
     await Promise.all(
       ['a', 'b', 'c'].map((key) =>
         workspace.updateMetadata(
@@ -49,7 +62,6 @@ describe('workspace metadata', () => {
     );
     await workspace.flushMetadata();
     const onDisk = await readMetadata(workspace.files);
-    expect(onDisk?.runs).toHaveLength(3);
     expect(onDisk?.inputs.map((input) => input.from).sort()).toEqual(['a', 'b', 'c']);
     expect(onDisk).toEqual(await workspace.metadata());
   });
@@ -72,8 +84,8 @@ describe('workspace metadata', () => {
   it('hands out copies: changing what metadata() returned changes nothing', async () => {
     const workspace = await open();
     const copy = await workspace.metadata();
-    copy.runs.push({ run_dir: 'runs/forged', exit_code: 0, timed_out: false, duration_ms: 0, started_at: 'now' });
-    expect((await workspace.metadata()).runs).toEqual([]);
+    copy.inputs.push({ from: 'forged', to: 'work/inputs/forged', mode: 'copy', ts: 'now' });
+    expect((await workspace.metadata()).inputs).toEqual([]);
   });
 
   it('a command that rewrites metadata.json cannot make staging skip a changed skill, and the next write restores the file', async () => {
@@ -107,11 +119,11 @@ describe('workspace metadata', () => {
     await import('node:fs/promises').then(({ mkdir }) =>
       mkdir(path.join(workspace.root, 'metadata.json', 'blocker'), { recursive: true }),
     );
-    await workspace.run({ ...run, command: 'true' });
+    await workspace.stageSkill('alpha');
     await expect(workspace.flushMetadata()).rejects.toThrow();
     await rm(path.join(workspace.root, 'metadata.json'), { recursive: true });
     await workspace.flushMetadata();
-    expect((await readMetadata(workspace.files))?.runs).toHaveLength(1);
+    expect(Object.keys((await readMetadata(workspace.files))?.skills ?? {})).toEqual(['alpha']);
   });
 
   it('a new process reads the host record, not metadata.json: a forged or removed file changes nothing it believes', async () => {

@@ -25,15 +25,6 @@ export interface InputRecord {
   ts: string;
 }
 
-export interface RunRecord {
-  run_dir: string;
-  skill?: string;
-  exit_code: number;
-  timed_out: boolean;
-  duration_ms: number;
-  started_at: string;
-}
-
 export interface WorkspaceMetadata {
   version: 1;
   session_id: string;
@@ -42,10 +33,9 @@ export interface WorkspaceMetadata {
   last_access: string;
   skills: Record<string, StagedSkillRecord>;
   inputs: InputRecord[];
-  runs: RunRecord[];
 }
 
-/** Records kept per list: metadata.json is rewritten on every run, so it must not grow without bound. */
+/** Inputs kept: metadata.json is rewritten whole at every staging, so it must not grow without bound. */
 export const metadataRecordLimit = 200;
 
 export function freshMetadata(sessionId: string, now: Date): WorkspaceMetadata {
@@ -58,7 +48,6 @@ export function freshMetadata(sessionId: string, now: Date): WorkspaceMetadata {
     last_access: stamp,
     skills: {},
     inputs: [],
-    runs: [],
   };
 }
 
@@ -118,16 +107,12 @@ export function parseMetadata(text: string): WorkspaceMetadata | undefined {
     inputs: Array.isArray(parsed.inputs)
       ? parsed.inputs.filter((record) => typeof record === 'object' && record !== null).slice(-metadataRecordLimit)
       : [],
-    runs: Array.isArray(parsed.runs)
-      ? parsed.runs.filter((record) => typeof record === 'object' && record !== null).slice(-metadataRecordLimit)
-      : [],
   };
 }
 
-/** Drops the oldest inputs and runs beyond `metadataRecordLimit`, in place. */
+/** Drops the oldest inputs beyond `metadataRecordLimit`, in place. */
 export function keepRecordLimit(metadata: WorkspaceMetadata): void {
   metadata.inputs = metadata.inputs.slice(-metadataRecordLimit);
-  metadata.runs = metadata.runs.slice(-metadataRecordLimit);
 }
 
 /** A staged-skill record staging can compare against: anything else means "re-stage". */

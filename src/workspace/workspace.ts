@@ -367,7 +367,6 @@ export class Workspace {
       ...(request.runId === undefined ? {} : { runId: request.runId }),
       ...(request.retrySafe === undefined ? {} : { retrySafe: request.retrySafe }),
     });
-    const startedAt = new Date().toISOString();
     this.activeRuns += 1;
     this.runGeneration += 1;
     let result: RuntimeResult;
@@ -381,21 +380,9 @@ export class Workspace {
     // each, and every quota walk after every later run visits them all (300 runs of `true` made
     // the walk after each run cost 13 ms). One that holds anything stays, for collection and people.
     await this.files.removeEmptyFolder?.(runDir);
-    // The record is written before the result is handed back: a caller that then removes the
-    // workspace's folder (a test's clean-up) raced with the write and failed with ENOTEMPTY, or
-    // had the folder made again. A failed write does not fail the run: the next write (each holds
-    // everything) retries it and flushMetadata() reports it.
-    await this.changeMetadata((metadata) => {
-      metadata.runs.push({
-        run_dir: runDir,
-        ...(request.skill === undefined ? {} : { skill: request.skill }),
-        exit_code: result.exitCode,
-        timed_out: result.timedOut,
-        duration_ms: Math.round(result.durationMs),
-        started_at: startedAt,
-      });
-      return metadata;
-    }).catch(() => undefined);
+    // No metadata is written for a run (docs/workspaces.md, "Metadata"): the result goes back to the
+    // caller, who keeps it (a session's tool result), and rewriting the record for it was a third of
+    // what a warm skill_run cost on top of the command.
     return { result, runDir, cwd };
   }
 

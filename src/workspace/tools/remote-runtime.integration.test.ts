@@ -66,7 +66,7 @@ describe.runIf(sandboxWorks)('skill_run on a remote runtime', () => {
     expect((await workspace.metadata()).skills.maker?.rel_path).toBe('skills/maker');
   });
 
-  it('stages inputs, collects named output files and keeps metadata across runs', async () => {
+  it('stages inputs, collects named output files and keeps the staging record across runs', async () => {
     const result = await run({
       skill: 'maker',
       command: 'wc -c < inputs/make.sh > out/size.txt && ls',
@@ -80,7 +80,6 @@ describe.runIf(sandboxWorks)('skill_run on a remote runtime', () => {
     const workspace = await workspaces.workspace('remote-1');
     const metadata = await workspace.metadata();
     expect(metadata.inputs.map((input) => input.to)).toEqual(['work/inputs/make.sh']);
-    expect(metadata.runs).toHaveLength(2);
     const again = await workspace.stageSkill('maker');
     expect(again.staged).toBe(false);
   });
