@@ -21,11 +21,15 @@ const packageEntries = Object.values(manifest.exports)
   .map((target) => join(root, target.default));
 // bin/skillbox.js imports these two by path: the command line and its fast `--version`.
 const cliEntries = ['cli/main.js', 'cli/package-version.js'].map((file) => join(dist, file));
+// zod goes into the command line's own chunks: as 95 module files it was a quarter of a
+// `skillbox run`'s start-up. Its instances share their registry and config through globalThis,
+// so a schema made by this copy reads the same in the `ai` and MCP packages' own zod.
+const cliBundledPackages = ['zod'];
 
 // The command line is a program of its own, bundled apart: sharing chunks with the library's
 // entries would split the library's code into many small files for every combination of entries
 // and commands that reaches it. Built first, since the library build overwrites its entry files.
-const cli = await bundle(cliEntries, 'cli/chunks/[name]-[hash]');
+const cli = await bundle(cliEntries, 'cli/chunks/[name]-[hash]', cliBundledPackages);
 const library = await bundle(packageEntries, 'chunks/[name]-[hash]');
 
 const written = new Set([...cli, ...library]);
@@ -41,7 +45,7 @@ console.log(
 );
 
 /** The files one esbuild run wrote: the entries over tsc's files, their shared chunks beside. */
-async function bundle(entryPoints, chunkNames) {
+async function bundle(entryPoints, chunkNames, bundledPackages = []) {
   const result = await build({
     entryPoints,
     bundle: true,
@@ -49,7 +53,9 @@ async function bundle(entryPoints, chunkNames) {
     format: 'esm',
     platform: 'node',
     target: 'node20',
-    packages: 'external',
+    ...(bundledPackages.length === 0
+      ? { packages: 'external' }
+      : { external: everyPackage().filter((name) => !bundledPackages.includes(name)).flatMap((name) => [name, `${name}/*`]) }),
     outdir: dist,
     outbase: dist,
     chunkNames,
@@ -58,6 +64,15 @@ async function bundle(entryPoints, chunkNames) {
     logLevel: 'warning',
   });
   return Object.keys(result.metafile.outputs).map((output) => join(root, output));
+}
+
+function everyPackage() {
+  return [
+    ...Object.keys(manifest.dependencies ?? {}),
+    ...Object.keys(manifest.peerDependencies ?? {}),
+    ...Object.keys(manifest.optionalDependencies ?? {}),
+    ...Object.keys(manifest.devDependencies ?? {}),
+  ];
 }
 
 function listFiles(folder) {

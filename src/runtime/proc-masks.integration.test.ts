@@ -1,4 +1,7 @@
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { findExecutable, SYSTEM_PATH } from './find-executable.js';
@@ -51,5 +54,47 @@ describe('procMasks', () => {
       expect(JSON.parse(outcome.stdout)).toEqual({ binfmt: [], stdout: 'started\n' });
     },
     90_000,
+  );
+
+  // The root walk costs some 9 ms per process; a later process reads it from the host probe cache,
+  // but only while everything it masks still exists (a mask over a missing path stops the sandbox).
+  it.runIf(asRoot)(
+    'keeps the root walk across processes, and walks again when a kept path is gone',
+    () => {
+      const cacheHome = mkdtempSync(join(tmpdir(), 'skillbox-proc-masks-cache-'));
+      try {
+        const inNewProcess = () =>
+          JSON.parse(
+            execFileSync(
+              process.execPath,
+              [
+                '--import',
+                'tsx',
+                '--input-type=module',
+                '-e',
+                `const { procMasks } = await import(${JSON.stringify(masksModule)}); process.stdout.write(JSON.stringify(procMasks()));`,
+              ],
+              { env: { PATH: process.env.PATH, HOME: cacheHome, XDG_CACHE_HOME: cacheHome }, encoding: 'utf8' },
+            ),
+          ) as { files: string[]; folders: string[] };
+        const walked = inNewProcess();
+        expect(walked.files).toEqual(expect.arrayContaining(['/proc/keys', '/proc/kallsyms']));
+        const cacheFile = join(cacheHome, 'skillbox', 'host-probes.json');
+        const entries = JSON.parse(readFileSync(cacheFile, 'utf8')) as Record<string, { answer: unknown }>;
+        expect(entries['proc-masks']?.answer).toEqual(walked);
+        // A kept answer is what the next process uses: one planted under the same identity shows it.
+        const keep = (answer: unknown) => {
+          (entries['proc-masks'] as { answer: unknown }).answer = answer;
+          writeFileSync(cacheFile, JSON.stringify(entries), { mode: 0o600 });
+        };
+        keep({ ...walked, files: [...walked.files, '/proc/version'] });
+        expect(inNewProcess().files).toContain('/proc/version');
+        keep({ ...walked, files: [...walked.files, '/proc/no-such-entry'] });
+        expect(inNewProcess()).toEqual(walked);
+      } finally {
+        rmSync(cacheHome, { recursive: true, force: true });
+      }
+    },
+    60_000,
   );
 });

@@ -1,4 +1,6 @@
-import { lstatSync, readdirSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { lstatSync, readdirSync, readFileSync } from 'node:fs';
+import { hostProbeCache, probeIdentity } from './host-probe-cache.js';
 
 /**
  * Key listings: `/proc/keys` shows the description of every key the reader's uid may view, and the
@@ -46,62 +48,109 @@ let masks: ProcMasks | undefined;
  * listings are masked. Only paths that exist are listed: bubblewrap cannot mount over a missing one.
  * The network sysctls are left out: a sandbox without network has a network namespace of its own,
  * whose /proc/sys/net lacks some of the host's entries, and they hold no secret.
+ *
+ * The root walk (some 500 entries, 9 ms: most of what a sandbox's first run in a process paid
+ * over a local one) is kept across processes by host-probe-cache.ts, under the identity of this
+ * boot and the kernel modules loaded, since a module is what adds entries to /proc between boots;
+ * the namespaces and user in that identity tell a mount inside /proc apart. A kept answer is used
+ * only while every path in it still exists, else the walk runs again.
  */
 export function procMasks(): ProcMasks {
   if (masks) return masks;
-  const files: string[] = [];
-  const folders: string[] = [];
-  const exists = (path: string): boolean => {
+  const files = KEY_LISTINGS.filter(exists);
+  if (process.getuid?.() !== 0) {
+    masks = { files, folders: [] };
+    return masks;
+  }
+  const cache = hostProbeCache();
+  const identity = procIdentity();
+  const kept = cache.get('proc-masks', identity);
+  if (isProcMasks(kept) && [...kept.files, ...kept.folders].every(exists)) {
+    masks = kept;
+    return masks;
+  }
+  masks = walkRootMasks(files);
+  cache.set('proc-masks', identity, masks);
+  return masks;
+}
+
+function exists(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function walkRootMasks(keyListings: string[]): ProcMasks {
+  const files = [...keyListings, ...KERNEL_STATE_FILES.filter(exists)];
+  const folders = KERNEL_STATE_FOLDERS.filter(exists);
+  // Only procfs's own entries: a filesystem mounted inside the host's /proc (binfmt_misc under
+  // /proc/sys/fs, a container runtime's masks) is absent from the sandbox's fresh /proc, and a
+  // mask over a missing path would stop every sandbox from starting.
+  let procDevice: number;
+  try {
+    procDevice = lstatSync('/proc').dev;
+  } catch {
+    return { files, folders };
+  }
+  const walk = (folder: string): void => {
+    let names: string[];
     try {
-      lstatSync(path);
-      return true;
+      names = readdirSync(folder);
     } catch {
-      return false;
+      return;
+    }
+    for (const name of names) {
+      if (folder === '/proc' && (/^\d+$/.test(name) || name === 'self' || name === 'thread-self')) continue;
+      const path = `${folder}/${name}`;
+      if (path === '/proc/sys/net' || files.includes(path) || folders.includes(path)) continue;
+      let status: ReturnType<typeof lstatSync>;
+      try {
+        status = lstatSync(path);
+      } catch {
+        continue;
+      }
+      if (status.dev !== procDevice) continue;
+      const othersRead = (status.mode & 0o004) !== 0;
+      if (status.isDirectory()) {
+        if (!othersRead || (status.mode & 0o001) === 0) folders.push(path);
+        else walk(path);
+      } else if (status.isFile() && !othersRead) files.push(path);
     }
   };
-  files.push(...KEY_LISTINGS.filter(exists));
-  if (process.getuid?.() === 0) {
-    files.push(...KERNEL_STATE_FILES.filter(exists));
-    folders.push(...KERNEL_STATE_FOLDERS.filter(exists));
-    // Only procfs's own entries: a filesystem mounted inside the host's /proc (binfmt_misc under
-    // /proc/sys/fs, a container runtime's masks) is absent from the sandbox's fresh /proc, and a
-    // mask over a missing path would stop every sandbox from starting.
-    let procDevice: number;
+  walk('/proc');
+  return { files, folders };
+}
+
+/** This boot and its loaded kernel modules, with the host and process identity every probe is kept under. */
+function procIdentity(): string {
+  const read = (file: string): string => {
     try {
-      procDevice = lstatSync('/proc').dev;
+      return readFileSync(file, 'utf8');
     } catch {
-      masks = { files, folders };
-      return masks;
+      return `${file}:unreadable`;
     }
-    const walk = (folder: string): void => {
-      let names: string[];
-      try {
-        names = readdirSync(folder);
-      } catch {
-        return;
-      }
-      for (const name of names) {
-        if (folder === '/proc' && (/^\d+$/.test(name) || name === 'self' || name === 'thread-self')) continue;
-        const path = `${folder}/${name}`;
-        if (path === '/proc/sys/net' || files.includes(path) || folders.includes(path)) continue;
-        let status: ReturnType<typeof lstatSync>;
-        try {
-          status = lstatSync(path);
-        } catch {
-          continue;
-        }
-        if (status.dev !== procDevice) continue;
-        const othersRead = (status.mode & 0o004) !== 0;
-        if (status.isDirectory()) {
-          if (!othersRead || (status.mode & 0o001) === 0) folders.push(path);
-          else walk(path);
-        } else if (status.isFile() && !othersRead) files.push(path);
-      }
-    };
-    walk('/proc');
-  }
-  masks = { files, folders };
-  return masks;
+  };
+  // A module's name is its first field; the rest (use counts, addresses) changes without adding entries.
+  const modules = read('/proc/modules')
+    .split('\n')
+    .map((line) => line.split(' ')[0])
+    .sort()
+    .join(',');
+  return createHash('sha256')
+    .update([probeIdentity([]), read('/proc/sys/kernel/random/boot_id').trim(), modules].join('\0'))
+    .digest('hex');
+}
+
+function isProcMasks(value: unknown): value is ProcMasks {
+  if (typeof value !== 'object' || value === null) return false;
+  const { files, folders } = value as Partial<ProcMasks>;
+  const paths = (list: unknown) =>
+    Array.isArray(list) &&
+    list.every((path) => typeof path === 'string' && path.startsWith('/proc/') && !path.includes('..'));
+  return paths(files) && paths(folders);
 }
 
 /** bwrap arguments that mask them; placed after `--proc /proc` and before /proc is sealed read-only. */
