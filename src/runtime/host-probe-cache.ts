@@ -28,8 +28,18 @@ export interface HostProbeCache {
   set(probe: string, identity: string, answer: unknown): void;
 }
 
-/** What a probe's answer depends on, besides the files it names: the host and this process's place in it. */
+/**
+ * What a probe's answer depends on, besides the files it names: the host and this process's place
+ * in it. Read once per process (four probes ask for it): a process keeps its namespaces, and each
+ * probe's answer is kept for the life of the process anyway.
+ */
+let processIdentityParts: string[] | undefined;
 function processIdentity(): string[] {
+  processIdentityParts ??= readProcessIdentity();
+  return processIdentityParts;
+}
+
+function readProcessIdentity(): string[] {
   const namespaces = ['user', 'mnt', 'pid', 'cgroup'].map((name) => {
     try {
       return readlinkSync(`/proc/self/ns/${name}`);
