@@ -55,7 +55,11 @@ async function bundle(entryPoints, chunkNames, bundledPackages = []) {
     target: 'node20',
     ...(bundledPackages.length === 0
       ? { packages: 'external' }
-      : { external: everyPackage().filter((name) => !bundledPackages.includes(name)).flatMap((name) => [name, `${name}/*`]) }),
+      : {
+          external: everyPackage()
+            .filter((name) => !bundledPackages.includes(name))
+            .flatMap((name) => [name, `${name}/*`]),
+        }),
     outdir: dist,
     outbase: dist,
     chunkNames,
