@@ -73,6 +73,8 @@ export class Workspace {
   /** Bumped when a command starts and when it ends: the only times this process lets anything change the layout. */
   private runGeneration = 0;
   private layoutCheckedGeneration = -1;
+  /** The run generation at which each skill's copy was last found (or made) a folder by staging. */
+  private readonly copiesChecked = new Map<string, number>();
   /** Bumped when this process places files in the workspace (a skill copy rebuilt, inputs). */
   private placements = 0;
   /** The last complete count of the workspace, and when it was taken (see `usage`). */
@@ -248,6 +250,9 @@ export class Workspace {
             expectedCopyInode: previous?.copy_inode,
           });
           if (staged.staged) this.placements += 1;
+          // As with the layout check: what held while nothing ran holds until a command starts.
+          if (record.mode === 'copy' && this.activeRuns === 0 && this.processes.running === 0)
+            this.copiesChecked.set(definition.name, this.runGeneration);
           span.setAttribute('skill.staged', staged.staged);
           if (
             staged.staged ||
@@ -319,7 +324,14 @@ export class Workspace {
   async resolveCwd(cwd: string | undefined, skill?: string): Promise<string> {
     const base = skill === undefined ? '' : `${workspaceFolders.skills}/${skill}`;
     const relative = cwd === undefined || cwd.trim() === '' ? base : toWorkspaceRelative(cwd, base, this.paths);
-    await this.files.makeFolder(relative);
+    // The skill's copy, found a folder by staging since the last command started or ended, is
+    // there still: nothing of this workspace has run since (a skill_run stages, then runs).
+    const copyChecked =
+      skill !== undefined &&
+      relative === base &&
+      this.processes.running === 0 &&
+      this.copiesChecked.get(skill) === this.runGeneration;
+    if (!copyChecked) await this.files.makeFolder(relative);
     return relative;
   }
 
