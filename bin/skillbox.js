@@ -1,4 +1,9 @@
 #!/usr/bin/env node
+import { lstatSync, mkdirSync } from 'node:fs';
+import module from 'node:module';
+import { homedir } from 'node:os';
+import { isAbsolute, join } from 'node:path';
+
 const argv = process.argv.slice(2);
 
 // `--version` answers without loading the commands (and their dependencies): hosts and scripts
@@ -7,6 +12,7 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
   const { readPackageVersion } = await import('../dist/cli/package-version.js');
   process.stdout.write(`${readPackageVersion()}\n`);
 } else {
+  enableCompileCache();
   const { main } = await import('../dist/cli/main.js');
   main(argv).then(
     (code) => {
@@ -17,4 +23,31 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
       process.exitCode = 2;
     },
   );
+}
+
+/**
+ * Every command is a new process that compiled the same megabyte of JavaScript again; Node 22.1+
+ * keeps V8's compiled code on disk and checks it against the source on the next start. Kept in
+ * this user's own cache folder (`$XDG_CACHE_HOME/skillbox/compile-cache`, else `~/.cache/...`),
+ * used only while the folder is theirs alone: whoever can write it could hand this process code
+ * to run. Node's own `NODE_COMPILE_CACHE` / `NODE_DISABLE_COMPILE_CACHE` win; `SKILLBOX_COMPILE_CACHE=off`
+ * turns it off.
+ */
+function enableCompileCache() {
+  const env = process.env;
+  if (typeof module.enableCompileCache !== 'function' || env.SKILLBOX_COMPILE_CACHE === 'off') return;
+  if (env.NODE_COMPILE_CACHE !== undefined || env.NODE_DISABLE_COMPILE_CACHE !== undefined) return;
+  try {
+    const xdg = env.XDG_CACHE_HOME?.trim();
+    const folder = join(xdg && isAbsolute(xdg) ? xdg : join(homedir(), '.cache'), 'skillbox', 'compile-cache');
+    mkdirSync(folder, { recursive: true, mode: 0o700 });
+    // The folder and the one holding it: a writable parent could swap the folder after the check.
+    for (const path of [folder, join(folder, '..')]) {
+      const stats = lstatSync(path);
+      if (!stats.isDirectory() || stats.uid !== process.getuid?.() || (stats.mode & 0o022) !== 0) return;
+    }
+    module.enableCompileCache(folder);
+  } catch {
+    // No home, a read-only one: the command runs, compiling as before.
+  }
 }
