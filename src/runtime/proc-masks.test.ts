@@ -1,5 +1,5 @@
 import type * as fs from 'node:fs';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -54,6 +54,18 @@ describe.runIf(asRoot)("the root walk's kept answer", () => {
     const partial = await inNewProcess();
     expect(inSys(partial.files)).toEqual([]);
     failing.folder = '';
+    expect(await inNewProcess()).toEqual(whole);
+  });
+
+  // The fixed list (kernel symbols and memory, the key listings, the SysRq trigger) needs no walk:
+  // a kept answer without it, however it came to be there, is not used.
+  it('is not used when it leaves out what is masked without a walk', async () => {
+    const whole = await inNewProcess();
+    const file = join(cacheHome, 'skillbox', 'host-probes.json');
+    const entries = JSON.parse(readFileSync(file, 'utf8')) as Record<string, { answer: unknown }>;
+    expect(entries['proc-masks']?.answer).toEqual(whole);
+    (entries['proc-masks'] as { answer: unknown }).answer = { files: [], folders: [] };
+    writeFileSync(file, JSON.stringify(entries), { mode: 0o600 });
     expect(await inNewProcess()).toEqual(whole);
   });
 });

@@ -62,14 +62,22 @@ export function procMasks(): ProcMasks {
     masks = { files, folders: [] };
     return masks;
   }
+  // What is masked without a walk: a kept answer that leaves any of it out is not used.
+  const fixedFiles = [...files, ...KERNEL_STATE_FILES.filter(exists)];
+  const fixedFolders = KERNEL_STATE_FOLDERS.filter(exists);
   const cache = hostProbeCache();
   const identity = procIdentity();
   const kept = cache.get('proc-masks', identity);
-  if (isProcMasks(kept) && [...kept.files, ...kept.folders].every(exists)) {
+  if (
+    isProcMasks(kept) &&
+    fixedFiles.every((path) => kept.files.includes(path)) &&
+    fixedFolders.every((path) => kept.folders.includes(path)) &&
+    [...kept.files, ...kept.folders].every(exists)
+  ) {
     masks = kept;
     return masks;
   }
-  const walked = walkRootMasks(files);
+  const walked = walkRootMasks(fixedFiles, fixedFolders);
   masks = walked.masks;
   // A walk that could not read part of /proc (out of descriptors, say) serves this process only:
   // kept, its gaps would be every later sandbox's until the next boot or module load.
@@ -87,9 +95,9 @@ function exists(path: string): boolean {
 }
 
 /** The root walk; `complete` unless an entry that exists could not be read or looked at. */
-function walkRootMasks(keyListings: string[]): { masks: ProcMasks; complete: boolean } {
-  const files = [...keyListings, ...KERNEL_STATE_FILES.filter(exists)];
-  const folders = KERNEL_STATE_FOLDERS.filter(exists);
+function walkRootMasks(fixedFiles: string[], fixedFolders: string[]): { masks: ProcMasks; complete: boolean } {
+  const files = [...fixedFiles];
+  const folders = [...fixedFolders];
   // Only procfs's own entries: a filesystem mounted inside the host's /proc (binfmt_misc under
   // /proc/sys/fs, a container runtime's masks) is absent from the sandbox's fresh /proc, and a
   // mask over a missing path would stop every sandbox from starting.
