@@ -1,8 +1,8 @@
 #!/usr/bin/env node
-import { lstatSync, mkdirSync } from 'node:fs';
+import { lstatSync, mkdirSync, realpathSync } from 'node:fs';
 import module from 'node:module';
 import { homedir } from 'node:os';
-import { isAbsolute, join } from 'node:path';
+import { dirname, isAbsolute, join } from 'node:path';
 
 const argv = process.argv.slice(2);
 
@@ -41,12 +41,22 @@ function enableCompileCache() {
     const xdg = env.XDG_CACHE_HOME?.trim();
     const folder = join(xdg && isAbsolute(xdg) ? xdg : join(homedir(), '.cache'), 'skillbox', 'compile-cache');
     mkdirSync(folder, { recursive: true, mode: 0o700 });
-    // The folder and the one holding it: a writable parent could swap the folder after the check.
-    for (const path of [folder, join(folder, '..')]) {
+    // Judged where it really is, and used there: a link on the way is resolved once, not again.
+    const real = realpathSync(folder);
+    const uid = process.getuid?.();
+    // The folder and the one holding it are this user's alone. Every folder above them is this
+    // user's or root's, and no one else may write it unless it is sticky (as /tmp): whoever can
+    // write a folder on the way could rename what is below it away and put their own in its place.
+    for (let path = real, depth = 0; ; path = dirname(path), depth += 1) {
       const stats = lstatSync(path);
-      if (!stats.isDirectory() || stats.uid !== process.getuid?.() || (stats.mode & 0o022) !== 0) return;
+      if (!stats.isDirectory()) return;
+      if (depth < 2) {
+        if (stats.uid !== uid || (stats.mode & 0o022) !== 0) return;
+      } else if ((stats.uid !== uid && stats.uid !== 0) || ((stats.mode & 0o022) !== 0 && (stats.mode & 0o1000) === 0))
+        return;
+      if (dirname(path) === path) break;
     }
-    module.enableCompileCache(folder);
+    module.enableCompileCache(real);
   } catch {
     // No home, a read-only one: the command runs, compiling as before.
   }

@@ -1,7 +1,17 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { lstatSync, mkdirSync, readFileSync, readlinkSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  readlinkSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { homedir, release, version } from 'node:os';
-import { isAbsolute, join } from 'node:path';
+import { basename, dirname, isAbsolute, join } from 'node:path';
 
 /**
  * Answers about this host that each cost a process start to find: whether bubblewrap can make a
@@ -16,7 +26,8 @@ import { isAbsolute, join } from 'node:path';
  * or a `unshare` has others), its cgroup, and each program's file (device, inode, size, times). A
  * different identity asks again; so does a cache that is missing, unreadable, malformed, or not
  * this user's alone (owned by another user, or writable by group or others: whoever can write it
- * could make every sandbox start with a wrong answer). Only the probe's outcome is kept, never a
+ * could make every sandbox start with a wrong answer), or below a folder someone else could write
+ * (`privateFolder`). Only the probe's outcome is kept, never a
  * decision about trust: the checks that judge a program (its owner and mode) run every time.
  *
  * The file is `<cache>/skillbox/host-probes.json` (`XDG_CACHE_HOME`, else `~/.cache`); set
@@ -102,6 +113,29 @@ function ownedAlone(path: string, kind?: 'file'): boolean {
   }
 }
 
+/**
+ * Where `folder` really is, when it is this user's alone and every folder above it is this user's
+ * or root's and writable by no one else, unless sticky (as /tmp, where what is this user's stays
+ * theirs): whoever may write a folder on the way could rename what lies below it away and put
+ * there a file of this user's they did not write for it (an output a command chose, say), whose
+ * owner and mode then prove nothing. Links on the way are resolved once, here.
+ */
+function privateFolder(folder: string): string | undefined {
+  const uid = process.getuid?.();
+  try {
+    const real = realpathSync(folder);
+    for (let path = real; ; path = dirname(path)) {
+      const stats = lstatSync(path);
+      if (!stats.isDirectory()) return undefined;
+      if (path === real ? !ownedAlone(path) : stats.uid !== uid && stats.uid !== 0) return undefined;
+      if ((stats.mode & 0o022) !== 0 && (stats.mode & 0o1000) === 0) return undefined;
+      if (dirname(path) === path) return real;
+    }
+  } catch {
+    return undefined;
+  }
+}
+
 type Entries = Record<string, { identity: string; answer: unknown }>;
 
 function readEntries(file: string): Entries {
@@ -120,9 +154,11 @@ export function hostProbeCache(env: NodeJS.ProcessEnv = process.env): HostProbeC
   return {
     get(probe, identity) {
       if (file === undefined) return undefined;
+      const folder = privateFolder(dirname(file));
+      if (folder === undefined) return undefined;
       let entry: Entries[string] | undefined;
       try {
-        entry = readEntries(file)[probe];
+        entry = readEntries(join(folder, basename(file)))[probe];
       } catch {
         return undefined;
       }
@@ -130,19 +166,21 @@ export function hostProbeCache(env: NodeJS.ProcessEnv = process.env): HostProbeC
     },
     set(probe, identity, answer) {
       if (file === undefined) return;
-      const folder = join(file, '..');
-      const temporary = `${file}.${randomBytes(8).toString('hex')}.tmp`;
+      let temporary: string | undefined;
       try {
-        mkdirSync(folder, { recursive: true, mode: 0o700 });
-        if (!ownedAlone(folder)) return;
-        const entries = readEntries(file);
+        mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+        const folder = privateFolder(dirname(file));
+        if (folder === undefined) return;
+        const target = join(folder, basename(file));
+        const entries = readEntries(target);
         entries[probe] = { identity, answer };
         // Written beside and renamed over: two processes probing at once leave one whole file.
+        temporary = `${target}.${randomBytes(8).toString('hex')}.tmp`;
         writeFileSync(temporary, JSON.stringify(entries), { mode: 0o600, flag: 'wx' });
-        renameSync(temporary, file);
+        renameSync(temporary, target);
       } catch {
         // A cache that cannot be written only means the next process asks again.
-        rmSync(temporary, { force: true });
+        if (temporary !== undefined) rmSync(temporary, { force: true });
       }
     },
   };

@@ -62,15 +62,26 @@ export function procMasks(): ProcMasks {
     masks = { files, folders: [] };
     return masks;
   }
+  // What is masked without a walk: a kept answer that leaves any of it out is not used.
+  const fixedFiles = [...files, ...KERNEL_STATE_FILES.filter(exists)];
+  const fixedFolders = KERNEL_STATE_FOLDERS.filter(exists);
   const cache = hostProbeCache();
   const identity = procIdentity();
   const kept = cache.get('proc-masks', identity);
-  if (isProcMasks(kept) && [...kept.files, ...kept.folders].every(exists)) {
+  if (
+    isProcMasks(kept) &&
+    fixedFiles.every((path) => kept.files.includes(path)) &&
+    fixedFolders.every((path) => kept.folders.includes(path)) &&
+    [...kept.files, ...kept.folders].every(exists)
+  ) {
     masks = kept;
     return masks;
   }
-  masks = walkRootMasks(files);
-  cache.set('proc-masks', identity, masks);
+  const walked = walkRootMasks(fixedFiles, fixedFolders);
+  masks = walked.masks;
+  // A walk that could not read part of /proc (out of descriptors, say) serves this process only:
+  // kept, its gaps would be every later sandbox's until the next boot or module load.
+  if (walked.complete) cache.set('proc-masks', identity, masks);
   return masks;
 }
 
@@ -83,23 +94,30 @@ function exists(path: string): boolean {
   }
 }
 
-function walkRootMasks(keyListings: string[]): ProcMasks {
-  const files = [...keyListings, ...KERNEL_STATE_FILES.filter(exists)];
-  const folders = KERNEL_STATE_FOLDERS.filter(exists);
+/** The root walk; `complete` unless an entry that exists could not be read or looked at. */
+function walkRootMasks(fixedFiles: string[], fixedFolders: string[]): { masks: ProcMasks; complete: boolean } {
+  const files = [...fixedFiles];
+  const folders = [...fixedFolders];
   // Only procfs's own entries: a filesystem mounted inside the host's /proc (binfmt_misc under
   // /proc/sys/fs, a container runtime's masks) is absent from the sandbox's fresh /proc, and a
   // mask over a missing path would stop every sandbox from starting.
+  let complete = true;
+  // An entry that went away while walking (ENOENT) holds nothing to mask; any other failure leaves a gap.
+  const failed = (error: unknown): void => {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') complete = false;
+  };
   let procDevice: number;
   try {
     procDevice = lstatSync('/proc').dev;
   } catch {
-    return { files, folders };
+    return { masks: { files, folders }, complete: false };
   }
   const walk = (folder: string): void => {
     let names: string[];
     try {
       names = readdirSync(folder);
-    } catch {
+    } catch (error) {
+      failed(error);
       return;
     }
     for (const name of names) {
@@ -109,7 +127,8 @@ function walkRootMasks(keyListings: string[]): ProcMasks {
       let status: ReturnType<typeof lstatSync>;
       try {
         status = lstatSync(path);
-      } catch {
+      } catch (error) {
+        failed(error);
         continue;
       }
       if (status.dev !== procDevice) continue;
@@ -121,7 +140,7 @@ function walkRootMasks(keyListings: string[]): ProcMasks {
     }
   };
   walk('/proc');
-  return { files, folders };
+  return { masks: { files, folders }, complete };
 }
 
 /** This boot and its loaded kernel modules, with the host and process identity every probe is kept under. */

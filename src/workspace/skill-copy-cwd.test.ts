@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -87,5 +87,39 @@ describe("the skill copy as a command's folder", () => {
     expect(after.result.exitCode).toBe(0);
     expect(after.result.stdout.trim()).toMatch(/\/skills\/probe$/);
     expect(made).toContain('skills/probe');
+  });
+});
+
+describe("the skill copy as a command's folder, after inputs were placed", () => {
+  // An input may be placed at `skills/<name>` itself: whatever sat there (the copy staging just
+  // found) is replaced, by a file or by a link. The copy is then not made again, but the runtime
+  // still judges the cwd it is handed: the run is refused, never run through the link or in a file.
+  it('is refused when an input placed a link over the copy', async () => {
+    const outside = path.join(temporary, 'outside');
+    await mkdir(outside);
+    const workspaces = createWorkspaceManager({
+      runtime: new LocalRuntime(),
+      repository,
+      baseDir: path.join(temporary, 'base'),
+    });
+    const workspace = await workspaces.workspace('linked');
+    await workspace.stageSkill('probe');
+    await workspace.stageInputs([{ from: outside, mode: 'link', to: 'skills/probe' }], { hostAccess: true });
+    const outcome = workspace.run({ ...limits, skill: 'probe', command: 'pwd -P' });
+    await expect(outcome).rejects.toThrow(/"cwd".*is not inside the workspace/);
+  });
+
+  it('is refused when an input placed a file over the copy', async () => {
+    const workspaces = createWorkspaceManager({
+      runtime: new LocalRuntime(),
+      repository,
+      baseDir: path.join(temporary, 'base'),
+    });
+    const workspace = await workspaces.workspace('file');
+    await workspace.stageSkill('probe');
+    await workspace.stageInputs([{ from: 'skill://probe/SKILL.md', to: 'skills/probe' }], { hostAccess: false });
+    await expect(workspace.run({ ...limits, skill: 'probe', command: 'pwd -P' })).rejects.toThrow(
+      /"cwd".*is not a directory/,
+    );
   });
 });

@@ -2,7 +2,7 @@
 // can write that folder could hand the next `skillbox` process code to run, so the cache is used
 // only in a folder that is this user's alone, in a parent that is too.
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import module from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -51,5 +51,34 @@ describe.runIf(compileCache)("the command line's compile cache", () => {
       chmodSync(join(home, 'skillbox', open), 0o777);
       expect(listWith(home)).toEqual([]);
     }
+  });
+
+  // Whoever can write a folder higher up (a shared XDG_CACHE_HOME, a ~/.cache of another user) can
+  // rename the user's own `skillbox` folder away and put theirs in its place, between the check
+  // and the start, or any time before a later one that reads the cache.
+  it('is not used below a folder others can write, reached directly or through a link', () => {
+    const shared = join(folder, 'shared');
+    mkdirSync(shared);
+    chmodSync(shared, 0o777);
+    expect(listWith(shared)).toEqual([]);
+    const linked = join(folder, 'linked');
+    symlinkSync(shared, linked);
+    expect(listWith(linked)).toEqual([]);
+    // Owned by another user (here as root, who can make one): they may write it whatever its mode.
+    if (process.getuid?.() === 0) {
+      const theirs = join(folder, 'theirs');
+      mkdirSync(theirs, { mode: 0o755 });
+      chownSync(theirs, 65534, 65534);
+      expect(listWith(theirs)).toEqual([]);
+    }
+  });
+
+  it("is used below a sticky folder others can write (as /tmp): what is this user's in it stays theirs", () => {
+    const sticky = join(folder, 'sticky');
+    mkdirSync(sticky);
+    chmodSync(sticky, 0o1777);
+    const home = join(sticky, 'own');
+    mkdirSync(home, { mode: 0o700 });
+    expect(listWith(home).length).toBeGreaterThan(0);
   });
 });

@@ -57,6 +57,48 @@ describe('host probe cache: answers only this user could have written', () => {
     expect(hostProbeCache({ XDG_CACHE_HOME: home }).get('bubblewrap', identity)).toBeUndefined();
   });
 
+  // Whoever may write the folder holding the cache, or one above it, can put there a file of this
+  // user's they did not write for it: one this user wrote into a folder of theirs (an output a
+  // skill command chose), renamed in. Owner and mode of the file then prove nothing.
+  it('ignores a file of this user in a cache folder others may write', () => {
+    const home = join(folder, 'open-folder-read');
+    plant(home, lie);
+    chmodSync(join(home, 'skillbox'), 0o777);
+    expect(hostProbeCache({ XDG_CACHE_HOME: home }).get('prelude-cgroup-join', identity)).toBeUndefined();
+  });
+
+  it('ignores a cache below a folder others may write, reached directly or through a link', () => {
+    const home = join(folder, 'open-home');
+    plant(home, lie);
+    chmodSync(home, 0o777);
+    expect(hostProbeCache({ XDG_CACHE_HOME: home }).get('prelude-cgroup-join', identity)).toBeUndefined();
+    const linked = join(folder, 'open-home-link');
+    symlinkSync(home, linked);
+    expect(hostProbeCache({ XDG_CACHE_HOME: linked }).get('prelude-cgroup-join', identity)).toBeUndefined();
+    // Nor is an answer written there.
+    hostProbeCache({ XDG_CACHE_HOME: home }).set('bubblewrap', identity, { sizedTmpfs: true });
+    chmodSync(home, 0o700);
+    expect(hostProbeCache({ XDG_CACHE_HOME: home }).get('bubblewrap', identity)).toBeUndefined();
+  });
+
+  it.runIf(isRoot)("ignores a cache in a folder owned by another user (a sudo that kept the user's HOME)", () => {
+    const home = join(folder, 'their-home');
+    plant(home, lie);
+    chownSync(home, 65534, 65534);
+    chmodSync(home, 0o755);
+    expect(hostProbeCache({ XDG_CACHE_HOME: home }).get('prelude-cgroup-join', identity)).toBeUndefined();
+  });
+
+  it('keeps answers below a sticky folder others may write (as /tmp), in a folder of this user', () => {
+    const sticky = join(folder, 'sticky');
+    mkdirSync(sticky);
+    chmodSync(sticky, 0o1777);
+    const home = join(sticky, 'own');
+    mkdirSync(home, { mode: 0o700 });
+    hostProbeCache({ XDG_CACHE_HOME: home }).set('bubblewrap', identity, { sizedTmpfs: true });
+    expect(hostProbeCache({ XDG_CACHE_HOME: home }).get('bubblewrap', identity)).toEqual({ sizedTmpfs: true });
+  });
+
   it('asks again about a program replaced after its answer was kept', () => {
     const home = join(folder, 'swapped');
     const program = join(folder, 'prelude');
