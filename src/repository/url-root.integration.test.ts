@@ -86,6 +86,24 @@ describe('URL roots: download, extract, cache', () => {
     expect(await cacheListing()).toEqual([root.split('/').at(-2)]);
   });
 
+  it("makes its cache folders the user's alone under a umask that lets the group write", async () => {
+    server.set('/umask/skills.zip', zipBytes);
+    const home = await mkdtemp(join(tmpdir(), 'skillbox-url-umask-'));
+    const previous = process.umask(0o002);
+    try {
+      await resolveUrlRoot(server.url('/umask/skills.zip'), {
+        cacheDir: join(home, 'skillbox', 'skills'),
+        allowPrivateAddresses: true,
+      });
+    } finally {
+      process.umask(previous);
+    }
+    // The host probe and compile caches beside it are used only in a folder no one else may write.
+    expect((await stat(join(home, 'skillbox'))).mode & 0o777).toBe(0o700);
+    expect((await stat(join(home, 'skillbox', 'skills'))).mode & 0o777).toBe(0o700);
+    await rm(home, { recursive: true, force: true });
+  });
+
   it('shares one download among concurrent opens of the same URL', async () => {
     server.set('/shared/skills.zip', slowly(zipBytes, 150));
     const url = server.url('/shared/skills.zip');

@@ -196,7 +196,7 @@ async function install(url: string, entry: string, options: CheckedOptions, down
   // into place with its sentinel already inside, so no reader ever sees half of it.
   let temporary: string | undefined;
   try {
-    await mkdir(options.cacheDir, { recursive: true });
+    await mkdir(options.cacheDir, { recursive: true, mode: 0o700 });
     temporary = await mkdtemp(join(options.cacheDir, '.tmp-'));
     await writeArchiveEntries(join(temporary, 'root'), entries);
     const record = {
@@ -256,11 +256,17 @@ export async function resolveUrlRoot(url: string, options: UrlRootOptions = {}):
   const entry = urlRootCacheEntry(url, checked.cacheDir, options);
   const pending = inFlight.get(entry);
   if (pending) return pending;
-  const started = withExclusiveLock(
-    `${entry}.lock`,
-    async () => ((await isComplete(entry)) ? revalidate(url, entry, checked) : install(url, entry, checked)),
-    { timeoutMs: checked.download.timeoutMs * 2 },
-  ).finally(() => inFlight.delete(entry));
+  // Made before the lock's folder is: the user's alone, whatever the umask, since the caches
+  // beside it (host probes, compiled code) are used only in a folder no one else may write.
+  const started = mkdir(checked.cacheDir, { recursive: true, mode: 0o700 })
+    .then(() =>
+      withExclusiveLock(
+        `${entry}.lock`,
+        async () => ((await isComplete(entry)) ? revalidate(url, entry, checked) : install(url, entry, checked)),
+        { timeoutMs: checked.download.timeoutMs * 2 },
+      ),
+    )
+    .finally(() => inFlight.delete(entry));
   inFlight.set(entry, started);
   return started;
 }
