@@ -55,11 +55,7 @@ async function bundle(entryPoints, chunkNames, bundledPackages = []) {
     target: 'node20',
     ...(bundledPackages.length === 0
       ? { packages: 'external' }
-      : {
-          external: everyPackage()
-            .filter((name) => !bundledPackages.includes(name))
-            .flatMap((name) => [name, `${name}/*`]),
-        }),
+      : { plugins: [externalPackagesExcept(bundledPackages)] }),
     outdir: dist,
     outbase: dist,
     chunkNames,
@@ -70,13 +66,21 @@ async function bundle(entryPoints, chunkNames, bundledPackages = []) {
   return Object.keys(result.metafile.outputs).map((output) => join(root, output));
 }
 
-function everyPackage() {
-  return [
-    ...Object.keys(manifest.dependencies ?? {}),
-    ...Object.keys(manifest.peerDependencies ?? {}),
-    ...Object.keys(manifest.optionalDependencies ?? {}),
-    ...Object.keys(manifest.devDependencies ?? {}),
-  ];
+/**
+ * Every package import stays external, as `packages: 'external'` makes it, except `bundled` and
+ * their subpaths: a package left out of package.json by mistake fails as it would for the library,
+ * instead of slipping into the command line's bundle.
+ */
+function externalPackagesExcept(bundled) {
+  const isBundled = (specifier) => bundled.some((name) => specifier === name || specifier.startsWith(`${name}/`));
+  return {
+    name: 'external-packages-except',
+    setup(build) {
+      build.onResolve({ filter: /^[^./]/ }, (args) =>
+        isBundled(args.path) ? undefined : { path: args.path, external: true },
+      );
+    },
+  };
 }
 
 function listFiles(folder) {
