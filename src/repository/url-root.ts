@@ -196,7 +196,7 @@ async function install(url: string, entry: string, options: CheckedOptions, down
   // into place with its sentinel already inside, so no reader ever sees half of it.
   let temporary: string | undefined;
   try {
-    await mkdir(options.cacheDir, { recursive: true, mode: 0o700 });
+    // The cache folder exists: resolveUrlRoot made it before taking the lock that lives in it.
     temporary = await mkdtemp(join(options.cacheDir, '.tmp-'));
     await writeArchiveEntries(join(temporary, 'root'), entries);
     const record = {

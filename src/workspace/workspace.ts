@@ -392,7 +392,7 @@ export class Workspace {
     // each, and every quota walk after every later run visits them all (300 runs of `true` made
     // the walk after each run cost 13 ms). One that holds anything stays, for collection and people.
     await this.files.removeEmptyFolder?.(runDir);
-    // No metadata is written for a run (docs/workspaces.md, "Metadata"): the result goes back to the
+    // No metadata is written for a run (docs/workspaces.md, "The host's record, in memory"): the result goes back to the
     // caller, who keeps it (a session's tool result), and rewriting the record for it was a third of
     // what a warm skill_run cost on top of the command.
     return { result, runDir, cwd };
