@@ -122,8 +122,9 @@ async function run(args: string[], io: CliIo): Promise<number> {
     ...(runLeaseMs === undefined ? {} : { runLeaseMs }),
     ...(ledger === undefined ? {} : { ledger }),
   });
-  io.stdout(`skillbox worker listening on ${worker.url} (worker ${worker.workerId})\n`);
-  await new Promise<void>((done) => {
+  // Listening for SIGTERM before the line is printed: a supervisor that stops the worker as soon as
+  // it reads the line must not kill it before its handler is there.
+  const stopped = new Promise<void>((done) => {
     const stop = (): void => {
       process.off('SIGTERM', stop);
       process.off('SIGINT', stop);
@@ -132,6 +133,8 @@ async function run(args: string[], io: CliIo): Promise<number> {
     process.on('SIGTERM', stop);
     process.on('SIGINT', stop);
   });
+  io.stdout(`skillbox worker listening on ${worker.url} (worker ${worker.workerId})\n`);
+  await stopped;
   await worker.close();
   await custody?.close();
   return 0;
