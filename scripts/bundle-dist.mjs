@@ -8,7 +8,7 @@
 // installs dedupe them, and optional peers must stay optional). Every other .js file is removed:
 // the package ships the library's code once, and the command line's copy of what it uses.
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
@@ -55,7 +55,7 @@ async function bundle(entryPoints, chunkNames, bundledPackages = []) {
     target: 'node20',
     ...(bundledPackages.length === 0
       ? { packages: 'external' }
-      : { plugins: [externalPackagesExcept(bundledPackages)] }),
+      : { plugins: [externalPackagesExcept(bundledPackages), englishOnlyZodLocales()] }),
     outdir: dist,
     outbase: dist,
     chunkNames,
@@ -79,6 +79,29 @@ function externalPackagesExcept(bundled) {
       build.onResolve({ filter: /^[^./]/ }, (args) =>
         isBundled(args.path) ? undefined : { path: args.path, external: true },
       );
+    },
+  };
+}
+
+/**
+ * zod's `locales` namespace (64 languages, 361 KB: half of zod's code in the bundle) reduced to
+ * English, the locale zod itself sets by default, for the command line's copy only. Nothing in the
+ * command line picks another locale, and every `skillbox` command that validates options (run,
+ * chat, mcp) compiled all 64 at start-up. The library leaves zod to the user's install, untouched.
+ */
+function englishOnlyZodLocales() {
+  return {
+    name: 'english-only-zod-locales',
+    setup(build) {
+      build.onResolve({ filter: /\/locales\/index\.js$/ }, (args) =>
+        /[\\/]node_modules[\\/]zod[\\/]/.test(args.importer)
+          ? { path: join(dirname(args.importer), '..', 'locales', 'en.js'), namespace: 'zod-english-locales' }
+          : undefined,
+      );
+      build.onLoad({ filter: /.*/, namespace: 'zod-english-locales' }, (args) => ({
+        contents: `export { default as en } from ${JSON.stringify(args.path)};`,
+        resolveDir: dirname(args.path),
+      }));
     },
   };
 }
