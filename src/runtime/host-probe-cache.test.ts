@@ -65,8 +65,11 @@ describe('hostProbeCache', () => {
   it('ignores a file others can write, as it would one planted by another user', () => {
     const home = cacheHome();
     const identity = probeIdentity([]);
-    hostProbeCache({ XDG_CACHE_HOME: home }).set('prelude-cgroup-join', identity, true);
+    // Written as a process would write it, then opened to others before this process reads it
+    // (a process reads the file once: what it wrote itself it keeps).
+    mkdirSync(join(home, 'skillbox'), { recursive: true, mode: 0o700 });
     const file = join(home, 'skillbox', 'host-probes.json');
+    writeFileSync(file, JSON.stringify({ 'prelude-cgroup-join': { identity, answer: true } }), { mode: 0o600 });
     chmodSync(file, 0o666);
     expect(hostProbeCache({ XDG_CACHE_HOME: home }).get('prelude-cgroup-join', identity)).toBeUndefined();
   });

@@ -148,20 +148,28 @@ function readEntries(file: string): Entries {
   }
 }
 
+// What this process read of the cache file, by its path: read once, not once per probe (a
+// sandboxed `skillbox run` asks four times, and each read judged every folder up to `/` again).
+// What another process writes meanwhile is seen by the next process; `set` keeps this copy current.
+const entriesRead = new Map<string, Entries>();
+
+function entriesOf(file: string): Entries {
+  let entries = entriesRead.get(file);
+  if (entries === undefined) {
+    const folder = privateFolder(dirname(file));
+    entries = folder === undefined ? {} : readEntries(join(folder, basename(file)));
+    entriesRead.set(file, entries);
+  }
+  return entries;
+}
+
 /** The cache for this process (nothing kept where there is no home or it is turned off). */
 export function hostProbeCache(env: NodeJS.ProcessEnv = process.env): HostProbeCache {
   const file = cacheFile(env);
   return {
     get(probe, identity) {
       if (file === undefined) return undefined;
-      const folder = privateFolder(dirname(file));
-      if (folder === undefined) return undefined;
-      let entry: Entries[string] | undefined;
-      try {
-        entry = readEntries(join(folder, basename(file)))[probe];
-      } catch {
-        return undefined;
-      }
+      const entry = entriesOf(file)[probe];
       return entry?.identity === identity ? entry.answer : undefined;
     },
     set(probe, identity, answer) {
@@ -172,8 +180,10 @@ export function hostProbeCache(env: NodeJS.ProcessEnv = process.env): HostProbeC
         const folder = privateFolder(dirname(file));
         if (folder === undefined) return;
         const target = join(folder, basename(file));
+        // Read again: another process may have kept an answer of its own since this one read.
         const entries = readEntries(target);
         entries[probe] = { identity, answer };
+        entriesRead.set(file, entries);
         // Written beside and renamed over: two processes probing at once leave one whole file.
         temporary = `${target}.${randomBytes(8).toString('hex')}.tmp`;
         writeFileSync(temporary, JSON.stringify(entries), { mode: 0o600, flag: 'wx' });
