@@ -1,6 +1,7 @@
-import { request as httpRequest, type IncomingMessage } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
+import { http } from '../node-http.js';
 import {
   type AddressRule,
   addressCheckingLookup,
@@ -78,7 +79,7 @@ function get(
     const kind = rule(host);
     if (kind !== undefined) return Promise.reject(new NonPublicAddressError(nonPublicAddressMessage(host, host, kind)));
   }
-  const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
+  const request = url.protocol === 'https:' ? httpsRequest : http.request;
   return new Promise((resolve, reject) => {
     const outgoing = request(
       url,

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { SkillboxConfigError } from '../../config/config-error.js';
+import { http } from '../../node-http.js';
 import { defaultAllowedHosts, isLoopbackHost, type RequestGuardSettings, refuseRequest } from './http-request-guard.js';
 import { HttpSessionSlots, type SessionSlotStats } from './http-session-slots.js';
 import { createSkillMcpServer, type SkillMcpServer, type SkillMcpServerOptions } from './skill-mcp-server.js';
@@ -226,7 +227,7 @@ export async function serveSkillsOverHttp(options: HttpSkillServerOptions): Prom
     sendError(response, 400, -32000, 'a request without an Mcp-Session-Id header must be an initialize request');
   };
 
-  const httpServer: Server = createServer((request, response) => {
+  const httpServer: Server = http.createServer((request, response) => {
     handle(request, response).catch((error: unknown) => {
       serverOptions.log?.(`skillbox mcp: HTTP request failed: ${(error as Error).stack ?? String(error)}`);
       sendError(response, 500, -32603, 'internal error');
