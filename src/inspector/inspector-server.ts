@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { http } from '../node-http.js';
+import { nodeHttp } from '../node-http.js';
 import type { SkillRepository } from '../repository/types.js';
 import { createRequirementChecker } from '../requirements/check-requirements.js';
 import type { WorkspaceRuntime } from '../runtime/runtime-types.js';
@@ -168,7 +168,7 @@ export async function startInspector(options: InspectorOptions): Promise<Running
     return send(response, 404, 'text/plain; charset=utf-8', 'not found');
   };
 
-  const server = http.createServer((request, response) => {
+  const server = nodeHttp().createServer((request, response) => {
     answer(request, response).catch((error: unknown) => {
       // The message only: a stack would show host paths to whoever asked.
       send(response, 500, 'text/plain; charset=utf-8', `inspector: ${(error as Error).message ?? String(error)}`);

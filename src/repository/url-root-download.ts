@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
-import { http } from '../node-http.js';
+import { nodeHttp } from '../node-http.js';
 import {
   type AddressRule,
   addressCheckingLookup,
@@ -79,7 +79,7 @@ function get(
     const kind = rule(host);
     if (kind !== undefined) return Promise.reject(new NonPublicAddressError(nonPublicAddressMessage(host, host, kind)));
   }
-  const request = url.protocol === 'https:' ? httpsRequest : http.request;
+  const request = url.protocol === 'https:' ? httpsRequest : nodeHttp().request;
   return new Promise((resolve, reject) => {
     const outgoing = request(
       url,

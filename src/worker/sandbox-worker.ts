@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, hostname, tmpdir } from 'node:os';
 import path from 'node:path';
 import { validateOptions } from '../config/validate-options.js';
-import { http } from '../node-http.js';
+import { nodeHttp } from '../node-http.js';
 import { createRuntime } from '../runtime/create-runtime.js';
 import { RuntimeCommandError } from '../runtime/errors.js';
 import type { WorkspaceRuntime } from '../runtime/runtime-types.js';
@@ -102,7 +102,7 @@ export async function createSandboxWorker(options: SandboxWorkerOptions): Promis
     maxRequestBytes,
     dispatch: (method, request, callerGone) => operations.dispatch(method, request, callerGone),
   };
-  const server = http.createServer((incoming, response) => {
+  const server = nodeHttp().createServer((incoming, response) => {
     serveWorkerRequest(incoming, response, context).catch((error: unknown) => {
       if (!response.headersSent) refuse(incoming, response, 500, `worker error: ${(error as Error).message}`);
       else response.destroy();

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import { http } from '../node-http.js';
+import { nodeHttp } from '../node-http.js';
 import { signRequest } from './request-signature.js';
 import {
   WorkerBusyError,
@@ -50,7 +50,7 @@ export function createWorkerCaller(options: WorkerAddress): WorkerCaller {
   const { secret, maxRequestBytes, maxResponseBytes } = options;
   const base = new URL(options.url);
   const secure = base.protocol === 'https:';
-  const agent = secure ? new HttpsAgent({ keepAlive: true }) : new http.Agent({ keepAlive: true });
+  const agent = secure ? new HttpsAgent({ keepAlive: true }) : new (nodeHttp().Agent)({ keepAlive: true });
   const prefix = base.pathname.replace(/\/+$/, '');
 
   /** Rejects with `sent: true` when the connection broke after the whole request was written. */
@@ -67,7 +67,7 @@ export function createWorkerCaller(options: WorkerAddress): WorkerCaller {
     const { status, text, retryAfter } = await new Promise<{ status: number; text: Buffer; retryAfter: number }>(
       (resolve, reject) => {
         let sent = false;
-        const outgoing = (secure ? httpsRequest : http.request)(
+        const outgoing = (secure ? httpsRequest : nodeHttp().request)(
           {
             protocol: base.protocol,
             hostname: base.hostname.replace(/^\[|\]$/g, ''),

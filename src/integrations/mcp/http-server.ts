@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { SkillboxConfigError } from '../../config/config-error.js';
-import { http } from '../../node-http.js';
+import { nodeHttp } from '../../node-http.js';
 import { defaultAllowedHosts, isLoopbackHost, type RequestGuardSettings, refuseRequest } from './http-request-guard.js';
 import { HttpSessionSlots, type SessionSlotStats } from './http-session-slots.js';
 import { createSkillMcpServer, type SkillMcpServer, type SkillMcpServerOptions } from './skill-mcp-server.js';
@@ -227,7 +227,7 @@ export async function serveSkillsOverHttp(options: HttpSkillServerOptions): Prom
     sendError(response, 400, -32000, 'a request without an Mcp-Session-Id header must be an initialize request');
   };
 
-  const httpServer: Server = http.createServer((request, response) => {
+  const httpServer: Server = nodeHttp().createServer((request, response) => {
     handle(request, response).catch((error: unknown) => {
       serverOptions.log?.(`skillbox mcp: HTTP request failed: ${(error as Error).stack ?? String(error)}`);
       sendError(response, 500, -32603, 'internal error');

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import { SkillboxError } from '../../errors.js';
-import { http } from '../../node-http.js';
+import { nodeHttp } from '../../node-http.js';
 
 /**
  * Where the Docker Engine API is served: a unix socket (Docker's `/var/run/docker.sock`, podman's
@@ -48,7 +48,7 @@ export interface EngineResponse {
  * what Docker 20.10 and podman 4's compatible service both speak.
  */
 export class EngineClient {
-  private readonly agent = new http.Agent({ keepAlive: true, maxSockets: 16 });
+  private readonly agent = new (nodeHttp().Agent)({ keepAlive: true, maxSockets: 16 });
 
   constructor(
     private readonly address: EngineAddress,
@@ -66,7 +66,7 @@ export class EngineClient {
     }
     const target = 'socketPath' in this.address ? { socketPath: this.address.socketPath } : this.address;
     return new Promise((resolve, reject) => {
-      const outgoing = http.request(
+      const outgoing = nodeHttp().request(
         { ...target, agent: this.agent, method, path: `/${this.apiVersion}${path}`, headers },
         resolve,
       );
@@ -86,7 +86,7 @@ export class EngineClient {
     const payload = Buffer.from(JSON.stringify(body), 'utf8');
     const target = 'socketPath' in this.address ? { socketPath: this.address.socketPath } : this.address;
     return new Promise((resolve, reject) => {
-      const outgoing = http.request({
+      const outgoing = nodeHttp().request({
         ...target,
         method,
         path: `/${this.apiVersion}${path}`,
