@@ -5,9 +5,17 @@
 // the pids cgroup is the only cap on a run's processes (RLIMIT_NPROC does not bind host root).
 // The attack: a fork storm in a run whose cgroup could not be made in full. The memory or cpu
 // hierarchy refusing must not cost the process cap; a run without it must say so.
-import type * as fs from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { cpuCgroupParent, memoryCgroupParent, pidsCgroupParent } from '../../src/runtime/cgroup-parents.js';
+import {
+  cpuCgroupParent,
+  cpuCgroupParentInfo,
+  memoryCgroupParent,
+  pidsCgroupParent,
+} from '../../src/runtime/cgroup-parents.js';
 import { detectSandboxSupport } from '../../src/runtime/sandbox-support.js';
 import { sandboxWorks } from '../support/services.js';
 import { sandboxFixture } from './runtime-fixture.js';
@@ -85,5 +93,48 @@ describe.runIf(cgroupHost)('sandbox runtime: a run cgroup the host refuses', () 
     refusal.under = undefined;
     expect(result.exitCode).toBe(0);
     expect(result.warnings.join('\n')).toContain('the process limit could not be applied');
+  });
+});
+
+// cgroup v1 refuses a run's CFS quota above the quota of a cgroup above it (EINVAL), where v2 takes
+// the smaller: a container given fewer CPUs than `maxCpus` (default 2) on a v1 host, as
+// `docker run --cpus 1` or a Kubernetes CPU limit makes one. Writing the caps failed, and with it
+// the whole run cgroup: every run went without its process cap.
+const cpuV1 = cpuCgroupParentInfo()?.version === 1 ? cpuCgroupParentInfo() : undefined;
+describe.runIf(cgroupHost && isRoot && cpuV1 !== undefined)('a run cgroup below a CPU-capped cgroup (v1)', () => {
+  const container = join(cpuV1?.path ?? '/', '..', `skillbox-cpu-capped-${process.pid}`);
+  afterAll(() => {
+    for (const folder of [join(container, 'skillbox'), container]) {
+      try {
+        fs.rmdirSync(folder);
+      } catch {
+        // not made, or already gone
+      }
+    }
+  });
+
+  it('keeps the process cap, and the run is held to the smaller CPU share above it', () => {
+    fs.mkdirSync(container);
+    fs.writeFileSync(join(container, 'cpu.cfs_period_us'), '100000');
+    fs.writeFileSync(join(container, 'cpu.cfs_quota_us'), '100000');
+    const child = spawnSync(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        fileURLToPath(new URL('../support/run-cgroup-in-cgroup.ts', import.meta.url)),
+        container,
+        JSON.stringify({ maxProcesses: 21, maxMemoryBytes: null, maxCpus: 2 }),
+      ],
+      { encoding: 'utf8', timeout: 30_000 },
+    );
+    expect(child.stderr).toBe('');
+    const got = JSON.parse(child.stdout);
+    expect(got).not.toBeNull();
+    expect(got.processes).toBe('21');
+    expect(got.cpuFolder.startsWith(join(container, 'skillbox'))).toBe(true);
+    // Its own quota left unset: the container's one CPU, below the two asked for, holds it.
+    expect(got.cpuQuota).toBe('-1');
+    expect(got.cpuCapped).toBe(true);
   });
 });
