@@ -8,7 +8,7 @@ import {
   rmdirSync,
   writeFileSync,
 } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
 // Where run cgroups are made: a `skillbox` child of this process's own cgroup in each hierarchy
 // whose controller can be used, each found once per process (run-cgroup.ts makes the run folders).
@@ -70,6 +70,7 @@ function findParent(controller: 'pids' | 'memory' | 'cpu', controlFile: string):
       // `skillbox run` is one such process. A run whose cgroup cannot be made after all (the
       // hierarchy's cgroup count reached) is told at acquire, as before.
       if (!childrenHaveController(parent, base.version, controller, controlFile)) continue;
+      if (base.version === 2 && !roomForChild(parent, base.mountPoint)) continue;
       accessSync(parent, constants.W_OK);
       removeStaleRunCgroups(parent);
       return { path: parent, version: base.version };
@@ -95,8 +96,34 @@ function childrenHaveController(
   return readFileSync(join(parent, 'cgroup.subtree_control'), 'utf8').trim().split(/\s+/).includes(controller);
 }
 
+/**
+ * Whether cgroup v2 lets a cgroup be made in `parent`: a writable folder with the controller is not
+ * enough where `parent` or a cgroup above it caps the subtree's depth (`cgroup.max.depth`) or its
+ * number of live cgroups (`cgroup.max.descendants`, counted in `cgroup.stat`); the kernel then
+ * refuses the run's cgroup (EAGAIN), as it refused the probe cgroup made here before. Read from
+ * `parent` up to the hierarchy's mount (cgroups above a container's own are not seen; a limit
+ * there, or one reached later, is told at acquire). The root cgroup has none of these files.
+ */
+function roomForChild(parent: string, mountPoint: string): boolean {
+  const read = (folder: string, file: string): string | undefined => {
+    try {
+      return readFileSync(join(folder, file), 'utf8').trim();
+    } catch {
+      return undefined;
+    }
+  };
+  const limit = (text: string | undefined): number =>
+    text === undefined || text === 'max' ? Number.POSITIVE_INFINITY : Number(text);
+  for (let folder = parent, level = 1; ; folder = dirname(folder), level += 1) {
+    if (level > limit(read(folder, 'cgroup.max.depth'))) return false;
+    const descendants = /^nr_descendants (\d+)$/m.exec(read(folder, 'cgroup.stat') ?? '')?.[1];
+    if (Number(descendants ?? 0) >= limit(read(folder, 'cgroup.max.descendants'))) return false;
+    if (folder === mountPoint || dirname(folder) === folder) return true;
+  }
+}
+
 /** This process's cgroup in each mounted hierarchy that has (or, for v2, may have) the controller. */
-function candidateFolders(controller: 'pids' | 'memory' | 'cpu'): CgroupParent[] {
+function candidateFolders(controller: 'pids' | 'memory' | 'cpu'): (CgroupParent & { mountPoint: string })[] {
   if (process.platform !== 'linux') return [];
   // Read once for the three controllers: the mounts and this process's cgroups do not change under it.
   processCgroupFiles ??= readProcessCgroupFiles();
@@ -109,7 +136,7 @@ function candidateFolders(controller: 'pids' | 'memory' | 'cpu'): CgroupParent[]
     }
     return undefined;
   };
-  const folders: CgroupParent[] = [];
+  const folders: (CgroupParent & { mountPoint: string })[] = [];
   for (const line of mountInfo.split('\n')) {
     const [before, after] = line.split(' - ');
     if (!before || !after) continue;
@@ -118,10 +145,10 @@ function candidateFolders(controller: 'pids' | 'memory' | 'cpu'): CgroupParent[]
     if (!mountPoint) continue;
     if (fsType === 'cgroup' && superOptions.split(',').includes(controller)) {
       const own = ownPath((controllers) => controllers.includes(controller));
-      if (own !== undefined) folders.push({ path: join(mountPoint, own), version: 1 });
+      if (own !== undefined) folders.push({ path: join(mountPoint, own), version: 1, mountPoint });
     } else if (fsType === 'cgroup2') {
       const own = ownPath((controllers) => controllers.length === 1 && controllers[0] === '');
-      if (own !== undefined) folders.push({ path: join(mountPoint, own), version: 2 });
+      if (own !== undefined) folders.push({ path: join(mountPoint, own), version: 2, mountPoint });
     }
   }
   return folders;

@@ -1,8 +1,18 @@
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { hostProbeCache, probeIdentity } from './host-probe-cache.js';
+
+/**
+ * The cache as a later process finds it: a fresh copy of the module, which has read nothing yet (a
+ * process reads the file once and keeps what it read and wrote, so this one would not read it).
+ */
+async function laterProcess(env: NodeJS.ProcessEnv): Promise<ReturnType<typeof hostProbeCache>> {
+  vi.resetModules();
+  const fresh = await import('./host-probe-cache.js');
+  return fresh.hostProbeCache(env);
+}
 
 const folders: string[] = [];
 afterEach(() => {
@@ -16,14 +26,14 @@ function cacheHome(): string {
 }
 
 describe('hostProbeCache', () => {
-  it('gives an answer back to a later process under the same identity, and nothing under another', () => {
+  it('gives an answer back to a later process under the same identity, and nothing under another', async () => {
     const home = cacheHome();
     const identity = probeIdentity(['/bin/true']);
     hostProbeCache({ XDG_CACHE_HOME: home }).set('bubblewrap', identity, { sizedTmpfs: true });
-    // A new cache object reads the file again, as a new process would.
-    expect(hostProbeCache({ XDG_CACHE_HOME: home }).get('bubblewrap', identity)).toEqual({ sizedTmpfs: true });
-    expect(hostProbeCache({ XDG_CACHE_HOME: home }).get('bubblewrap', probeIdentity(['/bin/false']))).toBeUndefined();
-    expect(hostProbeCache({ XDG_CACHE_HOME: home }).get('prelude', identity)).toBeUndefined();
+    const later = await laterProcess({ XDG_CACHE_HOME: home });
+    expect(later.get('bubblewrap', identity)).toEqual({ sizedTmpfs: true });
+    expect(later.get('bubblewrap', probeIdentity(['/bin/false']))).toBeUndefined();
+    expect(later.get('prelude', identity)).toBeUndefined();
     const file = join(home, 'skillbox', 'host-probes.json');
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(JSON.parse(readFileSync(file, 'utf8')).bubblewrap.identity).toBe(identity);
@@ -52,25 +62,35 @@ describe('hostProbeCache', () => {
     ).toBeUndefined();
   });
 
-  it('takes a malformed file for an empty one and writes a whole one over it', () => {
+  it('takes a malformed file for an empty one and writes a whole one over it', async () => {
     const home = cacheHome();
     mkdirSync(join(home, 'skillbox'), { mode: 0o700 });
     writeFileSync(join(home, 'skillbox', 'host-probes.json'), '{"bubblewrap": [', { mode: 0o600 });
     const identity = probeIdentity([]);
     expect(hostProbeCache({ XDG_CACHE_HOME: home }).get('bubblewrap', identity)).toBeUndefined();
     hostProbeCache({ XDG_CACHE_HOME: home }).set('bubblewrap', identity, { sizedTmpfs: false });
-    expect(hostProbeCache({ XDG_CACHE_HOME: home }).get('bubblewrap', identity)).toEqual({ sizedTmpfs: false });
+    expect((await laterProcess({ XDG_CACHE_HOME: home })).get('bubblewrap', identity)).toEqual({ sizedTmpfs: false });
   });
 
-  it('ignores a file others can write, as it would one planted by another user', () => {
+  it('ignores a file others can write, as it would one planted by another user', async () => {
     const home = cacheHome();
     const identity = probeIdentity([]);
-    // Written as a process would write it, then opened to others before this process reads it
-    // (a process reads the file once: what it wrote itself it keeps).
-    mkdirSync(join(home, 'skillbox'), { recursive: true, mode: 0o700 });
+    hostProbeCache({ XDG_CACHE_HOME: home }).set('prelude-cgroup-join', identity, true);
     const file = join(home, 'skillbox', 'host-probes.json');
-    writeFileSync(file, JSON.stringify({ 'prelude-cgroup-join': { identity, answer: true } }), { mode: 0o600 });
     chmodSync(file, 0o666);
-    expect(hostProbeCache({ XDG_CACHE_HOME: home }).get('prelude-cgroup-join', identity)).toBeUndefined();
+    expect((await laterProcess({ XDG_CACHE_HOME: home })).get('prelude-cgroup-join', identity)).toBeUndefined();
+  });
+
+  it('keeps what it read for the rest of the process: a file changed meanwhile is for the next one', async () => {
+    const home = cacheHome();
+    const identity = probeIdentity([]);
+    const cache = await laterProcess({ XDG_CACHE_HOME: home });
+    expect(cache.get('prelude', identity)).toBeUndefined();
+    mkdirSync(join(home, 'skillbox'), { recursive: true, mode: 0o700 });
+    writeFileSync(join(home, 'skillbox', 'host-probes.json'), JSON.stringify({ prelude: { identity, answer: 'ok' } }), {
+      mode: 0o600,
+    });
+    expect(cache.get('prelude', identity)).toBeUndefined();
+    expect((await laterProcess({ XDG_CACHE_HOME: home })).get('prelude', identity)).toBe('ok');
   });
 });

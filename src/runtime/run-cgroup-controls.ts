@@ -110,7 +110,16 @@ export function writeCaps(controls: ControlFiles, limits: RunCgroupLimits): void
     const quota = Math.max(1000, Math.round((limits.maxCpus as number) * CPU_PERIOD_MICROSECONDS));
     if (caps.cpu.period) {
       caps.cpu.period.write(String(CPU_PERIOD_MICROSECONDS));
-      caps.cpu.quota.write(String(quota));
+      try {
+        caps.cpu.quota.write(String(quota));
+      } catch (error) {
+        // cgroup v1 refuses a quota above one a cgroup higher up has (a container given fewer CPUs,
+        // `docker run --cpus 1`), where v2 takes the smaller. That smaller share already holds the
+        // run; a failed write here cost the whole run cgroup, process cap included. Unset, so
+        // that a quota a run wrote does not carry over to the next.
+        if ((error as NodeJS.ErrnoException).code !== 'EINVAL') throw error;
+        caps.cpu.quota.write('-1');
+      }
     } else {
       caps.cpu.quota.write(`${quota} ${CPU_PERIOD_MICROSECONDS}`);
     }

@@ -70,6 +70,9 @@ export class RunCgroup {
   /** When this cgroup last went back to the pool (a sequence number), for evicting the oldest. */
   pooledAt = 0;
 
+  /** Whether a hierarchy refused this cgroup's folder: it then lacks a cap it could have had, and is not pooled. */
+  private partial = false;
+
   /** The counters when this run began. */
   private baseline: CapCounters = { processes: 0, memory: 0, cpu: 0 };
 
@@ -104,23 +107,29 @@ export class RunCgroup {
     try {
       const { name, path } = makeRunFolder(parent);
       created.push(path);
-      const ownFolder = (controller: CgroupParent | undefined): string | undefined => {
-        if (controller === undefined || (controller.version === 2 && controller.path === parent)) return undefined;
+      // The run's folder in a hierarchy of its own (v1), or the pids folder itself (v2); undefined
+      // where the controller cannot be used. A hierarchy that refuses the folder (v1's memory
+      // controller out of cgroup ids, a limit above this process's cgroup that reading the parent
+      // did not see) costs its own cap only, never the process cap: that run goes without it, as
+      // on a host without the controller, and its cgroup is not pooled.
+      let refused = false;
+      const ownFolder = (controller: CgroupParent | undefined): { path: string | undefined } | undefined => {
+        if (controller === undefined) return undefined;
+        if (controller.version === 2 && controller.path === parent) return { path: undefined };
         const folder = join(controller.path, name);
-        mkdirSync(folder);
+        try {
+          mkdirSync(folder);
+        } catch {
+          refused = true;
+          return undefined;
+        }
         created.push(folder);
-        return folder;
+        return { path: folder };
       };
-      const memory = limits.maxMemoryBytes === null ? undefined : memoryCgroupParent();
-      const cpu = (limits.maxCpus ?? null) === null ? undefined : cpuCgroupParentInfo();
-      const cgroup = new RunCgroup(
-        path,
-        ownFolder(memory),
-        ownFolder(cpu),
-        limits,
-        memory !== undefined,
-        cpu !== undefined,
-      );
+      const memory = ownFolder(limits.maxMemoryBytes === null ? undefined : memoryCgroupParent());
+      const cpu = ownFolder((limits.maxCpus ?? null) === null ? undefined : cpuCgroupParentInfo());
+      const cgroup = new RunCgroup(path, memory?.path, cpu?.path, limits, memory !== undefined, cpu !== undefined);
+      cgroup.partial = refused;
       cgroup.applyCaps();
       cgroup.baseline = cgroup.counters();
       return cgroup;
@@ -262,7 +271,8 @@ export class RunCgroup {
   }
 
   private pool(): boolean {
-    return offerIdle(this);
+    // One made without a cap that was refused only this once would go on serving runs without it.
+    return !this.partial && offerIdle(this);
   }
 
   private members(): number[] {

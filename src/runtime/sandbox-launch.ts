@@ -89,6 +89,12 @@ export async function prepareSandboxLaunch(
     (maxProcesses !== null || maxMemoryBytes !== null || maxCpus !== null) && settings.cgroupLimits
       ? RunCgroup.acquire({ maxProcesses, maxMemoryBytes, maxCpus })
       : undefined;
+  // Where cgroups were found (processLimit `cgroup`) but this run's could not be made (the
+  // hierarchy's limits reached, its parent gone): RLIMIT_NPROC alone remains, which binds no root.
+  if (maxProcesses !== null && settings.cgroupLimits && cgroup === undefined)
+    warnings.push(
+      'sandbox: the process limit could not be applied to this run (its cgroup could not be made); RLIMIT_NPROC alone does not bind root',
+    );
   if (maxCpus !== null && !cgroup?.cpuCapped)
     warnings.push('sandbox: the CPU limit could not be applied on this host (no cpu cgroup)');
   if (!settings.sizedTmpfs && (limits.maxTmpBytes !== null || limits.maxSharedMemoryBytes !== null))

@@ -7,8 +7,19 @@
 import { chmodSync, chownSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { hostProbeCache, probeIdentity } from '../../src/runtime/host-probe-cache.js';
+
+/**
+ * The cache as a later process finds it: a fresh copy of the module, which has read nothing yet. A
+ * process reads the file once and keeps what it read and wrote, so asking this one again would
+ * prove nothing about what the file holds.
+ */
+async function laterProcess(env: NodeJS.ProcessEnv): Promise<ReturnType<typeof hostProbeCache>> {
+  vi.resetModules();
+  const fresh = await import('../../src/runtime/host-probe-cache.js');
+  return fresh.hostProbeCache(env);
+}
 
 const folder = mkdtempSync(join(tmpdir(), 'skillbox-probe-attack-'));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
@@ -48,13 +59,13 @@ describe('host probe cache: answers only this user could have written', () => {
     expect(hostProbeCache({ XDG_CACHE_HOME: home }).get('prelude-cgroup-join', identity)).toBeUndefined();
   });
 
-  it('does not write into a cache folder others may write, where they could swap the file', () => {
+  it('does not write into a cache folder others may write, where they could swap the file', async () => {
     const home = join(folder, 'open-folder');
     mkdirSync(join(home, 'skillbox'), { recursive: true });
     chmodSync(join(home, 'skillbox'), 0o777);
     hostProbeCache({ XDG_CACHE_HOME: home }).set('bubblewrap', identity, { sizedTmpfs: true });
     chmodSync(join(home, 'skillbox'), 0o700);
-    expect(hostProbeCache({ XDG_CACHE_HOME: home }).get('bubblewrap', identity)).toBeUndefined();
+    expect((await laterProcess({ XDG_CACHE_HOME: home })).get('bubblewrap', identity)).toBeUndefined();
   });
 
   // Whoever may write the folder holding the cache, or one above it, can put there a file of this
@@ -67,7 +78,7 @@ describe('host probe cache: answers only this user could have written', () => {
     expect(hostProbeCache({ XDG_CACHE_HOME: home }).get('prelude-cgroup-join', identity)).toBeUndefined();
   });
 
-  it('ignores a cache below a folder others may write, reached directly or through a link', () => {
+  it('ignores a cache below a folder others may write, reached directly or through a link', async () => {
     const home = join(folder, 'open-home');
     plant(home, lie);
     chmodSync(home, 0o777);
@@ -78,7 +89,7 @@ describe('host probe cache: answers only this user could have written', () => {
     // Nor is an answer written there.
     hostProbeCache({ XDG_CACHE_HOME: home }).set('bubblewrap', identity, { sizedTmpfs: true });
     chmodSync(home, 0o700);
-    expect(hostProbeCache({ XDG_CACHE_HOME: home }).get('bubblewrap', identity)).toBeUndefined();
+    expect((await laterProcess({ XDG_CACHE_HOME: home })).get('bubblewrap', identity)).toBeUndefined();
   });
 
   it.runIf(isRoot)("ignores a cache in a folder owned by another user (a sudo that kept the user's HOME)", () => {
@@ -89,17 +100,17 @@ describe('host probe cache: answers only this user could have written', () => {
     expect(hostProbeCache({ XDG_CACHE_HOME: home }).get('prelude-cgroup-join', identity)).toBeUndefined();
   });
 
-  it('keeps answers below a sticky folder others may write (as /tmp), in a folder of this user', () => {
+  it('keeps answers below a sticky folder others may write (as /tmp), in a folder of this user', async () => {
     const sticky = join(folder, 'sticky');
     mkdirSync(sticky);
     chmodSync(sticky, 0o1777);
     const home = join(sticky, 'own');
     mkdirSync(home, { mode: 0o700 });
     hostProbeCache({ XDG_CACHE_HOME: home }).set('bubblewrap', identity, { sizedTmpfs: true });
-    expect(hostProbeCache({ XDG_CACHE_HOME: home }).get('bubblewrap', identity)).toEqual({ sizedTmpfs: true });
+    expect((await laterProcess({ XDG_CACHE_HOME: home })).get('bubblewrap', identity)).toEqual({ sizedTmpfs: true });
   });
 
-  it('asks again about a program replaced after its answer was kept', () => {
+  it('asks again about a program replaced after its answer was kept', async () => {
     const home = join(folder, 'swapped');
     const program = join(folder, 'prelude');
     writeFileSync(program, 'first', { mode: 0o755 });
@@ -107,6 +118,6 @@ describe('host probe cache: answers only this user could have written', () => {
     hostProbeCache({ XDG_CACHE_HOME: home }).set('prelude', before, 'ok');
     rmSync(program);
     writeFileSync(program, 'other', { mode: 0o755 });
-    expect(hostProbeCache({ XDG_CACHE_HOME: home }).get('prelude', probeIdentity([program]))).toBeUndefined();
+    expect((await laterProcess({ XDG_CACHE_HOME: home })).get('prelude', probeIdentity([program]))).toBeUndefined();
   });
 });
