@@ -19,7 +19,7 @@ describe('what importing skillbox loads of Node (node-http.ts)', () => {
   });
 
   // On Node 20 an ES import of node:http has no getters that load undici: nothing to catch there,
-  // and the Node 22 and 24 CI cells run this.
+  // and the Node 22 CI cell (the whole suite) runs this.
   it.runIf(nodeMajor >= 22)('the root entry and `skillbox run` load no undici, an HTTP client they never use', () => {
     for (const module of ['./index.ts', './cli/commands/run.ts']) {
       const undici = loadedBy(module).filter((name) => name.includes('undici'));
