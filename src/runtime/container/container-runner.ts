@@ -113,6 +113,12 @@ export class ContainerRunner {
         );
     }
     let exitCode = exec.exitCode;
+    // A wrapper that never reported, whose session the engine removed before it could be inspected
+    // (podman cleans up at once, .ci/podman-containers.conf), leaves no status at all. It was
+    // killed, by the command or with its container, and every process after it by the kill above:
+    // reported as killed, as the engine reports it whenever it still has the session. Which of the
+    // two a run got depended on the engine's timing (a loaded host saw -1).
+    if (exec.reported === false && exec.sessionGone && exitCode === -1 && !timedOut && !aborted) exitCode = 137;
     if (timedOut || aborted) {
       exitCode = 137;
       warnings.push(
