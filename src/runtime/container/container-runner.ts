@@ -118,7 +118,8 @@ export class ContainerRunner {
     // killed, by the command or with its container, and every process after it by the kill above:
     // reported as killed, as the engine reports it whenever it still has the session. Which of the
     // two a run got depended on the engine's timing (a loaded host saw -1).
-    if (exec.reported === false && exec.sessionGone && exitCode === -1 && !timedOut && !aborted) exitCode = 137;
+    // (A timed-out or aborted run is reported as killed just below in any case.)
+    if (exec.reported === false && exec.sessionGone && exitCode === -1) exitCode = 137;
     if (timedOut || aborted) {
       exitCode = 137;
       warnings.push(
